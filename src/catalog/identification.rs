@@ -1,0 +1,91 @@
+//! Lane identity, subgroup size, election and the subgroup barrier.
+
+use super::{Cost, Family, Formula, Placement, Primitive, Ret, Scope};
+use crate::target::Lowering;
+
+const FREE: Cost = Cost {
+    builtin: Formula::Zero,
+    shuffle: None,
+    note: "reads the lane state set at entry",
+};
+
+const BASE: Primitive = Primitive {
+    name: "",
+    scope: Scope::Subgroup,
+    family: Family::Identification,
+    template_macro: "",
+    params: &[],
+    dtypes: &[],
+    args: &[],
+    ret: Ret::U32,
+    placement: Placement::PerLane,
+    cost: FREE,
+    lowerings: &[Lowering::Builtin],
+    needs: None,
+    doc: "",
+};
+
+pub(super) const PRIMITIVES: &[Primitive] = &[
+    Primitive {
+        name: "invocation_id",
+        template_macro: "invocation_id",
+        doc: "This lane's subgroup-local index, `0 ..= S-1` (WGSL's \
+              `subgroup_invocation_id`). Valid after the entry point has run `wk_sg_init` \
+              (the composer inserts it; snippet users call it first thing).",
+        ..BASE
+    },
+    Primitive {
+        name: "group_size",
+        template_macro: "group_size",
+        placement: Placement::Subgroup,
+        cost: Cost {
+            builtin: Formula::Zero,
+            shuffle: None,
+            note: "a constant when the target's size is fixed",
+        },
+        doc: "The subgroup size S. A literal when the target's size is fixed, else the \
+              `subgroup_size` builtin recorded by `wk_sg_init`.",
+        ..BASE
+    },
+    Primitive {
+        name: "log2_group_size",
+        template_macro: "log2_group_size",
+        placement: Placement::Subgroup,
+        cost: Cost {
+            builtin: Formula::Zero,
+            shuffle: None,
+            note: "a constant when the target's size is fixed, else one firstTrailingBit",
+        },
+        doc: "`log2(S)`: the `log2_size` at which a tiled op covers the whole subgroup.",
+        ..BASE
+    },
+    Primitive {
+        name: "elect",
+        template_macro: "elect",
+        ret: Ret::Bool,
+        cost: Cost {
+            builtin: Formula::Zero,
+            shuffle: None,
+            note: "one compare",
+        },
+        doc: "True on lane 0 of every subgroup, false elsewhere. Narrower than SPIR-V's \
+              OpGroupNonUniformElect (any active lane), so every back end elects the same lane.",
+        ..BASE
+    },
+    Primitive {
+        name: "sync",
+        template_macro: "sync",
+        ret: Ret::Nothing,
+        placement: Placement::Nothing,
+        cost: Cost {
+            builtin: Formula::Zero,
+            shuffle: None,
+            note: "one subgroup control barrier",
+        },
+        doc: "Subgroup-scope control barrier (`subgroupBarrier`): every lane reaches it \
+              before any proceeds. Its memory semantics are subgroup-scoped \
+              (naga emits OpControlBarrier(Subgroup, Subgroup, AcquireRelease | SubgroupMemory)); \
+              use `block::sync` to order workgroup memory. Uniform control flow, all lanes active.",
+        ..BASE
+    },
+];

@@ -1,0 +1,88 @@
+//! Shuffles and broadcasts: moving register values between lanes.
+
+use super::{ANY_DTYPE, Arg, Cost, Family, Formula, Param, Placement, Primitive, Ret, Scope};
+use crate::target::Lowering;
+
+const ONE_EXCHANGE: Cost = Cost {
+    builtin: Formula::One,
+    shuffle: None,
+    note: "64-bit values: 2 x 32-bit shuffles on native back ends",
+};
+
+const BASE: Primitive = Primitive {
+    name: "",
+    scope: Scope::Subgroup,
+    family: Family::Movement,
+    template_macro: "",
+    params: &[Param::Dtype],
+    dtypes: ANY_DTYPE,
+    args: &[Arg::Value],
+    ret: Ret::Value,
+    placement: Placement::PerLane,
+    cost: ONE_EXCHANGE,
+    lowerings: &[Lowering::Builtin],
+    needs: None,
+    doc: "",
+};
+
+pub(super) const PRIMITIVES: &[Primitive] = &[
+    Primitive {
+        name: "shuffle",
+        template_macro: "shuffle",
+        args: &[Arg::Value, Arg::Lane],
+        doc: "Each lane returns `value` as held by lane `lane` (subgroup-local id). \
+              `lane` may differ per lane but must be below the subgroup size; \
+              out-of-range lanes give an undefined value. Call from uniform control flow \
+              with every lane active. Lowers to `subgroupShuffle` \
+              (OpGroupNonUniformShuffle, `shfl.sync.idx`).",
+        ..BASE
+    },
+    Primitive {
+        name: "shuffle_up",
+        template_macro: "shuffle_up",
+        args: &[Arg::Value, Arg::Delta],
+        doc: "Lane i returns `value` of lane `i - delta`. Lanes `i < delta` get an \
+              undefined value: ignore or mask them. `delta` must be the same in every lane. \
+              Uniform control flow, all lanes active. Lowers to `subgroupShuffleUp`.",
+        ..BASE
+    },
+    Primitive {
+        name: "shuffle_down",
+        template_macro: "shuffle_down",
+        args: &[Arg::Value, Arg::Delta],
+        doc: "Lane i returns `value` of lane `i + delta`. Lanes with `i + delta >= S` get \
+              an undefined value, so tree reductions trust only lane 0. `delta` must be \
+              the same in every lane. Uniform control flow, all lanes active. \
+              Lowers to `subgroupShuffleDown`.",
+        ..BASE
+    },
+    Primitive {
+        name: "shuffle_xor",
+        template_macro: "shuffle_xor",
+        args: &[Arg::Value, Arg::Mask],
+        doc: "Lane i returns `value` of lane `i ^ mask` (butterfly exchange). `mask` must \
+              be the same in every lane and `i ^ mask` inside the subgroup. Uniform control \
+              flow, all lanes active. Lowers to `subgroupShuffleXor`.",
+        ..BASE
+    },
+    Primitive {
+        name: "broadcast",
+        template_macro: "broadcast",
+        args: &[Arg::Value, Arg::UniformLane],
+        placement: Placement::Subgroup,
+        doc: "Every lane returns `value` of lane `lane`. Contract: `lane` is dynamically \
+              uniform (the same in every lane) and below the subgroup size; for a per-lane \
+              source use `shuffle`. Lowers to `subgroupShuffle` with the uniform index \
+              (naga only accepts a constant index for `subgroupBroadcast`); native back ends \
+              may use a uniform read-lane.",
+        ..BASE
+    },
+    Primitive {
+        name: "broadcast_first",
+        template_macro: "broadcast_first",
+        placement: Placement::Subgroup,
+        doc: "Every lane returns lane 0's `value`. Under the all-lanes-active contract lane 0 \
+              is the first active lane, so this is `subgroupBroadcastFirst`.",
+        ..BASE
+    },
+];

@@ -1,0 +1,168 @@
+//! The one error type of the crate. Every message is a single clear line,
+//! except WGSL diagnostics, which are naga's rendering with the source line.
+
+use crate::dtype::{Dtype, ScalarFeature};
+
+/// Everything that can go wrong in wavekit.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// No catalog entry has this name.
+    #[error("unknown op `{name}`{}", suggestion.as_ref().map(|s| format!(" (did you mean `{s}`?)")).unwrap_or_default())]
+    UnknownOp {
+        /// The name asked for.
+        name: String,
+        /// The closest catalog name.
+        suggestion: Option<String>,
+    },
+    /// Wrong number of template arguments.
+    #[error("`{op}` takes {expected} template argument(s), got {got}: its signature is `{signature}`")]
+    Arity {
+        /// Op name.
+        op: String,
+        /// Its signature.
+        signature: String,
+        /// Parameters it has.
+        expected: usize,
+        /// Arguments given.
+        got: usize,
+    },
+    /// A template argument of the wrong kind.
+    #[error("`{op}`: template argument {index} must be {expected}, got `{got}`")]
+    BadTemplateArg {
+        /// Op name.
+        op: String,
+        /// 1-based position.
+        index: usize,
+        /// What was expected.
+        expected: String,
+        /// What was given.
+        got: String,
+    },
+    /// The op is not defined for this dtype.
+    #[error("`{op}` is not defined for {dtype} (allowed dtypes: {allowed})")]
+    DtypeNotAllowed {
+        /// Op name.
+        op: String,
+        /// The dtype asked for.
+        dtype: Dtype,
+        /// The dtypes it accepts.
+        allowed: String,
+    },
+    /// The target lacks the dtype.
+    #[error("`{op}<{dtype}>` needs {feature}, which the target lacks ({target})")]
+    DtypeUnavailable {
+        /// Op name.
+        op: String,
+        /// The dtype asked for.
+        dtype: Dtype,
+        /// The missing feature.
+        feature: ScalarFeature,
+        /// The target, described.
+        target: String,
+    },
+    /// The op needs a feature the target lacks.
+    #[error("`{op}` needs {feature}, which the target lacks ({target})")]
+    FeatureUnavailable {
+        /// Op name.
+        op: String,
+        /// The missing feature.
+        feature: ScalarFeature,
+        /// The target, described.
+        target: String,
+    },
+    /// `log2_size` beyond the subgroup.
+    #[error("`{op}`: log2_size {log2_size} is out of range 0..={max}: tiles of 2^{log2_size} lanes do not fit a subgroup of {subgroup_size}")]
+    Log2OutOfRange {
+        /// Op name.
+        op: String,
+        /// The value given.
+        log2_size: i64,
+        /// The largest allowed.
+        max: u32,
+        /// The target's subgroup size.
+        subgroup_size: String,
+    },
+    /// A lane count out of range.
+    #[error("`{op}`: N = {count} is out of range {min}..={max}")]
+    CountOutOfRange {
+        /// Op name.
+        op: String,
+        /// The value given.
+        count: i64,
+        /// Smallest allowed.
+        min: u32,
+        /// Largest allowed.
+        max: u32,
+    },
+    /// A request string that does not parse.
+    #[error("cannot read `{text}` as an op request: {reason}")]
+    BadSpec {
+        /// The text.
+        text: String,
+        /// Why.
+        reason: String,
+    },
+    /// A subgroup size that is not a power of two in 4..=128.
+    #[error("subgroup size {0} is not a power of two in 4..=128")]
+    BadSubgroupSize(u32),
+    /// Unknown back-end name.
+    #[error("unknown back end `{0}` (expected vulkan, metal, dx12, gl, webgpu, cuda or hip)")]
+    UnknownBackend(String),
+    /// Unknown lowering name.
+    #[error("unknown lowering `{0}` (expected builtin or shuffle)")]
+    UnknownLowering(String),
+    /// A template failed to render: a bug in wavekit.
+    #[error("template {template} failed to render: {message}")]
+    Template {
+        /// Template file.
+        template: String,
+        /// minijinja's message.
+        message: String,
+    },
+    /// WGSL that naga rejected, rendered with the offending source line.
+    #[error("{rendered}")]
+    Wgsl {
+        /// naga's diagnostic.
+        rendered: String,
+    },
+    /// No adapter matched.
+    #[error("no GPU adapter found{}", filter.as_ref().map(|f| format!(" matching `{f}`")).unwrap_or_default())]
+    NoAdapter {
+        /// The name filter, if any.
+        filter: Option<String>,
+    },
+    /// The adapter has no subgroup operations.
+    #[error("adapter `{0}` does not support subgroup operations (wgpu features SUBGROUP and SUBGROUP_BARRIER)")]
+    AdapterLacksSubgroups(String),
+    /// The adapter reports an unusable subgroup size range.
+    #[error("adapter `{adapter}` reports subgroup sizes {min}..={max}, outside wavekit's powers of two in 4..=128")]
+    AdapterSubgroupSize {
+        /// Adapter name.
+        adapter: String,
+        /// Reported minimum.
+        min: u32,
+        /// Reported maximum.
+        max: u32,
+    },
+    /// wgpu refused to create the device or a pipeline, or the device was lost.
+    #[error("GPU error: {0}")]
+    Gpu(String),
+    /// A buffer whose size does not match its binding.
+    #[error("binding {binding}: buffer of {got} bytes, the shader needs {expected}")]
+    BufferSize {
+        /// Binding index.
+        binding: u32,
+        /// Size needed.
+        expected: u64,
+        /// Size given.
+        got: u64,
+    },
+    /// File I/O.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// The cause.
+        source: std::io::Error,
+    },
+}

@@ -1,0 +1,172 @@
+//! A catalog primitive bound to its template arguments and lowering.
+
+use std::fmt;
+
+use crate::catalog::{Param, Primitive};
+use crate::dtype::Dtype;
+use crate::error::Error;
+use crate::target::{Lowering, Target};
+
+use super::spec::{InstanceSpec, TemplateArg};
+
+/// A checked instance: the primitive, its template arguments and the
+/// lowering the target's strategy picked.
+#[derive(Clone, Debug)]
+pub struct Instance {
+    /// The catalog entry.
+    pub primitive: &'static Primitive,
+    /// `T`, if the op has one.
+    pub dtype: Option<Dtype>,
+    /// `L`, if the op is tiled.
+    pub log2_size: Option<u32>,
+    /// `N`, if the op takes a lane count.
+    pub count: Option<u32>,
+    /// The lowering used.
+    pub lowering: Lowering,
+}
+
+impl Instance {
+    /// Checks `spec` against the catalog and the target.
+    pub fn resolve(spec: &InstanceSpec, target: &Target) -> Result<Instance, Error> {
+        let primitive = crate::catalog::find(&spec.op).ok_or_else(|| Error::UnknownOp {
+            name: spec.op.clone(),
+            suggestion: crate::catalog::suggest(&spec.op).map(str::to_string),
+        })?;
+        if spec.args.len() != primitive.params.len() {
+            return Err(Error::Arity {
+                op: primitive.name.to_string(),
+                signature: primitive.signature(),
+                expected: primitive.params.len(),
+                got: spec.args.len(),
+            });
+        }
+        let mut instance = Instance {
+            primitive,
+            dtype: None,
+            log2_size: None,
+            count: None,
+            lowering: Lowering::Builtin,
+        };
+        for (index, (param, arg)) in primitive.params.iter().zip(&spec.args).enumerate() {
+            let bad_arg = |expected: &str| Error::BadTemplateArg {
+                op: primitive.name.to_string(),
+                index: index + 1,
+                expected: expected.to_string(),
+                got: arg.to_string(),
+            };
+            match (param, *arg) {
+                (Param::Dtype, TemplateArg::Dtype(dtype)) => {
+                    if !primitive.dtypes.contains(&dtype) {
+                        return Err(Error::DtypeNotAllowed {
+                            op: primitive.name.to_string(),
+                            dtype,
+                            allowed: primitive.dtype_list(),
+                        });
+                    }
+                    if let Some(feature) = dtype.feature().filter(|f| !target.scalars.has(*f)) {
+                        return Err(Error::DtypeUnavailable {
+                            op: primitive.name.to_string(),
+                            dtype,
+                            feature,
+                            target: target.to_string(),
+                        });
+                    }
+                    instance.dtype = Some(dtype);
+                }
+                (Param::Dtype, _) => return Err(bad_arg("a dtype")),
+                (Param::Log2Size, TemplateArg::Int(l)) => {
+                    let max = target.subgroup_size.max_log2();
+                    if l < 0 || l > i64::from(max) {
+                        return Err(Error::Log2OutOfRange {
+                            op: primitive.name.to_string(),
+                            log2_size: l,
+                            max,
+                            subgroup_size: target.subgroup_size.to_string(),
+                        });
+                    }
+                    instance.log2_size = Some(l as u32);
+                }
+                (Param::Log2Size, _) => return Err(bad_arg("an integer log2_size")),
+                (Param::Count { min, max }, TemplateArg::Int(n)) => {
+                    if n < i64::from(*min) || n > i64::from(*max) {
+                        return Err(Error::CountOutOfRange {
+                            op: primitive.name.to_string(),
+                            count: n,
+                            min: *min,
+                            max: *max,
+                        });
+                    }
+                    instance.count = Some(n as u32);
+                }
+                (Param::Count { .. }, _) => return Err(bad_arg("an integer lane count")),
+            }
+        }
+        if let Some(feature) = primitive.needs.filter(|f| !target.scalars.has(*f)) {
+            return Err(Error::FeatureUnavailable {
+                op: primitive.name.to_string(),
+                feature,
+                target: target.to_string(),
+            });
+        }
+        instance.lowering = target
+            .strategy
+            .lowering(primitive.name, primitive.lowerings)
+            .unwrap_or(Lowering::Builtin);
+        Ok(instance)
+    }
+
+    /// The template arguments, in call order.
+    pub fn args(&self) -> Vec<TemplateArg> {
+        self.primitive
+            .params
+            .iter()
+            .map(|p| match p {
+                Param::Dtype => TemplateArg::Dtype(self.dtype.expect("resolved dtype")),
+                Param::Log2Size => TemplateArg::from(self.log2_size.expect("resolved L")),
+                Param::Count { .. } => TemplateArg::from(self.count.expect("resolved N")),
+            })
+            .collect()
+    }
+
+    /// The request this instance answers.
+    pub fn spec(&self) -> InstanceSpec {
+        InstanceSpec::new(self.primitive.name, self.args())
+    }
+
+    /// The stable WGSL function name: see [`mangle`].
+    pub fn mangled_name(&self) -> String {
+        mangle(self.primitive.scope.prefix(), self.primitive.name, &self.args())
+    }
+}
+
+impl fmt::Display for Instance {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.spec())
+    }
+}
+
+/// Mangled WGSL name of an instance: the module prefix (`wk_sg_`), the op
+/// name, then each template argument after a double underscore.
+///
+/// `reduce_add_tiled<f32, 3>` becomes `wk_sg_reduce_add_tiled__f32__3`,
+/// `ballot` becomes `wk_sg_ballot`. Op names never contain `__`, so the
+/// name splits back unambiguously.
+pub fn mangle(prefix: &str, op: &str, args: &[TemplateArg]) -> String {
+    let mut name = format!("{prefix}{op}");
+    for arg in args {
+        name.push_str("__");
+        name.push_str(&arg.to_string());
+    }
+    name
+}
+
+/// Splits a mangled name back into a spec, if it has the given prefix.
+pub fn demangle(prefix: &str, name: &str) -> Option<InstanceSpec> {
+    let rest = name.strip_prefix(prefix)?;
+    let mut parts = rest.split("__");
+    let op = parts.next()?.to_string();
+    let args = parts
+        .map(super::spec::parse_template_arg)
+        .collect::<Option<Vec<_>>>()?;
+    Some(InstanceSpec::new(op, args))
+}

@@ -1,0 +1,213 @@
+//! Rendering instances from the minijinja templates under `templates/`.
+
+use std::sync::{Arc, Mutex};
+
+use minijinja::value::Rest;
+use minijinja::{Environment, Value};
+
+use crate::catalog::Family;
+use crate::dtype::Dtype;
+use crate::error::Error;
+use crate::target::Target;
+
+use super::instance::{Instance, mangle};
+use super::spec::{InstanceSpec, TemplateArg};
+
+/// The template files, embedded so the binary needs no data directory.
+const TEMPLATES: &[(&str, &str)] = &[
+    (
+        "subgroup/prelude.wgsl.j2",
+        include_str!("../../templates/subgroup/prelude.wgsl.j2"),
+    ),
+    (
+        "subgroup/movement.wgsl.j2",
+        include_str!("../../templates/subgroup/movement.wgsl.j2"),
+    ),
+    (
+        "subgroup/identification.wgsl.j2",
+        include_str!("../../templates/subgroup/identification.wgsl.j2"),
+    ),
+    (
+        "subgroup/ballot.wgsl.j2",
+        include_str!("../../templates/subgroup/ballot.wgsl.j2"),
+    ),
+    (
+        "subgroup/vote.wgsl.j2",
+        include_str!("../../templates/subgroup/vote.wgsl.j2"),
+    ),
+    (
+        "subgroup/lanemask.wgsl.j2",
+        include_str!("../../templates/subgroup/lanemask.wgsl.j2"),
+    ),
+];
+
+/// What a template sees of an instance (the `i` argument of every macro).
+#[derive(serde::Serialize)]
+struct Context<'a> {
+    /// Mangled function name to define.
+    name: String,
+    /// Catalog op name.
+    op: &'a str,
+    /// WGSL spelling of `T`.
+    #[serde(rename = "T")]
+    t: Option<&'static str>,
+    /// `L`: the tile's log2 size; `log2(S)` for a full-subgroup op on a fixed
+    /// size; none for a full-subgroup op on a size range.
+    #[serde(rename = "L")]
+    l: Option<u32>,
+    /// `N` of `ballot_first_n`.
+    #[serde(rename = "N")]
+    n: Option<u32>,
+    /// `2^L`.
+    tile: Option<u32>,
+    /// Bits `0..tile` set, as a u32 (tiles up to 32 lanes).
+    tile_mask: Option<u32>,
+    /// The fixed subgroup size, if fixed.
+    #[serde(rename = "S")]
+    s: Option<u32>,
+    /// `log2(S)` if fixed.
+    #[serde(rename = "log2_S")]
+    log2_s: Option<u32>,
+    /// Whether the op spans the whole subgroup.
+    full: bool,
+    /// `builtin` or `shuffle`.
+    lowering: &'static str,
+    /// `signed`, `unsigned` or `float`.
+    kind: Option<&'static str>,
+}
+
+impl<'a> Context<'a> {
+    fn new(instance: &'a Instance, target: &Target) -> Self {
+        let exact = target.subgroup_size.exact();
+        let log2_exact = exact.map(u32::trailing_zeros);
+        let tiled = instance.primitive.is_tiled();
+        let l = if tiled {
+            instance.log2_size
+        } else {
+            log2_exact
+        };
+        let full = !tiled || (log2_exact.is_some() && l == log2_exact);
+        let tile = l.map(|l| 1u32 << l);
+        Context {
+            name: instance.mangled_name(),
+            op: instance.primitive.name,
+            t: instance.dtype.map(Dtype::wgsl),
+            l,
+            n: instance.count,
+            tile,
+            tile_mask: tile.filter(|t| *t <= 32).map(|t| {
+                if t == 32 { u32::MAX } else { (1u32 << t) - 1 }
+            }),
+            s: exact,
+            log2_s: log2_exact,
+            full,
+            lowering: instance.lowering.name(),
+            kind: instance.dtype.map(|d| match d.kind() {
+                crate::dtype::Kind::Signed => "signed",
+                crate::dtype::Kind::Unsigned => "unsigned",
+                crate::dtype::Kind::Float => "float",
+            }),
+        }
+    }
+}
+
+/// A template environment for one expansion. Templates call
+/// `dep(op, args...)` to use another instance; the request is queued and the
+/// mangled name returned.
+pub(super) struct Renderer {
+    env: Environment<'static>,
+    queued: Arc<Mutex<Vec<InstanceSpec>>>,
+}
+
+impl Renderer {
+    pub(super) fn new() -> Self {
+        let mut env = Environment::new();
+        env.set_syntax(
+            minijinja::syntax::SyntaxConfig::builder()
+                .trim_blocks(true)
+                .lstrip_blocks(true)
+                .build()
+                .expect("valid syntax config"),
+        );
+        env.set_undefined_behavior(minijinja::UndefinedBehavior::Strict);
+        for (name, source) in TEMPLATES {
+            env.add_template(name, source)
+                .unwrap_or_else(|e| panic!("embedded template {name} does not parse: {e:#}"));
+        }
+        let queued: Arc<Mutex<Vec<InstanceSpec>>> = Arc::default();
+        let sink = Arc::clone(&queued);
+        env.add_function(
+            "dep",
+            move |op: String, args: Rest<Value>| -> Result<String, minijinja::Error> {
+                let args = args
+                    .iter()
+                    .map(template_arg)
+                    .collect::<Result<Vec<_>, _>>()?;
+                let spec = InstanceSpec::new(op, args);
+                let name = mangle("wk_sg_", &spec.op, &spec.args);
+                sink.lock().expect("dependency queue").push(spec);
+                Ok(name)
+            },
+        );
+        env.add_filter("hex", |n: u64| format!("0x{n:08x}"));
+        Renderer { env, queued }
+    }
+
+    /// The module-level lane state every subgroup instance relies on.
+    pub(super) fn prelude(&self) -> Result<String, Error> {
+        let template = self
+            .env
+            .get_template("subgroup/prelude.wgsl.j2")
+            .map_err(|e| template_error("subgroup/prelude.wgsl.j2", &e))?;
+        template
+            .render(())
+            .map_err(|e| template_error("subgroup/prelude.wgsl.j2", &e))
+    }
+
+    /// Renders `instance`; returns its WGSL and the instances it asked for.
+    pub(super) fn render(
+        &self,
+        instance: &Instance,
+        target: &Target,
+    ) -> Result<(String, Vec<InstanceSpec>), Error> {
+        let family: Family = instance.primitive.family;
+        let file = family.template();
+        let source = format!(
+            "{{% import \"{file}\" as t %}}{{{{ t.{}(i) }}}}",
+            instance.primitive.template_macro
+        );
+        let context = Context::new(instance, target);
+        let text = self
+            .env
+            .render_str(&source, minijinja::context! { i => Value::from(minijinja::value::Serde(&context)) })
+            .map_err(|e| template_error(file, &e))?;
+        let deps = std::mem::take(&mut *self.queued.lock().expect("dependency queue"));
+        Ok((text, deps))
+    }
+}
+
+fn template_arg(value: &Value) -> Result<TemplateArg, minijinja::Error> {
+    if let Some(text) = value.as_str() {
+        return super::spec::parse_template_arg(text).ok_or_else(|| {
+            minijinja::Error::new(
+                minijinja::ErrorKind::InvalidOperation,
+                format!("dep(): `{text}` is not a template argument"),
+            )
+        });
+    }
+    i64::try_from(value.clone())
+        .map(TemplateArg::Int)
+        .map_err(|_| {
+            minijinja::Error::new(
+                minijinja::ErrorKind::InvalidOperation,
+                format!("dep(): `{value}` is not a template argument"),
+            )
+        })
+}
+
+fn template_error(file: &str, error: &minijinja::Error) -> Error {
+    Error::Template {
+        template: file.to_string(),
+        message: format!("{error:#}"),
+    }
+}

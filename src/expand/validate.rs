@@ -1,0 +1,36 @@
+//! Parsing and validating WGSL with naga under a target's capabilities.
+
+use naga::valid::{ModuleInfo, ValidationFlags, Validator};
+
+use crate::error::Error;
+use crate::target::Target;
+
+/// A naga module that passed validation, with its analysis.
+#[derive(Debug)]
+pub struct ValidModule {
+    /// The IR.
+    pub module: naga::Module,
+    /// naga's analysis (uniformity, expression types).
+    pub info: ModuleInfo,
+    /// The WGSL it was parsed from.
+    pub source: String,
+}
+
+/// Parses `source` and validates it with the capabilities of `target`.
+/// Errors are naga's diagnostics rendered against `file_name`.
+pub fn validate_wgsl(source: &str, file_name: &str, target: &Target) -> Result<ValidModule, Error> {
+    let module = naga::front::wgsl::parse_str(source).map_err(|e| Error::Wgsl {
+        rendered: e.emit_to_string_with_path(source, file_name),
+    })?;
+    let mut validator = Validator::new(ValidationFlags::all(), target.naga_capabilities());
+    validator.subgroup_stages(naga::valid::ShaderStages::COMPUTE);
+    validator.subgroup_operations(naga::valid::SubgroupOperationSet::all());
+    let info = validator.validate(&module).map_err(|e| Error::Wgsl {
+        rendered: e.emit_to_string_with_path(source, file_name),
+    })?;
+    Ok(ValidModule {
+        module,
+        info,
+        source: source.to_string(),
+    })
+}

@@ -1,0 +1,223 @@
+//! A small wgpu compute runner: pick an adapter, build a pipeline from a
+//! validated module, bind storage buffers in binding order, dispatch, read back.
+//! Shared by the conformance suite, the CLI and the demos.
+
+mod select;
+
+pub use select::{AdapterChoice, list_adapters};
+
+use std::borrow::Cow;
+
+use wgpu::util::DeviceExt;
+
+use crate::error::Error;
+use crate::expand::ValidModule;
+use crate::target::Target;
+
+/// One storage buffer of a dispatch, bound at `@group(0) @binding(i)` for its
+/// position `i` in the list.
+#[derive(Clone, Copy, Debug)]
+pub enum Binding<'a> {
+    /// Read-only input (`var<storage, read>`).
+    Input(&'a [u8]),
+    /// Output of `size` bytes, zero-filled, read back after the dispatch.
+    Output {
+        /// Byte size.
+        size: u64,
+    },
+}
+
+/// An opened device with the target it offers.
+pub struct Gpu {
+    device: wgpu::Device,
+    queue: wgpu::Queue,
+    info: wgpu::AdapterInfo,
+    target: Target,
+}
+
+/// A compute pipeline ready to dispatch.
+pub struct Kernel {
+    pipeline: wgpu::ComputePipeline,
+    entry: String,
+}
+
+impl Gpu {
+    /// Opens the adapter `choice` selects, with the features its target needs.
+    pub fn open(choice: &AdapterChoice) -> Result<Gpu, Error> {
+        let adapter = choice.select()?;
+        let info = adapter.get_info();
+        let target = Target::from_adapter(&adapter)?;
+        let limits = adapter.limits();
+        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+            label: Some("wavekit"),
+            required_features: target.wgpu_features(),
+            required_limits: limits,
+            ..Default::default()
+        }))
+        .map_err(|e| Error::Gpu(format!("cannot open `{}`: {e}", info.name)))?;
+        Ok(Gpu {
+            device,
+            queue,
+            info,
+            target,
+        })
+    }
+
+    /// The adapter's description.
+    pub fn info(&self) -> &wgpu::AdapterInfo {
+        &self.info
+    }
+
+    /// The target the adapter offers.
+    pub fn target(&self) -> &Target {
+        &self.target
+    }
+
+    /// The wgpu device, for callers that build their own pipelines.
+    pub fn device(&self) -> &wgpu::Device {
+        &self.device
+    }
+
+    /// The queue.
+    pub fn queue(&self) -> &wgpu::Queue {
+        &self.queue
+    }
+
+    /// Builds a compute pipeline for entry point `entry` of `module`.
+    pub fn kernel(&self, module: &ValidModule, entry: &str) -> Result<Kernel, Error> {
+        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let shader = self.device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some(entry),
+            source: wgpu::ShaderSource::Naga(Cow::Owned(module.module.clone())),
+        });
+        let pipeline = self
+            .device
+            .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: Some(entry),
+                layout: None,
+                module: &shader,
+                entry_point: Some(entry),
+                compilation_options: Default::default(),
+                cache: None,
+            });
+        if let Some(error) = pollster::block_on(scope.pop()) {
+            return Err(Error::Gpu(format!("pipeline `{entry}`: {error}")));
+        }
+        Ok(Kernel {
+            pipeline,
+            entry: entry.to_string(),
+        })
+    }
+
+    /// Dispatches `kernel` over `workgroups` with `bindings`; returns the
+    /// contents of the output buffers, in binding order.
+    pub fn run(
+        &self,
+        kernel: &Kernel,
+        bindings: &[Binding<'_>],
+        workgroups: [u32; 3],
+    ) -> Result<Vec<Vec<u8>>, Error> {
+        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let usage_in = wgpu::BufferUsages::STORAGE;
+        let usage_out = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC;
+        let buffers: Vec<(wgpu::Buffer, bool)> = bindings
+            .iter()
+            .map(|binding| match binding {
+                Binding::Input(data) => (
+                    self.device
+                        .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                            label: Some("wavekit input"),
+                            contents: padded(data).as_ref(),
+                            usage: usage_in,
+                        }),
+                    false,
+                ),
+                Binding::Output { size } => (
+                    self.device.create_buffer(&wgpu::BufferDescriptor {
+                        label: Some("wavekit output"),
+                        size: (*size).max(4).next_multiple_of(4),
+                        usage: usage_out,
+                        mapped_at_creation: false,
+                    }),
+                    true,
+                ),
+            })
+            .collect();
+        let layout = kernel.pipeline.get_bind_group_layout(0);
+        let entries: Vec<wgpu::BindGroupEntry<'_>> = buffers
+            .iter()
+            .enumerate()
+            .map(|(i, (buffer, _))| wgpu::BindGroupEntry {
+                binding: i as u32,
+                resource: buffer.as_entire_binding(),
+            })
+            .collect();
+        let bind_group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some(&kernel.entry),
+            layout: &layout,
+            entries: &entries,
+        });
+        let mut encoder = self
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
+        {
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor::default());
+            pass.set_pipeline(&kernel.pipeline);
+            pass.set_bind_group(0, &bind_group, &[]);
+            pass.dispatch_workgroups(workgroups[0], workgroups[1], workgroups[2]);
+        }
+        let staging: Vec<(wgpu::Buffer, u64)> = buffers
+            .iter()
+            .zip(bindings)
+            .filter(|((_, out), _)| *out)
+            .map(|((buffer, _), binding)| {
+                let size = buffer.size();
+                let readback = self.device.create_buffer(&wgpu::BufferDescriptor {
+                    label: Some("wavekit readback"),
+                    size,
+                    usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+                    mapped_at_creation: false,
+                });
+                encoder.copy_buffer_to_buffer(buffer, 0, &readback, 0, size);
+                let wanted = match binding {
+                    Binding::Output { size } => *size,
+                    Binding::Input(_) => 0,
+                };
+                (readback, wanted)
+            })
+            .collect();
+        self.queue.submit([encoder.finish()]);
+        if let Some(error) = pollster::block_on(scope.pop()) {
+            return Err(Error::Gpu(format!("dispatch of `{}`: {error}", kernel.entry)));
+        }
+        for (buffer, _) in &staging {
+            buffer.slice(..).map_async(wgpu::MapMode::Read, |_| {});
+        }
+        self.device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .map_err(|e| Error::Gpu(format!("waiting for `{}`: {e}", kernel.entry)))?;
+        staging
+            .into_iter()
+            .map(|(buffer, wanted)| {
+                let data = buffer
+                    .slice(..)
+                    .get_mapped_range()
+                    .map_err(|e| Error::Gpu(format!("reading back `{}`: {e}", kernel.entry)))?
+                    .to_vec();
+                buffer.unmap();
+                Ok(data[..wanted as usize].to_vec())
+            })
+            .collect()
+    }
+}
+
+/// Storage buffers must be a non-zero multiple of 4 bytes.
+fn padded(data: &[u8]) -> Cow<'_, [u8]> {
+    if !data.is_empty() && data.len() % 4 == 0 {
+        Cow::Borrowed(data)
+    } else {
+        let mut v = data.to_vec();
+        v.resize(data.len().max(4).next_multiple_of(4), 0);
+        Cow::Owned(v)
+    }
+}

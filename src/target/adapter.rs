@@ -1,0 +1,45 @@
+//! Filling a [`Target`] from what a wgpu adapter reports.
+
+use super::{Backend, ScalarFeatures, Strategy, SubgroupSize, Target};
+use crate::error::Error;
+
+impl Target {
+    /// The target a wgpu adapter offers: its back end, subgroup size range and
+    /// optional scalar types. Fails if the adapter has no subgroup operations.
+    ///
+    /// Devices for this target must be created with [`Target::wgpu_features`].
+    pub fn from_adapter(adapter: &wgpu::Adapter) -> Result<Target, Error> {
+        let info = adapter.get_info();
+        let features = adapter.features();
+        let needed = wgpu::Features::SUBGROUP | wgpu::Features::SUBGROUP_BARRIER;
+        if !features.contains(needed) {
+            return Err(Error::AdapterLacksSubgroups(info.name));
+        }
+        let subgroup_size = SubgroupSize::range(info.subgroup_min_size, info.subgroup_max_size)
+            .map_err(|_| Error::AdapterSubgroupSize {
+                adapter: info.name.clone(),
+                min: info.subgroup_min_size,
+                max: info.subgroup_max_size,
+            })?;
+        Ok(Target {
+            backend: backend_of(info.backend),
+            subgroup_size,
+            scalars: ScalarFeatures {
+                f16: features.contains(wgpu::Features::SHADER_F16),
+                int64: features.contains(wgpu::Features::SHADER_INT64),
+                f64: features.contains(wgpu::Features::SHADER_F64),
+            },
+            strategy: Strategy::default(),
+        })
+    }
+}
+
+fn backend_of(backend: wgpu::Backend) -> Backend {
+    match backend {
+        wgpu::Backend::Metal => Backend::Metal,
+        wgpu::Backend::Dx12 => Backend::Dx12,
+        wgpu::Backend::Gl => Backend::Gl,
+        wgpu::Backend::BrowserWebGpu => Backend::WebGpu,
+        _ => Backend::Vulkan,
+    }
+}
