@@ -15,7 +15,9 @@ pub enum Error {
         suggestion: Option<String>,
     },
     /// Wrong number of template arguments.
-    #[error("`{op}` takes {expected} template argument(s), got {got}: its signature is `{signature}`")]
+    #[error(
+        "`{op}` takes {expected} template argument(s), got {got}: its signature is `{signature}`"
+    )]
     Arity {
         /// Op name.
         op: String,
@@ -71,7 +73,9 @@ pub enum Error {
         target: String,
     },
     /// `log2_size` beyond the subgroup.
-    #[error("`{op}`: log2_size {log2_size} is out of range 0..={max}: tiles of 2^{log2_size} lanes do not fit a subgroup of {subgroup_size}")]
+    #[error(
+        "`{op}`: log2_size {log2_size} is out of range 0..={max}: tiles of 2^{log2_size} lanes do not fit a subgroup of {subgroup_size}"
+    )]
     Log2OutOfRange {
         /// Op name.
         op: String,
@@ -102,6 +106,9 @@ pub enum Error {
         /// Why.
         reason: String,
     },
+    /// Arguments that do not describe a request (a missing or stray flag).
+    #[error("{0}")]
+    Usage(String),
     /// A subgroup size that is not a power of two in 4..=128.
     #[error("subgroup size {0} is not a power of two in 4..=128")]
     BadSubgroupSize(u32),
@@ -132,10 +139,14 @@ pub enum Error {
         filter: Option<String>,
     },
     /// The adapter has no subgroup operations.
-    #[error("adapter `{0}` does not support subgroup operations (wgpu features SUBGROUP and SUBGROUP_BARRIER)")]
+    #[error(
+        "adapter `{0}` does not support subgroup operations (wgpu features SUBGROUP and SUBGROUP_BARRIER)"
+    )]
     AdapterLacksSubgroups(String),
     /// The adapter reports an unusable subgroup size range.
-    #[error("adapter `{adapter}` reports subgroup sizes {min}..={max}, outside wavekit's powers of two in 4..=128")]
+    #[error(
+        "adapter `{adapter}` reports subgroup sizes {min}..={max}, outside wavekit's powers of two in 4..=128"
+    )]
     AdapterSubgroupSize {
         /// Adapter name.
         adapter: String,

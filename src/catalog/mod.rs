@@ -39,7 +39,7 @@ impl Scope {
 }
 
 /// A group of related primitives that share one template file.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Family {
     /// Shuffles and broadcasts.

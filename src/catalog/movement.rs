@@ -6,7 +6,13 @@ use crate::target::Lowering;
 const ONE_EXCHANGE: Cost = Cost {
     builtin: Formula::One,
     shuffle: None,
-    note: "64-bit values: 2 x 32-bit shuffles on native back ends",
+    note: "64-bit dtypes: 2, one per 32-bit half",
+};
+
+const SHIFT_EXCHANGE: Cost = Cost {
+    builtin: Formula::One,
+    shuffle: None,
+    note: "+2 ALU for the clamped source lane; 64-bit dtypes: 2 exchanges",
 };
 
 const BASE: Primitive = Primitive {
@@ -41,19 +47,25 @@ pub(super) const PRIMITIVES: &[Primitive] = &[
         name: "shuffle_up",
         template_macro: "shuffle_up",
         args: &[Arg::Value, Arg::Delta],
-        doc: "Lane i returns `value` of lane `i - delta`. Lanes `i < delta` get an \
-              undefined value: ignore or mask them. `delta` must be the same in every lane. \
-              Uniform control flow, all lanes active. Lowers to `subgroupShuffleUp`.",
+        cost: SHIFT_EXCHANGE,
+        doc: "Lane i returns `value` of lane `i - delta`; lanes `i < delta` return their \
+              own `value` (CUDA `__shfl_up_sync` semantics). `delta` must be the same in every \
+              lane. Uniform control flow, all lanes active. Lowers to `subgroupShuffle` at \
+              the clamped source lane rather than `subgroupShuffleUp`: the same one exchange \
+              on hardware, a defined result in every lane, and it avoids a Mesa lavapipe \
+              (22.3) crash compiling OpGroupNonUniformShuffleUp with delta >= 2.",
         ..BASE
     },
     Primitive {
         name: "shuffle_down",
         template_macro: "shuffle_down",
         args: &[Arg::Value, Arg::Delta],
-        doc: "Lane i returns `value` of lane `i + delta`. Lanes with `i + delta >= S` get \
-              an undefined value, so tree reductions trust only lane 0. `delta` must be \
-              the same in every lane. Uniform control flow, all lanes active. \
-              Lowers to `subgroupShuffleDown`.",
+        cost: SHIFT_EXCHANGE,
+        doc: "Lane i returns `value` of lane `i + delta`; lanes with `i + delta >= S` return \
+              their own `value` (CUDA `__shfl_down_sync` semantics), so tree reductions may \
+              read every lane. `delta` must be the same in every lane. Uniform control flow, \
+              all lanes active. Lowers to `subgroupShuffle` at the clamped source lane, like \
+              `shuffle_up`.",
         ..BASE
     },
     Primitive {

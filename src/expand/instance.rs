@@ -135,7 +135,11 @@ impl Instance {
 
     /// The stable WGSL function name: see [`mangle`].
     pub fn mangled_name(&self) -> String {
-        mangle(self.primitive.scope.prefix(), self.primitive.name, &self.args())
+        mangle(
+            self.primitive.scope.prefix(),
+            self.primitive.name,
+            &self.args(),
+        )
     }
 }
 

@@ -117,7 +117,10 @@ impl Expansion {
 
     /// The directive lines (`enable f16;`), which must open a WGSL module.
     pub fn directives(&self) -> String {
-        self.enables.iter().map(|e| format!("enable {e};\n")).collect()
+        self.enables
+            .iter()
+            .map(|e| format!("enable {e};\n"))
+            .collect()
     }
 
     /// Module-scope declarations and functions, without directives.

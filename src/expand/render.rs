@@ -74,6 +74,8 @@ struct Context<'a> {
     lowering: &'static str,
     /// `signed`, `unsigned` or `float`.
     kind: Option<&'static str>,
+    /// Width of `T` in bits.
+    bits: Option<u32>,
 }
 
 impl<'a> Context<'a> {
@@ -95,9 +97,9 @@ impl<'a> Context<'a> {
             l,
             n: instance.count,
             tile,
-            tile_mask: tile.filter(|t| *t <= 32).map(|t| {
-                if t == 32 { u32::MAX } else { (1u32 << t) - 1 }
-            }),
+            tile_mask: tile
+                .filter(|t| *t <= 32)
+                .map(|t| if t == 32 { u32::MAX } else { (1u32 << t) - 1 }),
             s: exact,
             log2_s: log2_exact,
             full,
@@ -107,6 +109,7 @@ impl<'a> Context<'a> {
                 crate::dtype::Kind::Unsigned => "unsigned",
                 crate::dtype::Kind::Float => "float",
             }),
+            bits: instance.dtype.map(Dtype::bits),
         }
     }
 }
@@ -179,7 +182,10 @@ impl Renderer {
         let context = Context::new(instance, target);
         let text = self
             .env
-            .render_str(&source, minijinja::context! { i => Value::from(minijinja::value::Serde(&context)) })
+            .render_str(
+                &source,
+                minijinja::context! { i => Value::from(minijinja::value::Serde(&context)) },
+            )
             .map_err(|e| template_error(file, &e))?;
         let deps = std::mem::take(&mut *self.queued.lock().expect("dependency queue"));
         Ok((text, deps))

@@ -106,10 +106,7 @@ impl FromStr for InstanceSpec {
             args.split(',')
                 .map(|a| {
                     parse_template_arg(a).ok_or_else(|| {
-                        bad(&format!(
-                            "`{}` is neither a dtype nor an integer",
-                            a.trim()
-                        ))
+                        bad(&format!("`{}` is neither a dtype nor an integer", a.trim()))
                     })
                 })
                 .collect::<Result<_, _>>()?

@@ -86,15 +86,32 @@ impl Gpu {
     /// Builds a compute pipeline for entry point `entry` of `module`.
     pub fn kernel(&self, module: &ValidModule, entry: &str) -> Result<Kernel, Error> {
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let shader = self.device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some(entry),
-            source: wgpu::ShaderSource::Naga(Cow::Owned(module.module.clone())),
-        });
+        let shader = self
+            .device
+            .create_shader_module(wgpu::ShaderModuleDescriptor {
+                label: Some(entry),
+                source: wgpu::ShaderSource::Naga(Cow::Owned(module.module.clone())),
+            });
+        // An explicit layout keeps every declared binding, used or not, so
+        // callers can always bind buffers by position.
+        let bind_group_layout =
+            self.device
+                .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                    label: Some(entry),
+                    entries: &layout_entries(&module.module),
+                });
+        let pipeline_layout = self
+            .device
+            .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                label: Some(entry),
+                bind_group_layouts: &[Some(&bind_group_layout)],
+                immediate_size: 0,
+            });
         let pipeline = self
             .device
             .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
                 label: Some(entry),
-                layout: None,
+                layout: Some(&pipeline_layout),
                 module: &shader,
                 entry_point: Some(entry),
                 compilation_options: Default::default(),
@@ -188,7 +205,10 @@ impl Gpu {
             .collect();
         self.queue.submit([encoder.finish()]);
         if let Some(error) = pollster::block_on(scope.pop()) {
-            return Err(Error::Gpu(format!("dispatch of `{}`: {error}", kernel.entry)));
+            return Err(Error::Gpu(format!(
+                "dispatch of `{}`: {error}",
+                kernel.entry
+            )));
         }
         for (buffer, _) in &staging {
             buffer.slice(..).map_async(wgpu::MapMode::Read, |_| {});
@@ -211,9 +231,39 @@ impl Gpu {
     }
 }
 
+/// Layout entries for the buffers a module declares in group 0.
+fn layout_entries(module: &naga::Module) -> Vec<wgpu::BindGroupLayoutEntry> {
+    let mut entries: Vec<wgpu::BindGroupLayoutEntry> = module
+        .global_variables
+        .iter()
+        .filter_map(|(_, var)| {
+            let binding = var.binding.as_ref().filter(|b| b.group == 0)?;
+            let ty = match var.space {
+                naga::AddressSpace::Storage { access } => wgpu::BufferBindingType::Storage {
+                    read_only: !access.contains(naga::StorageAccess::STORE),
+                },
+                naga::AddressSpace::Uniform => wgpu::BufferBindingType::Uniform,
+                _ => return None,
+            };
+            Some(wgpu::BindGroupLayoutEntry {
+                binding: binding.binding,
+                visibility: wgpu::ShaderStages::COMPUTE,
+                ty: wgpu::BindingType::Buffer {
+                    ty,
+                    has_dynamic_offset: false,
+                    min_binding_size: None,
+                },
+                count: None,
+            })
+        })
+        .collect();
+    entries.sort_by_key(|e| e.binding);
+    entries
+}
+
 /// Storage buffers must be a non-zero multiple of 4 bytes.
 fn padded(data: &[u8]) -> Cow<'_, [u8]> {
-    if !data.is_empty() && data.len() % 4 == 0 {
+    if !data.is_empty() && data.len().is_multiple_of(4) {
         Cow::Borrowed(data)
     } else {
         let mut v = data.to_vec();

@@ -208,15 +208,15 @@ impl Target {
 
     /// Dtypes usable on this target.
     pub fn dtypes(&self) -> impl Iterator<Item = Dtype> + '_ {
-        Dtype::ALL
-            .into_iter()
-            .filter(|d| self.scalars.supports(*d))
+        Dtype::ALL.into_iter().filter(|d| self.scalars.supports(*d))
     }
 
     /// naga validator capabilities matching the target.
     pub fn naga_capabilities(&self) -> naga::valid::Capabilities {
         use naga::valid::Capabilities as C;
-        let mut caps = C::SUBGROUP | C::SUBGROUP_BARRIER;
+        // pack2x16float / unpack2x16float / quantizeToF16 are core WGSL;
+        // naga gates them for downlevel GL only.
+        let mut caps = C::SUBGROUP | C::SUBGROUP_BARRIER | C::SHADER_FLOAT16_IN_FLOAT32;
         if self.scalars.f16 {
             caps |= C::SHADER_FLOAT16;
         }

@@ -1,0 +1,67 @@
+//! Flags that describe a target without opening an adapter.
+
+use clap::Args;
+
+use wavekit::{Backend, Error, Lowering, ScalarFeatures, Strategy, SubgroupSize, Target};
+
+/// `--backend`, `--subgroup-size` / `--subgroup-range`, `--without`, `--lowering`.
+#[derive(Args, Debug)]
+pub struct TargetArgs {
+    /// Back end the WGSL is for.
+    #[arg(long, default_value = "vulkan")]
+    backend: String,
+    /// Fixed subgroup size S (power of two, 4..=128).
+    #[arg(long, default_value_t = 32, conflicts_with = "subgroup_range")]
+    subgroup_size: u32,
+    /// A subgroup size range `MIN..=MAX` (the size is only known at run time).
+    #[arg(long, value_name = "MIN..=MAX")]
+    subgroup_range: Option<String>,
+    /// A scalar feature the target lacks: f16, int64 or f64 (repeatable).
+    #[arg(long, value_name = "FEATURE")]
+    without: Vec<String>,
+    /// Lowering for ops that have several: builtin or shuffle.
+    #[arg(long)]
+    lowering: Option<String>,
+}
+
+impl TargetArgs {
+    /// The target the flags describe.
+    pub fn target(&self) -> Result<Target, Error> {
+        let backend: Backend = self.backend.parse()?;
+        let size = match &self.subgroup_range {
+            Some(range) => {
+                let (min, max) = range
+                    .split_once("..=")
+                    .or_else(|| range.split_once(".."))
+                    .ok_or_else(|| {
+                        Error::Usage(format!("subgroup range `{range}`: expected MIN..=MAX"))
+                    })?;
+                let parse = |t: &str| {
+                    t.trim().parse::<u32>().map_err(|_| {
+                        Error::Usage(format!("subgroup range `{range}`: `{t}` is not a number"))
+                    })
+                };
+                SubgroupSize::range(parse(min)?, parse(max)?)?
+            }
+            None => SubgroupSize::fixed(self.subgroup_size)?,
+        };
+        let mut scalars = ScalarFeatures::ALL;
+        for feature in &self.without {
+            match feature.as_str() {
+                "f16" => scalars.f16 = false,
+                "int64" | "i64" | "u64" => scalars.int64 = false,
+                "f64" => scalars.f64 = false,
+                other => {
+                    return Err(Error::Usage(format!(
+                        "--without `{other}`: expected f16, int64 or f64"
+                    )));
+                }
+            }
+        }
+        let mut target = Target::new(backend, size).with_scalars(scalars);
+        if let Some(lowering) = &self.lowering {
+            target = target.with_strategy(Strategy::uniform(lowering.parse::<Lowering>()?));
+        }
+        Ok(target)
+    }
+}

@@ -1,0 +1,211 @@
+//! Batches of cases as one conformance kernel: WGSL assembly, dispatch and
+//! comparison with the reference models.
+
+use std::collections::BTreeSet;
+use std::fmt::Write;
+
+use crate::error::Error;
+use crate::expand::{InstanceSpec, Library};
+use crate::runner::{Binding, Gpu};
+
+use super::case::{Call, CallArg, Case, Lanes};
+use super::layout::{self, Dispatch, META_WORDS};
+use super::value::{Value, ValueType};
+
+/// Mismatches reported per case, at most.
+const MAX_REPORTED: usize = 3;
+
+/// What running one case showed.
+#[derive(Clone, Debug, Default)]
+pub struct CaseOutcome {
+    /// Lanes whose result the contract defines and that were compared.
+    pub compared: u32,
+    /// Lanes that differed from the model.
+    pub mismatches: u32,
+    /// Descriptions of the first mismatches.
+    pub details: Vec<String>,
+}
+
+/// The result of a batch: per-case outcomes, or a failure that stopped it.
+pub enum BatchResult {
+    /// The kernel ran; one outcome per case, in order.
+    Ran(Vec<CaseOutcome>),
+    /// The adapter grouped invocations into subgroups inconsistently.
+    BadLayout(String),
+}
+
+/// Expands, builds, dispatches and checks `cases` as one kernel.
+pub fn run_batch(
+    gpu: &Gpu,
+    library: &Library,
+    cases: &[Case],
+    dispatch: Dispatch,
+) -> Result<BatchResult, Error> {
+    let n = dispatch.invocations();
+    let specs: Vec<InstanceSpec> = dedup(cases.iter().map(|c| c.spec.clone()));
+    let expansion = library.expand(&specs)?;
+    let mut input = Vec::new();
+    let mut out_words = META_WORDS * n;
+    let mut body = String::new();
+    let mut types = BTreeSet::new();
+    for (index, case) in cases.iter().enumerate() {
+        let operands: Vec<String> = case
+            .operands
+            .iter()
+            .map(|op| {
+                let at = input.len();
+                op.values.iter().for_each(|v| v.encode(&mut input));
+                types.insert(op.ty);
+                format!(
+                    "wk_conf_load_{}({at}u + g * {}u)",
+                    op.ty.helper_suffix(),
+                    op.ty.words()
+                )
+            })
+            .collect();
+        let function = library.resolve(&case.spec)?.mangled_name();
+        let statements = match &case.call {
+            Call::Function(args) => {
+                let args: Vec<&str> = args
+                    .iter()
+                    .map(|a| match a {
+                        CallArg::Operand(i) => operands[*i].as_str(),
+                        CallArg::Literal(text) => text.as_str(),
+                    })
+                    .collect();
+                format!("let r = {function}({});", args.join(", "))
+            }
+            Call::Custom(text) => {
+                let mut text = text.replace("$f", &function);
+                for (i, op) in operands.iter().enumerate().rev() {
+                    text = text.replace(&format!("${i}"), op);
+                }
+                text
+            }
+        };
+        types.insert(case.ret);
+        let _ = write!(
+            body,
+            "    {{ // case {index}: {} [{}] {}\n        {}\n        wk_conf_store_{}({out_words}u + g * {}u, r);\n    }}\n",
+            case.spec,
+            case.lowering,
+            case.label,
+            statements.replace('\n', "\n        "),
+            case.ret.helper_suffix(),
+            case.ret.words(),
+        );
+        out_words += case.ret.words() * n;
+    }
+    let source = expansion.wgsl_with(&kernel_source(&types, &body, dispatch));
+    let module =
+        crate::expand::validate_wgsl(&source, "wavekit-conformance.wgsl", library.target())?;
+    let kernel = gpu.kernel(&module, "wk_conf_main")?;
+    let words_in: Vec<u8> = bytemuck_words(&input);
+    let outputs = gpu.run(
+        &kernel,
+        &[
+            Binding::Input(&words_in),
+            Binding::Output {
+                size: u64::from(out_words) * 4,
+            },
+        ],
+        [dispatch.workgroups, 1, 1],
+    )?;
+    let out: Vec<u32> = outputs[0]
+        .chunks_exact(4)
+        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .collect();
+    let subgroups = match layout::subgroups(&out[..(META_WORDS * n) as usize], dispatch) {
+        Ok(s) => s,
+        Err(e) => return Ok(BatchResult::BadLayout(e)),
+    };
+    let mut at = (META_WORDS * n) as usize;
+    let outcomes = cases
+        .iter()
+        .map(|case| {
+            let region = &out[at..at + (case.ret.words() * n) as usize];
+            at += region.len();
+            check_case(case, region, &subgroups)
+        })
+        .collect();
+    Ok(BatchResult::Ran(outcomes))
+}
+
+fn check_case(case: &Case, region: &[u32], subgroups: &[layout::Subgroup]) -> CaseOutcome {
+    let words = case.ret.words() as usize;
+    let mut outcome = CaseOutcome::default();
+    for sg in subgroups {
+        let lanes = Lanes {
+            size: sg.size,
+            operands: case
+                .operands
+                .iter()
+                .map(|op| {
+                    sg.invocations
+                        .iter()
+                        .map(|&g| &op.values[g as usize])
+                        .collect()
+                })
+                .collect(),
+        };
+        let expected = (case.model)(&lanes);
+        for (lane, (want, &g)) in expected.iter().zip(&sg.invocations).enumerate() {
+            let Some(want) = want else { continue };
+            let got = Value::decode(case.ret, &region[g as usize * words..][..words]);
+            outcome.compared += 1;
+            if !want.same_as(got) {
+                outcome.mismatches += 1;
+                if outcome.details.len() < MAX_REPORTED {
+                    let inputs: Vec<String> = lanes
+                        .operands
+                        .iter()
+                        .map(|values| values[lane].to_string())
+                        .collect();
+                    outcome.details.push(format!(
+                        "{}: invocation {g} (lane {lane} of {}), inputs ({}): \
+                         expected {want}, got {got}",
+                        case.label,
+                        sg.size,
+                        inputs.join(", ")
+                    ));
+                }
+            }
+        }
+    }
+    outcome
+}
+
+fn kernel_source(types: &BTreeSet<ValueType>, body: &str, dispatch: Dispatch) -> String {
+    let mut source = String::from(
+        "@group(0) @binding(0) var<storage, read> wk_conf_in: array<u32>;\n\
+         @group(0) @binding(1) var<storage, read_write> wk_conf_out: array<u32>;\n",
+    );
+    let w = dispatch.workgroup_size;
+    let _ = writeln!(source, "var<workgroup> wk_conf_scratch: array<u32, {w}>;\n");
+    for ty in types {
+        source.push_str(&ty.load_helper());
+        source.push_str(&ty.store_helper());
+    }
+    let _ = write!(
+        source,
+        "\n@compute @workgroup_size({w})\n\
+         fn wk_conf_main(\n    @builtin(global_invocation_id) gid: vec3<u32>,\n    \
+         @builtin(subgroup_invocation_id) lane: u32,\n    \
+         @builtin(subgroup_size) lane_count: u32,\n    \
+         @builtin(subgroup_id) subgroup: u32,\n) {{\n    \
+         wk_sg_init(lane, lane_count);\n    let g = gid.x;\n    \
+         wk_conf_out[{m}u * g] = lane;\n    wk_conf_out[{m}u * g + 1u] = lane_count;\n    \
+         wk_conf_out[{m}u * g + 2u] = subgroup;\n{body}}}\n",
+        m = META_WORDS,
+    );
+    source
+}
+
+fn dedup(specs: impl Iterator<Item = InstanceSpec>) -> Vec<InstanceSpec> {
+    let mut seen = BTreeSet::new();
+    specs.filter(|s| seen.insert(s.to_string())).collect()
+}
+
+fn bytemuck_words(words: &[u32]) -> Vec<u8> {
+    bytemuck::cast_slice(words).to_vec()
+}

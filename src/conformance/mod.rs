@@ -1,0 +1,134 @@
+//! The conformance suite: every instance of the catalog on a real adapter,
+//! with seeded random inputs, checked lane by lane against reference models.
+//!
+//! Cases are batched into one kernel per (family, lowering), so a suite is a
+//! dozen pipelines whatever the number of cases. Before any op runs, the
+//! [adapter check](adapter_check) makes sure the adapter's subgroups are as
+//! wide as it reports; if not, the suite reports a failed adapter and runs
+//! no op (their failures would say nothing about the ops).
+
+mod adapter_check;
+mod case;
+mod cases;
+mod kernel;
+mod layout;
+mod report;
+mod value;
+
+pub use adapter_check::AdapterCheck;
+pub use report::{InstanceResult, Report};
+
+use std::collections::BTreeMap;
+
+use crate::catalog::{self, Family};
+use crate::error::Error;
+use crate::expand::Library;
+use crate::runner::Gpu;
+use crate::target::{Lowering, Strategy};
+
+use kernel::BatchResult;
+use layout::Dispatch;
+
+/// What to run.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Seed of every random input (each instance mixes in its own name).
+    pub seed: u64,
+    /// Lowerings to test; ops without a lowering run under their only one.
+    pub lowerings: Vec<Lowering>,
+    /// Run only ops whose name contains one of these (all when empty).
+    pub ops: Vec<String>,
+    /// Run only instances of these dtypes, and ops without one (all when empty).
+    pub dtypes: Vec<crate::Dtype>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            seed: 0x5eed_2026,
+            lowerings: Lowering::ALL.to_vec(),
+            ops: Vec::new(),
+            dtypes: Vec::new(),
+        }
+    }
+}
+
+/// Runs the suite on `gpu`.
+pub fn run(gpu: &Gpu, options: &Options) -> Result<Report, Error> {
+    let target = gpu.target().clone();
+    let dispatch = Dispatch::for_sizes(target.subgroup_size);
+    let mut report = Report::new(gpu, options.seed);
+    report.adapter_check = Some(adapter_check::check_adapter(gpu, dispatch)?);
+    if !report.adapter_passed() {
+        return Ok(report);
+    }
+    for &lowering in &options.lowerings {
+        let library = Library::new(target.clone().with_strategy(Strategy::uniform(lowering)));
+        let mut batches: BTreeMap<Family, Vec<(usize, case::Case)>> = BTreeMap::new();
+        for primitive in catalog::primitives() {
+            let selected = options.ops.is_empty()
+                || options
+                    .ops
+                    .iter()
+                    .any(|o| primitive.name.contains(o.as_str()));
+            let offers = primitive.lowerings.contains(&lowering)
+                || (primitive.lowerings.len() <= 1 && lowering == options.lowerings[0]);
+            if !selected || !offers {
+                continue;
+            }
+            for spec in library.specs_of(primitive) {
+                let instance = library.resolve(&spec)?;
+                if instance
+                    .dtype
+                    .is_some_and(|d| !options.dtypes.is_empty() && !options.dtypes.contains(&d))
+                {
+                    continue;
+                }
+                let slot = report.add_instance(&instance);
+                let mut inputs = cases::Inputs::new(
+                    options.seed ^ fnv1a(&format!("{spec} {lowering}")),
+                    dispatch.invocations(),
+                    target.subgroup_size.min(),
+                );
+                let batch = batches.entry(primitive.family).or_default();
+                batch.extend(
+                    cases::cases(&instance, &mut inputs)
+                        .into_iter()
+                        .map(|c| (slot, c)),
+                );
+            }
+        }
+        for (family, batch) in batches {
+            let (slots, cases): (Vec<usize>, Vec<case::Case>) = batch.into_iter().unzip();
+            log::info!("{} [{lowering}]: {} cases", family.name(), cases.len());
+            match kernel::run_batch(gpu, &library, &cases, dispatch) {
+                Ok(BatchResult::Ran(outcomes)) => {
+                    for (slot, outcome) in slots.into_iter().zip(outcomes) {
+                        report.record(slot, &outcome);
+                    }
+                }
+                Ok(BatchResult::BadLayout(problem)) => {
+                    report.adapter_problem(format!(
+                        "{} kernel [{lowering}]: {problem}",
+                        family.name()
+                    ));
+                    return Ok(report);
+                }
+                Err(error) => {
+                    let message = format!("{} kernel [{lowering}]: {error}", family.name());
+                    for slot in slots {
+                        report.record_error(slot, &message);
+                    }
+                }
+            }
+        }
+    }
+    Ok(report)
+}
+
+/// FNV-1a, to derive a stable per-instance seed.
+fn fnv1a(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
