@@ -45,3 +45,41 @@ fn size_range_targets_validate() {
         }
     }
 }
+
+/// What `wavekit expand` prints, for every op at every size and lowering,
+/// parses and validates in naga (the command validates too; this checks the
+/// printed text itself).
+#[test]
+fn cli_expand_output_validates() {
+    use std::process::Command;
+    for size in [4u32, 8, 16, 32, 64, 128] {
+        for lowering in Lowering::ALL {
+            let target = Target::new(Backend::Vulkan, SubgroupSize::fixed(size).unwrap())
+                .with_strategy(Strategy::uniform(lowering));
+            let library = Library::new(target.clone());
+            for primitive in wavekit::catalog::primitives() {
+                // The last spec has the largest log2_size / count and the widest dtype.
+                let spec = library
+                    .specs_of(primitive)
+                    .pop()
+                    .expect("every op has a spec");
+                let out = Command::new(env!("CARGO_BIN_EXE_wavekit"))
+                    .args([
+                        "expand",
+                        &spec.to_string(),
+                        "--subgroup-size",
+                        &size.to_string(),
+                    ])
+                    .args(["--lowering", lowering.name()])
+                    .output()
+                    .expect("wavekit runs");
+                let stderr = String::from_utf8_lossy(&out.stderr);
+                assert!(out.status.success(), "{spec} at S = {size}: {stderr}");
+                let wgsl = String::from_utf8(out.stdout).expect("utf-8");
+                if let Err(e) = wavekit::expand::validate_wgsl(&wgsl, "expand.wgsl", &target) {
+                    panic!("{spec} at S = {size}, {lowering}: {e}");
+                }
+            }
+        }
+    }
+}

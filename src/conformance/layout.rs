@@ -91,3 +91,42 @@ pub fn subgroups(meta: &[u32], dispatch: Dispatch) -> Result<Vec<Subgroup>, Stri
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const DISPATCH: Dispatch = Dispatch {
+        workgroup_size: 8,
+        workgroups: 1,
+    };
+
+    fn meta(rows: &[(u32, u32, u32)]) -> Vec<u32> {
+        rows.iter().flat_map(|&(l, s, id)| [l, s, id]).collect()
+    }
+
+    #[test]
+    fn groups_lanes_by_subgroup_id_in_lane_order() {
+        let rows: Vec<_> = (0..8).map(|g| ((g + 1) % 4, 4, g / 4)).collect();
+        let groups = subgroups(&meta(&rows), DISPATCH).unwrap();
+        assert_eq!(groups.len(), 2);
+        assert_eq!(groups[0].invocations, vec![3, 0, 1, 2]);
+        assert_eq!(groups[1].invocations, vec![7, 4, 5, 6]);
+    }
+
+    #[test]
+    fn rejects_repeated_lanes_and_short_subgroups() {
+        let repeated: Vec<_> = (0..8).map(|g| (g % 2, 4, g / 4)).collect();
+        assert!(
+            subgroups(&meta(&repeated), DISPATCH)
+                .unwrap_err()
+                .contains("repeated")
+        );
+        let short: Vec<_> = (0..8).map(|g| (g % 4, 8, g / 4)).collect();
+        assert!(
+            subgroups(&meta(&short), DISPATCH)
+                .unwrap_err()
+                .contains("4 invocations")
+        );
+    }
+}

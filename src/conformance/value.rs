@@ -292,3 +292,40 @@ pub fn nan_and_zeros(dtype: Dtype) -> (u64, u64, u64) {
         _ => (0x7ff8_0000_0000_0000, 0, 0x8000_0000_0000_0000),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_round_trip() {
+        for (ty, value) in [
+            (
+                ValueType::Scalar(Dtype::I64),
+                Value::Bits(Dtype::I64, 0x8000_0000_0000_0001),
+            ),
+            (
+                ValueType::Scalar(Dtype::F16),
+                Value::Bits(Dtype::F16, 0x7c01),
+            ),
+            (ValueType::Bool, Value::Bool(true)),
+            (ValueType::Ballot, Value::Ballot([1, 2, 3, 4])),
+        ] {
+            let mut words = Vec::new();
+            value.encode(&mut words);
+            assert_eq!(words.len() as u32, ty.words());
+            assert_eq!(Value::decode(ty, &words), value);
+        }
+    }
+
+    #[test]
+    fn ieee_equality_follows_wgsl() {
+        let (nan, pos, neg) = nan_and_zeros(Dtype::F32);
+        let f = |b| Value::Bits(Dtype::F32, b);
+        assert!(!f(nan).ieee_eq(f(nan)));
+        assert!(f(pos).ieee_eq(f(neg)));
+        assert!(!f(pos).same_as(f(neg)));
+        // Any f16 NaN matches any other: payloads may be quieted in transit.
+        assert!(Value::Bits(Dtype::F16, 0x7c01).same_as(Value::Bits(Dtype::F16, 0x7e01)));
+    }
+}

@@ -1,0 +1,139 @@
+//! Bad requests to `wavekit expand` print one clear error line and exit
+//! non-zero; good ones print WGSL.
+
+use std::process::{Command, Output};
+
+fn wavekit(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_wavekit"))
+        .args(args)
+        .output()
+        .expect("wavekit runs")
+}
+
+/// Asserts a failed run whose stderr is exactly one `error:` line containing `needle`.
+fn assert_one_line_error(args: &[&str], needle: &str) {
+    let out = wavekit(args);
+    assert!(!out.status.success(), "{args:?} should fail");
+    assert!(out.stdout.is_empty(), "{args:?} printed to stdout");
+    let stderr = String::from_utf8(out.stderr).expect("utf-8");
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(
+        lines.len(),
+        1,
+        "{args:?}: expected one line, got {stderr:?}"
+    );
+    assert!(lines[0].starts_with("error: "), "{args:?}: {stderr:?}");
+    assert!(
+        lines[0].contains(needle),
+        "{args:?}: {stderr:?} lacks {needle:?}"
+    );
+}
+
+#[test]
+fn log2_size_beyond_the_subgroup_is_refused() {
+    assert_one_line_error(
+        &[
+            "expand",
+            "all_true_tiled",
+            "--log2",
+            "4",
+            "--subgroup-size",
+            "8",
+        ],
+        "log2_size 4 is out of range 0..=3",
+    );
+    assert_one_line_error(
+        &[
+            "expand",
+            "all_equal_tiled<f32, 8>",
+            "--subgroup-size",
+            "128",
+        ],
+        "log2_size 8 is out of range 0..=7",
+    );
+    // On a size range, tiles must fit the smallest size.
+    assert_one_line_error(
+        &[
+            "expand",
+            "any_true_tiled",
+            "--log2",
+            "4",
+            "--subgroup-range",
+            "8..=64",
+        ],
+        "log2_size 4 is out of range 0..=3",
+    );
+}
+
+#[test]
+fn unknown_op_is_refused_with_a_suggestion() {
+    assert_one_line_error(
+        &["expand", "shufle_xor", "--dtype", "u32"],
+        "did you mean `shuffle_xor`?",
+    );
+    assert_one_line_error(&["expand", "no_such_thing"], "unknown op `no_such_thing`");
+}
+
+#[test]
+fn dtype_the_target_lacks_is_refused() {
+    assert_one_line_error(
+        &["expand", "shuffle", "--dtype", "f16", "--without", "f16"],
+        "`shuffle<f16>` needs shader-f16",
+    );
+    assert_one_line_error(
+        &[
+            "expand",
+            "broadcast",
+            "--dtype",
+            "i64",
+            "--without",
+            "int64",
+        ],
+        "needs shader-int64",
+    );
+    assert_one_line_error(
+        &["expand", "all_equal", "--dtype", "f64", "--without", "f64"],
+        "needs shader-f64",
+    );
+    assert_one_line_error(
+        &["expand", "ballot_u64", "--without", "int64"],
+        "`ballot_u64` needs shader-int64",
+    );
+}
+
+#[test]
+fn malformed_requests_are_refused() {
+    assert_one_line_error(&["expand", "shuffle"], "needs --dtype");
+    assert_one_line_error(&["expand", "ballot", "--dtype", "f32"], "takes no --dtype");
+    assert_one_line_error(&["expand", "shuffle", "--dtype", "f8"], "f8");
+    assert_one_line_error(&["expand", "ballot_first_n", "--count", "33"], "33");
+    assert_one_line_error(&["expand", "ballot", "--subgroup-size", "48"], "48");
+    assert_one_line_error(&["expand", "shuffle<f32, 3>"], "takes 1 template argument");
+    assert_one_line_error(&["expand", "lanemask_lt", "--lowering", "fast"], "fast");
+}
+
+#[test]
+fn good_requests_print_wgsl() {
+    let out = wavekit(&["expand", "all_equal_tiled", "--dtype", "f64", "--log2", "3"]);
+    assert!(out.status.success());
+    let wgsl = String::from_utf8(out.stdout).expect("utf-8");
+    assert!(
+        wgsl.contains("fn wk_sg_all_equal_tiled__f64__3(value: f64) -> bool"),
+        "{wgsl}"
+    );
+    // The dependency comes along.
+    assert!(
+        wgsl.contains("fn wk_sg_all_true_tiled__3(predicate: bool) -> bool"),
+        "{wgsl}"
+    );
+}
+
+#[test]
+fn list_shows_every_primitive() {
+    let out = wavekit(&["list"]);
+    assert!(out.status.success());
+    let table = String::from_utf8(out.stdout).expect("utf-8");
+    for p in wavekit::catalog::primitives() {
+        assert!(table.contains(p.name), "`{}` missing from list", p.name);
+    }
+}

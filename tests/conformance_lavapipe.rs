@@ -1,0 +1,86 @@
+//! The conformance suite on Mesa's lavapipe (CPU Vulkan) at the subgroup
+//! sizes it runs correctly (4, 8, 16), and the adapter check catching the
+//! widths it misreports. Each run is a separate `wavekit check` process
+//! because lavapipe reads `LP_NATIVE_VECTOR_WIDTH` once per process.
+
+use std::process::Command;
+
+use serde_json::Value;
+
+fn check_on_lavapipe(vector_width: u32) -> (bool, Value) {
+    let out = Command::new(env!("CARGO_BIN_EXE_wavekit"))
+        .args(["check", "--adapter", "llvmpipe", "--json"])
+        .env("LP_NATIVE_VECTOR_WIDTH", vector_width.to_string())
+        .output()
+        .expect("wavekit runs");
+    let stdout = String::from_utf8(out.stdout).expect("utf-8");
+    let report: Value = serde_json::from_str(&stdout).unwrap_or_else(|e| {
+        panic!(
+            "width {vector_width}: no JSON report ({e}); stderr: {}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    (out.status.success(), report)
+}
+
+fn failures(report: &Value) -> Vec<String> {
+    report["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .filter(|r| r["failed_cases"] != 0)
+        .map(|r| format!("{} [{}]: {}", r["instance"], r["lowering"], r["details"]))
+        .collect()
+}
+
+fn assert_all_pass(vector_width: u32, subgroup_size: u64) {
+    let (ok, report) = check_on_lavapipe(vector_width);
+    let check = &report["adapter_check"];
+    assert_eq!(check["passed"], true, "adapter check: {check}");
+    assert_eq!(check["observed_sizes"], serde_json::json!([subgroup_size]));
+    let results = report["results"].as_array().expect("results");
+    // Every op of the catalog ran, under both lowerings where it has two.
+    for primitive in wavekit::catalog::primitives() {
+        assert!(
+            results.iter().any(|r| r["op"] == primitive.name),
+            "{} was not run",
+            primitive.name
+        );
+    }
+    for lowering in ["builtin", "shuffle"] {
+        assert!(results.iter().any(|r| r["lowering"] == lowering));
+    }
+    let failed = failures(&report);
+    assert!(failed.is_empty() && ok, "S = {subgroup_size}: {failed:#?}");
+}
+
+#[test]
+fn every_case_passes_at_subgroup_size_4() {
+    assert_all_pass(128, 4);
+}
+
+#[test]
+fn every_case_passes_at_subgroup_size_8() {
+    assert_all_pass(256, 8);
+}
+
+#[test]
+fn every_case_passes_at_subgroup_size_16() {
+    assert_all_pass(512, 16);
+}
+
+/// At 1024 bits lavapipe reports 32-lane subgroups but runs 16 lanes: the
+/// suite must say the adapter is wrong, not blame the ops.
+#[test]
+fn misreported_width_fails_the_adapter_check_not_the_ops() {
+    let (ok, report) = check_on_lavapipe(1024);
+    assert!(!ok, "a misreporting adapter must fail the check");
+    let check = &report["adapter_check"];
+    assert_eq!(check["passed"], false, "{check}");
+    assert_eq!(check["reported"], serde_json::json!([32, 32]));
+    assert_eq!(check["observed_lanes"], serde_json::json!([16]));
+    assert!(
+        report["results"].as_array().expect("results").is_empty(),
+        "no op may run on a failed adapter"
+    );
+}
