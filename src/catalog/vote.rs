@@ -62,7 +62,8 @@ pub(super) const PRIMITIVES: &[Primitive] = &[
         cost: EQUAL_COST,
         doc: "True in every lane iff every lane's value equals lane 0's under WGSL `==`: \
               for floats IEEE equality, so any NaN makes it false and +0 equals -0 \
-              (bit-cast floats to integers for bit equality). Lane 0's value is broadcast \
+              (bit-cast floats to integers for bit equality). Subnormal values may compare \
+              as zero where the target flushes them, as WGSL allows (NVIDIA does for f32). Lane 0's value is broadcast \
               and compared, then reduced with `all_true`. Uniform control flow, all lanes active.",
         ..BASE
     },

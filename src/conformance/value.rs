@@ -195,10 +195,36 @@ impl Value {
             _ => self == other,
         }
     }
+
+    /// WGSL `==` on an implementation that flushes subnormal operands to
+    /// zero, which WGSL allows (NVIDIA does it for f32).
+    pub fn ieee_eq_flushed(self, other: Value) -> bool {
+        let flush = |d: Dtype, bits: u64| {
+            let x = float_of(d, bits);
+            if x != 0.0 && x.abs() < min_normal(d) {
+                0.0
+            } else {
+                x
+            }
+        };
+        match (self, other) {
+            (Value::Bits(d, a), Value::Bits(_, b)) if d.is_float() => flush(d, a) == flush(d, b),
+            _ => self == other,
+        }
+    }
 }
 
 fn f16_of(bits: u64) -> half::f16 {
     half::f16::from_bits(bits as u16)
+}
+
+/// The smallest positive normal value of a float dtype.
+fn min_normal(dtype: Dtype) -> f64 {
+    match dtype {
+        Dtype::F16 => f64::from(half::f16::MIN_POSITIVE),
+        Dtype::F32 => f64::from(f32::MIN_POSITIVE),
+        _ => f64::MIN_POSITIVE,
+    }
 }
 
 /// A float dtype's bits as an `f64` (exact for f16 and f32).
