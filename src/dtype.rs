@@ -146,7 +146,8 @@ impl Dtype {
             Dtype::U32 => self.int_literal(i128::from(u32::MAX)),
             Dtype::I64 => self.int_literal(i128::from(i64::MAX)),
             Dtype::U64 => self.int_literal(i128::from(u64::MAX)),
-            Dtype::F16 => "bitcast<f16>(0x7c00u)".into(),
+            // naga has no 32 -> 16-bit bitcast; converting f32 infinity is exact.
+            Dtype::F16 => "f16(bitcast<f32>(0x7f800000u))".into(),
             Dtype::F32 => "bitcast<f32>(0x7f800000u)".into(),
             Dtype::F64 => "bitcast<f64>(0x7ff0000000000000lu)".into(),
         }
@@ -158,7 +159,7 @@ impl Dtype {
             Dtype::I32 => self.int_literal(i128::from(i32::MIN)),
             Dtype::U32 | Dtype::U64 => self.int_literal(0),
             Dtype::I64 => self.int_literal(i128::from(i64::MIN)),
-            Dtype::F16 => "bitcast<f16>(0xfc00u)".into(),
+            Dtype::F16 => "f16(bitcast<f32>(0xff800000u))".into(),
             Dtype::F32 => "bitcast<f32>(0xff800000u)".into(),
             Dtype::F64 => "bitcast<f64>(0xfff0000000000000lu)".into(),
         }

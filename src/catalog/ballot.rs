@@ -22,6 +22,7 @@ const BASE: Primitive = Primitive {
     placement: Placement::Subgroup,
     cost: ONE_BALLOT,
     lowerings: &[Lowering::Builtin],
+    operator: None,
     needs: None,
     doc: "",
 };

@@ -21,6 +21,7 @@ const BASE: Primitive = Primitive {
     placement: Placement::PerLane,
     cost: FREE,
     lowerings: &[Lowering::Builtin],
+    operator: None,
     needs: None,
     doc: "",
 };

@@ -19,6 +19,7 @@ const BASE: Primitive = Primitive {
         note: "1-3 ALU ops",
     },
     lowerings: &[Lowering::Builtin],
+    operator: None,
     needs: None,
     doc: "",
 };

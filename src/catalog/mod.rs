@@ -7,7 +7,14 @@ mod ballot;
 mod identification;
 mod lanemask;
 mod movement;
+mod operator;
+mod reduction;
+mod scan;
+mod segmented;
+mod sort;
 mod vote;
+
+pub use operator::Operator;
 
 use std::fmt;
 
@@ -52,6 +59,14 @@ pub enum Family {
     Vote,
     /// Closed-form lane masks.
     LaneMask,
+    /// Reductions to tile lane 0 or to every lane.
+    Reduction,
+    /// Inclusive and exclusive scans.
+    Scan,
+    /// Segmented scans restarted at head flags.
+    Segmented,
+    /// In-register key/value sorts.
+    Sort,
 }
 
 impl Family {
@@ -63,6 +78,10 @@ impl Family {
             Family::Ballot => "subgroup/ballot.wgsl.j2",
             Family::Vote => "subgroup/vote.wgsl.j2",
             Family::LaneMask => "subgroup/lanemask.wgsl.j2",
+            Family::Reduction => "subgroup/reduction.wgsl.j2",
+            Family::Scan => "subgroup/scan.wgsl.j2",
+            Family::Segmented => "subgroup/segmented.wgsl.j2",
+            Family::Sort => "subgroup/sort.wgsl.j2",
         }
     }
 
@@ -74,6 +93,10 @@ impl Family {
             Family::Ballot => "ballot",
             Family::Vote => "vote",
             Family::LaneMask => "lane mask",
+            Family::Reduction => "reduction",
+            Family::Scan => "scan",
+            Family::Segmented => "segmented",
+            Family::Sort => "sort",
         }
     }
 }
@@ -83,6 +106,9 @@ impl Family {
 pub enum Param {
     /// The element dtype `T`, one of [`Primitive::dtypes`].
     Dtype,
+    /// A second, independent dtype `V` (the value of a key/value pair), one
+    /// of [`Primitive::dtypes`].
+    ValueDtype,
     /// `log2_size` `L`: tiles of `2^L` lanes, `0 ..= log2(min subgroup size)`.
     Log2Size,
     /// A lane count `N` in `min..=max`.
@@ -99,6 +125,7 @@ impl Param {
     pub fn placeholder(self) -> &'static str {
         match self {
             Param::Dtype => "T",
+            Param::ValueDtype => "V",
             Param::Log2Size => "L",
             Param::Count { .. } => "N",
         }
@@ -122,6 +149,12 @@ pub enum Arg {
     Predicate,
     /// A lane id in `0..=31` (`u32`, may vary across lanes).
     LaneId,
+    /// A segment head flag (`u32`, non-zero starts a segment).
+    HeadFlag,
+    /// The key of a key/value pair, of dtype `T`.
+    Key,
+    /// The value of a key/value pair, of dtype `V`.
+    PairValue,
 }
 
 impl Arg {
@@ -135,6 +168,9 @@ impl Arg {
             Arg::Mask => "mask: u32",
             Arg::Predicate => "predicate: bool",
             Arg::LaneId => "lane_id: u32",
+            Arg::HeadFlag => "head_flag: u32",
+            Arg::Key => "key: T",
+            Arg::PairValue => "value: V",
         }
     }
 }
@@ -154,6 +190,8 @@ pub enum Ret {
     U64,
     /// `vec4<u32>` (a 128-lane ballot).
     Ballot,
+    /// The struct `wk_sg_kv__T__V { key: T, value: V }`.
+    KeyValue,
 }
 
 impl Ret {
@@ -166,6 +204,7 @@ impl Ret {
             Ret::U32 => "u32",
             Ret::U64 => "u64",
             Ret::Ballot => "vec4<u32>",
+            Ret::KeyValue => "wk_sg_kv__T__V",
         }
     }
 }
@@ -182,6 +221,9 @@ pub enum Placement {
     Subgroup,
     /// Every lane of each `2^L` tile gets its tile's result.
     Tile,
+    /// Lane 0 of each `2^L` tile (of the subgroup, for full ops) gets the
+    /// result; other lanes hold partial results.
+    FirstLane,
 }
 
 impl Placement {
@@ -192,6 +234,7 @@ impl Placement {
             Placement::PerLane => "per lane",
             Placement::Subgroup => "broadcast to subgroup",
             Placement::Tile => "broadcast to tile",
+            Placement::FirstLane => "tile lane 0",
         }
     }
 }
@@ -210,6 +253,8 @@ pub enum Formula {
     L,
     /// `L + 1`.
     LPlusOne,
+    /// `L * (L + 1)` (a bitonic network: `L(L+1)/2` stages of 2).
+    Bitonic,
 }
 
 impl Formula {
@@ -221,6 +266,7 @@ impl Formula {
             Formula::Two => 2,
             Formula::L => l,
             Formula::LPlusOne => l + 1,
+            Formula::Bitonic => l * (l + 1),
         }
     }
 }
@@ -233,6 +279,7 @@ impl fmt::Display for Formula {
             Formula::Two => "2",
             Formula::L => "L",
             Formula::LPlusOne => "L+1",
+            Formula::Bitonic => "L(L+1)",
         })
     }
 }
@@ -296,6 +343,8 @@ pub struct Primitive {
     pub cost: Cost,
     /// Lowerings offered, preferred first.
     pub lowerings: &'static [Lowering],
+    /// The binary operator of a reduction or scan.
+    pub operator: Option<Operator>,
     /// A scalar feature the op needs whatever its dtype (`ballot_u64` needs 64-bit integers).
     pub needs: Option<ScalarFeature>,
     /// One-paragraph documentation: semantics and caller contract.
@@ -345,6 +394,10 @@ pub fn primitives() -> impl Iterator<Item = &'static Primitive> {
         ballot::PRIMITIVES,
         vote::PRIMITIVES,
         lanemask::PRIMITIVES,
+        reduction::PRIMITIVES,
+        scan::PRIMITIVES,
+        segmented::PRIMITIVES,
+        sort::PRIMITIVES,
     ]
     .into_iter()
     .flatten()

@@ -27,6 +27,7 @@ const BASE: Primitive = Primitive {
     placement: Placement::PerLane,
     cost: ONE_EXCHANGE,
     lowerings: &[Lowering::Builtin],
+    operator: None,
     needs: None,
     doc: "",
 };

@@ -19,6 +19,7 @@ const BASE: Primitive = Primitive {
         note: "builtin: one vote or ballot + ALU mask; shuffle: L xor-butterfly steps",
     },
     lowerings: &[Lowering::Builtin, Lowering::Shuffle],
+    operator: None,
     needs: None,
     doc: "",
 };

@@ -13,9 +13,12 @@ use super::target_args::TargetArgs;
 pub struct ExpandArgs {
     /// The op (`all_true_tiled`), or a whole instance (`"all_equal_tiled<f32, 3>"`).
     op: String,
-    /// The dtype `T`.
+    /// The dtype `T` (the key dtype of a key/value op).
     #[arg(long)]
     dtype: Option<String>,
+    /// The value dtype `V` of a key/value op (`bitonic_sort_kv`).
+    #[arg(long)]
+    value_dtype: Option<String>,
     /// `log2_size` `L` of a tiled op.
     #[arg(long = "log2")]
     log2_size: Option<i64>,
@@ -49,20 +52,17 @@ fn spec_of(args: &ExpandArgs) -> Result<InstanceSpec, Error> {
     let mut template_args = Vec::new();
     for param in primitive.params {
         let arg = match param {
-            catalog::Param::Dtype => args.dtype.as_deref().map(|d| {
-                wavekit::expand::parse_template_arg(d)
-                    .filter(|a| matches!(a, TemplateArg::Dtype(_)))
-                    .ok_or_else(|| {
-                        Error::Usage(format!(
-                            "--dtype `{d}` is not a dtype (i32, u32, f32, f16, i64, u64, f64)"
-                        ))
-                    })
-            }),
+            catalog::Param::Dtype => args.dtype.as_deref().map(|d| dtype_arg("--dtype", d)),
+            catalog::Param::ValueDtype => args
+                .value_dtype
+                .as_deref()
+                .map(|d| dtype_arg("--value-dtype", d)),
             catalog::Param::Log2Size => args.log2_size.map(|l| Ok(TemplateArg::Int(l))),
             catalog::Param::Count { .. } => args.count.map(|n| Ok(TemplateArg::Int(n))),
         };
         let flag = match param {
             catalog::Param::Dtype => "--dtype",
+            catalog::Param::ValueDtype => "--value-dtype",
             catalog::Param::Log2Size => "--log2",
             catalog::Param::Count { .. } => "--count",
         };
@@ -82,6 +82,10 @@ fn spec_of(args: &ExpandArgs) -> Result<InstanceSpec, Error> {
             args.dtype.is_some() && !primitive.params.contains(&catalog::Param::Dtype),
             "--dtype",
         ),
+        (
+            args.value_dtype.is_some() && !primitive.params.contains(&catalog::Param::ValueDtype),
+            "--value-dtype",
+        ),
         (args.log2_size.is_some() && !primitive.is_tiled(), "--log2"),
         (
             args.count.is_some()
@@ -100,4 +104,14 @@ fn spec_of(args: &ExpandArgs) -> Result<InstanceSpec, Error> {
         )));
     }
     Ok(InstanceSpec::new(primitive.name, template_args))
+}
+
+fn dtype_arg(flag: &str, text: &str) -> Result<TemplateArg, Error> {
+    wavekit::expand::parse_template_arg(text)
+        .filter(|a| matches!(a, TemplateArg::Dtype(_)))
+        .ok_or_else(|| {
+            Error::Usage(format!(
+                "{flag} `{text}` is not a dtype (i32, u32, f32, f16, i64, u64, f64)"
+            ))
+        })
 }

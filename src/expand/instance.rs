@@ -17,6 +17,8 @@ pub struct Instance {
     pub primitive: &'static Primitive,
     /// `T`, if the op has one.
     pub dtype: Option<Dtype>,
+    /// `V`, the value dtype of a key/value op.
+    pub value_dtype: Option<Dtype>,
     /// `L`, if the op is tiled.
     pub log2_size: Option<u32>,
     /// `N`, if the op takes a lane count.
@@ -43,6 +45,7 @@ impl Instance {
         let mut instance = Instance {
             primitive,
             dtype: None,
+            value_dtype: None,
             log2_size: None,
             count: None,
             lowering: Lowering::Builtin,
@@ -55,7 +58,7 @@ impl Instance {
                 got: arg.to_string(),
             };
             match (param, *arg) {
-                (Param::Dtype, TemplateArg::Dtype(dtype)) => {
+                (Param::Dtype | Param::ValueDtype, TemplateArg::Dtype(dtype)) => {
                     if !primitive.dtypes.contains(&dtype) {
                         return Err(Error::DtypeNotAllowed {
                             op: primitive.name.to_string(),
@@ -71,9 +74,13 @@ impl Instance {
                             target: target.to_string(),
                         });
                     }
-                    instance.dtype = Some(dtype);
+                    if *param == Param::Dtype {
+                        instance.dtype = Some(dtype);
+                    } else {
+                        instance.value_dtype = Some(dtype);
+                    }
                 }
-                (Param::Dtype, _) => return Err(bad_arg("a dtype")),
+                (Param::Dtype | Param::ValueDtype, _) => return Err(bad_arg("a dtype")),
                 (Param::Log2Size, TemplateArg::Int(l)) => {
                     let max = target.subgroup_size.max_log2();
                     if l < 0 || l > i64::from(max) {
@@ -122,6 +129,9 @@ impl Instance {
             .iter()
             .map(|p| match p {
                 Param::Dtype => TemplateArg::Dtype(self.dtype.expect("resolved dtype")),
+                Param::ValueDtype => {
+                    TemplateArg::Dtype(self.value_dtype.expect("resolved value dtype"))
+                }
                 Param::Log2Size => TemplateArg::from(self.log2_size.expect("resolved L")),
                 Param::Count { .. } => TemplateArg::from(self.count.expect("resolved N")),
             })

@@ -75,13 +75,17 @@ impl Library {
             instances.push(instance);
         }
         let mut enables = BTreeSet::new();
-        if instances.iter().any(|i| i.dtype == Some(Dtype::F16)) {
+        if instances
+            .iter()
+            .any(|i| i.dtype == Some(Dtype::F16) || i.value_dtype == Some(Dtype::F16))
+        {
             enables.insert("f16");
         }
         Ok(Expansion {
             target: self.target.clone(),
             enables,
             prelude: renderer.prelude()?,
+            shared: renderer.declarations(),
             functions,
             instances,
         })
@@ -94,6 +98,7 @@ pub struct Expansion {
     target: Target,
     enables: BTreeSet<&'static str>,
     prelude: String,
+    shared: Vec<String>,
     functions: Vec<String>,
     instances: Vec<Instance>,
 }
@@ -127,6 +132,11 @@ impl Expansion {
     pub fn declarations(&self) -> String {
         let mut out = self.prelude.trim_end().to_string();
         out.push('\n');
+        for d in &self.shared {
+            out.push('\n');
+            out.push_str(d.trim());
+            out.push('\n');
+        }
         for f in &self.functions {
             out.push('\n');
             out.push_str(f.trim());
@@ -168,7 +178,7 @@ impl Library {
         let mut specs = vec![InstanceSpec::new(primitive.name, [])];
         for param in primitive.params {
             let choices: Vec<TemplateArg> = match param {
-                Param::Dtype => primitive
+                Param::Dtype | Param::ValueDtype => primitive
                     .dtypes
                     .iter()
                     .filter(|d| self.target.scalars.supports(**d))

@@ -39,6 +39,22 @@ const TEMPLATES: &[(&str, &str)] = &[
         "subgroup/lanemask.wgsl.j2",
         include_str!("../../templates/subgroup/lanemask.wgsl.j2"),
     ),
+    (
+        "subgroup/reduction.wgsl.j2",
+        include_str!("../../templates/subgroup/reduction.wgsl.j2"),
+    ),
+    (
+        "subgroup/scan.wgsl.j2",
+        include_str!("../../templates/subgroup/scan.wgsl.j2"),
+    ),
+    (
+        "subgroup/segmented.wgsl.j2",
+        include_str!("../../templates/subgroup/segmented.wgsl.j2"),
+    ),
+    (
+        "subgroup/sort.wgsl.j2",
+        include_str!("../../templates/subgroup/sort.wgsl.j2"),
+    ),
 ];
 
 /// What a template sees of an instance (the `i` argument of every macro).
@@ -76,6 +92,17 @@ struct Context<'a> {
     kind: Option<&'static str>,
     /// Width of `T` in bits.
     bits: Option<u32>,
+    /// WGSL spelling of `V`, the value dtype of key/value ops.
+    #[serde(rename = "V")]
+    v: Option<&'static str>,
+    /// The operator of a reduction or scan (`add`).
+    operator: Option<&'static str>,
+    /// Its WGSL builtin stem (`Add`).
+    builtin_stem: Option<&'static str>,
+    /// Whether WGSL has scan builtins for the operator.
+    scan_builtin: bool,
+    /// WGSL expression of the operator's identity for `T`.
+    identity: Option<String>,
 }
 
 impl<'a> Context<'a> {
@@ -110,6 +137,18 @@ impl<'a> Context<'a> {
                 crate::dtype::Kind::Float => "float",
             }),
             bits: instance.dtype.map(Dtype::bits),
+            v: instance.value_dtype.map(Dtype::wgsl),
+            operator: instance.primitive.operator.map(|o| o.name()),
+            builtin_stem: instance.primitive.operator.map(|o| o.builtin_stem()),
+            scan_builtin: instance
+                .primitive
+                .operator
+                .is_some_and(|o| o.has_scan_builtin()),
+            identity: instance
+                .primitive
+                .operator
+                .zip(instance.dtype)
+                .map(|(o, d)| o.identity_expr(d)),
         }
     }
 }
@@ -120,6 +159,7 @@ impl<'a> Context<'a> {
 pub(super) struct Renderer {
     env: Environment<'static>,
     queued: Arc<Mutex<Vec<InstanceSpec>>>,
+    declarations: Arc<Mutex<Vec<(String, String)>>>,
 }
 
 impl Renderer {
@@ -153,7 +193,49 @@ impl Renderer {
             },
         );
         env.add_filter("hex", |n: u64| format!("0x{n:08x}"));
-        Renderer { env, queued }
+        // `combine(op, a, b)`: WGSL for `a op b`.
+        env.add_function(
+            "combine",
+            |op: String, a: String, b: String| -> Result<String, minijinja::Error> {
+                let operator = crate::catalog::Operator::ALL
+                    .into_iter()
+                    .find(|o| o.name() == op)
+                    .ok_or_else(|| {
+                        minijinja::Error::new(
+                            minijinja::ErrorKind::InvalidOperation,
+                            format!("combine(): unknown operator `{op}`"),
+                        )
+                    })?;
+                Ok(operator.combine(&a, &b))
+            },
+        );
+        // `declare(name, text)`: a module-scope declaration (a struct, a
+        // workgroup array) emitted once per expansion however many
+        // instances declare it; returns `name`.
+        let declarations: Arc<Mutex<Vec<(String, String)>>> = Arc::default();
+        let declared = Arc::clone(&declarations);
+        env.add_function(
+            "declare",
+            move |name: String, text: String| -> Result<String, minijinja::Error> {
+                let mut all = declared.lock().expect("declarations");
+                match all.iter().find(|(n, _)| *n == name) {
+                    Some((_, existing)) if *existing != text => Err(minijinja::Error::new(
+                        minijinja::ErrorKind::InvalidOperation,
+                        format!("declare(): `{name}` declared twice with different text"),
+                    )),
+                    Some(_) => Ok(name),
+                    None => {
+                        all.push((name.clone(), text));
+                        Ok(name)
+                    }
+                }
+            },
+        );
+        Renderer {
+            env,
+            queued,
+            declarations,
+        }
     }
 
     /// The module-level lane state every subgroup instance relies on.
@@ -165,6 +247,13 @@ impl Renderer {
         template
             .render(())
             .map_err(|e| template_error("subgroup/prelude.wgsl.j2", &e))
+    }
+
+    /// The module-scope declarations instances asked for, each once, in
+    /// first-declared order.
+    pub(super) fn declarations(&self) -> Vec<String> {
+        let all = self.declarations.lock().expect("declarations");
+        all.iter().map(|(_, text)| text.clone()).collect()
     }
 
     /// Renders `instance`; returns its WGSL and the instances it asked for.
