@@ -4,6 +4,7 @@
 use crate::expand::InstanceSpec;
 use crate::target::Lowering;
 
+use super::expected::Expected;
 use super::value::{Value, ValueType};
 
 /// Per-invocation inputs of one operand, one value per invocation.
@@ -53,7 +54,7 @@ impl Lanes<'_> {
 
 /// A reference model: the expected result of each lane of a subgroup, `None`
 /// where the contract leaves the result undefined.
-pub type Model = Box<dyn Fn(&Lanes<'_>) -> Vec<Option<Value>>>;
+pub type Model = Box<dyn Fn(&Lanes<'_>) -> Vec<Option<Expected>>>;
 
 /// One case of the suite.
 pub struct Case {
@@ -84,7 +85,7 @@ impl CaseBuilder {
         spec: InstanceSpec,
         lowering: Lowering,
         ret: ValueType,
-        model: impl Fn(&Lanes<'_>) -> Vec<Option<Value>> + 'static,
+        model: impl Fn(&Lanes<'_>) -> Vec<Option<Expected>> + 'static,
     ) -> Self {
         CaseBuilder {
             case: Case {

@@ -8,8 +8,10 @@
 //! no op (their failures would say nothing about the ops).
 
 mod adapter_check;
+mod arith;
 mod case;
 mod cases;
+mod expected;
 mod kernel;
 mod layout;
 mod report;
@@ -28,6 +30,11 @@ use crate::target::{Lowering, Strategy};
 
 use kernel::BatchResult;
 use layout::Dispatch;
+
+/// Cases per kernel, at most. Shader compilers (LLVM in lavapipe) take
+/// superlinear time in the size of a function; a few dozen calls per
+/// kernel keeps every compile short while still batching.
+const MAX_CASES_PER_KERNEL: usize = 48;
 
 /// What to run.
 #[derive(Clone, Debug)]
@@ -71,16 +78,24 @@ pub fn run(gpu: &Gpu, options: &Options) -> Result<Report, Error> {
                     .ops
                     .iter()
                     .any(|o| primitive.name.contains(o.as_str()));
-            let offers = primitive.lowerings.contains(&lowering)
-                || (primitive.lowerings.len() <= 1 && lowering == options.lowerings[0]);
+            // Each op runs under every requested lowering it offers, or once
+            // (in the first pass) under its own when it offers none of them.
+            let requested = primitive
+                .lowerings
+                .iter()
+                .any(|l| options.lowerings.contains(l));
+            let offers = if requested {
+                primitive.lowerings.contains(&lowering)
+            } else {
+                lowering == options.lowerings[0]
+            };
             if !selected || !offers {
                 continue;
             }
             for spec in library.specs_of(primitive) {
                 let instance = library.resolve(&spec)?;
-                if instance
-                    .dtype
-                    .is_some_and(|d| !options.dtypes.is_empty() && !options.dtypes.contains(&d))
+                if !instance_selected(&instance, options)
+                    || lowering_is_moot(&instance, &target, options)?
                 {
                     continue;
                 }
@@ -98,7 +113,20 @@ pub fn run(gpu: &Gpu, options: &Options) -> Result<Report, Error> {
                 );
             }
         }
-        for (family, batch) in batches {
+        let chunks = batches.into_iter().flat_map(|(family, batch)| {
+            let mut batch = batch.into_iter().peekable();
+            std::iter::from_fn(move || {
+                batch.peek()?;
+                Some((
+                    family,
+                    batch
+                        .by_ref()
+                        .take(MAX_CASES_PER_KERNEL)
+                        .collect::<Vec<_>>(),
+                ))
+            })
+        });
+        for (family, batch) in chunks {
             let (slots, cases): (Vec<usize>, Vec<case::Case>) = batch.into_iter().unzip();
             log::info!("{} [{lowering}]: {} cases", family.name(), cases.len());
             match kernel::run_batch(gpu, &library, &cases, dispatch) {
@@ -124,6 +152,41 @@ pub fn run(gpu: &Gpu, options: &Options) -> Result<Report, Error> {
         }
     }
     Ok(report)
+}
+
+/// Whether the options select `instance`. Key and value dtypes are handled
+/// independently by the templates, so key/value ops run every key dtype
+/// with `u32` values and every value dtype with `i32` keys, not all pairs.
+fn instance_selected(instance: &crate::Instance, options: &Options) -> bool {
+    let dtype_ok = instance
+        .dtype
+        .is_none_or(|d| options.dtypes.is_empty() || options.dtypes.contains(&d));
+    let pair_ok = instance
+        .value_dtype
+        .is_none_or(|v| v == crate::Dtype::U32 || instance.dtype == Some(crate::Dtype::I32));
+    dtype_ok && pair_ok
+}
+
+/// Whether testing `instance` under its builtin lowering would repeat the
+/// shuffle lowering's test: tiles smaller than the subgroup have no WGSL
+/// builtin, so both lowerings expand to the same code.
+fn lowering_is_moot(
+    instance: &crate::Instance,
+    target: &crate::Target,
+    options: &Options,
+) -> Result<bool, Error> {
+    if instance.lowering != Lowering::Builtin
+        || !instance.primitive.lowerings.contains(&Lowering::Shuffle)
+        || !options.lowerings.contains(&Lowering::Shuffle)
+    {
+        return Ok(false);
+    }
+    let expand = |lowering| {
+        Library::new(target.clone().with_strategy(Strategy::uniform(lowering)))
+            .expand(&[instance.spec()])
+            .map(|e| e.wgsl())
+    };
+    Ok(expand(Lowering::Builtin)? == expand(Lowering::Shuffle)?)
 }
 
 /// FNV-1a, to derive a stable per-instance seed.

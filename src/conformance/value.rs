@@ -16,6 +16,8 @@ pub enum ValueType {
     Bool,
     /// `vec4<u32>`, a 128-lane ballot.
     Ballot,
+    /// The struct `wk_sg_kv__K__V { key, value }`.
+    KeyValue(Dtype, Dtype),
 }
 
 impl ValueType {
@@ -25,23 +27,36 @@ impl ValueType {
             ValueType::Scalar(d) if d.size() == 8 => 2,
             ValueType::Scalar(_) | ValueType::Bool => 1,
             ValueType::Ballot => 4,
+            ValueType::KeyValue(k, v) => {
+                ValueType::Scalar(k).words() + ValueType::Scalar(v).words()
+            }
         }
     }
 
     /// The WGSL type.
-    pub fn wgsl(self) -> &'static str {
+    pub fn wgsl(self) -> String {
         match self {
-            ValueType::Scalar(d) => d.wgsl(),
-            ValueType::Bool => "bool",
-            ValueType::Ballot => "vec4<u32>",
+            ValueType::Scalar(d) => d.wgsl().into(),
+            ValueType::Bool => "bool".into(),
+            ValueType::Ballot => "vec4<u32>".into(),
+            ValueType::KeyValue(k, v) => format!("wk_sg_kv__{k}__{v}"),
         }
     }
 
     /// Name of the kernel's load / store helpers for this type.
-    pub fn helper_suffix(self) -> &'static str {
+    pub fn helper_suffix(self) -> String {
         match self {
-            ValueType::Ballot => "ballot",
+            ValueType::Ballot => "ballot".into(),
+            ValueType::KeyValue(k, v) => format!("kv_{k}_{v}"),
             other => other.wgsl(),
+        }
+    }
+
+    /// Other types whose helpers this type's helpers call.
+    pub fn parts(self) -> Vec<ValueType> {
+        match self {
+            ValueType::KeyValue(k, v) => vec![ValueType::Scalar(k), ValueType::Scalar(v)],
+            _ => Vec::new(),
         }
     }
 
@@ -66,6 +81,11 @@ impl ValueType {
             ValueType::Ballot => "vec4<u32>(wk_conf_in[at], wk_conf_in[at + 1u], \
                                   wk_conf_in[at + 2u], wk_conf_in[at + 3u])"
                 .into(),
+            ValueType::KeyValue(k, v) => format!(
+                "{}(wk_conf_load_{k}(at), wk_conf_load_{v}(at + {}u))",
+                self.wgsl(),
+                ValueType::Scalar(k).words()
+            ),
         };
         format!(
             "fn wk_conf_load_{}(at: u32) -> {} {{\n    return {body};\n}}\n",
@@ -99,6 +119,10 @@ impl ValueType {
             ValueType::Ballot => (0..4)
                 .map(|i| format!("    wk_conf_out[at + {i}u] = v[{i}];\n"))
                 .collect(),
+            ValueType::KeyValue(k, v) => format!(
+                "    wk_conf_store_{k}(at, v.key);\n    wk_conf_store_{v}(at + {}u, v.value);\n",
+                ValueType::Scalar(k).words()
+            ),
         };
         format!(
             "fn wk_conf_store_{}(at: u32, v: {}) {{\n{body}}}\n",
@@ -117,6 +141,8 @@ pub enum Value {
     Bool(bool),
     /// A `vec4<u32>` ballot.
     Ballot([u32; 4]),
+    /// A key/value pair: two scalars.
+    Pair(Dtype, u64, Dtype, u64),
 }
 
 impl Value {
@@ -136,6 +162,7 @@ impl Value {
             Value::Bits(_, b) => b,
             Value::Bool(b) => u64::from(b),
             Value::Ballot(w) => u64::from(w[0]) | (u64::from(w[1]) << 32),
+            Value::Pair(_, k, _, _) => k,
         }
     }
 
@@ -159,6 +186,10 @@ impl Value {
             Value::Bits(_, b) => out.push(b as u32),
             Value::Bool(b) => out.push(u32::from(b)),
             Value::Ballot(w) => out.extend(w),
+            Value::Pair(kd, k, vd, v) => {
+                Value::Bits(kd, k).encode(out);
+                Value::Bits(vd, v).encode(out);
+            }
         }
     }
 
@@ -172,6 +203,28 @@ impl Value {
             ValueType::Scalar(d) => Value::Bits(d, u64::from(words[0])),
             ValueType::Bool => Value::Bool(words[0] != 0),
             ValueType::Ballot => Value::Ballot([words[0], words[1], words[2], words[3]]),
+            ValueType::KeyValue(k, v) => {
+                let split = ValueType::Scalar(k).words() as usize;
+                let key = Value::decode(ValueType::Scalar(k), words);
+                let value = Value::decode(ValueType::Scalar(v), &words[split..]);
+                Value::Pair(k, key.bits(), v, value.bits())
+            }
+        }
+    }
+
+    /// Equal as numbers: IEEE equality for floats (+0 == -0) except that NaN
+    /// matches NaN; bits for everything else; pairs field by field.
+    pub fn numerically_same(self, other: Value) -> bool {
+        match (self, other) {
+            (Value::Bits(d, a), Value::Bits(_, b)) if d.is_float() => {
+                let (x, y) = (float_of(d, a), float_of(d, b));
+                x == y || (x.is_nan() && y.is_nan())
+            }
+            (Value::Pair(kd, k1, vd, v1), Value::Pair(_, k2, _, v2)) => {
+                Value::Bits(kd, k1).numerically_same(Value::Bits(kd, k2))
+                    && Value::Bits(vd, v1).numerically_same(Value::Bits(vd, v2))
+            }
+            _ => self == other,
         }
     }
 
@@ -219,7 +272,7 @@ fn f16_of(bits: u64) -> half::f16 {
 }
 
 /// The smallest positive normal value of a float dtype.
-fn min_normal(dtype: Dtype) -> f64 {
+pub fn min_normal(dtype: Dtype) -> f64 {
     match dtype {
         Dtype::F16 => f64::from(half::f16::MIN_POSITIVE),
         Dtype::F32 => f64::from(f32::MIN_POSITIVE),
@@ -249,6 +302,9 @@ impl fmt::Display for Value {
             },
             Value::Bool(b) => write!(f, "{b}"),
             Value::Ballot(w) => write!(f, "[{:#x}, {:#x}, {:#x}, {:#x}]", w[0], w[1], w[2], w[3]),
+            Value::Pair(kd, k, vd, v) => {
+                write!(f, "({}, {})", Value::Bits(kd, k), Value::Bits(vd, v))
+            }
         }
     }
 }

@@ -6,16 +6,23 @@ mod ballot;
 mod identification;
 mod lanemask;
 mod movement;
+mod reduction;
+mod scan;
+mod segmented;
+mod sort;
 mod vote;
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::catalog::Family;
+use crate::catalog::{Family, Operator};
+use crate::dtype::Dtype;
 use crate::expand::Instance;
 
+use super::arith::float_bits;
 use super::case::Case;
-use super::value::Value;
+use super::expected::Expected;
+use super::value::{Value, float_of, min_normal, random_bits};
 
 /// What generators know of the dispatch they fill.
 pub struct Inputs {
@@ -88,6 +95,55 @@ impl Inputs {
     }
 }
 
+/// A random operand for `op` on `dtype`: any bits for integers (they
+/// wrap); for floats, values whose sums and products stay finite and normal
+/// (`±100` for sums, `±[0.9, 1.1]` for products) and NaN-free normal values,
+/// zeros and infinities for min / max.
+pub fn arithmetic_value(op: Operator, dtype: Dtype, rng: &mut ChaCha8Rng) -> Value {
+    if !dtype.is_float() {
+        return random_bits(dtype, rng);
+    }
+    match op {
+        Operator::Add => {
+            let x = if rng.random_ratio(1, 8) {
+                0.0
+            } else {
+                rng.random_range(-100.0..100.0)
+            };
+            Value::Bits(dtype, float_bits(dtype, x))
+        }
+        Operator::Mul => {
+            let x: f64 = rng.random_range(0.9..1.1);
+            let sign = if rng.random_bool(0.5) { -1.0 } else { 1.0 };
+            Value::Bits(dtype, float_bits(dtype, sign * x))
+        }
+        _ => ordered_value(dtype, rng),
+    }
+}
+
+/// A random value that orders without surprises: any integer; for floats
+/// no NaN (unordered) and no subnormal (flushed to zero by some targets).
+pub fn ordered_value(dtype: Dtype, rng: &mut ChaCha8Rng) -> Value {
+    loop {
+        let v = random_bits(dtype, rng);
+        if !dtype.is_float() {
+            return v;
+        }
+        let x = float_of(dtype, v.bits());
+        if !x.is_nan() && (x == 0.0 || x.abs() >= min_normal(dtype)) {
+            return v;
+        }
+    }
+}
+
+/// The lanes `base..base + tile` of each tile of a subgroup.
+pub fn tiles(size: u32, log2_size: Option<u32>) -> impl Iterator<Item = std::ops::Range<u32>> {
+    let tile = log2_size.map_or(size, |l| 1 << l);
+    (0..size)
+        .step_by(tile as usize)
+        .map(move |base| base..base + tile)
+}
+
 /// The cases of one instance.
 pub fn cases(instance: &Instance, inputs: &mut Inputs) -> Vec<Case> {
     match instance.primitive.family {
@@ -96,11 +152,17 @@ pub fn cases(instance: &Instance, inputs: &mut Inputs) -> Vec<Case> {
         Family::Ballot => ballot::cases(instance, inputs),
         Family::Vote => vote::cases(instance, inputs),
         Family::LaneMask => lanemask::cases(instance, inputs),
-        _ => Vec::new(),
+        Family::Reduction => reduction::cases(instance, inputs),
+        Family::Scan => scan::cases(instance, inputs),
+        Family::Segmented => segmented::cases(instance, inputs),
+        Family::Sort => sort::cases(instance, inputs),
     }
 }
 
 /// Expected results for every lane from a per-lane function.
-pub fn per_lane(size: u32, f: impl Fn(u32) -> Option<Value>) -> Vec<Option<Value>> {
-    (0..size).map(f).collect()
+pub fn per_lane<E: Into<Expected>>(
+    size: u32,
+    f: impl Fn(u32) -> Option<E>,
+) -> Vec<Option<Expected>> {
+    (0..size).map(|lane| f(lane).map(Into::into)).collect()
 }

@@ -14,7 +14,7 @@ fn tile_vote(
     l: &Lanes<'_>,
     tile: u32,
     f: impl Fn(std::ops::Range<u32>) -> bool,
-) -> Vec<Option<Value>> {
+) -> Vec<Option<crate::conformance::expected::Expected>> {
     per_lane(l.size, |lane| {
         let first = lane - lane % tile;
         Some(Value::Bool(f(first..first + tile)))
