@@ -106,6 +106,15 @@ pub enum Error {
         /// Why.
         reason: String,
     },
+    /// Template arguments that break the op's contract (`block_dim` not a
+    /// multiple of the subgroup size, a radix digit outside the key).
+    #[error("`{op}`: {message}")]
+    Contract {
+        /// Op name.
+        op: String,
+        /// What is wrong.
+        message: String,
+    },
     /// Arguments that do not describe a request (a missing or stray flag).
     #[error("{0}")]
     Usage(String),

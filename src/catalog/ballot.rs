@@ -23,6 +23,8 @@ const BASE: Primitive = Primitive {
     cost: ONE_BALLOT,
     lowerings: &[Lowering::Builtin],
     operator: None,
+    check: None,
+    shared_memory: None,
     needs: None,
     doc: "",
 };

@@ -22,6 +22,8 @@ const BASE: Primitive = Primitive {
     cost: FREE,
     lowerings: &[Lowering::Builtin],
     operator: None,
+    check: None,
+    shared_memory: None,
     needs: None,
     doc: "",
 };

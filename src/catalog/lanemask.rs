@@ -20,6 +20,8 @@ const BASE: Primitive = Primitive {
     },
     lowerings: &[Lowering::Builtin],
     operator: None,
+    check: None,
+    shared_memory: None,
     needs: None,
     doc: "",
 };

@@ -4,6 +4,7 @@
 //! docs all read this one table.
 
 mod ballot;
+mod block;
 mod identification;
 mod lanemask;
 mod movement;
@@ -14,6 +15,7 @@ mod segmented;
 mod sort;
 mod vote;
 
+pub use block::{MAX_SHARED_BYTES, radix_shared_bytes, sample_block_dims};
 pub use operator::Operator;
 
 use std::fmt;
@@ -27,6 +29,8 @@ use crate::target::Lowering;
 pub enum Scope {
     /// `wavekit::subgroup` (mangled prefix `wk_sg_`).
     Subgroup,
+    /// `wavekit::block`: workgroup-wide primitives (mangled prefix `wk_blk_`).
+    Block,
 }
 
 impl Scope {
@@ -34,6 +38,7 @@ impl Scope {
     pub fn prefix(self) -> &'static str {
         match self {
             Scope::Subgroup => "wk_sg_",
+            Scope::Block => "wk_blk_",
         }
     }
 
@@ -41,6 +46,16 @@ impl Scope {
     pub fn import_path(self) -> &'static str {
         match self {
             Scope::Subgroup => "wavekit::subgroup",
+            Scope::Block => "wavekit::block",
+        }
+    }
+
+    /// How requests name this module's ops: `block::reduce_add`; subgroup
+    /// ops need no qualifier (`subgroup::` is accepted too).
+    pub fn qualifier(self) -> &'static str {
+        match self {
+            Scope::Subgroup => "",
+            Scope::Block => "block::",
         }
     }
 }
@@ -67,6 +82,12 @@ pub enum Family {
     Segmented,
     /// In-register key/value sorts.
     Sort,
+    /// Workgroup barriers, votes at a barrier, fences and thread indices.
+    BlockSync,
+    /// Workgroup reductions and scans.
+    BlockScan,
+    /// Workgroup radix ranking.
+    BlockRadix,
 }
 
 impl Family {
@@ -82,6 +103,9 @@ impl Family {
             Family::Scan => "subgroup/scan.wgsl.j2",
             Family::Segmented => "subgroup/segmented.wgsl.j2",
             Family::Sort => "subgroup/sort.wgsl.j2",
+            Family::BlockSync => "block/sync.wgsl.j2",
+            Family::BlockScan => "block/scan.wgsl.j2",
+            Family::BlockRadix => "block/radix.wgsl.j2",
         }
     }
 
@@ -97,6 +121,9 @@ impl Family {
             Family::Scan => "scan",
             Family::Segmented => "segmented",
             Family::Sort => "sort",
+            Family::BlockSync => "block sync",
+            Family::BlockScan => "block reduce/scan",
+            Family::BlockRadix => "block radix",
         }
     }
 }
@@ -111,6 +138,20 @@ pub enum Param {
     ValueDtype,
     /// `log2_size` `L`: tiles of `2^L` lanes, `0 ..= log2(min subgroup size)`.
     Log2Size,
+    /// `B`: threads per workgroup, a multiple of the largest subgroup size.
+    BlockDim,
+    /// A named compile-time constant in `min..=max`; the conformance suite
+    /// tests the `samples`.
+    Const {
+        /// Its name in signatures.
+        name: &'static str,
+        /// Smallest allowed value.
+        min: u32,
+        /// Largest allowed value.
+        max: u32,
+        /// Values the conformance suite sweeps.
+        samples: &'static [u32],
+    },
     /// A lane count `N` in `min..=max`.
     Count {
         /// Smallest allowed value.
@@ -127,6 +168,8 @@ impl Param {
             Param::Dtype => "T",
             Param::ValueDtype => "V",
             Param::Log2Size => "L",
+            Param::BlockDim => "B",
+            Param::Const { name, .. } => name,
             Param::Count { .. } => "N",
         }
     }
@@ -155,6 +198,10 @@ pub enum Arg {
     Key,
     /// The value of a key/value pair, of dtype `V`.
     PairValue,
+    /// A per-thread predicate as an integer (`u32`, non-zero is true).
+    NonZero,
+    /// A radix-sort key (`u32`).
+    RadixKey,
 }
 
 impl Arg {
@@ -171,6 +218,8 @@ impl Arg {
             Arg::HeadFlag => "head_flag: u32",
             Arg::Key => "key: T",
             Arg::PairValue => "value: V",
+            Arg::NonZero => "predicate: u32",
+            Arg::RadixKey => "key: u32",
         }
     }
 }
@@ -224,6 +273,10 @@ pub enum Placement {
     /// Lane 0 of each `2^L` tile (of the subgroup, for full ops) gets the
     /// result; other lanes hold partial results.
     FirstLane,
+    /// Thread 0 of the workgroup gets the result.
+    FirstThread,
+    /// Every thread of the workgroup gets the same result.
+    Block,
 }
 
 impl Placement {
@@ -235,6 +288,8 @@ impl Placement {
             Placement::Subgroup => "broadcast to subgroup",
             Placement::Tile => "broadcast to tile",
             Placement::FirstLane => "tile lane 0",
+            Placement::FirstThread => "thread 0",
+            Placement::Block => "broadcast to block",
         }
     }
 }
@@ -345,6 +400,12 @@ pub struct Primitive {
     pub lowerings: &'static [Lowering],
     /// The binary operator of a reduction or scan.
     pub operator: Option<Operator>,
+    /// Contract checks beyond each parameter's range (`B` a multiple of
+    /// `S`, `B == 2^radix_bits`), run at expansion.
+    #[serde(skip)]
+    pub check: Option<fn(&crate::expand::Instance, &crate::target::Target) -> Result<(), String>>,
+    /// Workgroup memory the op declares, as a formula (block ops).
+    pub shared_memory: Option<&'static str>,
     /// A scalar feature the op needs whatever its dtype (`ballot_u64` needs 64-bit integers).
     pub needs: Option<ScalarFeature>,
     /// One-paragraph documentation: semantics and caller contract.
@@ -352,6 +413,11 @@ pub struct Primitive {
 }
 
 impl Primitive {
+    /// The name requests use: `block::reduce_add`, `reduce_add`.
+    pub fn qualified_name(&self) -> String {
+        format!("{}{}", self.scope.qualifier(), self.name)
+    }
+
     /// Whether the op takes `log2_size`.
     pub fn is_tiled(&self) -> bool {
         self.params.contains(&Param::Log2Size)
@@ -359,7 +425,7 @@ impl Primitive {
 
     /// `name<T, L>(value: T, ...) -> R`, with placeholders.
     pub fn signature(&self) -> String {
-        let mut s = self.name.to_string();
+        let mut s = self.qualified_name();
         if !self.params.is_empty() {
             let params: Vec<_> = self.params.iter().map(|p| p.placeholder()).collect();
             s.push_str(&format!("<{}>", params.join(", ")));
@@ -400,18 +466,38 @@ pub fn primitives() -> impl Iterator<Item = &'static Primitive> {
         sort::PRIMITIVES,
     ]
     .into_iter()
+    .chain(block::PRIMITIVES)
     .flatten()
 }
 
-/// The primitive called `name`, if any.
+/// The primitive a request names: `reduce_add` or `subgroup::reduce_add`
+/// for the subgroup op, `block::reduce_add` for the workgroup one.
 pub fn find(name: &str) -> Option<&'static Primitive> {
-    primitives().find(|p| p.name == name)
+    let (scope, bare) = split_scope(name);
+    primitives().find(|p| p.scope == scope && p.name == bare)
+}
+
+/// The scope a qualified name selects and the bare name.
+pub fn split_scope(name: &str) -> (Scope, &str) {
+    if let Some(bare) = name.strip_prefix("block::") {
+        (Scope::Block, bare)
+    } else {
+        (
+            Scope::Subgroup,
+            name.strip_prefix("subgroup::").unwrap_or(name),
+        )
+    }
 }
 
 /// The catalog name closest to `name`, for "did you mean" hints.
-pub fn suggest(name: &str) -> Option<&'static str> {
+pub fn suggest(name: &str) -> Option<String> {
     primitives()
-        .map(|p| (strsim::levenshtein(name, p.name), p.name))
+        .map(|p| {
+            (
+                strsim::levenshtein(name, &p.qualified_name()),
+                p.qualified_name(),
+            )
+        })
         .filter(|(d, _)| *d <= 3)
         .min()
         .map(|(_, n)| n)

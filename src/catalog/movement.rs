@@ -28,6 +28,8 @@ const BASE: Primitive = Primitive {
     cost: ONE_EXCHANGE,
     lowerings: &[Lowering::Builtin],
     operator: None,
+    check: None,
+    shared_memory: None,
     needs: None,
     doc: "",
 };

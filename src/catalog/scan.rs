@@ -28,6 +28,8 @@ const INCLUSIVE: Primitive = Primitive {
     },
     lowerings: SHUFFLE_ONLY,
     operator: None,
+    check: None,
+    shared_memory: None,
     needs: None,
     doc: "",
 };

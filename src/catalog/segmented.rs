@@ -22,6 +22,8 @@ const BASE: Primitive = Primitive {
     },
     lowerings: &[Lowering::Shuffle],
     operator: None,
+    check: None,
+    shared_memory: None,
     needs: None,
     doc: "",
 };

@@ -21,6 +21,8 @@ const BASE: Primitive = Primitive {
     },
     lowerings: &[Lowering::Shuffle],
     operator: None,
+    check: None,
+    shared_memory: None,
     needs: None,
     doc: "Sorts the subgroup's (key, value) pairs ascending on the lexicographic tuple: lane 0 \
           gets the smallest pair, lane S-1 the largest; equal keys come out by ascending value \

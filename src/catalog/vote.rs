@@ -20,6 +20,8 @@ const BASE: Primitive = Primitive {
     },
     lowerings: &[Lowering::Builtin, Lowering::Shuffle],
     operator: None,
+    check: None,
+    shared_memory: None,
     needs: None,
     doc: "",
 };

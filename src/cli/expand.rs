@@ -25,6 +25,12 @@ pub struct ExpandArgs {
     /// Lane count `N` (`ballot_first_n`).
     #[arg(long)]
     count: Option<i64>,
+    /// Threads per workgroup `B` of a block op.
+    #[arg(long)]
+    block_dim: Option<i64>,
+    /// A named constant, `NAME=VALUE` (`radix_bits=8`; repeatable).
+    #[arg(long = "const", value_name = "NAME=VALUE")]
+    constants: Vec<String>,
     #[command(flatten)]
     target: TargetArgs,
 }
@@ -47,7 +53,7 @@ fn spec_of(args: &ExpandArgs) -> Result<InstanceSpec, Error> {
     }
     let primitive = catalog::find(&args.op).ok_or_else(|| Error::UnknownOp {
         name: args.op.clone(),
-        suggestion: catalog::suggest(&args.op).map(str::to_string),
+        suggestion: catalog::suggest(&args.op),
     })?;
     let mut template_args = Vec::new();
     for param in primitive.params {
@@ -59,19 +65,23 @@ fn spec_of(args: &ExpandArgs) -> Result<InstanceSpec, Error> {
                 .map(|d| dtype_arg("--value-dtype", d)),
             catalog::Param::Log2Size => args.log2_size.map(|l| Ok(TemplateArg::Int(l))),
             catalog::Param::Count { .. } => args.count.map(|n| Ok(TemplateArg::Int(n))),
+            catalog::Param::BlockDim => args.block_dim.map(|b| Ok(TemplateArg::Int(b))),
+            catalog::Param::Const { name, .. } => constant(&args.constants, name),
         };
         let flag = match param {
-            catalog::Param::Dtype => "--dtype",
-            catalog::Param::ValueDtype => "--value-dtype",
-            catalog::Param::Log2Size => "--log2",
-            catalog::Param::Count { .. } => "--count",
+            catalog::Param::Dtype => "--dtype".to_string(),
+            catalog::Param::ValueDtype => "--value-dtype".to_string(),
+            catalog::Param::Log2Size => "--log2".to_string(),
+            catalog::Param::Count { .. } => "--count".to_string(),
+            catalog::Param::BlockDim => "--block-dim".to_string(),
+            catalog::Param::Const { name, .. } => format!("--const {name}=VALUE"),
         };
         match arg {
             Some(arg) => template_args.push(arg?),
             None => {
                 return Err(Error::Usage(format!(
                     "`{}` needs {flag} (signature `{}`)",
-                    primitive.name,
+                    primitive.qualified_name(),
                     primitive.signature()
                 )));
             }
@@ -103,7 +113,7 @@ fn spec_of(args: &ExpandArgs) -> Result<InstanceSpec, Error> {
             primitive.signature()
         )));
     }
-    Ok(InstanceSpec::new(primitive.name, template_args))
+    Ok(InstanceSpec::new(primitive.qualified_name(), template_args))
 }
 
 fn dtype_arg(flag: &str, text: &str) -> Result<TemplateArg, Error> {
@@ -114,4 +124,18 @@ fn dtype_arg(flag: &str, text: &str) -> Result<TemplateArg, Error> {
                 "{flag} `{text}` is not a dtype (i32, u32, f32, f16, i64, u64, f64)"
             ))
         })
+}
+
+/// The value given for constant `name` by `--const name=VALUE`, if any.
+fn constant(given: &[String], name: &str) -> Option<Result<TemplateArg, Error>> {
+    given.iter().find_map(|text| {
+        let (key, value) = text.split_once('=')?;
+        (key.trim() == name).then(|| {
+            value
+                .trim()
+                .parse::<i64>()
+                .map(TemplateArg::Int)
+                .map_err(|_| Error::Usage(format!("--const {text}: `{value}` is not an integer")))
+        })
+    })
 }

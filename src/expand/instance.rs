@@ -23,6 +23,10 @@ pub struct Instance {
     pub log2_size: Option<u32>,
     /// `N`, if the op takes a lane count.
     pub count: Option<u32>,
+    /// `B`, threads per workgroup, for block ops.
+    pub block_dim: Option<u32>,
+    /// Named compile-time constants (`radix_bits`), in parameter order.
+    pub constants: Vec<(&'static str, u32)>,
     /// The lowering used.
     pub lowering: Lowering,
 }
@@ -32,11 +36,11 @@ impl Instance {
     pub fn resolve(spec: &InstanceSpec, target: &Target) -> Result<Instance, Error> {
         let primitive = crate::catalog::find(&spec.op).ok_or_else(|| Error::UnknownOp {
             name: spec.op.clone(),
-            suggestion: crate::catalog::suggest(&spec.op).map(str::to_string),
+            suggestion: crate::catalog::suggest(&spec.op),
         })?;
         if spec.args.len() != primitive.params.len() {
             return Err(Error::Arity {
-                op: primitive.name.to_string(),
+                op: primitive.qualified_name(),
                 signature: primitive.signature(),
                 expected: primitive.params.len(),
                 got: spec.args.len(),
@@ -48,6 +52,8 @@ impl Instance {
             value_dtype: None,
             log2_size: None,
             count: None,
+            block_dim: None,
+            constants: Vec::new(),
             lowering: Lowering::Builtin,
         };
         for (index, (param, arg)) in primitive.params.iter().zip(&spec.args).enumerate() {
@@ -106,6 +112,28 @@ impl Instance {
                     instance.count = Some(n as u32);
                 }
                 (Param::Count { .. }, _) => return Err(bad_arg("an integer lane count")),
+                (Param::BlockDim, TemplateArg::Int(b)) => {
+                    if !(1..=1024).contains(&b) {
+                        return Err(Error::Contract {
+                            op: primitive.qualified_name(),
+                            message: format!("block_dim {b} is out of range 1..=1024"),
+                        });
+                    }
+                    instance.block_dim = Some(b as u32);
+                }
+                (Param::BlockDim, _) => return Err(bad_arg("an integer block_dim")),
+                (Param::Const { name, min, max, .. }, TemplateArg::Int(v)) => {
+                    if v < i64::from(*min) || v > i64::from(*max) {
+                        return Err(Error::Contract {
+                            op: primitive.qualified_name(),
+                            message: format!("{name} {v} is out of range {min}..={max}"),
+                        });
+                    }
+                    instance.constants.push((name, v as u32));
+                }
+                (Param::Const { name, .. }, _) => {
+                    return Err(bad_arg(&format!("an integer {name}")));
+                }
             }
         }
         if let Some(feature) = primitive.needs.filter(|f| !target.scalars.has(*f)) {
@@ -114,6 +142,12 @@ impl Instance {
                 feature,
                 target: target.to_string(),
             });
+        }
+        if let Some(check) = primitive.check {
+            check(&instance, target).map_err(|message| Error::Contract {
+                op: primitive.qualified_name(),
+                message,
+            })?;
         }
         instance.lowering = target
             .strategy
@@ -134,13 +168,24 @@ impl Instance {
                 }
                 Param::Log2Size => TemplateArg::from(self.log2_size.expect("resolved L")),
                 Param::Count { .. } => TemplateArg::from(self.count.expect("resolved N")),
+                Param::BlockDim => TemplateArg::from(self.block_dim.expect("resolved B")),
+                Param::Const { name, .. } => TemplateArg::from(self.constant(name)),
             })
             .collect()
     }
 
+    /// The value of the named compile-time constant.
+    pub fn constant(&self, name: &str) -> u32 {
+        self.constants
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| *v)
+            .unwrap_or_else(|| panic!("`{}` has no constant `{name}`", self.primitive.name))
+    }
+
     /// The request this instance answers.
     pub fn spec(&self) -> InstanceSpec {
-        InstanceSpec::new(self.primitive.name, self.args())
+        InstanceSpec::new(self.primitive.qualified_name(), self.args())
     }
 
     /// The stable WGSL function name: see [`mangle`].
@@ -174,11 +219,23 @@ pub fn mangle(prefix: &str, op: &str, args: &[TemplateArg]) -> String {
     name
 }
 
-/// Splits a mangled name back into a spec, if it has the given prefix.
+/// The mangled name of a request, its scope read from its qualifier.
+pub fn mangle_spec(spec: &InstanceSpec) -> String {
+    let (scope, bare) = crate::catalog::split_scope(&spec.op);
+    mangle(scope.prefix(), bare, &spec.args)
+}
+
+/// Splits a mangled name back into a spec, if it has the given prefix
+/// (`wk_sg_` or `wk_blk_`; block ops come back `block::` qualified).
 pub fn demangle(prefix: &str, name: &str) -> Option<InstanceSpec> {
     let rest = name.strip_prefix(prefix)?;
     let mut parts = rest.split("__");
-    let op = parts.next()?.to_string();
+    let bare = parts.next()?;
+    let op = if prefix == crate::catalog::Scope::Block.prefix() {
+        format!("block::{bare}")
+    } else {
+        bare.to_string()
+    };
     let args = parts
         .map(super::spec::parse_template_arg)
         .collect::<Option<Vec<_>>>()?;

@@ -9,11 +9,12 @@
 //! ```
 
 mod instance;
+mod lower;
 mod render;
 mod spec;
 mod validate;
 
-pub use instance::{Instance, demangle, mangle};
+pub use instance::{Instance, demangle, mangle, mangle_spec};
 pub use spec::{InstanceSpec, TemplateArg, parse_template_arg};
 pub use validate::{ValidModule, validate_wgsl};
 
@@ -84,7 +85,11 @@ impl Library {
         Ok(Expansion {
             target: self.target.clone(),
             enables,
-            prelude: renderer.prelude()?,
+            prelude: renderer.prelude(
+                instances
+                    .iter()
+                    .any(|i| i.primitive.scope == crate::catalog::Scope::Block),
+            )?,
             shared: renderer.declarations(),
             functions,
             instances,
@@ -175,7 +180,7 @@ impl Library {
         if primitive.needs.is_some_and(|f| !self.target.scalars.has(f)) {
             return Vec::new();
         }
-        let mut specs = vec![InstanceSpec::new(primitive.name, [])];
+        let mut specs = vec![InstanceSpec::new(primitive.qualified_name(), [])];
         for param in primitive.params {
             let choices: Vec<TemplateArg> = match param {
                 Param::Dtype | Param::ValueDtype => primitive
@@ -188,6 +193,15 @@ impl Library {
                     .map(TemplateArg::from)
                     .collect(),
                 Param::Count { min, max } => (*min..=*max).map(TemplateArg::from).collect(),
+                Param::BlockDim => {
+                    crate::catalog::sample_block_dims(self.target.subgroup_size.max())
+                        .into_iter()
+                        .map(TemplateArg::from)
+                        .collect()
+                }
+                Param::Const { samples, .. } => {
+                    samples.iter().copied().map(TemplateArg::from).collect()
+                }
             };
             specs = specs
                 .into_iter()
@@ -199,6 +213,10 @@ impl Library {
                     })
                 })
                 .collect();
+        }
+        // Relations between parameters (`B == 2^radix_bits`) prune the sweep.
+        if primitive.check.is_some() {
+            specs.retain(|spec| self.resolve(spec).is_ok());
         }
         specs
     }

@@ -10,7 +10,7 @@ use crate::dtype::Dtype;
 use crate::error::Error;
 use crate::target::Target;
 
-use super::instance::{Instance, mangle};
+use super::instance::{Instance, mangle_spec};
 use super::spec::{InstanceSpec, TemplateArg};
 
 /// The template files, embedded so the binary needs no data directory.
@@ -54,6 +54,22 @@ const TEMPLATES: &[(&str, &str)] = &[
     (
         "subgroup/sort.wgsl.j2",
         include_str!("../../templates/subgroup/sort.wgsl.j2"),
+    ),
+    (
+        "block/prelude.wgsl.j2",
+        include_str!("../../templates/block/prelude.wgsl.j2"),
+    ),
+    (
+        "block/sync.wgsl.j2",
+        include_str!("../../templates/block/sync.wgsl.j2"),
+    ),
+    (
+        "block/scan.wgsl.j2",
+        include_str!("../../templates/block/scan.wgsl.j2"),
+    ),
+    (
+        "block/radix.wgsl.j2",
+        include_str!("../../templates/block/radix.wgsl.j2"),
     ),
 ];
 
@@ -103,6 +119,24 @@ struct Context<'a> {
     scan_builtin: bool,
     /// WGSL expression of the operator's identity for `T`.
     identity: Option<String>,
+    /// `B`, threads per workgroup, of block ops.
+    #[serde(rename = "B")]
+    b: Option<u32>,
+    /// Named constants (`radix_bits`).
+    c: std::collections::BTreeMap<&'static str, u32>,
+    /// Smallest and largest subgroup size.
+    #[serde(rename = "S_min")]
+    s_min: u32,
+    #[serde(rename = "S_max")]
+    s_max: u32,
+    /// Subgroups per workgroup: a literal, or an expression on a size range.
+    subgroups: Option<String>,
+    /// The most subgroups a workgroup may have (`B / S_min`).
+    subgroups_max: Option<u32>,
+    /// The last lane of a subgroup: a literal or an expression.
+    last_lane: String,
+    /// Whether a workgroup is exactly one subgroup (fixed `S == B`).
+    single_subgroup: bool,
 }
 
 impl<'a> Context<'a> {
@@ -137,6 +171,20 @@ impl<'a> Context<'a> {
                 crate::dtype::Kind::Float => "float",
             }),
             bits: instance.dtype.map(Dtype::bits),
+            b: instance.block_dim,
+            c: instance.constants.iter().copied().collect(),
+            s_min: target.subgroup_size.min(),
+            s_max: target.subgroup_size.max(),
+            subgroups: instance.block_dim.map(|b| match exact {
+                Some(s) => format!("{}u", b / s),
+                None => format!("({b}u / wk_sg_size)"),
+            }),
+            subgroups_max: instance.block_dim.map(|b| b / target.subgroup_size.min()),
+            last_lane: match exact {
+                Some(s) => format!("{}u", s - 1),
+                None => "(wk_sg_size - 1u)".into(),
+            },
+            single_subgroup: exact.is_some() && instance.block_dim == exact,
             v: instance.value_dtype.map(Dtype::wgsl),
             operator: instance.primitive.operator.map(|o| o.name()),
             builtin_stem: instance.primitive.operator.map(|o| o.builtin_stem()),
@@ -187,7 +235,7 @@ impl Renderer {
                     .map(template_arg)
                     .collect::<Result<Vec<_>, _>>()?;
                 let spec = InstanceSpec::new(op, args);
-                let name = mangle("wk_sg_", &spec.op, &spec.args);
+                let name = mangle_spec(&spec);
                 sink.lock().expect("dependency queue").push(spec);
                 Ok(name)
             },
@@ -238,15 +286,25 @@ impl Renderer {
         }
     }
 
-    /// The module-level lane state every subgroup instance relies on.
-    pub(super) fn prelude(&self) -> Result<String, Error> {
-        let template = self
-            .env
-            .get_template("subgroup/prelude.wgsl.j2")
-            .map_err(|e| template_error("subgroup/prelude.wgsl.j2", &e))?;
-        template
-            .render(())
-            .map_err(|e| template_error("subgroup/prelude.wgsl.j2", &e))
+    /// The module-level lane state every subgroup instance relies on, and
+    /// the thread state of block instances when there are any.
+    pub(super) fn prelude(&self, block: bool) -> Result<String, Error> {
+        let files: &[&str] = if block {
+            &["subgroup/prelude.wgsl.j2", "block/prelude.wgsl.j2"]
+        } else {
+            &["subgroup/prelude.wgsl.j2"]
+        };
+        let mut out = String::new();
+        for file in files {
+            let text = self
+                .env
+                .get_template(file)
+                .and_then(|t| t.render(()))
+                .map_err(|e| template_error(file, &e))?;
+            out.push_str(text.trim_end());
+            out.push_str("\n\n");
+        }
+        Ok(out)
     }
 
     /// The module-scope declarations instances asked for, each once, in

@@ -97,8 +97,14 @@ impl FromStr for InstanceSpec {
             }
         };
         let op = op.trim();
-        if op.is_empty() || !op.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-            return Err(bad("the op name must be an identifier"));
+        let bare = op
+            .strip_prefix("block::")
+            .or_else(|| op.strip_prefix("subgroup::"))
+            .unwrap_or(op);
+        if bare.is_empty() || !bare.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+            return Err(bad(
+                "the op name must be an identifier, optionally `block::` or `subgroup::` qualified",
+            ));
         }
         let args = if args.trim().is_empty() {
             Vec::new()

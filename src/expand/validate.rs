@@ -19,9 +19,10 @@ pub struct ValidModule {
 /// Parses `source` and validates it with the capabilities of `target`.
 /// Errors are naga's diagnostics rendered against `file_name`.
 pub fn validate_wgsl(source: &str, file_name: &str, target: &Target) -> Result<ValidModule, Error> {
-    let module = naga::front::wgsl::parse_str(source).map_err(|e| Error::Wgsl {
+    let mut module = naga::front::wgsl::parse_str(source).map_err(|e| Error::Wgsl {
         rendered: e.emit_to_string_with_path(source, file_name),
     })?;
+    super::lower::memory_fences(&mut module);
     let mut validator = Validator::new(ValidationFlags::all(), target.naga_capabilities());
     validator.subgroup_stages(naga::valid::ShaderStages::COMPUTE);
     validator.subgroup_operations(naga::valid::SubgroupOperationSet::all());

@@ -156,6 +156,7 @@ pub fn cases(instance: &Instance, inputs: &mut Inputs) -> Vec<Case> {
         Family::Scan => scan::cases(instance, inputs),
         Family::Segmented => segmented::cases(instance, inputs),
         Family::Sort => sort::cases(instance, inputs),
+        Family::BlockSync | Family::BlockScan | Family::BlockRadix => Vec::new(),
     }
 }
 
