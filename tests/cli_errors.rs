@@ -137,3 +137,59 @@ fn list_shows_every_primitive() {
         assert!(table.contains(p.name), "`{}` missing from list", p.name);
     }
 }
+
+#[test]
+fn block_contracts_are_checked_at_expansion() {
+    assert_one_line_error(
+        &[
+            "expand",
+            "block::reduce_add<f32, 48>",
+            "--subgroup-size",
+            "32",
+        ],
+        "block_dim 48 is not a multiple of the subgroup size 32",
+    );
+    // On a size range, B must be a multiple of the largest size.
+    assert_one_line_error(
+        &[
+            "expand",
+            "block::inclusive_min<u32, 32>",
+            "--subgroup-range",
+            "16..=64",
+        ],
+        "not a multiple of the subgroup size 16..=64",
+    );
+    assert_one_line_error(
+        &["expand", "block::radix_rank_match_atomic_or<128, 8, 0, 8>"],
+        "block_dim 128 must equal 1 << radix_bits = 256",
+    );
+    assert_one_line_error(
+        &["expand", "block::radix_rank_match_atomic_or<256, 8, 0, 9>"],
+        "num_bits 9 exceeds radix_bits 8",
+    );
+    assert_one_line_error(
+        &["expand", "block::radix_rank_match_atomic_or<256, 8, 30, 4>"],
+        "the digit bits 30..34 do not fit a 32-bit key",
+    );
+    assert_one_line_error(
+        &["expand", "block::radix_rank_match_atomic_or<512, 9, 0, 8>"],
+        "over the 16384 every WebGPU device offers",
+    );
+}
+
+#[test]
+fn expand_reports_workgroup_memory() {
+    let out = wavekit(&["expand", "block::radix_rank_match_atomic_or<256, 8, 0, 8>"]);
+    assert!(out.status.success());
+    let wgsl = String::from_utf8(out.stdout).expect("utf-8");
+    // 8 KiB of match words, 2 x 1 KiB of bins and prefix, 2 x 8 scan partials.
+    assert!(
+        wgsl.ends_with("// workgroup memory: 10304 bytes\n"),
+        "{wgsl}"
+    );
+    assert_eq!(
+        wavekit::catalog::radix_shared_bytes(256, 32, 32),
+        10304,
+        "the catalog formula agrees with naga's layout"
+    );
+}

@@ -56,7 +56,7 @@ const VOTE: Primitive = Primitive {
 fn check_block_dim(instance: &Instance, target: &Target) -> Result<(), String> {
     let b = instance.block_dim.expect("block ops take B");
     let s = target.subgroup_size.max();
-    if b % s != 0 {
+    if !b.is_multiple_of(s) {
         return Err(format!(
             "block_dim {b} is not a multiple of the subgroup size {}",
             target.subgroup_size
@@ -230,7 +230,7 @@ const RADIX: Primitive = Primitive {
     cost: Cost {
         builtin: Formula::Zero,
         shuffle: None,
-        note: "5 workgroup barriers + the block exclusive scan; 1 workgroup atomicOr per thread, \
+        note: "6 workgroup barriers + the block exclusive scan; 1 workgroup atomicOr per thread, \
                B/G reads and writes per thread for the per-digit counts",
     },
     lowerings: &[Lowering::Builtin],

@@ -373,6 +373,10 @@ impl fmt::Display for Cost {
     }
 }
 
+/// A check of template arguments against each other and the target; the
+/// error says what breaks the contract.
+pub type ContractCheck = fn(&crate::expand::Instance, &crate::target::Target) -> Result<(), String>;
+
 /// One primitive of the library.
 #[derive(Debug, serde::Serialize)]
 pub struct Primitive {
@@ -403,7 +407,7 @@ pub struct Primitive {
     /// Contract checks beyond each parameter's range (`B` a multiple of
     /// `S`, `B == 2^radix_bits`), run at expansion.
     #[serde(skip)]
-    pub check: Option<fn(&crate::expand::Instance, &crate::target::Target) -> Result<(), String>>,
+    pub check: Option<ContractCheck>,
     /// Workgroup memory the op declares, as a formula (block ops).
     pub shared_memory: Option<&'static str>,
     /// A scalar feature the op needs whatever its dtype (`ballot_u64` needs 64-bit integers).

@@ -40,8 +40,12 @@ pub fn run(args: &ExpandArgs) -> Result<ExitCode, Error> {
     let spec = spec_of(args)?;
     let expansion = library.expand(&[spec])?;
     // Validating here means what is printed is known to compile.
-    expansion.module()?;
+    let module = expansion.module()?;
     print!("{}", expansion.wgsl());
+    let bytes = module.workgroup_memory_bytes();
+    if bytes > 0 {
+        println!("\n// workgroup memory: {bytes} bytes");
+    }
     Ok(ExitCode::SUCCESS)
 }
 

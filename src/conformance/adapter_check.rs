@@ -13,7 +13,7 @@ use super::layout::{self, Dispatch, META_WORDS};
 
 /// Words each invocation writes: the layout metadata, then the number of
 /// lanes `subgroupAdd(1u)` counts, the ballot's population and `max(lane) + 1`.
-const WORDS: u32 = META_WORDS + 3;
+const WORDS: u32 = META_WORDS + 4;
 
 /// The verdict of the adapter check.
 #[derive(Clone, Debug, serde::Serialize)]
@@ -39,6 +39,7 @@ fn wk_adapter_check(
     @builtin(subgroup_invocation_id) lane: u32,
     @builtin(subgroup_size) size: u32,
     @builtin(subgroup_id) subgroup: u32,
+    @builtin(local_invocation_index) thread: u32,
 ) {
     let at = gid.x * WORDSu;
     let ballot = subgroupBallot(true);
@@ -49,6 +50,7 @@ fn wk_adapter_check(
     out[at + 4u] = countOneBits(ballot.x) + countOneBits(ballot.y)
         + countOneBits(ballot.z) + countOneBits(ballot.w);
     out[at + 5u] = subgroupMax(lane) + 1u;
+    out[at + 6u] = select(0u, 1u, thread == subgroup * size + lane);
 }
 ";
 
@@ -103,6 +105,15 @@ pub fn check_adapter(gpu: &Gpu, dispatch: Dispatch) -> Result<AdapterCheck, Erro
              (subgroupAdd(1), ballot population, max lane id + 1)",
             join(&check.observed_sizes),
             join(&check.observed_lanes)
+        ));
+    }
+    let nonlinear = (0..n as usize)
+        .filter(|g| words[g * WORDS as usize + 6] == 0)
+        .count();
+    if nonlinear > 0 {
+        check.problems.push(format!(
+            "{nonlinear} invocations have local_invocation_index != subgroup_id * size + lane: \
+             subgroups do not tile workgroups in index order, which block scans assume"
         ));
     }
     if let Err(problem) = layout::subgroups(&meta, dispatch) {

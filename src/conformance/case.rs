@@ -33,13 +33,16 @@ pub enum Call {
     /// A statement sequence that ends by binding `r`. `$f` stands for the
     /// instance's function and `$0`, `$1`, ... for the operands; the kernel
     /// also provides `lane`, `subgroup` (subgroup id in the workgroup),
-    /// `lane_count` (subgroup size), and a `wk_conf_scratch` workgroup array.
+    /// `lane_count` (subgroup size), `thread` (local invocation index),
+    /// `threads` (workgroup size) and a `wk_conf_scratch` workgroup array
+    /// of `threads` words.
     Custom(String),
 }
 
-/// The lanes of one subgroup, as the reference models see them.
+/// The lanes of one subgroup (or the threads of one workgroup, for block
+/// cases), as the reference models see them.
 pub struct Lanes<'a> {
-    /// The subgroup's size.
+    /// The subgroup's (workgroup's) size.
     pub size: u32,
     /// `operands[i][lane]`: operand `i` of each lane.
     pub operands: Vec<Vec<&'a Value>>,
@@ -72,6 +75,9 @@ pub struct Case {
     pub ret: ValueType,
     /// The reference model.
     pub model: Model,
+    /// For block ops, threads per workgroup: the model then sees whole
+    /// workgroups in `local_invocation_index` order instead of subgroups.
+    pub block_dim: Option<u32>,
 }
 
 /// Builds a [`Case`] step by step.
@@ -96,6 +102,7 @@ impl CaseBuilder {
                 call: Call::Function(Vec::new()),
                 ret,
                 model: Box::new(model),
+                block_dim: None,
             },
         }
     }
@@ -127,6 +134,12 @@ impl CaseBuilder {
     /// Replaces the call by custom statements (see [`Call::Custom`]).
     pub fn custom(mut self, body: impl Into<String>) -> Self {
         self.case.call = Call::Custom(body.into());
+        self
+    }
+
+    /// Makes it a block case over workgroups of `block_dim` threads.
+    pub fn block(mut self, block_dim: u32) -> Self {
+        self.case.block_dim = Some(block_dim);
         self
     }
 

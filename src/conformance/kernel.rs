@@ -98,7 +98,11 @@ pub fn run_batch(
         );
         out_words += case.ret.words() * n;
     }
-    let source = expansion.wgsl_with(&kernel_source(&types, &body, dispatch));
+    let block = expansion
+        .instances()
+        .iter()
+        .any(|i| i.primitive.scope == crate::catalog::Scope::Block);
+    let source = expansion.wgsl_with(&kernel_source(&types, &body, dispatch, block));
     let module =
         crate::expand::validate_wgsl(&source, "wavekit-conformance.wgsl", library.target())?;
     let kernel = gpu.kernel(&module, "wk_conf_main")?;
@@ -121,13 +125,27 @@ pub fn run_batch(
         Ok(s) => s,
         Err(e) => return Ok(BatchResult::BadLayout(e)),
     };
+    // Block cases see whole workgroups in local index order.
+    let workgroups: Vec<layout::Subgroup> = (0..dispatch.workgroups)
+        .map(|w| layout::Subgroup {
+            size: dispatch.workgroup_size,
+            invocations: (0..dispatch.workgroup_size)
+                .map(|t| w * dispatch.workgroup_size + t)
+                .collect(),
+        })
+        .collect();
     let mut at = (META_WORDS * n) as usize;
     let outcomes = cases
         .iter()
         .map(|case| {
             let region = &out[at..at + (case.ret.words() * n) as usize];
             at += region.len();
-            check_case(case, region, &subgroups)
+            let groups = if case.block_dim.is_some() {
+                &workgroups
+            } else {
+                &subgroups
+            };
+            check_case(case, region, groups)
         })
         .collect();
     Ok(BatchResult::Ran(outcomes))
@@ -177,7 +195,12 @@ fn check_case(case: &Case, region: &[u32], subgroups: &[layout::Subgroup]) -> Ca
     outcome
 }
 
-fn kernel_source(types: &BTreeSet<ValueType>, body: &str, dispatch: Dispatch) -> String {
+fn kernel_source(
+    types: &BTreeSet<ValueType>,
+    body: &str,
+    dispatch: Dispatch,
+    block: bool,
+) -> String {
     let mut source = String::from(
         "@group(0) @binding(0) var<storage, read> wk_conf_in: array<u32>;\n\
          @group(0) @binding(1) var<storage, read_write> wk_conf_out: array<u32>;\n",
@@ -194,11 +217,19 @@ fn kernel_source(types: &BTreeSet<ValueType>, body: &str, dispatch: Dispatch) ->
          fn wk_conf_main(\n    @builtin(global_invocation_id) gid: vec3<u32>,\n    \
          @builtin(subgroup_invocation_id) lane: u32,\n    \
          @builtin(subgroup_size) lane_count: u32,\n    \
-         @builtin(subgroup_id) subgroup: u32,\n) {{\n    \
-         wk_sg_init(lane, lane_count);\n    let g = gid.x;\n    \
+         @builtin(subgroup_id) subgroup: u32,\n    \
+         @builtin(local_invocation_index) thread: u32,\n    \
+         @builtin(workgroup_id) workgroup: vec3<u32>,\n    \
+         @builtin(num_workgroups) workgroups: vec3<u32>,\n) {{\n    \
+         wk_sg_init(lane, lane_count);\n{init}    let g = gid.x;\n    let threads = {w}u;\n    \
          wk_conf_out[{m}u * g] = lane;\n    wk_conf_out[{m}u * g + 1u] = lane_count;\n    \
          wk_conf_out[{m}u * g + 2u] = subgroup;\n{body}}}\n",
         m = META_WORDS,
+        init = if block {
+            format!("    wk_blk_init(thread, subgroup, workgroup, workgroups, {w}u);\n")
+        } else {
+            String::new()
+        },
     );
     source
 }

@@ -71,13 +71,15 @@ pub fn run(gpu: &Gpu, options: &Options) -> Result<Report, Error> {
     }
     for &lowering in &options.lowerings {
         let library = Library::new(target.clone().with_strategy(Strategy::uniform(lowering)));
-        let mut batches: BTreeMap<Family, Vec<(usize, case::Case)>> = BTreeMap::new();
+        // Keyed by family and workgroup size: block ops run in workgroups of
+        // their own `B` threads.
+        let mut batches: BTreeMap<(Family, u32), Vec<(usize, case::Case)>> = BTreeMap::new();
         for primitive in catalog::primitives() {
             let selected = options.ops.is_empty()
                 || options
                     .ops
                     .iter()
-                    .any(|o| primitive.name.contains(o.as_str()));
+                    .any(|o| primitive.qualified_name().contains(o.as_str()));
             // Each op runs under every requested lowering it offers, or once
             // (in the first pass) under its own when it offers none of them.
             let requested = primitive
@@ -102,10 +104,14 @@ pub fn run(gpu: &Gpu, options: &Options) -> Result<Report, Error> {
                 let slot = report.add_instance(&instance);
                 let mut inputs = cases::Inputs::new(
                     options.seed ^ fnv1a(&format!("{spec} {lowering}")),
-                    dispatch.invocations(),
+                    dispatch_of(&instance, dispatch).invocations(),
                     target.subgroup_size.min(),
                 );
-                let batch = batches.entry(primitive.family).or_default();
+                let key = (
+                    primitive.family,
+                    dispatch_of(&instance, dispatch).workgroup_size,
+                );
+                let batch = batches.entry(key).or_default();
                 batch.extend(
                     cases::cases(&instance, &mut inputs)
                         .into_iter()
@@ -113,20 +119,27 @@ pub fn run(gpu: &Gpu, options: &Options) -> Result<Report, Error> {
                 );
             }
         }
-        let chunks = batches.into_iter().flat_map(|(family, batch)| {
-            let mut batch = batch.into_iter().peekable();
-            std::iter::from_fn(move || {
-                batch.peek()?;
-                Some((
-                    family,
-                    batch
-                        .by_ref()
-                        .take(MAX_CASES_PER_KERNEL)
-                        .collect::<Vec<_>>(),
-                ))
-            })
-        });
-        for (family, batch) in chunks {
+        let chunks = batches
+            .into_iter()
+            .flat_map(|((family, workgroup_size), batch)| {
+                let mut batch = batch.into_iter().peekable();
+                std::iter::from_fn(move || {
+                    batch.peek()?;
+                    Some((
+                        family,
+                        workgroup_size,
+                        batch
+                            .by_ref()
+                            .take(MAX_CASES_PER_KERNEL)
+                            .collect::<Vec<_>>(),
+                    ))
+                })
+            });
+        for (family, workgroup_size, batch) in chunks {
+            let dispatch = Dispatch {
+                workgroup_size,
+                ..dispatch
+            };
             let (slots, cases): (Vec<usize>, Vec<case::Case>) = batch.into_iter().unzip();
             log::info!("{} [{lowering}]: {} cases", family.name(), cases.len());
             match kernel::run_batch(gpu, &library, &cases, dispatch) {
@@ -152,6 +165,18 @@ pub fn run(gpu: &Gpu, options: &Options) -> Result<Report, Error> {
         }
     }
     Ok(report)
+}
+
+/// The dispatch an instance's cases run in: workgroups of `B` threads for
+/// block ops, the suite's default otherwise.
+fn dispatch_of(instance: &crate::Instance, default: Dispatch) -> Dispatch {
+    match instance.block_dim {
+        Some(block_dim) => Dispatch {
+            workgroup_size: block_dim,
+            workgroups: 2,
+        },
+        None => default,
+    }
 }
 
 /// Whether the options select `instance`. Key and value dtypes are handled

@@ -26,6 +26,10 @@ pub struct InstanceResult {
     pub log2_size: Option<u32>,
     /// `N`, if any.
     pub count: Option<u32>,
+    /// `B`, if any.
+    pub block_dim: Option<u32>,
+    /// Named constants (`radix_bits`), if any.
+    pub constants: Vec<(&'static str, u32)>,
     /// The lowering it was expanded with.
     pub lowering: Lowering,
     /// Cases run.
@@ -82,6 +86,8 @@ impl Report {
             dtype: instance.dtype,
             log2_size: instance.log2_size,
             count: instance.count,
+            block_dim: instance.block_dim,
+            constants: instance.constants.clone(),
             lowering: instance.lowering,
             cases: 0,
             failed_cases: 0,
@@ -127,7 +133,9 @@ impl Report {
 
     /// Whether the adapter check and every instance passed.
     pub fn passed(&self) -> bool {
-        self.adapter_passed() && self.results.iter().all(InstanceResult::passed)
+        self.adapter_passed()
+            && !self.results.is_empty()
+            && self.results.iter().all(InstanceResult::passed)
     }
 
     /// `wavekit check: PASS — 312/312 instance checks, 1040 cases, ... on <adapter>`.
@@ -175,11 +183,7 @@ impl Report {
                 .or_insert_with(|| Row {
                     op: r.op,
                     dtype: r.dtype.map_or("-".into(), |d| d.to_string()),
-                    param: match (r.log2_size, r.count) {
-                        (Some(l), _) => format!("L={l}"),
-                        (_, Some(n)) => format!("N={n}"),
-                        _ => "-".into(),
-                    },
+                    param: parameters(r),
                     cells: BTreeMap::new(),
                     cases: 0,
                 });
@@ -188,7 +192,14 @@ impl Report {
         }
         let mut table = Table::new();
         table.load_preset(UTF8_FULL_CONDENSED);
-        table.set_header(["op", "dtype", "log2 / N", "builtin", "shuffle", "cases"]);
+        table.set_header([
+            "op",
+            "dtype",
+            "L / N / B ...",
+            "builtin",
+            "shuffle",
+            "cases",
+        ]);
         for row in rows.into_values() {
             let mut cells = vec![
                 Cell::new(row.op),
@@ -221,6 +232,26 @@ impl Report {
             }
         }
         lines
+    }
+}
+
+/// The integer template arguments of a result, `L=3`, `B=256 radix_bits=8 ...`.
+fn parameters(r: &InstanceResult) -> String {
+    let mut parts = Vec::new();
+    if let Some(l) = r.log2_size {
+        parts.push(format!("L={l}"));
+    }
+    if let Some(n) = r.count {
+        parts.push(format!("N={n}"));
+    }
+    if let Some(b) = r.block_dim {
+        parts.push(format!("B={b}"));
+    }
+    parts.extend(r.constants.iter().map(|(name, v)| format!("{name}={v}")));
+    if parts.is_empty() {
+        "-".into()
+    } else {
+        parts.join(" ")
     }
 }
 

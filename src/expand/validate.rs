@@ -35,3 +35,20 @@ pub fn validate_wgsl(source: &str, file_name: &str, target: &Target) -> Result<V
         source: source.to_string(),
     })
 }
+
+impl ValidModule {
+    /// Bytes of workgroup memory the module declares (`var<workgroup>`),
+    /// laid out as naga lays them out.
+    pub fn workgroup_memory_bytes(&self) -> u32 {
+        let mut layouter = naga::proc::Layouter::default();
+        if layouter.update(self.module.to_ctx()).is_err() {
+            return 0;
+        }
+        self.module
+            .global_variables
+            .iter()
+            .filter(|(_, var)| var.space == naga::AddressSpace::WorkGroup)
+            .map(|(_, var)| layouter[var.ty].size)
+            .sum()
+    }
+}

@@ -3,6 +3,7 @@
 //! reference model of each op.
 
 mod ballot;
+mod block;
 mod identification;
 mod lanemask;
 mod movement;
@@ -156,7 +157,9 @@ pub fn cases(instance: &Instance, inputs: &mut Inputs) -> Vec<Case> {
         Family::Scan => scan::cases(instance, inputs),
         Family::Segmented => segmented::cases(instance, inputs),
         Family::Sort => sort::cases(instance, inputs),
-        Family::BlockSync | Family::BlockScan | Family::BlockRadix => Vec::new(),
+        Family::BlockSync | Family::BlockScan | Family::BlockRadix => {
+            block::cases(instance, inputs)
+        }
     }
 }
 
