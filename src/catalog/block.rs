@@ -147,6 +147,74 @@ block_scans! {
     "max", Operator::Max, "-inf, the dtype's smallest value, or 0 unsigned";
 }
 
+const GENERIC: &[Primitive] = &[
+    Primitive {
+        name: "reduce",
+        params: &[Param::Dtype, Param::BlockDim, Param::Function],
+        lowerings: &[Lowering::Shuffle],
+        cost: Cost {
+            builtin: Formula::L,
+            shuffle: None,
+            note: "log2(S) shuffle_xor + F steps, 1 workgroup barrier, B/S - 1 calls of F",
+        },
+        doc: "The reduction of `value` over the workgroup under the user function \
+              `F: fn(a: T, b: T) -> T`, valid in thread 0 (every thread, in this \
+              implementation). `F` must be associative and commutative (the subgroup stage \
+              is a butterfly). Same two stages and contract as `block::reduce_add`; `F` is \
+              a function of the caller's module, so the instance validates together with it.",
+        ..REDUCE
+    },
+    Primitive {
+        name: "reduce_all",
+        params: &[Param::Dtype, Param::BlockDim, Param::Function],
+        placement: Placement::Block,
+        lowerings: &[Lowering::Shuffle],
+        cost: Cost {
+            builtin: Formula::L,
+            shuffle: None,
+            note: "log2(S) shuffle_xor + F steps, 1 workgroup barrier, B/S - 1 calls of F",
+        },
+        doc: "The reduction of `value` over the workgroup under the user function `F`, in \
+              every thread. `F` associative and commutative.",
+        ..REDUCE
+    },
+    Primitive {
+        name: "inclusive_scan",
+        template_macro: "inclusive",
+        params: &[Param::Dtype, Param::BlockDim, Param::Function],
+        placement: Placement::PerLane,
+        lowerings: &[Lowering::Shuffle],
+        cost: Cost {
+            builtin: Formula::L,
+            shuffle: None,
+            note: "Hillis-Steele: log2(S) shuffle_up + F steps, 1 workgroup barrier, up to \
+                   B/S - 1 calls of F",
+        },
+        doc: "Inclusive scan over the workgroup under the user function `F`: thread i gets \
+              F(...F(F(v[0], v[1]), v[2])..., v[i]) up to reassociation. `F` must be \
+              associative; operands are always combined earlier-first, so it need not be \
+              commutative.",
+        ..REDUCE
+    },
+    Primitive {
+        name: "exclusive_scan",
+        template_macro: "exclusive",
+        params: &[Param::Dtype, Param::BlockDim, Param::Function],
+        args: &[Arg::Value, Arg::Identity],
+        placement: Placement::PerLane,
+        lowerings: &[Lowering::Shuffle],
+        cost: Cost {
+            builtin: Formula::LPlusOne,
+            shuffle: None,
+            note: "the inclusive scan plus one shuffle_up",
+        },
+        doc: "Exclusive scan over the workgroup under the user function `F`: thread 0 gets \
+              `identity` (which must be F's identity and the same in every thread), thread \
+              i > 0 the combination of v[0..i]. `F` associative.",
+        ..REDUCE
+    },
+];
+
 /// `B == 2^radix_bits`, the digit inside the key, and the workgroup memory
 /// within [`MAX_SHARED_BYTES`].
 fn check_radix(instance: &Instance, target: &Target) -> Result<(), String> {
@@ -321,7 +389,7 @@ const BASICS: &[Primitive] = &[
 ];
 
 /// Every block primitive, by family.
-pub(super) const PRIMITIVES: [&[Primitive]; 3] = [BASICS, SCANS, &[RADIX]];
+pub(super) const PRIMITIVES: [&[Primitive]; 4] = [BASICS, SCANS, GENERIC, &[RADIX]];
 
 /// Block sizes the conformance suite sweeps: `S, 2S, 4S` and 256.
 pub fn sample_block_dims(max_size: u32) -> Vec<u32> {

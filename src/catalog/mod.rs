@@ -140,6 +140,9 @@ pub enum Param {
     Log2Size,
     /// `B`: threads per workgroup, a multiple of the largest subgroup size.
     BlockDim,
+    /// `F`: the name of a user WGSL function `fn(a: T, b: T) -> T`, the
+    /// operator of generic reductions and scans.
+    Function,
     /// A named compile-time constant in `min..=max`; the conformance suite
     /// tests the `samples`.
     Const {
@@ -169,6 +172,7 @@ impl Param {
             Param::ValueDtype => "V",
             Param::Log2Size => "L",
             Param::BlockDim => "B",
+            Param::Function => "F",
             Param::Const { name, .. } => name,
             Param::Count { .. } => "N",
         }
@@ -202,6 +206,8 @@ pub enum Arg {
     NonZero,
     /// A radix-sort key (`u32`).
     RadixKey,
+    /// The identity of a generic operator (`T`, the same in every thread).
+    Identity,
 }
 
 impl Arg {
@@ -220,6 +226,7 @@ impl Arg {
             Arg::PairValue => "value: V",
             Arg::NonZero => "predicate: u32",
             Arg::RadixKey => "key: u32",
+            Arg::Identity => "identity: T",
         }
     }
 }

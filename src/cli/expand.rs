@@ -28,6 +28,9 @@ pub struct ExpandArgs {
     /// Threads per workgroup `B` of a block op.
     #[arg(long)]
     block_dim: Option<i64>,
+    /// The user function `F` of a generic block operator.
+    #[arg(long)]
+    function: Option<String>,
     /// A named constant, `NAME=VALUE` (`radix_bits=8`; repeatable).
     #[arg(long = "const", value_name = "NAME=VALUE")]
     constants: Vec<String>,
@@ -39,12 +42,27 @@ pub fn run(args: &ExpandArgs) -> Result<ExitCode, Error> {
     let library = Library::new(args.target.target()?);
     let spec = spec_of(args)?;
     let expansion = library.expand(&[spec])?;
-    // Validating here means what is printed is known to compile.
-    let module = expansion.module()?;
-    print!("{}", expansion.wgsl());
-    let bytes = module.workgroup_memory_bytes();
-    if bytes > 0 {
-        println!("\n// workgroup memory: {bytes} bytes");
+    // Validating here means what is printed is known to compile; a generic
+    // operator's function lives in the caller's code, so those instances
+    // are validated when composed with it.
+    let user_functions: Vec<String> = expansion
+        .instances()
+        .iter()
+        .filter_map(|i| i.function.clone())
+        .collect();
+    if user_functions.is_empty() {
+        let module = expansion.module()?;
+        print!("{}", expansion.wgsl());
+        let bytes = module.workgroup_memory_bytes();
+        if bytes > 0 {
+            println!("\n// workgroup memory: {bytes} bytes");
+        }
+    } else {
+        print!("{}", expansion.wgsl());
+        println!(
+            "\n// not validated alone: needs `fn {}(a: T, b: T) -> T` from your module",
+            user_functions.join("`, `fn ")
+        );
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -70,6 +88,13 @@ fn spec_of(args: &ExpandArgs) -> Result<InstanceSpec, Error> {
             catalog::Param::Log2Size => args.log2_size.map(|l| Ok(TemplateArg::Int(l))),
             catalog::Param::Count { .. } => args.count.map(|n| Ok(TemplateArg::Int(n))),
             catalog::Param::BlockDim => args.block_dim.map(|b| Ok(TemplateArg::Int(b))),
+            catalog::Param::Function => args.function.as_deref().map(|f| {
+                wavekit::expand::parse_template_arg(f)
+                    .filter(|a| matches!(a, TemplateArg::Name(_)))
+                    .ok_or_else(|| {
+                        Error::Usage(format!("--function `{f}` is not a WGSL function name"))
+                    })
+            }),
             catalog::Param::Const { name, .. } => constant(&args.constants, name),
         };
         let flag = match param {
@@ -78,6 +103,7 @@ fn spec_of(args: &ExpandArgs) -> Result<InstanceSpec, Error> {
             catalog::Param::Log2Size => "--log2".to_string(),
             catalog::Param::Count { .. } => "--count".to_string(),
             catalog::Param::BlockDim => "--block-dim".to_string(),
+            catalog::Param::Function => "--function".to_string(),
             catalog::Param::Const { name, .. } => format!("--const {name}=VALUE"),
         };
         match arg {

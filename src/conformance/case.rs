@@ -75,6 +75,9 @@ pub struct Case {
     pub ret: ValueType,
     /// The reference model.
     pub model: Model,
+    /// Module-scope WGSL the case needs besides the library (the user
+    /// function of a generic operator).
+    pub support: Option<String>,
     /// For block ops, threads per workgroup: the model then sees whole
     /// workgroups in `local_invocation_index` order instead of subgroups.
     pub block_dim: Option<u32>,
@@ -103,6 +106,7 @@ impl CaseBuilder {
                 ret,
                 model: Box::new(model),
                 block_dim: None,
+                support: None,
             },
         }
     }
@@ -140,6 +144,12 @@ impl CaseBuilder {
     /// Makes it a block case over workgroups of `block_dim` threads.
     pub fn block(mut self, block_dim: u32) -> Self {
         self.case.block_dim = Some(block_dim);
+        self
+    }
+
+    /// Adds module-scope WGSL the case needs.
+    pub fn support(mut self, wgsl: impl Into<String>) -> Self {
+        self.case.support = Some(wgsl.into());
         self
     }
 

@@ -102,7 +102,13 @@ pub fn run_batch(
         .instances()
         .iter()
         .any(|i| i.primitive.scope == crate::catalog::Scope::Block);
-    let source = expansion.wgsl_with(&kernel_source(&types, &body, dispatch, block));
+    let support: BTreeSet<&str> = cases.iter().filter_map(|c| c.support.as_deref()).collect();
+    let user_code = format!(
+        "{}\n{}",
+        support.into_iter().collect::<String>(),
+        kernel_source(&types, &body, dispatch, block)
+    );
+    let source = expansion.wgsl_with(&user_code);
     let module =
         crate::expand::validate_wgsl(&source, "wavekit-conformance.wgsl", library.target())?;
     let kernel = gpu.kernel(&module, "wk_conf_main")?;

@@ -94,7 +94,11 @@ pub fn run(gpu: &Gpu, options: &Options) -> Result<Report, Error> {
             if !selected || !offers {
                 continue;
             }
-            for spec in library.specs_of(primitive) {
+            let specs = library
+                .specs_of(primitive)
+                .into_iter()
+                .chain(generic_specs(primitive, &library));
+            for spec in specs {
                 let instance = library.resolve(&spec)?;
                 if !instance_selected(&instance, options)
                     || lowering_is_moot(&instance, &target, options)?
@@ -165,6 +169,57 @@ pub fn run(gpu: &Gpu, options: &Options) -> Result<Report, Error> {
         }
     }
     Ok(report)
+}
+
+/// Requests of a generic block operator (one naming a user function):
+/// each dtype and sample block size with the suite's own `max` and `add`
+/// functions, which the kernels define (see [`user_functions`]).
+fn generic_specs(
+    primitive: &crate::catalog::Primitive,
+    library: &Library,
+) -> Vec<crate::InstanceSpec> {
+    use crate::TemplateArg;
+    if !primitive.params.contains(&crate::catalog::Param::Function) {
+        return Vec::new();
+    }
+    let target = library.target();
+    let mut specs = Vec::new();
+    for &dtype in primitive
+        .dtypes
+        .iter()
+        .filter(|d| target.scalars.supports(**d))
+    {
+        for block_dim in crate::catalog::sample_block_dims(target.subgroup_size.max()) {
+            for operator in ["max", "add"] {
+                specs.push(crate::InstanceSpec::new(
+                    primitive.qualified_name(),
+                    [
+                        TemplateArg::Dtype(dtype),
+                        TemplateArg::from(block_dim),
+                        TemplateArg::Name(format!("wk_conf_{operator}_{dtype}")),
+                    ],
+                ));
+            }
+        }
+    }
+    specs
+}
+
+/// WGSL of the user functions generic instances name, for their kernels.
+pub(crate) fn user_functions(function: &str) -> Option<(crate::catalog::Operator, String)> {
+    use crate::catalog::Operator;
+    let rest = function.strip_prefix("wk_conf_")?;
+    let (operator, dtype) = rest.split_once('_')?;
+    let operator = match operator {
+        "max" => Operator::Max,
+        "add" => Operator::Add,
+        _ => return None,
+    };
+    let code = format!(
+        "fn {function}(a: {dtype}, b: {dtype}) -> {dtype} {{\n    return {};\n}}\n",
+        operator.combine("a", "b")
+    );
+    Some((operator, code))
 }
 
 /// The dispatch an instance's cases run in: workgroups of `B` threads for

@@ -30,6 +30,8 @@ pub struct InstanceResult {
     pub block_dim: Option<u32>,
     /// Named constants (`radix_bits`), if any.
     pub constants: Vec<(&'static str, u32)>,
+    /// The user function of a generic operator, if any.
+    pub function: Option<String>,
     /// The lowering it was expanded with.
     pub lowering: Lowering,
     /// Cases run.
@@ -88,6 +90,7 @@ impl Report {
             count: instance.count,
             block_dim: instance.block_dim,
             constants: instance.constants.clone(),
+            function: instance.function.clone(),
             lowering: instance.lowering,
             cases: 0,
             failed_cases: 0,
@@ -248,6 +251,9 @@ fn parameters(r: &InstanceResult) -> String {
         parts.push(format!("B={b}"));
     }
     parts.extend(r.constants.iter().map(|(name, v)| format!("{name}={v}")));
+    if let Some(f) = &r.function {
+        parts.push(format!("F={f}"));
+    }
     if parts.is_empty() {
         "-".into()
     } else {

@@ -27,6 +27,8 @@ pub struct Instance {
     pub block_dim: Option<u32>,
     /// Named compile-time constants (`radix_bits`), in parameter order.
     pub constants: Vec<(&'static str, u32)>,
+    /// `F`, the user function of a generic operator.
+    pub function: Option<String>,
     /// The lowering used.
     pub lowering: Lowering,
 }
@@ -54,6 +56,7 @@ impl Instance {
             count: None,
             block_dim: None,
             constants: Vec::new(),
+            function: None,
             lowering: Lowering::Builtin,
         };
         for (index, (param, arg)) in primitive.params.iter().zip(&spec.args).enumerate() {
@@ -63,7 +66,7 @@ impl Instance {
                 expected: expected.to_string(),
                 got: arg.to_string(),
             };
-            match (param, *arg) {
+            match (param, arg.clone()) {
                 (Param::Dtype | Param::ValueDtype, TemplateArg::Dtype(dtype)) => {
                     if !primitive.dtypes.contains(&dtype) {
                         return Err(Error::DtypeNotAllowed {
@@ -122,6 +125,10 @@ impl Instance {
                     instance.block_dim = Some(b as u32);
                 }
                 (Param::BlockDim, _) => return Err(bad_arg("an integer block_dim")),
+                (Param::Function, TemplateArg::Name(name)) => instance.function = Some(name),
+                (Param::Function, _) => {
+                    return Err(bad_arg("the name of a WGSL function fn(a: T, b: T) -> T"));
+                }
                 (Param::Const { name, min, max, .. }, TemplateArg::Int(v)) => {
                     if v < i64::from(*min) || v > i64::from(*max) {
                         return Err(Error::Contract {
@@ -169,6 +176,7 @@ impl Instance {
                 Param::Log2Size => TemplateArg::from(self.log2_size.expect("resolved L")),
                 Param::Count { .. } => TemplateArg::from(self.count.expect("resolved N")),
                 Param::BlockDim => TemplateArg::from(self.block_dim.expect("resolved B")),
+                Param::Function => TemplateArg::Name(self.function.clone().expect("resolved F")),
                 Param::Const { name, .. } => TemplateArg::from(self.constant(name)),
             })
             .collect()

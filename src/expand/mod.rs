@@ -177,7 +177,10 @@ impl Library {
     /// the target has, each `log2_size` in range, each lane count.
     pub fn specs_of(&self, primitive: &crate::catalog::Primitive) -> Vec<InstanceSpec> {
         use crate::catalog::Param;
-        if primitive.needs.is_some_and(|f| !self.target.scalars.has(f)) {
+        // Generic operators name a function of the caller's module, so they
+        // have no stand-alone requests.
+        let generic = primitive.params.contains(&Param::Function);
+        if generic || primitive.needs.is_some_and(|f| !self.target.scalars.has(f)) {
             return Vec::new();
         }
         let mut specs = vec![InstanceSpec::new(primitive.qualified_name(), [])];
@@ -199,6 +202,7 @@ impl Library {
                         .map(TemplateArg::from)
                         .collect()
                 }
+                Param::Function => Vec::new(),
                 Param::Const { samples, .. } => {
                     samples.iter().copied().map(TemplateArg::from).collect()
                 }
@@ -208,7 +212,7 @@ impl Library {
                 .flat_map(|spec| {
                     choices.iter().map(move |arg| {
                         let mut s = spec.clone();
-                        s.args.push(*arg);
+                        s.args.push(arg.clone());
                         s
                     })
                 })

@@ -111,8 +111,11 @@ struct Context<'a> {
     /// WGSL spelling of `V`, the value dtype of key/value ops.
     #[serde(rename = "V")]
     v: Option<&'static str>,
-    /// The operator of a reduction or scan (`add`).
-    operator: Option<&'static str>,
+    /// The operator of a reduction or scan (`add`), or the user function
+    /// of a generic one (`combine()` calls it).
+    operator: Option<String>,
+    /// Whether the operator is a user function.
+    generic: bool,
     /// Its WGSL builtin stem (`Add`).
     builtin_stem: Option<&'static str>,
     /// Whether WGSL has scan builtins for the operator.
@@ -186,7 +189,11 @@ impl<'a> Context<'a> {
             },
             single_subgroup: exact.is_some() && instance.block_dim == exact,
             v: instance.value_dtype.map(Dtype::wgsl),
-            operator: instance.primitive.operator.map(|o| o.name()),
+            operator: instance
+                .function
+                .clone()
+                .or_else(|| instance.primitive.operator.map(|o| o.name().to_string())),
+            generic: instance.function.is_some(),
             builtin_stem: instance.primitive.operator.map(|o| o.builtin_stem()),
             scan_builtin: instance
                 .primitive
@@ -245,16 +252,11 @@ impl Renderer {
         env.add_function(
             "combine",
             |op: String, a: String, b: String| -> Result<String, minijinja::Error> {
-                let operator = crate::catalog::Operator::ALL
+                // A built-in operator, or else a user function `op(a, b)`.
+                Ok(crate::catalog::Operator::ALL
                     .into_iter()
                     .find(|o| o.name() == op)
-                    .ok_or_else(|| {
-                        minijinja::Error::new(
-                            minijinja::ErrorKind::InvalidOperation,
-                            format!("combine(): unknown operator `{op}`"),
-                        )
-                    })?;
-                Ok(operator.combine(&a, &b))
+                    .map_or_else(|| format!("{op}({a}, {b})"), |o| o.combine(&a, &b)))
             },
         );
         // `declare(name, text)`: a module-scope declaration (a struct, a

@@ -7,12 +7,14 @@ use crate::dtype::Dtype;
 use crate::error::Error;
 
 /// One template argument at a call site.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum TemplateArg {
     /// A dtype (`f32`).
     Dtype(Dtype),
     /// An integer (`3`).
     Int(i64),
+    /// The name of a user WGSL function (`my_max`), for generic operators.
+    Name(String),
 }
 
 impl fmt::Display for TemplateArg {
@@ -20,6 +22,7 @@ impl fmt::Display for TemplateArg {
         match self {
             TemplateArg::Dtype(d) => write!(f, "{d}"),
             TemplateArg::Int(n) => write!(f, "{n}"),
+            TemplateArg::Name(name) => f.write_str(name),
         }
     }
 }
@@ -66,15 +69,22 @@ impl fmt::Display for InstanceSpec {
     }
 }
 
-/// Parses one template argument: a dtype name or a decimal integer
-/// (a WGSL `u` / `i` suffix is accepted).
+/// Parses one template argument: a dtype name, a decimal integer (a WGSL
+/// `u` / `i` suffix is accepted), or a function name: an identifier without
+/// `__`, which mangled names use as their separator.
 pub fn parse_template_arg(text: &str) -> Option<TemplateArg> {
     let text = text.trim();
     if let Ok(d) = text.parse::<Dtype>() {
         return Some(TemplateArg::Dtype(d));
     }
     let digits = text.strip_suffix(['u', 'i']).unwrap_or(text);
-    digits.parse::<i64>().ok().map(TemplateArg::Int)
+    if let Ok(n) = digits.parse::<i64>() {
+        return Some(TemplateArg::Int(n));
+    }
+    let is_identifier = text.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && text.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && !text.contains("__");
+    is_identifier.then(|| TemplateArg::Name(text.to_string()))
 }
 
 impl FromStr for InstanceSpec {

@@ -131,15 +131,28 @@ fn indices(instance: &Instance, inputs: &mut Inputs) -> Vec<Case> {
 
 /// Reductions and scans over the workgroup, once and twice back to back.
 fn scans(instance: &Instance, inputs: &mut Inputs) -> Vec<Case> {
+    let dtype = instance.dtype.expect("block scans take a dtype");
+    // A generic operator names one of the suite's functions.
+    let user = instance
+        .function
+        .as_deref()
+        .map(|f| crate::conformance::user_functions(f).expect("the suite's own function"));
     let op = instance
         .primitive
         .operator
+        .or(user.as_ref().map(|(op, _)| *op))
         .expect("block scans have an operator");
-    let dtype = instance.dtype.expect("block scans take a dtype");
     let ty = ValueType::Scalar(dtype);
     let shape = instance.primitive.template_macro;
-    let first_only = instance.primitive.name.starts_with("reduce_")
-        && !instance.primitive.name.starts_with("reduce_all_");
+    let name = instance.primitive.name;
+    let first_only =
+        name == "reduce" || (name.starts_with("reduce_") && !name.starts_with("reduce_all"));
+    // The generic exclusive scan takes the identity as an argument.
+    let identity = (user.is_some() && shape == "exclusive").then(|| op.identity_expr(dtype));
+    let call = match &identity {
+        Some(id) => format!("$f($0, {id})"),
+        None => "$f($0)".to_string(),
+    };
     let model = move |l: &Lanes<'_>| {
         let values: Vec<Value> = (0..l.size).map(|t| l.get(0, t)).collect();
         per_lane(l.size, |t| match shape {
@@ -152,18 +165,33 @@ fn scans(instance: &Instance, inputs: &mut Inputs) -> Vec<Case> {
     let n = threads(instance, inputs);
     let once = inputs.per_invocation(|rng, _| arithmetic_value(op, dtype, rng));
     let twice = inputs.per_invocation(|rng, _| arithmetic_value(op, dtype, rng));
+    let with_support = |builder: CaseBuilder| match &user {
+        Some((_, code)) => builder.support(code.clone()),
+        None => builder,
+    };
     vec![
-        CaseBuilder::new(instance.spec(), instance.lowering, ty, model)
-            .operand(ty, once)
-            .label("random values")
-            .block(n)
-            .build(),
-        CaseBuilder::new(instance.spec(), instance.lowering, ty, model)
-            .operand(ty, twice)
-            .custom("let warm_up = $f($0);\nlet r = $f($0);")
-            .label("second of two calls back to back")
-            .block(n)
-            .build(),
+        with_support(CaseBuilder::new(
+            instance.spec(),
+            instance.lowering,
+            ty,
+            model,
+        ))
+        .operand(ty, once)
+        .custom(format!("let r = {call};"))
+        .label("random values")
+        .block(n)
+        .build(),
+        with_support(CaseBuilder::new(
+            instance.spec(),
+            instance.lowering,
+            ty,
+            model,
+        ))
+        .operand(ty, twice)
+        .custom(format!("let warm_up = {call};\nlet r = {call};"))
+        .label("second of two calls back to back")
+        .block(n)
+        .build(),
     ]
 }
 
