@@ -1,7 +1,10 @@
 //! Every catalog op, at every dtype, log2_size and lowering, expands to WGSL
 //! that naga validates, for every subgroup size wavekit supports.
 
-use wavekit::{Backend, Library, Lowering, Strategy, SubgroupSize, Target};
+use wavekit::catalog::Param;
+use wavekit::{
+    Backend, Dtype, InstanceSpec, Library, Lowering, Strategy, SubgroupSize, Target, TemplateArg,
+};
 
 #[test]
 fn every_instance_validates_for_every_subgroup_size() {
@@ -58,11 +61,25 @@ fn cli_expand_output_validates() {
                 .with_strategy(Strategy::uniform(lowering));
             let library = Library::new(target.clone());
             for primitive in wavekit::catalog::primitives() {
-                // The last spec has the largest log2_size / count and the widest dtype.
-                let spec = library
-                    .specs_of(primitive)
-                    .pop()
-                    .expect("every op has a spec");
+                // The last spec has the largest log2_size / count and the widest
+                // dtype; a generic operator gets a function of ours, appended
+                // to the printed WGSL before validation.
+                let generic = primitive.params.contains(&Param::Function);
+                let spec = if generic {
+                    InstanceSpec::new(
+                        primitive.qualified_name(),
+                        [
+                            TemplateArg::Dtype(Dtype::F32),
+                            TemplateArg::from(2 * size),
+                            TemplateArg::Name("user_op".into()),
+                        ],
+                    )
+                } else {
+                    library
+                        .specs_of(primitive)
+                        .pop()
+                        .expect("every op has a spec")
+                };
                 let out = Command::new(env!("CARGO_BIN_EXE_wavekit"))
                     .args([
                         "expand",
@@ -75,7 +92,11 @@ fn cli_expand_output_validates() {
                     .expect("wavekit runs");
                 let stderr = String::from_utf8_lossy(&out.stderr);
                 assert!(out.status.success(), "{spec} at S = {size}: {stderr}");
-                let wgsl = String::from_utf8(out.stdout).expect("utf-8");
+                let mut wgsl = String::from_utf8(out.stdout).expect("utf-8");
+                if generic {
+                    assert!(wgsl.contains("not validated alone"), "{spec}: {wgsl}");
+                    wgsl.push_str("fn user_op(a: f32, b: f32) -> f32 { return max(a, b); }\n");
+                }
                 if let Err(e) = wavekit::expand::validate_wgsl(&wgsl, "expand.wgsl", &target) {
                     panic!("{spec} at S = {size}, {lowering}: {e}");
                 }
