@@ -115,6 +115,13 @@ pub enum Error {
         /// What is wrong.
         message: String,
     },
+    /// A composer error at a span of the user's shader, rendered with the
+    /// source line and a caret.
+    #[error("{rendered}")]
+    Compose {
+        /// The rendered diagnostic.
+        rendered: String,
+    },
     /// Arguments that do not describe a request (a missing or stray flag).
     #[error("{0}")]
     Usage(String),

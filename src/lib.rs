@@ -34,6 +34,7 @@
 //! flow with every lane of the subgroup active.
 
 pub mod catalog;
+pub mod compose;
 pub mod conformance;
 pub mod dtype;
 pub mod error;

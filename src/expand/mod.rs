@@ -16,7 +16,7 @@ mod validate;
 
 pub use instance::{Instance, demangle, mangle, mangle_spec};
 pub use spec::{InstanceSpec, TemplateArg, parse_template_arg};
-pub use validate::{ValidModule, validate_wgsl};
+pub use validate::{ValidModule, validate_composed, validate_wgsl};
 
 use std::collections::{BTreeSet, HashSet, VecDeque};
 

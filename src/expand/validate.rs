@@ -16,6 +16,62 @@ pub struct ValidModule {
     pub source: String,
 }
 
+/// Parses and validates a composed shader: `composed` is the user's code
+/// (its first `user_len` bytes, at the same offsets as in `original`) then
+/// the library. `rewrite` edits the parsed module before validation.
+/// Diagnostics whose spans all fall in the user's code are rendered
+/// against `original`, so they show the user's own lines.
+pub fn validate_composed(
+    composed: &str,
+    original: &str,
+    user_len: usize,
+    file_name: &str,
+    target: &Target,
+    rewrite: fn(&mut naga::Module),
+) -> Result<ValidModule, Error> {
+    let text_for = |ends: Vec<usize>| {
+        if ends.iter().all(|&end| end <= user_len) {
+            original
+        } else {
+            composed
+        }
+    };
+    let mut module = naga::front::wgsl::parse_str(composed).map_err(|e| {
+        let text = text_for(
+            e.labels()
+                .map(|(span, _)| span.to_range().map_or(0, |r| r.end))
+                .collect(),
+        );
+        Error::Wgsl {
+            rendered: e.emit_to_string_with_path(text, file_name),
+        }
+    })?;
+    super::lower::memory_fences(&mut module);
+    rewrite(&mut module);
+    let info = validator(target).validate(&module).map_err(|e| {
+        let text = text_for(
+            e.spans()
+                .map(|(span, _)| span.to_range().map_or(0, |r| r.end))
+                .collect(),
+        );
+        Error::Wgsl {
+            rendered: e.emit_to_string_with_path(text, file_name),
+        }
+    })?;
+    Ok(ValidModule {
+        module,
+        info,
+        source: composed.to_string(),
+    })
+}
+
+fn validator(target: &Target) -> Validator {
+    let mut validator = Validator::new(ValidationFlags::all(), target.naga_capabilities());
+    validator.subgroup_stages(naga::valid::ShaderStages::COMPUTE);
+    validator.subgroup_operations(naga::valid::SubgroupOperationSet::all());
+    validator
+}
+
 /// Parses `source` and validates it with the capabilities of `target`.
 /// Errors are naga's diagnostics rendered against `file_name`.
 pub fn validate_wgsl(source: &str, file_name: &str, target: &Target) -> Result<ValidModule, Error> {
@@ -23,12 +79,11 @@ pub fn validate_wgsl(source: &str, file_name: &str, target: &Target) -> Result<V
         rendered: e.emit_to_string_with_path(source, file_name),
     })?;
     super::lower::memory_fences(&mut module);
-    let mut validator = Validator::new(ValidationFlags::all(), target.naga_capabilities());
-    validator.subgroup_stages(naga::valid::ShaderStages::COMPUTE);
-    validator.subgroup_operations(naga::valid::SubgroupOperationSet::all());
-    let info = validator.validate(&module).map_err(|e| Error::Wgsl {
-        rendered: e.emit_to_string_with_path(source, file_name),
-    })?;
+    let info = validator(target)
+        .validate(&module)
+        .map_err(|e| Error::Wgsl {
+            rendered: e.emit_to_string_with_path(source, file_name),
+        })?;
     Ok(ValidModule {
         module,
         info,

@@ -1,0 +1,229 @@
+//! The composer: a user's WGSL with `#import wavekit::subgroup as sg` /
+//! `#import wavekit::block as blk` and calls such as
+//! `sg::reduce_all_add<f32>(x)` becomes one validated naga module for a
+//! target, with only the instances it uses.
+//!
+//! The user's text keeps every byte offset: import lines become blank
+//! lines (or carry the `enable` directives the library needs), and each
+//! call site is replaced by a name of the same length: the mangled name
+//! padded with spaces, or a short forwarding function when the mangled name
+//! is longer. The library follows the user's code, and the init calls are
+//! added to the entry points in the naga module. So naga's own diagnostics
+//! on the user's code point at the user's lines and columns, and the
+//! composer's own errors are rendered the same way.
+//!
+//! ```no_run
+//! use wavekit::{Backend, SubgroupSize, Target};
+//! use wavekit::compose::Composer;
+//! let composer = Composer::new(Target::new(Backend::Vulkan, SubgroupSize::fixed(32)?));
+//! let shader = "#import wavekit::subgroup as sg
+//! @group(0) @binding(0) var<storage, read_write> data: array<f32>;
+//! @compute @workgroup_size(64)
+//! fn main(@builtin(global_invocation_id) id: vec3<u32>) {
+//!     data[id.x] = sg::reduce_all_add<f32>(data[id.x]);
+//! }";
+//! let composed = composer.compose(shader, "sum.wgsl")?;
+//! # Ok::<(), wavekit::Error>(())
+//! ```
+
+mod diagnostic;
+mod entry;
+mod scan;
+
+use crate::catalog::{Arg, Ret};
+use crate::error::Error;
+use crate::expand::{Instance, InstanceSpec, Library, ValidModule, demangle, parse_template_arg};
+use crate::target::Target;
+
+pub use scan::SpanError;
+
+/// Composes user shaders for one target.
+#[derive(Clone, Debug)]
+pub struct Composer {
+    library: Library,
+}
+
+/// A composed shader.
+#[derive(Debug)]
+pub struct Composition {
+    /// The composed WGSL: the user's code (same offsets), then the library.
+    pub wgsl: String,
+    /// Bytes of `wgsl` that are the user's code.
+    pub user_len: usize,
+    /// The validated module, init calls included.
+    pub module: ValidModule,
+    /// The instances used, dependencies included.
+    pub instances: Vec<Instance>,
+}
+
+impl Composer {
+    /// A composer for `target`.
+    pub fn new(target: Target) -> Self {
+        Composer {
+            library: Library::new(target),
+        }
+    }
+
+    /// The target it composes for.
+    pub fn target(&self) -> &Target {
+        self.library.target()
+    }
+
+    /// Composes `source` (named `file_name` in diagnostics).
+    pub fn compose(&self, source: &str, file_name: &str) -> Result<Composition, Error> {
+        let at = |e: SpanError| Error::Compose {
+            rendered: diagnostic::render(source, file_name, e.span, &e.message, &e.label),
+        };
+        let imports = scan::imports(source).map_err(at)?;
+        let sites = scan::call_sites(source, &imports).map_err(at)?;
+        let mut text = source.to_string();
+        for import in &imports {
+            text.replace_range(import.span.clone(), &" ".repeat(import.span.len()));
+        }
+        let mut specs = Vec::new();
+        let mut forwarders = String::new();
+        for (n, site) in sites.iter().enumerate() {
+            let args = site
+                .args
+                .iter()
+                .map(|(arg, span)| {
+                    parse_template_arg(arg).ok_or_else(|| {
+                        at(SpanError {
+                            span: span.clone(),
+                            message: format!(
+                                "`{arg}` is not a template argument: expected a dtype, a constant \
+                                 integer or a function name"
+                            ),
+                            label: "here".into(),
+                        })
+                    })
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            let spec = InstanceSpec::new(format!("{}{}", site.scope.qualifier(), site.op), args);
+            let instance = self.library.resolve(&spec).map_err(|e| {
+                let span = match e {
+                    Error::UnknownOp { .. } => site.op_span.clone(),
+                    _ => site.span.clone(),
+                };
+                at(SpanError {
+                    span,
+                    message: e.to_string(),
+                    label: "in this call".into(),
+                })
+            })?;
+            let mangled = instance.mangled_name();
+            let width = site.span.len();
+            let replacement = if mangled.len() <= width {
+                format!("{mangled:width$}")
+            } else {
+                let name = format!("wk{}", base36(n));
+                forwarders.push_str(&forwarder(&format!("{name:x<width$}"), &instance));
+                format!("{name:x<width$}")
+            };
+            text.replace_range(site.span.clone(), &replacement);
+            specs.push(spec);
+        }
+        for (name, _) in scan::mangled_uses(source) {
+            for prefix in ["wk_sg_", "wk_blk_"] {
+                if let Some(spec) = demangle(prefix, &name)
+                    && self.library.resolve(&spec).is_ok()
+                {
+                    specs.push(spec);
+                }
+            }
+        }
+        let expansion = self.library.expand(&specs)?;
+        let directives = expansion.directives();
+        if !directives.is_empty() && !source.contains("enable f16") {
+            let slot = imports
+                .first()
+                .filter(|im| im.span.len() >= directives.trim_end().len());
+            match slot {
+                Some(import) => {
+                    let line = directives.trim_end().replace('\n', " ");
+                    text.replace_range(import.span.start..import.span.start + line.len(), &line);
+                }
+                None => {
+                    return Err(Error::Compose {
+                        rendered: format!(
+                            "error: the library needs `{}` at the top of `{file_name}`\n",
+                            directives.trim_end()
+                        ),
+                    });
+                }
+            }
+        }
+        let user_len = text.len();
+        let wgsl = format!("{text}\n{}\n{forwarders}", expansion.declarations());
+        let module = crate::expand::validate_composed(
+            &wgsl,
+            source,
+            user_len,
+            file_name,
+            self.target(),
+            entry::insert_init_calls,
+        )?;
+        Ok(Composition {
+            wgsl,
+            user_len,
+            module,
+            instances: expansion.instances().to_vec(),
+        })
+    }
+}
+
+fn base36(mut n: usize) -> String {
+    let digits = b"0123456789abcdefghijklmnopqrstuvwxyz";
+    let mut out = Vec::new();
+    loop {
+        out.push(digits[n % 36]);
+        n /= 36;
+        if n == 0 {
+            break;
+        }
+    }
+    out.reverse();
+    String::from_utf8(out).expect("ascii")
+}
+
+/// `fn name(args) -> R { return mangled(args); }` for `instance`.
+fn forwarder(name: &str, instance: &Instance) -> String {
+    let t = instance.dtype.map_or("", |d| d.wgsl());
+    let v = instance.value_dtype.map_or("", |d| d.wgsl());
+    let params: Vec<(&str, String)> = instance
+        .primitive
+        .args
+        .iter()
+        .map(|a| {
+            let (name, ty) = a.name_and_type();
+            (name, ty.replace('T', t).replace('V', v))
+        })
+        .collect();
+    let declared: Vec<String> = params.iter().map(|(n, ty)| format!("{n}: {ty}")).collect();
+    let passed: Vec<&str> = params.iter().map(|(n, _)| *n).collect();
+    let call = format!("{}({})", instance.mangled_name(), passed.join(", "));
+    match instance.primitive.ret {
+        Ret::Nothing => format!("fn {name}({}) {{\n    {call};\n}}\n", declared.join(", ")),
+        ret => {
+            let ty = match ret {
+                Ret::KeyValue => format!("wk_sg_kv__{t}__{v}"),
+                other => other.wgsl().replace('T', t),
+            };
+            format!(
+                "fn {name}({}) -> {ty} {{\n    return {call};\n}}\n",
+                declared.join(", ")
+            )
+        }
+    }
+}
+
+impl Arg {
+    /// The parameter name and type, `T` / `V` standing for the dtypes.
+    pub fn name_and_type(self) -> (&'static str, &'static str) {
+        let (name, ty) = self
+            .declaration()
+            .split_once(": ")
+            .expect("declarations are `name: type`");
+        (name, ty)
+    }
+}
