@@ -122,6 +122,14 @@ pub enum Error {
         /// The rendered diagnostic.
         rendered: String,
     },
+    /// A naga back end could not write the module.
+    #[error("cannot emit {language}: {message}")]
+    Emit {
+        /// The language.
+        language: &'static str,
+        /// naga's error.
+        message: String,
+    },
     /// Arguments that do not describe a request (a missing or stray flag).
     #[error("{0}")]
     Usage(String),

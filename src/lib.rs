@@ -37,6 +37,7 @@ pub mod catalog;
 pub mod compose;
 pub mod conformance;
 pub mod dtype;
+pub mod emit;
 pub mod error;
 pub mod expand;
 pub mod runner;

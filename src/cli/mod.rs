@@ -1,6 +1,7 @@
 //! Command-line interface: one module per subcommand.
 
 mod check;
+mod emit;
 mod expand;
 mod list;
 mod target_args;
@@ -27,6 +28,8 @@ enum Command {
     Expand(expand::ExpandArgs),
     /// Run the conformance suite on an adapter and print op x dtype x log2 -> pass/fail.
     Check(check::CheckArgs),
+    /// Compose a shader with wavekit imports and write it as SPIR-V, MSL, HLSL, GLSL or WGSL.
+    Emit(emit::EmitArgs),
     /// List the adapters wavekit can use.
     Adapters,
 }
@@ -37,6 +40,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, Error> {
         Command::List(args) => list::run(&args),
         Command::Expand(args) => expand::run(&args),
         Command::Check(args) => check::run(&args),
+        Command::Emit(args) => emit::run(&args),
         Command::Adapters => {
             for info in wavekit::runner::list_adapters() {
                 println!(
