@@ -29,8 +29,7 @@ fn spec_for(library: &Library, primitive: &Primitive, size: u32) -> InstanceSpec
     library
         .specs_of(primitive)
         .into_iter()
-        .filter(|s| s.args.iter().all(narrow))
-        .next_back()
+        .rfind(|s| s.args.iter().all(narrow))
         .expect("every op has a 32-bit spec")
 }
 
