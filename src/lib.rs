@@ -41,6 +41,7 @@ pub mod emit;
 pub mod error;
 pub mod expand;
 pub mod runner;
+pub mod snippets;
 pub mod target;
 
 pub use dtype::{Dtype, ScalarFeature};

@@ -30,6 +30,15 @@ enum Command {
     Check(check::CheckArgs),
     /// Compose a shader with wavekit imports and write it as SPIR-V, MSL, HLSL, GLSL or WGSL.
     Emit(emit::EmitArgs),
+    /// Regenerate the pre-expanded snippet files under wgsl/ (or check them with --check).
+    GenSnippets {
+        /// The repository root.
+        #[arg(long, default_value = ".")]
+        root: std::path::PathBuf,
+        /// Fail if a file is missing or differs, instead of writing.
+        #[arg(long)]
+        check: bool,
+    },
     /// List the adapters wavekit can use.
     Adapters,
 }
@@ -41,6 +50,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, Error> {
         Command::Expand(args) => expand::run(&args),
         Command::Check(args) => check::run(&args),
         Command::Emit(args) => emit::run(&args),
+        Command::GenSnippets { root, check } => gen_snippets(&root, check),
         Command::Adapters => {
             for info in wavekit::runner::list_adapters() {
                 println!(
@@ -56,5 +66,33 @@ pub fn run(cli: Cli) -> Result<ExitCode, Error> {
             }
             Ok(ExitCode::SUCCESS)
         }
+    }
+}
+
+fn gen_snippets(root: &std::path::Path, check: bool) -> Result<ExitCode, Error> {
+    let mut stale = Vec::new();
+    for snippet in wavekit::snippets::snippets()? {
+        let path = root.join(&snippet.path);
+        let current = std::fs::read_to_string(&path).ok();
+        if current.as_deref() == Some(snippet.contents.as_str()) {
+            continue;
+        }
+        if check {
+            stale.push(snippet.path);
+        } else {
+            let io =
+                |e: std::io::Error| Error::Usage(format!("cannot write {}: {e}", path.display()));
+            std::fs::create_dir_all(path.parent().expect("snippets live in wgsl/")).map_err(io)?;
+            std::fs::write(&path, &snippet.contents).map_err(io)?;
+            println!("wrote {}", snippet.path);
+        }
+    }
+    if stale.is_empty() {
+        Ok(ExitCode::SUCCESS)
+    } else {
+        Err(Error::Usage(format!(
+            "stale snippets (run `wavekit gen-snippets`): {}",
+            stale.join(", ")
+        )))
     }
 }
