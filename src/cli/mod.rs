@@ -4,6 +4,7 @@ mod check;
 mod emit;
 mod expand;
 mod list;
+mod run;
 mod target_args;
 
 use std::process::ExitCode;
@@ -30,6 +31,8 @@ enum Command {
     Check(check::CheckArgs),
     /// Compose a shader with wavekit imports and write it as SPIR-V, MSL, HLSL, GLSL or WGSL.
     Emit(emit::EmitArgs),
+    /// Compose a compute shader and run it, buffers from and to .npy or raw files.
+    Run(run::RunArgs),
     /// Regenerate the pre-expanded snippet files under wgsl/ (or check them with --check).
     GenSnippets {
         /// The repository root.
@@ -50,6 +53,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, Error> {
         Command::Expand(args) => expand::run(&args),
         Command::Check(args) => check::run(&args),
         Command::Emit(args) => emit::run(&args),
+        Command::Run(args) => run::run(&args),
         Command::GenSnippets { root, check } => gen_snippets(&root, check),
         Command::Adapters => {
             for info in wavekit::runner::list_adapters() {

@@ -2,8 +2,10 @@
 //! validated module, bind storage buffers in binding order, dispatch, read back.
 //! Shared by the conformance suite, the CLI and the demos.
 
+mod layout;
 mod select;
 
+pub use layout::{BufferBinding, buffer_bindings};
 pub use select::{AdapterChoice, list_adapters};
 
 use std::borrow::Cow;
@@ -134,6 +136,23 @@ impl Gpu {
         bindings: &[Binding<'_>],
         workgroups: [u32; 3],
     ) -> Result<Vec<Vec<u8>>, Error> {
+        let numbered: Vec<(u32, Binding<'_>)> = bindings
+            .iter()
+            .enumerate()
+            .map(|(i, b)| (i as u32, *b))
+            .collect();
+        self.run_at(kernel, &numbered, workgroups)
+    }
+
+    /// Like [`Gpu::run`], with explicit `@binding` numbers (group 0).
+    pub fn run_at(
+        &self,
+        kernel: &Kernel,
+        numbered: &[(u32, Binding<'_>)],
+        workgroups: [u32; 3],
+    ) -> Result<Vec<Vec<u8>>, Error> {
+        let bindings: Vec<Binding<'_>> = numbered.iter().map(|(_, b)| *b).collect();
+        let bindings = &bindings[..];
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let usage_in = wgpu::BufferUsages::STORAGE;
         let usage_out = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC;
@@ -165,7 +184,7 @@ impl Gpu {
             .iter()
             .enumerate()
             .map(|(i, (buffer, _))| wgpu::BindGroupEntry {
-                binding: i as u32,
+                binding: numbered[i].0,
                 resource: buffer.as_entire_binding(),
             })
             .collect();
