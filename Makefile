@@ -14,11 +14,11 @@ demo: build
 
 lint: setup
 	$(CARGO) fmt --all -- --check
-	$(CARGO) clippy --all-targets --locked -- -D warnings
+	$(CARGO) clippy --workspace --all-targets --all-features --locked -- -D warnings
 
 # Mesa's window-system code warns when this is unset, though nothing is drawn.
 export XDG_RUNTIME_DIR ?= /tmp/wavekit-runtime
 
 test: lint
 	mkdir -p -m 700 $(XDG_RUNTIME_DIR)
-	$(CARGO) test --locked
+	$(CARGO) test --workspace --locked

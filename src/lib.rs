@@ -33,6 +33,8 @@
 //! Contract shared by every subgroup primitive: call it from uniform control
 //! flow with every lane of the subgroup active.
 
+#[cfg(feature = "build")]
+pub mod build;
 pub mod catalog;
 pub mod compose;
 pub mod conformance;
