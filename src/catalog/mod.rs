@@ -229,6 +229,13 @@ impl Arg {
             Arg::Identity => "identity: T",
         }
     }
+
+    /// The parameter name and type, `T` / `V` standing for the dtypes.
+    pub fn name_and_type(self) -> (&'static str, &'static str) {
+        self.declaration()
+            .split_once(": ")
+            .expect("declarations are `name: type`")
+    }
 }
 
 /// What a primitive returns.

@@ -210,45 +210,31 @@ fn read_buffer(path: &Path) -> Result<Vec<u8>, Error> {
             path.display()
         ))
     })?;
-    let le = |v: Vec<u8>| Ok(v);
     match element {
-        Element::U32 => le(file
-            .into_vec::<u32>()
-            .map_err(io)?
-            .iter()
-            .flat_map(|x| x.to_le_bytes())
-            .collect()),
-        Element::I32 => le(file
-            .into_vec::<i32>()
-            .map_err(io)?
-            .iter()
-            .flat_map(|x| x.to_le_bytes())
-            .collect()),
-        Element::F32 => le(file
-            .into_vec::<f32>()
-            .map_err(io)?
-            .iter()
-            .flat_map(|x| x.to_le_bytes())
-            .collect()),
-        Element::U64 => le(file
-            .into_vec::<u64>()
-            .map_err(io)?
-            .iter()
-            .flat_map(|x| x.to_le_bytes())
-            .collect()),
-        Element::I64 => le(file
-            .into_vec::<i64>()
-            .map_err(io)?
-            .iter()
-            .flat_map(|x| x.to_le_bytes())
-            .collect()),
-        Element::F64 => le(file
-            .into_vec::<f64>()
-            .map_err(io)?
-            .iter()
-            .flat_map(|x| x.to_le_bytes())
-            .collect()),
+        Element::U32 => npy_data::<u32>(file),
+        Element::I32 => npy_data::<i32>(file),
+        Element::F32 => npy_data::<f32>(file),
+        Element::U64 => npy_data::<u64>(file),
+        Element::I64 => npy_data::<i64>(file),
+        Element::F64 => npy_data::<f64>(file),
     }
+    .map_err(io)
+}
+
+/// The elements of a `.npy` as bytes in host order, which is what wgpu
+/// buffers hold (every wgpu platform is little-endian).
+fn npy_data<T: npyz::Deserialize + bytemuck::Pod>(
+    file: npyz::NpyFile<&[u8]>,
+) -> std::io::Result<Vec<u8>> {
+    Ok(bytemuck::cast_slice(&file.into_vec::<T>()?).to_vec())
+}
+
+/// Writes a buffer's bytes as a 1-D `.npy` of `T`.
+fn npy_write<T: npyz::AutoSerialize + bytemuck::Pod>(
+    path: &Path,
+    data: &[u8],
+) -> std::io::Result<()> {
+    npyz::to_file_1d(path, bytemuck::pod_collect_to_vec::<u8, T>(data))
 }
 
 /// Writes an output as a 1-D `.npy` of its element type, or raw bytes.
@@ -257,18 +243,13 @@ fn write_buffer(path: &Path, data: &[u8], element: Element) -> Result<(), Error>
     if !is_npy(path) {
         return std::fs::write(path, data).map_err(io);
     }
-    let words4 = || data.chunks_exact(4).map(|c| [c[0], c[1], c[2], c[3]]);
-    let words8 = || {
-        data.chunks_exact(8)
-            .map(|c| [c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]])
-    };
     match element {
-        Element::U32 => npyz::to_file_1d(path, words4().map(u32::from_le_bytes)),
-        Element::I32 => npyz::to_file_1d(path, words4().map(i32::from_le_bytes)),
-        Element::F32 => npyz::to_file_1d(path, words4().map(f32::from_le_bytes)),
-        Element::U64 => npyz::to_file_1d(path, words8().map(u64::from_le_bytes)),
-        Element::I64 => npyz::to_file_1d(path, words8().map(i64::from_le_bytes)),
-        Element::F64 => npyz::to_file_1d(path, words8().map(f64::from_le_bytes)),
+        Element::U32 => npy_write::<u32>(path, data),
+        Element::I32 => npy_write::<i32>(path, data),
+        Element::F32 => npy_write::<f32>(path, data),
+        Element::U64 => npy_write::<u64>(path, data),
+        Element::I64 => npy_write::<i64>(path, data),
+        Element::F64 => npy_write::<f64>(path, data),
     }
     .map_err(io)
 }

@@ -30,7 +30,7 @@ mod diagnostic;
 mod entry;
 mod scan;
 
-use crate::catalog::{Arg, Ret};
+use crate::catalog::Ret;
 use crate::error::Error;
 use crate::expand::{Instance, InstanceSpec, Library, ValidModule, demangle, parse_template_arg};
 use crate::target::Target;
@@ -214,16 +214,5 @@ fn forwarder(name: &str, instance: &Instance) -> String {
                 declared.join(", ")
             )
         }
-    }
-}
-
-impl Arg {
-    /// The parameter name and type, `T` / `V` standing for the dtypes.
-    pub fn name_and_type(self) -> (&'static str, &'static str) {
-        let (name, ty) = self
-            .declaration()
-            .split_once(": ")
-            .expect("declarations are `name: type`");
-        (name, ty)
     }
 }

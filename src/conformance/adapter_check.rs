@@ -70,10 +70,7 @@ pub fn check_adapter(gpu: &Gpu, dispatch: Dispatch) -> Result<AdapterCheck, Erro
         }],
         [dispatch.workgroups, 1, 1],
     )?;
-    let words: Vec<u32> = out[0]
-        .chunks_exact(4)
-        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-        .collect();
+    let words = crate::runner::words(&out[0]);
     let (min, max) = (target.subgroup_size.min(), target.subgroup_size.max());
     let mut check = AdapterCheck {
         passed: true,

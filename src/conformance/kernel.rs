@@ -64,7 +64,7 @@ pub fn run_batch(
                 )
             })
             .collect();
-        let function = library.resolve(&case.spec)?.mangled_name();
+        let function = crate::expand::mangle_spec(&case.spec);
         let statements = match &case.call {
             Call::Function(args) => {
                 let args: Vec<&str> = args
@@ -112,21 +112,17 @@ pub fn run_batch(
     let module =
         crate::expand::validate_wgsl(&source, "wavekit-conformance.wgsl", library.target())?;
     let kernel = gpu.kernel(&module, "wk_conf_main")?;
-    let words_in: Vec<u8> = bytemuck_words(&input);
     let outputs = gpu.run(
         &kernel,
         &[
-            Binding::Input(&words_in),
+            Binding::Input(bytemuck::cast_slice(&input)),
             Binding::Output {
                 size: u64::from(out_words) * 4,
             },
         ],
         [dispatch.workgroups, 1, 1],
     )?;
-    let out: Vec<u32> = outputs[0]
-        .chunks_exact(4)
-        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-        .collect();
+    let out = crate::runner::words(&outputs[0]);
     let subgroups = match layout::subgroups(&out[..(META_WORDS * n) as usize], dispatch) {
         Ok(s) => s,
         Err(e) => return Ok(BatchResult::BadLayout(e)),
@@ -243,8 +239,4 @@ fn kernel_source(
 fn dedup(specs: impl Iterator<Item = InstanceSpec>) -> Vec<InstanceSpec> {
     let mut seen = BTreeSet::new();
     specs.filter(|s| seen.insert(s.to_string())).collect()
-}
-
-fn bytemuck_words(words: &[u32]) -> Vec<u8> {
-    bytemuck::cast_slice(words).to_vec()
 }

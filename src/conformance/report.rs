@@ -174,24 +174,22 @@ impl Report {
 
     /// The table op × dtype × log2 → pass / fail per lowering.
     pub fn table(&self) -> Table {
-        let mut rows: BTreeMap<(usize, String), Row> = BTreeMap::new();
-        for (i, r) in self.results.iter().enumerate() {
-            let first = self
-                .results
-                .iter()
-                .position(|x| x.instance == r.instance)
-                .unwrap_or(i);
-            let row = rows
-                .entry((first, r.instance.clone()))
-                .or_insert_with(|| Row {
+        // One row per instance, in first-seen order, with a cell per lowering.
+        let mut rows: Vec<Row> = Vec::new();
+        let mut row_of: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+        for r in &self.results {
+            let index = *row_of.entry(r.instance.as_str()).or_insert_with(|| {
+                rows.push(Row {
                     op: r.op,
                     dtype: r.dtype.map_or("-".into(), |d| d.to_string()),
                     param: parameters(r),
                     cells: BTreeMap::new(),
                     cases: 0,
                 });
-            row.cases += r.cases;
-            row.cells.insert(r.lowering, r.passed());
+                rows.len() - 1
+            });
+            rows[index].cases += r.cases;
+            rows[index].cells.insert(r.lowering, r.passed());
         }
         let mut table = Table::new();
         table.load_preset(UTF8_FULL_CONDENSED);
@@ -203,7 +201,7 @@ impl Report {
             "shuffle",
             "cases",
         ]);
-        for row in rows.into_values() {
+        for row in rows {
             let mut cells = vec![
                 Cell::new(row.op),
                 Cell::new(row.dtype),

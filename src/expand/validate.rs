@@ -75,20 +75,7 @@ fn validator(target: &Target) -> Validator {
 /// Parses `source` and validates it with the capabilities of `target`.
 /// Errors are naga's diagnostics rendered against `file_name`.
 pub fn validate_wgsl(source: &str, file_name: &str, target: &Target) -> Result<ValidModule, Error> {
-    let mut module = naga::front::wgsl::parse_str(source).map_err(|e| Error::Wgsl {
-        rendered: e.emit_to_string_with_path(source, file_name),
-    })?;
-    super::lower::memory_fences(&mut module);
-    let info = validator(target)
-        .validate(&module)
-        .map_err(|e| Error::Wgsl {
-            rendered: e.emit_to_string_with_path(source, file_name),
-        })?;
-    Ok(ValidModule {
-        module,
-        info,
-        source: source.to_string(),
-    })
+    validate_composed(source, source, source.len(), file_name, target, |_| {})
 }
 
 impl ValidModule {

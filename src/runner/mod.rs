@@ -280,6 +280,11 @@ fn layout_entries(module: &naga::Module) -> Vec<wgpu::BindGroupLayoutEntry> {
     entries
 }
 
+/// Little-endian `u32` words of a read-back buffer.
+pub fn words(bytes: &[u8]) -> Vec<u32> {
+    bytemuck::pod_collect_to_vec(bytes)
+}
+
 /// Storage buffers must be a non-zero multiple of 4 bytes.
 fn padded(data: &[u8]) -> Cow<'_, [u8]> {
     if !data.is_empty() && data.len().is_multiple_of(4) {
