@@ -42,6 +42,7 @@ pub mod dtype;
 pub mod emit;
 pub mod error;
 pub mod expand;
+pub mod export;
 pub mod runner;
 pub mod snippets;
 pub mod target;

@@ -107,7 +107,7 @@ pub fn snippets() -> Result<Vec<Snippet>, Error> {
 /// The family's subgroup instances: every op at every `log2_size`; the
 /// key/value sort with equal key and value dtypes. Block ops depend on the
 /// workgroup size and are left to the composer.
-fn specs(library: &Library, family: DtypeFamily) -> Vec<InstanceSpec> {
+pub fn specs(library: &Library, family: DtypeFamily) -> Vec<InstanceSpec> {
     let in_family = |arg: &TemplateArg| match arg {
         TemplateArg::Dtype(d) => family.dtypes().contains(d),
         _ => true,

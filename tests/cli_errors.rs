@@ -193,3 +193,33 @@ fn expand_reports_workgroup_memory() {
         "the catalog formula agrees with naga's layout"
     );
 }
+
+#[test]
+fn export_refuses_an_unknown_family_and_a_bad_subgroup_size() {
+    assert_one_line_error(
+        &[
+            "export",
+            "naga-oil",
+            "--subgroup-size",
+            "32",
+            "--family",
+            "core,f128",
+        ],
+        "unknown dtype family `f128`",
+    );
+    assert_one_line_error(&["export", "naga-oil", "--subgroup-size", "48"], "48");
+}
+
+#[test]
+fn export_writes_a_naga_oil_module() {
+    let out = wavekit(&["export", "naga-oil", "--subgroup-size", "16"]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    assert!(text.starts_with("#define_import_path wavekit::subgroup\n"));
+    assert!(text.contains("fn wk_sg_reduce_add_tiled_f32_3("));
+    let mut code = text.lines().filter(|l| !l.trim_start().starts_with("//"));
+    assert!(
+        code.all(|l| !l.contains("__")),
+        "naga_oil needs single underscores"
+    );
+}

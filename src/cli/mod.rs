@@ -3,6 +3,7 @@
 mod check;
 mod emit;
 mod expand;
+mod export;
 mod list;
 mod run;
 mod target_args;
@@ -33,6 +34,8 @@ enum Command {
     Emit(emit::EmitArgs),
     /// Compose a compute shader and run it, buffers from and to .npy or raw files.
     Run(run::RunArgs),
+    /// Write the library as a module for another shader composer (naga_oil).
+    Export(export::ExportArgs),
     /// Regenerate the pre-expanded snippet files under wgsl/ (or check them with --check).
     GenSnippets {
         /// The repository root.
@@ -54,6 +57,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, Error> {
         Command::Check(args) => check::run(&args),
         Command::Emit(args) => emit::run(&args),
         Command::Run(args) => run::run(&args),
+        Command::Export(args) => export::run(&args),
         Command::GenSnippets { root, check } => gen_snippets(&root, check),
         Command::Adapters => {
             for info in wavekit::runner::list_adapters() {

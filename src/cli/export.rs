@@ -1,0 +1,64 @@
+//! `wavekit export`: the library as a module for another shader composer.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, ValueEnum};
+
+use wavekit::Error;
+use wavekit::snippets::DtypeFamily;
+
+/// The composers wavekit exports to.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum Format {
+    /// A naga_oil composable module at `wavekit::subgroup`.
+    NagaOil,
+}
+
+/// Arguments of `wavekit export`.
+#[derive(Args, Debug)]
+pub struct ExportArgs {
+    /// The composer.
+    #[arg(value_enum)]
+    format: Format,
+    /// The subgroup size the module is expanded for.
+    #[arg(long)]
+    subgroup_size: u32,
+    /// Dtype families, comma-separated: core (i32, u32, f32), f16, wide (i64, u64, f64).
+    #[arg(long, value_delimiter = ',', default_value = "core")]
+    family: Vec<String>,
+    /// Write here instead of standard output.
+    #[arg(short, long)]
+    output: Option<PathBuf>,
+}
+
+pub fn run(args: &ExportArgs) -> Result<ExitCode, Error> {
+    let families = args
+        .family
+        .iter()
+        .map(|name| {
+            DtypeFamily::ALL
+                .into_iter()
+                .find(|f| f.name() == name)
+                .ok_or_else(|| {
+                    Error::Usage(format!(
+                        "unknown dtype family `{name}` (expected core, f16 or wide)"
+                    ))
+                })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let text = match args.format {
+        Format::NagaOil => {
+            wavekit::export::naga_oil_subgroup_module(args.subgroup_size, &families)?
+        }
+    };
+    match &args.output {
+        Some(path) => std::fs::write(path, text)
+            .map_err(|e| Error::Usage(format!("cannot write {}: {e}", path.display())))?,
+        None => std::io::stdout()
+            .write_all(text.as_bytes())
+            .map_err(|e| Error::Usage(format!("cannot write to standard output: {e}")))?,
+    }
+    Ok(ExitCode::SUCCESS)
+}
