@@ -6,6 +6,9 @@ use crate::dtype::{Dtype, ScalarFeature};
 /// Everything that can go wrong in wavekit.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
+    /// The native back end (lowering, PTX, CUDA) failed.
+    #[error(transparent)]
+    Native(#[from] wavekit_native::NativeError),
     /// No catalog entry has this name.
     #[error("unknown op `{name}`{}", suggestion.as_ref().map(|s| format!(" (did you mean `{s}`?)")).unwrap_or_default())]
     UnknownOp {

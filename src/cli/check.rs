@@ -11,9 +11,15 @@ use wavekit::{Error, Lowering};
 /// Arguments of `wavekit check`.
 #[derive(Args, Debug)]
 pub struct CheckArgs {
+    /// Back end: wgpu (an adapter, see --adapter) or cuda (the native PTX back end).
+    #[arg(long, default_value = "wgpu", value_parser = ["wgpu", "cuda"])]
+    backend: String,
     /// Use the adapter whose name contains this (case-insensitive); default: the best one.
     #[arg(long)]
     adapter: Option<String>,
+    /// The CUDA device ordinal, with --backend cuda.
+    #[arg(long, default_value_t = 0)]
+    device: usize,
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
@@ -35,7 +41,10 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, Error> {
     let choice = AdapterChoice {
         name: args.adapter.clone(),
     };
-    let gpu = Gpu::open(&choice)?;
+    let gpu = match args.backend.as_str() {
+        "cuda" => Gpu::open_cuda(args.device)?,
+        _ => Gpu::open(&choice)?,
+    };
     let mut options = Options {
         seed: args.seed,
         ops: args.op.clone(),

@@ -34,13 +34,22 @@ pub enum BatchResult {
     BadLayout(String),
 }
 
-/// Expands, builds, dispatches and checks `cases` as one kernel.
-pub fn run_batch(
-    gpu: &Gpu,
+/// A batch's kernel, built.
+pub struct BuiltBatch {
+    /// The validated module.
+    pub module: crate::ValidModule,
+    /// The input buffer's words.
+    pub input: Vec<u32>,
+    /// Words of the output buffer.
+    pub out_words: u32,
+}
+
+/// Expands and validates `cases` as one kernel.
+pub fn build_batch(
     library: &Library,
     cases: &[Case],
     dispatch: Dispatch,
-) -> Result<BatchResult, Error> {
+) -> Result<BuiltBatch, Error> {
     let n = dispatch.invocations();
     let specs: Vec<InstanceSpec> = dedup(cases.iter().map(|c| c.spec.clone()));
     let expansion = library.expand(&specs)?;
@@ -111,6 +120,26 @@ pub fn run_batch(
     let source = expansion.wgsl_with(&user_code);
     let module =
         crate::expand::validate_wgsl(&source, "wavekit-conformance.wgsl", library.target())?;
+    Ok(BuiltBatch {
+        module,
+        input,
+        out_words,
+    })
+}
+
+/// Expands, builds, dispatches and checks `cases` as one kernel.
+pub fn run_batch(
+    gpu: &Gpu,
+    library: &Library,
+    cases: &[Case],
+    dispatch: Dispatch,
+) -> Result<BatchResult, Error> {
+    let n = dispatch.invocations();
+    let BuiltBatch {
+        module,
+        input,
+        out_words,
+    } = build_batch(library, cases, dispatch)?;
     let kernel = gpu.kernel(&module, "wk_conf_main")?;
     let outputs = gpu.run(
         &kernel,

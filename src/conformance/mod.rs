@@ -60,15 +60,25 @@ impl Default for Options {
     }
 }
 
-/// Runs the suite on `gpu`.
-pub fn run(gpu: &Gpu, options: &Options) -> Result<Report, Error> {
-    let target = gpu.target().clone();
+/// One planned kernel of the suite.
+struct PlannedBatch {
+    lowering: Lowering,
+    family: Family,
+    dispatch: Dispatch,
+    /// Report slot of each case.
+    slots: Vec<usize>,
+    cases: Vec<case::Case>,
+}
+
+/// The suite's kernels for `target`, as batches of cases. `add_instance`
+/// gives each selected instance its report slot.
+fn plan(
+    target: &crate::Target,
+    options: &Options,
+    add_instance: &mut dyn FnMut(&crate::Instance) -> usize,
+) -> Result<Vec<PlannedBatch>, Error> {
     let dispatch = Dispatch::for_sizes(target.subgroup_size);
-    let mut report = Report::new(gpu, options.seed);
-    report.adapter_check = Some(adapter_check::check_adapter(gpu, dispatch)?);
-    if !report.adapter_passed() {
-        return Ok(report);
-    }
+    let mut planned = Vec::new();
     for &lowering in &options.lowerings {
         let library = Library::new(target.clone().with_strategy(Strategy::uniform(lowering)));
         // Keyed by family and workgroup size: block ops run in workgroups of
@@ -101,11 +111,11 @@ pub fn run(gpu: &Gpu, options: &Options) -> Result<Report, Error> {
             for spec in specs {
                 let instance = library.resolve(&spec)?;
                 if !instance_selected(&instance, options)
-                    || lowering_is_moot(&instance, &target, options)?
+                    || lowering_is_moot(&instance, target, options)?
                 {
                     continue;
                 }
-                let slot = report.add_instance(&instance);
+                let slot = add_instance(&instance);
                 let mut inputs = cases::Inputs::new(
                     options.seed ^ fnv1a(&format!("{spec} {lowering}")),
                     dispatch_of(&instance, dispatch).invocations(),
@@ -123,52 +133,104 @@ pub fn run(gpu: &Gpu, options: &Options) -> Result<Report, Error> {
                 );
             }
         }
-        let chunks = batches
-            .into_iter()
-            .flat_map(|((family, workgroup_size), batch)| {
-                let mut batch = batch.into_iter().peekable();
-                std::iter::from_fn(move || {
-                    batch.peek()?;
-                    Some((
-                        family,
+        for ((family, workgroup_size), batch) in batches {
+            let mut batch = batch.into_iter().peekable();
+            while batch.peek().is_some() {
+                let (slots, cases) = batch.by_ref().take(MAX_CASES_PER_KERNEL).unzip();
+                planned.push(PlannedBatch {
+                    lowering,
+                    family,
+                    dispatch: Dispatch {
                         workgroup_size,
-                        batch
-                            .by_ref()
-                            .take(MAX_CASES_PER_KERNEL)
-                            .collect::<Vec<_>>(),
-                    ))
-                })
-            });
-        for (family, workgroup_size, batch) in chunks {
-            let dispatch = Dispatch {
-                workgroup_size,
-                ..dispatch
-            };
-            let (slots, cases): (Vec<usize>, Vec<case::Case>) = batch.into_iter().unzip();
-            log::info!("{} [{lowering}]: {} cases", family.name(), cases.len());
-            match kernel::run_batch(gpu, &library, &cases, dispatch) {
-                Ok(BatchResult::Ran(outcomes)) => {
-                    for (slot, outcome) in slots.into_iter().zip(outcomes) {
-                        report.record(slot, &outcome);
-                    }
+                        ..dispatch
+                    },
+                    slots,
+                    cases,
+                });
+            }
+        }
+    }
+    Ok(planned)
+}
+
+/// Runs the suite on `gpu`.
+pub fn run(gpu: &Gpu, options: &Options) -> Result<Report, Error> {
+    let target = gpu.target().clone();
+    let dispatch = Dispatch::for_sizes(target.subgroup_size);
+    let mut report = Report::new(gpu, options.seed);
+    report.adapter_check = Some(adapter_check::check_adapter(gpu, dispatch)?);
+    if !report.adapter_passed() {
+        return Ok(report);
+    }
+    let batches = plan(&target, options, &mut |instance| report.add_instance(instance))?;
+    let mut libraries: BTreeMap<String, Library> = BTreeMap::new();
+    for batch in batches {
+        let PlannedBatch {
+            lowering,
+            family,
+            dispatch,
+            slots,
+            cases,
+        } = batch;
+        let library = libraries.entry(lowering.to_string()).or_insert_with(|| {
+            Library::new(target.clone().with_strategy(Strategy::uniform(lowering)))
+        });
+        log::info!("{} [{lowering}]: {} cases", family.name(), cases.len());
+        match kernel::run_batch(gpu, library, &cases, dispatch) {
+            Ok(BatchResult::Ran(outcomes)) => {
+                for (slot, outcome) in slots.into_iter().zip(outcomes) {
+                    report.record(slot, &outcome);
                 }
-                Ok(BatchResult::BadLayout(problem)) => {
-                    report.adapter_problem(format!(
-                        "{} kernel [{lowering}]: {problem}",
-                        family.name()
-                    ));
-                    return Ok(report);
-                }
-                Err(error) => {
-                    let message = format!("{} kernel [{lowering}]: {error}", family.name());
-                    for slot in slots {
-                        report.record_error(slot, &message);
-                    }
+            }
+            Ok(BatchResult::BadLayout(problem)) => {
+                report.adapter_problem(format!(
+                    "{} kernel [{lowering}]: {problem}",
+                    family.name()
+                ));
+                return Ok(report);
+            }
+            Err(error) => {
+                let message = format!("{} kernel [{lowering}]: {error}", family.name());
+                for slot in slots {
+                    report.record_error(slot, &message);
                 }
             }
         }
     }
     Ok(report)
+}
+
+/// A kernel of the suite, built but not run: for static checks of back
+/// ends (the native back end compiles every one of them without a GPU).
+pub struct SuiteKernel {
+    /// `family [lowering] #n`.
+    pub label: String,
+    /// The instances its cases call.
+    pub instances: Vec<String>,
+    /// The validated module (entry point `wk_conf_main`).
+    pub module: crate::ValidModule,
+}
+
+/// Every kernel the suite would run on a device offering `target`.
+pub fn kernels(target: &crate::Target, options: &Options) -> Result<Vec<SuiteKernel>, Error> {
+    let mut names = Vec::new();
+    let batches = plan(target, options, &mut |instance| {
+        names.push(instance.spec().to_string());
+        names.len() - 1
+    })?;
+    let mut out = Vec::new();
+    for (index, batch) in batches.into_iter().enumerate() {
+        let library = Library::new(target.clone().with_strategy(Strategy::uniform(batch.lowering)));
+        let built = kernel::build_batch(&library, &batch.cases, batch.dispatch)?;
+        let mut instances: Vec<String> = batch.slots.iter().map(|s| names[*s].clone()).collect();
+        instances.dedup();
+        out.push(SuiteKernel {
+            label: format!("{} [{}] #{index}", batch.family.name(), batch.lowering),
+            instances,
+            module: built.module,
+        });
+    }
+    Ok(out)
 }
 
 /// Requests of a generic block operator (one naming a user function):

@@ -73,7 +73,7 @@ impl Report {
         let info = gpu.info();
         Report {
             adapter: info.name.clone(),
-            driver: format!("{:?}, {} {}", info.backend, info.driver, info.driver_info),
+            driver: info.driver.clone(),
             target: gpu.target().to_string(),
             seed,
             adapter_check: None,

@@ -1,16 +1,17 @@
-//! A small wgpu compute runner: pick an adapter, build a pipeline from a
-//! validated module, bind storage buffers in binding order, dispatch, read back.
-//! Shared by the conformance suite, the CLI and the demos.
+//! The one host API over wavekit's back ends: open a device (a wgpu
+//! adapter or a CUDA GPU), build a kernel from a validated module, bind
+//! storage buffers by number, dispatch, read back. The conformance suite,
+//! the CLI and the demos run the same code on every back end.
 
+mod cuda_device;
 mod layout;
 mod select;
+mod wgpu_device;
 
+pub use cuda_device::{CudaDevice, CudaKernelHandle};
 pub use layout::{BufferBinding, buffer_bindings};
 pub use select::{AdapterChoice, list_adapters};
-
-use std::borrow::Cow;
-
-use wgpu::util::DeviceExt;
+pub use wgpu_device::{WgpuDevice, WgpuKernel};
 
 use crate::error::Error;
 use crate::expand::ValidModule;
@@ -29,102 +30,89 @@ pub enum Binding<'a> {
     },
 }
 
-/// An opened device with the target it offers.
-pub struct Gpu {
-    device: wgpu::Device,
-    queue: wgpu::Queue,
-    info: wgpu::AdapterInfo,
-    target: Target,
+/// What a device is, for reports.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeviceInfo {
+    /// Adapter or GPU name.
+    pub name: String,
+    /// The back end and driver, in words.
+    pub driver: String,
 }
 
-/// A compute pipeline ready to dispatch.
+/// An opened device of any back end, with the target it offers.
+pub struct Gpu {
+    device: Device,
+    info: DeviceInfo,
+}
+
+enum Device {
+    Wgpu(WgpuDevice),
+    Cuda(CudaDevice),
+}
+
+/// A kernel ready to dispatch on the device that built it.
 pub struct Kernel {
-    pipeline: wgpu::ComputePipeline,
-    entry: String,
+    inner: KernelInner,
+}
+
+enum KernelInner {
+    Wgpu(WgpuKernel),
+    Cuda(CudaKernelHandle),
 }
 
 impl Gpu {
-    /// Opens the adapter `choice` selects, with the features its target needs.
+    /// Opens the wgpu adapter `choice` selects, with the features its target needs.
     pub fn open(choice: &AdapterChoice) -> Result<Gpu, Error> {
-        let adapter = choice.select()?;
-        let info = adapter.get_info();
-        let target = Target::from_adapter(&adapter)?;
-        let limits = adapter.limits();
-        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
-            label: Some("wavekit"),
-            required_features: target.wgpu_features(),
-            required_limits: limits,
-            ..Default::default()
-        }))
-        .map_err(|e| Error::Gpu(format!("cannot open `{}`: {e}", info.name)))?;
+        let device = WgpuDevice::open(choice)?;
+        let info = device.info();
+        let info = DeviceInfo {
+            name: info.name.clone(),
+            driver: format!("{:?}, {} {}", info.backend, info.driver, info.driver_info),
+        };
         Ok(Gpu {
-            device,
-            queue,
+            device: Device::Wgpu(device),
             info,
-            target,
         })
     }
 
-    /// The adapter's description.
-    pub fn info(&self) -> &wgpu::AdapterInfo {
+    /// Opens CUDA device `ordinal` through the native back end (PTX, cudarc).
+    pub fn open_cuda(ordinal: usize) -> Result<Gpu, Error> {
+        let device = CudaDevice::open(ordinal)?;
+        let info = device.info().clone();
+        Ok(Gpu {
+            device: Device::Cuda(device),
+            info,
+        })
+    }
+
+    /// The device's description.
+    pub fn info(&self) -> &DeviceInfo {
         &self.info
     }
 
-    /// The target the adapter offers.
+    /// The target the device offers.
     pub fn target(&self) -> &Target {
-        &self.target
+        match &self.device {
+            Device::Wgpu(d) => d.target(),
+            Device::Cuda(d) => d.target(),
+        }
     }
 
     /// The wgpu device, for callers that build their own pipelines.
-    pub fn device(&self) -> &wgpu::Device {
-        &self.device
-    }
-
-    /// The queue.
-    pub fn queue(&self) -> &wgpu::Queue {
-        &self.queue
-    }
-
-    /// Builds a compute pipeline for entry point `entry` of `module`.
-    pub fn kernel(&self, module: &ValidModule, entry: &str) -> Result<Kernel, Error> {
-        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let shader = self
-            .device
-            .create_shader_module(wgpu::ShaderModuleDescriptor {
-                label: Some(entry),
-                source: wgpu::ShaderSource::Naga(Cow::Owned(module.module.clone())),
-            });
-        // An explicit layout keeps every declared binding, used or not, so
-        // callers can always bind buffers by position.
-        let bind_group_layout =
-            self.device
-                .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-                    label: Some(entry),
-                    entries: &layout_entries(&module.module),
-                });
-        let pipeline_layout = self
-            .device
-            .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-                label: Some(entry),
-                bind_group_layouts: &[Some(&bind_group_layout)],
-                immediate_size: 0,
-            });
-        let pipeline = self
-            .device
-            .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                label: Some(entry),
-                layout: Some(&pipeline_layout),
-                module: &shader,
-                entry_point: Some(entry),
-                compilation_options: Default::default(),
-                cache: None,
-            });
-        if let Some(error) = pollster::block_on(scope.pop()) {
-            return Err(Error::Gpu(format!("pipeline `{entry}`: {error}")));
+    pub fn wgpu(&self) -> Option<&WgpuDevice> {
+        match &self.device {
+            Device::Wgpu(d) => Some(d),
+            Device::Cuda(_) => None,
         }
+    }
+
+    /// Builds a kernel for entry point `entry` of `module`.
+    pub fn kernel(&self, module: &ValidModule, entry: &str) -> Result<Kernel, Error> {
         Ok(Kernel {
-            pipeline,
-            entry: entry.to_string(),
+            inner: match &self.device {
+                Device::Wgpu(d) => KernelInner::Wgpu(d.kernel(module, entry)?),
+                Device::Cuda(d) => KernelInner::Cuda(d.kernel(module, entry)?),
+            },
         })
     }
 
@@ -151,133 +139,14 @@ impl Gpu {
         numbered: &[(u32, Binding<'_>)],
         workgroups: [u32; 3],
     ) -> Result<Vec<Vec<u8>>, Error> {
-        let bindings: Vec<Binding<'_>> = numbered.iter().map(|(_, b)| *b).collect();
-        let bindings = &bindings[..];
-        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let usage_in = wgpu::BufferUsages::STORAGE;
-        let usage_out = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC;
-        let buffers: Vec<(wgpu::Buffer, bool)> = bindings
-            .iter()
-            .map(|binding| match binding {
-                Binding::Input(data) => (
-                    self.device
-                        .create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                            label: Some("wavekit input"),
-                            contents: padded(data).as_ref(),
-                            usage: usage_in,
-                        }),
-                    false,
-                ),
-                Binding::Output { size } => (
-                    self.device.create_buffer(&wgpu::BufferDescriptor {
-                        label: Some("wavekit output"),
-                        size: (*size).max(4).next_multiple_of(4),
-                        usage: usage_out,
-                        mapped_at_creation: false,
-                    }),
-                    true,
-                ),
-            })
-            .collect();
-        let layout = kernel.pipeline.get_bind_group_layout(0);
-        let entries: Vec<wgpu::BindGroupEntry<'_>> = buffers
-            .iter()
-            .enumerate()
-            .map(|(i, (buffer, _))| wgpu::BindGroupEntry {
-                binding: numbered[i].0,
-                resource: buffer.as_entire_binding(),
-            })
-            .collect();
-        let bind_group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some(&kernel.entry),
-            layout: &layout,
-            entries: &entries,
-        });
-        let mut encoder = self
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
-        {
-            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor::default());
-            pass.set_pipeline(&kernel.pipeline);
-            pass.set_bind_group(0, &bind_group, &[]);
-            pass.dispatch_workgroups(workgroups[0], workgroups[1], workgroups[2]);
+        match (&self.device, &kernel.inner) {
+            (Device::Wgpu(d), KernelInner::Wgpu(k)) => d.run_at(k, numbered, workgroups),
+            (Device::Cuda(d), KernelInner::Cuda(k)) => d.run_at(k, numbered, workgroups),
+            _ => Err(Error::Gpu(
+                "a kernel dispatched on another back end than the one that built it".into(),
+            )),
         }
-        let staging: Vec<(wgpu::Buffer, u64)> = buffers
-            .iter()
-            .zip(bindings)
-            .filter(|((_, out), _)| *out)
-            .map(|((buffer, _), binding)| {
-                let size = buffer.size();
-                let readback = self.device.create_buffer(&wgpu::BufferDescriptor {
-                    label: Some("wavekit readback"),
-                    size,
-                    usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-                    mapped_at_creation: false,
-                });
-                encoder.copy_buffer_to_buffer(buffer, 0, &readback, 0, size);
-                let wanted = match binding {
-                    Binding::Output { size } => *size,
-                    Binding::Input(_) => 0,
-                };
-                (readback, wanted)
-            })
-            .collect();
-        self.queue.submit([encoder.finish()]);
-        if let Some(error) = pollster::block_on(scope.pop()) {
-            return Err(Error::Gpu(format!(
-                "dispatch of `{}`: {error}",
-                kernel.entry
-            )));
-        }
-        for (buffer, _) in &staging {
-            buffer.slice(..).map_async(wgpu::MapMode::Read, |_| {});
-        }
-        self.device
-            .poll(wgpu::PollType::wait_indefinitely())
-            .map_err(|e| Error::Gpu(format!("waiting for `{}`: {e}", kernel.entry)))?;
-        staging
-            .into_iter()
-            .map(|(buffer, wanted)| {
-                let data = buffer
-                    .slice(..)
-                    .get_mapped_range()
-                    .map_err(|e| Error::Gpu(format!("reading back `{}`: {e}", kernel.entry)))?
-                    .to_vec();
-                buffer.unmap();
-                Ok(data[..wanted as usize].to_vec())
-            })
-            .collect()
     }
-}
-
-/// Layout entries for the buffers a module declares in group 0.
-fn layout_entries(module: &naga::Module) -> Vec<wgpu::BindGroupLayoutEntry> {
-    let mut entries: Vec<wgpu::BindGroupLayoutEntry> = module
-        .global_variables
-        .iter()
-        .filter_map(|(_, var)| {
-            let binding = var.binding.as_ref().filter(|b| b.group == 0)?;
-            let ty = match var.space {
-                naga::AddressSpace::Storage { access } => wgpu::BufferBindingType::Storage {
-                    read_only: !access.contains(naga::StorageAccess::STORE),
-                },
-                naga::AddressSpace::Uniform => wgpu::BufferBindingType::Uniform,
-                _ => return None,
-            };
-            Some(wgpu::BindGroupLayoutEntry {
-                binding: binding.binding,
-                visibility: wgpu::ShaderStages::COMPUTE,
-                ty: wgpu::BindingType::Buffer {
-                    ty,
-                    has_dynamic_offset: false,
-                    min_binding_size: None,
-                },
-                count: None,
-            })
-        })
-        .collect();
-    entries.sort_by_key(|e| e.binding);
-    entries
 }
 
 /// Little-endian `u32` words of a read-back buffer.
@@ -285,13 +154,3 @@ pub fn words(bytes: &[u8]) -> Vec<u32> {
     bytemuck::pod_collect_to_vec(bytes)
 }
 
-/// Storage buffers must be a non-zero multiple of 4 bytes.
-fn padded(data: &[u8]) -> Cow<'_, [u8]> {
-    if !data.is_empty() && data.len().is_multiple_of(4) {
-        Cow::Borrowed(data)
-    } else {
-        let mut v = data.to_vec();
-        v.resize(data.len().max(4).next_multiple_of(4), 0);
-        Cow::Owned(v)
-    }
-}

@@ -1,0 +1,64 @@
+//! The kernel ABI of the native back ends.
+//!
+//! A lowered compute entry point is a kernel named like the entry point.
+//! For each storage or uniform buffer of the module, in (group, binding)
+//! order, it takes two parameters:
+//!
+//! 1. the buffer's device address (`ptr addrspace(1)`; `.param .u64` in PTX),
+//! 2. the buffer's byte length as a `u32` (`arrayLength` divides what
+//!    follows the fixed part by the stride of the trailing runtime-sized
+//!    array; for other buffers it is unused).
+//!
+//! Workgroup variables are `addrspace(3)` globals, zeroed by the kernel at
+//! start. The workgroup size is the block size (and the kernel's launch
+//! bound); the dispatch grid gives `num_workgroups`. Buffer contents use
+//! naga's (WGSL's) memory layout byte for byte.
+
+/// One buffer parameter pair.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BufferParam {
+    /// `@group`.
+    pub group: u32,
+    /// `@binding`.
+    pub binding: u32,
+    /// The WGSL variable name.
+    pub name: Option<String>,
+    /// `var<storage, read_write>`.
+    pub writable: bool,
+    /// `var<uniform>`.
+    pub uniform: bool,
+    /// The size without the runtime-sized array (the whole size otherwise).
+    pub fixed_size: u32,
+    /// The stride of a trailing runtime-sized array, if any.
+    pub runtime_stride: Option<u32>,
+}
+
+impl BufferParam {
+    /// Whether a buffer of `bytes` bytes fits this binding.
+    pub fn check(&self, bytes: usize) -> Result<(), String> {
+        let name = self.name.as_deref().unwrap_or("?");
+        let fixed = self.fixed_size as usize;
+        match self.runtime_stride {
+            None if bytes < fixed => Err(format!(
+                "binding @group({}) @binding({}) `{name}` needs {fixed} bytes, got {bytes}",
+                self.group, self.binding
+            )),
+            Some(stride) if bytes < fixed || (bytes - fixed) % stride as usize != 0 => Err(format!(
+                "binding @group({}) @binding({}) `{name}` needs {fixed} bytes plus a multiple of {stride}, got {bytes}",
+                self.group, self.binding
+            )),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// What a launch must provide.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KernelAbi {
+    /// Buffer parameters in order.
+    pub buffers: Vec<BufferParam>,
+    /// The block size.
+    pub workgroup_size: [u32; 3],
+    /// Lanes per subgroup the kernel was compiled for.
+    pub subgroup_size: u32,
+}

@@ -1,0 +1,266 @@
+//! The CUDA target: NVPTX special registers, warp intrinsics and PTX.
+//!
+//! Facts checked on LLVM 19 (see `../shared/reference/llvm-native.md`):
+//! kernels use the `ptx_kernel` calling convention; launch bounds only
+//! work through `!nvvm.annotations` (`reqntidx/y/z`); the IR `fence`
+//! cannot be selected, so fences are `llvm.nvvm.membar.*`; `shfl.sync.up`
+//! takes clamp 0 and the other shuffles 0x1f; `redux.sync` (sm_80+) takes
+//! the value first and the mask second.
+
+mod compile;
+
+use inkwell::context::Context;
+use inkwell::module::Module;
+use inkwell::values::{BasicMetadataValueEnum, FunctionValue, IntValue};
+
+pub use compile::{Ptx, PtxOptions, compile};
+
+use crate::error::NativeError;
+use crate::target::{Cx, Dim, NativeReduce, Scope, Shuffle, TargetLayer};
+
+/// `ptx_kernel` in LLVM's numbering.
+const PTX_KERNEL_CALLING_CONVENTION: u32 = 71;
+
+/// NVPTX for one compute capability (`sm` = 70, 80, 90, ...).
+#[derive(Clone, Copy, Debug)]
+pub struct Nvptx {
+    /// The SM version the code may use instructions of.
+    pub sm: u32,
+}
+
+impl Nvptx {
+    fn sreg<'ctx>(&self, cx: &Cx<'_, 'ctx>, name: &str) -> Result<IntValue<'ctx>, NativeError> {
+        Ok(cx
+            .call_intrinsic(
+                &format!("llvm.nvvm.read.ptx.sreg.{name}"),
+                Some(cx.context.i32_type().into()),
+                &[],
+            )?
+            .expect("a value")
+            .into_int_value())
+    }
+
+    /// The membermask operand of the `.sync` warp instructions.
+    fn mask<'ctx>(&self, cx: &Cx<'_, 'ctx>) -> Result<IntValue<'ctx>, NativeError> {
+        if cx.lane_mask == u32::MAX {
+            Ok(cx.i32(u32::MAX))
+        } else {
+            Ok(cx
+                .call_intrinsic("llvm.nvvm.activemask", Some(cx.context.i32_type().into()), &[])?
+                .expect("a value")
+                .into_int_value())
+        }
+    }
+}
+
+fn dim_name(dim: Dim) -> &'static str {
+    match dim {
+        Dim::X => "x",
+        Dim::Y => "y",
+        Dim::Z => "z",
+    }
+}
+
+impl TargetLayer for Nvptx {
+    fn triple(&self) -> &'static str {
+        "nvptx64-nvidia-cuda"
+    }
+
+    fn subgroup_size(&self) -> u32 {
+        32
+    }
+
+    fn private_space(&self) -> u16 {
+        0
+    }
+
+    fn workgroup_space(&self) -> u16 {
+        3
+    }
+
+    fn global_space(&self) -> u16 {
+        1
+    }
+
+    fn declare_kernel<'ctx>(
+        &self,
+        context: &'ctx Context,
+        module: &Module<'ctx>,
+        kernel: FunctionValue<'ctx>,
+        workgroup_size: [u32; 3],
+    ) {
+        kernel.set_call_conventions(PTX_KERNEL_CALLING_CONVENTION);
+        let i32t = context.i32_type();
+        for (key, size) in ["reqntidx", "reqntidy", "reqntidz"].iter().zip(workgroup_size) {
+            let node = context.metadata_node(&[
+                kernel.as_global_value().as_pointer_value().into(),
+                context.metadata_string(key).into(),
+                i32t.const_int(size as u64, false).into(),
+            ]);
+            module
+                .add_global_metadata("nvvm.annotations", &node)
+                .expect("a metadata node");
+        }
+    }
+
+    fn local_id<'ctx>(&self, cx: &Cx<'_, 'ctx>, dim: Dim) -> Result<IntValue<'ctx>, NativeError> {
+        self.sreg(cx, &format!("tid.{}", dim_name(dim)))
+    }
+
+    fn group_id<'ctx>(&self, cx: &Cx<'_, 'ctx>, dim: Dim) -> Result<IntValue<'ctx>, NativeError> {
+        self.sreg(cx, &format!("ctaid.{}", dim_name(dim)))
+    }
+
+    fn num_groups<'ctx>(
+        &self,
+        cx: &Cx<'_, 'ctx>,
+        dim: Dim,
+    ) -> Result<IntValue<'ctx>, NativeError> {
+        self.sreg(cx, &format!("nctaid.{}", dim_name(dim)))
+    }
+
+    fn lane_id<'ctx>(&self, cx: &Cx<'_, 'ctx>) -> Result<IntValue<'ctx>, NativeError> {
+        self.sreg(cx, "laneid")
+    }
+
+    fn shuffle<'ctx>(
+        &self,
+        cx: &Cx<'_, 'ctx>,
+        kind: Shuffle,
+        word: IntValue<'ctx>,
+        operand: IntValue<'ctx>,
+    ) -> Result<IntValue<'ctx>, NativeError> {
+        // Clamp operand c: 0 for `up` (it clamps from below), 0x1f otherwise.
+        let (mode, clamp) = match kind {
+            Shuffle::Index => ("idx", 0x1f),
+            Shuffle::Up => ("up", 0),
+            Shuffle::Down => ("down", 0x1f),
+            Shuffle::Xor => ("bfly", 0x1f),
+        };
+        let mask = self.mask(cx)?;
+        Ok(cx
+            .call_intrinsic(
+                &format!("llvm.nvvm.shfl.sync.{mode}.i32"),
+                Some(cx.context.i32_type().into()),
+                &[mask.into(), word.into(), operand.into(), cx.i32(clamp).into()],
+            )?
+            .expect("a value")
+            .into_int_value())
+    }
+
+    fn ballot<'ctx>(
+        &self,
+        cx: &Cx<'_, 'ctx>,
+        predicate: IntValue<'ctx>,
+    ) -> Result<[IntValue<'ctx>; 4], NativeError> {
+        let mask = self.mask(cx)?;
+        let word = cx
+            .call_intrinsic(
+                "llvm.nvvm.vote.ballot.sync",
+                Some(cx.context.i32_type().into()),
+                &[mask.into(), predicate.into()],
+            )?
+            .expect("a value")
+            .into_int_value();
+        let zero = cx.i32(0);
+        Ok([word, zero, zero, zero])
+    }
+
+    fn vote<'ctx>(
+        &self,
+        cx: &Cx<'_, 'ctx>,
+        all: bool,
+        predicate: IntValue<'ctx>,
+    ) -> Result<IntValue<'ctx>, NativeError> {
+        let mask = self.mask(cx)?;
+        let name = if all {
+            "llvm.nvvm.vote.all.sync"
+        } else {
+            "llvm.nvvm.vote.any.sync"
+        };
+        Ok(cx
+            .call_intrinsic(
+                name,
+                Some(cx.context.bool_type().into()),
+                &[mask.into(), predicate.into()],
+            )?
+            .expect("a value")
+            .into_int_value())
+    }
+
+    fn first_active_lane<'ctx>(&self, cx: &Cx<'_, 'ctx>) -> Result<IntValue<'ctx>, NativeError> {
+        let active = cx
+            .call_intrinsic("llvm.nvvm.activemask", Some(cx.context.i32_type().into()), &[])?
+            .expect("a value");
+        let zero_is_poison = cx.context.bool_type().const_zero();
+        Ok(cx
+            .call_intrinsic(
+                "llvm.cttz.i32",
+                Some(cx.context.i32_type().into()),
+                &[active, zero_is_poison.into()],
+            )?
+            .expect("a value")
+            .into_int_value())
+    }
+
+    fn native_reduce<'ctx>(
+        &self,
+        cx: &Cx<'_, 'ctx>,
+        op: NativeReduce,
+        word: IntValue<'ctx>,
+    ) -> Result<Option<IntValue<'ctx>>, NativeError> {
+        if self.sm < 80 {
+            return Ok(None);
+        }
+        let name = match op {
+            NativeReduce::Add => "add",
+            NativeReduce::MinSigned => "min",
+            NativeReduce::MaxSigned => "max",
+            NativeReduce::MinUnsigned => "umin",
+            NativeReduce::MaxUnsigned => "umax",
+            NativeReduce::And => "and",
+            NativeReduce::Or => "or",
+            NativeReduce::Xor => "xor",
+        };
+        let mask = self.mask(cx)?;
+        // Value first, mask second.
+        Ok(Some(
+            cx.call_intrinsic(
+                &format!("llvm.nvvm.redux.sync.{name}"),
+                Some(cx.context.i32_type().into()),
+                &[word.into(), mask.into()],
+            )?
+            .expect("a value")
+            .into_int_value(),
+        ))
+    }
+
+    fn workgroup_barrier<'ctx>(&self, cx: &Cx<'_, 'ctx>) -> Result<(), NativeError> {
+        cx.call_intrinsic("llvm.nvvm.barrier0", None, &[])?;
+        Ok(())
+    }
+
+    fn subgroup_barrier<'ctx>(&self, cx: &Cx<'_, 'ctx>) -> Result<(), NativeError> {
+        let mask = self.mask(cx)?;
+        cx.call_intrinsic("llvm.nvvm.bar.warp.sync", None, &[mask.into()])?;
+        Ok(())
+    }
+
+    fn fence<'ctx>(&self, cx: &Cx<'_, 'ctx>, scope: Scope) -> Result<(), NativeError> {
+        let name = match scope {
+            Scope::Subgroup | Scope::Workgroup => "llvm.nvvm.membar.cta",
+            Scope::Device => "llvm.nvvm.membar.gl",
+        };
+        cx.call_intrinsic(name, None, &[])?;
+        Ok(())
+    }
+
+    fn math_routine(&self, name: &str) -> Option<String> {
+        // libdevice's names: __nv_sinf, __nv_sin, __nv_powf, ...
+        Some(format!("__nv_{name}"))
+    }
+}
+
+/// Unused: keeps the metadata argument type in scope for readers.
+#[allow(dead_code)]
+type MetadataArgument<'ctx> = BasicMetadataValueEnum<'ctx>;

@@ -1,0 +1,105 @@
+//! WGSL compute shaders lowered to PTX and assembled by ptxas, without a GPU.
+
+use wavekit_native::NativeError;
+use wavekit_native::lower::Source;
+use wavekit_native::nvptx::{Ptx, PtxOptions, compile};
+use wavekit_native::tools;
+
+fn module(source: &str) -> (naga::Module, naga::valid::ModuleInfo) {
+    let module = naga::front::wgsl::parse_str(source).unwrap_or_else(|e| panic!("{}", e.emit_to_string(source)));
+    let info = naga::valid::Validator::new(
+        naga::valid::ValidationFlags::all(),
+        naga::valid::Capabilities::all(),
+    )
+    .validate(&module)
+    .unwrap_or_else(|e| panic!("{}", e.emit_to_string(source)));
+    (module, info)
+}
+
+fn ptx(source: &str, sm: u32) -> Result<Ptx, NativeError> {
+    let (module, info) = module(source);
+    compile(
+        &module,
+        &info,
+        "main",
+        &PtxOptions {
+            sm,
+            source: Some(Source {
+                name: "shader.wgsl",
+                text: source,
+            }),
+        },
+    )
+}
+
+const KITCHEN_SINK: &str = "
+struct Pair { key: u32, value: f32 }
+struct Params { n: u32, scale: f32, pad: vec2<u32> }
+@group(0) @binding(0) var<storage, read> input: array<u32>;
+@group(0) @binding(1) var<storage, read_write> output: array<Pair>;
+@group(0) @binding(2) var<uniform> params: Params;
+@group(0) @binding(3) var<storage, read_write> counters: array<atomic<u32>, 4>;
+var<workgroup> tile: array<u32, 64>;
+var<private> seed: u32 = 7u;
+
+fn mix_bits(x: u32) -> u32 {
+    var h = x ^ seed;
+    for (var i = 0u; i < 3u; i++) {
+        h = (h ^ (h >> 16u)) * 0x45d9f3bu;
+    }
+    return h;
+}
+
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_index) li: u32,
+        @builtin(subgroup_invocation_id) lane: u32, @builtin(subgroup_size) lanes: u32) {
+    let i = gid.x;
+    if (i >= arrayLength(&input)) { return; }
+    let x = input[i];
+    tile[li] = mix_bits(x);
+    workgroupBarrier();
+    let neighbour = tile[(li + 1u) % 64u];
+    let total = subgroupAdd(x);
+    let prefix = subgroupExclusiveAdd(f32(x));
+    let shuffled = subgroupShuffleXor(vec2<f32>(f32(x), 1.0), 1u);
+    let ballot = subgroupBallot(x > 5u);
+    let wide = subgroupShuffle(u64(x) << 33u, lane ^ 3u);
+    switch (x % 3u) {
+        case 0u: { atomicAdd(&counters[0], 1u); }
+        case 1u, 2u: { atomicMax(&counters[1], x); }
+        default: {}
+    }
+    let exchanged = atomicCompareExchangeWeak(&counters[2], 0u, x);
+    var v = vec4<f32>(f32(neighbour), prefix, shuffled);
+    v = clamp(v * params.scale, vec4(0.0), vec4(1e9));
+    output[i] = Pair(total + countOneBits(ballot.x) + u32(wide >> 33u) + select(0u, 1u, exchanged.exchanged),
+                     dot(v, vec4(1.0)) + sqrt(abs(v.x)) + exp2(v.y * 0.0));
+}
+";
+
+#[test]
+fn a_kitchen_sink_kernel_assembles_for_sm80_and_sm90() {
+    for sm in [80, 90] {
+        let ptx = ptx(KITCHEN_SINK, sm).unwrap_or_else(|e| panic!("{e}"));
+        assert!(ptx.text.contains(".entry main"), "{}", ptx.text);
+        assert!(ptx.text.contains(".reqntid 64, 1, 1"), "{}", ptx.text);
+        tools::assemble(&ptx.text, sm).unwrap_or_else(|e| panic!("{e}\n{}", ptx.text));
+        assert_eq!(ptx.abi.buffers.len(), 4);
+    }
+}
+
+#[test]
+fn unsupported_constructs_name_themselves_and_the_line() {
+    let source = "
+@group(0) @binding(0) var<storage, read_write> out: array<f32>;
+@compute @workgroup_size(32)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+    let m = mat2x2<f32>(1.0, 2.0, 3.0, 4.0);
+    out[gid.x] = determinant(m);
+}
+";
+    let error = ptx(source, 90).err().expect("determinant is not lowered");
+    let message = error.to_string();
+    assert!(message.contains("shader.wgsl:6:"), "{message}");
+    assert!(message.contains("Determinant"), "{message}");
+}

@@ -1,0 +1,134 @@
+//! The CUDA back end of the runner: the validated module lowered to PTX by
+//! `wavekit-native` (LLVM 19 NVPTX), JIT-loaded and launched through the
+//! CUDA driver API, loaded at run time.
+
+use wavekit_native::cuda::{Cuda, CudaKernel};
+use wavekit_native::lower::Source;
+use wavekit_native::nvptx::{self, Ptx, PtxOptions};
+
+use super::{Binding, DeviceInfo};
+use crate::error::Error;
+use crate::expand::ValidModule;
+use crate::target::{Backend, ScalarFeatures, SubgroupSize, Target};
+
+/// An opened CUDA GPU.
+pub struct CudaDevice {
+    cuda: Cuda,
+    sm: u32,
+    info: DeviceInfo,
+    target: Target,
+}
+
+/// A compiled, loaded kernel.
+pub struct CudaKernelHandle {
+    kernel: CudaKernel,
+    ptx: Ptx,
+}
+
+impl CudaKernelHandle {
+    /// The PTX it was loaded from.
+    pub fn ptx(&self) -> &Ptx {
+        &self.ptx
+    }
+}
+
+impl CudaDevice {
+    /// Opens device `ordinal`; a clear error when there is no CUDA driver.
+    pub fn open(ordinal: usize) -> Result<CudaDevice, Error> {
+        let cuda = Cuda::open(ordinal)?;
+        let (major, minor) = cuda.compute_capability()?;
+        let sm = match major * 10 + minor {
+            cc if cc >= 90 => 90,
+            cc if cc >= 80 => 80,
+            cc if cc >= 70 => 70,
+            cc => {
+                return Err(Error::Gpu(format!(
+                    "CUDA device {ordinal} is sm_{cc}; the native back end needs sm_70 or newer"
+                )));
+            }
+        };
+        let driver = cuda.driver_version()?;
+        let info = DeviceInfo {
+            name: cuda.name()?,
+            driver: format!(
+                "CUDA {}.{} driver, PTX for sm_{sm} (compute capability {major}.{minor})",
+                driver / 1000,
+                driver % 1000 / 10
+            ),
+        };
+        let mut target = Target::new(Backend::Cuda, SubgroupSize::fixed(32)?);
+        target.scalars = ScalarFeatures::ALL;
+        Ok(CudaDevice {
+            cuda,
+            sm,
+            info,
+            target,
+        })
+    }
+
+    /// The device's description.
+    pub fn info(&self) -> &DeviceInfo {
+        &self.info
+    }
+
+    /// The target: 32 lanes, every scalar type.
+    pub fn target(&self) -> &Target {
+        &self.target
+    }
+
+    /// Lowers `entry` to PTX and loads it.
+    pub fn kernel(&self, module: &ValidModule, entry: &str) -> Result<CudaKernelHandle, Error> {
+        let ptx = nvptx::compile(
+            &module.module,
+            &module.info,
+            entry,
+            &PtxOptions {
+                sm: self.sm,
+                source: Some(Source {
+                    name: "shader.wgsl",
+                    text: &module.source,
+                }),
+            },
+        )?;
+        let kernel = self.cuda.load(&ptx.text, &ptx.entry)?;
+        Ok(CudaKernelHandle { kernel, ptx })
+    }
+
+    /// Launches with buffers bound by `@binding` number (group 0).
+    pub fn run_at(
+        &self,
+        kernel: &CudaKernelHandle,
+        numbered: &[(u32, Binding<'_>)],
+        workgroups: [u32; 3],
+    ) -> Result<Vec<Vec<u8>>, Error> {
+        let mut buffers = Vec::new();
+        let mut outputs = Vec::new();
+        for param in &kernel.ptx.abi.buffers {
+            let found = numbered
+                .iter()
+                .find(|(binding, _)| param.group == 0 && *binding == param.binding);
+            let bytes = match found {
+                Some((_, Binding::Input(data))) => data.to_vec(),
+                Some((_, Binding::Output { size })) => {
+                    outputs.push((buffers.len(), *size as usize));
+                    vec![0; *size as usize]
+                }
+                None => {
+                    return Err(Error::Gpu(format!(
+                        "no buffer for @group({}) @binding({})",
+                        param.group, param.binding
+                    )));
+                }
+            };
+            param.check(bytes.len()).map_err(Error::Gpu)?;
+            buffers.push(bytes);
+        }
+        let [x, y, z] = kernel.ptx.abi.workgroup_size;
+        self.cuda
+            .launch(&kernel.kernel, &mut buffers, workgroups, [x, y, z], 0)?;
+        Ok(outputs
+            .into_iter()
+            .map(|(index, size)| buffers[index][..size].to_vec())
+            .collect())
+    }
+}
