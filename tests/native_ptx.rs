@@ -5,7 +5,7 @@
 use wavekit::conformance::{self, Options};
 use wavekit::{Backend, ScalarFeatures, SubgroupSize, Target};
 use wavekit_native::lower::Source;
-use wavekit_native::nvptx::{PtxOptions, compile};
+use wavekit_native::nvptx::{KernelRequest, compile_many};
 use wavekit_native::tools;
 
 fn cuda_target() -> Target {
@@ -18,27 +18,41 @@ fn cuda_target() -> Target {
 fn every_conformance_kernel_compiles_to_ptx_that_ptxas_accepts() {
     let kernels = conformance::kernels(&cuda_target(), &Options::default()).expect("suite kernels");
     assert!(kernels.len() > 20, "{} kernels", kernels.len());
-    let mut failures = Vec::new();
-    for kernel in &kernels {
-        for sm in [80, 90] {
-            let result = compile(
-                &kernel.module.module,
-                &kernel.module.info,
-                "wk_conf_main",
-                &PtxOptions {
-                    sm,
-                    source: Some(Source {
-                        name: "conformance.wgsl",
-                        text: &kernel.module.source,
-                    }),
-                },
-            )
-            .map_err(|e| e.to_string())
-            .and_then(|ptx| tools::assemble(&ptx.text, sm).map_err(|e| e.to_string()));
-            if let Err(e) = result {
-                failures.push(format!("{} (sm_{sm}): {e}", kernel.label));
-            }
-        }
+    let names: Vec<String> = (0..kernels.len()).map(|i| format!("suite_{i}")).collect();
+    let requests: Vec<KernelRequest> = kernels
+        .iter()
+        .zip(&names)
+        .map(|(kernel, name)| KernelRequest {
+            module: &kernel.module.module,
+            info: &kernel.module.info,
+            entry: "wk_conf_main",
+            name,
+            source: Some(Source {
+                name: "conformance.wgsl",
+                text: &kernel.module.source,
+            }),
+        })
+        .collect();
+    // One module per SM, compiled on its own thread.
+    let results: Vec<Result<usize, String>> = std::thread::scope(|scope| {
+        let requests = &requests;
+        let handles: Vec<_> = [80, 90]
+            .into_iter()
+            .map(|sm| {
+                scope.spawn(move || {
+                    let (ptx, _, abis) =
+                        compile_many(requests, sm).map_err(|e| format!("sm_{sm}: {e}"))?;
+                    tools::assemble(&ptx, sm).map_err(|e| format!("sm_{sm}: {e}"))?;
+                    Ok(abis.len())
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("worker"))
+            .collect()
+    });
+    for result in results {
+        assert_eq!(result.unwrap_or_else(|e| panic!("{e}")), kernels.len());
     }
-    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
 }

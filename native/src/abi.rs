@@ -43,10 +43,12 @@ impl BufferParam {
                 "binding @group({}) @binding({}) `{name}` needs {fixed} bytes, got {bytes}",
                 self.group, self.binding
             )),
-            Some(stride) if bytes < fixed || (bytes - fixed) % stride as usize != 0 => Err(format!(
-                "binding @group({}) @binding({}) `{name}` needs {fixed} bytes plus a multiple of {stride}, got {bytes}",
-                self.group, self.binding
-            )),
+            Some(stride) if bytes < fixed || !(bytes - fixed).is_multiple_of(stride as usize) => {
+                Err(format!(
+                    "binding @group({}) @binding({}) `{name}` needs {fixed} bytes plus a multiple of {stride}, got {bytes}",
+                    self.group, self.binding
+                ))
+            }
             _ => Ok(()),
         }
     }

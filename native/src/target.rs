@@ -100,8 +100,7 @@ pub trait TargetLayer {
     /// The workgroup's id within the dispatch.
     fn group_id<'ctx>(&self, cx: &Cx<'_, 'ctx>, dim: Dim) -> Result<IntValue<'ctx>, NativeError>;
     /// The number of workgroups dispatched.
-    fn num_groups<'ctx>(&self, cx: &Cx<'_, 'ctx>, dim: Dim)
-    -> Result<IntValue<'ctx>, NativeError>;
+    fn num_groups<'ctx>(&self, cx: &Cx<'_, 'ctx>, dim: Dim) -> Result<IntValue<'ctx>, NativeError>;
     /// The invocation's lane in its subgroup.
     fn lane_id<'ctx>(&self, cx: &Cx<'_, 'ctx>) -> Result<IntValue<'ctx>, NativeError>;
     /// Moves a 32-bit word between lanes.

@@ -6,7 +6,8 @@ use wavekit_native::nvptx::{Ptx, PtxOptions, compile};
 use wavekit_native::tools;
 
 fn module(source: &str) -> (naga::Module, naga::valid::ModuleInfo) {
-    let module = naga::front::wgsl::parse_str(source).unwrap_or_else(|e| panic!("{}", e.emit_to_string(source)));
+    let module = naga::front::wgsl::parse_str(source)
+        .unwrap_or_else(|e| panic!("{}", e.emit_to_string(source)));
     let info = naga::valid::Validator::new(
         naga::valid::ValidationFlags::all(),
         naga::valid::Capabilities::all(),
@@ -98,8 +99,28 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     out[gid.x] = determinant(m);
 }
 ";
-    let error = ptx(source, 90).err().expect("determinant is not lowered");
+    let error = ptx(source, 90).expect_err("determinant is not lowered");
     let message = error.to_string();
     assert!(message.contains("shader.wgsl:6:"), "{message}");
     assert!(message.contains("Determinant"), "{message}");
+}
+
+const MATH: &str = "
+@group(0) @binding(0) var<storage, read> input: array<f32>;
+@group(0) @binding(1) var<storage, read_write> output: array<f32>;
+@compute @workgroup_size(32)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+    let x = input[gid.x];
+    output[gid.x] = sin(x) + pow(abs(x) + 1.0, 0.5) + exp(x * 0.1) + atan2(x, 2.0) + log(abs(x) + 1.0)
+        + f32(tanh(f64(x)));
+}
+";
+
+#[test]
+fn transcendental_functions_link_libdevice() {
+    for sm in [80, 90] {
+        let ptx = ptx(MATH, sm).unwrap_or_else(|e| panic!("{e}"));
+        assert!(!ptx.text.contains("__nv_"), "libdevice routines are inlined");
+        tools::assemble(&ptx.text, sm).unwrap_or_else(|e| panic!("{e}\n{}", ptx.text));
+    }
 }

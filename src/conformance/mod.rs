@@ -162,7 +162,9 @@ pub fn run(gpu: &Gpu, options: &Options) -> Result<Report, Error> {
     if !report.adapter_passed() {
         return Ok(report);
     }
-    let batches = plan(&target, options, &mut |instance| report.add_instance(instance))?;
+    let batches = plan(&target, options, &mut |instance| {
+        report.add_instance(instance)
+    })?;
     let mut libraries: BTreeMap<String, Library> = BTreeMap::new();
     for batch in batches {
         let PlannedBatch {
@@ -183,10 +185,7 @@ pub fn run(gpu: &Gpu, options: &Options) -> Result<Report, Error> {
                 }
             }
             Ok(BatchResult::BadLayout(problem)) => {
-                report.adapter_problem(format!(
-                    "{} kernel [{lowering}]: {problem}",
-                    family.name()
-                ));
+                report.adapter_problem(format!("{} kernel [{lowering}]: {problem}", family.name()));
                 return Ok(report);
             }
             Err(error) => {
@@ -220,7 +219,11 @@ pub fn kernels(target: &crate::Target, options: &Options) -> Result<Vec<SuiteKer
     })?;
     let mut out = Vec::new();
     for (index, batch) in batches.into_iter().enumerate() {
-        let library = Library::new(target.clone().with_strategy(Strategy::uniform(batch.lowering)));
+        let library = Library::new(
+            target
+                .clone()
+                .with_strategy(Strategy::uniform(batch.lowering)),
+        );
         let built = kernel::build_batch(&library, &batch.cases, batch.dispatch)?;
         let mut instances: Vec<String> = batch.slots.iter().map(|s| names[*s].clone()).collect();
         instances.dedup();
@@ -231,6 +234,106 @@ pub fn kernels(target: &crate::Target, options: &Options) -> Result<Vec<SuiteKer
         });
     }
     Ok(out)
+}
+
+/// A kernel calling one instance (its first conformance case), and the
+/// same kernel with no case: what the two compile to differs by what the
+/// instance costs.
+pub struct InstanceKernel {
+    /// The instance, as the catalog spells it.
+    pub instance: String,
+    /// Its lowering.
+    pub lowering: Lowering,
+    /// The kernel with the case (entry point `wk_conf_main`).
+    pub module: crate::ValidModule,
+    /// The kernel without it.
+    pub baseline: crate::ValidModule,
+}
+
+/// Representative instances of every catalog op under every lowering it
+/// offers: the widest tile with dtype f32 and, for ops that also take
+/// integers, with u32 (else i32); block ops at B = 128 with the suite's
+/// `add`.
+pub fn representative_kernels(target: &crate::Target) -> Result<Vec<InstanceKernel>, Error> {
+    let options = Options::default();
+    let dispatch = Dispatch::for_sizes(target.subgroup_size);
+    let mut out = Vec::new();
+    for primitive in catalog::primitives() {
+        let lowerings = if primitive.lowerings.is_empty() {
+            vec![options.lowerings[0]]
+        } else {
+            primitive.lowerings.to_vec()
+        };
+        for lowering in lowerings {
+            let library = Library::new(target.clone().with_strategy(Strategy::uniform(lowering)));
+            // Best instance per dtype class (float, integer, none).
+            let mut best: BTreeMap<u8, (i64, crate::Instance)> = BTreeMap::new();
+            let specs = library
+                .specs_of(primitive)
+                .into_iter()
+                .chain(generic_specs(primitive, &library));
+            for spec in specs {
+                let instance = library.resolve(&spec)?;
+                if !instance_selected(&instance, &options)
+                    || lowering_is_moot(&instance, target, &options)?
+                {
+                    continue;
+                }
+                let score = representative_score(&instance);
+                let class = match instance.dtype {
+                    Some(d) if d.is_float() => 0,
+                    Some(_) => 1,
+                    None => 2,
+                };
+                if best.get(&class).is_none_or(|(b, _)| score > *b) {
+                    best.insert(class, (score, instance));
+                }
+            }
+            for (_, instance) in best.into_values() {
+                let dispatch = dispatch_of(&instance, dispatch);
+                let mut inputs = cases::Inputs::new(
+                    options.seed,
+                    dispatch.invocations(),
+                    target.subgroup_size.min(),
+                );
+                let Some(case) = cases::cases(&instance, &mut inputs).into_iter().next() else {
+                    continue;
+                };
+                let module =
+                    kernel::build_batch(&library, std::slice::from_ref(&case), dispatch)?.module;
+                let baseline = kernel::build_batch(&library, &[], dispatch)?.module;
+                out.push(InstanceKernel {
+                    instance: instance.spec().to_string(),
+                    lowering,
+                    module,
+                    baseline,
+                });
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn representative_score(instance: &crate::Instance) -> i64 {
+    use crate::Dtype;
+    let dtype = match instance.dtype {
+        Some(Dtype::F32 | Dtype::U32) | None => 40,
+        Some(Dtype::I32) => 30,
+        Some(_) => 0,
+    };
+    let value = match instance.value_dtype {
+        Some(Dtype::U32) | None => 5,
+        Some(_) => 0,
+    };
+    let log2 = instance.log2_size.map_or(0, i64::from);
+    let block = instance
+        .block_dim
+        .map_or(0, |b| -(i64::from(b) - 128).abs() / 32);
+    let function = match instance.function.as_deref() {
+        Some(f) if f.contains("_add_") => 1,
+        _ => 0,
+    };
+    dtype * 1000 + value * 100 + log2 * 10 + block + function
 }
 
 /// Requests of a generic block operator (one naming a user function):

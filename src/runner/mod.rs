@@ -46,7 +46,7 @@ pub struct Gpu {
 }
 
 enum Device {
-    Wgpu(WgpuDevice),
+    Wgpu(Box<WgpuDevice>),
     Cuda(CudaDevice),
 }
 
@@ -70,7 +70,7 @@ impl Gpu {
             driver: format!("{:?}, {} {}", info.backend, info.driver, info.driver_info),
         };
         Ok(Gpu {
-            device: Device::Wgpu(device),
+            device: Device::Wgpu(Box::new(device)),
             info,
         })
     }
@@ -153,4 +153,3 @@ impl Gpu {
 pub fn words(bytes: &[u8]) -> Vec<u32> {
     bytemuck::pod_collect_to_vec(bytes)
 }
-

@@ -17,7 +17,9 @@ macro_rules! on_int {
         match $v {
             BasicValueEnum::IntValue($x) => $body.map(|r| r.as_basic_value_enum()),
             BasicValueEnum::VectorValue($x) => $body.map(|r| r.as_basic_value_enum()),
-            other => Err(NativeError::Llvm(format!("expected an integer, got {other:?}"))),
+            other => Err(NativeError::Llvm(format!(
+                "expected an integer, got {other:?}"
+            ))),
         }
     };
 }
@@ -26,11 +28,12 @@ macro_rules! on_float {
         match $v {
             BasicValueEnum::FloatValue($x) => $body.map(|r| r.as_basic_value_enum()),
             BasicValueEnum::VectorValue($x) => $body.map(|r| r.as_basic_value_enum()),
-            other => Err(NativeError::Llvm(format!("expected a float, got {other:?}"))),
+            other => Err(NativeError::Llvm(format!(
+                "expected a float, got {other:?}"
+            ))),
         }
     };
 }
-pub(crate) use on_float;
 
 impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
     /// Builds the value of `handle` at the builder's position.
@@ -199,19 +202,21 @@ impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
         let naga = self.m.naga;
         let unsupported = |what: String| NativeError::Unsupported {
             construct: what,
-            location: self.m.span_location(naga.global_expressions.get_span(handle)),
+            location: self
+                .m
+                .span_location(naga.global_expressions.get_span(handle)),
         };
         match naga.global_expressions[handle] {
             Expression::Literal(literal) => self
                 .literal(literal)
                 .ok_or_else(|| unsupported(format!("the literal {literal:?}"))),
             Expression::Constant(c) => self.const_expression(naga.constants[c].init),
-            Expression::ZeroValue(ty) => Ok(types::value_type(
-                self.m.context,
-                &naga.types,
-                &naga.types[ty].inner,
-            )?
-            .const_zero()),
+            Expression::ZeroValue(ty) => {
+                Ok(
+                    types::value_type(self.m.context, &naga.types, &naga.types[ty].inner)?
+                        .const_zero(),
+                )
+            }
             Expression::Compose { ty, ref components } => {
                 let values = components
                     .iter()
@@ -341,9 +346,8 @@ impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
                 let slot = self.entry_alloca(ty)?;
                 self.builder.build_store(slot, value).map_err(llvm_error)?;
                 let zero = self.m.context.i32_type().const_zero();
-                let element_ptr =
-                    unsafe { self.builder.build_gep(ty, slot, &[zero, index], "") }
-                        .map_err(llvm_error)?;
+                let element_ptr = unsafe { self.builder.build_gep(ty, slot, &[zero, index], "") }
+                    .map_err(llvm_error)?;
                 let element_ty = match ty {
                     BasicTypeEnum::ArrayType(a) => a.get_element_type(),
                     other => return Err(NativeError::Llvm(format!("indexing {other:?}"))),
@@ -378,7 +382,9 @@ impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
     ) -> Result<BasicValueEnum<'ctx>, NativeError> {
         let b = &self.builder;
         match condition {
-            BasicValueEnum::IntValue(c) => b.build_select(c, accept, reject, "").map_err(llvm_error),
+            BasicValueEnum::IntValue(c) => {
+                b.build_select(c, accept, reject, "").map_err(llvm_error)
+            }
             BasicValueEnum::VectorValue(c) => {
                 b.build_select(c, accept, reject, "").map_err(llvm_error)
             }
@@ -551,9 +557,12 @@ impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
         if signed {
             let bits = int_bits(ty);
             let min = self.constant_like(ty, |t| {
-                t.into_int_type().const_int(1u64 << (bits - 1), false).into()
+                t.into_int_type()
+                    .const_int(1u64 << (bits - 1), false)
+                    .into()
             })?;
-            let minus_one = self.constant_like(ty, |t| t.into_int_type().const_all_ones().into())?;
+            let minus_one =
+                self.constant_like(ty, |t| t.into_int_type().const_all_ones().into())?;
             let a_min = self.int_compare(IntPredicate::EQ, a, min)?;
             let b_m1 = self.int_compare(IntPredicate::EQ, b, minus_one)?;
             let overflow = self
@@ -586,11 +595,7 @@ impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
                     );
                     Ok(self
                         .cx()
-                        .call_intrinsic(
-                            &name,
-                            Some(self.m.context.bool_type().into()),
-                            &[value],
-                        )?
+                        .call_intrinsic(&name, Some(self.m.context.bool_type().into()), &[value])?
                         .expect("a value"))
                 }
                 scalar => Ok(scalar),
@@ -614,7 +619,8 @@ impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
     ) -> Result<BasicValueEnum<'ctx>, NativeError> {
         use inkwell::values::InstructionOpcode as O;
         let source_type = self.type_of(expr);
-        let source = scalar_of(source_type).ok_or_else(|| self.unsupported_at(expr, "this cast"))?;
+        let source =
+            scalar_of(source_type).ok_or_else(|| self.unsupported_at(expr, "this cast"))?;
         let value = self.expression(expr)?;
         let target = naga::Scalar {
             kind,
@@ -656,7 +662,11 @@ impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
             }
             (Sint, Float) => cast(O::SIToFP),
             (Uint | Bool, Float) => cast(O::UIToFP),
-            (Sint | Uint | Bool, Sint | Uint) if source.width == target.width && source.kind != Bool => Ok(value),
+            (Sint | Uint | Bool, Sint | Uint)
+                if source.width == target.width && source.kind != Bool =>
+            {
+                Ok(value)
+            }
             (Sint, Sint | Uint) if source.width < target.width => cast(O::SExt),
             (Uint | Bool, Sint | Uint) if source.width < target.width || source.kind == Bool => {
                 cast(O::ZExt)
@@ -700,7 +710,8 @@ impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
             .ok_or_else(|| self.unsupported_at(handle, "arrayLength outside a buffer"))?;
         let inner = &self.m.naga.types[self.m.naga.global_variables[global].ty].inner;
         let (fixed, stride) = super::runtime_array_shape(inner, self.m.naga);
-        let stride = stride.ok_or_else(|| self.unsupported_at(handle, "arrayLength of a sized array"))?;
+        let stride =
+            stride.ok_or_else(|| self.unsupported_at(handle, "arrayLength of a sized array"))?;
         let bytes = self.frame[1 + self.m.resources.len() + index].into_int_value();
         let i32t = self.m.context.i32_type();
         let rest = self
@@ -717,7 +728,10 @@ impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
 
 /// `value` as the same kind of LLVM value as `like` (both scalars or both
 /// vectors), for the generic builder methods.
-pub(crate) fn from_same<'ctx, T: TryFrom<BasicValueEnum<'ctx>>>(value: BasicValueEnum<'ctx>, _like: T) -> T
+pub(crate) fn from_same<'ctx, T: TryFrom<BasicValueEnum<'ctx>>>(
+    value: BasicValueEnum<'ctx>,
+    _like: T,
+) -> T
 where
     T::Error: std::fmt::Debug,
 {

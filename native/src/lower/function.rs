@@ -3,11 +3,11 @@
 
 use std::collections::HashMap;
 
+use inkwell::AddressSpace;
 use inkwell::basic_block::BasicBlock;
 use inkwell::builder::Builder;
-use inkwell::types::{BasicMetadataTypeEnum, BasicType, BasicTypeEnum};
+use inkwell::types::{BasicType, BasicTypeEnum};
 use inkwell::values::{BasicMetadataValueEnum, BasicValueEnum, FunctionValue, PointerValue};
-use inkwell::AddressSpace;
 use naga::valid::FunctionInfo;
 use naga::{Handle, Statement};
 
@@ -74,9 +74,6 @@ impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
             locals: HashMap::new(),
             exits: Vec::new(),
         };
-        for (i, _) in function.arguments.iter().enumerate() {
-            let _ = i;
-        }
         // Local variables live for the whole call; naga zeroes those
         // without an initialiser, and so do we.
         for (handle, local) in function.local_variables.iter() {
@@ -136,7 +133,7 @@ impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
     pub(crate) fn cx(&self) -> Cx<'_, 'ctx> {
         Cx {
             context: self.m.context,
-            module: &self.m.module,
+            module: self.m.module,
             builder: &self.builder,
             lane_mask: self.m.lane_mask,
         }
@@ -302,7 +299,10 @@ impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
                 self.builder.position_at_end(exit);
             }
             Statement::Break => {
-                let exits = *self.exits.last().ok_or_else(|| unsupported("break outside a loop"))?;
+                let exits = *self
+                    .exits
+                    .last()
+                    .ok_or_else(|| unsupported("break outside a loop"))?;
                 self.branch_to(exits.break_to)?;
             }
             Statement::Continue => {
@@ -317,7 +317,9 @@ impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
             Statement::Return { value } => match value {
                 Some(value) => {
                     let value = self.expression(value)?;
-                    self.builder.build_return(Some(&value)).map_err(llvm_error)?;
+                    self.builder
+                        .build_return(Some(&value))
+                        .map_err(llvm_error)?;
                 }
                 None => {
                     self.builder.build_return(None).map_err(llvm_error)?;
@@ -349,12 +351,10 @@ impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
                 let ptr = self.expression(pointer)?.into_pointer_value();
                 let value = self.expression(value)?;
                 let store = self.store_typed(ptr, &inner, value)?;
-                if matches!(inner, naga::TypeInner::Atomic(_)) {
-                    if let Some(store) = store {
-                        store
-                            .set_atomic_ordering(inkwell::AtomicOrdering::Monotonic)
-                            .map_err(|e| NativeError::Llvm(e.to_string()))?;
-                    }
+                if let (naga::TypeInner::Atomic(_), Some(store)) = (&inner, store) {
+                    store
+                        .set_atomic_ordering(inkwell::AtomicOrdering::Monotonic)
+                        .map_err(|e| NativeError::Llvm(e.to_string()))?;
                 }
             }
             Statement::Atomic {
@@ -451,7 +451,8 @@ impl<'a, 'ctx> ModuleLowerer<'a, 'ctx> {
         ty: Handle<naga::Type>,
     ) -> Result<BasicTypeEnum<'ctx>, NativeError> {
         match self.naga.types[ty].inner {
-            naga::TypeInner::Pointer { space, .. } | naga::TypeInner::ValuePointer { space, .. } => {
+            naga::TypeInner::Pointer { space, .. }
+            | naga::TypeInner::ValuePointer { space, .. } => {
                 Ok(self.context.ptr_type(self.space_of(space)?).into())
             }
             ref inner => types::value_type(self.context, &self.naga.types, inner),
@@ -477,7 +478,3 @@ impl<'a, 'ctx> ModuleLowerer<'a, 'ctx> {
         }))
     }
 }
-
-/// Unused: keeps `BasicMetadataTypeEnum` imported for signatures above.
-#[allow(dead_code)]
-fn _types(_: BasicMetadataTypeEnum<'_>) {}

@@ -2,14 +2,14 @@
 //! target's accurate math library (libdevice on CUDA) for transcendental
 //! functions, and WGSL's exact integer semantics for the bit functions.
 
+use inkwell::IntPredicate;
 use inkwell::types::BasicTypeEnum;
-use inkwell::values::{BasicValue, BasicValueEnum};
 use inkwell::values::InstructionOpcode as O;
-use inkwell::{FloatPredicate, IntPredicate};
+use inkwell::values::{BasicValue, BasicValueEnum};
 use naga::{BinaryOperator as Bin, Expression, Handle, MathFunction as M, ScalarKind};
 
 use super::FunctionLowerer;
-use super::expression::{from_same, mangle, on_float};
+use super::expression::mangle;
 use super::types::scalar_of;
 use crate::error::NativeError;
 use crate::target::llvm_error;
@@ -35,18 +35,20 @@ impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
         let signed = scalar.kind == ScalarKind::Sint;
         let ty = x.get_type();
         let one_arg = |name: &str| self.intrinsic(name, ty, &[x]);
-        let fconst = |v: f64| {
-            self.constant_like(ty, |t| t.into_float_type().const_float(v).into())
-        };
-        let iconst = |v: u64| {
-            self.constant_like(ty, |t| t.into_int_type().const_int(v, false).into())
-        };
+        let fconst = |v: f64| self.constant_like(ty, |t| t.into_float_type().const_float(v).into());
+        let iconst =
+            |v: u64| self.constant_like(ty, |t| t.into_int_type().const_int(v, false).into());
         let bits = scalar.width as u64 * 8;
         let unsupported = || self.unsupported_at(handle, format!("the math function {fun:?}"));
         Ok(match fun {
             M::Abs if float => one_arg("llvm.fabs")?,
             M::Abs if signed => {
-                let poison = self.m.context.bool_type().const_zero().as_basic_value_enum();
+                let poison = self
+                    .m
+                    .context
+                    .bool_type()
+                    .const_zero()
+                    .as_basic_value_enum();
                 let name = format!("llvm.abs.{}", mangle(ty));
                 self.cx()
                     .call_intrinsic(&name, Some(ty), &[x, poison])?
@@ -71,7 +73,9 @@ impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
             M::Round => one_arg("llvm.roundeven")?,
             M::Fract => {
                 let floor = one_arg("llvm.floor")?;
-                self.builder.build_binop(O::FSub, x, floor, "").map_err(llvm_error)?
+                self.builder
+                    .build_binop(O::FSub, x, floor, "")
+                    .map_err(llvm_error)?
             }
             M::Sqrt => one_arg("llvm.sqrt")?,
             M::InverseSqrt => {
@@ -97,26 +101,55 @@ impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
                     .builder
                     .build_binop(O::FSub, fconst(1.0)?, t, "")
                     .map_err(llvm_error)?;
-                let left = self.builder.build_binop(O::FMul, x, one_minus, "").map_err(llvm_error)?;
-                let right = self.builder.build_binop(O::FMul, b, t, "").map_err(llvm_error)?;
-                self.builder.build_binop(O::FAdd, left, right, "").map_err(llvm_error)?
+                let left = self
+                    .builder
+                    .build_binop(O::FMul, x, one_minus, "")
+                    .map_err(llvm_error)?;
+                let right = self
+                    .builder
+                    .build_binop(O::FMul, b, t, "")
+                    .map_err(llvm_error)?;
+                self.builder
+                    .build_binop(O::FAdd, left, right, "")
+                    .map_err(llvm_error)?
             }
             M::Step => {
                 // step(edge, x) = select(0, 1, edge <= x)
-                let edge_le = self.scalar_binary(Bin::LessEqual, scalar, x, y.ok_or_else(unsupported)?)?;
+                let edge_le =
+                    self.scalar_binary(Bin::LessEqual, scalar, x, y.ok_or_else(unsupported)?)?;
                 self.select(edge_le, fconst(1.0)?, fconst(0.0)?)?
             }
             M::SmoothStep => {
                 let (hi, v) = (y.ok_or_else(unsupported)?, z.ok_or_else(unsupported)?);
-                let span = self.builder.build_binop(O::FSub, hi, x, "").map_err(llvm_error)?;
-                let off = self.builder.build_binop(O::FSub, v, x, "").map_err(llvm_error)?;
-                let t = self.builder.build_binop(O::FDiv, off, span, "").map_err(llvm_error)?;
+                let span = self
+                    .builder
+                    .build_binop(O::FSub, hi, x, "")
+                    .map_err(llvm_error)?;
+                let off = self
+                    .builder
+                    .build_binop(O::FSub, v, x, "")
+                    .map_err(llvm_error)?;
+                let t = self
+                    .builder
+                    .build_binop(O::FDiv, off, span, "")
+                    .map_err(llvm_error)?;
                 let t = self.min_max(false, scalar.kind, t, fconst(0.0)?)?;
                 let t = self.min_max(true, scalar.kind, t, fconst(1.0)?)?;
-                let two_t = self.builder.build_binop(O::FMul, fconst(2.0)?, t, "").map_err(llvm_error)?;
-                let k = self.builder.build_binop(O::FSub, fconst(3.0)?, two_t, "").map_err(llvm_error)?;
-                let tt = self.builder.build_binop(O::FMul, t, t, "").map_err(llvm_error)?;
-                self.builder.build_binop(O::FMul, tt, k, "").map_err(llvm_error)?
+                let two_t = self
+                    .builder
+                    .build_binop(O::FMul, fconst(2.0)?, t, "")
+                    .map_err(llvm_error)?;
+                let k = self
+                    .builder
+                    .build_binop(O::FSub, fconst(3.0)?, two_t, "")
+                    .map_err(llvm_error)?;
+                let tt = self
+                    .builder
+                    .build_binop(O::FMul, t, t, "")
+                    .map_err(llvm_error)?;
+                self.builder
+                    .build_binop(O::FMul, tt, k, "")
+                    .map_err(llvm_error)?
             }
             M::Sign if float => {
                 let positive = self.scalar_binary(Bin::Greater, scalar, x, fconst(0.0)?)?;
@@ -139,8 +172,21 @@ impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
                 .builder
                 .build_binop(O::FMul, x, fconst(180.0 / std::f64::consts::PI)?, "")
                 .map_err(llvm_error)?,
-            M::Cos | M::Sin | M::Tan | M::Acos | M::Asin | M::Atan | M::Cosh | M::Sinh
-            | M::Tanh | M::Acosh | M::Asinh | M::Atanh | M::Exp | M::Exp2 | M::Log
+            M::Cos
+            | M::Sin
+            | M::Tan
+            | M::Acos
+            | M::Asin
+            | M::Atan
+            | M::Cosh
+            | M::Sinh
+            | M::Tanh
+            | M::Acosh
+            | M::Asinh
+            | M::Atanh
+            | M::Exp
+            | M::Exp2
+            | M::Log
             | M::Log2 => {
                 let name = match fun {
                     M::Cos => "cos",
@@ -165,7 +211,8 @@ impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
             M::Pow => self.routine(handle, "pow", &[x, y.ok_or_else(unsupported)?])?,
             M::Atan2 => self.routine(handle, "atan2", &[x, y.ok_or_else(unsupported)?])?,
             M::Dot => {
-                let product = self.scalar_binary(Bin::Multiply, scalar, x, y.ok_or_else(unsupported)?)?;
+                let product =
+                    self.scalar_binary(Bin::Multiply, scalar, x, y.ok_or_else(unsupported)?)?;
                 self.horizontal_add(scalar, product)?
             }
             M::Length => match x {
@@ -177,7 +224,8 @@ impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
                 _ => one_arg("llvm.fabs")?,
             },
             M::Distance => {
-                let difference = self.scalar_binary(Bin::Subtract, scalar, x, y.ok_or_else(unsupported)?)?;
+                let difference =
+                    self.scalar_binary(Bin::Subtract, scalar, x, y.ok_or_else(unsupported)?)?;
                 let square = self.scalar_binary(Bin::Multiply, scalar, difference, difference)?;
                 let sum = self.horizontal_add(scalar, square)?;
                 self.intrinsic("llvm.sqrt", sum.get_type(), &[sum])?
@@ -187,7 +235,9 @@ impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
                 let sum = self.horizontal_add(scalar, square)?;
                 let length = self.intrinsic("llvm.sqrt", sum.get_type(), &[sum])?;
                 let length = self.splat(length, ty.into_vector_type().get_size())?;
-                self.builder.build_binop(O::FDiv, x, length, "").map_err(llvm_error)?
+                self.builder
+                    .build_binop(O::FDiv, x, length, "")
+                    .map_err(llvm_error)?
             }
             M::Cross => {
                 let y = y.ok_or_else(unsupported)?;
@@ -198,9 +248,18 @@ impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
                     let bk = self.extract(y, k)?;
                     let ak = self.extract(x, k)?;
                     let bj = self.extract(y, j)?;
-                    let l = self.builder.build_binop(O::FMul, aj, bk, "").map_err(llvm_error)?;
-                    let r = self.builder.build_binop(O::FMul, ak, bj, "").map_err(llvm_error)?;
-                    let c = self.builder.build_binop(O::FSub, l, r, "").map_err(llvm_error)?;
+                    let l = self
+                        .builder
+                        .build_binop(O::FMul, aj, bk, "")
+                        .map_err(llvm_error)?;
+                    let r = self
+                        .builder
+                        .build_binop(O::FMul, ak, bj, "")
+                        .map_err(llvm_error)?;
+                    let c = self
+                        .builder
+                        .build_binop(O::FSub, l, r, "")
+                        .map_err(llvm_error)?;
                     out = self.insert(out, c, i)?;
                 }
                 out
@@ -212,23 +271,40 @@ impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
                     }
                     _ => self.m.context.f16_type().into(),
                 };
-                let narrow = self.builder.build_cast(O::FPTrunc, x, half, "").map_err(llvm_error)?;
-                self.builder.build_cast(O::FPExt, narrow, ty, "").map_err(llvm_error)?
+                let narrow = self
+                    .builder
+                    .build_cast(O::FPTrunc, x, half, "")
+                    .map_err(llvm_error)?;
+                self.builder
+                    .build_cast(O::FPExt, narrow, ty, "")
+                    .map_err(llvm_error)?
             }
             M::CountOneBits => one_arg("llvm.ctpop")?,
             M::ReverseBits => one_arg("llvm.bitreverse")?,
             M::CountLeadingZeros | M::CountTrailingZeros => {
-                let name = if fun == M::CountLeadingZeros { "llvm.ctlz" } else { "llvm.cttz" };
+                let name = if fun == M::CountLeadingZeros {
+                    "llvm.ctlz"
+                } else {
+                    "llvm.cttz"
+                };
                 let defined_at_zero = self.m.context.bool_type().const_zero().into();
                 self.cx()
-                    .call_intrinsic(&format!("{name}.{}", mangle(ty)), Some(ty), &[x, defined_at_zero])?
+                    .call_intrinsic(
+                        &format!("{name}.{}", mangle(ty)),
+                        Some(ty),
+                        &[x, defined_at_zero],
+                    )?
                     .expect("a value")
             }
             M::FirstTrailingBit => {
                 let defined_at_zero = self.m.context.bool_type().const_zero().into();
                 let tz = self
                     .cx()
-                    .call_intrinsic(&format!("llvm.cttz.{}", mangle(ty)), Some(ty), &[x, defined_at_zero])?
+                    .call_intrinsic(
+                        &format!("llvm.cttz.{}", mangle(ty)),
+                        Some(ty),
+                        &[x, defined_at_zero],
+                    )?
                     .expect("a value");
                 let is_zero = self.int_compare(IntPredicate::EQ, x, iconst(0)?)?;
                 self.select(is_zero, iconst(u64::MAX)?, tz)?
@@ -237,7 +313,10 @@ impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
                 // For negative signed values, the first 0 bit from the top.
                 let v = if signed {
                     let negative = self.int_compare(IntPredicate::SLT, x, iconst(0)?)?;
-                    let inverted = self.builder.build_binop(O::Xor, x, iconst(u64::MAX)?, "").map_err(llvm_error)?;
+                    let inverted = self
+                        .builder
+                        .build_binop(O::Xor, x, iconst(u64::MAX)?, "")
+                        .map_err(llvm_error)?;
                     self.select(negative, inverted, x)?
                 } else {
                     x
@@ -245,60 +324,131 @@ impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
                 let defined_at_zero = self.m.context.bool_type().const_zero().into();
                 let lz = self
                     .cx()
-                    .call_intrinsic(&format!("llvm.ctlz.{}", mangle(ty)), Some(ty), &[v, defined_at_zero])?
+                    .call_intrinsic(
+                        &format!("llvm.ctlz.{}", mangle(ty)),
+                        Some(ty),
+                        &[v, defined_at_zero],
+                    )?
                     .expect("a value");
-                let top = self.builder.build_binop(O::Sub, iconst(bits - 1)?, lz, "").map_err(llvm_error)?;
+                let top = self
+                    .builder
+                    .build_binop(O::Sub, iconst(bits - 1)?, lz, "")
+                    .map_err(llvm_error)?;
                 let is_zero = self.int_compare(IntPredicate::EQ, v, iconst(0)?)?;
                 self.select(is_zero, iconst(u64::MAX)?, top)?
             }
             M::ExtractBits => {
-                let (offset, count) = self.bit_range(ty, bits, y.ok_or_else(unsupported)?, z.ok_or_else(unsupported)?)?;
+                let (offset, count) = self.bit_range(
+                    ty,
+                    bits,
+                    y.ok_or_else(unsupported)?,
+                    z.ok_or_else(unsupported)?,
+                )?;
                 let count_zero = self.int_compare(IntPredicate::EQ, count, iconst(0)?)?;
                 let width = iconst(bits)?;
                 let extracted = if signed {
                     // (x << (w - o - c)) >>a (w - c)
-                    let left = self.builder.build_binop(O::Sub, width, offset, "").map_err(llvm_error)?;
-                    let left = self.builder.build_binop(O::Sub, left, count, "").map_err(llvm_error)?;
-                    let right = self.builder.build_binop(O::Sub, width, count, "").map_err(llvm_error)?;
+                    let left = self
+                        .builder
+                        .build_binop(O::Sub, width, offset, "")
+                        .map_err(llvm_error)?;
+                    let left = self
+                        .builder
+                        .build_binop(O::Sub, left, count, "")
+                        .map_err(llvm_error)?;
+                    let right = self
+                        .builder
+                        .build_binop(O::Sub, width, count, "")
+                        .map_err(llvm_error)?;
                     let right = self.clamp_shift(right, bits)?;
-                    let shifted = self.builder.build_binop(O::Shl, x, left, "").map_err(llvm_error)?;
-                    self.builder.build_binop(O::AShr, shifted, right, "").map_err(llvm_error)?
+                    let shifted = self
+                        .builder
+                        .build_binop(O::Shl, x, left, "")
+                        .map_err(llvm_error)?;
+                    self.builder
+                        .build_binop(O::AShr, shifted, right, "")
+                        .map_err(llvm_error)?
                 } else {
                     let o = self.clamp_shift(offset, bits)?;
-                    let shifted = self.builder.build_binop(O::LShr, x, o, "").map_err(llvm_error)?;
-                    let rest = self.builder.build_binop(O::Sub, width, count, "").map_err(llvm_error)?;
+                    let shifted = self
+                        .builder
+                        .build_binop(O::LShr, x, o, "")
+                        .map_err(llvm_error)?;
+                    let rest = self
+                        .builder
+                        .build_binop(O::Sub, width, count, "")
+                        .map_err(llvm_error)?;
                     let rest = self.clamp_shift(rest, bits)?;
-                    let mask = self.builder.build_binop(O::LShr, iconst(u64::MAX)?, rest, "").map_err(llvm_error)?;
-                    self.builder.build_binop(O::And, shifted, mask, "").map_err(llvm_error)?
+                    let mask = self
+                        .builder
+                        .build_binop(O::LShr, iconst(u64::MAX)?, rest, "")
+                        .map_err(llvm_error)?;
+                    self.builder
+                        .build_binop(O::And, shifted, mask, "")
+                        .map_err(llvm_error)?
                 };
                 self.select(count_zero, iconst(0)?, extracted)?
             }
             M::InsertBits => {
                 let new_bits = y.ok_or_else(unsupported)?;
-                let (offset, count) = self.bit_range(ty, bits, z.ok_or_else(unsupported)?, w.ok_or_else(unsupported)?)?;
+                let (offset, count) = self.bit_range(
+                    ty,
+                    bits,
+                    z.ok_or_else(unsupported)?,
+                    w.ok_or_else(unsupported)?,
+                )?;
                 let count_zero = self.int_compare(IntPredicate::EQ, count, iconst(0)?)?;
-                let rest = self.builder.build_binop(O::Sub, iconst(bits)?, count, "").map_err(llvm_error)?;
+                let rest = self
+                    .builder
+                    .build_binop(O::Sub, iconst(bits)?, count, "")
+                    .map_err(llvm_error)?;
                 let rest = self.clamp_shift(rest, bits)?;
                 let o = self.clamp_shift(offset, bits)?;
-                let low_mask = self.builder.build_binop(O::LShr, iconst(u64::MAX)?, rest, "").map_err(llvm_error)?;
-                let mask = self.builder.build_binop(O::Shl, low_mask, o, "").map_err(llvm_error)?;
+                let low_mask = self
+                    .builder
+                    .build_binop(O::LShr, iconst(u64::MAX)?, rest, "")
+                    .map_err(llvm_error)?;
+                let mask = self
+                    .builder
+                    .build_binop(O::Shl, low_mask, o, "")
+                    .map_err(llvm_error)?;
                 let mask = self.select(count_zero, iconst(0)?, mask)?;
-                let inverse = self.builder.build_binop(O::Xor, mask, iconst(u64::MAX)?, "").map_err(llvm_error)?;
-                let kept = self.builder.build_binop(O::And, x, inverse, "").map_err(llvm_error)?;
-                let moved = self.builder.build_binop(O::Shl, new_bits, o, "").map_err(llvm_error)?;
-                let moved = self.builder.build_binop(O::And, moved, mask, "").map_err(llvm_error)?;
-                self.builder.build_binop(O::Or, kept, moved, "").map_err(llvm_error)?
+                let inverse = self
+                    .builder
+                    .build_binop(O::Xor, mask, iconst(u64::MAX)?, "")
+                    .map_err(llvm_error)?;
+                let kept = self
+                    .builder
+                    .build_binop(O::And, x, inverse, "")
+                    .map_err(llvm_error)?;
+                let moved = self
+                    .builder
+                    .build_binop(O::Shl, new_bits, o, "")
+                    .map_err(llvm_error)?;
+                let moved = self
+                    .builder
+                    .build_binop(O::And, moved, mask, "")
+                    .map_err(llvm_error)?;
+                self.builder
+                    .build_binop(O::Or, kept, moved, "")
+                    .map_err(llvm_error)?
             }
             M::Pack2x16float => {
                 let half2 = self.m.context.f16_type().vec_type(2);
-                let narrow = self.builder.build_cast(O::FPTrunc, x, half2, "").map_err(llvm_error)?;
+                let narrow = self
+                    .builder
+                    .build_cast(O::FPTrunc, x, half2, "")
+                    .map_err(llvm_error)?;
                 self.builder
                     .build_cast(O::BitCast, narrow, self.m.context.i32_type(), "")
                     .map_err(llvm_error)?
             }
             M::Unpack2x16float => {
                 let half2 = self.m.context.f16_type().vec_type(2);
-                let halves = self.builder.build_cast(O::BitCast, x, half2, "").map_err(llvm_error)?;
+                let halves = self
+                    .builder
+                    .build_cast(O::BitCast, x, half2, "")
+                    .map_err(llvm_error)?;
                 self.builder
                     .build_cast(O::FPExt, halves, self.m.context.f32_type().vec_type(2), "")
                     .map_err(llvm_error)?
@@ -317,7 +467,11 @@ impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
                     .builder
                     .build_cast(O::BitCast, x, self.m.context.i8_type().vec_type(4), "")
                     .map_err(llvm_error)?;
-                let opcode = if fun == M::Unpack4xI8 { O::SExt } else { O::ZExt };
+                let opcode = if fun == M::Unpack4xI8 {
+                    O::SExt
+                } else {
+                    O::ZExt
+                };
                 self.builder
                     .build_cast(opcode, bytes, self.m.context.i32_type().vec_type(4), "")
                     .map_err(llvm_error)?
@@ -339,7 +493,7 @@ impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
             .expect("a value"))
     }
 
-    fn min_max(
+    pub(crate) fn min_max(
         &self,
         min: bool,
         kind: ScalarKind,
@@ -368,7 +522,10 @@ impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
         let u32t = self.m.context.i32_type();
         let width = u32t.const_int(bits, false).as_basic_value_enum();
         let o = self.min_max(true, ScalarKind::Uint, offset, width)?;
-        let room = self.builder.build_binop(O::Sub, width, o, "").map_err(llvm_error)?;
+        let room = self
+            .builder
+            .build_binop(O::Sub, width, o, "")
+            .map_err(llvm_error)?;
         let c = self.min_max(true, ScalarKind::Uint, count, room)?;
         let widen = |v: BasicValueEnum<'ctx>| -> Result<BasicValueEnum<'ctx>, NativeError> {
             let scalar_ty = match ty {
@@ -376,7 +533,9 @@ impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
                 other => other,
             };
             let v = if scalar_ty != v.get_type() {
-                self.builder.build_cast(O::ZExt, v, scalar_ty, "").map_err(llvm_error)?
+                self.builder
+                    .build_cast(O::ZExt, v, scalar_ty, "")
+                    .map_err(llvm_error)?
             } else {
                 v
             };
@@ -396,8 +555,11 @@ impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
         bits: u64,
     ) -> Result<BasicValueEnum<'ctx>, NativeError> {
         let ty = amount.get_type();
-        let mask = self.constant_like(ty, |t| t.into_int_type().const_int(bits - 1, false).into())?;
-        self.builder.build_binop(O::And, amount, mask, "").map_err(llvm_error)
+        let mask =
+            self.constant_like(ty, |t| t.into_int_type().const_int(bits - 1, false).into())?;
+        self.builder
+            .build_binop(O::And, amount, mask, "")
+            .map_err(llvm_error)
     }
 
     fn horizontal_add(
@@ -440,17 +602,21 @@ impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
         let f32t = self.m.context.f32_type();
         let is_half = ty == self.m.context.f16_type().into();
         let is_double = ty == self.m.context.f64_type().into();
-        let full = if is_double { name.to_string() } else { format!("{name}f") };
-        let routine = self
-            .m
-            .target
-            .math_routine(&full)
-            .ok_or_else(|| self.unsupported_at(handle, format!("the math function {name} on this target")))?;
+        let full = if is_double {
+            name.to_string()
+        } else {
+            format!("{name}f")
+        };
+        let routine = self.m.target.math_routine(&full).ok_or_else(|| {
+            self.unsupported_at(handle, format!("the math function {name} on this target"))
+        })?;
         let args = args
             .iter()
             .map(|a| {
                 if is_half {
-                    self.builder.build_cast(O::FPExt, *a, f32t, "").map_err(llvm_error)
+                    self.builder
+                        .build_cast(O::FPExt, *a, f32t, "")
+                        .map_err(llvm_error)
                 } else {
                     Ok(*a)
                 }
@@ -462,7 +628,9 @@ impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
             .call_intrinsic(&routine, Some(call_ty), &args)?
             .expect("a value");
         if is_half {
-            self.builder.build_cast(O::FPTrunc, result, ty, "").map_err(llvm_error)
+            self.builder
+                .build_cast(O::FPTrunc, result, ty, "")
+                .map_err(llvm_error)
         } else {
             Ok(result)
         }
@@ -505,7 +673,8 @@ impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
             (Bin::Add | Bin::Subtract, T::Matrix { .. }, T::Matrix { .. }) => {
                 let mut out = a.get_type().const_zero();
                 for c in 0..columns(left_type) {
-                    let r = self.scalar_binary(op, scalar, self.extract(a, c)?, self.extract(b, c)?)?;
+                    let r =
+                        self.scalar_binary(op, scalar, self.extract(a, c)?, self.extract(b, c)?)?;
                     out = self.insert(out, r, c)?;
                 }
                 Ok(out)
@@ -521,7 +690,9 @@ impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
             (Bin::Multiply, T::Scalar(_), T::Matrix { .. }) => {
                 self.matrix_binary(handle, op, right_type, left_type, b, a)
             }
-            (Bin::Multiply, T::Matrix { .. }, T::Vector { .. }) => mat_vec(a, columns(left_type), b),
+            (Bin::Multiply, T::Matrix { .. }, T::Vector { .. }) => {
+                mat_vec(a, columns(left_type), b)
+            }
             (Bin::Multiply, T::Vector { .. }, T::Matrix { .. }) => {
                 let n = columns(right_type);
                 let ty = match self.extract(b, 0)?.get_type() {
@@ -564,12 +735,4 @@ impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
             _ => Err(self.unsupported_at(handle, format!("the matrix operation {op:?}"))),
         }
     }
-}
-
-/// Unused import guards.
-#[allow(dead_code)]
-fn _unused<'ctx>(v: BasicValueEnum<'ctx>) -> Result<BasicValueEnum<'ctx>, NativeError> {
-    on_float!(v, |x| Ok::<_, NativeError>(from_same(v, x)))?;
-    let _ = FloatPredicate::OEQ;
-    Ok(v)
 }

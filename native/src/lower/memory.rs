@@ -5,7 +5,9 @@
 //! down to scalars and vectors, so every address space has the layout WGSL
 //! gives it.
 
-use inkwell::values::{AggregateValueEnum, BasicValue, BasicValueEnum, InstructionValue, IntValue, PointerValue};
+use inkwell::values::{
+    AggregateValueEnum, BasicValue, BasicValueEnum, InstructionValue, IntValue, PointerValue,
+};
 use inkwell::{AtomicOrdering, AtomicRMWBinOp, IntPredicate};
 use naga::{Handle, ScalarKind, TypeInner};
 
@@ -38,7 +40,10 @@ impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
         if offset == 0 {
             return Ok(ptr);
         }
-        self.byte_offset(ptr, self.m.context.i64_type().const_int(offset as u64, false))
+        self.byte_offset(
+            ptr,
+            self.m.context.i64_type().const_int(offset as u64, false),
+        )
     }
 
     /// The type a pointer expression points to.
@@ -70,7 +75,9 @@ impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
         let stride = match *pointee {
             TypeInner::Array { stride, .. } => stride,
             TypeInner::Vector { scalar, .. } => scalar.width as u32,
-            TypeInner::Matrix { rows, scalar, .. } => column_stride(rows as u32, scalar.width as u32),
+            TypeInner::Matrix { rows, scalar, .. } => {
+                column_stride(rows as u32, scalar.width as u32)
+            }
             ref other => {
                 return Err(NativeError::Llvm(format!("indexing into {other:?}")));
             }
@@ -201,7 +208,9 @@ impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
                     .builder
                     .build_int_z_extend(value.into_int_value(), context.i8_type(), "")
                     .map_err(llvm_error)?;
-                Ok(Some(self.builder.build_store(ptr, byte).map_err(llvm_error)?))
+                Ok(Some(
+                    self.builder.build_store(ptr, byte).map_err(llvm_error)?,
+                ))
             }
             TypeInner::Scalar(s) | TypeInner::Atomic(s) => {
                 let store = self.builder.build_store(ptr, value).map_err(llvm_error)?;
@@ -339,7 +348,12 @@ impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
         let index = i.as_basic_value().into_int_value();
         let more = self
             .builder
-            .build_int_compare(IntPredicate::ULT, index, i32t.const_int(words as u64, false), "")
+            .build_int_compare(
+                IntPredicate::ULT,
+                index,
+                i32t.const_int(words as u64, false),
+                "",
+            )
             .map_err(llvm_error)?;
         self.builder
             .build_conditional_branch(more, body, done)
@@ -408,8 +422,14 @@ impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
                         &self.m.naga.types,
                         self.type_of(result),
                     )?;
-                    let old = self.builder.build_extract_value(pair, 0, "").map_err(llvm_error)?;
-                    let exchanged = self.builder.build_extract_value(pair, 1, "").map_err(llvm_error)?;
+                    let old = self
+                        .builder
+                        .build_extract_value(pair, 0, "")
+                        .map_err(llvm_error)?;
+                    let exchanged = self
+                        .builder
+                        .build_extract_value(pair, 1, "")
+                        .map_err(llvm_error)?;
                     let value = self.insert(ty.const_zero(), old, 0)?;
                     let value = self.insert(value, exchanged, 1)?;
                     self.values.insert(result, value);

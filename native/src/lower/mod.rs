@@ -43,18 +43,11 @@ pub struct Source<'a> {
     pub text: &'a str,
 }
 
-/// An entry point lowered to an LLVM module.
-pub struct Lowered<'ctx> {
-    /// The LLVM module, verified, not yet optimised.
-    pub module: Module<'ctx>,
-    /// The kernel's ABI.
-    pub abi: KernelAbi,
-}
-
 /// Module-wide state of one lowering.
 pub struct ModuleLowerer<'a, 'ctx> {
     pub(crate) context: &'ctx Context,
-    pub(crate) module: Module<'ctx>,
+    pub(crate) module: &'a Module<'ctx>,
+    pub(crate) kernel_name: &'a str,
     pub(crate) naga: &'a naga::Module,
     pub(crate) info: &'a ModuleInfo,
     pub(crate) layouter: naga::proc::Layouter,
@@ -68,17 +61,40 @@ pub struct ModuleLowerer<'a, 'ctx> {
     pub(crate) workgroup: HashMap<Handle<naga::GlobalVariable>, GlobalValue<'ctx>>,
     pub(crate) functions: HashMap<Handle<naga::Function>, FunctionValue<'ctx>>,
     pub(crate) lane_mask: u32,
+    /// Index of the entry point being lowered.
+    pub(crate) entry_point: usize,
 }
 
-/// Lowers entry point `entry` (a compute shader) of a validated module.
+/// One kernel to lower: an entry point of a validated module.
+#[derive(Clone, Copy)]
+pub struct KernelRequest<'a> {
+    /// The validated module.
+    pub module: &'a naga::Module,
+    /// Its analysis.
+    pub info: &'a ModuleInfo,
+    /// The entry point to lower (a compute shader).
+    pub entry: &'a str,
+    /// The kernel's name (unique within the LLVM module).
+    pub name: &'a str,
+    /// The WGSL, for error locations.
+    pub source: Option<Source<'a>>,
+}
+
+/// Lowers `request` into `module`; returns the kernel's ABI. Several
+/// kernels may share one LLVM module (their functions get unique names).
 pub fn lower_entry_point<'ctx>(
     context: &'ctx Context,
-    naga: &naga::Module,
-    info: &ModuleInfo,
-    entry: &str,
+    module: &Module<'ctx>,
+    request: &KernelRequest<'_>,
     target: &dyn TargetLayer,
-    source: Option<Source<'_>>,
-) -> Result<Lowered<'ctx>, NativeError> {
+) -> Result<KernelAbi, NativeError> {
+    let KernelRequest {
+        module: naga,
+        info,
+        entry,
+        name: kernel_name,
+        source,
+    } = *request;
     let (ep_index, ep) = naga
         .entry_points
         .iter()
@@ -95,10 +111,8 @@ pub fn lower_entry_point<'ctx>(
     layouter
         .update(naga.to_ctx())
         .map_err(|e| NativeError::Abi(format!("layout: {e}")))?;
-    let module = context.create_module(entry);
-    module.set_triple(&inkwell::targets::TargetTriple::create(target.triple()));
     let threads: u32 = ep.workgroup_size.iter().product();
-    let lane_mask = if threads % target.subgroup_size() == 0 {
+    let lane_mask = if threads.is_multiple_of(target.subgroup_size()) {
         u32::MAX
     } else {
         0
@@ -106,6 +120,7 @@ pub fn lower_entry_point<'ctx>(
     let mut lowerer = ModuleLowerer {
         context,
         module,
+        kernel_name,
         naga,
         info,
         layouter,
@@ -117,6 +132,7 @@ pub fn lower_entry_point<'ctx>(
         workgroup: HashMap::new(),
         functions: HashMap::new(),
         lane_mask,
+        entry_point: ep_index,
     };
     let abi = lowerer.declare_globals(ep.workgroup_size)?;
     let ep_info = info.get_entry_point(ep_index);
@@ -124,22 +140,23 @@ pub fn lower_entry_point<'ctx>(
         let fn_info = &info[handle];
         let function = &naga.functions[handle];
         let name = format!(
-            "wk_fn_{}",
+            "{kernel_name}.{}",
             function.name.as_deref().unwrap_or("anonymous")
         );
         let value = FunctionLowerer::lower(&lowerer, function, fn_info, &name)?;
         lowerer.functions.insert(handle, value);
     }
-    let body = FunctionLowerer::lower(&lowerer, &ep.function, ep_info, "wk_entry")?;
+    let body = FunctionLowerer::lower(
+        &lowerer,
+        &ep.function,
+        ep_info,
+        &format!("{kernel_name}.entry"),
+    )?;
     lowerer.build_kernel(ep, body)?;
-    lowerer
-        .module
+    module
         .verify()
         .map_err(|e| NativeError::Llvm(format!("the generated IR does not verify: {e}")))?;
-    Ok(Lowered {
-        module: lowerer.module,
-        abi,
-    })
+    Ok(abi)
 }
 
 impl<'a, 'ctx> ModuleLowerer<'a, 'ctx> {
@@ -154,9 +171,10 @@ impl<'a, 'ctx> ModuleLowerer<'a, 'ctx> {
         resources.sort_by_key(|(_, g)| g.binding.as_ref().map(|b| (b.group, b.binding)));
         let mut params = Vec::new();
         for (handle, global) in &resources {
-            let binding = global.binding.as_ref().ok_or_else(|| {
-                NativeError::Abi("a buffer without @group/@binding".into())
-            })?;
+            let binding = global
+                .binding
+                .as_ref()
+                .ok_or_else(|| NativeError::Abi("a buffer without @group/@binding".into()))?;
             let inner = &self.naga.types[global.ty].inner;
             let (fixed_size, runtime_stride) = runtime_array_shape(inner, self.naga);
             params.push(BufferParam {
@@ -184,7 +202,11 @@ impl<'a, 'ctx> ModuleLowerer<'a, 'ctx> {
                     let value = self.module.add_global(
                         ty,
                         Some(AddressSpace::from(self.target.workgroup_space())),
-                        &format!("wk_wg_{}", global.name.as_deref().unwrap_or("anonymous")),
+                        &format!(
+                            "{}.{}",
+                            self.kernel_name,
+                            global.name.as_deref().unwrap_or("workgroup")
+                        ),
                     );
                     value.set_linkage(Linkage::Internal);
                     value.set_initializer(&ty.get_undef());
@@ -271,7 +293,10 @@ impl<'a, 'ctx> ModuleLowerer<'a, 'ctx> {
     /// `file:line:col` of a span, or `fallback` when there is no source.
     pub(crate) fn span_location(&self, span: naga::Span) -> String {
         match self.source {
-            Some(source) if span.is_defined() && (span.to_range().map(|r| r.end).unwrap_or(0) <= source.text.len()) => {
+            Some(source)
+                if span.is_defined()
+                    && (span.to_range().map(|r| r.end).unwrap_or(0) <= source.text.len()) =>
+            {
                 let loc = span.location(source.text);
                 format!("{}:{}:{}", source.name, loc.line_number, loc.line_position)
             }
@@ -294,18 +319,18 @@ impl<'a, 'ctx> ModuleLowerer<'a, 'ctx> {
             params.push(context.i32_type().into());
         }
         let kernel = self.module.add_function(
-            &ep.name,
+            self.kernel_name,
             context.void_type().fn_type(&params, false),
             None,
         );
         self.target
-            .declare_kernel(context, &self.module, kernel, ep.workgroup_size);
+            .declare_kernel(context, self.module, kernel, ep.workgroup_size);
         let builder = context.create_builder();
         let entry = context.append_basic_block(kernel, "entry");
         builder.position_at_end(entry);
         let cx = Cx {
             context,
-            module: &self.module,
+            module: self.module,
             builder: &builder,
             lane_mask: self.lane_mask,
         };
@@ -353,11 +378,15 @@ impl<'a, 'ctx> ModuleLowerer<'a, 'ctx> {
             let zy = builder
                 .build_int_mul(local[2], i32t.const_int(wy as u64, false), "")
                 .map_err(llvm_error)?;
-            let zyy = builder.build_int_add(zy, local[1], "").map_err(llvm_error)?;
+            let zyy = builder
+                .build_int_add(zy, local[1], "")
+                .map_err(llvm_error)?;
             let zyx = builder
                 .build_int_mul(zyy, i32t.const_int(wx as u64, false), "")
                 .map_err(llvm_error)?;
-            builder.build_int_add(zyx, local[0], "").map_err(llvm_error)?
+            builder
+                .build_int_add(zyx, local[0], "")
+                .map_err(llvm_error)?
         };
         let lanes = self.target.subgroup_size();
         let builtins = Builtins {
@@ -375,12 +404,16 @@ impl<'a, 'ctx> ModuleLowerer<'a, 'ctx> {
         };
 
         // Workgroup memory starts zeroed (WGSL), spread over the workgroup.
-        if !self.workgroup.is_empty() {
-            for global in self.workgroup.values() {
-                let words = global
-                    .get_value_type()
-                    .into_array_type()
-                    .len();
+        let ep_info = self.info.get_entry_point(self.entry_point);
+        let used: Vec<_> = self
+            .workgroup
+            .iter()
+            .filter(|(handle, _)| !ep_info[**handle].is_empty())
+            .map(|(_, global)| *global)
+            .collect();
+        if !used.is_empty() {
+            for global in &used {
+                let words = global.get_value_type().into_array_type().len();
                 init.zero_words_strided(
                     global.as_pointer_value(),
                     words,
@@ -395,7 +428,12 @@ impl<'a, 'ctx> ModuleLowerer<'a, 'ctx> {
         // The call: frame, then the entry point's arguments.
         let mut args: Vec<BasicMetadataValueEnum> = vec![private.into()];
         for i in 0..self.resources.len() {
-            args.push(kernel.get_nth_param(2 * i as u32).expect("pointer param").into());
+            args.push(
+                kernel
+                    .get_nth_param(2 * i as u32)
+                    .expect("pointer param")
+                    .into(),
+            );
         }
         for i in 0..self.resources.len() {
             args.push(
@@ -532,5 +570,8 @@ fn runtime_array_shape(inner: &naga::TypeInner, module: &naga::Module) -> (u32, 
 pub(crate) fn make_internal(context: &Context, function: FunctionValue<'_>) {
     function.set_linkage(Linkage::Internal);
     let kind = inkwell::attributes::Attribute::get_named_enum_kind_id("alwaysinline");
-    function.add_attribute(AttributeLoc::Function, context.create_enum_attribute(kind, 0));
+    function.add_attribute(
+        AttributeLoc::Function,
+        context.create_enum_attribute(kind, 0),
+    );
 }

@@ -11,10 +11,10 @@
 //! reaches the operation together; kernels whose workgroup is not a
 //! multiple of the subgroup size use the active-lane mask instead.
 
-use inkwell::types::BasicTypeEnum;
-use inkwell::values::{BasicValue, BasicValueEnum, IntValue};
-use inkwell::values::InstructionOpcode as O;
 use inkwell::IntPredicate;
+use inkwell::types::BasicTypeEnum;
+use inkwell::values::InstructionOpcode as O;
+use inkwell::values::{BasicValue, BasicValueEnum, IntValue};
 use naga::{
     BinaryOperator as Bin, CollectiveOperation, Expression, GatherMode, Handle, ScalarKind,
     SubgroupOperation as Op,
@@ -53,11 +53,15 @@ impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
         let value = self.expression(argument)?;
         let i32t = self.m.context.i32_type();
         let (kind, operand) = match *mode {
-            GatherMode::BroadcastFirst => (Shuffle::Index, self.m.target.first_active_lane(&self.cx())?),
+            GatherMode::BroadcastFirst => {
+                (Shuffle::Index, self.m.target.first_active_lane(&self.cx())?)
+            }
             GatherMode::Broadcast(lane) | GatherMode::Shuffle(lane) => {
                 (Shuffle::Index, self.expression(lane)?.into_int_value())
             }
-            GatherMode::ShuffleDown(delta) => (Shuffle::Down, self.expression(delta)?.into_int_value()),
+            GatherMode::ShuffleDown(delta) => {
+                (Shuffle::Down, self.expression(delta)?.into_int_value())
+            }
             GatherMode::ShuffleUp(delta) => (Shuffle::Up, self.expression(delta)?.into_int_value()),
             GatherMode::ShuffleXor(mask) => (Shuffle::Xor, self.expression(mask)?.into_int_value()),
             GatherMode::QuadBroadcast(index) => {
@@ -67,7 +71,10 @@ impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
                     .build_and(lane, i32t.const_int(!3u32 as u64, false), "")
                     .map_err(llvm_error)?;
                 let index = self.expression(index)?.into_int_value();
-                let source = self.builder.build_int_add(base, index, "").map_err(llvm_error)?;
+                let source = self
+                    .builder
+                    .build_int_add(base, index, "")
+                    .map_err(llvm_error)?;
                 (Shuffle::Index, source)
             }
             GatherMode::QuadSwap(direction) => {
@@ -115,17 +122,23 @@ impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
                 let as_int = if ty.is_int_type() {
                     value
                 } else {
-                    b.build_cast(O::BitCast, value, int_ty, "").map_err(llvm_error)?
+                    b.build_cast(O::BitCast, value, int_ty, "")
+                        .map_err(llvm_error)?
                 };
                 let moved = if bits <= 32 {
                     let word = if bits < 32 {
-                        b.build_cast(O::ZExt, as_int, i32t, "").map_err(llvm_error)?
+                        b.build_cast(O::ZExt, as_int, i32t, "")
+                            .map_err(llvm_error)?
                     } else {
                         as_int
                     };
-                    let moved = self.m.target.shuffle(&self.cx(), kind, word.into_int_value(), operand)?;
+                    let moved =
+                        self.m
+                            .target
+                            .shuffle(&self.cx(), kind, word.into_int_value(), operand)?;
                     if bits < 32 {
-                        b.build_cast(O::Trunc, moved, int_ty, "").map_err(llvm_error)?
+                        b.build_cast(O::Trunc, moved, int_ty, "")
+                            .map_err(llvm_error)?
                     } else {
                         moved.into()
                     }
@@ -187,7 +200,12 @@ impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
                     let lane = self.m.target.lane_id(&self.cx())?;
                     let first = self
                         .builder
-                        .build_int_compare(IntPredicate::EQ, lane, self.m.context.i32_type().const_zero(), "")
+                        .build_int_compare(
+                            IntPredicate::EQ,
+                            lane,
+                            self.m.context.i32_type().const_zero(),
+                            "",
+                        )
                         .map_err(llvm_error)?;
                     let identity = self.identity(op, scalar, value.get_type())?;
                     self.select(first.into(), identity, shifted)?
@@ -211,15 +229,7 @@ impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
             Op::And => self.scalar_binary(Bin::And, scalar, a, b),
             Op::Or => self.scalar_binary(Bin::InclusiveOr, scalar, a, b),
             Op::Xor => self.scalar_binary(Bin::ExclusiveOr, scalar, a, b),
-            Op::Min | Op::Max => {
-                let less = self.scalar_binary(
-                    if op == Op::Min { Bin::Less } else { Bin::Greater },
-                    scalar,
-                    a,
-                    b,
-                )?;
-                self.select(less, a, b)
-            }
+            Op::Min | Op::Max => self.min_max(op == Op::Min, scalar.kind, a, b),
             Op::All | Op::Any => Err(NativeError::Llvm("votes are not combined".into())),
         }
     }
@@ -239,14 +249,17 @@ impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
             (Op::Mul, _) => t.into_int_type().const_int(1, false).into(),
             (Op::And, _) => t.into_int_type().const_all_ones().into(),
             (Op::Min, ScalarKind::Float) => t.into_float_type().const_float(f64::INFINITY).into(),
-            (Op::Max, ScalarKind::Float) => t.into_float_type().const_float(f64::NEG_INFINITY).into(),
+            (Op::Max, ScalarKind::Float) => {
+                t.into_float_type().const_float(f64::NEG_INFINITY).into()
+            }
             (Op::Min, ScalarKind::Sint) => t
                 .into_int_type()
                 .const_int((1u64 << (bits - 1)) - 1, false)
                 .into(),
-            (Op::Max, ScalarKind::Sint) => {
-                t.into_int_type().const_int(1u64 << (bits - 1), false).into()
-            }
+            (Op::Max, ScalarKind::Sint) => t
+                .into_int_type()
+                .const_int(1u64 << (bits - 1), false)
+                .into(),
             (Op::Min, _) => t.into_int_type().const_all_ones().into(),
             (Op::Max, _) => t.const_zero(),
             (Op::All | Op::Any, _) => t.const_zero(),
@@ -259,25 +272,25 @@ impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
         scalar: naga::Scalar,
         value: BasicValueEnum<'ctx>,
     ) -> Result<BasicValueEnum<'ctx>, NativeError> {
-        if scalar.width == 4 && scalar.kind != ScalarKind::Float {
-            if let BasicValueEnum::IntValue(word) = value {
-                let signed = scalar.kind == ScalarKind::Sint;
-                let native = match op {
-                    Op::Add => Some(NativeReduce::Add),
-                    Op::Min if signed => Some(NativeReduce::MinSigned),
-                    Op::Min => Some(NativeReduce::MinUnsigned),
-                    Op::Max if signed => Some(NativeReduce::MaxSigned),
-                    Op::Max => Some(NativeReduce::MaxUnsigned),
-                    Op::And => Some(NativeReduce::And),
-                    Op::Or => Some(NativeReduce::Or),
-                    Op::Xor => Some(NativeReduce::Xor),
-                    _ => None,
-                };
-                if let Some(native) = native {
-                    if let Some(r) = self.m.target.native_reduce(&self.cx(), native, word)? {
-                        return Ok(r.into());
-                    }
-                }
+        if let (4, ScalarKind::Sint | ScalarKind::Uint, BasicValueEnum::IntValue(word)) =
+            (scalar.width, scalar.kind, value)
+        {
+            let signed = scalar.kind == ScalarKind::Sint;
+            let native = match op {
+                Op::Add => Some(NativeReduce::Add),
+                Op::Min if signed => Some(NativeReduce::MinSigned),
+                Op::Min => Some(NativeReduce::MinUnsigned),
+                Op::Max if signed => Some(NativeReduce::MaxSigned),
+                Op::Max => Some(NativeReduce::MaxUnsigned),
+                Op::And => Some(NativeReduce::And),
+                Op::Or => Some(NativeReduce::Or),
+                Op::Xor => Some(NativeReduce::Xor),
+                _ => None,
+            };
+            if let Some(native) = native
+                && let Some(r) = self.m.target.native_reduce(&self.cx(), native, word)?
+            {
+                return Ok(r.into());
             }
         }
         let mut accumulator = value;

@@ -4,13 +4,15 @@ use inkwell::OptimizationLevel;
 use inkwell::context::Context;
 use inkwell::module::Module;
 use inkwell::passes::PassBuilderOptions;
-use inkwell::targets::{CodeModel, FileType, InitializationConfig, RelocMode, Target, TargetMachine, TargetTriple};
+use inkwell::targets::{
+    CodeModel, FileType, InitializationConfig, RelocMode, Target, TargetMachine, TargetTriple,
+};
 
 use super::Nvptx;
-use inkwell::values::BasicValue;
 use crate::abi::KernelAbi;
 use crate::error::NativeError;
-use crate::lower::{Source, lower_entry_point};
+use crate::lower::{KernelRequest, Source, lower_entry_point};
+use inkwell::values::BasicValue;
 
 /// How to compile.
 #[derive(Clone, Copy, Debug)]
@@ -41,34 +43,60 @@ pub fn compile(
     entry: &str,
     options: &PtxOptions<'_>,
 ) -> Result<Ptx, NativeError> {
-    if !matches!(options.sm, 70 | 75 | 80 | 86 | 89 | 90) {
+    let (text, llvm_ir, mut abis) = compile_many(
+        &[KernelRequest {
+            module,
+            info,
+            entry,
+            name: entry,
+            source: options.source,
+        }],
+        options.sm,
+    )?;
+    Ok(Ptx {
+        text,
+        entry: entry.to_string(),
+        abi: abis.remove(0),
+        llvm_ir,
+    })
+}
+
+/// Compiles several kernels into one PTX module (one `ptxas` run covers
+/// them all); returns the PTX, the optimised IR and each kernel's ABI.
+pub fn compile_many(
+    kernels: &[KernelRequest<'_>],
+    sm: u32,
+) -> Result<(String, String, Vec<KernelAbi>), NativeError> {
+    if !matches!(sm, 70 | 75 | 80 | 86 | 89 | 90) {
         return Err(NativeError::Abi(format!(
-            "sm_{} is not a supported target (sm_70, sm_75, sm_80, sm_86, sm_89, sm_90)",
-            options.sm
+            "sm_{sm} is not a supported target (sm_70, sm_75, sm_80, sm_86, sm_89, sm_90)"
         )));
     }
     Target::initialize_nvptx(&InitializationConfig::default());
     let context = Context::create();
-    let target = Nvptx { sm: options.sm };
-    let lowered = lower_entry_point(&context, module, info, entry, &target, options.source)?;
-    let llvm = lowered.module;
-    let machine = machine(options.sm)?;
+    let target = Nvptx { sm };
+    let llvm = context.create_module("wavekit");
+    let machine = machine(sm)?;
+    llvm.set_triple(&machine.get_triple());
     llvm.set_data_layout(&machine.get_target_data().get_data_layout());
+    let mut abis = Vec::new();
+    for kernel in kernels {
+        abis.push(lower_entry_point(&context, &llvm, kernel, &target)?);
+    }
     link_libdevice(&context, &llvm)?;
     llvm.run_passes("default<O3>", &machine, PassBuilderOptions::create())
         .map_err(|e| NativeError::Llvm(format!("optimising: {e}")))?;
+    if super::peephole::match_all_equal(&context, &llvm)? > 0 {
+        llvm.verify()
+            .map_err(|e| NativeError::Llvm(format!("after match.all rewriting: {e}")))?;
+    }
     strip_unused_declarations(&llvm);
     let llvm_ir = llvm.print_to_string().to_string();
     let buffer = machine
         .write_to_memory_buffer(&llvm, FileType::Assembly)
         .map_err(|e| NativeError::Llvm(format!("emitting PTX: {e}")))?;
     let text = String::from_utf8_lossy(buffer.as_slice()).into_owned();
-    Ok(Ptx {
-        text,
-        entry: entry.to_string(),
-        abi: lowered.abi,
-        llvm_ir,
-    })
+    Ok((text, llvm_ir, abis))
 }
 
 fn machine(sm: u32) -> Result<TargetMachine, NativeError> {
@@ -121,7 +149,13 @@ fn link_libdevice<'ctx>(context: &'ctx Context, module: &Module<'ctx>) -> Result
 fn strip_unused_declarations(module: &Module<'_>) {
     let unused: Vec<_> = module
         .get_functions()
-        .filter(|f| f.count_basic_blocks() == 0 && f.as_global_value().as_pointer_value().get_first_use().is_none())
+        .filter(|f| {
+            f.count_basic_blocks() == 0
+                && f.as_global_value()
+                    .as_pointer_value()
+                    .get_first_use()
+                    .is_none()
+        })
         .collect();
     for function in unused {
         unsafe { function.delete() };

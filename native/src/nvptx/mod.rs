@@ -8,12 +8,14 @@
 //! the value first and the mask second.
 
 mod compile;
+mod peephole;
 
 use inkwell::context::Context;
 use inkwell::module::Module;
-use inkwell::values::{BasicMetadataValueEnum, FunctionValue, IntValue};
+use inkwell::values::{FunctionValue, IntValue};
 
-pub use compile::{Ptx, PtxOptions, compile};
+pub use crate::lower::KernelRequest;
+pub use compile::{Ptx, PtxOptions, compile, compile_many};
 
 use crate::error::NativeError;
 use crate::target::{Cx, Dim, NativeReduce, Scope, Shuffle, TargetLayer};
@@ -46,7 +48,11 @@ impl Nvptx {
             Ok(cx.i32(u32::MAX))
         } else {
             Ok(cx
-                .call_intrinsic("llvm.nvvm.activemask", Some(cx.context.i32_type().into()), &[])?
+                .call_intrinsic(
+                    "llvm.nvvm.activemask",
+                    Some(cx.context.i32_type().into()),
+                    &[],
+                )?
                 .expect("a value")
                 .into_int_value())
         }
@@ -91,7 +97,10 @@ impl TargetLayer for Nvptx {
     ) {
         kernel.set_call_conventions(PTX_KERNEL_CALLING_CONVENTION);
         let i32t = context.i32_type();
-        for (key, size) in ["reqntidx", "reqntidy", "reqntidz"].iter().zip(workgroup_size) {
+        for (key, size) in ["reqntidx", "reqntidy", "reqntidz"]
+            .iter()
+            .zip(workgroup_size)
+        {
             let node = context.metadata_node(&[
                 kernel.as_global_value().as_pointer_value().into(),
                 context.metadata_string(key).into(),
@@ -111,11 +120,7 @@ impl TargetLayer for Nvptx {
         self.sreg(cx, &format!("ctaid.{}", dim_name(dim)))
     }
 
-    fn num_groups<'ctx>(
-        &self,
-        cx: &Cx<'_, 'ctx>,
-        dim: Dim,
-    ) -> Result<IntValue<'ctx>, NativeError> {
+    fn num_groups<'ctx>(&self, cx: &Cx<'_, 'ctx>, dim: Dim) -> Result<IntValue<'ctx>, NativeError> {
         self.sreg(cx, &format!("nctaid.{}", dim_name(dim)))
     }
 
@@ -142,7 +147,12 @@ impl TargetLayer for Nvptx {
             .call_intrinsic(
                 &format!("llvm.nvvm.shfl.sync.{mode}.i32"),
                 Some(cx.context.i32_type().into()),
-                &[mask.into(), word.into(), operand.into(), cx.i32(clamp).into()],
+                &[
+                    mask.into(),
+                    word.into(),
+                    operand.into(),
+                    cx.i32(clamp).into(),
+                ],
             )?
             .expect("a value")
             .into_int_value())
@@ -190,7 +200,11 @@ impl TargetLayer for Nvptx {
 
     fn first_active_lane<'ctx>(&self, cx: &Cx<'_, 'ctx>) -> Result<IntValue<'ctx>, NativeError> {
         let active = cx
-            .call_intrinsic("llvm.nvvm.activemask", Some(cx.context.i32_type().into()), &[])?
+            .call_intrinsic(
+                "llvm.nvvm.activemask",
+                Some(cx.context.i32_type().into()),
+                &[],
+            )?
             .expect("a value");
         let zero_is_poison = cx.context.bool_type().const_zero();
         Ok(cx
@@ -260,7 +274,3 @@ impl TargetLayer for Nvptx {
         Some(format!("__nv_{name}"))
     }
 }
-
-/// Unused: keeps the metadata argument type in scope for readers.
-#[allow(dead_code)]
-type MetadataArgument<'ctx> = BasicMetadataValueEnum<'ctx>;

@@ -1,0 +1,196 @@
+//! SASS budgets of the native CUDA back end, checked without a GPU: for
+//! every catalog op (a representative instance under each lowering), the
+//! PTX is assembled by ptxas for sm_80 and sm_90 and disassembled by
+//! nvdisasm, and the warp-level and arithmetic instructions it adds to an
+//! empty kernel are compared with `tests/data/sass_budgets.tsv`.
+//!
+//! After a deliberate change, `WAVEKIT_BLESS_SASS=1 cargo test --test
+//! native_sass` rewrites the table; review its diff like code.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use wavekit::conformance;
+use wavekit::{Backend, ScalarFeatures, SubgroupSize, Target, ValidModule};
+use wavekit_native::nvptx::{KernelRequest, compile_many};
+use wavekit_native::tools;
+
+/// The instructions the budgets track: warp-level ones, barriers, shared
+/// atomics and floating-point arithmetic (integer arithmetic moves with
+/// every ptxas scheduling decision, these do not).
+const TRACKED: [&str; 14] = [
+    "SHFL", "VOTE", "REDUX", "MATCH", "BAR", "WARPSYNC", "MEMBAR", "ATOMS", "FADD", "FMUL",
+    "FMNMX", "DADD", "DMUL", "HADD2",
+];
+const SMS: [u32; 2] = [80, 90];
+const TABLE: &str = "tests/data/sass_budgets.tsv";
+
+fn cuda_target() -> Target {
+    let mut target = Target::new(Backend::Cuda, SubgroupSize::fixed(32).expect("32 lanes"));
+    target.scalars = ScalarFeatures::ALL;
+    target
+}
+
+/// Tracked mnemonic counts of every kernel, compiled as one PTX module
+/// for `sm`: one ptxas and one nvdisasm run (nvdisasm alone takes most of
+/// a second to start).
+fn counts(
+    kernels: &[(String, &ValidModule)],
+    sm: u32,
+) -> Result<Vec<BTreeMap<String, i64>>, String> {
+    let requests: Vec<KernelRequest> = kernels
+        .iter()
+        .map(|(name, module)| KernelRequest {
+            module: &module.module,
+            info: &module.info,
+            entry: "wk_conf_main",
+            name,
+            source: None,
+        })
+        .collect();
+    let (ptx, _, _) = compile_many(&requests, sm).map_err(|e| e.to_string())?;
+    let cubin = tools::assemble(&ptx, sm).map_err(|e| e.to_string())?;
+    let sass = tools::disassemble(&cubin).map_err(|e| e.to_string())?;
+    Ok(kernels
+        .iter()
+        .map(|(name, _)| {
+            tools::count_mnemonics(&tools::sass_opcodes(&sass, name))
+                .into_iter()
+                .filter(|(m, _)| TRACKED.contains(&m.as_str()))
+                .map(|(m, n)| (m, n as i64))
+                .collect()
+        })
+        .collect())
+}
+
+/// Table rows (`sm_90<TAB>instance<TAB>lowering<TAB>SHFL=5 FADD=5`) for
+/// every representative kernel, one thread per SM.
+fn measure() -> Result<Vec<String>, String> {
+    let kernels = conformance::representative_kernels(&cuda_target()).map_err(|e| e.to_string())?;
+    // Distinct baselines (one per workgroup size), then the op kernels.
+    let mut baselines: Vec<&ValidModule> = Vec::new();
+    let mut baseline_of = Vec::new();
+    for kernel in &kernels {
+        let index = baselines
+            .iter()
+            .position(|b| b.source == kernel.baseline.source)
+            .unwrap_or_else(|| {
+                baselines.push(&kernel.baseline);
+                baselines.len() - 1
+            });
+        baseline_of.push(index);
+    }
+    let mut all: Vec<(String, &ValidModule)> = baselines
+        .iter()
+        .enumerate()
+        .map(|(i, b)| (format!("baseline_{i}"), *b))
+        .collect();
+    all.extend(
+        kernels
+            .iter()
+            .enumerate()
+            .map(|(i, k)| (format!("op_{i}"), &k.module)),
+    );
+    let per_sm: Vec<Result<Vec<BTreeMap<String, i64>>, String>> = std::thread::scope(|scope| {
+        let all = &all;
+        let handles: Vec<_> = SMS
+            .iter()
+            .map(|sm| scope.spawn(move || counts(all, *sm)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("worker"))
+            .collect()
+    });
+    let mut rows = Vec::new();
+    for (sm, counts) in SMS.iter().zip(per_sm) {
+        let counts = counts?;
+        for (i, kernel) in kernels.iter().enumerate() {
+            let mut delta = counts[baselines.len() + i].clone();
+            for (m, n) in &counts[baseline_of[i]] {
+                *delta.entry(m.clone()).or_default() -= n;
+            }
+            let cost: Vec<String> = delta
+                .into_iter()
+                .filter(|(_, n)| *n != 0)
+                .map(|(m, n)| format!("{m}={n}"))
+                .collect();
+            rows.push(format!(
+                "sm_{sm}\t{}\t{}\t{}",
+                kernel.instance,
+                kernel.lowering,
+                if cost.is_empty() {
+                    "-".to_string()
+                } else {
+                    cost.join(" ")
+                }
+            ));
+        }
+    }
+    Ok(rows)
+}
+
+#[test]
+fn every_catalog_op_meets_its_sass_budget() {
+    let rows = measure().unwrap_or_else(|e| panic!("{e}"));
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(TABLE);
+    let header = "# sm\tinstance\tlowering\tSASS instructions over an empty kernel \
+                  (ptxas/nvdisasm 13.5.37; `-` = none)\n";
+    let text = format!("{header}{}\n", rows.join("\n"));
+    if std::env::var_os("WAVEKIT_BLESS_SASS").is_some() {
+        std::fs::write(&path, &text).expect("write the table");
+        return;
+    }
+    let table = std::fs::read_to_string(&path).expect("the budget table");
+    let expected: Vec<&str> = table.lines().filter(|l| !l.starts_with('#')).collect();
+    let mut problems = Vec::new();
+    for row in &rows {
+        let key: Vec<&str> = row.splitn(4, '\t').take(3).collect();
+        match expected
+            .iter()
+            .find(|e| e.splitn(4, '\t').take(3).collect::<Vec<_>>() == key)
+        {
+            Some(e) if *e == row => {}
+            Some(e) => problems.push(format!("budget {e}\n   got {row}")),
+            None => problems.push(format!("no budget for {row}")),
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "{} rows differ from {TABLE}:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
+}
+
+/// The budgets the issue names, spelled out: the table must keep them.
+#[test]
+fn the_named_budgets_hold() {
+    let table = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(TABLE))
+        .expect("the budget table");
+    for (sm, instance, lowering, cost) in [
+        (90, "reduce_add_tiled<f32, 5>", "shuffle", "FADD=5 SHFL=5"),
+        (80, "reduce_add_tiled<f32, 5>", "shuffle", "FADD=5 SHFL=5"),
+        (90, "all_true", "builtin", "VOTE=1"),
+        (90, "reduce_add<u32>", "builtin", "REDUX=1"),
+        (
+            90,
+            "bitonic_sort_kv_tiled<f32, u32, 5>",
+            "shuffle",
+            "SHFL=30",
+        ),
+        (90, "all_equal<u32>", "builtin", "MATCH=1"),
+        (80, "reduce_add<u32>", "builtin", "REDUX=1"),
+    ] {
+        let row = format!("sm_{sm}\t{instance}\t{lowering}\t");
+        let line = table
+            .lines()
+            .find(|l| l.starts_with(&row))
+            .unwrap_or_else(|| panic!("no row {row:?}"));
+        assert_eq!(
+            line.split('\t').nth(3),
+            Some(cost),
+            "{line} should cost {cost}"
+        );
+    }
+}
