@@ -24,7 +24,16 @@ fn run(cuda: &Cuda, source: &str, buffers: &mut [Vec<u8>], groups: u32) {
     )
     .validate(&module)
     .expect("valid");
-    let ptx = compile(&module, &info, "main", &PtxOptions { sm: 90, source: None }).expect("PTX");
+    let ptx = compile(
+        &module,
+        &info,
+        "main",
+        &PtxOptions {
+            sm: 90,
+            source: None,
+        },
+    )
+    .expect("PTX");
     let kernel = cuda.load(&ptx.text, "main").expect("load");
     let [x, y, z] = ptx.abi.workgroup_size;
     cuda.launch(&kernel, buffers, [groups, 1, 1], [x, y, z], 0)
@@ -68,10 +77,18 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     run(&cuda, source, &mut buffers, 4);
     let out = floats(&buffers[1]);
     for (i, x) in input.iter().enumerate() {
-        let want = [x.sin(), (x.abs() + 1.0).powf(0.5), x.atan2(2.0), ((*x as f64) * 0.25).exp() as f32];
+        let want = [
+            x.sin(),
+            (x.abs() + 1.0).powf(0.5),
+            x.atan2(2.0),
+            ((*x as f64) * 0.25).exp() as f32,
+        ];
         for (k, w) in want.iter().enumerate() {
             let got = out[4 * i + k];
-            assert!((got - w).abs() <= 2e-6 * w.abs().max(1.0), "x = {x}, function {k}: {got} vs {w}");
+            assert!(
+                (got - w).abs() <= 2e-6 * w.abs().max(1.0),
+                "x = {x}, function {k}: {got} vs {w}"
+            );
         }
     }
 }
@@ -103,7 +120,9 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     output[gid.x] = acc / max(x, 1u) + u32(i32(x) / -3 % 5);
 }
 ";
-    let input: Vec<u32> = (0..256u32).map(|i| i.wrapping_mul(2654435761) % 1000).collect();
+    let input: Vec<u32> = (0..256u32)
+        .map(|i| i.wrapping_mul(2654435761) % 1000)
+        .collect();
     let mut buffers = vec![
         input.iter().flat_map(|w| w.to_le_bytes()).collect(),
         vec![0u8; 16],

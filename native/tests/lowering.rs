@@ -71,6 +71,12 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
         default: {}
     }
     let exchanged = atomicCompareExchangeWeak(&counters[2], 0u, x);
+    let quad = quadBroadcast(x, 2u) + quadSwapX(x) + quadSwapY(x) + quadSwapDiagonal(x);
+    let scans = subgroupMin(i32(x)) + subgroupMax(i32(x)) + subgroupExclusiveMul(i32(x)) + subgroupInclusiveMul(1);
+    let bits = subgroupAnd(x) | subgroupOr(x) | subgroupXor(x) | u32(subgroupAll(x > 1u)) | u32(subgroupAny(x > 1u));
+    let uniform = workgroupUniformLoad(&tile[0]);
+    let first = subgroupBroadcastFirst(x) + subgroupBroadcast(x, 3u) + subgroupShuffleUp(x, 2u) + subgroupShuffleDown(x, 2u);
+    atomicStore(&counters[3], quad + u32(scans) + bits + uniform + first + atomicLoad(&counters[3]));
     var v = vec4<f32>(f32(neighbour), prefix, shuffled);
     v = clamp(v * params.scale, vec4(0.0), vec4(1e9));
     output[i] = Pair(total + countOneBits(ballot.x) + u32(wide >> 33u) + select(0u, 1u, exchanged.exchanged),
@@ -87,6 +93,15 @@ fn a_kitchen_sink_kernel_assembles_for_sm80_and_sm90() {
         tools::assemble(&ptx.text, sm).unwrap_or_else(|e| panic!("{e}\n{}", ptx.text));
         assert_eq!(ptx.abi.buffers.len(), 4);
     }
+}
+
+#[test]
+fn sm70_has_no_redux_and_sm80_does() {
+    let sm70 = ptx(KITCHEN_SINK, 70).unwrap_or_else(|e| panic!("{e}"));
+    assert!(sm70.text.contains(".target sm_70"));
+    assert!(!sm70.text.contains("redux.sync"), "redux.sync needs sm_80");
+    let sm80 = ptx(KITCHEN_SINK, 80).unwrap_or_else(|e| panic!("{e}"));
+    assert!(sm80.text.contains("redux.sync.add.s32"), "{}", sm80.text);
 }
 
 #[test]
@@ -120,7 +135,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 fn transcendental_functions_link_libdevice() {
     for sm in [80, 90] {
         let ptx = ptx(MATH, sm).unwrap_or_else(|e| panic!("{e}"));
-        assert!(!ptx.text.contains("__nv_"), "libdevice routines are inlined");
+        assert!(
+            !ptx.text.contains("__nv_"),
+            "libdevice routines are inlined"
+        );
         tools::assemble(&ptx.text, sm).unwrap_or_else(|e| panic!("{e}\n{}", ptx.text));
     }
 }

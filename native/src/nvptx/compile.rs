@@ -106,7 +106,8 @@ fn machine(sm: u32) -> Result<TargetMachine, NativeError> {
         .create_target_machine(
             &triple,
             &format!("sm_{sm}"),
-            "",
+            // `activemask` needs PTX 6.2; LLVM 19's default for sm_70/75 is 6.0.
+            if sm < 80 { "+ptx63" } else { "" },
             OptimizationLevel::Aggressive,
             RelocMode::Default,
             CodeModel::Default,
