@@ -223,3 +223,21 @@ fn export_writes_a_naga_oil_module() {
         "naga_oil needs single underscores"
     );
 }
+
+/// Without a driver, the native back ends say which runtime is missing.
+#[test]
+fn native_backends_without_a_driver_say_what_is_missing() {
+    for (backend, library) in [("cuda", "libcuda.so"), ("hip", "libamdhip64.so")] {
+        let out = wavekit(&["check", "--backend", backend]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        if out.status.success() || !stderr.contains(library) {
+            // A machine with that runtime installed: nothing to check here.
+            assert!(
+                out.status.success() || !stderr.is_empty(),
+                "{backend}: failed without a message"
+            );
+            continue;
+        }
+        assert_one_line_error(&["check", "--backend", backend], library);
+    }
+}

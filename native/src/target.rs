@@ -24,6 +24,10 @@ pub enum Shuffle {
     Down,
     /// From `lane ^ mask`.
     Xor,
+    /// From one lane every lane names alike (a uniform operand).
+    Broadcast,
+    /// From the lowest active lane (the operand is ignored).
+    BroadcastFirst,
 }
 
 /// A subgroup reduction a target may do in one instruction.

@@ -11,13 +11,14 @@ use wavekit::{Error, Lowering};
 /// Arguments of `wavekit check`.
 #[derive(Args, Debug)]
 pub struct CheckArgs {
-    /// Back end: wgpu (an adapter, see --adapter) or cuda (the native PTX back end).
-    #[arg(long, default_value = "wgpu", value_parser = ["wgpu", "cuda"])]
+    /// Back end: wgpu (an adapter, see --adapter), cuda (native PTX) or hip
+    /// (native AMDGPU code objects; set WAVEKIT_HIP_ARCH).
+    #[arg(long, default_value = "wgpu", value_parser = ["wgpu", "cuda", "hip"])]
     backend: String,
     /// Use the adapter whose name contains this (case-insensitive); default: the best one.
     #[arg(long)]
     adapter: Option<String>,
-    /// The CUDA device ordinal, with --backend cuda.
+    /// The device ordinal, with --backend cuda or hip.
     #[arg(long, default_value_t = 0)]
     device: usize,
     /// Print the report as JSON.
@@ -43,6 +44,7 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, Error> {
     };
     let gpu = match args.backend.as_str() {
         "cuda" => Gpu::open_cuda(args.device)?,
+        "hip" => Gpu::open_hip(args.device)?,
         _ => Gpu::open(&choice)?,
     };
     let mut options = Options {

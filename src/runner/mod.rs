@@ -1,14 +1,16 @@
 //! The one host API over wavekit's back ends: open a device (a wgpu
-//! adapter or a CUDA GPU), build a kernel from a validated module, bind
+//! adapter, a CUDA GPU or a HIP GPU), build a kernel from a validated module, bind
 //! storage buffers by number, dispatch, read back. The conformance suite,
 //! the CLI and the demos run the same code on every back end.
 
 mod cuda_device;
+mod hip_device;
 mod layout;
 mod select;
 mod wgpu_device;
 
 pub use cuda_device::{CudaDevice, CudaKernelHandle};
+pub use hip_device::{HipDevice, HipKernelHandle};
 pub use layout::{BufferBinding, buffer_bindings};
 pub use select::{AdapterChoice, list_adapters};
 pub use wgpu_device::{WgpuDevice, WgpuKernel};
@@ -48,6 +50,7 @@ pub struct Gpu {
 enum Device {
     Wgpu(Box<WgpuDevice>),
     Cuda(CudaDevice),
+    Hip(HipDevice),
 }
 
 /// A kernel ready to dispatch on the device that built it.
@@ -58,6 +61,7 @@ pub struct Kernel {
 enum KernelInner {
     Wgpu(WgpuKernel),
     Cuda(CudaKernelHandle),
+    Hip(HipKernelHandle),
 }
 
 impl Gpu {
@@ -85,6 +89,17 @@ impl Gpu {
         })
     }
 
+    /// Opens HIP device `ordinal` through the native AMDGPU back end (the
+    /// architecture from `WAVEKIT_HIP_ARCH`, see [`HipDevice`]).
+    pub fn open_hip(ordinal: usize) -> Result<Gpu, Error> {
+        let device = HipDevice::open(ordinal)?;
+        let info = device.info().clone();
+        Ok(Gpu {
+            device: Device::Hip(device),
+            info,
+        })
+    }
+
     /// The device's description.
     pub fn info(&self) -> &DeviceInfo {
         &self.info
@@ -95,6 +110,7 @@ impl Gpu {
         match &self.device {
             Device::Wgpu(d) => d.target(),
             Device::Cuda(d) => d.target(),
+            Device::Hip(d) => d.target(),
         }
     }
 
@@ -102,7 +118,7 @@ impl Gpu {
     pub fn wgpu(&self) -> Option<&WgpuDevice> {
         match &self.device {
             Device::Wgpu(d) => Some(d),
-            Device::Cuda(_) => None,
+            Device::Cuda(_) | Device::Hip(_) => None,
         }
     }
 
@@ -112,6 +128,7 @@ impl Gpu {
             inner: match &self.device {
                 Device::Wgpu(d) => KernelInner::Wgpu(d.kernel(module, entry)?),
                 Device::Cuda(d) => KernelInner::Cuda(d.kernel(module, entry)?),
+                Device::Hip(d) => KernelInner::Hip(d.kernel(module, entry)?),
             },
         })
     }
@@ -142,6 +159,7 @@ impl Gpu {
         match (&self.device, &kernel.inner) {
             (Device::Wgpu(d), KernelInner::Wgpu(k)) => d.run_at(k, numbered, workgroups),
             (Device::Cuda(d), KernelInner::Cuda(k)) => d.run_at(k, numbered, workgroups),
+            (Device::Hip(d), KernelInner::Hip(k)) => d.run_at(k, numbered, workgroups),
             _ => Err(Error::Gpu(
                 "a kernel dispatched on another back end than the one that built it".into(),
             )),

@@ -53,12 +53,11 @@ impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
         let value = self.expression(argument)?;
         let i32t = self.m.context.i32_type();
         let (kind, operand) = match *mode {
-            GatherMode::BroadcastFirst => {
-                (Shuffle::Index, self.m.target.first_active_lane(&self.cx())?)
+            GatherMode::BroadcastFirst => (Shuffle::BroadcastFirst, i32t.const_zero()),
+            GatherMode::Broadcast(lane) => {
+                (Shuffle::Broadcast, self.expression(lane)?.into_int_value())
             }
-            GatherMode::Broadcast(lane) | GatherMode::Shuffle(lane) => {
-                (Shuffle::Index, self.expression(lane)?.into_int_value())
-            }
+            GatherMode::Shuffle(lane) => (Shuffle::Index, self.expression(lane)?.into_int_value()),
             GatherMode::ShuffleDown(delta) => {
                 (Shuffle::Down, self.expression(delta)?.into_int_value())
             }

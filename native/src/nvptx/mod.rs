@@ -136,8 +136,12 @@ impl TargetLayer for Nvptx {
         operand: IntValue<'ctx>,
     ) -> Result<IntValue<'ctx>, NativeError> {
         // Clamp operand c: 0 for `up` (it clamps from below), 0x1f otherwise.
+        let operand = match kind {
+            Shuffle::BroadcastFirst => self.first_active_lane(cx)?,
+            _ => operand,
+        };
         let (mode, clamp) = match kind {
-            Shuffle::Index => ("idx", 0x1f),
+            Shuffle::Index | Shuffle::Broadcast | Shuffle::BroadcastFirst => ("idx", 0x1f),
             Shuffle::Up => ("up", 0),
             Shuffle::Down => ("down", 0x1f),
             Shuffle::Xor => ("bfly", 0x1f),

@@ -1,0 +1,296 @@
+//! The native AMDGPU back end, statically (no AMD GPU here): for all five
+//! architectures and both RDNA wave sizes, a representative instance of
+//! every catalog op (each lowering) is compiled into a code object, linked
+//! by `ld.lld`, checked with `llvm-readelf` (kernels, wave size, LDS) and
+//! disassembled with `llvm-objdump`; the cross-lane instructions each
+//! instance adds to an empty kernel are compared with
+//! `tests/data/amdgpu_budgets.tsv`.
+//!
+//! After a deliberate change, `WAVEKIT_BLESS_AMDGPU=1 cargo test --test
+//! native_amdgpu` rewrites the table; review its diff like code.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use wavekit::conformance::{self, InstanceKernel};
+use wavekit::{Backend, ScalarFeatures, SubgroupSize, Target, ValidModule};
+use wavekit_native::amdgpu::{Amdgpu, Arch, compile_many};
+use wavekit_native::lower::KernelRequest;
+use wavekit_native::tools;
+
+const TABLE: &str = "tests/data/amdgpu_budgets.tsv";
+
+/// Every (architecture, wave size) compiled.
+fn configurations() -> Vec<Amdgpu> {
+    Arch::ALL
+        .into_iter()
+        .flat_map(|arch| {
+            arch.wave_sizes()
+                .iter()
+                .map(move |w| Amdgpu::new(arch, *w).expect("a supported wave size"))
+        })
+        .collect()
+}
+
+fn label(target: &Amdgpu) -> String {
+    format!("{}-w{}", target.arch.name(), target.wave_size)
+}
+
+/// The instructions the budgets track, by normalised mnemonic.
+fn tracked(mnemonic: &str) -> Option<String> {
+    let base = mnemonic
+        .strip_suffix("_e32")
+        .or_else(|| mnemonic.strip_suffix("_e64"))
+        .unwrap_or(mnemonic);
+    if base.ends_with("_dpp") {
+        return Some("dpp".into());
+    }
+    if base.starts_with("v_cmp_") || base.starts_with("v_cmpx_") {
+        return Some("v_cmp".into());
+    }
+    [
+        "ds_bpermute_b32",
+        "ds_permute_b32",
+        "v_permlane64_b32",
+        "v_cndmask_b32",
+        "v_readlane_b32",
+        "v_readfirstlane_b32",
+        "v_writelane_b32",
+        "s_barrier",
+        "ds_swizzle_b32",
+    ]
+    .contains(&base)
+    .then(|| base.to_string())
+}
+
+fn wave_target(wave: u32) -> Target {
+    let mut target = Target::new(
+        Backend::Hip,
+        SubgroupSize::fixed(wave).expect("a wave size"),
+    );
+    target.scalars = ScalarFeatures::ALL;
+    target
+}
+
+/// Rows for one configuration: one code object holding every kernel.
+fn rows(target: Amdgpu, kernels: &[InstanceKernel]) -> Result<Vec<String>, String> {
+    let mut baselines: Vec<&ValidModule> = Vec::new();
+    let mut baseline_of = Vec::new();
+    for kernel in kernels {
+        let index = baselines
+            .iter()
+            .position(|b| b.source == kernel.baseline.source)
+            .unwrap_or_else(|| {
+                baselines.push(&kernel.baseline);
+                baselines.len() - 1
+            });
+        baseline_of.push(index);
+    }
+    let mut names: Vec<String> = (0..baselines.len())
+        .map(|i| format!("baseline_{i}"))
+        .collect();
+    names.extend((0..kernels.len()).map(|i| format!("op_{i}")));
+    let modules: Vec<&ValidModule> = baselines
+        .iter()
+        .copied()
+        .chain(kernels.iter().map(|k| &k.module))
+        .collect();
+    let requests: Vec<KernelRequest> = modules
+        .iter()
+        .zip(&names)
+        .map(|(module, name)| KernelRequest {
+            module: &module.module,
+            info: &module.info,
+            entry: "wk_conf_main",
+            name,
+            source: None,
+        })
+        .collect();
+    let what = label(&target);
+    let hsaco = compile_many(&requests, target).map_err(|e| format!("{what}: {e}"))?;
+    let notes = tools::amdgpu_notes(&hsaco.bytes).map_err(|e| format!("{what}: {e}"))?;
+    for name in &names {
+        if !notes.contains(&format!("{name}.kd")) {
+            return Err(format!("{what}: no kernel descriptor for {name}"));
+        }
+    }
+    if !notes.contains(&format!(".wavefront_size: {}", target.wave_size)) {
+        return Err(format!(
+            "{what}: the notes do not say .wavefront_size: {}",
+            target.wave_size
+        ));
+    }
+    if !notes.contains("AMDGPU - HSA") || !notes.contains(".group_segment_fixed_size") {
+        return Err(format!("{what}: not an HSA code object:\n{notes}"));
+    }
+    let disassembly = tools::amdgpu_disassemble(&hsaco.bytes, target.arch.name())
+        .map_err(|e| format!("{what}: {e}"))?;
+    let counts: Vec<BTreeMap<String, i64>> = names
+        .iter()
+        .map(|name| {
+            let mut counts = BTreeMap::new();
+            for mnemonic in tools::amdgpu_mnemonics(&disassembly, name) {
+                if let Some(m) = tracked(&mnemonic) {
+                    *counts.entry(m).or_default() += 1;
+                }
+            }
+            counts
+        })
+        .collect();
+    Ok(kernels
+        .iter()
+        .enumerate()
+        .map(|(i, kernel)| {
+            let mut delta = counts[baselines.len() + i].clone();
+            for (m, n) in &counts[baseline_of[i]] {
+                *delta.entry(m.clone()).or_default() -= n;
+            }
+            let cost: Vec<String> = delta
+                .into_iter()
+                .filter(|(_, n)| *n != 0)
+                .map(|(m, n)| format!("{m}={n}"))
+                .collect();
+            format!(
+                "{what}\t{}\t{}\t{}",
+                kernel.instance,
+                kernel.lowering,
+                if cost.is_empty() {
+                    "-".to_string()
+                } else {
+                    cost.join(" ")
+                }
+            )
+        })
+        .collect())
+}
+
+fn measure() -> Result<Vec<String>, String> {
+    let by_wave: BTreeMap<u32, Vec<InstanceKernel>> = [32, 64]
+        .into_iter()
+        .map(|w| {
+            conformance::representative_kernels(&wave_target(w))
+                .map(|k| (w, k))
+                .map_err(|e| e.to_string())
+        })
+        .collect::<Result<_, _>>()?;
+    let configurations = configurations();
+    let results: Vec<Result<Vec<String>, String>> = std::thread::scope(|scope| {
+        let by_wave = &by_wave;
+        let configurations = &configurations;
+        let workers: Vec<_> = (0..2)
+            .map(|worker| {
+                scope.spawn(move || {
+                    configurations
+                        .iter()
+                        .enumerate()
+                        .filter(|(i, _)| i % 2 == worker)
+                        .map(|(i, c)| (i, rows(*c, &by_wave[&c.wave_size])))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        let mut all: Vec<_> = workers
+            .into_iter()
+            .flat_map(|w| w.join().expect("worker"))
+            .collect();
+        all.sort_by_key(|(i, _)| *i);
+        all.into_iter().map(|(_, r)| r).collect()
+    });
+    let mut rows = Vec::new();
+    for result in results {
+        rows.extend(result?);
+    }
+    Ok(rows)
+}
+
+#[test]
+fn every_catalog_op_builds_for_every_architecture_within_budget() {
+    let rows = measure().unwrap_or_else(|e| panic!("{e}"));
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(TABLE);
+    let header = "# target\tinstance\tlowering\tcross-lane instructions over an empty kernel \
+                  (LLVM 19 llvm-objdump; `-` = none)\n";
+    let text = format!("{header}{}\n", rows.join("\n"));
+    if std::env::var_os("WAVEKIT_BLESS_AMDGPU").is_some() {
+        std::fs::write(&path, &text).expect("write the table");
+        return;
+    }
+    let table = std::fs::read_to_string(&path).expect("the budget table");
+    let expected: Vec<&str> = table.lines().filter(|l| !l.starts_with('#')).collect();
+    let mut problems = Vec::new();
+    for row in &rows {
+        let key: Vec<&str> = row.splitn(4, '\t').take(3).collect();
+        match expected
+            .iter()
+            .find(|e| e.splitn(4, '\t').take(3).collect::<Vec<_>>() == key)
+        {
+            Some(e) if *e == row => {}
+            Some(e) => problems.push(format!("budget {e}\n   got {row}")),
+            None => problems.push(format!("no budget for {row}")),
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "{} rows differ from {TABLE}:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
+}
+
+/// The sequences the issue names, spelled out: the table must keep them.
+#[test]
+fn the_named_sequences_hold() {
+    let table = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(TABLE))
+        .expect("the budget table");
+    for (target, instance, lowering, cost) in [
+        (
+            "gfx1100-w64",
+            "shuffle<u32>",
+            "builtin",
+            "ds_bpermute_b32=2 v_cmp=1 v_cndmask_b32=1 v_permlane64_b32=1",
+        ),
+        (
+            "gfx1200-w64",
+            "shuffle<u32>",
+            "builtin",
+            "ds_bpermute_b32=2 v_cmp=1 v_cndmask_b32=1 v_permlane64_b32=1",
+        ),
+        (
+            "gfx1030-w64",
+            "broadcast<u32>",
+            "builtin",
+            "v_readlane_b32=1",
+        ),
+        (
+            "gfx1100-w64",
+            "broadcast_first<u32>",
+            "builtin",
+            "v_readfirstlane_b32=1",
+        ),
+        (
+            "gfx942-w64",
+            "broadcast_first<u32>",
+            "builtin",
+            "v_readfirstlane_b32=1",
+        ),
+        ("gfx942-w64", "shuffle<u32>", "builtin", "ds_bpermute_b32=1"),
+        ("gfx90a-w64", "shuffle<u32>", "builtin", "ds_bpermute_b32=1"),
+        (
+            "gfx1100-w32",
+            "shuffle<u32>",
+            "builtin",
+            "ds_bpermute_b32=1",
+        ),
+        ("gfx942-w64", "ballot", "builtin", "v_cmp=1"),
+    ] {
+        let row = format!("{target}\t{instance}\t{lowering}\t");
+        let line = table
+            .lines()
+            .find(|l| l.starts_with(&row))
+            .unwrap_or_else(|| panic!("no row {row:?}"));
+        assert_eq!(
+            line.split('\t').nth(3),
+            Some(cost),
+            "{line} should cost {cost}"
+        );
+    }
+}
