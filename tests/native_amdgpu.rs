@@ -10,10 +10,11 @@
 //! native_amdgpu` rewrites the table; review its diff like code.
 
 use std::collections::BTreeMap;
-use std::path::Path;
+
+mod support;
 
 use wavekit::conformance::{self, InstanceKernel};
-use wavekit::{Backend, ScalarFeatures, SubgroupSize, Target, ValidModule};
+use wavekit::{Backend, ScalarFeatures, SubgroupSize, Target};
 use wavekit_native::amdgpu::{Amdgpu, Arch, compile_many};
 use wavekit_native::lower::KernelRequest;
 use wavekit_native::tools;
@@ -74,30 +75,11 @@ fn wave_target(wave: u32) -> Target {
 
 /// Rows for one configuration: one code object holding every kernel.
 fn rows(target: Amdgpu, kernels: &[InstanceKernel]) -> Result<Vec<String>, String> {
-    let mut baselines: Vec<&ValidModule> = Vec::new();
-    let mut baseline_of = Vec::new();
-    for kernel in kernels {
-        let index = baselines
-            .iter()
-            .position(|b| b.source == kernel.baseline.source)
-            .unwrap_or_else(|| {
-                baselines.push(&kernel.baseline);
-                baselines.len() - 1
-            });
-        baseline_of.push(index);
-    }
-    let mut names: Vec<String> = (0..baselines.len())
-        .map(|i| format!("baseline_{i}"))
-        .collect();
-    names.extend((0..kernels.len()).map(|i| format!("op_{i}")));
-    let modules: Vec<&ValidModule> = baselines
+    let batch = support::Batch::new(kernels);
+    let requests: Vec<KernelRequest> = batch
+        .modules
         .iter()
-        .copied()
-        .chain(kernels.iter().map(|k| &k.module))
-        .collect();
-    let requests: Vec<KernelRequest> = modules
-        .iter()
-        .zip(&names)
+        .zip(&batch.names)
         .map(|(module, name)| KernelRequest {
             module: &module.module,
             info: &module.info,
@@ -109,7 +91,7 @@ fn rows(target: Amdgpu, kernels: &[InstanceKernel]) -> Result<Vec<String>, Strin
     let what = label(&target);
     let hsaco = compile_many(&requests, target).map_err(|e| format!("{what}: {e}"))?;
     let notes = tools::amdgpu_notes(&hsaco.bytes).map_err(|e| format!("{what}: {e}"))?;
-    for name in &names {
+    for name in &batch.names {
         if !notes.contains(&format!("{name}.kd")) {
             return Err(format!("{what}: no kernel descriptor for {name}"));
         }
@@ -125,7 +107,8 @@ fn rows(target: Amdgpu, kernels: &[InstanceKernel]) -> Result<Vec<String>, Strin
     }
     let disassembly = tools::amdgpu_disassemble(&hsaco.bytes, target.arch.name())
         .map_err(|e| format!("{what}: {e}"))?;
-    let counts: Vec<BTreeMap<String, i64>> = names
+    let counts: Vec<BTreeMap<String, i64>> = batch
+        .names
         .iter()
         .map(|name| {
             let mut counts = BTreeMap::new();
@@ -137,31 +120,7 @@ fn rows(target: Amdgpu, kernels: &[InstanceKernel]) -> Result<Vec<String>, Strin
             counts
         })
         .collect();
-    Ok(kernels
-        .iter()
-        .enumerate()
-        .map(|(i, kernel)| {
-            let mut delta = counts[baselines.len() + i].clone();
-            for (m, n) in &counts[baseline_of[i]] {
-                *delta.entry(m.clone()).or_default() -= n;
-            }
-            let cost: Vec<String> = delta
-                .into_iter()
-                .filter(|(_, n)| *n != 0)
-                .map(|(m, n)| format!("{m}={n}"))
-                .collect();
-            format!(
-                "{what}\t{}\t{}\t{}",
-                kernel.instance,
-                kernel.lowering,
-                if cost.is_empty() {
-                    "-".to_string()
-                } else {
-                    cost.join(" ")
-                }
-            )
-        })
-        .collect())
+    Ok(batch.rows(&what, kernels, &counts))
 }
 
 fn measure() -> Result<Vec<String>, String> {
@@ -206,91 +165,45 @@ fn measure() -> Result<Vec<String>, String> {
 #[test]
 fn every_catalog_op_builds_for_every_architecture_within_budget() {
     let rows = measure().unwrap_or_else(|e| panic!("{e}"));
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(TABLE);
-    let header = "# target\tinstance\tlowering\tcross-lane instructions over an empty kernel \
-                  (LLVM 19 llvm-objdump; `-` = none)\n";
-    let text = format!("{header}{}\n", rows.join("\n"));
-    if std::env::var_os("WAVEKIT_BLESS_AMDGPU").is_some() {
-        std::fs::write(&path, &text).expect("write the table");
-        return;
-    }
-    let table = std::fs::read_to_string(&path).expect("the budget table");
-    let expected: Vec<&str> = table.lines().filter(|l| !l.starts_with('#')).collect();
-    let mut problems = Vec::new();
-    for row in &rows {
-        let key: Vec<&str> = row.splitn(4, '\t').take(3).collect();
-        match expected
-            .iter()
-            .find(|e| e.splitn(4, '\t').take(3).collect::<Vec<_>>() == key)
-        {
-            Some(e) if *e == row => {}
-            Some(e) => problems.push(format!("budget {e}\n   got {row}")),
-            None => problems.push(format!("no budget for {row}")),
-        }
-    }
-    assert!(
-        problems.is_empty(),
-        "{} rows differ from {TABLE}:\n{}",
-        problems.len(),
-        problems.join("\n")
+    support::check_table(
+        &rows,
+        TABLE,
+        "# target\tinstance\tlowering\tcross-lane instructions over an empty kernel \
+         (LLVM 19 llvm-objdump; `-` = none)",
+        "WAVEKIT_BLESS_AMDGPU",
     );
 }
 
 /// The sequences the issue names, spelled out: the table must keep them.
 #[test]
 fn the_named_sequences_hold() {
-    let table = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(TABLE))
-        .expect("the budget table");
-    for (target, instance, lowering, cost) in [
-        (
-            "gfx1100-w64",
-            "shuffle<u32>",
-            "builtin",
-            "ds_bpermute_b32=2 v_cmp=1 v_cndmask_b32=1 v_permlane64_b32=1",
-        ),
-        (
-            "gfx1200-w64",
-            "shuffle<u32>",
-            "builtin",
-            "ds_bpermute_b32=2 v_cmp=1 v_cndmask_b32=1 v_permlane64_b32=1",
-        ),
-        (
-            "gfx1030-w64",
-            "broadcast<u32>",
-            "builtin",
-            "v_readlane_b32=1",
-        ),
-        (
-            "gfx1100-w64",
-            "broadcast_first<u32>",
-            "builtin",
-            "v_readfirstlane_b32=1",
-        ),
-        (
-            "gfx942-w64",
-            "broadcast_first<u32>",
-            "builtin",
-            "v_readfirstlane_b32=1",
-        ),
-        ("gfx942-w64", "shuffle<u32>", "builtin", "ds_bpermute_b32=1"),
-        ("gfx90a-w64", "shuffle<u32>", "builtin", "ds_bpermute_b32=1"),
-        (
-            "gfx1100-w32",
-            "shuffle<u32>",
-            "builtin",
-            "ds_bpermute_b32=1",
-        ),
-        ("gfx942-w64", "ballot", "builtin", "v_cmp=1"),
-    ] {
-        let row = format!("{target}\t{instance}\t{lowering}\t");
-        let line = table
-            .lines()
-            .find(|l| l.starts_with(&row))
-            .unwrap_or_else(|| panic!("no row {row:?}"));
-        assert_eq!(
-            line.split('\t').nth(3),
-            Some(cost),
-            "{line} should cost {cost}"
-        );
-    }
+    let cross_half = "ds_bpermute_b32=2 v_cmp=1 v_cndmask_b32=1 v_permlane64_b32=1";
+    support::assert_rows(
+        TABLE,
+        &[
+            ("gfx1100-w64", "shuffle<u32>", "builtin", cross_half),
+            ("gfx1200-w64", "shuffle<u32>", "builtin", cross_half),
+            ("gfx942-w64", "shuffle<u32>", "builtin", "ds_bpermute_b32=1"),
+            ("gfx90a-w64", "shuffle<u32>", "builtin", "ds_bpermute_b32=1"),
+            (
+                "gfx1100-w32",
+                "shuffle<u32>",
+                "builtin",
+                "ds_bpermute_b32=1",
+            ),
+            ("gfx942-w64", "ballot", "builtin", "v_cmp=1"),
+            (
+                "gfx1030-w64",
+                "broadcast<u32>",
+                "builtin",
+                "v_readlane_b32=1",
+            ),
+            (
+                "gfx1100-w64",
+                "broadcast_first<u32>",
+                "builtin",
+                "v_readfirstlane_b32=1",
+            ),
+        ],
+    );
 }

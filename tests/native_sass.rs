@@ -8,7 +8,8 @@
 //! native_sass` rewrites the table; review its diff like code.
 
 use std::collections::BTreeMap;
-use std::path::Path;
+
+mod support;
 
 use wavekit::conformance;
 use wavekit::{Backend, ScalarFeatures, SubgroupSize, Target, ValidModule};
@@ -67,30 +68,13 @@ fn counts(
 /// every representative kernel, one thread per SM.
 fn measure() -> Result<Vec<String>, String> {
     let kernels = conformance::representative_kernels(&cuda_target()).map_err(|e| e.to_string())?;
-    // Distinct baselines (one per workgroup size), then the op kernels.
-    let mut baselines: Vec<&ValidModule> = Vec::new();
-    let mut baseline_of = Vec::new();
-    for kernel in &kernels {
-        let index = baselines
-            .iter()
-            .position(|b| b.source == kernel.baseline.source)
-            .unwrap_or_else(|| {
-                baselines.push(&kernel.baseline);
-                baselines.len() - 1
-            });
-        baseline_of.push(index);
-    }
-    let mut all: Vec<(String, &ValidModule)> = baselines
+    let batch = support::Batch::new(&kernels);
+    let all: Vec<(String, &ValidModule)> = batch
+        .names
         .iter()
-        .enumerate()
-        .map(|(i, b)| (format!("baseline_{i}"), *b))
+        .cloned()
+        .zip(batch.modules.iter().copied())
         .collect();
-    all.extend(
-        kernels
-            .iter()
-            .enumerate()
-            .map(|(i, k)| (format!("op_{i}"), &k.module)),
-    );
     let per_sm: Vec<Result<Vec<BTreeMap<String, i64>>, String>> = std::thread::scope(|scope| {
         let all = &all;
         let handles: Vec<_> = SMS
@@ -104,28 +88,7 @@ fn measure() -> Result<Vec<String>, String> {
     });
     let mut rows = Vec::new();
     for (sm, counts) in SMS.iter().zip(per_sm) {
-        let counts = counts?;
-        for (i, kernel) in kernels.iter().enumerate() {
-            let mut delta = counts[baselines.len() + i].clone();
-            for (m, n) in &counts[baseline_of[i]] {
-                *delta.entry(m.clone()).or_default() -= n;
-            }
-            let cost: Vec<String> = delta
-                .into_iter()
-                .filter(|(_, n)| *n != 0)
-                .map(|(m, n)| format!("{m}={n}"))
-                .collect();
-            rows.push(format!(
-                "sm_{sm}\t{}\t{}\t{}",
-                kernel.instance,
-                kernel.lowering,
-                if cost.is_empty() {
-                    "-".to_string()
-                } else {
-                    cost.join(" ")
-                }
-            ));
-        }
+        rows.extend(batch.rows(&format!("sm_{sm}"), &kernels, &counts?));
     }
     Ok(rows)
 }
@@ -133,64 +96,43 @@ fn measure() -> Result<Vec<String>, String> {
 #[test]
 fn every_catalog_op_meets_its_sass_budget() {
     let rows = measure().unwrap_or_else(|e| panic!("{e}"));
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(TABLE);
-    let header = "# sm\tinstance\tlowering\tSASS instructions over an empty kernel \
-                  (ptxas/nvdisasm 13.5.37; `-` = none)\n";
-    let text = format!("{header}{}\n", rows.join("\n"));
-    if std::env::var_os("WAVEKIT_BLESS_SASS").is_some() {
-        std::fs::write(&path, &text).expect("write the table");
-        return;
-    }
-    let table = std::fs::read_to_string(&path).expect("the budget table");
-    let expected: Vec<&str> = table.lines().filter(|l| !l.starts_with('#')).collect();
-    let mut problems = Vec::new();
-    for row in &rows {
-        let key: Vec<&str> = row.splitn(4, '\t').take(3).collect();
-        match expected
-            .iter()
-            .find(|e| e.splitn(4, '\t').take(3).collect::<Vec<_>>() == key)
-        {
-            Some(e) if *e == row => {}
-            Some(e) => problems.push(format!("budget {e}\n   got {row}")),
-            None => problems.push(format!("no budget for {row}")),
-        }
-    }
-    assert!(
-        problems.is_empty(),
-        "{} rows differ from {TABLE}:\n{}",
-        problems.len(),
-        problems.join("\n")
+    support::check_table(
+        &rows,
+        TABLE,
+        "# sm\tinstance\tlowering\tSASS instructions over an empty kernel \
+         (ptxas/nvdisasm 13.5.37; `-` = none)",
+        "WAVEKIT_BLESS_SASS",
     );
 }
 
 /// The budgets the issue names, spelled out: the table must keep them.
 #[test]
 fn the_named_budgets_hold() {
-    let table = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(TABLE))
-        .expect("the budget table");
-    for (sm, instance, lowering, cost) in [
-        (90, "reduce_add_tiled<f32, 5>", "shuffle", "FADD=5 SHFL=5"),
-        (80, "reduce_add_tiled<f32, 5>", "shuffle", "FADD=5 SHFL=5"),
-        (90, "all_true", "builtin", "VOTE=1"),
-        (90, "reduce_add<u32>", "builtin", "REDUX=1"),
-        (
-            90,
-            "bitonic_sort_kv_tiled<f32, u32, 5>",
-            "shuffle",
-            "SHFL=30",
-        ),
-        (90, "all_equal<u32>", "builtin", "MATCH=1"),
-        (80, "reduce_add<u32>", "builtin", "REDUX=1"),
-    ] {
-        let row = format!("sm_{sm}\t{instance}\t{lowering}\t");
-        let line = table
-            .lines()
-            .find(|l| l.starts_with(&row))
-            .unwrap_or_else(|| panic!("no row {row:?}"));
-        assert_eq!(
-            line.split('\t').nth(3),
-            Some(cost),
-            "{line} should cost {cost}"
-        );
-    }
+    support::assert_rows(
+        TABLE,
+        &[
+            (
+                "sm_90",
+                "reduce_add_tiled<f32, 5>",
+                "shuffle",
+                "FADD=5 SHFL=5",
+            ),
+            (
+                "sm_80",
+                "reduce_add_tiled<f32, 5>",
+                "shuffle",
+                "FADD=5 SHFL=5",
+            ),
+            ("sm_90", "all_true", "builtin", "VOTE=1"),
+            ("sm_90", "reduce_add<u32>", "builtin", "REDUX=1"),
+            ("sm_80", "reduce_add<u32>", "builtin", "REDUX=1"),
+            (
+                "sm_90",
+                "bitonic_sort_kv_tiled<f32, u32, 5>",
+                "shuffle",
+                "SHFL=30",
+            ),
+            ("sm_90", "all_equal<u32>", "builtin", "MATCH=1"),
+        ],
+    );
 }

@@ -142,3 +142,32 @@ fn transcendental_functions_link_libdevice() {
         tools::assemble(&ptx.text, sm).unwrap_or_else(|e| panic!("{e}\n{}", ptx.text));
     }
 }
+
+#[test]
+fn the_kitchen_sink_builds_a_code_object_for_every_amdgpu_target() {
+    use wavekit_native::amdgpu::{Amdgpu, Arch, compile};
+    use wavekit_native::lower::KernelRequest;
+    let (module, info) = module(KITCHEN_SINK);
+    for arch in Arch::ALL {
+        for &wave in arch.wave_sizes() {
+            let target = Amdgpu::new(arch, wave).expect("supported");
+            let hsaco = compile(
+                &KernelRequest {
+                    module: &module,
+                    info: &info,
+                    entry: "main",
+                    name: "main",
+                    source: None,
+                },
+                target,
+            )
+            .unwrap_or_else(|e| panic!("{} wave{wave}: {e}", arch.name()));
+            let notes = tools::amdgpu_notes(&hsaco.bytes).expect("readelf");
+            assert!(notes.contains("main.kd"), "{notes}");
+            assert!(
+                notes.contains(&format!(".wavefront_size: {wave}")),
+                "{notes}"
+            );
+        }
+    }
+}

@@ -1,5 +1,6 @@
-//! `wavekit run`: compose a compute shader and run it on an adapter, with
-//! buffers read from and written to `.npy` or raw little-endian files.
+//! `wavekit run`: compose a compute shader and run it on a wgpu adapter or a
+//! native back end (CUDA, HIP), with buffers read from and written to `.npy`
+//! or raw little-endian files.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -28,9 +29,15 @@ pub struct RunArgs {
     /// Where to write the outputs, in binding order (`.npy`, else raw). Repeatable.
     #[arg(long = "out")]
     outputs: Vec<PathBuf>,
-    /// Use the adapter whose name contains this.
+    /// Use the adapter whose name contains this (with --backend wgpu).
     #[arg(long)]
     adapter: Option<String>,
+    /// Back end: wgpu, cuda (native PTX) or hip (native AMDGPU; set WAVEKIT_HIP_ARCH).
+    #[arg(long, default_value = "wgpu", value_parser = ["wgpu", "cuda", "hip"])]
+    backend: String,
+    /// The device ordinal, with --backend cuda or hip.
+    #[arg(long, default_value_t = 0)]
+    device: usize,
 }
 
 /// Element types of output buffers and .npy files.
@@ -80,9 +87,13 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, Error> {
     })?;
     let text = std::fs::read_to_string(&args.shader)
         .map_err(|e| usage(format!("cannot read {}: {e}", args.shader.display())))?;
-    let gpu = Gpu::open(&AdapterChoice {
-        name: args.adapter.clone(),
-    })?;
+    let gpu = match args.backend.as_str() {
+        "cuda" => Gpu::open_cuda(args.device)?,
+        "hip" => Gpu::open_hip(args.device)?,
+        _ => Gpu::open(&AdapterChoice {
+            name: args.adapter.clone(),
+        })?,
+    };
     let composed =
         Composer::new(gpu.target().clone()).compose(&text, &args.shader.display().to_string())?;
     let declared = buffer_bindings(&composed.module.module);

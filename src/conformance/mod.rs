@@ -104,17 +104,8 @@ fn plan(
             if !selected || !offers {
                 continue;
             }
-            let specs = library
-                .specs_of(primitive)
-                .into_iter()
-                .chain(generic_specs(primitive, &library));
-            for spec in specs {
-                let instance = library.resolve(&spec)?;
-                if !instance_selected(&instance, options)
-                    || lowering_is_moot(&instance, target, options)?
-                {
-                    continue;
-                }
+            for instance in candidates(primitive, &library, target, options)? {
+                let spec = instance.spec();
                 let slot = add_instance(&instance);
                 let mut inputs = cases::Inputs::new(
                     options.seed ^ fnv1a(&format!("{spec} {lowering}")),
@@ -268,17 +259,7 @@ pub fn representative_kernels(target: &crate::Target) -> Result<Vec<InstanceKern
             let library = Library::new(target.clone().with_strategy(Strategy::uniform(lowering)));
             // Best instance per dtype class (float, integer, none).
             let mut best: BTreeMap<u8, (i64, crate::Instance)> = BTreeMap::new();
-            let specs = library
-                .specs_of(primitive)
-                .into_iter()
-                .chain(generic_specs(primitive, &library));
-            for spec in specs {
-                let instance = library.resolve(&spec)?;
-                if !instance_selected(&instance, &options)
-                    || lowering_is_moot(&instance, target, &options)?
-                {
-                    continue;
-                }
+            for instance in candidates(primitive, &library, target, &options)? {
                 let score = representative_score(&instance);
                 let class = match instance.dtype {
                     Some(d) if d.is_float() => 0,
@@ -334,6 +315,27 @@ fn representative_score(instance: &crate::Instance) -> i64 {
         _ => 0,
     };
     dtype * 1000 + value * 100 + log2 * 10 + block + function
+}
+
+/// The instances of `primitive` the suite runs under `library`'s lowering.
+fn candidates(
+    primitive: &crate::catalog::Primitive,
+    library: &Library,
+    target: &crate::Target,
+    options: &Options,
+) -> Result<Vec<crate::Instance>, Error> {
+    let mut out = Vec::new();
+    let specs = library
+        .specs_of(primitive)
+        .into_iter()
+        .chain(generic_specs(primitive, library));
+    for spec in specs {
+        let instance = library.resolve(&spec)?;
+        if instance_selected(&instance, options) && !lowering_is_moot(&instance, target, options)? {
+            out.push(instance);
+        }
+    }
+    Ok(out)
 }
 
 /// Requests of a generic block operator (one naming a user function):

@@ -109,23 +109,8 @@ impl WgpuDevice {
         })
     }
 
-    /// Dispatches `kernel` over `workgroups` with `bindings`; returns the
-    /// contents of the output buffers, in binding order.
-    pub fn run(
-        &self,
-        kernel: &WgpuKernel,
-        bindings: &[Binding<'_>],
-        workgroups: [u32; 3],
-    ) -> Result<Vec<Vec<u8>>, Error> {
-        let numbered: Vec<(u32, Binding<'_>)> = bindings
-            .iter()
-            .enumerate()
-            .map(|(i, b)| (i as u32, *b))
-            .collect();
-        self.run_at(kernel, &numbered, workgroups)
-    }
-
-    /// Like [`WgpuDevice::run`], with explicit `@binding` numbers (group 0).
+    /// Dispatches `kernel` over `workgroups` with buffers bound by
+    /// `@binding` number (group 0); returns the output buffers' contents.
     pub fn run_at(
         &self,
         kernel: &WgpuKernel,
