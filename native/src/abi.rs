@@ -64,3 +64,26 @@ pub struct KernelAbi {
     /// Lanes per subgroup the kernel was compiled for.
     pub subgroup_size: u32,
 }
+
+/// The parameter block of one launch in this ABI: each buffer's device
+/// address and byte length. The driver (`cuLaunchKernel`,
+/// `hipModuleLaunchKernel`) reads the values through [`KernelArgs::pointers`]
+/// during the launch, so the vectors must not move or change while it runs;
+/// they are built once and only read.
+pub(crate) struct KernelArgs {
+    pub(crate) addresses: Vec<u64>,
+    pub(crate) lengths: Vec<u32>,
+}
+
+impl KernelArgs {
+    /// The launch's `kernelParams`: a pointer to each parameter's value,
+    /// address then length for each buffer.
+    pub(crate) fn pointers(&mut self) -> Vec<*mut std::ffi::c_void> {
+        let mut pointers = Vec::with_capacity(2 * self.addresses.len());
+        for (address, length) in self.addresses.iter_mut().zip(self.lengths.iter_mut()) {
+            pointers.push((address as *mut u64).cast());
+            pointers.push((length as *mut u32).cast());
+        }
+        pointers
+    }
+}

@@ -24,6 +24,7 @@ use cudarc::driver::{
     CudaContext, CudaEvent, CudaSlice, CudaStream, DevicePtr, DriverError, result, sys,
 };
 
+use crate::abi::KernelArgs;
 use crate::error::NativeError;
 
 /// Bytes of dynamic shared memory a kernel may use without opting in with
@@ -143,26 +144,6 @@ fn ptx_entries(ptx: &str) -> Vec<&str> {
 struct DeviceBuffer {
     memory: CudaSlice<u8>,
     len: usize,
-}
-
-/// The parameter block of one launch, in the kernel ABI. The driver reads
-/// the values through `pointers` during `cuLaunchKernel`, so the vectors must
-/// not move or change while it runs; they are built once and only read.
-struct KernelArgs {
-    addresses: Vec<u64>,
-    lengths: Vec<u32>,
-}
-
-impl KernelArgs {
-    /// `cuLaunchKernel`'s `kernelParams`: a pointer to each parameter's value.
-    fn pointers(&mut self) -> Vec<*mut c_void> {
-        let mut pointers = Vec::with_capacity(2 * self.addresses.len());
-        for (address, length) in self.addresses.iter_mut().zip(self.lengths.iter_mut()) {
-            pointers.push((address as *mut u64).cast::<c_void>());
-            pointers.push((length as *mut u32).cast::<c_void>());
-        }
-        pointers
-    }
 }
 
 impl Cuda {

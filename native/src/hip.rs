@@ -47,6 +47,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use libloading::Library;
 
+use crate::abi::KernelArgs;
 use crate::error::NativeError;
 
 /// The `tool` of the [`NativeError::Tool`] returned when HIP cannot be used
@@ -530,28 +531,6 @@ impl Drop for Event<'_> {
         if let Err(e) = self.api.check(code, "hipEventDestroy") {
             log::warn!("destroying a timing event: {e}");
         }
-    }
-}
-
-/// The parameter block of one launch, in the kernel ABI. The runtime reads
-/// the values through `pointers` during `hipModuleLaunchKernel` (sizing each
-/// from the code object's kernel-argument metadata), so the vectors must not
-/// move or change while it runs; they are built once and only read.
-struct KernelArgs {
-    addresses: Vec<u64>,
-    lengths: Vec<u32>,
-}
-
-impl KernelArgs {
-    /// `hipModuleLaunchKernel`'s `kernelParams`: a pointer to each
-    /// parameter's value.
-    fn pointers(&mut self) -> Vec<*mut c_void> {
-        let mut pointers = Vec::with_capacity(2 * self.addresses.len());
-        for (address, length) in self.addresses.iter_mut().zip(self.lengths.iter_mut()) {
-            pointers.push((address as *mut u64).cast::<c_void>());
-            pointers.push((length as *mut u32).cast::<c_void>());
-        }
-        pointers
     }
 }
 

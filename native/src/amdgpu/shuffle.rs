@@ -39,39 +39,38 @@ pub fn source_lane<'ctx>(
     wave_size: u32,
 ) -> Result<IntValue<'ctx>, NativeError> {
     let b = cx.builder;
+    // `candidate` where `(left predicate right)` holds, the lane itself elsewhere.
+    let guarded = |candidate: IntValue<'ctx>,
+                   predicate: IntPredicate,
+                   left: IntValue<'ctx>,
+                   right: IntValue<'ctx>| {
+        let has = b
+            .build_int_compare(predicate, left, right, "")
+            .map_err(llvm_error)?;
+        Ok::<_, NativeError>(
+            b.build_select(has, candidate, lane, "")
+                .map_err(llvm_error)?
+                .into_int_value(),
+        )
+    };
     let wave = cx.i32(wave_size);
-    Ok(match kind {
+    match kind {
         Shuffle::Index | Shuffle::Broadcast | Shuffle::BroadcastFirst => b
             .build_and(operand, cx.i32(wave_size - 1), "")
-            .map_err(llvm_error)?,
+            .map_err(llvm_error),
         Shuffle::Up => {
             let below = b.build_int_sub(lane, operand, "").map_err(llvm_error)?;
-            let has = b
-                .build_int_compare(IntPredicate::UGE, lane, operand, "")
-                .map_err(llvm_error)?;
-            b.build_select(has, below, lane, "")
-                .map_err(llvm_error)?
-                .into_int_value()
+            guarded(below, IntPredicate::UGE, lane, operand)
         }
         Shuffle::Down => {
             let above = b.build_int_add(lane, operand, "").map_err(llvm_error)?;
-            let has = b
-                .build_int_compare(IntPredicate::ULT, above, wave, "")
-                .map_err(llvm_error)?;
-            b.build_select(has, above, lane, "")
-                .map_err(llvm_error)?
-                .into_int_value()
+            guarded(above, IntPredicate::ULT, above, wave)
         }
         Shuffle::Xor => {
             let partner = b.build_xor(lane, operand, "").map_err(llvm_error)?;
-            let has = b
-                .build_int_compare(IntPredicate::ULT, partner, wave, "")
-                .map_err(llvm_error)?;
-            b.build_select(has, partner, lane, "")
-                .map_err(llvm_error)?
-                .into_int_value()
+            guarded(partner, IntPredicate::ULT, partner, wave)
         }
-    })
+    }
 }
 
 /// Whether `lane` reads `target` from its own half (the selection of the
