@@ -191,6 +191,20 @@ impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
                 CollectiveOperation::InclusiveScan => self.inclusive_scan(op, scalar, value)?,
                 CollectiveOperation::ExclusiveScan => {
                     let inclusive = self.inclusive_scan(op, scalar, value)?;
+                    // Integer add and xor are invertible (exactly, wrapping):
+                    // the exclusive prefix is the inclusive one without the
+                    // lane's own value, one operation instead of a shuffle.
+                    let integer = matches!(scalar.kind, ScalarKind::Sint | ScalarKind::Uint);
+                    if integer && matches!(op, Op::Add | Op::Xor) {
+                        let undo = if op == Op::Add {
+                            Bin::Subtract
+                        } else {
+                            Bin::ExclusiveOr
+                        };
+                        let exclusive = self.scalar_binary(undo, scalar, inclusive, value)?;
+                        self.values.insert(result, exclusive);
+                        return Ok(());
+                    }
                     let shifted = self.shuffle_value(
                         Shuffle::Up,
                         inclusive,
