@@ -110,6 +110,28 @@ impl CudaDevice {
             .map(|(index, size)| buffers[index][..size].to_vec())
             .collect())
     }
+
+    /// Times `runs` launches after `warmup` with CUDA events; milliseconds.
+    pub fn time_at(
+        &self,
+        kernel: &CudaKernelHandle,
+        numbered: &[(u32, Binding<'_>)],
+        workgroups: [u32; 3],
+        warmup: usize,
+        runs: usize,
+    ) -> Result<Vec<f64>, Error> {
+        let (mut buffers, _) = bind(&kernel.ptx.abi, numbered)?;
+        let times = self.cuda.time(
+            &kernel.kernel,
+            &mut buffers,
+            workgroups,
+            kernel.ptx.abi.workgroup_size,
+            0,
+            warmup,
+            runs,
+        )?;
+        Ok(times.into_iter().map(f64::from).collect())
+    }
 }
 
 /// The buffers of a native launch in ABI order (inputs copied, outputs

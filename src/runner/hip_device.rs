@@ -118,4 +118,26 @@ impl HipDevice {
             .map(|(index, size)| buffers[index][..size].to_vec())
             .collect())
     }
+
+    /// Times `runs` launches after `warmup` with HIP events; milliseconds.
+    pub fn time_at(
+        &self,
+        kernel: &HipKernelHandle,
+        numbered: &[(u32, Binding<'_>)],
+        workgroups: [u32; 3],
+        warmup: usize,
+        runs: usize,
+    ) -> Result<Vec<f64>, Error> {
+        let (mut buffers, _) = super::cuda_device::bind(&kernel.abi, numbered)?;
+        let times = self.hip.time(
+            &kernel.kernel,
+            &mut buffers,
+            workgroups,
+            kernel.abi.workgroup_size,
+            0,
+            warmup,
+            runs,
+        )?;
+        Ok(times.into_iter().map(f64::from).collect())
+    }
 }

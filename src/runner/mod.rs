@@ -165,6 +165,33 @@ impl Gpu {
             )),
         }
     }
+
+    /// Times `runs` dispatches after `warmup` untimed ones, on the GPU's own
+    /// clock (timestamp queries on wgpu, events on CUDA and HIP); returns
+    /// each run's milliseconds. Buffers are bound as for [`Gpu::run_at`].
+    pub fn time_at(
+        &self,
+        kernel: &Kernel,
+        numbered: &[(u32, Binding<'_>)],
+        workgroups: [u32; 3],
+        warmup: usize,
+        runs: usize,
+    ) -> Result<Vec<f64>, Error> {
+        match (&self.device, &kernel.inner) {
+            (Device::Wgpu(d), KernelInner::Wgpu(k)) => {
+                d.time_at(k, numbered, workgroups, warmup, runs)
+            }
+            (Device::Cuda(d), KernelInner::Cuda(k)) => {
+                d.time_at(k, numbered, workgroups, warmup, runs)
+            }
+            (Device::Hip(d), KernelInner::Hip(k)) => {
+                d.time_at(k, numbered, workgroups, warmup, runs)
+            }
+            _ => Err(Error::Gpu(
+                "a kernel timed on another back end than the one that built it".into(),
+            )),
+        }
+    }
 }
 
 /// Little-endian `u32` words of a read-back buffer.

@@ -33,7 +33,10 @@ impl WgpuDevice {
         let limits = adapter.limits();
         let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
             label: Some("wavekit"),
-            required_features: target.wgpu_features(),
+            // Timestamp queries, where the adapter has them, time dispatches
+            // on the GPU (`Gpu::time`).
+            required_features: target.wgpu_features()
+                | (adapter.features() & wgpu::Features::TIMESTAMP_QUERY),
             required_limits: limits,
             ..Default::default()
         }))
@@ -120,45 +123,7 @@ impl WgpuDevice {
         let bindings: Vec<Binding<'_>> = numbered.iter().map(|(_, b)| *b).collect();
         let bindings = &bindings[..];
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let usage_in = wgpu::BufferUsages::STORAGE;
-        let usage_out = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC;
-        let buffers: Vec<(wgpu::Buffer, bool)> = bindings
-            .iter()
-            .map(|binding| match binding {
-                Binding::Input(data) => (
-                    self.device
-                        .create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                            label: Some("wavekit input"),
-                            contents: padded(data).as_ref(),
-                            usage: usage_in,
-                        }),
-                    false,
-                ),
-                Binding::Output { size } => (
-                    self.device.create_buffer(&wgpu::BufferDescriptor {
-                        label: Some("wavekit output"),
-                        size: (*size).max(4).next_multiple_of(4),
-                        usage: usage_out,
-                        mapped_at_creation: false,
-                    }),
-                    true,
-                ),
-            })
-            .collect();
-        let layout = kernel.pipeline.get_bind_group_layout(0);
-        let entries: Vec<wgpu::BindGroupEntry<'_>> = buffers
-            .iter()
-            .enumerate()
-            .map(|(i, (buffer, _))| wgpu::BindGroupEntry {
-                binding: numbered[i].0,
-                resource: buffer.as_entire_binding(),
-            })
-            .collect();
-        let bind_group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some(&kernel.entry),
-            layout: &layout,
-            entries: &entries,
-        });
+        let (buffers, bind_group) = self.bind(kernel, numbered);
         let mut encoder = self
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
@@ -213,6 +178,138 @@ impl WgpuDevice {
                 Ok(data[..wanted as usize].to_vec())
             })
             .collect()
+    }
+
+    /// The buffers of `numbered` (inputs uploaded, outputs zeroed; the flag
+    /// marks outputs) and their bind group.
+    fn bind(
+        &self,
+        kernel: &WgpuKernel,
+        numbered: &[(u32, Binding<'_>)],
+    ) -> (Vec<(wgpu::Buffer, bool)>, wgpu::BindGroup) {
+        let usage_in = wgpu::BufferUsages::STORAGE;
+        let usage_out = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC;
+        let buffers: Vec<(wgpu::Buffer, bool)> = numbered
+            .iter()
+            .map(|(_, binding)| match binding {
+                Binding::Input(data) => (
+                    self.device
+                        .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                            label: Some("wavekit input"),
+                            contents: padded(data).as_ref(),
+                            usage: usage_in,
+                        }),
+                    false,
+                ),
+                Binding::Output { size } => (
+                    self.device.create_buffer(&wgpu::BufferDescriptor {
+                        label: Some("wavekit output"),
+                        size: (*size).max(4).next_multiple_of(4),
+                        usage: usage_out,
+                        mapped_at_creation: false,
+                    }),
+                    true,
+                ),
+            })
+            .collect();
+        let layout = kernel.pipeline.get_bind_group_layout(0);
+        let entries: Vec<wgpu::BindGroupEntry<'_>> = buffers
+            .iter()
+            .zip(numbered)
+            .map(|((buffer, _), (binding, _))| wgpu::BindGroupEntry {
+                binding: *binding,
+                resource: buffer.as_entire_binding(),
+            })
+            .collect();
+        let bind_group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some(&kernel.entry),
+            layout: &layout,
+            entries: &entries,
+        });
+        (buffers, bind_group)
+    }
+
+    /// Times `runs` dispatches (after `warmup` untimed ones) with GPU
+    /// timestamps written at the start and end of each compute pass;
+    /// returns each run's milliseconds. The buffers stay on the GPU.
+    pub fn time_at(
+        &self,
+        kernel: &WgpuKernel,
+        numbered: &[(u32, Binding<'_>)],
+        workgroups: [u32; 3],
+        warmup: usize,
+        runs: usize,
+    ) -> Result<Vec<f64>, Error> {
+        if !self
+            .device
+            .features()
+            .contains(wgpu::Features::TIMESTAMP_QUERY)
+        {
+            return Err(Error::Gpu(format!(
+                "`{}` has no timestamp queries, so dispatches cannot be timed on the GPU",
+                self.info.name
+            )));
+        }
+        let runs = runs.max(1);
+        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let (_buffers, bind_group) = self.bind(kernel, numbered);
+        let count = 2 * runs as u32;
+        let queries = self.device.create_query_set(&wgpu::QuerySetDescriptor {
+            label: Some("wavekit timestamps"),
+            ty: wgpu::QueryType::Timestamp,
+            count,
+        });
+        let bytes = 8 * u64::from(count);
+        let resolved = self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("wavekit timestamps"),
+            size: bytes,
+            usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
+            mapped_at_creation: false,
+        });
+        let readback = self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("wavekit timestamps readback"),
+            size: bytes,
+            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let mut encoder = self
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
+        for run in 0..warmup + runs {
+            let timed = run.checked_sub(warmup).map(|i| 2 * i as u32);
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: None,
+                timestamp_writes: timed.map(|at| wgpu::ComputePassTimestampWrites {
+                    query_set: &queries,
+                    beginning_of_pass_write_index: Some(at),
+                    end_of_pass_write_index: Some(at + 1),
+                }),
+            });
+            pass.set_pipeline(&kernel.pipeline);
+            pass.set_bind_group(0, &bind_group, &[]);
+            pass.dispatch_workgroups(workgroups[0], workgroups[1], workgroups[2]);
+        }
+        encoder.resolve_query_set(&queries, 0..count, &resolved, 0);
+        encoder.copy_buffer_to_buffer(&resolved, 0, &readback, 0, bytes);
+        self.queue.submit([encoder.finish()]);
+        if let Some(error) = pollster::block_on(scope.pop()) {
+            return Err(Error::Gpu(format!("timing `{}`: {error}", kernel.entry)));
+        }
+        readback.slice(..).map_async(wgpu::MapMode::Read, |_| {});
+        self.device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .map_err(|e| Error::Gpu(format!("waiting for `{}`: {e}", kernel.entry)))?;
+        let ticks: Vec<u64> = bytemuck::pod_collect_to_vec(
+            &readback
+                .slice(..)
+                .get_mapped_range()
+                .map_err(|e| Error::Gpu(format!("reading timestamps: {e}")))?,
+        );
+        let period_ns = f64::from(self.queue.get_timestamp_period());
+        Ok(ticks
+            .chunks_exact(2)
+            .map(|pair| pair[1].saturating_sub(pair[0]) as f64 * period_ns / 1e6)
+            .collect())
     }
 }
 
