@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 
 mod support;
 
-use wavekit::conformance::{self, InstanceKernel};
+use wavekit::conformance::{self, Representatives};
 use wavekit::{Backend, ScalarFeatures, SubgroupSize, Target};
 use wavekit_native::amdgpu::{Amdgpu, Arch, compile_many};
 use wavekit_native::lower::KernelRequest;
@@ -74,8 +74,8 @@ fn wave_target(wave: u32) -> Target {
 }
 
 /// Rows for one configuration: one code object holding every kernel.
-fn rows(target: Amdgpu, kernels: &[InstanceKernel]) -> Result<Vec<String>, String> {
-    let batch = support::Batch::new(kernels);
+fn rows(target: Amdgpu, representatives: &Representatives) -> Result<Vec<String>, String> {
+    let batch = support::Batch::new(representatives);
     let requests: Vec<KernelRequest> = batch
         .modules
         .iter()
@@ -120,11 +120,11 @@ fn rows(target: Amdgpu, kernels: &[InstanceKernel]) -> Result<Vec<String>, Strin
             counts
         })
         .collect();
-    Ok(batch.rows(&what, kernels, &counts))
+    Ok(batch.rows(&what, &counts))
 }
 
 fn measure() -> Result<Vec<String>, String> {
-    let by_wave: BTreeMap<u32, Vec<InstanceKernel>> = [32, 64]
+    let by_wave: BTreeMap<u32, Representatives> = [32, 64]
         .into_iter()
         .map(|w| {
             conformance::representative_kernels(&wave_target(w))

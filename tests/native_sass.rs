@@ -88,7 +88,7 @@ fn measure() -> Result<Vec<String>, String> {
     });
     let mut rows = Vec::new();
     for (sm, counts) in SMS.iter().zip(per_sm) {
-        rows.extend(batch.rows(&format!("sm_{sm}"), &kernels, &counts?));
+        rows.extend(batch.rows(&format!("sm_{sm}"), &counts?));
     }
     Ok(rows)
 }

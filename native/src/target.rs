@@ -65,6 +65,15 @@ pub enum Dim {
 impl Dim {
     /// x, y, z.
     pub const ALL: [Dim; 3] = [Dim::X, Dim::Y, Dim::Z];
+
+    /// `x`, `y` or `z`, as intrinsic names spell it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Dim::X => "x",
+            Dim::Y => "y",
+            Dim::Z => "z",
+        }
+    }
 }
 
 /// A memory scope for fences.
@@ -187,6 +196,17 @@ impl<'ctx> Cx<'_, 'ctx> {
             .build_call(function, &args, "")
             .map_err(llvm_error)?;
         Ok(call.try_as_basic_value().basic())
+    }
+
+    /// [`Cx::call_intrinsic`] for a function that returns a value.
+    pub fn call_value(
+        &self,
+        name: &str,
+        ret: Option<inkwell::types::BasicTypeEnum<'ctx>>,
+        args: &[inkwell::values::BasicValueEnum<'ctx>],
+    ) -> Result<inkwell::values::BasicValueEnum<'ctx>, NativeError> {
+        self.call_intrinsic(name, ret, args)?
+            .ok_or_else(|| NativeError::Llvm(format!("`{name}` returned no value")))
     }
 
     /// An i32 constant.

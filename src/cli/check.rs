@@ -5,22 +5,15 @@ use std::process::ExitCode;
 use clap::Args;
 
 use wavekit::conformance::{self, Options};
-use wavekit::runner::{AdapterChoice, Gpu};
 use wavekit::{Error, Lowering};
+
+use super::device_args::DeviceArgs;
 
 /// Arguments of `wavekit check`.
 #[derive(Args, Debug)]
 pub struct CheckArgs {
-    /// Back end: wgpu (an adapter, see --adapter), cuda (native PTX) or hip
-    /// (native AMDGPU code objects; set WAVEKIT_HIP_ARCH).
-    #[arg(long, default_value = "wgpu", value_parser = ["wgpu", "cuda", "hip"])]
-    backend: String,
-    /// Use the adapter whose name contains this (case-insensitive); default: the best one.
-    #[arg(long)]
-    adapter: Option<String>,
-    /// The device ordinal, with --backend cuda or hip.
-    #[arg(long, default_value_t = 0)]
-    device: usize,
+    #[command(flatten)]
+    device: DeviceArgs,
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
@@ -39,14 +32,7 @@ pub struct CheckArgs {
 }
 
 pub fn run(args: &CheckArgs) -> Result<ExitCode, Error> {
-    let choice = AdapterChoice {
-        name: args.adapter.clone(),
-    };
-    let gpu = match args.backend.as_str() {
-        "cuda" => Gpu::open_cuda(args.device)?,
-        "hip" => Gpu::open_hip(args.device)?,
-        _ => Gpu::open(&choice)?,
-    };
+    let gpu = args.device.open()?;
     let mut options = Options {
         seed: args.seed,
         ops: args.op.clone(),

@@ -1,6 +1,7 @@
 //! Command-line interface: one module per subcommand.
 
 mod check;
+mod device_args;
 mod emit;
 mod expand;
 mod export;

@@ -9,7 +9,9 @@ use clap::Args;
 
 use wavekit::Error;
 use wavekit::compose::Composer;
-use wavekit::runner::{AdapterChoice, Binding, Gpu, buffer_bindings};
+use wavekit::runner::{Binding, buffer_bindings};
+
+use super::device_args::DeviceArgs;
 
 /// Arguments of `wavekit run`.
 #[derive(Args, Debug)]
@@ -29,15 +31,8 @@ pub struct RunArgs {
     /// Where to write the outputs, in binding order (`.npy`, else raw). Repeatable.
     #[arg(long = "out")]
     outputs: Vec<PathBuf>,
-    /// Use the adapter whose name contains this (with --backend wgpu).
-    #[arg(long)]
-    adapter: Option<String>,
-    /// Back end: wgpu, cuda (native PTX) or hip (native AMDGPU; set WAVEKIT_HIP_ARCH).
-    #[arg(long, default_value = "wgpu", value_parser = ["wgpu", "cuda", "hip"])]
-    backend: String,
-    /// The device ordinal, with --backend cuda or hip.
-    #[arg(long, default_value_t = 0)]
-    device: usize,
+    #[command(flatten)]
+    device: DeviceArgs,
 }
 
 /// Element types of output buffers and .npy files.
@@ -87,13 +82,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, Error> {
     })?;
     let text = std::fs::read_to_string(&args.shader)
         .map_err(|e| usage(format!("cannot read {}: {e}", args.shader.display())))?;
-    let gpu = match args.backend.as_str() {
-        "cuda" => Gpu::open_cuda(args.device)?,
-        "hip" => Gpu::open_hip(args.device)?,
-        _ => Gpu::open(&AdapterChoice {
-            name: args.adapter.clone(),
-        })?,
-    };
+    let gpu = args.device.open()?;
     let composed =
         Composer::new(gpu.target().clone()).compose(&text, &args.shader.display().to_string())?;
     let declared = buffer_bindings(&composed.module.module);

@@ -227,9 +227,9 @@ pub fn kernels(target: &crate::Target, options: &Options) -> Result<Vec<SuiteKer
     Ok(out)
 }
 
-/// A kernel calling one instance (its first conformance case), and the
-/// same kernel with no case: what the two compile to differs by what the
-/// instance costs.
+/// A kernel calling one instance (its first conformance case); what it
+/// compiles to minus what its baseline (the same kernel with no case)
+/// compiles to is what the instance costs.
 pub struct InstanceKernel {
     /// The instance, as the catalog spells it.
     pub instance: String,
@@ -237,18 +237,32 @@ pub struct InstanceKernel {
     pub lowering: Lowering,
     /// The kernel with the case (entry point `wk_conf_main`).
     pub module: crate::ValidModule,
-    /// The kernel without it.
-    pub baseline: crate::ValidModule,
+    /// Index in [`Representatives::baselines`] of the same kernel without it.
+    pub baseline: usize,
+}
+
+/// [`representative_kernels`]' result: the instance kernels and the empty
+/// kernels they are measured against (one per lowering and workgroup size).
+pub struct Representatives {
+    /// One kernel per representative instance and lowering.
+    pub kernels: Vec<InstanceKernel>,
+    /// The empty kernels.
+    pub baselines: Vec<crate::ValidModule>,
 }
 
 /// Representative instances of every catalog op under every lowering it
 /// offers: the widest tile with dtype f32 and, for ops that also take
 /// integers, with u32 (else i32); block ops at B = 128 with the suite's
 /// `add`.
-pub fn representative_kernels(target: &crate::Target) -> Result<Vec<InstanceKernel>, Error> {
+pub fn representative_kernels(target: &crate::Target) -> Result<Representatives, Error> {
     let options = Options::default();
     let dispatch = Dispatch::for_sizes(target.subgroup_size);
-    let mut out = Vec::new();
+    let mut libraries: BTreeMap<String, Library> = BTreeMap::new();
+    let mut baseline_index: BTreeMap<(String, u32), usize> = BTreeMap::new();
+    let mut out = Representatives {
+        kernels: Vec::new(),
+        baselines: Vec::new(),
+    };
     for primitive in catalog::primitives() {
         let lowerings = if primitive.lowerings.is_empty() {
             vec![options.lowerings[0]]
@@ -256,10 +270,12 @@ pub fn representative_kernels(target: &crate::Target) -> Result<Vec<InstanceKern
             primitive.lowerings.to_vec()
         };
         for lowering in lowerings {
-            let library = Library::new(target.clone().with_strategy(Strategy::uniform(lowering)));
+            let library = libraries.entry(lowering.to_string()).or_insert_with(|| {
+                Library::new(target.clone().with_strategy(Strategy::uniform(lowering)))
+            });
             // Best instance per dtype class (float, integer, none).
             let mut best: BTreeMap<u8, (i64, crate::Instance)> = BTreeMap::new();
-            for instance in candidates(primitive, &library, target, &options)? {
+            for instance in candidates(primitive, library, target, &options)? {
                 let score = representative_score(&instance);
                 let class = match instance.dtype {
                     Some(d) if d.is_float() => 0,
@@ -281,9 +297,18 @@ pub fn representative_kernels(target: &crate::Target) -> Result<Vec<InstanceKern
                     continue;
                 };
                 let module =
-                    kernel::build_batch(&library, std::slice::from_ref(&case), dispatch)?.module;
-                let baseline = kernel::build_batch(&library, &[], dispatch)?.module;
-                out.push(InstanceKernel {
+                    kernel::build_batch(library, std::slice::from_ref(&case), dispatch)?.module;
+                let key = (lowering.to_string(), dispatch.workgroup_size);
+                let baseline = match baseline_index.get(&key) {
+                    Some(index) => *index,
+                    None => {
+                        out.baselines
+                            .push(kernel::build_batch(library, &[], dispatch)?.module);
+                        baseline_index.insert(key, out.baselines.len() - 1);
+                        out.baselines.len() - 1
+                    }
+                };
+                out.kernels.push(InstanceKernel {
                     instance: instance.spec().to_string(),
                     lowering,
                     module,

@@ -6,6 +6,7 @@ use wavekit_native::cuda::{Cuda, CudaKernel};
 use wavekit_native::lower::Source;
 use wavekit_native::nvptx::{self, Ptx, PtxOptions};
 
+use super::native_buffers::NativeBuffers;
 use super::{Binding, DeviceInfo};
 use crate::error::Error;
 use crate::expand::ValidModule;
@@ -101,14 +102,15 @@ impl CudaDevice {
         numbered: &[(u32, Binding<'_>)],
         workgroups: [u32; 3],
     ) -> Result<Vec<Vec<u8>>, Error> {
-        let (mut buffers, outputs) = bind(&kernel.ptx.abi, numbered)?;
-        let [x, y, z] = kernel.ptx.abi.workgroup_size;
-        self.cuda
-            .launch(&kernel.kernel, &mut buffers, workgroups, [x, y, z], 0)?;
-        Ok(outputs
-            .into_iter()
-            .map(|(index, size)| buffers[index][..size].to_vec())
-            .collect())
+        let mut bound = NativeBuffers::bind(&kernel.ptx.abi, numbered)?;
+        self.cuda.launch(
+            &kernel.kernel,
+            &mut bound.buffers,
+            workgroups,
+            kernel.ptx.abi.workgroup_size,
+            0,
+        )?;
+        Ok(bound.outputs())
     }
 
     /// Times `runs` launches after `warmup` with CUDA events; milliseconds.
@@ -120,10 +122,10 @@ impl CudaDevice {
         warmup: usize,
         runs: usize,
     ) -> Result<Vec<f64>, Error> {
-        let (mut buffers, _) = bind(&kernel.ptx.abi, numbered)?;
+        let mut bound = NativeBuffers::bind(&kernel.ptx.abi, numbered)?;
         let times = self.cuda.time(
             &kernel.kernel,
-            &mut buffers,
+            &mut bound.buffers,
             workgroups,
             kernel.ptx.abi.workgroup_size,
             0,
@@ -132,39 +134,4 @@ impl CudaDevice {
         )?;
         Ok(times.into_iter().map(f64::from).collect())
     }
-}
-
-/// The buffers of a native launch in ABI order (inputs copied, outputs
-/// zeroed) and, for each output, its index and byte size.
-pub(super) type Bound = (Vec<Vec<u8>>, Vec<(usize, usize)>);
-
-/// Matches bindings numbered by `@binding` (group 0) to a kernel's ABI,
-/// checking each buffer's size against its binding.
-pub(super) fn bind(
-    abi: &wavekit_native::abi::KernelAbi,
-    numbered: &[(u32, Binding<'_>)],
-) -> Result<Bound, Error> {
-    let mut buffers = Vec::new();
-    let mut outputs = Vec::new();
-    for param in &abi.buffers {
-        let found = numbered
-            .iter()
-            .find(|(binding, _)| param.group == 0 && *binding == param.binding);
-        let bytes = match found {
-            Some((_, Binding::Input(data))) => data.to_vec(),
-            Some((_, Binding::Output { size })) => {
-                outputs.push((buffers.len(), *size as usize));
-                vec![0; *size as usize]
-            }
-            None => {
-                return Err(Error::Gpu(format!(
-                    "no buffer for @group({}) @binding({})",
-                    param.group, param.binding
-                )));
-            }
-        };
-        param.check(bytes.len()).map_err(Error::Gpu)?;
-        buffers.push(bytes);
-    }
-    Ok((buffers, outputs))
 }

@@ -10,6 +10,7 @@ use wavekit_native::amdgpu::{self, Amdgpu, Arch};
 use wavekit_native::hip::{Hip, HipKernel, arch_from_env};
 use wavekit_native::lower::{KernelRequest, Source};
 
+use super::native_buffers::NativeBuffers;
 use super::{Binding, DeviceInfo};
 use crate::error::Error;
 use crate::expand::ValidModule;
@@ -105,18 +106,15 @@ impl HipDevice {
         numbered: &[(u32, Binding<'_>)],
         workgroups: [u32; 3],
     ) -> Result<Vec<Vec<u8>>, Error> {
-        let (mut buffers, outputs) = super::cuda_device::bind(&kernel.abi, numbered)?;
+        let mut bound = NativeBuffers::bind(&kernel.abi, numbered)?;
         self.hip.launch(
             &kernel.kernel,
-            &mut buffers,
+            &mut bound.buffers,
             workgroups,
             kernel.abi.workgroup_size,
             0,
         )?;
-        Ok(outputs
-            .into_iter()
-            .map(|(index, size)| buffers[index][..size].to_vec())
-            .collect())
+        Ok(bound.outputs())
     }
 
     /// Times `runs` launches after `warmup` with HIP events; milliseconds.
@@ -128,10 +126,10 @@ impl HipDevice {
         warmup: usize,
         runs: usize,
     ) -> Result<Vec<f64>, Error> {
-        let (mut buffers, _) = super::cuda_device::bind(&kernel.abi, numbered)?;
+        let mut bound = NativeBuffers::bind(&kernel.abi, numbered)?;
         let times = self.hip.time(
             &kernel.kernel,
-            &mut buffers,
+            &mut bound.buffers,
             workgroups,
             kernel.abi.workgroup_size,
             0,

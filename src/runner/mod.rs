@@ -6,6 +6,7 @@
 mod cuda_device;
 mod hip_device;
 mod layout;
+mod native_buffers;
 mod select;
 mod wgpu_device;
 

@@ -120,8 +120,6 @@ impl WgpuDevice {
         numbered: &[(u32, Binding<'_>)],
         workgroups: [u32; 3],
     ) -> Result<Vec<Vec<u8>>, Error> {
-        let bindings: Vec<Binding<'_>> = numbered.iter().map(|(_, b)| *b).collect();
-        let bindings = &bindings[..];
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let (buffers, bind_group) = self.bind(kernel, numbered);
         let mut encoder = self
@@ -135,9 +133,12 @@ impl WgpuDevice {
         }
         let staging: Vec<(wgpu::Buffer, u64)> = buffers
             .iter()
-            .zip(bindings)
-            .filter(|((_, out), _)| *out)
-            .map(|((buffer, _), binding)| {
+            .zip(numbered)
+            .filter_map(|(buffer, (_, binding))| match binding {
+                Binding::Output { size } => Some((buffer, *size)),
+                Binding::Input(_) => None,
+            })
+            .map(|(buffer, wanted)| {
                 let size = buffer.size();
                 let readback = self.device.create_buffer(&wgpu::BufferDescriptor {
                     label: Some("wavekit readback"),
@@ -146,10 +147,6 @@ impl WgpuDevice {
                     mapped_at_creation: false,
                 });
                 encoder.copy_buffer_to_buffer(buffer, 0, &readback, 0, size);
-                let wanted = match binding {
-                    Binding::Output { size } => *size,
-                    Binding::Input(_) => 0,
-                };
                 (readback, wanted)
             })
             .collect();
@@ -180,43 +177,39 @@ impl WgpuDevice {
             .collect()
     }
 
-    /// The buffers of `numbered` (inputs uploaded, outputs zeroed; the flag
-    /// marks outputs) and their bind group.
+    /// The buffers of `numbered` (inputs uploaded, outputs zeroed) and
+    /// their bind group.
     fn bind(
         &self,
         kernel: &WgpuKernel,
         numbered: &[(u32, Binding<'_>)],
-    ) -> (Vec<(wgpu::Buffer, bool)>, wgpu::BindGroup) {
+    ) -> (Vec<wgpu::Buffer>, wgpu::BindGroup) {
         let usage_in = wgpu::BufferUsages::STORAGE;
         let usage_out = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC;
-        let buffers: Vec<(wgpu::Buffer, bool)> = numbered
+        let buffers: Vec<wgpu::Buffer> = numbered
             .iter()
             .map(|(_, binding)| match binding {
-                Binding::Input(data) => (
+                Binding::Input(data) => {
                     self.device
                         .create_buffer_init(&wgpu::util::BufferInitDescriptor {
                             label: Some("wavekit input"),
                             contents: padded(data).as_ref(),
                             usage: usage_in,
-                        }),
-                    false,
-                ),
-                Binding::Output { size } => (
-                    self.device.create_buffer(&wgpu::BufferDescriptor {
-                        label: Some("wavekit output"),
-                        size: (*size).max(4).next_multiple_of(4),
-                        usage: usage_out,
-                        mapped_at_creation: false,
-                    }),
-                    true,
-                ),
+                        })
+                }
+                Binding::Output { size } => self.device.create_buffer(&wgpu::BufferDescriptor {
+                    label: Some("wavekit output"),
+                    size: (*size).max(4).next_multiple_of(4),
+                    usage: usage_out,
+                    mapped_at_creation: false,
+                }),
             })
             .collect();
         let layout = kernel.pipeline.get_bind_group_layout(0);
         let entries: Vec<wgpu::BindGroupEntry<'_>> = buffers
             .iter()
             .zip(numbered)
-            .map(|((buffer, _), (binding, _))| wgpu::BindGroupEntry {
+            .map(|(buffer, (binding, _))| wgpu::BindGroupEntry {
                 binding: *binding,
                 resource: buffer.as_entire_binding(),
             })

@@ -7,64 +7,48 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use wavekit::ValidModule;
-use wavekit::conformance::InstanceKernel;
+use wavekit::conformance::Representatives;
 
-/// The kernels of one compile: the distinct empty kernels first
-/// (`baseline_<i>`), then the instance kernels (`op_<i>`).
+/// The kernels of one compile: the empty kernels first (`baseline_<i>`),
+/// then the instance kernels (`op_<i>`).
 pub struct Batch<'a> {
     /// Kernel names, in compile order.
     pub names: Vec<String>,
     /// Their modules.
     pub modules: Vec<&'a ValidModule>,
-    baselines: usize,
-    baseline_of: Vec<usize>,
+    representatives: &'a Representatives,
 }
 
 impl<'a> Batch<'a> {
-    pub fn new(kernels: &'a [InstanceKernel]) -> Batch<'a> {
-        let mut baselines: Vec<&ValidModule> = Vec::new();
-        let mut baseline_of = Vec::new();
-        for kernel in kernels {
-            let index = baselines
-                .iter()
-                .position(|b| b.source == kernel.baseline.source)
-                .unwrap_or_else(|| {
-                    baselines.push(&kernel.baseline);
-                    baselines.len() - 1
-                });
-            baseline_of.push(index);
-        }
+    pub fn new(representatives: &'a Representatives) -> Batch<'a> {
+        let baselines = &representatives.baselines;
+        let kernels = &representatives.kernels;
         let mut names: Vec<String> = (0..baselines.len())
             .map(|i| format!("baseline_{i}"))
             .collect();
         names.extend((0..kernels.len()).map(|i| format!("op_{i}")));
-        let baseline_count = baselines.len();
         let modules = baselines
-            .into_iter()
+            .iter()
             .chain(kernels.iter().map(|k| &k.module))
             .collect();
         Batch {
             names,
             modules,
-            baselines: baseline_count,
-            baseline_of,
+            representatives,
         }
     }
 
     /// Table rows `label<TAB>instance<TAB>lowering<TAB>A=1 B=2`: what each
     /// instance kernel counts over its empty kernel (`counts` is per name).
-    pub fn rows(
-        &self,
-        label: &str,
-        kernels: &[InstanceKernel],
-        counts: &[BTreeMap<String, i64>],
-    ) -> Vec<String> {
-        kernels
+    pub fn rows(&self, label: &str, counts: &[BTreeMap<String, i64>]) -> Vec<String> {
+        let baselines = self.representatives.baselines.len();
+        self.representatives
+            .kernels
             .iter()
             .enumerate()
             .map(|(i, kernel)| {
-                let mut delta = counts[self.baselines + i].clone();
-                for (m, n) in &counts[self.baseline_of[i]] {
+                let mut delta = counts[baselines + i].clone();
+                for (m, n) in &counts[kernel.baseline] {
                     *delta.entry(m.clone()).or_default() -= n;
                 }
                 let cost: Vec<String> = delta

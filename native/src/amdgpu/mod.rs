@@ -152,8 +152,7 @@ impl Amdgpu {
         args: &[inkwell::values::BasicValueEnum<'ctx>],
     ) -> Result<IntValue<'ctx>, NativeError> {
         Ok(cx
-            .call_intrinsic(name, Some(cx.context.i32_type().into()), args)?
-            .expect("a value")
+            .call_value(name, Some(cx.context.i32_type().into()), args)?
             .into_int_value())
     }
 
@@ -165,12 +164,11 @@ impl Amdgpu {
     ) -> Result<IntValue<'ctx>, NativeError> {
         let ty = cx.context.custom_width_int_type(self.wave_size);
         Ok(cx
-            .call_intrinsic(
+            .call_value(
                 &format!("llvm.amdgcn.ballot.i{}", self.wave_size),
                 Some(ty.into()),
                 &[predicate.into()],
             )?
-            .expect("a value")
             .into_int_value())
     }
 
@@ -190,14 +188,6 @@ impl Amdgpu {
             "llvm.amdgcn.ds.bpermute",
             &[address.into(), word.into()],
         )
-    }
-}
-
-fn dim_name(dim: Dim) -> &'static str {
-    match dim {
-        Dim::X => "x",
-        Dim::Y => "y",
-        Dim::Z => "z",
     }
 }
 
@@ -247,19 +237,11 @@ impl TargetLayer for Amdgpu {
     }
 
     fn local_id<'ctx>(&self, cx: &Cx<'_, 'ctx>, dim: Dim) -> Result<IntValue<'ctx>, NativeError> {
-        self.call_i32(
-            cx,
-            &format!("llvm.amdgcn.workitem.id.{}", dim_name(dim)),
-            &[],
-        )
+        self.call_i32(cx, &format!("llvm.amdgcn.workitem.id.{}", dim.name()), &[])
     }
 
     fn group_id<'ctx>(&self, cx: &Cx<'_, 'ctx>, dim: Dim) -> Result<IntValue<'ctx>, NativeError> {
-        self.call_i32(
-            cx,
-            &format!("llvm.amdgcn.workgroup.id.{}", dim_name(dim)),
-            &[],
-        )
+        self.call_i32(cx, &format!("llvm.amdgcn.workgroup.id.{}", dim.name()), &[])
     }
 
     fn num_groups<'ctx>(&self, cx: &Cx<'_, 'ctx>, dim: Dim) -> Result<IntValue<'ctx>, NativeError> {
@@ -335,7 +317,7 @@ impl TargetLayer for Amdgpu {
         match self.gather() {
             Gather::Bpermute => self.bpermute(cx, target, word),
             Gather::CrossHalf => shuffle::cross_half(self, cx, lane, target, word),
-            Gather::Waterfall => shuffle::waterfall(self, cx, target, word),
+            Gather::Waterfall => shuffle::waterfall(cx, target, word),
         }
     }
 
@@ -393,12 +375,11 @@ impl TargetLayer for Amdgpu {
         let active = self.ballot_word(cx, cx.context.bool_type().const_int(1, false))?;
         let ty = active.get_type();
         let first = cx
-            .call_intrinsic(
+            .call_value(
                 &format!("llvm.cttz.i{}", self.wave_size),
                 Some(ty.into()),
                 &[active.into(), cx.context.bool_type().const_zero().into()],
             )?
-            .expect("a value")
             .into_int_value();
         cx.builder
             .build_int_truncate_or_bit_cast(first, cx.context.i32_type(), "")

@@ -108,12 +108,11 @@ pub fn cross_half<'ctx>(
         .expect("a value")
         .into_int_value();
     let swapped = cx
-        .call_intrinsic(
+        .call_value(
             "llvm.amdgcn.permlane64.i32",
             Some(i32t.into()),
             &[word.into()],
         )?
-        .expect("a value")
         .into_int_value();
     let own = amdgpu.bpermute(cx, pinned, word)?;
     let other = amdgpu.bpermute(cx, pinned, swapped)?;
@@ -129,12 +128,10 @@ pub fn cross_half<'ctx>(
 
 /// The RDNA wave64 gather on gfx10: a `v_readlane` waterfall.
 pub fn waterfall<'ctx>(
-    amdgpu: &Amdgpu,
     cx: &Cx<'_, 'ctx>,
     target: IntValue<'ctx>,
     word: IntValue<'ctx>,
 ) -> Result<IntValue<'ctx>, NativeError> {
-    let _ = amdgpu;
     let b = cx.builder;
     let context = cx.context;
     let i32t = context.i32_type();
@@ -156,12 +153,11 @@ pub fn waterfall<'ctx>(
     let done_value = done.as_basic_value().into_int_value();
     let not_done = b.build_not(done_value, "").map_err(llvm_error)?;
     let waiting = cx
-        .call_intrinsic(
+        .call_value(
             "llvm.amdgcn.ballot.i64",
             Some(context.i64_type().into()),
             &[not_done.into()],
         )?
-        .expect("a value")
         .into_int_value();
     let any = b
         .build_int_compare(
@@ -181,20 +177,18 @@ pub fn waterfall<'ctx>(
 
     b.position_at_end(work);
     let source = cx
-        .call_intrinsic(
+        .call_value(
             "llvm.amdgcn.readfirstlane.i32",
             Some(i32t.into()),
             &[target.into()],
         )?
-        .expect("a value")
         .into_int_value();
     let value = cx
-        .call_intrinsic(
+        .call_value(
             "llvm.amdgcn.readlane.i32",
             Some(i32t.into()),
             &[word.into(), source.into()],
         )?
-        .expect("a value")
         .into_int_value();
     let hit = b
         .build_int_compare(IntPredicate::EQ, target, source, "")

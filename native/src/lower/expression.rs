@@ -141,7 +141,7 @@ impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
             }
             Expression::Relational { fun, argument } => {
                 let value = self.expression(argument)?;
-                self.relational(handle, fun, argument, value)?
+                self.relational(handle, fun, value)?
             }
             Expression::Math {
                 fun,
@@ -313,13 +313,9 @@ impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
         if let Some(value) = self.m.workgroup.get(&global) {
             return Ok(value.as_pointer_value());
         }
-        let index = self
-            .m
-            .resources
-            .iter()
-            .position(|r| *r == global)
-            .ok_or_else(|| NativeError::Abi("a global of an unsupported kind".into()))?;
-        Ok(self.frame[1 + index].into_pointer_value())
+        self.buffer(global)
+            .map(|(pointer, _)| pointer)
+            .ok_or_else(|| NativeError::Abi("a global of an unsupported kind".into()))
     }
 
     fn access(
@@ -581,7 +577,6 @@ impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
         &self,
         handle: Handle<Expression>,
         fun: naga::RelationalFunction,
-        argument: Handle<Expression>,
         value: BasicValueEnum<'ctx>,
     ) -> Result<BasicValueEnum<'ctx>, NativeError> {
         use naga::RelationalFunction as R;
@@ -593,10 +588,11 @@ impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
                         "llvm.vector.reduce.{}.v{n}i1",
                         if fun == R::All { "and" } else { "or" }
                     );
-                    Ok(self
-                        .cx()
-                        .call_intrinsic(&name, Some(self.m.context.bool_type().into()), &[value])?
-                        .expect("a value"))
+                    Ok(self.cx().call_value(
+                        &name,
+                        Some(self.m.context.bool_type().into()),
+                        &[value],
+                    )?)
                 }
                 scalar => Ok(scalar),
             },
@@ -604,10 +600,7 @@ impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
                 .builder
                 .build_float_compare(FloatPredicate::UNO, x, x, "")
                 .map_err(llvm_error)),
-            R::IsInf => {
-                let _ = argument;
-                Err(self.unsupported_at(handle, "isInf"))
-            }
+            R::IsInf => Err(self.unsupported_at(handle, "isInf")),
         }
     }
 
@@ -655,10 +648,7 @@ impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
                     mangle(target_type),
                     mangle(value.get_type())
                 );
-                Ok(self
-                    .cx()
-                    .call_intrinsic(&name, Some(target_type), &[value])?
-                    .expect("a value"))
+                Ok(self.cx().call_value(&name, Some(target_type), &[value])?)
             }
             (Sint, Float) => cast(O::SIToFP),
             (Uint | Bool, Float) => cast(O::UIToFP),
@@ -702,17 +692,13 @@ impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
                 _ => return Err(self.unsupported_at(handle, "arrayLength of this pointer")),
             }
         };
-        let index = self
-            .m
-            .resources
-            .iter()
-            .position(|r| *r == global)
+        let (_, bytes) = self
+            .buffer(global)
             .ok_or_else(|| self.unsupported_at(handle, "arrayLength outside a buffer"))?;
         let inner = &self.m.naga.types[self.m.naga.global_variables[global].ty].inner;
         let (fixed, stride) = super::runtime_array_shape(inner, self.m.naga);
         let stride =
             stride.ok_or_else(|| self.unsupported_at(handle, "arrayLength of a sized array"))?;
-        let bytes = self.frame[1 + self.m.resources.len() + index].into_int_value();
         let i32t = self.m.context.i32_type();
         let rest = self
             .builder

@@ -129,6 +129,20 @@ impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
         }
     }
 
+    /// The frame's device address and byte length of buffer `global`, or
+    /// `None` if it is not a buffer (the frame is the private block, then
+    /// every buffer's pointer, then every buffer's length).
+    pub(crate) fn buffer(
+        &self,
+        global: Handle<naga::GlobalVariable>,
+    ) -> Option<(PointerValue<'ctx>, inkwell::values::IntValue<'ctx>)> {
+        let index = self.m.resources.iter().position(|r| *r == global)?;
+        Some((
+            self.frame[1 + index].into_pointer_value(),
+            self.frame[1 + self.m.resources.len() + index].into_int_value(),
+        ))
+    }
+
     /// The emitting context for target hooks.
     pub(crate) fn cx(&self) -> Cx<'_, 'ctx> {
         Cx {

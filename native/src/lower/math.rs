@@ -50,9 +50,7 @@ impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
                     .const_zero()
                     .as_basic_value_enum();
                 let name = format!("llvm.abs.{}", mangle(ty));
-                self.cx()
-                    .call_intrinsic(&name, Some(ty), &[x, poison])?
-                    .expect("a value")
+                self.cx().call_value(&name, Some(ty), &[x, poison])?
             }
             M::Abs => x,
             M::Min | M::Max => {
@@ -288,24 +286,19 @@ impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
                     "llvm.cttz"
                 };
                 let defined_at_zero = self.m.context.bool_type().const_zero().into();
-                self.cx()
-                    .call_intrinsic(
-                        &format!("{name}.{}", mangle(ty)),
-                        Some(ty),
-                        &[x, defined_at_zero],
-                    )?
-                    .expect("a value")
+                self.cx().call_value(
+                    &format!("{name}.{}", mangle(ty)),
+                    Some(ty),
+                    &[x, defined_at_zero],
+                )?
             }
             M::FirstTrailingBit => {
                 let defined_at_zero = self.m.context.bool_type().const_zero().into();
-                let tz = self
-                    .cx()
-                    .call_intrinsic(
-                        &format!("llvm.cttz.{}", mangle(ty)),
-                        Some(ty),
-                        &[x, defined_at_zero],
-                    )?
-                    .expect("a value");
+                let tz = self.cx().call_value(
+                    &format!("llvm.cttz.{}", mangle(ty)),
+                    Some(ty),
+                    &[x, defined_at_zero],
+                )?;
                 let is_zero = self.int_compare(IntPredicate::EQ, x, iconst(0)?)?;
                 self.select(is_zero, iconst(u64::MAX)?, tz)?
             }
@@ -322,14 +315,11 @@ impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
                     x
                 };
                 let defined_at_zero = self.m.context.bool_type().const_zero().into();
-                let lz = self
-                    .cx()
-                    .call_intrinsic(
-                        &format!("llvm.ctlz.{}", mangle(ty)),
-                        Some(ty),
-                        &[v, defined_at_zero],
-                    )?
-                    .expect("a value");
+                let lz = self.cx().call_value(
+                    &format!("llvm.ctlz.{}", mangle(ty)),
+                    Some(ty),
+                    &[v, defined_at_zero],
+                )?;
                 let top = self
                     .builder
                     .build_binop(O::Sub, iconst(bits - 1)?, lz, "")
@@ -487,10 +477,8 @@ impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
         ty: BasicTypeEnum<'ctx>,
         args: &[BasicValueEnum<'ctx>],
     ) -> Result<BasicValueEnum<'ctx>, NativeError> {
-        Ok(self
-            .cx()
-            .call_intrinsic(&format!("{name}.{}", mangle(ty)), Some(ty), args)?
-            .expect("a value"))
+        self.cx()
+            .call_value(&format!("{name}.{}", mangle(ty)), Some(ty), args)
     }
 
     pub(crate) fn min_max(
@@ -623,10 +611,7 @@ impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
             })
             .collect::<Result<Vec<_>, _>>()?;
         let call_ty = if is_half { f32t.into() } else { ty };
-        let result = self
-            .cx()
-            .call_intrinsic(&routine, Some(call_ty), &args)?
-            .expect("a value");
+        let result = self.cx().call_value(&routine, Some(call_ty), &args)?;
         if is_half {
             self.builder
                 .build_cast(O::FPTrunc, result, ty, "")
@@ -714,7 +699,6 @@ impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
                 Ok(out)
             }
             (Bin::Multiply, T::Matrix { .. }, T::Matrix { .. }) => {
-                let mut out: Option<BasicValueEnum> = None;
                 let n = columns(right_type);
                 let mut results = Vec::new();
                 for c in 0..n {
@@ -729,7 +713,6 @@ impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
                 for (c, r) in results.into_iter().enumerate() {
                     value = self.insert(value, r, c as u32)?;
                 }
-                out.get_or_insert(value);
                 Ok(value)
             }
             _ => Err(self.unsupported_at(handle, format!("the matrix operation {op:?}"))),

@@ -163,18 +163,10 @@ impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
             TypeInner::Vector { size, scalar } if scalar.kind != ScalarKind::Bool => {
                 let ty = types::value_type(context, &self.m.naga.types, inner)?;
                 let value = self.builder.build_load(ty, ptr, "").map_err(llvm_error)?;
-                let (_, align) = vector_layout(size as u32, scalar.width as u32);
-                // vec3 is 12 bytes in memory: only promise the scalar's
-                // alignment unless the layout guarantees more.
-                let align = if size == naga::VectorSize::Tri {
-                    scalar.width as u32
-                } else {
-                    align
-                };
                 value
                     .as_instruction_value()
                     .expect("a load")
-                    .set_alignment(align)
+                    .set_alignment(vector_access_alignment(size, scalar))
                     .map_err(|e| NativeError::Llvm(e.to_string()))?;
                 Ok(value)
             }
@@ -221,14 +213,8 @@ impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
             }
             TypeInner::Vector { size, scalar } if scalar.kind != ScalarKind::Bool => {
                 let store = self.builder.build_store(ptr, value).map_err(llvm_error)?;
-                let (_, align) = vector_layout(size as u32, scalar.width as u32);
-                let align = if size == naga::VectorSize::Tri {
-                    scalar.width as u32
-                } else {
-                    align
-                };
                 store
-                    .set_alignment(align)
+                    .set_alignment(vector_access_alignment(size, scalar))
                     .map_err(|e| NativeError::Llvm(e.to_string()))?;
                 Ok(Some(store))
             }
@@ -445,6 +431,17 @@ impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
             self.values.insert(result, old.into());
         }
         Ok(())
+    }
+}
+
+/// The alignment a vector load or store may promise: its layout's, except
+/// for vec3, which is 12 bytes in memory (a member may follow it at 12), so
+/// only the scalar's.
+fn vector_access_alignment(size: naga::VectorSize, scalar: naga::Scalar) -> u32 {
+    if size == naga::VectorSize::Tri {
+        scalar.width as u32
+    } else {
+        vector_layout(size as u32, scalar.width as u32).1
     }
 }
 

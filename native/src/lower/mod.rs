@@ -17,7 +17,7 @@ mod memory;
 mod subgroup;
 pub mod types;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use inkwell::AddressSpace;
 use inkwell::attributes::AttributeLoc;
@@ -56,9 +56,10 @@ pub struct ModuleLowerer<'a, 'ctx> {
     /// Buffer bindings in (group, binding) order.
     pub(crate) resources: Vec<Handle<naga::GlobalVariable>>,
     /// Byte offset of each private global in the private block.
-    pub(crate) private_offsets: HashMap<Handle<naga::GlobalVariable>, u32>,
+    pub(crate) private_offsets: BTreeMap<Handle<naga::GlobalVariable>, u32>,
     pub(crate) private_size: u32,
-    pub(crate) workgroup: HashMap<Handle<naga::GlobalVariable>, GlobalValue<'ctx>>,
+    /// Ordered, so that the generated IR does not depend on hashing.
+    pub(crate) workgroup: BTreeMap<Handle<naga::GlobalVariable>, GlobalValue<'ctx>>,
     pub(crate) functions: HashMap<Handle<naga::Function>, FunctionValue<'ctx>>,
     pub(crate) lane_mask: u32,
     /// Index of the entry point being lowered.
@@ -127,9 +128,9 @@ pub fn lower_entry_point<'ctx>(
         target,
         source,
         resources: Vec::new(),
-        private_offsets: HashMap::new(),
+        private_offsets: BTreeMap::new(),
         private_size: 0,
-        workgroup: HashMap::new(),
+        workgroup: BTreeMap::new(),
         functions: HashMap::new(),
         lane_mask,
         entry_point: ep_index,

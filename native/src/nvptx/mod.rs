@@ -33,12 +33,11 @@ pub struct Nvptx {
 impl Nvptx {
     fn sreg<'ctx>(&self, cx: &Cx<'_, 'ctx>, name: &str) -> Result<IntValue<'ctx>, NativeError> {
         Ok(cx
-            .call_intrinsic(
+            .call_value(
                 &format!("llvm.nvvm.read.ptx.sreg.{name}"),
                 Some(cx.context.i32_type().into()),
                 &[],
             )?
-            .expect("a value")
             .into_int_value())
     }
 
@@ -48,22 +47,13 @@ impl Nvptx {
             Ok(cx.i32(u32::MAX))
         } else {
             Ok(cx
-                .call_intrinsic(
+                .call_value(
                     "llvm.nvvm.activemask",
                     Some(cx.context.i32_type().into()),
                     &[],
                 )?
-                .expect("a value")
                 .into_int_value())
         }
-    }
-}
-
-fn dim_name(dim: Dim) -> &'static str {
-    match dim {
-        Dim::X => "x",
-        Dim::Y => "y",
-        Dim::Z => "z",
     }
 }
 
@@ -113,15 +103,15 @@ impl TargetLayer for Nvptx {
     }
 
     fn local_id<'ctx>(&self, cx: &Cx<'_, 'ctx>, dim: Dim) -> Result<IntValue<'ctx>, NativeError> {
-        self.sreg(cx, &format!("tid.{}", dim_name(dim)))
+        self.sreg(cx, &format!("tid.{}", dim.name()))
     }
 
     fn group_id<'ctx>(&self, cx: &Cx<'_, 'ctx>, dim: Dim) -> Result<IntValue<'ctx>, NativeError> {
-        self.sreg(cx, &format!("ctaid.{}", dim_name(dim)))
+        self.sreg(cx, &format!("ctaid.{}", dim.name()))
     }
 
     fn num_groups<'ctx>(&self, cx: &Cx<'_, 'ctx>, dim: Dim) -> Result<IntValue<'ctx>, NativeError> {
-        self.sreg(cx, &format!("nctaid.{}", dim_name(dim)))
+        self.sreg(cx, &format!("nctaid.{}", dim.name()))
     }
 
     fn lane_id<'ctx>(&self, cx: &Cx<'_, 'ctx>) -> Result<IntValue<'ctx>, NativeError> {
@@ -148,7 +138,7 @@ impl TargetLayer for Nvptx {
         };
         let mask = self.mask(cx)?;
         Ok(cx
-            .call_intrinsic(
+            .call_value(
                 &format!("llvm.nvvm.shfl.sync.{mode}.i32"),
                 Some(cx.context.i32_type().into()),
                 &[
@@ -158,7 +148,6 @@ impl TargetLayer for Nvptx {
                     cx.i32(clamp).into(),
                 ],
             )?
-            .expect("a value")
             .into_int_value())
     }
 
@@ -169,12 +158,11 @@ impl TargetLayer for Nvptx {
     ) -> Result<[IntValue<'ctx>; 4], NativeError> {
         let mask = self.mask(cx)?;
         let word = cx
-            .call_intrinsic(
+            .call_value(
                 "llvm.nvvm.vote.ballot.sync",
                 Some(cx.context.i32_type().into()),
                 &[mask.into(), predicate.into()],
             )?
-            .expect("a value")
             .into_int_value();
         let zero = cx.i32(0);
         Ok([word, zero, zero, zero])
@@ -193,31 +181,27 @@ impl TargetLayer for Nvptx {
             "llvm.nvvm.vote.any.sync"
         };
         Ok(cx
-            .call_intrinsic(
+            .call_value(
                 name,
                 Some(cx.context.bool_type().into()),
                 &[mask.into(), predicate.into()],
             )?
-            .expect("a value")
             .into_int_value())
     }
 
     fn first_active_lane<'ctx>(&self, cx: &Cx<'_, 'ctx>) -> Result<IntValue<'ctx>, NativeError> {
-        let active = cx
-            .call_intrinsic(
-                "llvm.nvvm.activemask",
-                Some(cx.context.i32_type().into()),
-                &[],
-            )?
-            .expect("a value");
+        let active = cx.call_value(
+            "llvm.nvvm.activemask",
+            Some(cx.context.i32_type().into()),
+            &[],
+        )?;
         let zero_is_poison = cx.context.bool_type().const_zero();
         Ok(cx
-            .call_intrinsic(
+            .call_value(
                 "llvm.cttz.i32",
                 Some(cx.context.i32_type().into()),
                 &[active, zero_is_poison.into()],
             )?
-            .expect("a value")
             .into_int_value())
     }
 
@@ -243,12 +227,11 @@ impl TargetLayer for Nvptx {
         let mask = self.mask(cx)?;
         // Value first, mask second.
         Ok(Some(
-            cx.call_intrinsic(
+            cx.call_value(
                 &format!("llvm.nvvm.redux.sync.{name}"),
                 Some(cx.context.i32_type().into()),
                 &[word.into(), mask.into()],
             )?
-            .expect("a value")
             .into_int_value(),
         ))
     }
