@@ -49,7 +49,7 @@ fn counts(
             source: None,
         })
         .collect();
-    let (ptx, _, _) = compile_many(&requests, sm).map_err(|e| e.to_string())?;
+    let (ptx, _) = compile_many(&requests, sm).map_err(|e| e.to_string())?;
     let cubin = tools::assemble(&ptx, sm).map_err(|e| e.to_string())?;
     let sass = tools::disassemble(&cubin).map_err(|e| e.to_string())?;
     Ok(kernels

@@ -156,7 +156,6 @@ pub fn run(gpu: &Gpu, options: &Options) -> Result<Report, Error> {
     let batches = plan(&target, options, &mut |instance| {
         report.add_instance(instance)
     })?;
-    let mut libraries: BTreeMap<String, Library> = BTreeMap::new();
     for batch in batches {
         let PlannedBatch {
             lowering,
@@ -165,11 +164,9 @@ pub fn run(gpu: &Gpu, options: &Options) -> Result<Report, Error> {
             slots,
             cases,
         } = batch;
-        let library = libraries.entry(lowering.to_string()).or_insert_with(|| {
-            Library::new(target.clone().with_strategy(Strategy::uniform(lowering)))
-        });
+        let library = Library::new(target.clone().with_strategy(Strategy::uniform(lowering)));
         log::info!("{} [{lowering}]: {} cases", family.name(), cases.len());
-        match kernel::run_batch(gpu, library, &cases, dispatch) {
+        match kernel::run_batch(gpu, &library, &cases, dispatch) {
             Ok(BatchResult::Ran(outcomes)) => {
                 for (slot, outcome) in slots.into_iter().zip(outcomes) {
                     report.record(slot, &outcome);
@@ -257,7 +254,6 @@ pub struct Representatives {
 pub fn representative_kernels(target: &crate::Target) -> Result<Representatives, Error> {
     let options = Options::default();
     let dispatch = Dispatch::for_sizes(target.subgroup_size);
-    let mut libraries: BTreeMap<String, Library> = BTreeMap::new();
     let mut baseline_index: BTreeMap<(String, u32), usize> = BTreeMap::new();
     let mut out = Representatives {
         kernels: Vec::new(),
@@ -270,12 +266,10 @@ pub fn representative_kernels(target: &crate::Target) -> Result<Representatives,
             primitive.lowerings.to_vec()
         };
         for lowering in lowerings {
-            let library = libraries.entry(lowering.to_string()).or_insert_with(|| {
-                Library::new(target.clone().with_strategy(Strategy::uniform(lowering)))
-            });
+            let library = Library::new(target.clone().with_strategy(Strategy::uniform(lowering)));
             // Best instance per dtype class (float, integer, none).
             let mut best: BTreeMap<u8, (i64, crate::Instance)> = BTreeMap::new();
-            for instance in candidates(primitive, library, target, &options)? {
+            for instance in candidates(primitive, &library, target, &options)? {
                 let score = representative_score(&instance);
                 let class = match instance.dtype {
                     Some(d) if d.is_float() => 0,
@@ -297,13 +291,13 @@ pub fn representative_kernels(target: &crate::Target) -> Result<Representatives,
                     continue;
                 };
                 let module =
-                    kernel::build_batch(library, std::slice::from_ref(&case), dispatch)?.module;
+                    kernel::build_batch(&library, std::slice::from_ref(&case), dispatch)?.module;
                 let key = (lowering.to_string(), dispatch.workgroup_size);
                 let baseline = match baseline_index.get(&key) {
                     Some(index) => *index,
                     None => {
                         out.baselines
-                            .push(kernel::build_batch(library, &[], dispatch)?.module);
+                            .push(kernel::build_batch(&library, &[], dispatch)?.module);
                         baseline_index.insert(key, out.baselines.len() - 1);
                         out.baselines.len() - 1
                     }

@@ -19,8 +19,6 @@ pub struct Hsaco {
     pub bytes: Vec<u8>,
     /// Each kernel's ABI, in request order.
     pub abis: Vec<KernelAbi>,
-    /// The optimised LLVM IR, for inspection.
-    pub llvm_ir: String,
 }
 
 /// Lowers one entry point and links it into a code object.
@@ -45,16 +43,11 @@ pub fn compile_many(kernels: &[KernelRequest<'_>], target: Amdgpu) -> Result<Hsa
     module
         .run_passes("default<O3>", &machine, PassBuilderOptions::create())
         .map_err(|e| NativeError::Llvm(format!("optimising: {e}")))?;
-    let llvm_ir = module.print_to_string().to_string();
     let object = machine
         .write_to_memory_buffer(&module, FileType::Object)
         .map_err(|e| NativeError::Llvm(format!("emitting the object: {e}")))?;
     let bytes = crate::tools::link_hsaco(object.as_slice())?;
-    Ok(Hsaco {
-        bytes,
-        abis,
-        llvm_ir,
-    })
+    Ok(Hsaco { bytes, abis })
 }
 
 fn machine(target: Amdgpu) -> Result<TargetMachine, NativeError> {

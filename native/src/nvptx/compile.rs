@@ -32,8 +32,6 @@ pub struct Ptx {
     pub entry: String,
     /// What launching it takes.
     pub abi: KernelAbi,
-    /// The LLVM IR after optimisation, for inspection.
-    pub llvm_ir: String,
 }
 
 /// Lowers `entry` of a validated module and compiles it to PTX for `sm`.
@@ -43,7 +41,7 @@ pub fn compile(
     entry: &str,
     options: &PtxOptions<'_>,
 ) -> Result<Ptx, NativeError> {
-    let (text, llvm_ir, mut abis) = compile_many(
+    let (text, mut abis) = compile_many(
         &[KernelRequest {
             module,
             info,
@@ -57,16 +55,15 @@ pub fn compile(
         text,
         entry: entry.to_string(),
         abi: abis.remove(0),
-        llvm_ir,
     })
 }
 
 /// Compiles several kernels into one PTX module (one `ptxas` run covers
-/// them all); returns the PTX, the optimised IR and each kernel's ABI.
+/// them all); returns the PTX and each kernel's ABI.
 pub fn compile_many(
     kernels: &[KernelRequest<'_>],
     sm: u32,
-) -> Result<(String, String, Vec<KernelAbi>), NativeError> {
+) -> Result<(String, Vec<KernelAbi>), NativeError> {
     if !matches!(sm, 70 | 75 | 80 | 86 | 89 | 90) {
         return Err(NativeError::Abi(format!(
             "sm_{sm} is not a supported target (sm_70, sm_75, sm_80, sm_86, sm_89, sm_90)"
@@ -91,12 +88,11 @@ pub fn compile_many(
             .map_err(|e| NativeError::Llvm(format!("after match.all rewriting: {e}")))?;
     }
     strip_unused_declarations(&llvm);
-    let llvm_ir = llvm.print_to_string().to_string();
     let buffer = machine
         .write_to_memory_buffer(&llvm, FileType::Assembly)
         .map_err(|e| NativeError::Llvm(format!("emitting PTX: {e}")))?;
     let text = String::from_utf8_lossy(buffer.as_slice()).into_owned();
-    Ok((text, llvm_ir, abis))
+    Ok((text, abis))
 }
 
 fn machine(sm: u32) -> Result<TargetMachine, NativeError> {
