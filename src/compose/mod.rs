@@ -26,13 +26,16 @@
 //! # Ok::<(), wavekit::Error>(())
 //! ```
 
+mod aliases;
 mod diagnostic;
 mod entry;
 mod scan;
 
 use crate::catalog::Ret;
 use crate::error::Error;
-use crate::expand::{Instance, InstanceSpec, Library, ValidModule, demangle, parse_template_arg};
+use crate::expand::{
+    Instance, InstanceSpec, Library, TemplateArg, ValidModule, demangle, parse_template_arg,
+};
 use crate::target::Target;
 
 pub use scan::SpanError;
@@ -80,6 +83,7 @@ impl Composer {
         for import in &imports {
             text.replace_range(import.span.clone(), &" ".repeat(import.span.len()));
         }
+        let declared = aliases::declarations(source);
         let mut specs = Vec::new();
         let mut forwarders = String::new();
         for (n, site) in sites.iter().enumerate() {
@@ -87,7 +91,11 @@ impl Composer {
                 .args
                 .iter()
                 .map(|(arg, span)| {
-                    parse_template_arg(arg).ok_or_else(|| {
+                    let parsed = parse_template_arg(arg).map(|parsed| match &parsed {
+                        TemplateArg::Name(name) => declared.get(name).cloned().unwrap_or(parsed),
+                        _ => parsed,
+                    });
+                    parsed.ok_or_else(|| {
                         at(SpanError {
                             span: span.clone(),
                             message: format!(

@@ -2,11 +2,12 @@
 //! `wavekit-native` (LLVM 19 NVPTX), JIT-loaded and launched through the
 //! CUDA driver API, loaded at run time.
 
-use wavekit_native::cuda::{Cuda, CudaKernel};
+use wavekit_native::cuda::{Cuda, CudaBuffer, CudaKernel, CudaStep};
 use wavekit_native::lower::Source;
 use wavekit_native::nvptx::{self, Ptx, PtxOptions};
 
 use super::native_buffers::NativeBuffers;
+use super::program::{Buffer, BufferInner, Step, foreign};
 use super::{Binding, DeviceInfo};
 use crate::error::Error;
 use crate::expand::ValidModule;
@@ -133,5 +134,90 @@ impl CudaDevice {
             runs,
         )?;
         Ok(times.into_iter().map(f64::from).collect())
+    }
+}
+
+impl CudaDevice {
+    /// The driver handle, for device-resident buffers.
+    pub(super) fn cuda(&self) -> &Cuda {
+        &self.cuda
+    }
+
+    /// Runs a program of steps and waits for it.
+    pub(super) fn execute(&self, steps: &[Step<'_>]) -> Result<(), Error> {
+        Ok(self.cuda.execute(&cuda_steps(steps)?)?)
+    }
+
+    /// Times a program with CUDA events; milliseconds per run.
+    pub(super) fn time_program(
+        &self,
+        steps: &[Step<'_>],
+        warmup: usize,
+        runs: usize,
+    ) -> Result<Vec<f64>, Error> {
+        let times = self
+            .cuda
+            .time_program(&cuda_steps(steps)?, warmup, runs.max(1))?;
+        Ok(times.into_iter().map(f64::from).collect())
+    }
+}
+
+/// The steps in the driver's terms: each dispatch's buffers put in the
+/// kernel ABI's order and checked against their bindings' sizes.
+fn cuda_steps<'a>(steps: &[Step<'a>]) -> Result<Vec<CudaStep<'a>>, Error> {
+    steps
+        .iter()
+        .map(|step| {
+            Ok(match step {
+                Step::Dispatch {
+                    kernel,
+                    buffers,
+                    workgroups,
+                } => {
+                    let handle = kernel.cuda().ok_or_else(|| foreign("a dispatch"))?;
+                    let abi = &handle.ptx.abi;
+                    let ordered = abi
+                        .buffers
+                        .iter()
+                        .map(|param| {
+                            let buffer = buffers
+                                .get(param.binding as usize)
+                                .filter(|_| param.group == 0)
+                                .ok_or_else(|| {
+                                    Error::Gpu(format!(
+                                        "kernel `{}`: no buffer for @group({}) @binding({})",
+                                        handle.kernel.name(),
+                                        param.group,
+                                        param.binding
+                                    ))
+                                })?;
+                            let cuda = cuda_buffer(buffer)?;
+                            param.check(cuda.len()).map_err(|e| {
+                                Error::Gpu(format!("kernel `{}`: {e}", handle.kernel.name()))
+                            })?;
+                            Ok(cuda)
+                        })
+                        .collect::<Result<Vec<_>, Error>>()?;
+                    CudaStep::Launch {
+                        kernel: &handle.kernel,
+                        buffers: ordered,
+                        grid: *workgroups,
+                        block: abi.workgroup_size,
+                    }
+                }
+                Step::Zero(buffer) => CudaStep::Zero(cuda_buffer(buffer)?),
+                Step::Copy { src, dst } => CudaStep::Copy {
+                    src: cuda_buffer(src)?,
+                    dst: cuda_buffer(dst)?,
+                },
+            })
+        })
+        .collect()
+}
+
+fn cuda_buffer<'b>(buffer: &'b Buffer) -> Result<&'b CudaBuffer, Error> {
+    match &buffer.inner {
+        BufferInner::Cuda(b) => Ok(b),
+        BufferInner::Wgpu(_) => Err(foreign("a CUDA step")),
     }
 }

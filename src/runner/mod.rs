@@ -7,12 +7,15 @@ mod cuda_device;
 mod hip_device;
 mod layout;
 mod native_buffers;
+mod program;
 mod select;
 mod wgpu_device;
+mod wgpu_program;
 
 pub use cuda_device::{CudaDevice, CudaKernelHandle};
 pub use hip_device::{HipDevice, HipKernelHandle};
 pub use layout::{BufferBinding, buffer_bindings};
+pub use program::{Buffer, Step};
 pub use select::{AdapterChoice, list_adapters};
 pub use wgpu_device::{WgpuDevice, WgpuKernel};
 

@@ -24,6 +24,18 @@ pub struct WgpuKernel {
     entry: String,
 }
 
+impl WgpuKernel {
+    /// The pipeline.
+    pub fn pipeline(&self) -> &wgpu::ComputePipeline {
+        &self.pipeline
+    }
+
+    /// The entry point's name.
+    pub fn entry(&self) -> &str {
+        &self.entry
+    }
+}
+
 impl WgpuDevice {
     /// Opens the adapter `choice` selects, with the features its target needs.
     pub fn open(choice: &AdapterChoice) -> Result<WgpuDevice, Error> {
@@ -233,16 +245,7 @@ impl WgpuDevice {
         warmup: usize,
         runs: usize,
     ) -> Result<Vec<f64>, Error> {
-        if !self
-            .device
-            .features()
-            .contains(wgpu::Features::TIMESTAMP_QUERY)
-        {
-            return Err(Error::Gpu(format!(
-                "`{}` has no timestamp queries, so dispatches cannot be timed on the GPU",
-                self.info.name
-            )));
-        }
+        self.require_timestamps()?;
         let runs = runs.max(1);
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let (_buffers, bind_group) = self.bind(kernel, numbered);
@@ -251,19 +254,6 @@ impl WgpuDevice {
             label: Some("wavekit timestamps"),
             ty: wgpu::QueryType::Timestamp,
             count,
-        });
-        let bytes = 8 * u64::from(count);
-        let resolved = self.device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("wavekit timestamps"),
-            size: bytes,
-            usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
-            mapped_at_creation: false,
-        });
-        let readback = self.device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("wavekit timestamps readback"),
-            size: bytes,
-            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
         });
         let mut encoder = self
             .device
@@ -282,16 +272,59 @@ impl WgpuDevice {
             pass.set_bind_group(0, &bind_group, &[]);
             pass.dispatch_workgroups(workgroups[0], workgroups[1], workgroups[2]);
         }
-        encoder.resolve_query_set(&queries, 0..count, &resolved, 0);
-        encoder.copy_buffer_to_buffer(&resolved, 0, &readback, 0, bytes);
         self.queue.submit([encoder.finish()]);
         if let Some(error) = pollster::block_on(scope.pop()) {
             return Err(Error::Gpu(format!("timing `{}`: {error}", kernel.entry)));
         }
+        self.resolve_timestamps(&queries, count)
+    }
+
+    /// Fails unless the device was opened with timestamp queries.
+    pub(super) fn require_timestamps(&self) -> Result<(), Error> {
+        if self
+            .device
+            .features()
+            .contains(wgpu::Features::TIMESTAMP_QUERY)
+        {
+            Ok(())
+        } else {
+            Err(Error::Gpu(format!(
+                "`{}` has no timestamp queries, so dispatches cannot be timed on the GPU",
+                self.info.name
+            )))
+        }
+    }
+
+    /// Waits for the queue and returns the milliseconds between timestamps
+    /// `2i` and `2i + 1` of `queries`, for each `i`.
+    pub(super) fn resolve_timestamps(
+        &self,
+        queries: &wgpu::QuerySet,
+        count: u32,
+    ) -> Result<Vec<f64>, Error> {
+        let bytes = 8 * u64::from(count);
+        let resolved = self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("wavekit timestamps"),
+            size: bytes,
+            usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
+            mapped_at_creation: false,
+        });
+        let readback = self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("wavekit timestamps readback"),
+            size: bytes,
+            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let mut encoder = self
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
+        encoder.resolve_query_set(queries, 0..count, &resolved, 0);
+        encoder.copy_buffer_to_buffer(&resolved, 0, &readback, 0, bytes);
+        self.queue.submit([encoder.finish()]);
         readback.slice(..).map_async(wgpu::MapMode::Read, |_| {});
         self.device
             .poll(wgpu::PollType::wait_indefinitely())
-            .map_err(|e| Error::Gpu(format!("waiting for `{}`: {e}", kernel.entry)))?;
+            .map_err(|e| Error::Gpu(format!("waiting for timestamps: {e}")))?;
         let ticks: Vec<u64> = bytemuck::pod_collect_to_vec(
             &readback
                 .slice(..)

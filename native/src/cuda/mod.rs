@@ -27,6 +27,10 @@ use cudarc::driver::{
 use crate::abi::KernelArgs;
 use crate::error::NativeError;
 
+mod resident;
+
+pub use resident::{CudaBuffer, CudaStep};
+
 /// Bytes of dynamic shared memory a kernel may use without opting in with
 /// `CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES` (48 KiB on every
 /// architecture since Volta).

@@ -1,0 +1,246 @@
+//! What every demo shares: composing its shader for the device, building
+//! kernels, timing a program on the GPU clock, and the report of one run.
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::Serialize;
+use wavekit::compose::Composer;
+use wavekit::runner::{Gpu, Kernel, Step};
+use wavekit::{Error, ValidModule};
+
+/// A device and how the demos time it.
+pub struct Ctx<'g> {
+    /// The device.
+    pub gpu: &'g Gpu,
+    composer: Composer,
+    /// Untimed runs before the timed ones.
+    pub warmup: usize,
+    /// Timed runs; 0 runs each demo once, untimed (a correctness check).
+    pub runs: usize,
+}
+
+impl<'g> Ctx<'g> {
+    /// A context composing for `gpu`'s target.
+    pub fn new(gpu: &'g Gpu, warmup: usize, runs: usize) -> Self {
+        Ctx {
+            gpu,
+            composer: Composer::new(gpu.target().clone()),
+            warmup,
+            runs,
+        }
+    }
+
+    /// Composes a demo shader, after replacing each `from` of `edits` (a
+    /// declaration such as `alias T = f32;`) by its `to`.
+    pub fn compose(
+        &self,
+        source: &str,
+        file_name: &str,
+        edits: &[(&str, &str)],
+    ) -> Result<ValidModule, Error> {
+        let mut text = source.to_string();
+        for (from, to) in edits {
+            if !text.contains(from) {
+                return Err(Error::Usage(format!(
+                    "{file_name}: the declaration `{from}` to edit is not there"
+                )));
+            }
+            text = text.replacen(from, to, 1);
+        }
+        Ok(self.composer.compose(&text, file_name)?.module)
+    }
+
+    /// Builds the kernels of `entries`.
+    pub fn kernels<const N: usize>(
+        &self,
+        module: &ValidModule,
+        entries: [&str; N],
+    ) -> Result<[Kernel; N], Error> {
+        let built = entries
+            .iter()
+            .map(|entry| self.gpu.kernel(module, entry))
+            .collect::<Result<Vec<_>, Error>>()?;
+        Ok(built
+            .try_into()
+            .unwrap_or_else(|_| unreachable!("one kernel per entry")))
+    }
+
+    /// Runs `steps` once, or times them when `runs > 0` (the buffers then
+    /// hold the last run's result, which every demo's program makes equal
+    /// to a single run's).
+    pub fn run(&self, steps: &[Step<'_>]) -> Result<Option<Timing>, Error> {
+        if self.runs == 0 {
+            self.gpu.execute(steps)?;
+            return Ok(None);
+        }
+        let times = self.gpu.time_program(steps, self.warmup, self.runs)?;
+        Ok(Some(Timing::of(times)))
+    }
+}
+
+/// GPU times of a program's timed runs.
+#[derive(Clone, Debug, Serialize)]
+pub struct Timing {
+    /// Median milliseconds.
+    pub median_ms: f64,
+    /// Fastest run, milliseconds.
+    pub min_ms: f64,
+    /// Number of timed runs.
+    pub runs: usize,
+}
+
+impl Timing {
+    /// The median and minimum of `times`.
+    pub fn of(mut times: Vec<f64>) -> Timing {
+        times.sort_by(f64::total_cmp);
+        let n = times.len();
+        let median_ms = if n == 0 {
+            f64::NAN
+        } else if n % 2 == 1 {
+            times[n / 2]
+        } else {
+            (times[n / 2 - 1] + times[n / 2]) / 2.0
+        };
+        Timing {
+            median_ms,
+            min_ms: times.first().copied().unwrap_or(f64::NAN),
+            runs: n,
+        }
+    }
+}
+
+/// One demo run: what ran, on what, how much data, how fast.
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    /// Demo name (`reduce`, `scan`, ...).
+    pub demo: String,
+    /// Variant (`sum_f32`, `keys`, ...).
+    pub variant: String,
+    /// `wgpu` or `cuda`.
+    pub backend: String,
+    /// Device name.
+    pub device: String,
+    /// The algorithm that ran, e.g. "decoupled look-back".
+    pub algorithm: String,
+    /// Input elements.
+    pub n: u64,
+    /// Bytes the algorithm must move at least (reads + writes of its input
+    /// and output), the basis of the effective bandwidth.
+    pub bytes: u64,
+    /// GPU time, when timed.
+    pub timing: Option<Timing>,
+    /// Elements per second (median), when timed.
+    pub items_per_s: Option<f64>,
+    /// Effective bandwidth, GB/s (10^9 bytes), when timed.
+    pub gb_per_s: Option<f64>,
+}
+
+impl Report {
+    /// A report, with rates derived from `timing`.
+    pub fn new(
+        demo: &str,
+        variant: &str,
+        ctx: &Ctx<'_>,
+        algorithm: &str,
+        n: usize,
+        bytes: u64,
+        timing: Option<Timing>,
+    ) -> Report {
+        let seconds = timing.as_ref().map(|t| t.median_ms / 1e3);
+        Report {
+            demo: demo.into(),
+            variant: variant.into(),
+            backend: backend_name(ctx.gpu).into(),
+            device: ctx.gpu.info().name.clone(),
+            algorithm: algorithm.into(),
+            n: n as u64,
+            bytes,
+            items_per_s: seconds.map(|s| n as f64 / s),
+            gb_per_s: seconds.map(|s| bytes as f64 / s / 1e9),
+            timing,
+        }
+    }
+}
+
+/// `cuda` or `wgpu`.
+pub fn backend_name(gpu: &Gpu) -> &'static str {
+    if gpu.wgpu().is_some() { "wgpu" } else { "cuda" }
+}
+
+/// Deterministic pseudo-random input.
+pub fn rng(seed: u64) -> ChaCha8Rng {
+    ChaCha8Rng::seed_from_u64(seed)
+}
+
+/// `n` random u32 below `bound`.
+pub fn random_u32(n: usize, bound: u32, seed: u64) -> Vec<u32> {
+    let mut rng = rng(seed);
+    (0..n).map(|_| rng.random_range(0..bound)).collect()
+}
+
+/// Little-endian bytes of 32-bit words.
+pub fn bytes_of<T: bytemuck::Pod>(values: &[T]) -> &[u8] {
+    bytemuck::cast_slice(values)
+}
+
+/// Words of a read-back buffer.
+pub fn words_of<T: bytemuck::Pod>(bytes: &[u8]) -> Vec<T> {
+    bytemuck::pod_collect_to_vec(bytes)
+}
+
+/// Workgroups for `n` items at `per_group` items each.
+pub fn groups(n: usize, per_group: usize) -> u32 {
+    n.div_ceil(per_group).max(1) as u32
+}
+
+/// The most workgroups one dispatch dimension may have.
+pub const MAX_GROUPS_PER_DIMENSION: u32 = 65535;
+
+/// A dispatch of at least `count` workgroups: one-dimensional up to 65535,
+/// then spilling into y. Shaders take the linear workgroup index as
+/// `wid.x + wid.y * nwg.x` and let indices at or past `count` return.
+pub fn grid(count: u32) -> [u32; 3] {
+    if count <= MAX_GROUPS_PER_DIMENSION {
+        [count.max(1), 1, 1]
+    } else {
+        [
+            MAX_GROUPS_PER_DIMENSION,
+            count.div_ceil(MAX_GROUPS_PER_DIMENSION),
+            1,
+        ]
+    }
+}
+
+/// A mismatch between the GPU and the CPU reference, as an error naming the
+/// demo, the first differing index and both values.
+pub fn mismatch(
+    demo: &str,
+    variant: &str,
+    index: usize,
+    got: impl std::fmt::Debug,
+    want: impl std::fmt::Debug,
+) -> Error {
+    Error::Gpu(format!(
+        "{demo} {variant}: wrong result at index {index}: got {got:?}, want {want:?}"
+    ))
+}
+
+/// The first index where `got` and `want` differ, as an error.
+pub fn check_equal<T: PartialEq + std::fmt::Debug>(
+    demo: &str,
+    variant: &str,
+    got: &[T],
+    want: &[T],
+) -> Result<(), Error> {
+    if got.len() != want.len() {
+        return Err(Error::Gpu(format!(
+            "{demo} {variant}: {} results, want {}",
+            got.len(),
+            want.len()
+        )));
+    }
+    match got.iter().zip(want).position(|(g, w)| g != w) {
+        Some(i) => Err(mismatch(demo, variant, i, &got[i], &want[i])),
+        None => Ok(()),
+    }
+}

@@ -1,0 +1,216 @@
+//! `wavekit-demos`: runs the demos on wgpu adapters and CUDA, checks every
+//! result against a CPU reference, and reports GPU-clock medians.
+//!
+//! ```text
+//! wavekit-demos reduce scan --backend all --log2 10..=28 --runs 20 --json out.json
+//! ```
+
+use std::ops::RangeInclusive;
+use std::process::ExitCode;
+
+use clap::{Parser, ValueEnum};
+use indicatif::{ProgressBar, ProgressStyle};
+use wavekit::Error;
+use wavekit::runner::{AdapterChoice, Gpu};
+use wavekit_demos::{Ctx, Demo, Report, all};
+
+#[derive(Parser)]
+#[command(
+    version,
+    about = "wavekit demos: device-wide algorithms built from wavekit primitives, checked and timed"
+)]
+struct Args {
+    /// Demos to run (default: all): reduce, scan, compact, histogram, radix_sort, contact_sort.
+    demos: Vec<String>,
+    /// Back end: a wgpu adapter, the native CUDA back end, or both.
+    #[arg(long, value_enum, default_value_t = BackendArg::Wgpu)]
+    backend: BackendArg,
+    /// wgpu adapter: a case-insensitive substring of its name (default: the best).
+    #[arg(long)]
+    adapter: Option<String>,
+    /// CUDA device ordinal.
+    #[arg(long, default_value_t = 0)]
+    device: usize,
+    /// Variants to run (default: every variant of each demo), e.g. sum_f32.
+    #[arg(long = "variant")]
+    variants: Vec<String>,
+    /// Sizes as powers of two: `16` or `10..=28`.
+    #[arg(long, default_value = "10..=20", value_parser = parse_log2)]
+    log2: RangeInclusive<u32>,
+    /// Untimed runs before the timed ones.
+    #[arg(long, default_value_t = 3)]
+    warmup: usize,
+    /// Timed runs per size (the median is reported); 0 checks without timing.
+    #[arg(long, default_value_t = 10)]
+    runs: usize,
+    /// Seed of the pseudo-random inputs.
+    #[arg(long, default_value_t = 0x5eed)]
+    seed: u64,
+    /// Also write every report as JSON here.
+    #[arg(long)]
+    json: Option<std::path::PathBuf>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum BackendArg {
+    Wgpu,
+    Cuda,
+    All,
+}
+
+fn parse_log2(text: &str) -> Result<RangeInclusive<u32>, String> {
+    let (lo, hi) = match text.split_once("..=") {
+        Some((lo, hi)) => (lo, hi),
+        None => (text, text),
+    };
+    let parse = |s: &str| {
+        s.trim()
+            .parse::<u32>()
+            .map_err(|_| format!("`{text}`: expected `N` or `LO..=HI` (powers of two)"))
+    };
+    let (lo, hi) = (parse(lo)?, parse(hi)?);
+    if lo > hi || hi > 30 {
+        return Err(format!("`{text}`: need LO <= HI <= 30"));
+    }
+    Ok(lo..=hi)
+}
+
+fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
+    match run(Args::parse()) {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(error) => {
+            eprintln!("error: {error}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Runs every selected demo on every selected device; `Ok(false)` when a
+/// demo failed its check (each failure is printed, the others still run).
+fn run(args: Args) -> Result<bool, Error> {
+    let demos = select_demos(&args.demos)?;
+    let mut gpus = Vec::new();
+    if args.backend != BackendArg::Cuda {
+        let choice = AdapterChoice {
+            name: args.adapter.clone(),
+        };
+        gpus.push(Gpu::open(&choice)?);
+    }
+    if args.backend != BackendArg::Wgpu {
+        gpus.push(Gpu::open_cuda(args.device)?);
+    }
+    let mut reports = Vec::new();
+    let mut passed = true;
+    for gpu in &gpus {
+        println!("== {} ({})", gpu.info().name, gpu.info().driver);
+        let ctx = Ctx::new(gpu, args.warmup, args.runs);
+        let jobs = jobs(&demos, &args)?;
+        let bar = ProgressBar::new(jobs.iter().map(|(_, _, sizes)| sizes.len() as u64).sum());
+        bar.set_style(
+            ProgressStyle::with_template("{bar:40} {pos}/{len} {msg}").expect("valid template"),
+        );
+        for (demo, variant, sizes) in jobs {
+            let prepared = match demo.prepare(&ctx, variant) {
+                Ok(p) => p,
+                Err(error) => {
+                    bar.suspend(|| eprintln!("FAIL {} {variant}: {error}", demo.name()));
+                    passed = false;
+                    bar.inc(sizes.len() as u64);
+                    continue;
+                }
+            };
+            for log2 in sizes {
+                bar.set_message(format!("{} {variant} 2^{log2}", demo.name()));
+                match prepared.run(1 << log2, args.seed ^ u64::from(log2)) {
+                    Ok(report) => {
+                        bar.suspend(|| println!("{}", line(&report)));
+                        reports.push(report);
+                    }
+                    Err(error) => {
+                        bar.suspend(|| {
+                            eprintln!("FAIL {} {variant} 2^{log2}: {error}", demo.name())
+                        });
+                        passed = false;
+                    }
+                }
+                bar.inc(1);
+            }
+        }
+        bar.finish_and_clear();
+    }
+    if let Some(path) = &args.json {
+        let text = serde_json::to_string_pretty(&reports).expect("reports serialize");
+        std::fs::write(path, text).map_err(|e| Error::Usage(format!("{}: {e}", path.display())))?;
+    }
+    Ok(passed)
+}
+
+fn select_demos(names: &[String]) -> Result<Vec<&'static dyn Demo>, Error> {
+    if names.is_empty() {
+        return Ok(all().to_vec());
+    }
+    names
+        .iter()
+        .map(|name| {
+            all().into_iter().find(|d| d.name() == name).ok_or_else(|| {
+                let known: Vec<&str> = all().iter().map(|d| d.name()).collect();
+                Error::Usage(format!("no demo `{name}`; the demos: {}", known.join(", ")))
+            })
+        })
+        .collect()
+}
+
+/// (demo, variant, sizes) to run, sizes clipped to what each demo supports.
+fn jobs<'a>(
+    demos: &[&'static dyn Demo],
+    args: &'a Args,
+) -> Result<Vec<(&'static dyn Demo, &'a str, Vec<u32>)>, Error> {
+    let mut jobs = Vec::new();
+    for &demo in demos {
+        let (lo, hi) = demo.sizes();
+        let sizes: Vec<u32> = args
+            .log2
+            .clone()
+            .filter(|l| (lo..=hi).contains(l))
+            .collect();
+        let variants: Vec<&str> = if args.variants.is_empty() {
+            demo.variants().to_vec()
+        } else {
+            let mine: Vec<&str> = args
+                .variants
+                .iter()
+                .map(String::as_str)
+                .filter(|v| demo.variants().contains(v))
+                .collect();
+            if mine.is_empty() && demos.len() == 1 {
+                return Err(wavekit_demos::unknown_variant(demo, &args.variants[0]));
+            }
+            mine
+        };
+        for variant in variants {
+            jobs.push((demo, variant, sizes.clone()));
+        }
+    }
+    Ok(jobs)
+}
+
+fn line(report: &Report) -> String {
+    let timing = match (&report.timing, report.gb_per_s, report.items_per_s) {
+        (Some(t), Some(gbps), Some(items)) => format!(
+            "{:>10.4} ms  {:>8.1} GB/s  {:>8.3} G items/s",
+            t.median_ms,
+            gbps,
+            items / 1e9
+        ),
+        _ => "checked".into(),
+    };
+    format!(
+        "ok  {:<5} {:<13} {:<14} 2^{:<2} {timing}",
+        report.backend,
+        report.demo,
+        report.variant,
+        report.n.trailing_zeros()
+    )
+}

@@ -1,0 +1,185 @@
+//! `reduce`: device-wide sum, min and max of f32 and u32
+//! (`shaders/reduce.wgsl`): a block reduction per workgroup over a
+//! grid-stride loop, then one workgroup over the partials.
+
+use wavekit::Error;
+use wavekit::runner::{Buffer, Kernel, Step};
+
+use crate::harness::{Ctx, Report, bytes_of, random_u32, words_of};
+use crate::{Demo, Prepared, unknown_variant};
+
+const SHADER: &str = include_str!("../shaders/reduce.wgsl");
+const BLOCK: usize = 256;
+/// Workgroups of the first pass: enough to fill an H100 (132 SMs × 8
+/// resident blocks) and a few waves on smaller GPUs.
+const MAX_PARTIALS: usize = 2048;
+
+/// The `reduce` demo.
+pub struct Reduce;
+
+impl Demo for Reduce {
+    fn name(&self) -> &'static str {
+        "reduce"
+    }
+
+    fn variants(&self) -> &'static [&'static str] {
+        &[
+            "sum_f32", "min_f32", "max_f32", "sum_u32", "min_u32", "max_u32",
+        ]
+    }
+
+    fn prepare<'c>(
+        &self,
+        ctx: &'c Ctx<'c>,
+        variant: &str,
+    ) -> Result<Box<dyn Prepared + 'c>, Error> {
+        let (op, dtype) = variant
+            .split_once('_')
+            .filter(|_| self.variants().contains(&variant))
+            .ok_or_else(|| unknown_variant(self, variant))?;
+        let edit = format!("alias T = {dtype};");
+        let module = ctx.compose(SHADER, "reduce.wgsl", &[("alias T = f32;", &edit)])?;
+        let entry = if op == "sum" { "add" } else { op };
+        let [partial, last] = ctx.kernels(
+            &module,
+            [
+                &format!("partial_{entry}") as &str,
+                &format!("final_{entry}"),
+            ],
+        )?;
+        Ok(Box::new(PreparedReduce {
+            ctx,
+            variant: variant.to_string(),
+            op: match op {
+                "sum" => Op::Sum,
+                "min" => Op::Min,
+                _ => Op::Max,
+            },
+            float: dtype == "f32",
+            partial,
+            last,
+        }))
+    }
+}
+
+#[derive(Clone, Copy)]
+enum Op {
+    Sum,
+    Min,
+    Max,
+}
+
+struct PreparedReduce<'c> {
+    ctx: &'c Ctx<'c>,
+    variant: String,
+    op: Op,
+    float: bool,
+    partial: Kernel,
+    last: Kernel,
+}
+
+impl PreparedReduce<'_> {
+    fn program<'b>(
+        &'b self,
+        input: &'b Buffer,
+        partials: &'b Buffer,
+        result: &'b Buffer,
+        groups: u32,
+    ) -> [Step<'b>; 2] {
+        [
+            Step::dispatch(&self.partial, &[input, partials, result], [groups, 1, 1]),
+            Step::dispatch(&self.last, &[input, partials, result], [1, 1, 1]),
+        ]
+    }
+
+    /// The CPU reference, and whether the GPU's `got` matches it: exact for
+    /// u32 (sums wrap) and for f32 min / max; f32 sums to a relative 1e-5
+    /// of the f64 sum (the values are in [0, 1), so there is no cancellation).
+    fn check(&self, input: &[u32], got: u32) -> Result<(), Error> {
+        let name = format!("reduce {}", self.variant);
+        if self.float {
+            let values = input.iter().map(|&b| f32::from_bits(b));
+            let got = f32::from_bits(got);
+            let ok = match self.op {
+                Op::Sum => {
+                    let want: f64 = values.map(f64::from).sum();
+                    let ok = (f64::from(got) - want).abs() <= 1e-5 * want.abs().max(1.0);
+                    if !ok {
+                        return Err(Error::Gpu(format!(
+                            "{name}: got {got}, want {want} (within 1e-5)"
+                        )));
+                    }
+                    true
+                }
+                Op::Min => values.fold(f32::INFINITY, f32::min) == got,
+                Op::Max => values.fold(f32::NEG_INFINITY, f32::max) == got,
+            };
+            if !ok {
+                return Err(Error::Gpu(format!(
+                    "{name}: got {got}, want the exact {:?}",
+                    self.want_u32(input)
+                )));
+            }
+            return Ok(());
+        }
+        let want = self.want_u32(input);
+        if got != want {
+            return Err(Error::Gpu(format!("{name}: got {got}, want {want}")));
+        }
+        Ok(())
+    }
+
+    fn want_u32(&self, input: &[u32]) -> u32 {
+        if self.float {
+            let values = input.iter().map(|&b| f32::from_bits(b));
+            return match self.op {
+                Op::Min => values.fold(f32::INFINITY, f32::min).to_bits(),
+                _ => values.fold(f32::NEG_INFINITY, f32::max).to_bits(),
+            };
+        }
+        let values = input.iter().copied();
+        match self.op {
+            Op::Sum => values.fold(0u32, u32::wrapping_add),
+            Op::Min => values.min().unwrap_or(u32::MAX),
+            Op::Max => values.max().unwrap_or(0),
+        }
+    }
+}
+
+impl Prepared for PreparedReduce<'_> {
+    fn run(&self, n: usize, seed: u64) -> Result<Report, Error> {
+        if n == 0 || n % 4 != 0 {
+            return Err(Error::Usage(format!(
+                "reduce needs a positive multiple of 4 elements, not {n}"
+            )));
+        }
+        let input: Vec<u32> = if self.float {
+            // Values in [0, 1) with 24 random bits: exact in f32.
+            random_u32(n, 1 << 24, seed)
+                .into_iter()
+                .map(|x| (x as f32 / (1u32 << 24) as f32).to_bits())
+                .collect()
+        } else {
+            random_u32(n, u32::MAX, seed)
+        };
+        let gpu = self.ctx.gpu;
+        let groups = (n / 4).div_ceil(BLOCK).clamp(1, MAX_PARTIALS);
+        let input_buffer = gpu.upload(bytes_of(&input))?;
+        let partials = gpu.buffer(4 * groups as u64)?;
+        let result = gpu.buffer(4)?;
+        let timing =
+            self.ctx
+                .run(&self.program(&input_buffer, &partials, &result, groups as u32))?;
+        let got: Vec<u32> = words_of(&gpu.read(&result)?);
+        self.check(&input, got[0])?;
+        Ok(Report::new(
+            "reduce",
+            &self.variant,
+            self.ctx,
+            "block reduce per workgroup (grid-stride), then one workgroup over the partials",
+            n,
+            4 * n as u64,
+            timing,
+        ))
+    }
+}

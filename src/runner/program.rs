@@ -1,0 +1,178 @@
+//! Device-resident buffers and programs of several dispatches over them,
+//! through the one host API: what multi-pass algorithms need (a device-wide
+//! scan, a radix sort), where [`Gpu::run`] uploads and reads back around a
+//! single dispatch.
+//!
+//! ```no_run
+//! # use wavekit::runner::{AdapterChoice, Gpu, Step};
+//! # fn demo(module: &wavekit::ValidModule) -> Result<(), wavekit::Error> {
+//! let gpu = Gpu::open(&AdapterChoice::Best)?;
+//! let kernel = gpu.kernel(module, "main")?;
+//! let data = gpu.upload(&[0u8; 1024])?;
+//! let counter = gpu.buffer(4)?;
+//! let steps = [Step::Zero(&counter), Step::dispatch(&kernel, &[&data, &counter], [4, 1, 1])];
+//! gpu.execute(&steps)?;
+//! let times_ms = gpu.time_program(&steps, 3, 20)?;
+//! let result = gpu.read(&counter)?;
+//! # Ok(()) }
+//! ```
+
+use wavekit_native::cuda::CudaBuffer;
+
+use super::{Device, Gpu, Kernel, KernelInner};
+use crate::error::Error;
+
+/// A buffer in device memory, usable by any number of dispatches.
+pub struct Buffer {
+    pub(super) inner: BufferInner,
+    size: u64,
+}
+
+pub(super) enum BufferInner {
+    Wgpu(wgpu::Buffer),
+    Cuda(CudaBuffer),
+}
+
+impl Buffer {
+    /// Size in bytes, as the kernels see it (`arrayLength` counts from this).
+    pub fn size(&self) -> u64 {
+        self.size
+    }
+}
+
+/// One step of a program.
+pub enum Step<'a> {
+    /// Dispatches `kernel` over `workgroups`, with `buffers[i]` bound at
+    /// `@group(0) @binding(i)`.
+    Dispatch {
+        /// The kernel, built by the same [`Gpu`].
+        kernel: &'a Kernel,
+        /// Buffers by binding number.
+        buffers: Vec<&'a Buffer>,
+        /// Workgroups in x, y and z.
+        workgroups: [u32; 3],
+    },
+    /// Sets every byte of the buffer to zero.
+    Zero(&'a Buffer),
+    /// Copies `src` into `dst` (as many bytes as the smaller holds).
+    Copy {
+        /// Source.
+        src: &'a Buffer,
+        /// Destination.
+        dst: &'a Buffer,
+    },
+}
+
+impl<'a> Step<'a> {
+    /// A dispatch with `buffers[i]` at binding `i`.
+    pub fn dispatch(kernel: &'a Kernel, buffers: &[&'a Buffer], workgroups: [u32; 3]) -> Self {
+        Step::Dispatch {
+            kernel,
+            buffers: buffers.to_vec(),
+            workgroups,
+        }
+    }
+}
+
+/// How many steps of a program are leading [`Step::Zero`]s: set-up that
+/// [`Gpu::time_program`] leaves out of the timed span on every back end.
+pub(super) fn leading_zeros(steps: &[Step<'_>]) -> usize {
+    steps
+        .iter()
+        .take_while(|s| matches!(s, Step::Zero(_)))
+        .count()
+}
+
+impl Gpu {
+    /// A zero-filled buffer of `size` bytes.
+    pub fn buffer(&self, size: u64) -> Result<Buffer, Error> {
+        let inner = match &self.device {
+            Device::Wgpu(d) => BufferInner::Wgpu(d.buffer(size, None)?),
+            Device::Cuda(d) => BufferInner::Cuda(d.cuda().alloc(byte_len(size)?)?),
+            Device::Hip(_) => return Err(no_hip_programs()),
+        };
+        Ok(Buffer { inner, size })
+    }
+
+    /// A buffer holding `data`.
+    pub fn upload(&self, data: &[u8]) -> Result<Buffer, Error> {
+        let size = data.len() as u64;
+        let inner = match &self.device {
+            Device::Wgpu(d) => BufferInner::Wgpu(d.buffer(size, Some(data))?),
+            Device::Cuda(d) => BufferInner::Cuda(d.cuda().alloc_from(data)?),
+            Device::Hip(_) => return Err(no_hip_programs()),
+        };
+        Ok(Buffer { inner, size })
+    }
+
+    /// Waits for all queued work and returns the buffer's contents.
+    pub fn read(&self, buffer: &Buffer) -> Result<Vec<u8>, Error> {
+        match (&self.device, &buffer.inner) {
+            (Device::Wgpu(d), BufferInner::Wgpu(b)) => d.read(b, buffer.size),
+            (Device::Cuda(d), BufferInner::Cuda(b)) => Ok(d.cuda().read(b)?),
+            _ => Err(foreign("a buffer read")),
+        }
+    }
+
+    /// Runs the steps in order and waits for them. Each dispatch sees every
+    /// write of the steps before it.
+    pub fn execute(&self, steps: &[Step<'_>]) -> Result<(), Error> {
+        match &self.device {
+            Device::Wgpu(d) => d.execute(steps),
+            Device::Cuda(d) => d.execute(steps),
+            Device::Hip(_) => Err(no_hip_programs()),
+        }
+    }
+
+    /// Runs the program `warmup` times untimed, then `runs` times, each
+    /// timed on the GPU's clock (timestamp queries on wgpu, events on CUDA)
+    /// from its first step after the leading [`Step::Zero`]s to its last;
+    /// returns milliseconds per run. Buffers keep the last run's results.
+    pub fn time_program(
+        &self,
+        steps: &[Step<'_>],
+        warmup: usize,
+        runs: usize,
+    ) -> Result<Vec<f64>, Error> {
+        match &self.device {
+            Device::Wgpu(d) => d.time_program(steps, warmup, runs),
+            Device::Cuda(d) => d.time_program(steps, warmup, runs),
+            Device::Hip(_) => Err(no_hip_programs()),
+        }
+    }
+}
+
+impl Kernel {
+    pub(super) fn cuda(&self) -> Option<&super::CudaKernelHandle> {
+        match &self.inner {
+            KernelInner::Cuda(k) => Some(k),
+            _ => None,
+        }
+    }
+
+    pub(super) fn wgpu(&self) -> Option<&super::WgpuKernel> {
+        match &self.inner {
+            KernelInner::Wgpu(k) => Some(k),
+            _ => None,
+        }
+    }
+}
+
+fn byte_len(size: u64) -> Result<usize, Error> {
+    usize::try_from(size).map_err(|_| Error::Gpu(format!("a buffer of {size} bytes is too large")))
+}
+
+/// A kernel or buffer used with another device than the one that made it.
+pub(super) fn foreign(what: &str) -> Error {
+    Error::Gpu(format!(
+        "{what} used a kernel or buffer of another device than the one it ran on"
+    ))
+}
+
+fn no_hip_programs() -> Error {
+    Error::Gpu(
+        "device-resident buffers and multi-dispatch programs are not implemented on the HIP \
+         back end yet; `Gpu::run` and `Gpu::time_at` work there"
+            .into(),
+    )
+}
