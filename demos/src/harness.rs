@@ -239,8 +239,16 @@ pub fn check_equal<T: PartialEq + std::fmt::Debug>(
             want.len()
         )));
     }
-    match got.iter().zip(want).position(|(g, w)| g != w) {
-        Some(i) => Err(mismatch(demo, variant, i, &got[i], &want[i])),
+    let wrong: Vec<usize> = (0..got.len()).filter(|&i| got[i] != want[i]).collect();
+    match wrong.first() {
+        Some(&i) => Err(Error::Gpu(format!(
+            "{demo} {variant}: {} of {} results wrong, the first at index {i}: got {:?}, want {:?}; wrong indices begin {:?}",
+            wrong.len(),
+            got.len(),
+            got[i],
+            want[i],
+            &wrong[..wrong.len().min(8)]
+        ))),
         None => Ok(()),
     }
 }

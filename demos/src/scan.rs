@@ -1,19 +1,212 @@
-//! placeholder
-use crate::Demo;
-/// The demo.
+//! `scan`: device-wide exclusive prefix sum of u32 (`shaders/scan.wgsl`),
+//! single pass with decoupled look-back where the device lets spinning
+//! workgroups wait on each other, reduce-then-scan elsewhere.
+//!
+//! [`DeviceScan`] is also the scan the radix sort uses.
+
+use wavekit::Error;
+use wavekit::runner::{Buffer, Gpu, Kernel, Step};
+
+use crate::harness::{Ctx, Report, bytes_of, check_equal, grid, random_u32, words_of};
+use crate::{Demo, Prepared, unknown_variant};
+
+const SHADER: &str = include_str!("../shaders/scan.wgsl");
+/// Elements per tile (256 threads × 8).
+const TILE: usize = 2048;
+
+/// How the tiles learn the sum of the tiles before them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScanAlgorithm {
+    /// One pass; each tile waits on its predecessors' published sums.
+    /// Needs workgroups that have started to keep making progress while
+    /// others spin (not promised by WebGPU or Vulkan).
+    DecoupledLookBack,
+    /// Three passes: tile sums, a scan of them, tile scans. Portable.
+    ReduceThenScan,
+}
+
+impl ScanAlgorithm {
+    /// Look-back on CUDA and on NVIDIA, AMD and Intel GPUs (vendor IDs
+    /// 0x10de, 0x1002, 0x8086), whose schedulers keep started workgroups
+    /// running; reduce-then-scan on every other adapter (CPU rasterisers,
+    /// mobile and Apple GPUs, unknown vendors).
+    pub fn for_device(gpu: &Gpu) -> ScanAlgorithm {
+        match gpu.wgpu() {
+            None => ScanAlgorithm::DecoupledLookBack,
+            Some(device) => {
+                let info = device.info();
+                let gpu_type = matches!(
+                    info.device_type,
+                    wgpu::DeviceType::DiscreteGpu | wgpu::DeviceType::IntegratedGpu
+                );
+                if gpu_type && [0x10de, 0x1002, 0x8086].contains(&info.vendor) {
+                    ScanAlgorithm::DecoupledLookBack
+                } else {
+                    ScanAlgorithm::ReduceThenScan
+                }
+            }
+        }
+    }
+
+    /// In words, for reports.
+    pub fn describe(self) -> &'static str {
+        match self {
+            ScanAlgorithm::DecoupledLookBack => "single pass, decoupled look-back",
+            ScanAlgorithm::ReduceThenScan => "reduce-then-scan (3 passes)",
+        }
+    }
+}
+
+/// Scratch buffers of one scan size.
+pub struct ScanScratch {
+    tile_state: Buffer,
+    tile_counter: Buffer,
+    tiles: u32,
+}
+
+/// The device scan's kernels on one device.
+pub struct DeviceScan<'c> {
+    ctx: &'c Ctx<'c>,
+    algorithm: ScanAlgorithm,
+    lookback: Kernel,
+    tile_reduce: Kernel,
+    scan_tile_sums: Kernel,
+    tile_scan: Kernel,
+}
+
+impl<'c> DeviceScan<'c> {
+    /// Kernels for `ctx`'s device; `algorithm` `None` picks
+    /// [`ScanAlgorithm::for_device`].
+    pub fn new(ctx: &'c Ctx<'c>, algorithm: Option<ScanAlgorithm>) -> Result<Self, Error> {
+        let module = ctx.compose(SHADER, "scan.wgsl", &[])?;
+        let [lookback, tile_reduce, scan_tile_sums, tile_scan] = ctx.kernels(
+            &module,
+            [
+                "scan_lookback",
+                "tile_reduce",
+                "scan_tile_sums",
+                "tile_scan",
+            ],
+        )?;
+        Ok(DeviceScan {
+            ctx,
+            algorithm: algorithm.unwrap_or_else(|| ScanAlgorithm::for_device(ctx.gpu)),
+            lookback,
+            tile_reduce,
+            scan_tile_sums,
+            tile_scan,
+        })
+    }
+
+    /// The algorithm its steps use.
+    pub fn algorithm(&self) -> ScanAlgorithm {
+        self.algorithm
+    }
+
+    /// Scratch for scanning `n` u32 (`n` a positive multiple of 4).
+    pub fn scratch(&self, n: usize) -> Result<ScanScratch, Error> {
+        if n == 0 || n % 4 != 0 {
+            return Err(Error::Usage(format!(
+                "the device scan takes a positive multiple of 4 elements, not {n}"
+            )));
+        }
+        let tiles = n.div_ceil(TILE);
+        Ok(ScanScratch {
+            tile_state: self.ctx.gpu.buffer(8 * tiles as u64)?,
+            tile_counter: self.ctx.gpu.buffer(4)?,
+            tiles: tiles as u32,
+        })
+    }
+
+    /// Steps writing the exclusive prefix sum of `input` (all of it, u32)
+    /// into `output` (the same size, another buffer). The look-back's leading
+    /// clears of its tile state are steps too, so a program may run them
+    /// any number of times.
+    pub fn steps<'b>(
+        &'b self,
+        input: &'b Buffer,
+        output: &'b Buffer,
+        scratch: &'b ScanScratch,
+    ) -> Vec<Step<'b>> {
+        let buffers = [input, output, &scratch.tile_state, &scratch.tile_counter];
+        let tiles = grid(scratch.tiles);
+        match self.algorithm {
+            ScanAlgorithm::DecoupledLookBack => vec![
+                Step::Zero(&scratch.tile_state),
+                Step::Zero(&scratch.tile_counter),
+                Step::dispatch(&self.lookback, &buffers, tiles),
+            ],
+            ScanAlgorithm::ReduceThenScan => vec![
+                Step::dispatch(&self.tile_reduce, &buffers, tiles),
+                Step::dispatch(&self.scan_tile_sums, &buffers, [1, 1, 1]),
+                Step::dispatch(&self.tile_scan, &buffers, tiles),
+            ],
+        }
+    }
+}
+
+/// The `scan` demo.
 pub struct Scan;
+
 impl Demo for Scan {
     fn name(&self) -> &'static str {
         "scan"
     }
+
+    /// `auto` picks the algorithm for the device; the others force one.
     fn variants(&self) -> &'static [&'static str] {
-        &[]
+        &["auto", "lookback", "reduce_then_scan"]
     }
+
     fn prepare<'c>(
         &self,
-        _ctx: &'c crate::Ctx<'c>,
-        v: &str,
-    ) -> Result<Box<dyn crate::Prepared + 'c>, wavekit::Error> {
-        Err(crate::unknown_variant(self, v))
+        ctx: &'c Ctx<'c>,
+        variant: &str,
+    ) -> Result<Box<dyn Prepared + 'c>, Error> {
+        let algorithm = match variant {
+            "auto" => None,
+            "lookback" => Some(ScanAlgorithm::DecoupledLookBack),
+            "reduce_then_scan" => Some(ScanAlgorithm::ReduceThenScan),
+            _ => return Err(unknown_variant(self, variant)),
+        };
+        Ok(Box::new(PreparedScan {
+            scan: DeviceScan::new(ctx, algorithm)?,
+            variant: variant.to_string(),
+        }))
+    }
+}
+
+struct PreparedScan<'c> {
+    scan: DeviceScan<'c>,
+    variant: String,
+}
+
+impl Prepared for PreparedScan<'_> {
+    fn run(&self, n: usize, seed: u64) -> Result<Report, Error> {
+        let ctx = self.scan.ctx;
+        let input = random_u32(n, u32::MAX, seed);
+        let scratch = self.scan.scratch(n)?;
+        let input_buffer = ctx.gpu.upload(bytes_of(&input))?;
+        let output = ctx.gpu.buffer(4 * n as u64)?;
+        let timing = ctx.run(&self.scan.steps(&input_buffer, &output, &scratch))?;
+        let got: Vec<u32> = words_of(&ctx.gpu.read(&output)?);
+        let want: Vec<u32> = input
+            .iter()
+            .scan(0u32, |sum, &x| {
+                let before = *sum;
+                *sum = sum.wrapping_add(x);
+                Some(before)
+            })
+            .collect();
+        check_equal("scan", &self.variant, &got, &want)?;
+        Ok(Report::new(
+            "scan",
+            &self.variant,
+            ctx,
+            self.scan.algorithm().describe(),
+            n,
+            8 * n as u64,
+            timing,
+        ))
     }
 }

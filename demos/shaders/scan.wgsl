@@ -1,0 +1,212 @@
+// Device-wide exclusive prefix sum of u32 (wrapping), in tiles of
+// TILE_QUADS vec4s = 2048 elements: each of the BLOCK = 256 threads scans 8
+// consecutive elements (two vec4 loads) in registers, then
+// `blk::exclusive_add<u32, BLOCK>` scans the thread totals.
+//
+// Bindings: 0 input (array<vec4<u32>>: n / 4, n a multiple of 4),
+//   1 output (same size), 2 tile_state (atomic u32 words: 2 per tile for the
+//   look-back, 1 per tile for reduce-then-scan), 3 tile_counter (1 word).
+// Every entry point binds all four.
+//
+// Single pass, decoupled look-back (Merrill & Garland 2016):
+//   scan_lookback: tile_state and tile_counter zeroed first; dispatch
+//   `tiles` workgroups (spilling into y past 65535). Each workgroup takes
+//   the next tile index from tile_counter (so tiles start in order), scans
+//   its tile, publishes its aggregate, then thread 0 walks back over the
+//   predecessors' published aggregates until it meets an inclusive prefix,
+//   and publishes its own inclusive prefix.
+//   Forward progress: a workgroup spins on a predecessor that has already
+//   started (it took an earlier index), so it needs only that started
+//   workgroups keep running while others spin - true of NVIDIA, AMD and
+//   Intel GPUs and of CUDA, but not promised by WebGPU or Vulkan; the host
+//   picks reduce-then-scan elsewhere.
+//   WGSL has no 64-bit atomics, so a 32-bit value and its 2-bit state do not
+//   fit one word: each publication is two words, `state << 30 | 16 bits`,
+//   low half then high half. A reader that sees the two words in different
+//   states (a publication half-way) reads them again.
+// Reduce-then-scan (three passes, no inter-workgroup waiting):
+//   tile_reduce (grid of tiles): tile_state[tile] = the tile's sum;
+//   scan_tile_sums (1 workgroup): tile_state becomes its exclusive scan;
+//   tile_scan (grid of tiles): each tile scanned from tile_state[tile].
+#import wavekit::block as blk
+
+const BLOCK = 256u;
+const TILE_QUADS = 512u;
+const STATE_AGGREGATE = 0x40000000u;
+const STATE_PREFIX = 0x80000000u;
+const STATE_MASK = 0xc0000000u;
+// Tile sums a thread of scan_tile_sums scans in registers.
+const SUMS_PER_THREAD = 16u;
+
+@group(0) @binding(0) var<storage, read> input: array<vec4<u32>>;
+@group(0) @binding(1) var<storage, read_write> output: array<vec4<u32>>;
+@group(0) @binding(2) var<storage, read_write> tile_state: array<atomic<u32>>;
+@group(0) @binding(3) var<storage, read_write> tile_counter: array<atomic<u32>>;
+
+var<workgroup> shared_tile: u32;
+var<workgroup> shared_total: u32;
+var<workgroup> shared_prefix: u32;
+
+fn tile_count() -> u32 {
+    return (arrayLength(&input) + TILE_QUADS - 1u) / TILE_QUADS;
+}
+
+fn load_quad(i: u32) -> vec4<u32> {
+    if i < arrayLength(&input) {
+        return input[i];
+    }
+    return vec4<u32>(0u);
+}
+
+/// Inclusive scan of a vec4.
+fn scan_quad(q: vec4<u32>) -> vec4<u32> {
+    let y = q.x + q.y;
+    let z = y + q.z;
+    return vec4<u32>(q.x, y, z, z + q.w);
+}
+
+/// A thread's two quads, their inclusive scans (the second continuing the
+/// first), its exclusive offset in the tile and the tile's total.
+struct ThreadScan {
+    first: vec4<u32>,
+    second: vec4<u32>,
+    scanned_first: vec4<u32>,
+    scanned_second: vec4<u32>,
+    offset: u32,
+    tile_total: u32,
+}
+
+/// Scans tile `tile` in registers and across the workgroup.
+fn scan_tile(tile: u32, t: u32) -> ThreadScan {
+    let i = tile * TILE_QUADS + 2u * t;
+    let first = load_quad(i);
+    let second = load_quad(i + 1u);
+    let scanned_first = scan_quad(first);
+    let scanned_second = scan_quad(second) + scanned_first.w;
+    let offset = blk::exclusive_add<u32, BLOCK>(scanned_second.w);
+    if t == BLOCK - 1u {
+        shared_total = offset + scanned_second.w;
+    }
+    let tile_total = workgroupUniformLoad(&shared_total);
+    return ThreadScan(first, second, scanned_first, scanned_second, offset, tile_total);
+}
+
+/// Writes the exclusive scan of the thread's quads, offset by `base`.
+fn store_tile(tile: u32, t: u32, s: ThreadScan, base: u32) {
+    let i = tile * TILE_QUADS + 2u * t;
+    let at = base + s.offset;
+    if i < arrayLength(&output) {
+        output[i] = at + s.scanned_first - s.first;
+    }
+    if i + 1u < arrayLength(&output) {
+        output[i + 1u] = at + s.scanned_second - s.second;
+    }
+}
+
+fn publish(tile: u32, state: u32, value: u32) {
+    atomicStore(&tile_state[2u * tile], state | (value & 0xffffu));
+    atomicStore(&tile_state[2u * tile + 1u], state | (value >> 16u));
+}
+
+/// The sum of every element before tile `tile` (> 0), from the
+/// predecessors' publications.
+fn look_back(tile: u32) -> u32 {
+    var prefix = 0u;
+    var p = tile - 1u;
+    loop {
+        // Read with read-modify-writes, not atomicLoad: lavapipe (Mesa 22.3)
+        // let a spin loop of atomic loads end early with a zero prefix, about
+        // one run in six at 64 tiles, as if the loop had no side effect.
+        let low = atomicOr(&tile_state[2u * p], 0u);
+        let high = atomicOr(&tile_state[2u * p + 1u], 0u);
+        let state = low & STATE_MASK;
+        // Not published yet, or published half-way: read again.
+        if state != 0u && state == (high & STATE_MASK) {
+            prefix += (low & 0xffffu) | ((high & 0xffffu) << 16u);
+            if state == STATE_PREFIX || p == 0u {
+                break;
+            }
+            p -= 1u;
+        }
+    }
+    return prefix;
+}
+
+@compute @workgroup_size(BLOCK)
+fn scan_lookback(@builtin(local_invocation_index) t: u32) {
+    if t == 0u {
+        shared_tile = atomicAdd(&tile_counter[0], 1u);
+    }
+    let tile = workgroupUniformLoad(&shared_tile);
+    if tile >= tile_count() {
+        return;
+    }
+    let s = scan_tile(tile, t);
+    if t == 0u {
+        var prefix = 0u;
+        if tile == 0u {
+            publish(tile, STATE_PREFIX, s.tile_total);
+        } else {
+            publish(tile, STATE_AGGREGATE, s.tile_total);
+            prefix = look_back(tile);
+            publish(tile, STATE_PREFIX, prefix + s.tile_total);
+        }
+        shared_prefix = prefix;
+    }
+    store_tile(tile, t, s, workgroupUniformLoad(&shared_prefix));
+}
+
+@compute @workgroup_size(BLOCK)
+fn tile_reduce(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: vec3<u32>,
+               @builtin(num_workgroups) nwg: vec3<u32>) {
+    let tile = wid.x + wid.y * nwg.x;
+    if tile >= tile_count() {
+        return;
+    }
+    let i = tile * TILE_QUADS + 2u * t;
+    let q = load_quad(i) + load_quad(i + 1u);
+    let total = blk::reduce_add<u32, BLOCK>((q.x + q.y) + (q.z + q.w));
+    if t == 0u {
+        atomicStore(&tile_state[tile], total);
+    }
+}
+
+@compute @workgroup_size(BLOCK)
+fn scan_tile_sums(@builtin(local_invocation_index) t: u32) {
+    let tiles = tile_count();
+    var carry = 0u;
+    for (var base = 0u; base < tiles; base += BLOCK * SUMS_PER_THREAD) {
+        let first = base + t * SUMS_PER_THREAD;
+        var sums: array<u32, SUMS_PER_THREAD>;
+        var running = 0u;
+        for (var k = 0u; k < SUMS_PER_THREAD; k++) {
+            var v = 0u;
+            if first + k < tiles {
+                v = atomicLoad(&tile_state[first + k]);
+            }
+            sums[k] = running;
+            running += v;
+        }
+        let offset = blk::exclusive_add<u32, BLOCK>(running);
+        for (var k = 0u; k < SUMS_PER_THREAD; k++) {
+            if first + k < tiles {
+                atomicStore(&tile_state[first + k], carry + offset + sums[k]);
+            }
+        }
+        if t == BLOCK - 1u {
+            shared_total = offset + running;
+        }
+        carry += workgroupUniformLoad(&shared_total);
+    }
+}
+
+@compute @workgroup_size(BLOCK)
+fn tile_scan(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: vec3<u32>,
+             @builtin(num_workgroups) nwg: vec3<u32>) {
+    let tile = wid.x + wid.y * nwg.x;
+    if tile >= tile_count() {
+        return;
+    }
+    let s = scan_tile(tile, t);
+    store_tile(tile, t, s, atomicLoad(&tile_state[tile]));
+}
