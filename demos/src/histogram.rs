@@ -1,19 +1,104 @@
-//! placeholder
-use crate::Demo;
-/// The demo.
+//! `histogram`: 256-bin histogram of the low byte of u32 keys with
+//! workgroup histograms and subgroup-aggregated atomics
+//! (`shaders/histogram.wgsl`).
+
+use rand::Rng;
+use wavekit::Error;
+use wavekit::runner::{Kernel, Step};
+
+use crate::harness::{Ctx, Report, bytes_of, check_equal, rng, words_of};
+use crate::{Demo, Prepared, unknown_variant};
+
+const SHADER: &str = include_str!("../shaders/histogram.wgsl");
+const BLOCK: usize = 256;
+/// Workgroups: enough to fill a large GPU; each folds a grid-stride share.
+const MAX_GROUPS: usize = 1024;
+
+/// The `histogram` demo.
 pub struct Histogram;
+
 impl Demo for Histogram {
     fn name(&self) -> &'static str {
         "histogram"
     }
+
+    /// `uniform`: random keys (subgroups rarely agree, one atomic per
+    /// key); `skewed`: runs of 64 equal keys, 90% of them in one bin (the
+    /// subgroup-aggregated path: one atomic per subgroup).
     fn variants(&self) -> &'static [&'static str] {
-        &[]
+        &["uniform", "skewed"]
     }
+
     fn prepare<'c>(
         &self,
-        _ctx: &'c crate::Ctx<'c>,
-        v: &str,
-    ) -> Result<Box<dyn crate::Prepared + 'c>, wavekit::Error> {
-        Err(crate::unknown_variant(self, v))
+        ctx: &'c Ctx<'c>,
+        variant: &str,
+    ) -> Result<Box<dyn Prepared + 'c>, Error> {
+        if !self.variants().contains(&variant) {
+            return Err(unknown_variant(self, variant));
+        }
+        let module = ctx.compose(SHADER, "histogram.wgsl", &[])?;
+        let [kernel] = ctx.kernels(&module, ["histogram"])?;
+        Ok(Box::new(PreparedHistogram {
+            ctx,
+            skewed: variant == "skewed",
+            kernel,
+        }))
+    }
+}
+
+struct PreparedHistogram<'c> {
+    ctx: &'c Ctx<'c>,
+    skewed: bool,
+    kernel: Kernel,
+}
+
+impl PreparedHistogram<'_> {
+    fn input(&self, n: usize, seed: u64) -> Vec<u32> {
+        let mut rng = rng(seed);
+        if !self.skewed {
+            return (0..n).map(|_| rng.random()).collect();
+        }
+        let mut keys = Vec::with_capacity(n);
+        while keys.len() < n {
+            let key = if rng.random_bool(0.9) {
+                7
+            } else {
+                rng.random()
+            };
+            keys.extend(std::iter::repeat_n(key, 64.min(n - keys.len())));
+        }
+        keys
+    }
+}
+
+impl Prepared for PreparedHistogram<'_> {
+    fn run(&self, n: usize, seed: u64) -> Result<Report, Error> {
+        let gpu = self.ctx.gpu;
+        let input = self.input(n, seed);
+        let input_buffer = gpu.upload(bytes_of(&input))?;
+        let bins = gpu.buffer(4 * 256)?;
+        let groups = n.div_ceil(BLOCK * 8).clamp(1, MAX_GROUPS) as u32;
+        let steps = [
+            Step::Zero(&bins),
+            Step::dispatch(&self.kernel, &[&input_buffer, &bins], [groups, 1, 1]),
+        ];
+        let timing = self.ctx.run(&steps)?;
+        let got: Vec<u32> = words_of(&gpu.read(&bins)?);
+        let mut want = vec![0u32; 256];
+        for &key in &input {
+            want[(key & 0xff) as usize] += 1;
+        }
+        let variant = if self.skewed { "skewed" } else { "uniform" };
+        check_equal("histogram", variant, &got, &want)?;
+        Ok(Report::new(
+            "histogram",
+            variant,
+            self.ctx,
+            "workgroup histograms, subgroup-aggregated atomics (all_equal + elect)",
+            n,
+            4 * n as u64,
+            timing,
+        ))
     }
 }
