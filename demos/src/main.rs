@@ -127,6 +127,11 @@ fn run(args: Args) -> Result<bool, Error> {
                     Ok(report) => {
                         bar.suspend(|| println!("{}", line(&report)));
                         reports.push(report);
+                        // Written after every report, so that a sweep cut
+                        // short (a time limit) keeps what it measured.
+                        if let Some(path) = &args.json {
+                            write_json(path, &reports)?;
+                        }
                     }
                     Err(error) => {
                         bar.suspend(|| {
@@ -141,10 +146,14 @@ fn run(args: Args) -> Result<bool, Error> {
         bar.finish_and_clear();
     }
     if let Some(path) = &args.json {
-        let text = serde_json::to_string_pretty(&reports).expect("reports serialize");
-        std::fs::write(path, text).map_err(|e| Error::Usage(format!("{}: {e}", path.display())))?;
+        write_json(path, &reports)?;
     }
     Ok(passed)
+}
+
+fn write_json(path: &std::path::Path, reports: &[Report]) -> Result<(), Error> {
+    let text = serde_json::to_string_pretty(reports).expect("reports serialize");
+    std::fs::write(path, text).map_err(|e| Error::Usage(format!("{}: {e}", path.display())))
 }
 
 fn select_demos(names: &[String]) -> Result<Vec<&'static dyn Demo>, Error> {

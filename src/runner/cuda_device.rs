@@ -215,7 +215,7 @@ fn cuda_steps<'a>(steps: &[Step<'a>]) -> Result<Vec<CudaStep<'a>>, Error> {
         .collect()
 }
 
-fn cuda_buffer<'b>(buffer: &'b Buffer) -> Result<&'b CudaBuffer, Error> {
+fn cuda_buffer(buffer: &Buffer) -> Result<&CudaBuffer, Error> {
     match &buffer.inner {
         BufferInner::Cuda(b) => Ok(b),
         BufferInner::Wgpu(_) => Err(foreign("a CUDA step")),

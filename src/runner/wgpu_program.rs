@@ -247,7 +247,7 @@ impl WgpuDevice {
     }
 }
 
-fn wgpu_buffer<'b>(buffer: &'b Buffer) -> Result<&'b wgpu::Buffer, Error> {
+fn wgpu_buffer(buffer: &Buffer) -> Result<&wgpu::Buffer, Error> {
     match &buffer.inner {
         BufferInner::Wgpu(b) => Ok(b),
         BufferInner::Cuda(_) => Err(foreign("a wgpu step")),

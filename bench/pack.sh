@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Here, before the device run: builds and packs what bench/device-run.sh needs
+# from this machine into target/wk-bench.tar.gz (gzip: the device machine has
+# no xz for certain), then prints how much will travel with the call.
+#
+#   bash bench/pack.sh            # PREBUILT=0 skips the CUDA C++ fallbacks
+#
+# The tarball holds the stripped release binaries wk-demos (wavekit-demos)
+# and wk-micro (the demos crate's `micro`), and the commit they were built
+# from: about 8 MB instead of 26, which keeps the working tree, .llvm-debs
+# and .gl under the 64 MiB a call may carry.
+# Where NVIDIA's nvcc wheel is installed here (scripts/setup), it also holds
+# warp_ops and cub_ref built for sm_90 with CUB from the nvidia-cuda-cccl
+# wheel: the device script builds both with its own nvcc and uses these only
+# if that build fails.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+cargo build --release --locked -p wavekit-demos --bins
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+strip -o "$stage/wk-demos" target/release/wavekit-demos
+# The demos crate's src/bin/micro.rs: `micro`, or `wavekit-micro` once
+# demos/Cargo.toml names it so.
+micro=target/release/wavekit-micro
+[[ -f $micro ]] || micro=target/release/micro
+strip -o "$stage/wk-micro" "$micro"
+# The device machine gets no .git: the commit the binaries were built from.
+git describe --always --dirty >"$stage/commit.txt"
+
+if [[ ${PREBUILT:-1} == 1 ]]; then
+    cu=$(python3 -c 'import nvidia, os; print(os.path.join(list(nvidia.__path__)[0], "cu13"))' 2>/dev/null || true)
+    if [[ -n $cu && -x $cu/bin/nvcc ]]; then
+        # CCCL 3.0 (CUDA 13.0's) headers, once, into the ignored target/.
+        cccl=target/cccl-13.0
+        [[ -d $cccl/nvidia ]] ||
+            python3 -m pip install --quiet --no-deps --target "$cccl" nvidia-cuda-cccl==13.0.85
+        export PATH=$cu/bin:$cu/nvvm/bin:$PATH
+        flags=(-O3 -std=c++17 -arch=sm_90 -I"$cccl/nvidia/cu13/include/cccl" -L"$cu/lib")
+        nvcc "${flags[@]}" -o "$stage/warp_ops" bench/micro/warp_ops.cu &
+        nvcc "${flags[@]}" -o "$stage/cub_ref" bench/ref/cub_ref.cu &
+        wait
+    else
+        echo "no nvcc wheel here: packing without the CUDA C++ fallbacks"
+    fi
+fi
+
+tar -C "$stage" -czf target/wk-bench.tar.gz .
+tar -tzvf target/wk-bench.tar.gz
+
+# What a device call carries: tracked and untracked-not-ignored files, plus
+# the carried paths.
+tree=$( (git ls-files -z; git ls-files -z --others --exclude-standard) | xargs -0 du -cb 2>/dev/null | awk '/total$/ {s += $1} END {print s}')
+carried=$(du -cb .llvm-debs .gl target/wk-bench.tar.gz | tail -n 1 | cut -f1)
+echo "travels: $(((tree + carried) / 1048576)) MiB of 64 (working tree $((tree / 1048576)) MiB, carried $((carried / 1048576)) MiB)"
+# shellcheck disable=SC2016 # $OUT is for the device machine, not here
+echo 'device call: run(command="bash bench/device-run.sh $OUT", carry=[".llvm-debs", ".gl", "target/wk-bench.tar.gz"], timeout_s=600)'

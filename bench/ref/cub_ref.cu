@@ -1,0 +1,481 @@
+// CUB device-wide references for the wavekit demos, called directly (no
+// framework between): the same inputs as each demo (generated on the GPU with
+// the same distributions), the same sizes, timed with CUDA events around each
+// call, median of --runs after --warmup. One JSON line per (demo, variant, n)
+// on stdout, with the fields of wavekit's Report (demos/src/harness.rs).
+//
+//   nvcc -O3 -std=c++17 -arch=sm_90 -o cub_ref bench/ref/cub_ref.cu
+//   ./cub_ref [--log2 10 28] [--warmup 5] [--runs 20] [--only copy,reduce,scan,...]
+//
+// Timing: before each size's timed calls a spin kernel holds the GPU for
+// about a millisecond while the host enqueues every call and event, so the
+// events time GPU work only, never the host's launch latency (the same for
+// bench/ref/torch_ref.py). Temp storage is allocated once per size, outside
+// the timed region, as a CUB user would. Each result is checked (sortedness,
+// counts, sums); a failed check is printed and marked in the line's note.
+
+// The pointer-array MultiHistogramEven overload is deprecated in CCCL 3 in
+// favour of cuda::std::array, which older CCCL releases lack; keep the one
+// that every release has, quietly.
+#define CCCL_IGNORE_DEPRECATED_API
+#include <cub/cub.cuh>
+#include <cuda/functional>
+#include <cuda_runtime.h>
+#include <thrust/iterator/transform_iterator.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace {
+
+bool g_failed = false;
+
+bool ok(cudaError_t e, const char* what) {
+    if (e == cudaSuccess) return true;
+    std::fprintf(stderr, "FAIL %s: %s\n", what, cudaGetErrorString(e));
+    g_failed = true;
+    return false;
+}
+
+// A device allocation freed on scope exit.
+struct Dev {
+    void* p = nullptr;
+    explicit Dev(size_t bytes) {
+        if (!ok(cudaMalloc(&p, std::max<size_t>(bytes, 1)), "cudaMalloc")) p = nullptr;
+    }
+    ~Dev() { cudaFree(p); }
+    Dev(const Dev&) = delete;
+    Dev& operator=(const Dev&) = delete;
+    template <class T>
+    T* as() const { return static_cast<T*>(p); }
+};
+
+// ---- inputs (counter-based hash, so any n is generated in one pass) ----
+
+__device__ __forceinline__ uint32_t hash32(uint64_t x) {
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return uint32_t((x ^ (x >> 31)) >> 16);
+}
+
+enum class Fill { Uniform, UnitF32, Skewed, PairKeys, Iota, ContactKeys, ContactValues };
+
+// Distributions of the demos' inputs (demos/src/*.rs):
+//   Uniform: any u32 (reduce u32, scan, compact, radix keys, histogram uniform)
+//   UnitF32: [0, 1) with 24 random bits (reduce f32)
+//   Skewed: runs of 64 equal keys, 90% of runs key 7 (histogram skewed)
+//   PairKeys: n/8 distinct keys scrambled by 0x9e3779b1; Iota: values 0..n (radix pairs)
+//   ContactKeys / ContactValues: segments of `param` slots, a random count
+//     filled with (distance in [-8, 24) step 1/64, random id), the rest (+inf, ~0u)
+__global__ void fill(uint32_t* out, size_t n, Fill kind, uint32_t param, uint64_t seed) {
+    for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) {
+        const uint32_t r = hash32(seed ^ (i * 0x632be59bd9b4e019ull));
+        uint32_t v = r;
+        switch (kind) {
+            case Fill::Uniform: break;
+            case Fill::UnitF32: v = __float_as_uint(float(r >> 8) / 16777216.0f); break;
+            case Fill::Skewed: {
+                const uint32_t run = hash32(seed ^ ((i / 64) * 0x2545f4914f6cdd1dull));
+                v = run % 10 != 0 ? 7u : hash32(run);
+                break;
+            }
+            case Fill::PairKeys: v = (r % uint32_t(n / 8 > 1 ? n / 8 : 1)) * 0x9e3779b1u; break;
+            case Fill::Iota: v = uint32_t(i); break;
+            case Fill::ContactKeys:
+            case Fill::ContactValues: {
+                const uint32_t filled = hash32(seed ^ 0xc0c0 ^ ((i / param) * 0x9e3779b97f4a7c15ull)) % param;
+                const bool live = uint32_t(i % param) <= filled;
+                if (kind == Fill::ContactKeys)
+                    v = live ? __float_as_uint(float(r % 2048) / 64.0f - 8.0f) : 0x7f800000u;
+                else
+                    v = live ? hash32(r) : 0xffffffffu;
+                break;
+            }
+        }
+        out[i] = v;
+    }
+}
+
+void generate(uint32_t* out, size_t n, Fill kind, uint32_t param, uint64_t seed) {
+    fill<<<1024, 256>>>(out, n, kind, param, seed);
+    ok(cudaGetLastError(), "fill");
+}
+
+__global__ void segment_offsets(int* offsets, int segments, int length) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i <= segments) offsets[i] = i * length;
+}
+
+// ---- checks ----
+
+// Counts i with keys[i] > keys[i + 1] (not across segment boundaries).
+template <class K>
+__global__ void descents(const K* keys, size_t n, size_t segment, unsigned long long* count) {
+    for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i + 1 < n; i += size_t(gridDim.x) * blockDim.x)
+        if ((i + 1) % segment != 0 && keys[i + 1] < keys[i]) atomicAdd(count, 1ull);
+}
+
+template <class K>
+bool sorted(const K* keys, size_t n, size_t segment) {
+    Dev count(sizeof(unsigned long long));
+    unsigned long long host = 1;
+    ok(cudaMemset(count.p, 0, sizeof host), "memset");
+    descents<<<1024, 256>>>(keys, n, segment, count.as<unsigned long long>());
+    ok(cudaMemcpy(&host, count.p, sizeof host, cudaMemcpyDeviceToHost), "descents");
+    return host == 0;
+}
+
+template <class T>
+std::vector<T> to_host(const void* p, size_t n) {
+    std::vector<T> host(n);
+    ok(cudaMemcpy(host.data(), p, n * sizeof(T), cudaMemcpyDeviceToHost), "to host");
+    return host;
+}
+
+// ---- timing ----
+
+__global__ void spin(long long cycles) {
+    const long long start = clock64();
+    while (clock64() - start < cycles) {
+    }
+}
+
+struct Timing {
+    double median_ms = NAN, min_ms = NAN;
+    int runs = 0;
+    bool good = false;
+};
+
+struct Config {
+    int lo = 10, hi = 28, warmup = 5, runs = 20;
+    std::string only;
+    cudaDeviceProp prop{};
+};
+
+Timing time_calls(const Config& cfg, const std::function<void()>& call) {
+    Timing t;
+    for (int i = 0; i < cfg.warmup; ++i) call();
+    if (!ok(cudaDeviceSynchronize(), "warm-up")) return t;
+    std::vector<cudaEvent_t> events(2 * cfg.runs, nullptr);
+    bool good = true;
+    for (auto& e : events) good = good && ok(cudaEventCreate(&e), "cudaEventCreate");
+    if (good) {
+        // ~1 ms at 1.7 GHz plus 50 us a call: longer than enqueueing them.
+        spin<<<1, 1>>>(2000000ll + 100000ll * cfg.runs);
+        for (int i = 0; i < cfg.runs; ++i) {
+            cudaEventRecord(events[2 * i]);
+            call();
+            cudaEventRecord(events[2 * i + 1]);
+        }
+        good = ok(cudaGetLastError(), "launch") && ok(cudaDeviceSynchronize(), "timed calls");
+    }
+    std::vector<float> ms(cfg.runs);
+    for (int i = 0; good && i < cfg.runs; ++i)
+        good = ok(cudaEventElapsedTime(&ms[i], events[2 * i], events[2 * i + 1]), "elapsed");
+    for (auto e : events)
+        if (e) cudaEventDestroy(e);
+    if (!good) return t;
+    std::sort(ms.begin(), ms.end());
+    const size_t n = ms.size();
+    t.median_ms = n % 2 ? ms[n / 2] : 0.5 * (double(ms[n / 2 - 1]) + ms[n / 2]);
+    t.min_ms = ms[0];
+    t.runs = cfg.runs;
+    t.good = true;
+    return t;
+}
+
+void emit(const Config& cfg, const char* demo, const char* variant, const char* impl, const char* algorithm,
+          size_t n, unsigned long long bytes, const Timing& t, bool checked, const std::string& note) {
+    if (!t.good) {
+        std::fprintf(stderr, "FAIL %s %s n=%zu (%s)\n", demo, variant, n, impl);
+        return;
+    }
+    const double s = t.median_ms / 1e3;
+    const char* backend = std::strcmp(demo, "copy") ? "cub" : "copy";
+    std::string full_note = note;
+    if (!checked) {
+        full_note = "CHECK FAILED; " + note;
+        g_failed = true;
+        std::fprintf(stderr, "FAIL check %s %s n=%zu (%s)\n", demo, variant, n, impl);
+    }
+    std::printf(
+        "{\"demo\":\"%s\",\"variant\":\"%s\",\"backend\":\"%s\",\"impl\":\"%s\",\"device\":\"%s\","
+        "\"algorithm\":\"%s\",\"n\":%zu,\"bytes\":%llu,\"timing\":{\"median_ms\":%.6f,\"min_ms\":%.6f,"
+        "\"runs\":%d},\"items_per_s\":%.6e,\"gb_per_s\":%.6e,\"note\":\"%s\"}\n",
+        demo, variant, backend, impl, cfg.prop.name, algorithm, n, bytes, t.median_ms, t.min_ms, t.runs,
+        double(n) / s, double(bytes) / s / 1e9, full_note.c_str());
+    std::fflush(stdout);
+    std::fprintf(stderr, "ok  %-5s %-13s %-14s 2^%-2d %10.4f ms  %8.1f GB/s  %8.3f G items/s  %s\n", backend, demo,
+                 variant, int(std::log2(double(n))), t.median_ms, double(bytes) / s / 1e9, double(n) / s / 1e9, impl);
+}
+
+// Runs a two-phase CUB call: the size query, one allocation, then the timed calls.
+template <class Call>
+Timing time_cub(const Config& cfg, Call call) {
+    size_t temp_bytes = 0;
+    if (!ok(call(nullptr, temp_bytes), "temp size query")) return {};
+    Dev temp(temp_bytes);
+    if (!temp.p) return {};
+    return time_calls(cfg, [&] { call(temp.p, temp_bytes); });
+}
+
+// ---- the references, one per demo ----
+
+void reduce(const Config& cfg, size_t n) {
+    for (const char* dtype : {"f32", "u32"}) {
+        const bool f = !std::strcmp(dtype, "f32");
+        Dev in(4 * n), out(8);
+        generate(in.as<uint32_t>(), n, f ? Fill::UnitF32 : Fill::Uniform, 0, 0x5eed ^ n);
+        // Host reference for the checks, at sizes where the copy is cheap.
+        const bool check = n <= (1u << 22);
+        const auto host = check ? to_host<uint32_t>(in.p, n) : std::vector<uint32_t>{};
+        for (const char* op : {"sum", "min", "max"}) {
+            const std::string variant = std::string(op) + "_" + dtype;
+            const int o = op[1] == 'u' ? 0 : op[1] == 'i' ? 1 : 2;
+            Timing t;
+            if (f) {
+                const float* x = in.as<float>();
+                float* y = out.as<float>();
+                t = time_cub(cfg, [&](void* tmp, size_t& bytes) {
+                    return o == 0 ? cub::DeviceReduce::Sum(tmp, bytes, x, y, int(n))
+                         : o == 1 ? cub::DeviceReduce::Min(tmp, bytes, x, y, int(n))
+                                  : cub::DeviceReduce::Max(tmp, bytes, x, y, int(n));
+                });
+            } else {
+                const uint32_t* x = in.as<uint32_t>();
+                uint32_t* y = out.as<uint32_t>();
+                t = time_cub(cfg, [&](void* tmp, size_t& bytes) {
+                    return o == 0 ? cub::DeviceReduce::Sum(tmp, bytes, x, y, int(n))
+                         : o == 1 ? cub::DeviceReduce::Min(tmp, bytes, x, y, int(n))
+                                  : cub::DeviceReduce::Max(tmp, bytes, x, y, int(n));
+                });
+            }
+            bool good = true;
+            if (check && t.good) {
+                const uint32_t got = to_host<uint32_t>(out.p, 1)[0];
+                if (f) {
+                    double sum = 0;
+                    float mn = INFINITY, mx = -INFINITY;
+                    for (uint32_t b : host) {
+                        float v;
+                        std::memcpy(&v, &b, 4);
+                        sum += v;
+                        mn = std::min(mn, v);
+                        mx = std::max(mx, v);
+                    }
+                    float g;
+                    std::memcpy(&g, &got, 4);
+                    good = o == 0 ? std::fabs(g - sum) <= 1e-5 * std::max(1.0, sum) : g == (o == 1 ? mn : mx);
+                } else {
+                    uint32_t sum = 0, mn = ~0u, mx = 0;
+                    for (uint32_t v : host) sum += v, mn = std::min(mn, v), mx = std::max(mx, v);
+                    good = got == (o == 0 ? sum : o == 1 ? mn : mx);
+                }
+            }
+            const std::string impl = std::string("cub::DeviceReduce::") + (o == 0 ? "Sum" : o == 1 ? "Min" : "Max");
+            emit(cfg, "reduce", variant.c_str(), impl.c_str(), "CUB DeviceReduce (per-block partials, then one block)", n,
+                 4ull * n, t, good, "");
+        }
+    }
+}
+
+void scan(const Config& cfg, size_t n) {
+    Dev in(4 * n), out(4 * n);
+    generate(in.as<uint32_t>(), n, Fill::Uniform, 0, 0x5ca1 ^ n);
+    const uint32_t* x = in.as<uint32_t>();
+    uint32_t* y = out.as<uint32_t>();
+    const Timing t = time_cub(cfg, [&](void* tmp, size_t& bytes) {
+        return cub::DeviceScan::ExclusiveSum(tmp, bytes, x, y, int(n));
+    });
+    bool good = true;
+    if (t.good && n <= (1u << 22)) {
+        const auto a = to_host<uint32_t>(in.p, n), b = to_host<uint32_t>(out.p, n);
+        uint32_t acc = 0;
+        for (size_t i = 0; i < n && good; ++i) good = b[i] == acc, acc += a[i];
+    }
+    emit(cfg, "scan", "exclusive_u32", "cub::DeviceScan::ExclusiveSum",
+         "CUB DeviceScan (single pass, decoupled look-back)", n, 8ull * n, t, good, "");
+}
+
+struct BelowHalf {
+    __host__ __device__ bool operator()(uint32_t x) const { return x < 0x80000000u; }
+};
+
+void compact(const Config& cfg, size_t n) {
+    Dev in(4 * n), out(4 * n), count(sizeof(int));
+    generate(in.as<uint32_t>(), n, Fill::Uniform, 0, 0xc0de ^ n);
+    const uint32_t* x = in.as<uint32_t>();
+    uint32_t* y = out.as<uint32_t>();
+    int* selected = count.as<int>();
+    const Timing t = time_cub(cfg, [&](void* tmp, size_t& bytes) {
+        return cub::DeviceSelect::If(tmp, bytes, x, y, selected, int(n), BelowHalf{});
+    });
+    const int kept = t.good ? to_host<int>(count.p, 1)[0] : 0;
+    // Half of uniform u32 pass: allow 5% (and any count at tiny n).
+    const bool good = n < 4096 || std::fabs(kept - 0.5 * n) < 0.05 * n;
+    emit(cfg, "compact", "u32_half", "cub::DeviceSelect::If (x < 2^31)",
+         "CUB DeviceSelect (single pass, decoupled look-back)", n, 4ull * (n + size_t(kept)), t, good, "");
+}
+
+struct LowByte {
+    __host__ __device__ uint32_t operator()(uint32_t x) const { return x & 0xffu; }
+};
+
+void histogram(const Config& cfg, size_t n) {
+    for (const char* variant : {"uniform", "skewed"}) {
+        const bool skewed = variant[0] == 's';
+        Dev in(4 * n), bins(256 * sizeof(int));
+        generate(in.as<uint32_t>(), n, skewed ? Fill::Skewed : Fill::Uniform, 0, 0x4157 ^ n);
+        auto check = [&](const Timing& t) {
+            if (!t.good) return false;
+            long long total = 0;
+            for (int c : to_host<int>(bins.p, 256)) total += c;
+            return total == (long long)n;
+        };
+        // 1: 256 even bins over the low byte, read through a transform iterator.
+        {
+            auto samples = thrust::make_transform_iterator(in.as<uint32_t>(), LowByte{});
+            int* h = bins.as<int>();
+            const Timing t = time_cub(cfg, [&](void* tmp, size_t& bytes) {
+                return cub::DeviceHistogram::HistogramEven(tmp, bytes, samples, h, 257, 0u, 256u, int(n));
+            });
+            emit(cfg, "histogram", variant, "cub::DeviceHistogram::HistogramEven (x & 255)",
+                 "CUB DeviceHistogram (shared-memory privatized, atomics)", n, 4ull * n, t, check(t), "");
+        }
+        // 2: each u32 as a 4-channel pixel of bytes, channel 0 (the low byte) active.
+        {
+            const uint8_t* samples = in.as<uint8_t>();
+            int* h[1] = {bins.as<int>()};
+            int levels[1] = {257};
+            unsigned int lower[1] = {0}, upper[1] = {256};
+            const Timing t = time_cub(cfg, [&](void* tmp, size_t& bytes) {
+                return cub::DeviceHistogram::MultiHistogramEven<4, 1>(tmp, bytes, samples, h, levels, lower, upper,
+                                                                        int(n));
+            });
+            emit(cfg, "histogram", variant, "cub::DeviceHistogram::MultiHistogramEven<4,1> (low byte as channel 0)",
+                 "CUB DeviceHistogram (shared-memory privatized, atomics)", n, 4ull * n, t, check(t), "");
+        }
+    }
+}
+
+void radix_sort(const Config& cfg, size_t n) {
+    {
+        Dev in(4 * n), out(4 * n);
+        generate(in.as<uint32_t>(), n, Fill::Uniform, 0, 0x50e7 ^ n);
+        const uint32_t* k = in.as<uint32_t>();
+        uint32_t* ko = out.as<uint32_t>();
+        const Timing t = time_cub(cfg, [&](void* tmp, size_t& bytes) {
+            return cub::DeviceRadixSort::SortKeys(tmp, bytes, k, ko, int(n));
+        });
+        emit(cfg, "radix_sort", "keys", "cub::DeviceRadixSort::SortKeys<u32>",
+             "CUB DeviceRadixSort (onesweep for large n)", n, 8ull * n, t, t.good && sorted(ko, n, n + 1), "");
+    }
+    {
+        Dev kin(4 * n), kout(4 * n), vin(4 * n), vout(4 * n);
+        generate(kin.as<uint32_t>(), n, Fill::PairKeys, 0, 0x9a15 ^ n);
+        generate(vin.as<uint32_t>(), n, Fill::Iota, 0, 0);
+        const uint32_t* k = kin.as<uint32_t>();
+        const uint32_t* v = vin.as<uint32_t>();
+        uint32_t* ko = kout.as<uint32_t>();
+        uint32_t* vo = vout.as<uint32_t>();
+        const Timing t = time_cub(cfg, [&](void* tmp, size_t& bytes) {
+            return cub::DeviceRadixSort::SortPairs(tmp, bytes, k, ko, v, vo, int(n));
+        });
+        emit(cfg, "radix_sort", "pairs", "cub::DeviceRadixSort::SortPairs<u32, u32>",
+             "CUB DeviceRadixSort (onesweep for large n; stable)", n, 16ull * n, t, t.good && sorted(ko, n, n + 1),
+             "");
+    }
+}
+
+void contact_sort(const Config& cfg, size_t n) {
+    for (int length : {32, 16, 8}) {
+        const std::string variant = "seg" + std::to_string(length);
+        const int segments = int((n + length - 1) / length);
+        Dev kin(4 * n), kout(4 * n), vin(4 * n), vout(4 * n), offsets(4 * (size_t(segments) + 1));
+        generate(kin.as<uint32_t>(), n, Fill::ContactKeys, uint32_t(length), 0xc0a7 ^ n);
+        generate(vin.as<uint32_t>(), n, Fill::ContactValues, uint32_t(length), 0xc0a7 ^ n);
+        segment_offsets<<<(segments + 256) / 256, 256>>>(offsets.as<int>(), segments, length);
+        // The last segment may be short when n is not a multiple (it is, for powers of two >= 32).
+        const float* k = kin.as<float>();
+        const uint32_t* v = vin.as<uint32_t>();
+        float* ko = kout.as<float>();
+        uint32_t* vo = vout.as<uint32_t>();
+        const int* begin = offsets.as<int>();
+        const Timing t = time_cub(cfg, [&](void* tmp, size_t& bytes) {
+            return cub::DeviceSegmentedSort::SortPairs(tmp, bytes, k, ko, v, vo, int(n), segments, begin, begin + 1);
+        });
+        emit(cfg, "contact_sort", variant.c_str(), "cub::DeviceSegmentedSort::SortPairs<f32, u32>",
+             "CUB DeviceSegmentedSort (small segments: warp-level merge sort)", n, 16ull * n, t,
+             t.good && sorted(ko, n, size_t(length)),
+             "ties ordered by CUB, not by value as wavekit's (key, value) order; the offsets array is read too");
+    }
+}
+
+// The device-to-device copy, the ceiling of every memory-bound demo (also
+// measured by torch_ref.py; the tables take the faster): 2^10 to 2^33 bytes
+// copied, `bytes` counting reads and writes.
+void copy(const Config& cfg) {
+    for (int log2 = 10; log2 <= 33; ++log2) {
+        const size_t bytes = size_t(1) << log2;
+        Dev src(bytes), dst(bytes);
+        if (!src.p || !dst.p) return;
+        generate(src.as<uint32_t>(), bytes / 4, Fill::Uniform, 0, 0xc097 ^ bytes);
+        const Timing t = time_calls(cfg, [&] { cudaMemcpyAsync(dst.p, src.p, bytes, cudaMemcpyDeviceToDevice); });
+        emit(cfg, "copy", "d2d", "cudaMemcpyAsync (device to device)", "device-to-device copy", bytes / 4, 2ull * bytes,
+             t, true, "n counts 4-byte words copied; bytes counts bytes read plus bytes written");
+    }
+}
+
+bool parse(int argc, char** argv, Config& cfg) {
+    for (int i = 1; i < argc; ++i) {
+        if (!std::strcmp(argv[i], "--log2") && i + 2 < argc) {
+            cfg.lo = std::atoi(argv[++i]);
+            cfg.hi = std::atoi(argv[++i]);
+        } else if (!std::strcmp(argv[i], "--warmup") && i + 1 < argc) {
+            cfg.warmup = std::atoi(argv[++i]);
+        } else if (!std::strcmp(argv[i], "--runs") && i + 1 < argc) {
+            cfg.runs = std::atoi(argv[++i]);
+        } else if (!std::strcmp(argv[i], "--only") && i + 1 < argc) {
+            cfg.only = argv[++i];
+        } else {
+            std::fprintf(stderr, "usage: cub_ref [--log2 LO HI] [--warmup N] [--runs N] [--only copy,demo,...]\n");
+            return false;
+        }
+    }
+    return cfg.lo >= 5 && cfg.lo <= cfg.hi && cfg.hi <= 30 && cfg.runs > 0 && cfg.warmup >= 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    Config cfg;
+    if (!parse(argc, argv, cfg)) return 2;
+    if (!ok(cudaGetDeviceProperties(&cfg.prop, 0), "cudaGetDeviceProperties")) return 2;
+    std::fprintf(stderr, "== %s, CUB %d.%d.%d\n", cfg.prop.name, CUB_MAJOR_VERSION, CUB_MINOR_VERSION,
+                 CUB_SUBMINOR_VERSION);
+    const std::vector<std::pair<const char*, void (*)(const Config&, size_t)>> demos = {
+        {"reduce", reduce}, {"scan", scan}, {"compact", compact}, {"histogram", histogram},
+        {"radix_sort", radix_sort}, {"contact_sort", contact_sort},
+    };
+    auto wanted = [&](const std::string& name) {
+        return cfg.only.empty() || ("," + cfg.only + ",").find("," + name + ",") != std::string::npos;
+    };
+    if (wanted("copy")) copy(cfg);
+    for (const auto& [name, run] : demos) {
+        if (!wanted(name)) continue;
+        for (int log2 = cfg.lo; log2 <= cfg.hi; ++log2) {
+            run(cfg, size_t(1) << log2);
+            // A sticky error (a faulting kernel) ends the run; others were printed.
+            if (cudaPeekAtLastError() != cudaSuccess && !ok(cudaDeviceSynchronize(), name)) return 1;
+        }
+    }
+    return g_failed ? 1 : 0;
+}

@@ -1,0 +1,111 @@
+// Many independent small key/value sorts: the contact-pruning pattern. Each
+// body owns a segment of 2^LOG2_SEG contact slots (key: f32 signed distance,
+// value: u32 contact id; empty slots hold the sentinel (+inf, 0xffffffff));
+// every segment is sorted ascending on (key, value), so the body's deepest
+// contacts come first and the sentinels last.
+//
+// Dispatch: ceil(n / 256) workgroups of BLOCK = 256 threads, spilling into y
+//   past 65535 (the host's `grid`); workgroup g = wid.x + wid.y * nwg.x
+//   sorts elements g * 256 .. g * 256 + 256, i.e. 256 / 2^LOG2_SEG segments,
+//   one element per thread. Elements past n read as sentinels and are not
+//   written (so n need not be a multiple of the segment).
+// Placement: thread (subgroup s, lane l) handles element s * S + l of its
+//   workgroup (S the subgroup size), so each aligned 2^LOG2_TILE-lane tile
+//   of a subgroup holds consecutive elements, whatever order the driver
+//   gives subgroups their threads in.
+// Sort: `sg::bitonic_sort_kv_tiled<f32, u32, LOG2_TILE>` sorts each tile
+//   of 2^LOG2_TILE lanes in registers: LOG2_TILE (LOG2_TILE + 1) / 2
+//   compare-exchange stages of 2 shuffle_xor each (12, 20, 30 shuffles per
+//   element for 8, 16, 32-element segments), no workgroup memory, no
+//   barrier. The host sets LOG2_TILE = min(LOG2_SEG, log2 of the smallest
+//   subgroup size), so on 32-lane (and wider) subgroups that is the whole
+//   sort. Where subgroups are narrower than a segment (lavapipe's 4, 8 or 16
+//   lanes), the sorted tiles are merged pairwise through workgroup memory,
+//   LOG2_SEG - LOG2_TILE levels: each element finds its place in the other
+//   run by binary search (log2(run) + 1 reads), strictly-less from the lower
+//   run and less-or-equal from the upper, then is written there; 2 barriers
+//   per level.
+// Bindings: 0 keys_in (array<f32>, n), 1 values_in (array<u32>, n),
+//   2 keys_out (array<f32>, n), 3 values_out (array<u32>, n). Results in the
+//   same places as their segment's inputs.
+#import wavekit::subgroup as sg
+
+const LOG2_SEG = 5u;
+const LOG2_TILE = 5u;
+const BLOCK = 256u;
+
+@group(0) @binding(0) var<storage, read> keys_in: array<f32>;
+@group(0) @binding(1) var<storage, read> values_in: array<u32>;
+@group(0) @binding(2) var<storage, read_write> keys_out: array<f32>;
+@group(0) @binding(3) var<storage, read_write> values_out: array<u32>;
+
+var<workgroup> merge_keys: array<f32, BLOCK>;
+var<workgroup> merge_values: array<u32, BLOCK>;
+
+// The lexicographic order the bitonic sort uses.
+fn less(a_key: f32, a_value: u32, b_key: f32, b_value: u32) -> bool {
+    return a_key < b_key || (a_key == b_key && a_value < b_value);
+}
+
+@compute @workgroup_size(BLOCK)
+fn main(@builtin(subgroup_id) subgroup: u32, @builtin(subgroup_invocation_id) lane: u32,
+        @builtin(subgroup_size) size: u32, @builtin(workgroup_id) wid: vec3<u32>,
+        @builtin(num_workgroups) nwg: vec3<u32>) {
+    let n = arrayLength(&keys_in);
+    let first = (wid.x + wid.y * nwg.x) * BLOCK;
+    if first >= n {
+        return;
+    }
+    let p = subgroup * size + lane;
+    let i = first + p;
+    var key = as_f32(0x7f800000u);
+    var value = 0xffffffffu;
+    if i < n {
+        key = keys_in[i];
+        value = values_in[i];
+    }
+    let sorted = sg::bitonic_sort_kv_tiled<f32, u32, LOG2_TILE>(key, value);
+    key = sorted.key;
+    value = sorted.value;
+    if LOG2_TILE < LOG2_SEG {
+        for (var level = LOG2_TILE; level < LOG2_SEG; level++) {
+            merge_keys[p] = key;
+            merge_values[p] = value;
+            workgroupBarrier();
+            let run = 1u << level;
+            let pair = p & ~(2u * run - 1u);
+            let upper = (p & run) != 0u;
+            let other = pair + select(run, 0u, upper);
+            // How many of the other run's pairs go before this one.
+            var lo = 0u;
+            var hi = run;
+            while lo < hi {
+                let mid = (lo + hi) / 2u;
+                let k = merge_keys[other + mid];
+                let v = merge_values[other + mid];
+                if select(less(k, v, key, value), !less(key, value, k, v), upper) {
+                    lo = mid + 1u;
+                } else {
+                    hi = mid;
+                }
+            }
+            workgroupBarrier();
+            let at = pair + (p & (run - 1u)) + lo;
+            merge_keys[at] = key;
+            merge_values[at] = value;
+            workgroupBarrier();
+            key = merge_keys[p];
+            value = merge_values[p];
+        }
+    }
+    if i < n {
+        keys_out[i] = key;
+        values_out[i] = value;
+    }
+}
+
+/// `bitcast<f32>` through a function: a constant expression may not make
+/// +inf (browsers reject `bitcast<f32>(0x7f800000u)`), a call is not one.
+fn as_f32(bits: u32) -> f32 {
+    return bitcast<f32>(bits);
+}

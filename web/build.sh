@@ -1,0 +1,84 @@
+#!/bin/sh
+# Builds the browser demo's WGSL: the demo shaders in demos/shaders/ composed
+# by `wavekit emit --lang wgsl-browser` into web/gen/ (gitignored). The page
+# carries no hand-copied WGSL; it loads only what this script wrote, as listed
+# in web/gen/manifest.json.
+#
+# A shader is emitted for a subgroup size range, so that one file works at any
+# size the browser's adapter reports in it: 4..=128 is every size WebGPU allows.
+# A shader that cannot be composed for its range is emitted once per fixed size
+# in it instead (name.s4.wgsl, ...); the page then picks the adapter's size,
+# which needs subgroupMinSize == subgroupMaxSize.
+#
+# WAVEKIT picks the binary (default ./target/release/wavekit); run from anywhere.
+set -eu
+cd "$(dirname "$0")/.."
+wavekit=${WAVEKIT:-./target/release/wavekit}
+src=demos/shaders
+gen=web/gen
+
+rm -rf "$gen"
+mkdir -p "$gen"
+manifest=""
+missing=""
+
+# emit SHADER NAME MIN MAX [LINE REPLACEMENT]: composes demos/shaders/SHADER.wgsl
+# for subgroup sizes MIN..=MAX into gen/NAME.wgsl and lists it in the manifest.
+# LINE (a regular expression) and REPLACEMENT edit what the shader's header
+# says the host may edit (`alias T`, a constant); LINE must match, or the
+# shader has changed under the page.
+emit() {
+    source="$src/$1.wgsl"
+    if [ ! -f "$source" ]; then
+        case " $missing " in *" $1 "*) ;; *) missing="$missing $1" ;; esac
+        return
+    fi
+    if [ -n "${5:-}" ]; then
+        if ! grep -q "$5" "$source"; then
+            echo "web: $2: no line of $source matches '$5'" >&2
+            exit 1
+        fi
+        edited="$gen/.$2.wgsl"
+        sed "s/$5/$6/" "$source" >"$edited"
+        source=$edited
+    fi
+    if "$wavekit" emit "$source" --lang wgsl-browser --subgroup-range "$3..=$4" \
+        -o "$gen/$2.wgsl" 2>"$gen/.err"; then
+        entry="\"$2\": {\"range\": [$3, $4], \"file\": \"$2.wgsl\"}"
+    else
+        files=""
+        s=$3
+        while [ "$s" -le "$4" ]; do
+            if ! "$wavekit" emit "$source" --lang wgsl-browser --subgroup-size "$s" -o "$gen/$2.s$s.wgsl"; then
+                echo "web: $2: cannot be emitted at subgroup size $s (above), nor for $3..=$4:" >&2
+                cat "$gen/.err" >&2
+                exit 1
+            fi
+            files="$files${files:+, }\"$s\": \"$2.s$s.wgsl\""
+            s=$((s * 2))
+        done
+        echo "web: $2: emitted per subgroup size, as it cannot be for $3..=$4: $(cat "$gen/.err")"
+        entry="\"$2\": {\"range\": [$3, $4], \"sizes\": {$files}}"
+    fi
+    rm -f "$gen/.err" "$gen/.$2.wgsl"
+    manifest="$manifest${manifest:+,
+  }$entry"
+}
+
+emit normalise normalise 4 128
+emit reduce reduce 4 128
+emit reduce reduce.u32 4 128 '^alias T = f32;' 'alias T = u32;'
+emit scan scan 4 128
+emit compact compact 4 128
+emit histogram histogram 4 128
+# Subgroup tiles of 2^LOG2_TILE lanes, which the smallest subgroup must hold:
+# one file per tile size, for the sizes that hold it; the page takes the
+# largest tile the adapter's smallest subgroup holds.
+emit contact_sort contact_sort.tile2 4 128 '^const LOG2_TILE = .*' 'const LOG2_TILE = 2u;'
+emit contact_sort contact_sort.tile3 8 128 '^const LOG2_TILE = .*' 'const LOG2_TILE = 3u;'
+emit contact_sort contact_sort.tile4 16 128 '^const LOG2_TILE = .*' 'const LOG2_TILE = 4u;'
+emit contact_sort contact_sort.tile5 32 128 '^const LOG2_TILE = .*' 'const LOG2_TILE = 5u;'
+
+printf '{\n  %s\n}\n' "$manifest" >"$gen/manifest.json"
+count=$(find "$gen" -name '*.wgsl' | wc -l)
+echo "web: $count WGSL file(s) in $gen/${missing:+ (no shader yet:$missing)}"

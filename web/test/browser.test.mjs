@@ -1,0 +1,123 @@
+// The browser demo in a real browser: Debian's Chromium, headless, with WebGPU
+// on SwiftShader (CPU Vulkan, subgroups of 4 lanes), driven by playwright-core.
+// Needs `make web` (the WGSL in web/gen/) and /usr/bin/chromium (scripts/setup).
+//
+//   node --test web/test/        # CHROMIUM=/path/to/chrome picks another browser
+//
+// Keeps a screenshot of the page in web/artifacts/browser-demo.png.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { serve } from '../serve.mjs';
+
+const web = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const artifacts = path.join(web, 'artifacts');
+
+// Every demo the page must run and pass (the issue's list).
+const DEMOS = ['reduce', 'scan', 'compact', 'histogram', 'contact_sort', 'normalise'];
+// 2^14 elements: large enough for many workgroups, small enough for SwiftShader.
+const LOG2 = 14;
+const TIMEOUT_MS = 45_000;
+
+// WebGPU on SwiftShader in headless Chromium; without the networking flags
+// Chromium keeps trying hosts this machine cannot reach. playwright's launch()
+// gives the browser a fresh, empty user data dir of its own.
+const FLAGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--enable-unsafe-webgpu',
+  '--enable-features=Vulkan',
+  '--use-angle=swiftshader',
+  '--use-webgpu-adapter=swiftshader',
+  '--enable-unsafe-swiftshader',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+let server;
+let browser;
+let origin;
+
+before(async () => {
+  assert.ok(fs.existsSync(path.join(web, 'gen', 'manifest.json')), 'web/gen/ is missing: run `make web` first');
+  server = await serve(0);
+  origin = `http://127.0.0.1:${server.address().port}`;
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    args: FLAGS,
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+// Opens the page, waits for it to finish and returns its window.wavekit state
+// and everything it logged as an error (printed when a check fails).
+async function load(page, query) {
+  const errors = [];
+  page.on('console', (m) => m.type() === 'error' && errors.push(`console: ${m.text()}`));
+  page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
+  await page.goto(`${origin}/${query}`);
+  try {
+    await page.waitForFunction(() => window.wavekit?.done, null, { timeout: TIMEOUT_MS });
+  } catch (error) {
+    throw new Error(`the page did not finish in ${TIMEOUT_MS} ms\n${errors.join('\n')}`, { cause: error });
+  }
+  const state = await page.evaluate(() => window.wavekit);
+  return { state, errors: errors.join('\n') };
+}
+
+async function screenshot(page, name) {
+  fs.mkdirSync(artifacts, { recursive: true });
+  const file = path.join(artifacts, name);
+  await page.screenshot({ path: file, fullPage: true });
+  console.log(`screenshot: ${path.relative(process.cwd(), file)}`);
+}
+
+test('every demo passes on SwiftShader at subgroup size 4', async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const { state, errors } = await load(page, `?log2=${LOG2}`);
+  await screenshot(page, 'browser-demo.png');
+
+  for (const r of state.results) {
+    console.log(`${r.ok ? 'PASS' : 'FAIL'} ${r.id.padEnd(13)} ${r.ms?.toFixed(3) ?? '-'} ms (${r.clock ?? 'no time'})${r.ok ? '' : `: ${r.detail}`}`);
+  }
+  const why = `${state.error ?? ''}\n${errors}`;
+  assert.equal(state.status, 'pass', `page status ${state.status}${why}`);
+  assert.equal(state.adapter.subgroupMinSize, 4, 'SwiftShader reports subgroups of 4');
+  assert.equal(state.adapter.subgroupMaxSize, 4, 'SwiftShader reports subgroups of 4');
+  assert.equal(await page.textContent('#subgroup-size'), '4', 'the page shows the subgroup size');
+  assert.deepEqual(state.results.map((r) => r.id), DEMOS, 'the page runs every demo');
+  for (const r of state.results) {
+    assert.ok(r.ok, `${r.id}: ${r.detail}${why}`);
+    assert.ok(r.ms > 0, `${r.id} has a time`);
+    assert.equal(await page.getAttribute(`#demo-${r.id}`, 'data-result'), 'pass');
+    assert.equal(await page.locator(`#demo-${r.id} svg.chart`).count(), 1, `${r.id} has a chart`);
+  }
+  await page.close();
+});
+
+test('without the subgroups feature the page says so', async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 400 } });
+  // Hide the feature from the page, as an adapter without subgroups would.
+  await page.addInitScript(() => {
+    const has = GPUSupportedFeatures.prototype.has;
+    GPUSupportedFeatures.prototype.has = function (feature) {
+      return feature !== 'subgroups' && has.call(this, feature);
+    };
+  });
+  const { state, errors } = await load(page, '');
+  await screenshot(page, 'browser-demo-no-subgroups.png');
+  assert.equal(state.status, 'no-subgroups', `page status ${state.status}\n${state.error}\n${errors}`);
+  assert.match(await page.textContent('#message'), /no “subgroups” feature/);
+  assert.equal(await page.isVisible('#message'), true);
+  assert.deepEqual(state.results, [], 'no demo runs');
+  await page.close();
+});
