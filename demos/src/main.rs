@@ -171,11 +171,11 @@ fn select_demos(names: &[String]) -> Result<Vec<&'static dyn Demo>, Error> {
         .collect()
 }
 
-/// (demo, variant, sizes) to run, sizes clipped to what each demo supports.
-fn jobs<'a>(
-    demos: &[&'static dyn Demo],
-    args: &'a Args,
-) -> Result<Vec<(&'static dyn Demo, &'a str, Vec<u32>)>, Error> {
+/// A demo, one of its variants and the sizes (log2) to run it at.
+type Job<'a> = (&'static dyn Demo, &'a str, Vec<u32>);
+
+/// The jobs to run, sizes clipped to what each demo supports.
+fn jobs<'a>(demos: &[&'static dyn Demo], args: &'a Args) -> Result<Vec<Job<'a>>, Error> {
     let mut jobs = Vec::new();
     for &demo in demos {
         let (lo, hi) = demo.sizes();

@@ -148,7 +148,7 @@ impl PreparedReduce<'_> {
 
 impl Prepared for PreparedReduce<'_> {
     fn run(&self, n: usize, seed: u64) -> Result<Report, Error> {
-        if n == 0 || n % 4 != 0 {
+        if n == 0 || !n.is_multiple_of(4) {
             return Err(Error::Usage(format!(
                 "reduce needs a positive multiple of 4 elements, not {n}"
             )));

@@ -109,7 +109,7 @@ impl<'c> DeviceScan<'c> {
 
     /// Scratch for scanning `n` u32 (`n` a positive multiple of 4).
     pub fn scratch(&self, n: usize) -> Result<ScanScratch, Error> {
-        if n == 0 || n % 4 != 0 {
+        if n == 0 || !n.is_multiple_of(4) {
             return Err(Error::Usage(format!(
                 "the device scan takes a positive multiple of 4 elements, not {n}"
             )));
