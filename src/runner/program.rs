@@ -6,7 +6,7 @@
 //! ```no_run
 //! # use wavekit::runner::{AdapterChoice, Gpu, Step};
 //! # fn demo(module: &wavekit::ValidModule) -> Result<(), wavekit::Error> {
-//! let gpu = Gpu::open(&AdapterChoice::Best)?;
+//! let gpu = Gpu::open(&AdapterChoice::default())?;
 //! let kernel = gpu.kernel(module, "main")?;
 //! let data = gpu.upload(&[0u8; 1024])?;
 //! let counter = gpu.buffer(4)?;
