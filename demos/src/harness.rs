@@ -194,7 +194,7 @@ pub fn groups(n: usize, per_group: usize) -> u32 {
 }
 
 /// The most workgroups one dispatch dimension may have.
-pub const MAX_GROUPS_PER_DIMENSION: u32 = 65535;
+const MAX_GROUPS_PER_DIMENSION: u32 = 65535;
 
 /// A dispatch of at least `count` workgroups: one-dimensional up to 65535,
 /// then spilling into y. Shaders take the linear workgroup index as
@@ -209,20 +209,6 @@ pub fn grid(count: u32) -> [u32; 3] {
             1,
         ]
     }
-}
-
-/// A mismatch between the GPU and the CPU reference, as an error naming the
-/// demo, the first differing index and both values.
-pub fn mismatch(
-    demo: &str,
-    variant: &str,
-    index: usize,
-    got: impl std::fmt::Debug,
-    want: impl std::fmt::Debug,
-) -> Error {
-    Error::Gpu(format!(
-        "{demo} {variant}: wrong result at index {index}: got {got:?}, want {want:?}"
-    ))
 }
 
 /// The first index where `got` and `want` differ, as an error.

@@ -130,49 +130,40 @@ impl WgpuDevice {
         timed: Option<(&wgpu::QuerySet, u32)>,
     ) -> Result<(), Error> {
         let first = leading_zeros(steps);
-        let last = steps.len().checked_sub(1);
-        let marker = |encoder: &mut wgpu::CommandEncoder, begin: Option<u32>, end: Option<u32>| {
-            if let Some((queries, _)) = timed {
+        let last = steps.len().saturating_sub(1);
+        // The timestamp writes of a pass that opens and / or closes the span.
+        let stamps = |begin: bool, end: bool| {
+            timed
+                .filter(|_| begin || end)
+                .map(|(query_set, at)| wgpu::ComputePassTimestampWrites {
+                    query_set,
+                    beginning_of_pass_write_index: begin.then_some(at),
+                    end_of_pass_write_index: end.then_some(at + 1),
+                })
+        };
+        // An empty pass carrying timestamps, where a clear or copy stands.
+        let marker = |encoder: &mut wgpu::CommandEncoder,
+                      writes: Option<wgpu::ComputePassTimestampWrites<'_>>| {
+            if writes.is_some() {
                 drop(encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
                     label: Some("wavekit timestamp"),
-                    timestamp_writes: Some(wgpu::ComputePassTimestampWrites {
-                        query_set: queries,
-                        beginning_of_pass_write_index: begin,
-                        end_of_pass_write_index: end,
-                    }),
+                    timestamp_writes: writes,
                 }));
             }
         };
-        let at = timed.map(|(_, at)| at);
+        for (i, (step, bind_group)) in steps.iter().zip(bind_groups).enumerate() {
+            if matches!(step, Step::Dispatch { .. }) {
+                let writes = stamps(i == first, i == last);
+                self.encode_step(encoder, step, bind_group.as_ref(), writes)?;
+            } else {
+                marker(encoder, stamps(i == first, false));
+                self.encode_step(encoder, step, None, None)?;
+                marker(encoder, stamps(false, i == last && i >= first));
+            }
+        }
         if first == steps.len() {
             // Nothing but clears: an empty span.
-            for step in steps {
-                self.encode_step(encoder, step, None, None)?;
-            }
-            marker(encoder, at, at.map(|a| a + 1));
-            return Ok(());
-        }
-        for (i, (step, bind_group)) in steps.iter().zip(bind_groups).enumerate() {
-            let is_dispatch = matches!(step, Step::Dispatch { .. });
-            let begin = at.filter(|_| i == first);
-            let end = at.map(|a| a + 1).filter(|_| Some(i) == last);
-            if begin.is_some() && !is_dispatch {
-                marker(encoder, begin, None);
-            }
-            let writes = timed.filter(|_| is_dispatch).map(|(queries, _)| {
-                wgpu::ComputePassTimestampWrites {
-                    query_set: queries,
-                    beginning_of_pass_write_index: begin,
-                    end_of_pass_write_index: end,
-                }
-            });
-            let writes = writes.filter(|w| {
-                w.beginning_of_pass_write_index.is_some() || w.end_of_pass_write_index.is_some()
-            });
-            self.encode_step(encoder, step, bind_group.as_ref(), writes)?;
-            if end.is_some() && !is_dispatch {
-                marker(encoder, None, end);
-            }
+            marker(encoder, stamps(true, true));
         }
         Ok(())
     }

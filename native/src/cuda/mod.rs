@@ -128,6 +128,18 @@ fn log_text(buffer: &[u8]) -> String {
     String::from_utf8_lossy(&buffer[..end]).trim().to_string()
 }
 
+/// Milliseconds between each pair's events, once the stream has finished.
+fn elapsed_ms(pairs: &[(CudaEvent, CudaEvent)]) -> Result<Vec<f32>, NativeError> {
+    pairs
+        .iter()
+        .map(|(start, end)| {
+            start
+                .elapsed_ms(end)
+                .map_err(|e| cuda_error("reading a timing event", e))
+        })
+        .collect()
+}
+
 /// The names after `.entry` in PTX text, for "no such kernel" errors.
 fn ptx_entries(ptx: &str) -> Vec<&str> {
     ptx.split(".entry")
@@ -373,46 +385,40 @@ impl Cuda {
         let device = self.upload(buffers)?;
         let mut args = self.kernel_args(&device);
 
-        // Create every event before the first launch so that no driver call
-        // other than launches and records sits between timed kernels.
-        let timing = Some(sys::CUevent_flags::CU_EVENT_DEFAULT);
-        let event = || {
-            self.ctx
-                .new_event(timing)
-                .map_err(|e| cuda_error("creating a timing event", e))
-        };
-        let mut pairs: Vec<(CudaEvent, CudaEvent)> = Vec::with_capacity(runs);
-        for _ in 0..runs {
-            pairs.push((event()?, event()?));
-        }
-
+        let pairs = self.event_pairs(runs)?;
         for _ in 0..warmup {
             self.enqueue(kernel, &mut args, grid, block, shared_bytes)?;
         }
-        let record = |event: &CudaEvent| {
-            event
-                .record(&self.stream)
-                .map_err(|e| cuda_error("recording a timing event", e))
-        };
         for (start, end) in &pairs {
-            record(start)?;
+            self.record(start)?;
             self.enqueue(kernel, &mut args, grid, block, shared_bytes)?;
-            record(end)?;
+            self.record(end)?;
         }
         // One wait for all of it: a failing kernel surfaces here, with its
         // name, rather than as an odd event error.
         self.finish(kernel)?;
-
-        let times = pairs
-            .iter()
-            .map(|(start, end)| {
-                start
-                    .elapsed_ms(end)
-                    .map_err(|e| cuda_error("reading a timing event", e))
-            })
-            .collect::<Result<Vec<f32>, NativeError>>()?;
+        let times = elapsed_ms(&pairs)?;
         self.download(&device, buffers)?;
         Ok(times)
+    }
+
+    /// A (start, end) event pair per timed run, all created before the first
+    /// launch so that no driver call other than launches and records sits
+    /// between timed kernels.
+    fn event_pairs(&self, runs: usize) -> Result<Vec<(CudaEvent, CudaEvent)>, NativeError> {
+        let event = || {
+            self.ctx
+                .new_event(Some(sys::CUevent_flags::CU_EVENT_DEFAULT))
+                .map_err(|e| cuda_error("creating a timing event", e))
+        };
+        (0..runs).map(|_| Ok((event()?, event()?))).collect()
+    }
+
+    /// Records `event` on the stream.
+    fn record(&self, event: &CudaEvent) -> Result<(), NativeError> {
+        event
+            .record(&self.stream)
+            .map_err(|e| cuda_error("recording a timing event", e))
     }
 
     /// Rejects what the driver would reject with a less helpful message.

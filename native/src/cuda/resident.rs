@@ -2,9 +2,9 @@
 //! them: what multi-pass algorithms (a device-wide scan, a radix sort) need,
 //! where [`Cuda::launch`] copies every buffer in and out around one launch.
 
-use cudarc::driver::{CudaEvent, CudaSlice, DevicePtr, result, sys};
+use cudarc::driver::{CudaSlice, DevicePtr, result};
 
-use super::{Cuda, CudaKernel, cuda_error};
+use super::{Cuda, CudaKernel, cuda_error, elapsed_ms};
 use crate::abi::KernelArgs;
 use crate::error::NativeError;
 
@@ -123,47 +123,26 @@ impl Cuda {
             .iter()
             .take_while(|s| matches!(s, CudaStep::Zero(_)))
             .count();
-        let timing = Some(sys::CUevent_flags::CU_EVENT_DEFAULT);
-        let mut pairs: Vec<(CudaEvent, CudaEvent)> = Vec::with_capacity(runs);
-        for _ in 0..runs {
-            let event = || {
-                self.ctx
-                    .new_event(timing)
-                    .map_err(|e| cuda_error("creating a timing event", e))
-            };
-            pairs.push((event()?, event()?));
-        }
-        let record = |event: &CudaEvent| {
-            event
-                .record(&self.stream)
-                .map_err(|e| cuda_error("recording a timing event", e))
-        };
+        let pairs = self.event_pairs(runs)?;
         for run in 0..warmup + runs {
             let pair = run.checked_sub(warmup).map(|i| &pairs[i]);
             for (i, step) in prepared.iter_mut().enumerate() {
                 if i == leading
                     && let Some((start, _)) = pair
                 {
-                    record(start)?;
+                    self.record(start)?;
                 }
                 self.enqueue_step(step)?;
             }
             if let Some((start, end)) = pair {
                 if leading == prepared.len() {
-                    record(start)?;
+                    self.record(start)?;
                 }
-                record(end)?;
+                self.record(end)?;
             }
         }
         self.wait(steps)?;
-        pairs
-            .iter()
-            .map(|(start, end)| {
-                start
-                    .elapsed_ms(end)
-                    .map_err(|e| cuda_error("reading a timing event", e))
-            })
-            .collect()
+        elapsed_ms(&pairs)
     }
 
     /// Checks every launch and builds its parameter block once.
