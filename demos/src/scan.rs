@@ -26,17 +26,14 @@ pub enum ScanAlgorithm {
 }
 
 impl ScanAlgorithm {
-    /// Look-back on NVIDIA, AMD and Intel GPUs through wgpu (vendor IDs
+    /// Look-back on the native back ends (CUDA and HIP run on NVIDIA and
+    /// AMD GPUs) and on NVIDIA, AMD and Intel GPUs through wgpu (vendor IDs
     /// 0x10de, 0x1002, 0x8086), whose schedulers keep started workgroups
     /// running; reduce-then-scan on every other adapter (CPU rasterisers,
-    /// mobile and Apple GPUs, unknown vendors) and, for now, on the native
-    /// CUDA back end: there a radix sort over the look-back scan did not
-    /// finish in one H100 run, not yet understood (the same shader passes
-    /// through Vulkan on the same GPU), so `auto` takes the portable path and
-    /// the `lookback` variant is benchmarked on its own.
+    /// mobile and Apple GPUs, unknown vendors).
     pub fn for_device(gpu: &Gpu) -> ScanAlgorithm {
         match gpu.wgpu() {
-            None => ScanAlgorithm::ReduceThenScan,
+            None => ScanAlgorithm::DecoupledLookBack,
             Some(device) => {
                 let info = device.info();
                 let gpu_type = matches!(

@@ -171,3 +171,40 @@ fn the_kitchen_sink_builds_a_code_object_for_every_amdgpu_target() {
         }
     }
 }
+
+/// The shape of the decoupled look-back: thread 0 spins in a branch, then the
+/// workgroup meets at `workgroupUniformLoad`. In the look-back scan LLVM
+/// tail-duplicated that barrier into both arms, so the lanes of warp 0
+/// reached different barrier instructions, and the `.aligned` `bar.sync`
+/// hung on the H100. Every workgroup barrier is the non-aligned form.
+const BARRIER_AFTER_BRANCH: &str = "
+@group(0) @binding(0) var<storage, read_write> flags: array<atomic<u32>>;
+@group(0) @binding(1) var<storage, read_write> out: array<u32>;
+var<workgroup> shared_prefix: u32;
+
+@compute @workgroup_size(128)
+fn main(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: vec3<u32>) {
+    if t == 0u {
+        var prefix = 0u;
+        if wid.x != 0u {
+            loop {
+                let seen = atomicOr(&flags[wid.x - 1u], 0u);
+                if seen != 0u { prefix = seen; break; }
+            }
+        }
+        atomicStore(&flags[wid.x], prefix + 1u);
+        shared_prefix = prefix;
+    }
+    out[wid.x * 128u + t] = workgroupUniformLoad(&shared_prefix);
+}
+";
+
+#[test]
+fn workgroup_barriers_are_not_aligned() {
+    for sm in [80, 90] {
+        let ptx = ptx(BARRIER_AFTER_BRANCH, sm).unwrap_or_else(|e| panic!("{e}"));
+        assert!(ptx.text.contains("barrier.sync \t0;"), "{}", ptx.text);
+        assert!(!ptx.text.contains("bar.sync"), "{}", ptx.text);
+        tools::assemble(&ptx.text, sm).unwrap_or_else(|e| panic!("{e}\n{}", ptx.text));
+    }
+}

@@ -237,7 +237,12 @@ impl TargetLayer for Nvptx {
     }
 
     fn workgroup_barrier<'ctx>(&self, cx: &Cx<'_, 'ctx>) -> Result<(), NativeError> {
-        cx.call_intrinsic("llvm.nvvm.barrier0", None, &[])?;
+        // `barrier.sync 0`, not `bar.sync 0` (`barrier.sync.aligned`): LLVM
+        // may tail-duplicate a barrier into both arms of a branch, and then
+        // the lanes of one warp reach different barrier instructions, which
+        // the aligned form does not allow (the look-back scan hung so).
+        let barrier_id = cx.context.i32_type().const_zero();
+        cx.call_intrinsic("llvm.nvvm.barrier.sync", None, &[barrier_id.into()])?;
         Ok(())
     }
 
