@@ -23,7 +23,9 @@
 # of each demo (and both radix sorts) above it, Vulkan up to 2^VULKAN_LOG2_HI.
 # About 4-5 minutes in all; no step runs past BUDGET_S seconds from the start.
 #
-# Knobs (environment): BUDGET_S=330 RUNS=20 WARMUP=5 LOG2_LO=10 LOG2_MID=24
+# Knobs (environment): BUDGET_S=330 RUNS=20 WARMUP=5 WARMUP_MS=200 (wall time
+# of untimed runs before each timing, for wavekit and the references alike:
+# the GPU's clocks drop while the CPU prepares and checks inputs) LOG2_LO=10 LOG2_MID=24
 # LOG2_HI=28 VULKAN_LOG2_HI=26 FULL=0 (1: every variant at every size on both
 # back ends; takes about 9 minutes: give it BUDGET_S=570 or split it with PARTS)
 # PARTS="refs cuda cub micro vulkan" DEMOS="reduce scan ..." ADAPTER= (wgpu
@@ -51,6 +53,7 @@ mkdir -p "$RAW/info" "$RAW/wavekit" "$RAW/ref" "$RAW/micro" "$BIN" "$BUILD"
 BUDGET_S=${BUDGET_S:-330}
 RUNS=${RUNS:-20}
 WARMUP=${WARMUP:-5}
+WARMUP_MS=${WARMUP_MS:-200}
 LO=${LOG2_LO:-10}
 MID=${LOG2_MID:-24}
 HI=${LOG2_HI:-28}
@@ -64,7 +67,7 @@ read -r -a MICRO_ARGS <<<"${MICRO_ARGS:-}"
 START=$(date +%s)
 
 exec > >(tee -a "$OUT/run.log") 2>&1
-echo "== bench/device-run.sh $(date -u '+%F %T') UTC: parts [$PARTS], budget ${BUDGET_S}s, runs $RUNS after $WARMUP warm-up"
+echo "== bench/device-run.sh $(date -u '+%F %T') UTC: parts [$PARTS], budget ${BUDGET_S}s, runs $RUNS after $WARMUP warm-up runs and ${WARMUP_MS} ms"
 echo "   sizes: 2^$LO..2^$MID all variants, default variants to 2^$HI (CUDA) / 2^$VK_HI (Vulkan)"
 
 has_part() { [[ " $PARTS " == *" $1 "* ]]; }
@@ -187,8 +190,9 @@ DRIVER=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null
     echo "COMMIT=$(cat "$BIN/commit.txt" 2>/dev/null || git rev-parse --short HEAD 2>/dev/null || echo unknown)"
     echo "RUNS=$RUNS"
     echo "WARMUP=$WARMUP"
+    echo "WARMUP_MS=$WARMUP_MS"
     echo "PLAN=2^$LO..2^$MID every variant; default variants to 2^$HI (CUDA) and 2^$VK_HI (Vulkan); references 2^$LO..2^$HI"
-    echo "COMMAND=BUDGET_S=$BUDGET_S RUNS=$RUNS WARMUP=$WARMUP LOG2_LO=$LO LOG2_MID=$MID LOG2_HI=$HI VULKAN_LOG2_HI=$VK_HI bash bench/device-run.sh \$OUT"
+    echo "COMMAND=BUDGET_S=$BUDGET_S RUNS=$RUNS WARMUP=$WARMUP WARMUP_MS=$WARMUP_MS LOG2_LO=$LO LOG2_MID=$MID LOG2_HI=$HI VULKAN_LOG2_HI=$VK_HI bash bench/device-run.sh \$OUT"
 } >"$INFO/summary.env"
 echo "   GPU: ${GPU:-unknown}, driver ${DRIVER:-unknown}, $SMS SMs; torch: ${TORCH_INFO:-none}"
 pack
@@ -214,7 +218,7 @@ demos() {
         local base=$RAW/wavekit/wavekit-$label-$demo
         step "$label $demo 2^$LO..2^$mid" 150 "$reserve" "$base-all.log" "$base-all.log" \
             "${WK[@]}" "$WK_DEMOS" "$demo" --backend "$backend" "${adapter[@]}" \
-            --log2 "$LO..=$mid" --warmup "$WARMUP" --runs "$RUNS" --json "$base-all.json"
+            --log2 "$LO..=$mid" --warmup "$WARMUP" --warmup-ms "$WARMUP_MS" --runs "$RUNS" --json "$base-all.json"
         ((top > mid)) || continue
         local variants
         mapfile -t variants < <(variants_of "$base-all.json" "$base-all.log")
@@ -224,7 +228,7 @@ demos() {
         for v in "${variants[@]}"; do flags+=(--variant "$v"); done
         step "$label $demo ${variants[*]} 2^$((mid + 1))..2^$top" 150 "$reserve" "$base-top.log" "$base-top.log" \
             "${WK[@]}" "$WK_DEMOS" "$demo" --backend "$backend" "${adapter[@]}" "${flags[@]}" \
-            --log2 "$((mid + 1))..=$top" --warmup "$WARMUP" --runs "$RUNS" --json "$base-top.json"
+            --log2 "$((mid + 1))..=$top" --warmup "$WARMUP" --warmup-ms "$WARMUP_MS" --runs "$RUNS" --json "$base-top.json"
     done
 }
 
@@ -242,7 +246,7 @@ cuda_binary() {
 if has_part refs; then
     step "PyTorch references + copy" 120 200 "$RAW/ref/torch.log" "$RAW/ref/torch.log" \
         env PYTHONUNBUFFERED=1 python3 bench/ref/torch_ref.py --log2 "$LO" "$HI" \
-        --warmup "$WARMUP" --runs "$RUNS" --out "$RAW/ref/torch.jsonl"
+        --warmup "$WARMUP" --warmup-ms "$WARMUP_MS" --runs "$RUNS" --out "$RAW/ref/torch.jsonl"
 fi
 
 has_part cuda && demos cuda cuda "$HI" 100
@@ -252,7 +256,7 @@ if has_part cub; then
     CUB_REF=$(cuda_binary cub_ref)
     if [[ -n $CUB_REF ]]; then
         step "CUB references ($CUB_REF)" 120 60 "$RAW/ref/cub.jsonl" "$RAW/ref/cub.log" \
-            "$CUB_REF" --log2 "$LO" "$HI" --warmup "$WARMUP" --runs "$RUNS"
+            "$CUB_REF" --log2 "$LO" "$HI" --warmup "$WARMUP" --warmup-ms "$WARMUP_MS" --runs "$RUNS"
         echo "CUB=$(grep -o 'CUB [0-9.]*' "$RAW/ref/cub.log" | head -n 1 | awk '{print $2}')" >>"$INFO/summary.env"
     else
         echo "FAIL cub_ref did not build:"; tail -n 20 "$BUILD/cub_ref.build.log" | sed 's/^/     | /'

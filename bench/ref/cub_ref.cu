@@ -5,7 +5,7 @@
 // on stdout, with the fields of wavekit's Report (demos/src/harness.rs).
 //
 //   nvcc -O3 -std=c++17 -arch=sm_90 -o cub_ref bench/ref/cub_ref.cu
-//   ./cub_ref [--log2 10 28] [--warmup 5] [--runs 20] [--only copy,reduce,scan,...]
+//   ./cub_ref [--log2 10 28] [--warmup 5] [--warmup-ms 200] [--runs 20] [--only copy,reduce,scan,...]
 //
 // Timing: before each size's timed calls a spin kernel holds the GPU for
 // about a millisecond while the host enqueues every call and event, so the
@@ -18,6 +18,7 @@
 // favour of cuda::std::array, which older CCCL releases lack; keep the one
 // that every release has, quietly.
 #define CCCL_IGNORE_DEPRECATED_API
+#include <chrono>
 #include <cub/cub.cuh>
 #include <cuda/functional>
 #include <cuda_runtime.h>
@@ -155,7 +156,7 @@ struct Timing {
 };
 
 struct Config {
-    int lo = 10, hi = 28, warmup = 5, runs = 20;
+    int lo = 10, hi = 28, warmup = 5, runs = 20, warmup_ms = 200;
     std::string only;
     cudaDeviceProp prop{};
 };
@@ -164,6 +165,13 @@ Timing time_calls(const Config& cfg, const std::function<void()>& call) {
     Timing t;
     for (int i = 0; i < cfg.warmup; ++i) call();
     if (!ok(cudaDeviceSynchronize(), "warm-up")) return t;
+    // Then until --warmup-ms of wall time, as wavekit's demos do: the GPU
+    // idled while the host prepared the input, and its clocks are down.
+    const auto warm_start = std::chrono::steady_clock::now();
+    while (std::chrono::steady_clock::now() - warm_start < std::chrono::milliseconds(cfg.warmup_ms)) {
+        call();
+        if (!ok(cudaDeviceSynchronize(), "warm-up")) return t;
+    }
     std::vector<cudaEvent_t> events(2 * cfg.runs, nullptr);
     bool good = true;
     for (auto& e : events) good = good && ok(cudaEventCreate(&e), "cudaEventCreate");
@@ -441,16 +449,18 @@ bool parse(int argc, char** argv, Config& cfg) {
             cfg.hi = std::atoi(argv[++i]);
         } else if (!std::strcmp(argv[i], "--warmup") && i + 1 < argc) {
             cfg.warmup = std::atoi(argv[++i]);
+        } else if (!std::strcmp(argv[i], "--warmup-ms") && i + 1 < argc) {
+            cfg.warmup_ms = std::atoi(argv[++i]);
         } else if (!std::strcmp(argv[i], "--runs") && i + 1 < argc) {
             cfg.runs = std::atoi(argv[++i]);
         } else if (!std::strcmp(argv[i], "--only") && i + 1 < argc) {
             cfg.only = argv[++i];
         } else {
-            std::fprintf(stderr, "usage: cub_ref [--log2 LO HI] [--warmup N] [--runs N] [--only copy,demo,...]\n");
+            std::fprintf(stderr, "usage: cub_ref [--log2 LO HI] [--warmup N] [--warmup-ms MS] [--runs N] [--only copy,demo,...]\n");
             return false;
         }
     }
-    return cfg.lo >= 5 && cfg.lo <= cfg.hi && cfg.hi <= 30 && cfg.runs > 0 && cfg.warmup >= 0;
+    return cfg.lo >= 5 && cfg.lo <= cfg.hi && cfg.hi <= 30 && cfg.runs > 0 && cfg.warmup >= 0 && cfg.warmup_ms >= 0;
 }
 
 }  // namespace

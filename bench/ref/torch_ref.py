@@ -27,6 +27,7 @@ calls CUB directly for the like-for-like comparison.
 import argparse
 import json
 import sys
+import time
 import traceback
 
 import torch
@@ -41,17 +42,23 @@ def parse_args():
     p.add_argument("--copy-log2", nargs=2, type=int, default=[10, 33], metavar=("LO", "HI"),
                    help="copy sizes, log2 of the bytes copied (moved: twice that)")
     p.add_argument("--warmup", type=int, default=5)
+    p.add_argument("--warmup-ms", type=float, default=200.0,
+                   help="then keep warming up for this long (the GPU's clocks drop while the host works)")
     p.add_argument("--runs", type=int, default=20)
     p.add_argument("--only", default="", help="comma-separated: copy,reduce,scan,compact,histogram,radix_sort,contact_sort")
     p.add_argument("--out", required=True, help="JSON lines, appended as measured")
     return p.parse_args()
 
 
-def time_ms(fn, warmup, runs):
+def time_ms(fn, warmup, runs, warmup_ms=0.0):
     """Median and minimum milliseconds of `fn` on the GPU clock."""
     for _ in range(warmup):
         fn()
     torch.cuda.synchronize()
+    warm_start = time.perf_counter()
+    while (time.perf_counter() - warm_start) * 1000.0 < warmup_ms:
+        fn()
+        torch.cuda.synchronize()
     starts = [torch.cuda.Event(enable_timing=True) for _ in range(runs)]
     ends = [torch.cuda.Event(enable_timing=True) for _ in range(runs)]
     sleep = getattr(torch.cuda, "_sleep", None)
@@ -70,7 +77,7 @@ def time_ms(fn, warmup, runs):
 
 
 def emit(args, demo, variant, backend, impl, algorithm, n, nbytes, fn, note=""):
-    median, fastest, runs = time_ms(fn, args.warmup, args.runs)
+    median, fastest, runs = time_ms(fn, args.warmup, args.runs, args.warmup_ms)
     s = median / 1e3
     line = {
         "demo": demo, "variant": variant, "backend": backend, "impl": impl,

@@ -210,9 +210,10 @@ pub fn readme(demos: &[Demo], has_micro: bool, out_name: &str, cx: &Context<'_>)
     let _ = writeln!(md, "- wavekit commit: {}", info("COMMIT"));
     let _ = writeln!(
         md,
-        "- Plan: {} timed runs after {} warm-up runs; sizes {}\n",
+        "- Plan: {} timed runs after {} warm-up runs and {} ms of warm-up; sizes {}\n",
         info("RUNS"),
         info("WARMUP"),
+        info("WARMUP_MS"),
         info("PLAN")
     );
     md += "Reproduce: on the device machine, from the repository root with the carried \

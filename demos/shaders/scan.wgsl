@@ -12,9 +12,10 @@
 //   scan_lookback: tile_state and tile_counter zeroed first; dispatch
 //   `tiles` workgroups (spilling into y past 65535). Each workgroup takes
 //   the next tile index from tile_counter (so tiles start in order), scans
-//   its tile, publishes its aggregate, then thread 0 walks back over the
-//   predecessors' published aggregates until it meets an inclusive prefix,
-//   and publishes its own inclusive prefix.
+//   its tile, publishes its aggregate, then the subgroup of thread 0 walks
+//   back over the predecessors' published aggregates, S tiles per step (one
+//   per lane, as CUB's warp-wide look-back), until it meets an inclusive
+//   prefix, and thread 0 publishes the tile's inclusive prefix.
 //   Forward progress: a workgroup spins on a predecessor that has already
 //   started (it took an earlier index), so it needs only that started
 //   workgroups keep running while others spin - true of NVIDIA, AMD and
@@ -28,6 +29,7 @@
 //   tile_reduce (grid of tiles): tile_state[tile] = the tile's sum;
 //   scan_tile_sums (1 workgroup): tile_state becomes its exclusive scan;
 //   tile_scan (grid of tiles): each tile scanned from tile_state[tile].
+#import wavekit::subgroup as sg
 #import wavekit::block as blk
 
 const BLOCK = 256u;
@@ -108,26 +110,63 @@ fn publish(tile: u32, state: u32, value: u32) {
     atomicStore(&tile_state[2u * tile + 1u], state | (value >> 16u));
 }
 
+/// A predecessor's publication as one lane reads it: its state (0: not
+/// published, or published half-way) and value.
+struct Publication {
+    state: u32,
+    value: u32,
+}
+
+fn read_publication(p: u32) -> Publication {
+    // Read with read-modify-writes, not atomicLoad: lavapipe (Mesa 22.3)
+    // let a spin loop of atomic loads end early with a zero prefix, about
+    // one run in six at 64 tiles, as if the loop had no side effect.
+    let low = atomicOr(&tile_state[2u * p], 0u);
+    let high = atomicOr(&tile_state[2u * p + 1u], 0u);
+    let state = low & STATE_MASK;
+    if state != (high & STATE_MASK) {
+        return Publication(0u, 0u);
+    }
+    return Publication(state, (low & 0xffffu) | ((high & 0xffffu) << 16u));
+}
+
 /// The sum of every element before tile `tile` (> 0), from the
-/// predecessors' publications.
+/// predecessors' publications, read by one whole subgroup: lane i reads
+/// tile `end - 1 - i` of a window of S predecessors, the subgroup waits
+/// until every lane's is published, and the nearest inclusive prefix in the
+/// window (`sg::reduce_all_min` of the lanes that saw one) ends the walk;
+/// the aggregates up to it are summed with `sg::reduce_all_add`. Without a
+/// prefix in the window, it moves S tiles back. So a walk costs one round
+/// of reads per S predecessors, not one per predecessor. Every lane of the
+/// subgroup calls it; all get the sum.
 fn look_back(tile: u32) -> u32 {
+    let lane = sg::invocation_id();
+    let size = sg::group_size();
     var prefix = 0u;
-    var p = tile - 1u;
+    var end = tile;
     loop {
-        // Read with read-modify-writes, not atomicLoad: lavapipe (Mesa 22.3)
-        // let a spin loop of atomic loads end early with a zero prefix, about
-        // one run in six at 64 tiles, as if the loop had no side effect.
-        let low = atomicOr(&tile_state[2u * p], 0u);
-        let high = atomicOr(&tile_state[2u * p + 1u], 0u);
-        let state = low & STATE_MASK;
-        // Not published yet, or published half-way: read again.
-        if state != 0u && state == (high & STATE_MASK) {
-            prefix += (low & 0xffffu) | ((high & 0xffffu) << 16u);
-            if state == STATE_PREFIX || p == 0u {
+        // Lanes past tile 0 read nothing and count as a prefix of 0. The
+        // lanes spin together (one vote per round, reached by every lane):
+        // the subgroup operations' contract is a converged subgroup.
+        var seen = Publication(0u, 0u);
+        loop {
+            if seen.state == 0u {
+                if lane < end {
+                    seen = read_publication(end - 1u - lane);
+                } else {
+                    seen = Publication(STATE_PREFIX, 0u);
+                }
+            }
+            if sg::all_true(seen.state != 0u) {
                 break;
             }
-            p -= 1u;
         }
+        let nearest = sg::reduce_all_min<u32>(select(0xffffffffu, lane, seen.state == STATE_PREFIX));
+        prefix += sg::reduce_all_add<u32>(select(0u, seen.value, lane <= nearest));
+        if nearest != 0xffffffffu {
+            return prefix;
+        }
+        end -= size;
     }
     return prefix;
 }
@@ -142,16 +181,26 @@ fn scan_lookback(@builtin(local_invocation_index) t: u32) {
         return;
     }
     let s = scan_tile(tile, t);
-    if t == 0u {
+    // The subgroup of thread 0 looks back (whatever the subgroups' layout).
+    let looks_back = sg::any_true(t == 0u);
+    if looks_back {
         var prefix = 0u;
         if tile == 0u {
-            publish(tile, STATE_PREFIX, s.tile_total);
+            if t == 0u {
+                publish(tile, STATE_PREFIX, s.tile_total);
+            }
         } else {
-            publish(tile, STATE_AGGREGATE, s.tile_total);
+            if t == 0u {
+                publish(tile, STATE_AGGREGATE, s.tile_total);
+            }
             prefix = look_back(tile);
-            publish(tile, STATE_PREFIX, prefix + s.tile_total);
+            if t == 0u {
+                publish(tile, STATE_PREFIX, prefix + s.tile_total);
+            }
         }
-        shared_prefix = prefix;
+        if t == 0u {
+            shared_prefix = prefix;
+        }
     }
     store_tile(tile, t, s, workgroupUniformLoad(&shared_prefix));
 }

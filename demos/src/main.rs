@@ -7,6 +7,7 @@
 
 use std::ops::RangeInclusive;
 use std::process::ExitCode;
+use std::time::Duration;
 
 use clap::{Parser, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -40,6 +41,10 @@ struct Args {
     /// Untimed runs before the timed ones.
     #[arg(long, default_value_t = 3)]
     warmup: usize,
+    /// Also keep running untimed for this many milliseconds before timing,
+    /// so that a GPU that idled during the CPU's work has raised its clocks.
+    #[arg(long, default_value_t = 200)]
+    warmup_ms: u64,
     /// Timed runs per size (the median is reported); 0 checks without timing.
     #[arg(long, default_value_t = 10)]
     runs: usize,
@@ -105,7 +110,8 @@ fn run(args: Args) -> Result<bool, Error> {
     let mut passed = true;
     for gpu in &gpus {
         println!("== {} ({})", gpu.info().name, gpu.info().driver);
-        let ctx = Ctx::new(gpu, args.warmup, args.runs);
+        let ctx = Ctx::new(gpu, args.warmup, args.runs)
+            .with_warmup_time(Duration::from_millis(args.warmup_ms));
         let jobs = jobs(&demos, &args)?;
         let bar = ProgressBar::new(jobs.iter().map(|(_, _, sizes)| sizes.len() as u64).sum());
         bar.set_style(

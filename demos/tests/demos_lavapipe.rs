@@ -16,6 +16,8 @@ fn run_all_demos(vector_width: u32) {
             "10..=15",
             "--warmup",
             "0",
+            "--warmup-ms",
+            "0",
             "--runs",
             "1",
         ])
