@@ -24,7 +24,8 @@ pub enum Language {
     Glsl,
     /// WGSL as naga reads it.
     Wgsl,
-    /// WGSL for browsers: `enable subgroups;` (and `f16`) on top.
+    /// WGSL for browsers: `enable subgroups;` (and `f16`) and
+    /// `diagnostic(off, subgroup_uniformity);` on top.
     WgslBrowser,
 }
 
@@ -169,7 +170,14 @@ pub fn emit(
             if language == Language::Wgsl {
                 return Ok(Emitted::Text(text));
             }
-            let mut directives = String::from("enable subgroups;\n");
+            // Off: the strict subgroup uniformity analysis of browsers
+            // rejects every subgroup operation after a loop that ends on a
+            // subgroup vote (a look-back's spin), though the lanes are
+            // converged there. wavekit's contract is a converged subgroup at
+            // each subgroup operation, on every target; naga does not run
+            // this analysis for the others either.
+            let mut directives =
+                String::from("enable subgroups;\ndiagnostic(off, subgroup_uniformity);\n");
             if uses_f16(ir) && !text.contains("enable f16;") {
                 directives.push_str("enable f16;\n");
             }
