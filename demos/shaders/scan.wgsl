@@ -148,14 +148,10 @@ fn look_back(tile: u32) -> u32 {
         // Lanes past tile 0 read nothing and count as a prefix of 0. The
         // lanes spin together (one vote per round, reached by every lane):
         // the subgroup operations' contract is a converged subgroup.
-        var seen = Publication(0u, 0u);
+        var seen = Publication(select(0u, STATE_PREFIX, lane >= end), 0u);
         loop {
             if seen.state == 0u {
-                if lane < end {
-                    seen = read_publication(end - 1u - lane);
-                } else {
-                    seen = Publication(STATE_PREFIX, 0u);
-                }
+                seen = read_publication(end - 1u - lane);
             }
             if sg::all_true(seen.state != 0u) {
                 break;
@@ -164,7 +160,7 @@ fn look_back(tile: u32) -> u32 {
         let nearest = sg::reduce_all_min<u32>(select(0xffffffffu, lane, seen.state == STATE_PREFIX));
         prefix += sg::reduce_all_add<u32>(select(0u, seen.value, lane <= nearest));
         if nearest != 0xffffffffu {
-            return prefix;
+            break;
         }
         end -= size;
     }
@@ -185,20 +181,14 @@ fn scan_lookback(@builtin(local_invocation_index) t: u32) {
     let looks_back = sg::any_true(t == 0u);
     if looks_back {
         var prefix = 0u;
-        if tile == 0u {
-            if t == 0u {
-                publish(tile, STATE_PREFIX, s.tile_total);
-            }
-        } else {
+        if tile != 0u {
             if t == 0u {
                 publish(tile, STATE_AGGREGATE, s.tile_total);
             }
             prefix = look_back(tile);
-            if t == 0u {
-                publish(tile, STATE_PREFIX, prefix + s.tile_total);
-            }
         }
         if t == 0u {
+            publish(tile, STATE_PREFIX, prefix + s.tile_total);
             shared_prefix = prefix;
         }
     }
