@@ -20,7 +20,8 @@
 # Time: the wavekit demos check every size against a CPU reference, and at
 # 2^28 the CPU (random inputs, sorting the references) takes far longer than
 # the GPU, so the plan is: all variants up to 2^LOG2_MID, the default variant
-# of each demo (and both radix sorts) above it, Vulkan up to 2^VULKAN_LOG2_HI.
+# of each demo (radix_sort: keys, pairs, keys_reduce_then_scan) above it,
+# Vulkan up to 2^VULKAN_LOG2_HI.
 # About 4-5 minutes in all; no step runs past BUDGET_S seconds from the start.
 #
 # Knobs (environment): BUDGET_S=330 RUNS=20 WARMUP=5 WARMUP_MS=200 (wall time
@@ -208,7 +209,8 @@ variants_of() {
 }
 
 # demos BACKEND LABEL TOP RESERVE: each demo, every variant up to 2^MID, then
-# its default variant (the first; radix_sort: all) from 2^(MID+1) to 2^TOP.
+# its default variant (the first; radix_sort: keys, pairs and
+# keys_reduce_then_scan) from 2^(MID+1) to 2^TOP.
 demos() {
     local backend=$1 label=$2 top=$3 reserve=$4 demo
     local mid=$((top < MID ? top : MID))
@@ -223,7 +225,12 @@ demos() {
         local variants
         mapfile -t variants < <(variants_of "$base-all.json" "$base-all.log")
         ((${#variants[@]} > 0)) || { echo "     no variants of $demo ran: skipping its large sizes"; continue; }
-        [[ $demo == radix_sort ]] || variants=("${variants[0]}")
+        if [[ $demo == radix_sort ]]; then
+            # The device's choice for keys and pairs, and the fallback for keys.
+            mapfile -t variants < <(printf '%s\n' "${variants[@]}" | grep -xE 'keys|pairs|keys_reduce_then_scan')
+        else
+            variants=("${variants[0]}")
+        fi
         local flags=() v
         for v in "${variants[@]}"; do flags+=(--variant "$v"); done
         step "$label $demo ${variants[*]} 2^$((mid + 1))..2^$top" 150 "$reserve" "$base-top.log" "$base-top.log" \

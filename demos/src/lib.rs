@@ -10,7 +10,7 @@
 //! | [`scan`] | exclusive prefix sum of u32 | single pass, decoupled look-back; reduce-then-scan where forward progress is not assured |
 //! | [`compact`] | stream compaction | ballot + lane masks per subgroup, tile offsets by a scan |
 //! | [`histogram`] | 256-bin histogram | workgroup histograms, subgroup-aggregated atomics |
-//! | [`radix_sort`] | LSD radix sort, keys and key/value | `block::radix_rank_match_atomic_or` + the device scan |
+//! | [`radix_sort`] | LSD radix sort, keys and key/value | OneSweep: subgroup-ballot tile ranks + per-digit decoupled look-back; reduce-then-scan with `block::radix_rank_match_atomic_or` + the device scan where forward progress is not assured |
 //! | [`contact_sort`] | many ≤ 32-element key/value sorts | `bitonic_sort_kv_tiled` |
 
 pub mod compact;

@@ -1,0 +1,400 @@
+// LSD radix sort of u32 keys (and u32 values), OneSweep-style: one read of
+// the keys for all four digit histograms, then one kernel per 8-bit pass
+// that ranks a tile, finds where its digits go by decoupled look-back over
+// the earlier tiles' per-digit counts, and scatters: 1 read and 1 write of
+// the keys per pass (and one read for the histograms) instead of
+// reduce-then-scan's 2 reads and 1 write.
+//
+// Entry points (the host composes the file once per pass with `const PASS`
+// edited to 0..3, and the other constants as described at their
+// declarations):
+//   histogram (grid of H <= 65535 workgroups in x): workgroup w counts the
+//     four digits of the keys of its span of tiles in workgroup atomics and
+//     adds the counts into digits[pass * 256 + digit]; the grid also zeroes
+//     tile_state and tile_counter.
+//   digit_offsets (1 workgroup): digits[pass * 256 + d] becomes the
+//     exclusive prefix sum over d of the pass's counts (a block exclusive
+//     scan per pass): where the keys with digit d start in the output.
+//   onesweep (one workgroup per tile, in x then y): takes the next tile
+//     index from tile_counter[PASS] (so every earlier tile belongs to a
+//     workgroup that already runs: the look-back's forward progress needs no
+//     more than that running workgroups keep running), loads the tile,
+//     ranks it, publishes its per-digit counts, looks back, scatters.
+//
+// Tile layout: TILE = BLOCK * ITEMS keys; subgroup g of S lanes owns the
+//   ITEMS * S consecutive keys from tile * TILE + g * ITEMS * S, item s of
+//   lane l being key s * S + l of them. So keys are ordered by (subgroup,
+//   item, lane), the order in which the rank visits them.
+// Rank: per item, the lanes with the same digit (their peers) are found with
+//   8 `sg::ballot`s, one per digit bit; the first peer adds the number of
+//   peers to its subgroup's counter of that digit in workgroup memory
+//   (atomicAdd returns the keys of that digit the subgroup ranked before)
+//   and `sg::shuffle` hands the old count to its peers; a key's rank in its
+//   subgroup is that plus its peers in lower lanes (`sg::lanemask_lt`). The
+//   counters are u16 pairs (two digits per word) so that 256 / S subgroup
+//   rows fit in workgroup memory at small S. After a barrier, thread t < 128
+//   owns digits 2t and 2t+1: it turns its column of subgroup counts into
+//   exclusive prefixes, and one `blk::exclusive_add` over the digit pairs
+//   gives each digit's first position in the tile. Those threads publish
+//   the tile's count of each of their digits to tile_state[tile * 256 + d]
+//   as soon as they have it, tagged AGGREGATE (tile 0: PREFIX).
+// Look-back: thread d (for each d in steps of BLOCK) walks back over the
+//   earlier tiles' words of digit d, summing aggregates until it meets a
+//   PREFIX, and publishes its inclusive prefix as PREFIX. A word is TAG << 30 | count. One tile_state,
+//   zeroed once, serves all four passes: even passes tag AGGREGATE 1 and
+//   PREFIX 2, odd passes 3 and 0, and every other tag reads as "not yet".
+//   Before tile k publishes in pass p, its word holds the zero of the
+//   initial state (p = 0) or pass p - 1's PREFIX, never a tag of pass p.
+// Scatter: each key goes to its position in the tile's output order in a
+//   workgroup array, then thread t writes positions t, t + BLOCK, ... to
+//   their digit's base + position, so neighbouring threads write runs of
+//   equal digits to neighbouring addresses (values follow through the same
+//   array).
+// Bindings: 0 keys_in (n u32), 1 keys_out (n u32), 2 values_in, 3 values_out
+//   (n u32 each when PAIRS; any 4-byte buffers otherwise), 4 digits
+//   (4 * 256 u32, zeroed before `histogram`), 5 tile_state (tiles * 256 u32),
+//   6 tile_counter (4 u32).
+// Contract: subgroups of consecutive local_invocation_index values, size
+//   4..128, BLOCK / S <= SUBGROUPS; n < 2^30.
+// Cost per key and pass: 1 read and 1 write in digit runs (2 of each with
+//   PAIRS), 9 ballots, 1 shuffle, 1/S of a workgroup atomicAdd, a workgroup
+//   store and load; per tile 6 workgroup barriers (8 with PAIRS), a block
+//   scan and 256 look-back walks; plus 1 read and 4 workgroup atomicAdds
+//   per key for the four histograms, once. Workgroup memory:
+//   SUBGROUPS * 512 + TILE * 4 + 3 KiB.
+#import wavekit::subgroup as sg
+#import wavekit::block as blk
+
+const PASS = 0u;
+const SHIFT = 8u * PASS;
+const PAIRS = false;
+// Threads per workgroup: 512, 256 or 128 (the host's choice by subgroup
+// size and limits: 256 / 4 subgroups' u16 counter rows would take 32 KiB).
+const BLOCK = 256u;
+// Rows of subgroup counters: BLOCK / the smallest subgroup size.
+const SUBGROUPS = 8u;
+// Keys per thread and tile.
+const ITEMS = 8u;
+// Spin on tile_state with atomicOr(x, 0) rather than atomicLoad (lavapipe).
+const SPIN_WITH_RMW = true;
+// Subgroups of at most 32 lanes: ballots fit their first word.
+const NARROW = false;
+const TILE = BLOCK * ITEMS;
+const RADIX = 256u;
+const PAIRS_OF_DIGITS = 128u;
+const COUNT_MASK = 0x3fffffffu;
+const ODD = PASS & 1u;
+const AGGREGATE = (1u + 2u * ODD) << 30u;
+const PREFIX = (2u - 2u * ODD) << 30u;
+
+@group(0) @binding(0) var<storage, read> keys_in: array<u32>;
+@group(0) @binding(1) var<storage, read_write> keys_out: array<u32>;
+@group(0) @binding(2) var<storage, read> values_in: array<u32>;
+@group(0) @binding(3) var<storage, read_write> values_out: array<u32>;
+@group(0) @binding(4) var<storage, read_write> digits: array<atomic<u32>>;
+@group(0) @binding(5) var<storage, read_write> tile_state: array<atomic<u32>>;
+@group(0) @binding(6) var<storage, read_write> tile_counter: array<atomic<u32>>;
+
+var<workgroup> bins: array<atomic<u32>, 1024>;
+var<workgroup> tile_slot: u32;
+// Row g, word w: the counts (during the rank) or first tile positions
+// (after it) of digits 2w (low half) and 2w + 1 (high half) in subgroup g.
+var<workgroup> counters: array<atomic<u32>, SUBGROUPS * PAIRS_OF_DIGITS>;
+var<workgroup> tile_count: array<u32, RADIX>;
+var<workgroup> tile_first: array<u32, RADIX>;
+// Where the keys of digit d go: output position of the tile's first key of
+// digit d minus its position in the tile.
+var<workgroup> digit_base: array<u32, RADIX>;
+// The tile's keys (then values) in their output order.
+var<workgroup> staged: array<u32, TILE>;
+
+// The keys [begin, end) of histogram workgroup `w` of `parts`.
+fn keys_of_part(w: u32, parts: u32) -> vec2<u32> {
+    let n = arrayLength(&keys_in);
+    let tiles = (n + TILE - 1u) / TILE;
+    let per = (tiles + parts - 1u) / parts;
+    let begin = min(w * per, tiles) * TILE;
+    let end = min(min((w + 1u) * per, tiles) * TILE, n);
+    return vec2<u32>(begin, max(begin, end));
+}
+
+@compute @workgroup_size(BLOCK)
+fn histogram(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: vec3<u32>,
+             @builtin(num_workgroups) nwg: vec3<u32>) {
+    for (var k = t; k < 4u * RADIX; k += BLOCK) {
+        atomicStore(&bins[k], 0u);
+    }
+    // The look-back's state for the passes, cleared here rather than by a
+    // separate fill so that its cost is part of the sort.
+    let threads = nwg.x * BLOCK;
+    for (var k = wid.x * BLOCK + t; k < arrayLength(&tile_state); k += threads) {
+        atomicStore(&tile_state[k], 0u);
+    }
+    if wid.x == 0u && t < 4u {
+        atomicStore(&tile_counter[t], 0u);
+    }
+    workgroupBarrier();
+    let span = keys_of_part(wid.x, nwg.x);
+    for (var base = span.x; base < span.y; base += TILE) {
+        var keys: array<u32, ITEMS>;
+        for (var s = 0u; s < ITEMS; s++) {
+            let i = base + s * BLOCK + t;
+            if i < span.y {
+                keys[s] = keys_in[i];
+            }
+        }
+        for (var s = 0u; s < ITEMS; s++) {
+            if base + s * BLOCK + t < span.y {
+                let key = keys[s];
+                atomicAdd(&bins[key & 0xffu], 1u);
+                atomicAdd(&bins[RADIX + extractBits(key, 8u, 8u)], 1u);
+                atomicAdd(&bins[2u * RADIX + extractBits(key, 16u, 8u)], 1u);
+                atomicAdd(&bins[3u * RADIX + (key >> 24u)], 1u);
+            }
+        }
+    }
+    workgroupBarrier();
+    for (var k = t; k < 4u * RADIX; k += BLOCK) {
+        let count = atomicLoad(&bins[k]);
+        if count != 0u {
+            atomicAdd(&digits[k], count);
+        }
+    }
+}
+
+@compute @workgroup_size(BLOCK)
+fn digit_offsets(@builtin(local_invocation_index) t: u32) {
+    for (var p = 0u; p < 4u; p++) {
+        var low = 0u;
+        var high = 0u;
+        let at = p * RADIX + 2u * t;
+        if t < PAIRS_OF_DIGITS {
+            low = atomicLoad(&digits[at]);
+            high = atomicLoad(&digits[at + 1u]);
+        }
+        let start = blk::exclusive_add<u32, BLOCK>(low + high);
+        if t < PAIRS_OF_DIGITS {
+            atomicStore(&digits[at], start);
+            atomicStore(&digits[at + 1u], start + low);
+        }
+    }
+}
+
+/// Lanes of `mask` below `lane` (lanes 0..127).
+fn below(mask: vec4<u32>, lane: u32) -> u32 {
+    let word = lane / 32u;
+    let whole = countOneBits(mask);
+    let earlier = select(0u, whole.x, word > 0u) + select(0u, whole.y, word > 1u)
+        + select(0u, whole.z, word > 2u);
+    return earlier + countOneBits(mask[word] & sg::lanemask_lt(lane % 32u));
+}
+
+/// The lanes (0..31) whose `digit` has bit `b` as this lane's does.
+fn same_bit(digit: u32, b: u32) -> u32 {
+    let one = extractBits(digit, b, 1u) == 1u;
+    let lanes = sg::ballot(one).x;
+    return select(~lanes, lanes, one);
+}
+
+/// The lanes (0..127) whose `digit` has bit `b` as this lane's does.
+fn same_bit_wide(digit: u32, b: u32) -> vec4<u32> {
+    let one = extractBits(digit, b, 1u) == 1u;
+    let lanes = sg::ballot(one);
+    return select(~lanes, lanes, vec4<bool>(one));
+}
+
+/// The lowest lane of a non-zero `mask`.
+fn lowest(mask: vec4<u32>) -> u32 {
+    let bits = firstTrailingBit(mask);
+    return select(select(select(96u + bits.w, 64u + bits.z, mask.z != 0u), 32u + bits.y,
+                         mask.y != 0u), bits.x, mask.x != 0u);
+}
+
+/// The half of counter word `word` that holds `digit`.
+fn counter_half(word: u32, digit: u32) -> u32 {
+    return extractBits(word, 16u * (digit & 1u), 16u);
+}
+
+/// Digit d's exclusive prefix over the earlier tiles of this pass, from
+/// their publications; `tile` > 0.
+fn look_back(tile: u32, d: u32) -> u32 {
+    var prefix = 0u;
+    var k = tile - 1u;
+    loop {
+        // Read with a read-modify-write, as scan.wgsl does: lavapipe let a
+        // spin on atomicLoad end early.
+        var word: u32;
+        if SPIN_WITH_RMW {
+            word = atomicOr(&tile_state[k * RADIX + d], 0u);
+        } else {
+            word = atomicLoad(&tile_state[k * RADIX + d]);
+        }
+        let tag = word & ~COUNT_MASK;
+        if tag == PREFIX {
+            prefix += word & COUNT_MASK;
+            break;
+        }
+        if tag == AGGREGATE {
+            prefix += word & COUNT_MASK;
+            k -= 1u;
+        }
+    }
+    return prefix;
+}
+
+@compute @workgroup_size(BLOCK)
+fn onesweep(@builtin(local_invocation_index) t: u32) {
+    if t == 0u {
+        tile_slot = atomicAdd(&tile_counter[PASS], 1u);
+    }
+    for (var k = t; k < SUBGROUPS * PAIRS_OF_DIGITS; k += BLOCK) {
+        atomicStore(&counters[k], 0u);
+    }
+    let tile = workgroupUniformLoad(&tile_slot);
+    let n = arrayLength(&keys_in);
+    // The host's grid may round the tile count up.
+    if tile >= (n + TILE - 1u) / TILE {
+        return;
+    }
+    let lane = sg::invocation_id();
+    let size = sg::group_size();
+    let subgroup = t / size;
+    let first_key = tile * TILE + subgroup * ITEMS * size + lane;
+
+    var keys: array<u32, ITEMS>;
+    var values: array<u32, ITEMS>;
+    for (var s = 0u; s < ITEMS; s++) {
+        let i = first_key + s * size;
+        if i < n {
+            keys[s] = keys_in[i];
+            if PAIRS {
+                values[s] = values_in[i];
+            }
+        }
+    }
+
+    // Rank within the subgroup, item by item.
+    var ranks: array<u32, ITEMS>;
+    for (var s = 0u; s < ITEMS; s++) {
+        let valid = first_key + s * size < n;
+        let digit = extractBits(keys[s], SHIFT, 8u);
+        // The lanes with this lane's digit (among the valid ones), how many
+        // of them are below it, how many there are, and the lowest.
+        var earlier: u32;
+        var total: u32;
+        var leader: u32;
+        if NARROW {
+            // Written out: a loop here made the NVIDIA Vulkan driver's code
+            // slower.
+            let peers = sg::ballot(valid).x & same_bit(digit, 0u) & same_bit(digit, 1u)
+                & same_bit(digit, 2u) & same_bit(digit, 3u) & same_bit(digit, 4u)
+                & same_bit(digit, 5u) & same_bit(digit, 6u) & same_bit(digit, 7u);
+            earlier = countOneBits(peers & sg::lanemask_lt(lane));
+            total = countOneBits(peers);
+            leader = firstTrailingBit(peers);
+        } else {
+            let peers = sg::ballot(valid) & same_bit_wide(digit, 0u) & same_bit_wide(digit, 1u)
+                & same_bit_wide(digit, 2u) & same_bit_wide(digit, 3u) & same_bit_wide(digit, 4u)
+                & same_bit_wide(digit, 5u) & same_bit_wide(digit, 6u) & same_bit_wide(digit, 7u);
+            earlier = below(peers, lane);
+            let counts = countOneBits(peers);
+            total = counts.x + counts.y + counts.z + counts.w;
+            leader = lowest(peers);
+        }
+        var before = 0u;
+        if valid && earlier == 0u {
+            let shift = 16u * (digit & 1u);
+            let word = atomicAdd(&counters[subgroup * PAIRS_OF_DIGITS + digit / 2u], total << shift);
+            before = counter_half(word, digit);
+        }
+        // An invalid lane has no peers; it shuffles from itself.
+        leader = select(lane, leader, valid);
+        ranks[s] = sg::shuffle<u32>(before, leader) + earlier;
+    }
+    workgroupBarrier();
+
+    // Thread t < 128: digits 2t and 2t + 1, down the subgroup rows.
+    let rows = BLOCK / size;
+    var low = 0u;
+    var high = 0u;
+    if t < PAIRS_OF_DIGITS {
+        for (var g = 0u; g < rows; g++) {
+            let word = atomicLoad(&counters[g * PAIRS_OF_DIGITS + t]);
+            low += word & 0xffffu;
+            high += word >> 16u;
+        }
+        // Publish the counts now, so that later tiles looking back need
+        // not wait for this tile's scan.
+        let tag = select(AGGREGATE, PREFIX, tile == 0u);
+        atomicStore(&tile_state[tile * RADIX + 2u * t], tag | low);
+        atomicStore(&tile_state[tile * RADIX + 2u * t + 1u], tag | high);
+    }
+    let start = blk::exclusive_add<u32, BLOCK>(low + high);
+    if t < PAIRS_OF_DIGITS {
+        var at_low = start;
+        var at_high = start + low;
+        tile_count[2u * t] = low;
+        tile_count[2u * t + 1u] = high;
+        tile_first[2u * t] = at_low;
+        tile_first[2u * t + 1u] = at_high;
+        for (var g = 0u; g < rows; g++) {
+            let word = atomicLoad(&counters[g * PAIRS_OF_DIGITS + t]);
+            atomicStore(&counters[g * PAIRS_OF_DIGITS + t], at_low | (at_high << 16u));
+            at_low += word & 0xffffu;
+            at_high += word >> 16u;
+        }
+    }
+    workgroupBarrier();
+
+    // Look back, publish the inclusive prefix.
+    for (var d = t; d < RADIX; d += BLOCK) {
+        var prefix = 0u;
+        if tile > 0u {
+            prefix = look_back(tile, d);
+            atomicStore(&tile_state[tile * RADIX + d], PREFIX | (prefix + tile_count[d]));
+        }
+        digit_base[d] = atomicLoad(&digits[PASS * RADIX + d]) + prefix - tile_first[d];
+    }
+    workgroupBarrier();
+
+    // Stage the keys in workgroup memory in their order in the tile's
+    // output, so that consecutive threads write runs of equal digits to
+    // consecutive addresses: scattering from registers instead sent each
+    // key to its own memory transaction (H100, CUDA, 2^26 keys: 1.46 ms
+    // a pass against 0.56 with coalesced writes).
+    for (var s = 0u; s < ITEMS; s++) {
+        if first_key + s * size < n {
+            let digit = extractBits(keys[s], SHIFT, 8u);
+            let word = atomicLoad(&counters[subgroup * PAIRS_OF_DIGITS + digit / 2u]);
+            ranks[s] += counter_half(word, digit);
+            staged[ranks[s]] = keys[s];
+        }
+    }
+    workgroupBarrier();
+    let tile_keys = min(TILE, n - tile * TILE);
+    var destinations: array<u32, ITEMS>;
+    for (var k = 0u; k < ITEMS; k++) {
+        let j = k * BLOCK + t;
+        if j < tile_keys {
+            let key = staged[j];
+            let at = digit_base[extractBits(key, SHIFT, 8u)] + j;
+            keys_out[at] = key;
+            destinations[k] = at;
+        }
+    }
+    if PAIRS {
+        workgroupBarrier();
+        for (var s = 0u; s < ITEMS; s++) {
+            if first_key + s * size < n {
+                staged[ranks[s]] = values[s];
+            }
+        }
+        workgroupBarrier();
+        for (var k = 0u; k < ITEMS; k++) {
+            let j = k * BLOCK + t;
+            if j < tile_keys {
+                values_out[destinations[k]] = staged[j];
+            }
+        }
+    }
+}

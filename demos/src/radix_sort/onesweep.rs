@@ -1,0 +1,211 @@
+//! The OneSweep-style sort (`shaders/radix_onesweep.wgsl`): one histogram
+//! kernel for all four digits, one scan of the digit counts, then one kernel
+//! per pass that ranks a tile with subgroup ballots, finds its digits' output
+//! offsets by decoupled look-back and scatters.
+
+use wavekit::Error;
+use wavekit::runner::{Buffer, Kernel, Step};
+
+use super::{SHIFTS, SortBuffers};
+use crate::harness::{Ctx, grid};
+
+const SHADER: &str = include_str!("../../shaders/radix_onesweep.wgsl");
+/// Digits per pass.
+const RADIX: usize = 256;
+/// The most workgroups of the histogram kernel: enough to fill a large GPU,
+/// few enough that each adds its counts to the 1024 global ones once.
+const MAX_HISTOGRAM_GROUPS: usize = 1024;
+/// The subgroup sizes the shader's rank handles (its ballots are 128 bits).
+const SUBGROUP_SIZES: std::ops::RangeInclusive<u32> = 4..=128;
+
+/// Workgroup shape of the pass kernel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Shape {
+    /// Threads per workgroup.
+    block: u32,
+    /// Keys per thread and tile.
+    items: u32,
+}
+
+impl Shape {
+    /// Workgroup memory of the pass kernel at subgroups of at least `min`
+    /// lanes: the u16 counter rows, the staging tile, the per-digit counts,
+    /// first positions and bases, the block scan's partials and the tile
+    /// slot (bytes).
+    fn workgroup_bytes(self, min: u32) -> u64 {
+        let rows = u64::from(self.block / min);
+        let words = rows * 128
+            + u64::from(self.block * self.items)
+            + 3 * RADIX as u64
+            + 2 * u64::from(self.block / min)
+            + 1;
+        4 * words
+    }
+}
+
+/// The largest of 512 × 6 (best on an H100 through both back ends: at 2^26
+/// keys 2.79 ms against 3.11 for 256 × 8 through CUDA, 4.82 against 5.16
+/// through Vulkan), 256 × 8 and 128 × 8 that the device holds: 512 threads
+/// need subgroups of at least 16 lanes (the counter rows) and the adapter's
+/// limits; 128 serves 4-lane subgroups.
+fn shape_for(ctx: &Ctx<'_>, min: u32) -> Shape {
+    let large = Shape {
+        block: 512,
+        items: 6,
+    };
+    let fits = |shape: Shape| match ctx.gpu.wgpu() {
+        None => true,
+        Some(device) => {
+            let limits = device.device().limits();
+            limits.max_compute_invocations_per_workgroup >= shape.block
+                && u64::from(limits.max_compute_workgroup_storage_size)
+                    >= shape.workgroup_bytes(min)
+        }
+    };
+    if min >= 16 && fits(large) {
+        large
+    } else if min >= 8 {
+        Shape {
+            block: 256,
+            items: 8,
+        }
+    } else {
+        Shape {
+            block: 128,
+            items: 8,
+        }
+    }
+}
+
+/// The kernels of the OneSweep sort, composed for one device.
+pub struct OneSweep {
+    histogram: Kernel,
+    digit_offsets: Kernel,
+    passes: Vec<Kernel>,
+    shape: Shape,
+}
+
+/// The sort's scratch buffers for one key count.
+pub struct OneSweepScratch {
+    digits: Buffer,
+    tile_state: Buffer,
+    tile_counter: Buffer,
+    tiles: u32,
+    histogram_groups: u32,
+}
+
+impl OneSweep {
+    /// Composes the four passes for `ctx`'s device; `pairs` moves values
+    /// with the keys. Fails with a usage error on subgroups outside 4..=128.
+    pub fn new(ctx: &Ctx<'_>, pairs: bool) -> Result<Self, Error> {
+        let sizes = &ctx.gpu.target().subgroup_size;
+        let (min, max) = (sizes.min(), sizes.max());
+        if !SUBGROUP_SIZES.contains(&min) || !SUBGROUP_SIZES.contains(&max) {
+            return Err(Error::Usage(format!(
+                "the OneSweep radix sort needs subgroups of 4 to 128 lanes, not {min}..={max}"
+            )));
+        }
+        let shape = shape_for(ctx, min);
+        // lavapipe let a spin on atomicLoad end early (scan.wgsl); on an
+        // H100 the read-modify-write spin cost 45% more through CUDA.
+        let cpu = ctx
+            .gpu
+            .wgpu()
+            .is_some_and(|d| d.info().device_type == wgpu::DeviceType::Cpu);
+        let edits = [
+            ("const PAIRS = false;", format!("const PAIRS = {pairs};")),
+            (
+                "const BLOCK = 256u;",
+                format!("const BLOCK = {}u;", shape.block),
+            ),
+            (
+                "const ITEMS = 8u;",
+                format!("const ITEMS = {}u;", shape.items),
+            ),
+            (
+                "const SUBGROUPS = 8u;",
+                format!("const SUBGROUPS = {}u;", shape.block / min),
+            ),
+            (
+                "const SPIN_WITH_RMW = true;",
+                format!("const SPIN_WITH_RMW = {cpu};"),
+            ),
+            (
+                "const NARROW = false;",
+                format!("const NARROW = {};", max <= 32),
+            ),
+        ];
+        let mut passes = Vec::new();
+        let mut first = None;
+        for pass in 0..SHIFTS.len() {
+            let pass_decl = format!("const PASS = {pass}u;");
+            let mut all: Vec<(&str, &str)> = vec![("const PASS = 0u;", &pass_decl)];
+            all.extend(edits.iter().map(|(from, to)| (*from, to.as_str())));
+            let module = ctx.compose(SHADER, "radix_onesweep.wgsl", &all)?;
+            if pass == 0 {
+                let [histogram, digit_offsets, onesweep] =
+                    ctx.kernels(&module, ["histogram", "digit_offsets", "onesweep"])?;
+                first = Some((histogram, digit_offsets));
+                passes.push(onesweep);
+            } else {
+                let [onesweep] = ctx.kernels(&module, ["onesweep"])?;
+                passes.push(onesweep);
+            }
+        }
+        let (histogram, digit_offsets) = first.expect("pass 0 was composed");
+        Ok(OneSweep {
+            histogram,
+            digit_offsets,
+            passes,
+            shape,
+        })
+    }
+
+    /// Keys per tile (and workgroup of a pass).
+    pub fn tile(&self) -> usize {
+        (self.shape.block * self.shape.items) as usize
+    }
+
+    /// Scratch for sorting `n` keys.
+    pub fn scratch(&self, ctx: &Ctx<'_>, n: usize) -> Result<OneSweepScratch, Error> {
+        let tiles = n.div_ceil(self.tile()).max(1);
+        Ok(OneSweepScratch {
+            digits: ctx.gpu.buffer((4 * RADIX * 4) as u64)?,
+            tile_state: ctx.gpu.buffer((tiles * RADIX * 4) as u64)?,
+            tile_counter: ctx.gpu.buffer(4 * 4)?,
+            tiles: tiles as u32,
+            histogram_groups: tiles.min(MAX_HISTOGRAM_GROUPS) as u32,
+        })
+    }
+
+    /// The whole sort: input → 1 → 2 → 1 → 2 (buffer 0 is only read). The
+    /// leading zeroing of the 4 KiB digit counts is the only untimed step:
+    /// the histogram kernel clears the look-back state.
+    pub fn steps<'b>(&'b self, b: &'b SortBuffers, scratch: &'b OneSweepScratch) -> Vec<Step<'b>> {
+        let bind = |src: usize, dst: usize| -> Vec<&'b Buffer> {
+            vec![
+                &b.keys[src],
+                &b.keys[dst],
+                &b.values[src],
+                &b.values[dst],
+                &scratch.digits,
+                &scratch.tile_state,
+                &scratch.tile_counter,
+            ]
+        };
+        let mut steps = vec![
+            Step::Zero(&scratch.digits),
+            Step::dispatch(
+                &self.histogram,
+                &bind(0, 1),
+                [scratch.histogram_groups, 1, 1],
+            ),
+            Step::dispatch(&self.digit_offsets, &bind(0, 1), [1, 1, 1]),
+        ];
+        for (pass, kernel) in self.passes.iter().enumerate() {
+            let (src, dst) = super::ping_pong(pass);
+            steps.push(Step::dispatch(kernel, &bind(src, dst), grid(scratch.tiles)));
+        }
+        steps
+    }
+}
