@@ -40,8 +40,9 @@
 //   as soon as they have it, tagged AGGREGATE (tile 0: PREFIX).
 // Look-back: thread d (for each d in steps of BLOCK) walks back over the
 //   earlier tiles' words of digit d, summing aggregates until it meets a
-//   PREFIX, and publishes its inclusive prefix as PREFIX. A word is TAG << 30 | count. One tile_state,
-//   zeroed once, serves all four passes: even passes tag AGGREGATE 1 and
+//   PREFIX, and publishes its inclusive prefix as PREFIX. A word is
+//   TAG << 30 | count. One tile_state, zeroed once, serves all four
+//   passes: even passes tag AGGREGATE 1 and
 //   PREFIX 2, odd passes 3 and 0, and every other tag reads as "not yet".
 //   Before tile k publishes in pass p, its word holds the zero of the
 //   initial state (p = 0) or pass p - 1's PREFIX, never a tag of pass p.
@@ -75,7 +76,8 @@ const BLOCK = 256u;
 const SUBGROUPS = 8u;
 // Keys per thread and tile.
 const ITEMS = 8u;
-// Spin on tile_state with atomicOr(x, 0) rather than atomicLoad (lavapipe).
+// Spin on tile_state with atomicOr(x, 0) rather than atomicLoad: lavapipe
+// let a spin on atomicLoad end early (scan.wgsl); GPUs pay for the RMW.
 const SPIN_WITH_RMW = true;
 // Subgroups of at most 32 lanes: ballots fit their first word.
 const NARROW = false;
@@ -221,8 +223,6 @@ fn look_back(tile: u32, d: u32) -> u32 {
     var prefix = 0u;
     var k = tile - 1u;
     loop {
-        // Read with a read-modify-write, as scan.wgsl does: lavapipe let a
-        // spin on atomicLoad end early.
         var word: u32;
         if SPIN_WITH_RMW {
             word = atomicOr(&tile_state[k * RADIX + d], 0u);

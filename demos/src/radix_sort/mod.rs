@@ -5,7 +5,8 @@
 //! - [`onesweep`] (`shaders/radix_onesweep.wgsl`), as CUB's OneSweep: one
 //!   read of the keys builds all four digit histograms and a block scan
 //!   turns them into each digit's output offset; then each pass is a single
-//!   kernel that takes tiles of 2048 keys (256 threads × 8) in launch order,
+//!   kernel that takes tiles of keys (512 threads × 6 where the device holds
+//!   that, else 256 × 8 or 128 × 8) in launch order,
 //!   ranks a tile stably with subgroup ballots (`sg::ballot` per digit bit
 //!   finds a key's peers, `sg::lanemask_lt` its place among them, per-
 //!   subgroup counters in workgroup memory and one `blk::exclusive_add`
@@ -47,7 +48,7 @@ pub mod reduce_then_scan;
 use wavekit::Error;
 use wavekit::runner::{Buffer, Gpu};
 
-use crate::harness::{Ctx, Report, bytes_of, check_equal, random_u32, words_of};
+use crate::harness::{Ctx, Report, Timing, bytes_of, check_equal, random_u32, words_of};
 use crate::scan::ScanAlgorithm;
 use crate::{Demo, Prepared, unknown_variant};
 use onesweep::OneSweep;
@@ -159,34 +160,17 @@ struct PreparedRadixSort<'c> {
 impl PreparedRadixSort<'_> {
     /// Sorts `buffers` (timed when the context times), returning what ran,
     /// in words, and its timing.
-    fn sort(
-        &self,
-        buffers: &SortBuffers,
-        n: usize,
-    ) -> Result<(String, Option<crate::harness::Timing>), Error> {
+    fn sort(&self, buffers: &SortBuffers, n: usize) -> Result<(String, Option<Timing>), Error> {
         match &self.sorter {
             Sorter::OneSweep(sort) => {
                 let scratch = sort.scratch(self.ctx, n)?;
-                let steps = sort.steps(buffers, &scratch);
-                let timing = self.ctx.run(&steps)?;
-                let what = format!(
-                    "OneSweep LSD radix sort, 4 passes of 8 bits: one histogram read, then per \
-                     pass one kernel ranking {}-key tiles with subgroup ballots, decoupled \
-                     look-back over per-digit tile counts, scatter staged in workgroup memory",
-                    sort.tile()
-                );
-                Ok((what, timing))
+                let timing = self.ctx.run(&sort.steps(buffers, &scratch))?;
+                Ok((sort.describe(), timing))
             }
             Sorter::ReduceThenScan(sort) => {
                 let scratch = sort.scratch(self.ctx, n)?;
                 let timing = self.ctx.run(&sort.steps(buffers, &scratch))?;
-                let what = format!(
-                    "LSD radix sort, 4 passes of 8 bits: upsweep digit counts, device scan \
-                     ({}), downsweep ranking 256-key slices with \
-                     block::radix_rank_match_atomic_or and scattering",
-                    sort.scan_algorithm()
-                );
-                Ok((what, timing))
+                Ok((sort.describe(), timing))
             }
         }
     }

@@ -135,24 +135,21 @@ impl OneSweep {
                 format!("const NARROW = {};", max <= 32),
             ),
         ];
-        let mut passes = Vec::new();
-        let mut first = None;
-        for pass in 0..SHIFTS.len() {
+        let compose = |pass: usize| {
             let pass_decl = format!("const PASS = {pass}u;");
             let mut all: Vec<(&str, &str)> = vec![("const PASS = 0u;", &pass_decl)];
             all.extend(edits.iter().map(|(from, to)| (*from, to.as_str())));
-            let module = ctx.compose(SHADER, "radix_onesweep.wgsl", &all)?;
-            if pass == 0 {
-                let [histogram, digit_offsets, onesweep] =
-                    ctx.kernels(&module, ["histogram", "digit_offsets", "onesweep"])?;
-                first = Some((histogram, digit_offsets));
-                passes.push(onesweep);
-            } else {
-                let [onesweep] = ctx.kernels(&module, ["onesweep"])?;
-                passes.push(onesweep);
-            }
+            ctx.compose(SHADER, "radix_onesweep.wgsl", &all)
+        };
+        // The histogram and the digit offsets do not depend on the pass:
+        // they come from pass 0's module.
+        let [histogram, digit_offsets, first_pass] =
+            ctx.kernels(&compose(0)?, ["histogram", "digit_offsets", "onesweep"])?;
+        let mut passes = vec![first_pass];
+        for pass in 1..SHIFTS.len() {
+            let [onesweep] = ctx.kernels(&compose(pass)?, ["onesweep"])?;
+            passes.push(onesweep);
         }
-        let (histogram, digit_offsets) = first.expect("pass 0 was composed");
         Ok(OneSweep {
             histogram,
             digit_offsets,
@@ -164,6 +161,16 @@ impl OneSweep {
     /// Keys per tile (and workgroup of a pass).
     pub fn tile(&self) -> usize {
         (self.shape.block * self.shape.items) as usize
+    }
+
+    /// What the sort does, in words, for reports.
+    pub fn describe(&self) -> String {
+        format!(
+            "OneSweep LSD radix sort, 4 passes of 8 bits: one histogram read, then per pass \
+             one kernel ranking {}-key tiles with subgroup ballots, decoupled look-back over \
+             per-digit tile counts, scatter staged in workgroup memory",
+            self.tile()
+        )
     }
 
     /// Scratch for sorting `n` keys.

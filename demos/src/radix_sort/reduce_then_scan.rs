@@ -65,9 +65,14 @@ impl<'c> ReduceThenScan<'c> {
         })
     }
 
-    /// The device scan's algorithm, in words.
-    pub fn scan_algorithm(&self) -> &'static str {
-        self.scan.algorithm().describe()
+    /// What the sort does, in words, for reports.
+    pub fn describe(&self) -> String {
+        format!(
+            "LSD radix sort, 4 passes of 8 bits: upsweep digit counts, device scan ({}), \
+             downsweep ranking 256-key slices with block::radix_rank_match_atomic_or and \
+             scattering",
+            self.scan.algorithm().describe()
+        )
     }
 
     /// Scratch for sorting `n` keys.
