@@ -11,7 +11,7 @@ use inkwell::values::{BasicMetadataValueEnum, BasicValueEnum, FunctionValue, Poi
 use naga::valid::FunctionInfo;
 use naga::{Handle, Statement};
 
-use super::{ModuleLowerer, make_internal, types};
+use super::{ModuleLowerer, loops, make_internal, types};
 use crate::error::NativeError;
 use crate::target::{Cx, Scope, llvm_error};
 
@@ -300,14 +300,22 @@ impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
                 self.block(continuing)?;
                 self.exits.pop();
                 if !self.terminated() {
-                    match break_if {
+                    let latch = match break_if {
                         Some(condition) => {
                             let condition = self.expression(condition)?.into_int_value();
                             self.builder
                                 .build_conditional_branch(condition, exit, body_block)
-                                .map_err(llvm_error)?;
+                                .map_err(llvm_error)?
                         }
-                        None => self.branch_to(body_block)?,
+                        None => self
+                            .builder
+                            .build_unconditional_branch(body_block)
+                            .map_err(llvm_error)?,
+                    };
+                    if let Some(function) = self.function
+                        && loops::is_small_counted_loop(self.m.naga, function, body)
+                    {
+                        loops::mark_unroll_full(self.m.context, latch)?;
                     }
                 }
                 self.builder.position_at_end(exit);

@@ -12,6 +12,7 @@
 
 mod expression;
 mod function;
+mod loops;
 mod math;
 mod memory;
 mod subgroup;
