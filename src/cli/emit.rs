@@ -6,9 +6,11 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use wavekit::Error;
 use wavekit::compose::Composer;
 use wavekit::emit::{Emitted, Language, emit};
+use wavekit::{Backend, Error, ValidModule};
+use wavekit_native::lower::Source;
+use wavekit_native::nvptx::{KernelRequest, compile_many};
 
 use super::target_args::TargetArgs;
 
@@ -17,9 +19,13 @@ use super::target_args::TargetArgs;
 pub struct EmitArgs {
     /// The WGSL shader, with `#import wavekit::...` lines.
     shader: PathBuf,
-    /// Output language: spv, msl, hlsl, glsl, wgsl or wgsl-browser.
+    /// Output language: spv, msl, hlsl, glsl, wgsl, wgsl-browser, or ptx
+    /// (the native CUDA back end's PTX; with `--backend cuda`).
     #[arg(long, default_value = "wgsl")]
     lang: String,
+    /// For ptx: the compute capability × 10 (70, 75, 80, 86, 89, 90).
+    #[arg(long, default_value_t = 90)]
+    sm: u32,
     /// Write here instead of standard output.
     #[arg(short, long)]
     output: Option<PathBuf>,
@@ -34,11 +40,22 @@ pub struct EmitArgs {
 }
 
 pub fn run(args: &EmitArgs) -> Result<ExitCode, Error> {
-    let language: Language = args.lang.parse()?;
     let source = std::fs::read_to_string(&args.shader)
         .map_err(|e| Error::Usage(format!("cannot read {}: {e}", args.shader.display())))?;
-    let composed = Composer::new(args.target.target()?)
-        .compose(&source, &args.shader.display().to_string())?;
+    let name = args.shader.display().to_string();
+    let target = args.target.target()?;
+    if args.lang == "ptx" {
+        if target.backend != Backend::Cuda {
+            return Err(Error::Usage(
+                "--lang ptx is the CUDA back end's output: add --backend cuda".into(),
+            ));
+        }
+        let composed = Composer::new(target).compose(&source, &name)?;
+        let ptx = ptx(&composed.module, &composed.wgsl, &name, args)?;
+        return write(args, ptx.as_bytes());
+    }
+    let language: Language = args.lang.parse()?;
+    let composed = Composer::new(target).compose(&source, &name)?;
     let emitted = emit(&composed.module, language, args.entry.as_deref())?;
     let bytes = match (&emitted, args.disassemble) {
         (Emitted::Binary(_), true) => disassemble(&emitted.to_bytes())?,
@@ -49,6 +66,41 @@ pub fn run(args: &EmitArgs) -> Result<ExitCode, Error> {
         }
         _ => emitted.to_bytes(),
     };
+    write(args, &bytes)
+}
+
+/// The PTX of `--entry`, or of every compute entry point in one module.
+fn ptx(module: &ValidModule, text: &str, name: &str, args: &EmitArgs) -> Result<String, Error> {
+    let entries: Vec<&str> = module
+        .module
+        .entry_points
+        .iter()
+        .filter(|e| e.stage == naga::ShaderStage::Compute)
+        .map(|e| e.name.as_str())
+        .filter(|e| args.entry.as_deref().is_none_or(|wanted| wanted == *e))
+        .collect();
+    if entries.is_empty() {
+        return Err(Error::Usage(match &args.entry {
+            Some(entry) => format!("{name} has no compute entry point `{entry}`"),
+            None => format!("{name} has no compute entry point"),
+        }));
+    }
+    let source = Source { name, text };
+    let requests: Vec<KernelRequest> = entries
+        .iter()
+        .map(|entry| KernelRequest {
+            module: &module.module,
+            info: &module.info,
+            entry,
+            name: entry,
+            source: Some(source),
+        })
+        .collect();
+    let (ptx, _) = compile_many(&requests, args.sm)?;
+    Ok(ptx)
+}
+
+fn write(args: &EmitArgs, bytes: &[u8]) -> Result<ExitCode, Error> {
     match &args.output {
         Some(path) => std::fs::write(path, bytes)
             .map_err(|e| Error::Usage(format!("cannot write {}: {e}", path.display())))?,
