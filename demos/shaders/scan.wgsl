@@ -1,7 +1,16 @@
 // Device-wide exclusive prefix sum of u32 (wrapping), in tiles of
-// TILE_QUADS vec4s = 2048 elements: each of the BLOCK = 256 threads scans 8
-// consecutive elements (two vec4 loads) in registers, then
-// `blk::exclusive_add<u32, BLOCK>` scans the thread totals.
+// TILE_QUADS vec4s = 8192 elements for BLOCK = 256 threads.
+//
+// Tile layout (lane-striped, as CUB's warp-striped loads): subgroup g of S
+// lanes owns the QUADS * S consecutive vec4s from
+// tile * TILE_QUADS + g * QUADS * S, and round k of its lane l is vec4
+// k * S + l of them. So every load and store of a subgroup covers
+// S consecutive vec4s (whole 32-byte sectors), where two consecutive vec4s
+// per thread left every access half a sector wide (H100: 0.69 of CUB).
+// A round is scanned within the vec4 in registers and across the subgroup
+// with `sg::inclusive_add`; the rounds chain through a carry; the
+// subgroups' totals go through workgroup memory (one barrier), each thread
+// summing those of the subgroups before its own.
 //
 // Bindings: 0 input (array<vec4<u32>>: n / 4, n a multiple of 4),
 //   1 output (same size), 2 tile_state (atomic u32 words: 2 per tile for the
@@ -29,11 +38,21 @@
 //   tile_reduce (grid of tiles): tile_state[tile] = the tile's sum;
 //   scan_tile_sums (1 workgroup): tile_state becomes its exclusive scan;
 //   tile_scan (grid of tiles): each tile scanned from tile_state[tile].
+// Contract: subgroups of consecutive local_invocation_index values, size
+//   4..128 (as everywhere wavekit's block primitives run).
+// Cost per tile: 1 read and 1 write of each element, QUADS
+//   `sg::inclusive_add` and `sg::broadcast` per thread, 6 workgroup barriers
+//   (2 per `workgroupUniformLoad`, 1 for the subgroup totals, 1 for the
+//   zeroed workgroup memory on the native back ends).
 #import wavekit::subgroup as sg
 #import wavekit::block as blk
 
 const BLOCK = 256u;
-const TILE_QUADS = 512u;
+// vec4s per thread and tile.
+const QUADS = 8u;
+const TILE_QUADS = BLOCK * QUADS;
+// Subgroups per workgroup at the smallest subgroup size, 4 lanes.
+const MAX_SUBGROUPS = BLOCK / 4u;
 const STATE_AGGREGATE = 0x40000000u;
 const STATE_PREFIX = 0x80000000u;
 const STATE_MASK = 0xc0000000u;
@@ -46,62 +65,73 @@ const SUMS_PER_THREAD = 16u;
 @group(0) @binding(3) var<storage, read_write> tile_counter: array<atomic<u32>>;
 
 var<workgroup> shared_tile: u32;
-var<workgroup> shared_total: u32;
 var<workgroup> shared_prefix: u32;
+var<workgroup> subgroup_totals: array<u32, MAX_SUBGROUPS>;
+// Thread sums of scan_tile_sums, in the same way.
+var<workgroup> sums_total: u32;
 
 fn tile_count() -> u32 {
     return (arrayLength(&input) + TILE_QUADS - 1u) / TILE_QUADS;
 }
 
-fn load_quad(i: u32) -> vec4<u32> {
-    if i < arrayLength(&input) {
-        return input[i];
-    }
-    return vec4<u32>(0u);
+/// Index of round `k`'s vec4 of thread `t` in tile `tile`.
+fn quad_index(tile: u32, t: u32, k: u32) -> u32 {
+    let size = sg::group_size();
+    return tile * TILE_QUADS + (t / size * QUADS + k) * size + sg::invocation_id();
 }
 
-/// Inclusive scan of a vec4.
-fn scan_quad(q: vec4<u32>) -> vec4<u32> {
-    let y = q.x + q.y;
-    let z = y + q.z;
-    return vec4<u32>(q.x, y, z, z + q.w);
-}
-
-/// A thread's two quads, their inclusive scans (the second continuing the
-/// first), its exclusive offset in the tile and the tile's total.
+/// A thread's part of a scanned tile: the exclusive prefixes of its vec4s
+/// within the tile, and the tile's total.
 struct ThreadScan {
-    first: vec4<u32>,
-    second: vec4<u32>,
-    scanned_first: vec4<u32>,
-    scanned_second: vec4<u32>,
-    offset: u32,
+    quads: array<vec4<u32>, QUADS>,
     tile_total: u32,
 }
 
-/// Scans tile `tile` in registers and across the workgroup.
+/// Scans tile `tile`: every element's exclusive prefix within the tile.
 fn scan_tile(tile: u32, t: u32) -> ThreadScan {
-    let i = tile * TILE_QUADS + 2u * t;
-    let first = load_quad(i);
-    let second = load_quad(i + 1u);
-    let scanned_first = scan_quad(first);
-    let scanned_second = scan_quad(second) + scanned_first.w;
-    let offset = blk::exclusive_add<u32, BLOCK>(scanned_second.w);
-    if t == BLOCK - 1u {
-        shared_total = offset + scanned_second.w;
+    let size = sg::group_size();
+    let lane = sg::invocation_id();
+    let len = arrayLength(&input);
+    var quads: array<vec4<u32>, QUADS>;
+    var carry = 0u;
+    for (var k = 0u; k < QUADS; k++) {
+        let i = quad_index(tile, t, k);
+        var q = vec4<u32>(0u);
+        if i < len {
+            q = input[i];
+        }
+        let within = vec4<u32>(0u, q.x, q.x + q.y, q.x + q.y + q.z);
+        let sum = within.w + q.w;
+        let inclusive = sg::inclusive_add<u32>(sum);
+        quads[k] = within + (carry + inclusive - sum);
+        carry += sg::broadcast<u32>(inclusive, size - 1u);
     }
-    let tile_total = workgroupUniformLoad(&shared_total);
-    return ThreadScan(first, second, scanned_first, scanned_second, offset, tile_total);
+    let subgroup = t / size;
+    if lane == size - 1u {
+        subgroup_totals[subgroup] = carry;
+    }
+    workgroupBarrier();
+    var before = 0u;
+    var total = 0u;
+    for (var g = 0u; g < BLOCK / size; g++) {
+        let s = subgroup_totals[g];
+        before += select(0u, s, g < subgroup);
+        total += s;
+    }
+    for (var k = 0u; k < QUADS; k++) {
+        quads[k] += before;
+    }
+    return ThreadScan(quads, total);
 }
 
-/// Writes the exclusive scan of the thread's quads, offset by `base`.
+/// Writes the thread's scanned vec4s, offset by `base`.
 fn store_tile(tile: u32, t: u32, s: ThreadScan, base: u32) {
-    let i = tile * TILE_QUADS + 2u * t;
-    let at = base + s.offset;
-    if i < arrayLength(&output) {
-        output[i] = at + s.scanned_first - s.first;
-    }
-    if i + 1u < arrayLength(&output) {
-        output[i + 1u] = at + s.scanned_second - s.second;
+    let len = arrayLength(&output);
+    for (var k = 0u; k < QUADS; k++) {
+        let i = quad_index(tile, t, k);
+        if i < len {
+            output[i] = s.quads[k] + base;
+        }
     }
 }
 
@@ -202,11 +232,9 @@ fn tile_reduce(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) w
     if tile >= tile_count() {
         return;
     }
-    let i = tile * TILE_QUADS + 2u * t;
-    let q = load_quad(i) + load_quad(i + 1u);
-    let total = blk::reduce_add<u32, BLOCK>((q.x + q.y) + (q.z + q.w));
+    let s = scan_tile(tile, t);
     if t == 0u {
-        atomicStore(&tile_state[tile], total);
+        atomicStore(&tile_state[tile], s.tile_total);
     }
 }
 
@@ -233,9 +261,9 @@ fn scan_tile_sums(@builtin(local_invocation_index) t: u32) {
             }
         }
         if t == BLOCK - 1u {
-            shared_total = offset + running;
+            sums_total = offset + running;
         }
-        carry += workgroupUniformLoad(&shared_total);
+        carry += workgroupUniformLoad(&sums_total);
     }
 }
 

@@ -11,8 +11,8 @@ use crate::harness::{Ctx, Report, bytes_of, check_equal, grid, random_u32, words
 use crate::{Demo, Prepared, unknown_variant};
 
 const SHADER: &str = include_str!("../shaders/scan.wgsl");
-/// Elements per tile (256 threads × 8).
-const TILE: usize = 2048;
+/// Elements per tile (256 threads × 8 vec4s).
+const TILE: usize = 8192;
 
 /// How the tiles learn the sum of the tiles before them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -6,13 +6,13 @@ import { lines, sample } from '../chart.js';
 import { compare, randomU32 } from '../check.js';
 import { grid } from '../gpu.js';
 
-// Elements per tile: 512 vec4s (the shader's TILE_QUADS).
-const TILE = 2048;
+// Elements per tile: 2048 vec4s (the shader's TILE_QUADS).
+const TILE = 8192;
 
 export default {
   id: 'scan',
   title: 'Scan',
-  about: 'Exclusive prefix sum of u32: blk::exclusive_add per tile, reduce-then-scan across tiles.',
+  about: 'Exclusive prefix sum of u32: sg::inclusive_add per lane-striped vec4, reduce-then-scan across tiles.',
 
   async run(gpu, { n, rand }) {
     n = Math.ceil(n / 4) * 4; // the shader reads vec4s
