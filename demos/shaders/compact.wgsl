@@ -1,47 +1,69 @@
 // Stream compaction: the elements of `input` below THRESHOLD, in order,
 // into `output`, and their number into `count[0]`.
 //
-// Tiles of TILE = 1024 elements: round j (0..ITEMS) of a tile covers
-// elements tile*TILE + j*BLOCK + t, so loads are coalesced and a round's
-// elements are ordered by thread, and rounds by j.
-//   count_tiles (grid of tiles, spilling into y): tile_counts[tile] = the
-//     tile's kept elements (a block reduction of per-thread counts).
-//   (host) tile_offsets = exclusive scan of tile_counts (the device scan).
-//   scatter (grid of tiles): per round, `sg::ballot` of the keep flags and
-//     `sg::lanemask_lt` give each kept element its rank among its
-//     subgroup's kept elements of that round (popcount, no shuffles); the
-//     subgroups' round totals, ordered (round, subgroup), are scanned with
-//     one `blk::exclusive_add`; element goes to
-//     tile_offsets[tile] + that offset + its rank. The last tile writes count.
+// Tiles of TILE = BLOCK * ITEMS elements, lane-striped: subgroup g of S
+// lanes owns the ITEMS * S consecutive elements from tile * TILE +
+// g * ITEMS * S, and round k of its lane l is element k * S + l of them, so
+// every load is S consecutive words and a subgroup's kept elements of a
+// round are consecutive in the output. Ranks: per round, `sg::ballot` of the
+// keep flags and `sg::lanemask_lt` give a kept element its rank among the
+// round's kept elements (popcount, no shuffles), and the ballots' popcounts
+// chain the rounds, so a subgroup knows where each of its kept elements goes
+// among its own; the subgroups' totals go through workgroup memory (one
+// barrier), each thread summing those of the subgroups before its own.
+// Kept elements are written straight from registers: each round of a
+// subgroup writes one run of consecutive words, and a subgroup's rounds
+// follow each other in the output.
+//
+// Entry points:
+//   select_lookback (single pass): tile_state and tile_counter zeroed first;
+//     one workgroup per tile (spilling into y). Each takes the next tile
+//     from tile_counter (so tiles start in order), ranks its tile, publishes
+//     its count, and the subgroup of thread 0 finds the kept elements of the
+//     tiles before it by decoupled look-back, S predecessors per step, as
+//     scan.wgsl does. A publication is one word, `state << 30 | count`
+//     (counts below 2^30: the host refuses larger inputs), read with
+//     atomicOr(x, 0) (scan.wgsl says why). The last tile writes count.
+//     Forward progress as in scan.wgsl: the host uses it where started
+//     workgroups keep running.
+//   count_tiles, then the device scan of tile_counts into tile_offsets, then
+//     scatter (three passes, portable): the same ranks, with the tile's
+//     offset from tile_offsets.
 // Bindings: 0 input (array<u32>, n), 1 output (array<u32>, n),
-//   2 tile_counts, 3 tile_offsets (array<u32>, tiles rounded up to a
-//   multiple of 4), 4 count (1 word). Every entry point binds all five.
+//   2 tile_counts (select_lookback: its tile_state, one word per tile;
+//   otherwise the counts), 3 tile_offsets (array<u32>, tiles rounded up to a
+//   multiple of 4; select_lookback: its tile counter in word 0), 4 count
+//   (1 word). Every entry point binds all five.
 // Contract: subgroups are formed of consecutive local_invocation_index
 // values (as everywhere wavekit's block primitives run), size 4..128.
+// Cost per tile: 1 read of each element and 1 write of each kept one,
+// ITEMS ballots per thread, 6 workgroup barriers (select_lookback; one of
+// them zeroes the native back ends' workgroup memory).
 #import wavekit::subgroup as sg
-#import wavekit::block as blk
 
 const BLOCK = 256u;
-const ITEMS = 4u;
-const TILE = 1024u;
+const ITEMS = 16u;
+const TILE = BLOCK * ITEMS;
 const THRESHOLD = 0x80000000u;
-// Entries of the (round, subgroup) table at the smallest subgroup, 4 lanes.
-const MAX_ENTRIES = 256u;
+// Subgroups per workgroup at the smallest subgroup size, 4 lanes.
+const MAX_SUBGROUPS = BLOCK / 4u;
+const STATE_AGGREGATE = 0x40000000u;
+const STATE_PREFIX = 0x80000000u;
+const STATE_MASK = 0xc0000000u;
+const COUNT_MASK = 0x3fffffffu;
 
 @group(0) @binding(0) var<storage, read> input: array<u32>;
 @group(0) @binding(1) var<storage, read_write> output: array<u32>;
-@group(0) @binding(2) var<storage, read_write> tile_counts: array<u32>;
-@group(0) @binding(3) var<storage, read_write> tile_offsets: array<u32>;
+@group(0) @binding(2) var<storage, read_write> tile_counts: array<atomic<u32>>;
+@group(0) @binding(3) var<storage, read_write> tile_offsets: array<atomic<u32>>;
 @group(0) @binding(4) var<storage, read_write> count: array<u32>;
 
-var<workgroup> round_totals: array<u32, MAX_ENTRIES>;
+var<workgroup> shared_tile: u32;
+var<workgroup> shared_prefix: u32;
+var<workgroup> subgroup_totals: array<u32, MAX_SUBGROUPS>;
 
 fn tile_count() -> u32 {
     return (arrayLength(&input) + TILE - 1u) / TILE;
-}
-
-fn keep(i: u32) -> bool {
-    return i < arrayLength(&input) && input[i] < THRESHOLD;
 }
 
 /// Kept lanes below `lane` in ballot `b` (lanes 0..127).
@@ -53,6 +75,127 @@ fn rank_in_subgroup(b: vec4<u32>, lane: u32) -> u32 {
     return earlier + countOneBits(b[word] & sg::lanemask_lt(lane % 32u));
 }
 
+/// A thread's part of a ranked tile: its elements, where each kept one goes
+/// among the tile's kept elements (NONE: dropped), and the tile's count.
+struct TileRanks {
+    values: array<u32, ITEMS>,
+    positions: array<u32, ITEMS>,
+    total: u32,
+}
+
+const NONE = 0xffffffffu;
+
+/// Ranks tile `tile`'s kept elements (all threads of the workgroup).
+fn rank_tile(tile: u32, t: u32) -> TileRanks {
+    let size = sg::group_size();
+    let lane = sg::invocation_id();
+    let subgroup = t / size;
+    let first = tile * TILE + subgroup * ITEMS * size + lane;
+    let n = arrayLength(&input);
+    var values: array<u32, ITEMS>;
+    var positions: array<u32, ITEMS>;
+    var kept = 0u;
+    for (var k = 0u; k < ITEMS; k++) {
+        let i = first + k * size;
+        var x = THRESHOLD;
+        if i < n {
+            x = input[i];
+        }
+        let keep = x < THRESHOLD;
+        let b = sg::ballot(keep);
+        values[k] = x;
+        positions[k] = select(NONE, kept + rank_in_subgroup(b, lane), keep);
+        let whole = countOneBits(b);
+        kept += whole.x + whole.y + whole.z + whole.w;
+    }
+    if lane == 0u {
+        subgroup_totals[subgroup] = kept;
+    }
+    workgroupBarrier();
+    var before = 0u;
+    var total = 0u;
+    for (var g = 0u; g < BLOCK / size; g++) {
+        let s = subgroup_totals[g];
+        before += select(0u, s, g < subgroup);
+        total += s;
+    }
+    for (var k = 0u; k < ITEMS; k++) {
+        positions[k] = select(NONE, positions[k] + before, positions[k] != NONE);
+    }
+    return TileRanks(values, positions, total);
+}
+
+/// Writes the thread's kept elements from output position `base` on.
+fn scatter_tile(r: TileRanks, base: u32) {
+    for (var k = 0u; k < ITEMS; k++) {
+        if r.positions[k] != NONE {
+            output[base + r.positions[k]] = r.values[k];
+        }
+    }
+}
+
+/// The kept elements of every tile before `tile` (> 0), from their
+/// publications, read by one whole subgroup, S predecessors a step (lane i
+/// reads tile `end - 1 - i`; the nearest inclusive prefix ends the walk).
+/// Every lane of the subgroup calls it; all get the sum.
+fn look_back(tile: u32) -> u32 {
+    let lane = sg::invocation_id();
+    let size = sg::group_size();
+    var prefix = 0u;
+    var end = tile;
+    loop {
+        // Lanes past tile 0 read nothing and count as a prefix of 0.
+        var word = select(0u, STATE_PREFIX, lane >= end);
+        loop {
+            if (word & STATE_MASK) == 0u {
+                word = atomicOr(&tile_counts[end - 1u - lane], 0u);
+            }
+            if sg::all_true((word & STATE_MASK) != 0u) {
+                break;
+            }
+        }
+        let is_prefix = (word & STATE_MASK) == STATE_PREFIX;
+        let nearest = sg::reduce_all_min<u32>(select(0xffffffffu, lane, is_prefix));
+        prefix += sg::reduce_all_add<u32>(select(0u, word & COUNT_MASK, lane <= nearest));
+        if nearest != 0xffffffffu {
+            break;
+        }
+        end -= size;
+    }
+    return prefix;
+}
+
+@compute @workgroup_size(BLOCK)
+fn select_lookback(@builtin(local_invocation_index) t: u32) {
+    if t == 0u {
+        shared_tile = atomicAdd(&tile_offsets[0], 1u);
+    }
+    let tile = workgroupUniformLoad(&shared_tile);
+    let tiles = tile_count();
+    if tile >= tiles {
+        return;
+    }
+    let r = rank_tile(tile, t);
+    let looks_back = sg::any_true(t == 0u);
+    if looks_back {
+        var prefix = 0u;
+        if tile != 0u {
+            if t == 0u {
+                atomicStore(&tile_counts[tile], STATE_AGGREGATE | r.total);
+            }
+            prefix = look_back(tile);
+        }
+        if t == 0u {
+            atomicStore(&tile_counts[tile], STATE_PREFIX | (prefix + r.total));
+            shared_prefix = prefix;
+            if tile == tiles - 1u {
+                count[0] = prefix + r.total;
+            }
+        }
+    }
+    scatter_tile(r, workgroupUniformLoad(&shared_prefix));
+}
+
 @compute @workgroup_size(BLOCK)
 fn count_tiles(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: vec3<u32>,
                @builtin(num_workgroups) nwg: vec3<u32>) {
@@ -60,13 +203,9 @@ fn count_tiles(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) w
     if tile >= tile_count() {
         return;
     }
-    var kept = 0u;
-    for (var j = 0u; j < ITEMS; j++) {
-        kept += u32(keep(tile * TILE + j * BLOCK + t));
-    }
-    let total = blk::reduce_add<u32, BLOCK>(kept);
+    let r = rank_tile(tile, t);
     if t == 0u {
-        tile_counts[tile] = total;
+        atomicStore(&tile_counts[tile], r.total);
     }
 }
 
@@ -78,45 +217,10 @@ fn scatter(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: 
     if tile >= tiles {
         return;
     }
-    let lane = sg::invocation_id();
-    let size = sg::group_size();
-    let subgroups = BLOCK / size;
-    let subgroup = t / size;
-    var values: array<u32, ITEMS>;
-    var ranks: array<u32, ITEMS>;
-    var kept: array<bool, ITEMS>;
-    for (var j = 0u; j < ITEMS; j++) {
-        let i = tile * TILE + j * BLOCK + t;
-        kept[j] = keep(i);
-        if kept[j] {
-            values[j] = input[i];
-        }
-        let b = sg::ballot(kept[j]);
-        ranks[j] = rank_in_subgroup(b, lane);
-        if lane == 0u {
-            let whole = countOneBits(b);
-            round_totals[j * subgroups + subgroup] = whole.x + whole.y + whole.z + whole.w;
-        }
+    let r = rank_tile(tile, t);
+    let base = atomicLoad(&tile_offsets[tile]);
+    if tile == tiles - 1u && t == 0u {
+        count[0] = base + r.total;
     }
-    workgroupBarrier();
-    let entries = ITEMS * subgroups;
-    var total = 0u;
-    if t < entries {
-        total = round_totals[t];
-    }
-    let offset = blk::exclusive_add<u32, BLOCK>(total);
-    workgroupBarrier();
-    if t < entries {
-        round_totals[t] = offset;
-    }
-    if tile == tiles - 1u && t == entries - 1u {
-        count[0] = tile_offsets[tile] + offset + total;
-    }
-    workgroupBarrier();
-    let base = tile_offsets[tile];
-    for (var j = 0u; j < ITEMS; j++) {
-        if kept[j] {
-            output[base + round_totals[j * subgroups + subgroup] + ranks[j]] = values[j];
-        }
-    }
+    scatter_tile(r, base);
 }

@@ -1,18 +1,24 @@
 //! `compact`: stream compaction with `ballot` and lane masks
-//! (`shaders/compact.wgsl`): tile counts, the device scan of them, then a
-//! scatter that ranks each kept element inside its subgroup by popcount.
+//! (`shaders/compact.wgsl`): each kept element is ranked inside its
+//! subgroup by popcount, and the tiles learn how many elements the tiles
+//! before them kept either by decoupled look-back in the same pass or by a
+//! count pass and the device scan of the counts (three passes), chosen per
+//! device as the scan is ([`ScanAlgorithm::for_device`]).
 
 use wavekit::Error;
-use wavekit::runner::{Kernel, Step};
+use wavekit::runner::{Buffer, Kernel, Step};
 
-use crate::harness::{Ctx, Report, bytes_of, check_equal, grid, random_u32, words_of};
-use crate::scan::DeviceScan;
+use crate::harness::{Ctx, Report, Timing, bytes_of, check_equal, grid, random_u32, words_of};
+use crate::scan::{DeviceScan, ScanAlgorithm};
 use crate::{Demo, Prepared, unknown_variant};
 
 const SHADER: &str = include_str!("../shaders/compact.wgsl");
-const TILE: usize = 1024;
+/// Elements per tile (256 threads × 16).
+const TILE: usize = 4096;
 /// Elements below this are kept (about half of uniform u32).
 const THRESHOLD: u32 = 0x8000_0000;
+/// The single pass publishes counts in 30 bits.
+const MAX_LOOKBACK_ELEMENTS: usize = 1 << 30;
 
 /// The `compact` demo.
 pub struct Compact;
@@ -22,9 +28,11 @@ impl Demo for Compact {
         "compact"
     }
 
-    /// `u32_half`: keep the u32 below 2^31 (half of them).
+    /// `u32_half`: keep the u32 below 2^31 (half of them), with the
+    /// algorithm chosen for the device; `u32_half_lookback` and
+    /// `u32_half_three_pass` force one.
     fn variants(&self) -> &'static [&'static str] {
-        &["u32_half"]
+        &["u32_half", "u32_half_lookback", "u32_half_three_pass"]
     }
 
     fn prepare<'c>(
@@ -32,14 +40,24 @@ impl Demo for Compact {
         ctx: &'c Ctx<'c>,
         variant: &str,
     ) -> Result<Box<dyn Prepared + 'c>, Error> {
-        if !self.variants().contains(&variant) {
-            return Err(unknown_variant(self, variant));
-        }
+        let algorithm = match variant {
+            "u32_half" => ScanAlgorithm::for_device(ctx.gpu),
+            "u32_half_lookback" => ScanAlgorithm::DecoupledLookBack,
+            "u32_half_three_pass" => ScanAlgorithm::ReduceThenScan,
+            _ => return Err(unknown_variant(self, variant)),
+        };
         let module = ctx.compose(SHADER, "compact.wgsl", &[])?;
-        let [count_tiles, scatter] = ctx.kernels(&module, ["count_tiles", "scatter"])?;
+        let [select_lookback, count_tiles, scatter] =
+            ctx.kernels(&module, ["select_lookback", "count_tiles", "scatter"])?;
+        let scan = match algorithm {
+            ScanAlgorithm::DecoupledLookBack => None,
+            ScanAlgorithm::ReduceThenScan => Some(DeviceScan::new(ctx, Some(algorithm))?),
+        };
         Ok(Box::new(PreparedCompact {
             ctx,
-            scan: DeviceScan::new(ctx, None)?,
+            variant: variant.to_string(),
+            scan,
+            select_lookback,
             count_tiles,
             scatter,
         }))
@@ -48,7 +66,10 @@ impl Demo for Compact {
 
 struct PreparedCompact<'c> {
     ctx: &'c Ctx<'c>,
-    scan: DeviceScan<'c>,
+    variant: String,
+    /// The scan of the tile counts, for the three passes; `None`: look-back.
+    scan: Option<DeviceScan<'c>>,
+    select_lookback: Kernel,
     count_tiles: Kernel,
     scatter: Kernel,
 }
@@ -65,36 +86,71 @@ impl Prepared for PreparedCompact<'_> {
         let tile_counts = gpu.buffer(4 * padded_tiles as u64)?;
         let tile_offsets = gpu.buffer(4 * padded_tiles as u64)?;
         let count = gpu.buffer(4)?;
-        let scratch = self.scan.scratch(padded_tiles)?;
         let buffers = [&input_buffer, &output, &tile_counts, &tile_offsets, &count];
-        let mut steps = vec![Step::dispatch(
-            &self.count_tiles,
-            &buffers,
-            grid(tiles as u32),
-        )];
-        steps.extend(self.scan.steps(&tile_counts, &tile_offsets, &scratch));
-        steps.push(Step::dispatch(&self.scatter, &buffers, grid(tiles as u32)));
+        let groups = grid(tiles as u32);
+        let scratch = match &self.scan {
+            Some(scan) => Some((scan, scan.scratch(padded_tiles)?)),
+            None if n >= MAX_LOOKBACK_ELEMENTS => {
+                return Err(Error::Usage(format!(
+                    "the single-pass compaction takes fewer than 2^30 elements, not {n}"
+                )));
+            }
+            None => None,
+        };
+        let (steps, algorithm) = match &scratch {
+            None => (
+                vec![
+                    Step::Zero(&tile_counts),
+                    Step::Zero(&tile_offsets),
+                    Step::dispatch(&self.select_lookback, &buffers, groups),
+                ],
+                "single pass, decoupled look-back".to_string(),
+            ),
+            Some((scan, scratch)) => {
+                let mut steps = vec![Step::dispatch(&self.count_tiles, &buffers, groups)];
+                steps.extend(scan.steps(&tile_counts, &tile_offsets, scratch));
+                steps.push(Step::dispatch(&self.scatter, &buffers, groups));
+                let how = format!(
+                    "tile counts, the device scan of them ({}), scatter",
+                    scan.algorithm().describe()
+                );
+                (steps, how)
+            }
+        };
         let timing = self.ctx.run(&steps)?;
+        self.check(&input, &output, &count, timing, &algorithm)
+    }
+}
+
+impl PreparedCompact<'_> {
+    /// Checks the output against the CPU and reports.
+    fn check(
+        &self,
+        input: &[u32],
+        output: &Buffer,
+        count: &Buffer,
+        timing: Option<Timing>,
+        algorithm: &str,
+    ) -> Result<Report, Error> {
+        let gpu = self.ctx.gpu;
         let want: Vec<u32> = input.iter().copied().filter(|&x| x < THRESHOLD).collect();
-        let got_count = words_of::<u32>(&gpu.read(&count)?)[0] as usize;
+        let got_count = words_of::<u32>(&gpu.read(count)?)[0] as usize;
         if got_count != want.len() {
             return Err(Error::Gpu(format!(
-                "compact: counted {got_count} kept elements, want {}",
+                "compact {}: counted {got_count} kept elements, want {}",
+                self.variant,
                 want.len()
             )));
         }
-        let got: Vec<u32> = words_of(&gpu.read(&output)?);
-        check_equal("compact", "u32_half", &got[..got_count], &want)?;
+        let got: Vec<u32> = words_of(&gpu.read(output)?);
+        check_equal("compact", &self.variant, &got[..got_count], &want)?;
         Ok(Report::new(
             "compact",
-            "u32_half",
+            &self.variant,
             self.ctx,
-            &format!(
-                "ballot + lanemask_lt ranks per subgroup, tile offsets by the device scan ({})",
-                self.scan.algorithm().describe()
-            ),
-            n,
-            4 * (n + want.len()) as u64,
+            &format!("ballot + lanemask_lt ranks per subgroup; {algorithm}"),
+            input.len(),
+            4 * (input.len() + want.len()) as u64,
             timing,
         ))
     }

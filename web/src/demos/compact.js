@@ -1,19 +1,22 @@
 // demos/shaders/compact.wgsl: stream compaction of the u32s below 2^31, in
-// order. count_tiles counts each tile's kept elements, scan.wgsl turns the
-// counts into tile offsets, and scatter places each kept element by
-// sg::ballot and sg::lanemask_lt ranks and one blk::exclusive_add.
+// order, in its three-pass form: count_tiles counts each tile's kept
+// elements, scan.wgsl turns the counts into tile offsets, and scatter places
+// each kept element by sg::ballot and sg::lanemask_lt ranks. (The shader's
+// single pass, select_lookback, is not run here: a workgroup waits for
+// earlier ones, which WebGPU does not promise to keep running.)
 import { bars } from '../chart.js';
 import { all, compare, equal } from '../check.js';
 import { grid } from '../gpu.js';
 import { scanSteps } from './scan.js';
 
-const TILE = 1024;
+// Elements per tile: 256 threads × 16 (the shader's TILE).
+const TILE = 4096;
 const THRESHOLD = 0x80000000;
 
 export default {
   id: 'compact',
   title: 'Compaction',
-  about: 'Keep the u32s below 2^31, in order: sg::ballot ranks, blk::exclusive_add, tile offsets from the scan.',
+  about: 'Keep the u32s below 2^31, in order: sg::ballot and lane-mask ranks, tile offsets from the scan.',
 
   async run(gpu, { n, rand }) {
     // The kept fraction drifts along the input (10% to 90%), so tiles differ.
