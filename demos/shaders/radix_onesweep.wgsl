@@ -35,9 +35,11 @@
 //   rows fit in workgroup memory at small S. After a barrier, thread t < 128
 //   owns digits 2t and 2t+1: it turns its column of subgroup counts into
 //   exclusive prefixes, and one `blk::exclusive_add` over the digit pairs
-//   gives each digit's first position in the tile. Those threads publish
-//   the tile's count of each of their digits to tile_state[tile * 256 + d]
-//   as soon as they have it, tagged AGGREGATE (tile 0: PREFIX).
+//   gives each digit's first position in the tile. The tile's count of
+//   each digit is published to tile_state[tile * 256 + d], tagged AGGREGATE
+//   (tile 0: PREFIX): with EARLY_COUNTS from a workgroup histogram of the
+//   tile before the rank starts (as CUB does), otherwise by those threads
+//   as soon as they have it.
 // Look-back: thread d (for each d in steps of BLOCK) walks back over the
 //   earlier tiles' words of digit d, summing aggregates until it meets a
 //   PREFIX, and publishes its inclusive prefix as PREFIX. A word is
@@ -58,8 +60,9 @@
 // Contract: subgroups of consecutive local_invocation_index values, size
 //   4..128, BLOCK / S <= SUBGROUPS; n < 2^30.
 // Cost per key and pass: 1 read and 1 write in digit runs (2 of each with
-//   PAIRS), 9 ballots, 1 shuffle, 1/S of a workgroup atomicAdd, a workgroup
-//   store and load; per tile 6 workgroup barriers (8 with PAIRS), a block
+//   PAIRS), 8 ballots, 1 shuffle, 1/S of a workgroup atomicAdd (and 1 more
+//   with EARLY_COUNTS), a workgroup store and load; per tile 6 workgroup
+//   barriers (7 with EARLY_COUNTS, 2 more with PAIRS), a block
 //   scan and 256 look-back walks; plus 1 read and 4 workgroup atomicAdds
 //   per key for the four histograms, once. Workgroup memory:
 //   SUBGROUPS * 512 + TILE * 4 + 3 KiB.
@@ -81,6 +84,12 @@ const ITEMS = 8u;
 const SPIN_WITH_RMW = true;
 // Subgroups of at most 32 lanes: ballots fit their first word.
 const NARROW = false;
+// Publish the tile's digit counts before ranking (from a workgroup
+// histogram of the tile, one workgroup atomicAdd per key), as CUB's
+// BlockRadixRankMatchEarlyCounts does, so that later tiles' look-backs
+// need not wait for this tile's rank; false: publish them after the rank,
+// from the subgroup counters.
+const EARLY_COUNTS = true;
 const TILE = BLOCK * ITEMS;
 const RADIX = 256u;
 const PAIRS_OF_DIGITS = 128u;
@@ -103,6 +112,8 @@ var<workgroup> tile_slot: u32;
 // (after it) of digits 2w (low half) and 2w + 1 (high half) in subgroup g.
 var<workgroup> counters: array<atomic<u32>, SUBGROUPS * PAIRS_OF_DIGITS>;
 var<workgroup> tile_count: array<u32, RADIX>;
+// The tile's digit counts, with EARLY_COUNTS.
+var<workgroup> tile_histogram: array<atomic<u32>, RADIX>;
 var<workgroup> tile_first: array<u32, RADIX>;
 // Where the keys of digit d go: output position of the tile's first key of
 // digit d minus its position in the tile.
@@ -250,6 +261,11 @@ fn onesweep(@builtin(local_invocation_index) t: u32) {
     for (var k = t; k < SUBGROUPS * PAIRS_OF_DIGITS; k += BLOCK) {
         atomicStore(&counters[k], 0u);
     }
+    if EARLY_COUNTS {
+        for (var d = t; d < RADIX; d += BLOCK) {
+            atomicStore(&tile_histogram[d], 0u);
+        }
+    }
     let tile = workgroupUniformLoad(&tile_slot);
     let n = arrayLength(&keys_in);
     // The host's grid may round the tile count up.
@@ -261,10 +277,15 @@ fn onesweep(@builtin(local_invocation_index) t: u32) {
     let subgroup = t / size;
     let first_key = tile * TILE + subgroup * ITEMS * size + lane;
 
+    // Keys past the end (in the last tile) are 0xffffffff: digit 255 in
+    // every pass, ranked after every real key (they come last in the
+    // tile's order), so they are never written out and need no ballot of
+    // their own; the counts the tile publishes leave them out.
     var keys: array<u32, ITEMS>;
     var values: array<u32, ITEMS>;
     for (var s = 0u; s < ITEMS; s++) {
         let i = first_key + s * size;
+        keys[s] = 0xffffffffu;
         if i < n {
             keys[s] = keys_in[i];
             if PAIRS {
@@ -272,28 +293,41 @@ fn onesweep(@builtin(local_invocation_index) t: u32) {
             }
         }
     }
+    if EARLY_COUNTS {
+        for (var s = 0u; s < ITEMS; s++) {
+            if first_key + s * size < n {
+                atomicAdd(&tile_histogram[extractBits(keys[s], SHIFT, 8u)], 1u);
+            }
+        }
+        workgroupBarrier();
+        let tag = select(AGGREGATE, PREFIX, tile == 0u);
+        for (var d = t; d < RADIX; d += BLOCK) {
+            atomicStore(&tile_state[tile * RADIX + d], tag | atomicLoad(&tile_histogram[d]));
+        }
+    }
 
-    // Rank within the subgroup, item by item.
+    // Rank within the subgroup, item by item. `live` masks the lanes of
+    // the subgroup (a complemented ballot sets the bits past its size).
+    let live = sg::ballot(true);
     var ranks: array<u32, ITEMS>;
     for (var s = 0u; s < ITEMS; s++) {
-        let valid = first_key + s * size < n;
         let digit = extractBits(keys[s], SHIFT, 8u);
-        // The lanes with this lane's digit (among the valid ones), how many
-        // of them are below it, how many there are, and the lowest.
+        // The lanes with this lane's digit, how many of them are below it,
+        // how many there are, and the lowest.
         var earlier: u32;
         var total: u32;
         var leader: u32;
         if NARROW {
             // Written out: a loop here made the NVIDIA Vulkan driver's code
             // slower.
-            let peers = sg::ballot(valid).x & same_bit(digit, 0u) & same_bit(digit, 1u)
+            let peers = live.x & same_bit(digit, 0u) & same_bit(digit, 1u)
                 & same_bit(digit, 2u) & same_bit(digit, 3u) & same_bit(digit, 4u)
                 & same_bit(digit, 5u) & same_bit(digit, 6u) & same_bit(digit, 7u);
             earlier = countOneBits(peers & sg::lanemask_lt(lane));
             total = countOneBits(peers);
             leader = firstTrailingBit(peers);
         } else {
-            let peers = sg::ballot(valid) & same_bit_wide(digit, 0u) & same_bit_wide(digit, 1u)
+            let peers = live & same_bit_wide(digit, 0u) & same_bit_wide(digit, 1u)
                 & same_bit_wide(digit, 2u) & same_bit_wide(digit, 3u) & same_bit_wide(digit, 4u)
                 & same_bit_wide(digit, 5u) & same_bit_wide(digit, 6u) & same_bit_wide(digit, 7u);
             earlier = below(peers, lane);
@@ -302,13 +336,11 @@ fn onesweep(@builtin(local_invocation_index) t: u32) {
             leader = lowest(peers);
         }
         var before = 0u;
-        if valid && earlier == 0u {
+        if earlier == 0u {
             let shift = 16u * (digit & 1u);
             let word = atomicAdd(&counters[subgroup * PAIRS_OF_DIGITS + digit / 2u], total << shift);
             before = counter_half(word, digit);
         }
-        // An invalid lane has no peers; it shuffles from itself.
-        leader = select(lane, leader, valid);
         ranks[s] = sg::shuffle<u32>(before, leader) + earlier;
     }
     workgroupBarrier();
@@ -323,11 +355,16 @@ fn onesweep(@builtin(local_invocation_index) t: u32) {
             low += word & 0xffffu;
             high += word >> 16u;
         }
-        // Publish the counts now, so that later tiles looking back need
-        // not wait for this tile's scan.
-        let tag = select(AGGREGATE, PREFIX, tile == 0u);
-        atomicStore(&tile_state[tile * RADIX + 2u * t], tag | low);
-        atomicStore(&tile_state[tile * RADIX + 2u * t + 1u], tag | high);
+        // Publish the counts now (unless the histogram did), so that later
+        // tiles looking back need not wait for this tile's scan. In the
+        // last tile, the keys past the end count as digit 255: only
+        // EARLY_COUNTS publishes that tile's true count of it, which no
+        // tile reads.
+        if !EARLY_COUNTS {
+            let tag = select(AGGREGATE, PREFIX, tile == 0u);
+            atomicStore(&tile_state[tile * RADIX + 2u * t], tag | low);
+            atomicStore(&tile_state[tile * RADIX + 2u * t + 1u], tag | high);
+        }
     }
     let start = blk::exclusive_add<u32, BLOCK>(low + high);
     if t < PAIRS_OF_DIGITS {

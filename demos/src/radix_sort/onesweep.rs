@@ -25,6 +25,8 @@ struct Shape {
     block: u32,
     /// Keys per thread and tile.
     items: u32,
+    /// Whether a tile publishes its digit counts before ranking.
+    early_counts: bool,
 }
 
 impl Shape {
@@ -36,7 +38,7 @@ impl Shape {
         let rows = u64::from(self.block / min);
         let words = rows * 128
             + u64::from(self.block * self.items)
-            + 3 * RADIX as u64
+            + 4 * RADIX as u64
             + 2 * u64::from(self.block / min)
             + 1;
         4 * words
@@ -48,10 +50,14 @@ impl Shape {
 /// through Vulkan), 256 × 8 and 128 × 8 that the device holds: 512 threads
 /// need subgroups of at least 16 lanes (the counter rows) and the adapter's
 /// limits; 128 serves 4-lane subgroups.
-fn shape_for(ctx: &Ctx<'_>, min: u32) -> Shape {
+fn shape_for(ctx: &Ctx<'_>, min: u32) -> Result<Shape, Error> {
+    if let Some(forced) = forced_shape()? {
+        return Ok(forced);
+    }
     let large = Shape {
         block: 512,
         items: 6,
+        early_counts: true,
     };
     let fits = |shape: Shape| match ctx.gpu.wgpu() {
         None => true,
@@ -62,19 +68,54 @@ fn shape_for(ctx: &Ctx<'_>, min: u32) -> Shape {
                     >= shape.workgroup_bytes(min)
         }
     };
-    if min >= 16 && fits(large) {
+    Ok(if min >= 16 && fits(large) {
         large
     } else if min >= 8 {
         Shape {
             block: 256,
             items: 8,
+            early_counts: true,
         }
     } else {
         Shape {
             block: 128,
             items: 8,
+            early_counts: true,
         }
+    })
+}
+
+/// The environment variable that forces a pass kernel shape, for
+/// benchmarking: `BLOCKxITEMS` (e.g. `512x15`), `late` after a comma to
+/// publish tile counts after the rank instead of before.
+pub const SHAPE_ENV: &str = "WAVEKIT_ONESWEEP_SHAPE";
+
+fn forced_shape() -> Result<Option<Shape>, Error> {
+    let Ok(text) = std::env::var(SHAPE_ENV) else {
+        return Ok(None);
+    };
+    let bad = || {
+        Error::Usage(format!(
+            "{SHAPE_ENV}=`{text}`: expected BLOCKxITEMS[,late] with BLOCK 128, 256 or 512 and \
+             ITEMS 1..=32"
+        ))
+    };
+    let (shape, order) = match text.split_once(',') {
+        Some((shape, "late")) => (shape, false),
+        Some(_) => return Err(bad()),
+        None => (text.as_str(), true),
+    };
+    let (block, items) = shape.split_once('x').ok_or_else(bad)?;
+    let block: u32 = block.parse().map_err(|_| bad())?;
+    let items: u32 = items.parse().map_err(|_| bad())?;
+    if ![128, 256, 512].contains(&block) || !(1..=32).contains(&items) {
+        return Err(bad());
     }
+    Ok(Some(Shape {
+        block,
+        items,
+        early_counts: order,
+    }))
 }
 
 /// The kernels of the OneSweep sort, composed for one device.
@@ -105,7 +146,7 @@ impl OneSweep {
                 "the OneSweep radix sort needs subgroups of 4 to 128 lanes, not {min}..={max}"
             )));
         }
-        let shape = shape_for(ctx, min);
+        let shape = shape_for(ctx, min)?;
         // lavapipe let a spin on atomicLoad end early (scan.wgsl); on an
         // H100 the read-modify-write spin cost 45% more through CUDA.
         let cpu = ctx
@@ -133,6 +174,10 @@ impl OneSweep {
             (
                 "const NARROW = false;",
                 format!("const NARROW = {};", max <= 32),
+            ),
+            (
+                "const EARLY_COUNTS = true;",
+                format!("const EARLY_COUNTS = {};", shape.early_counts),
             ),
         ];
         let compose = |pass: usize| {
