@@ -3,10 +3,11 @@
 # from this machine into target/wk-bench.tar.gz (gzip: the device machine has
 # no xz for certain), then prints how much will travel with the call.
 #
-#   bash bench/pack.sh            # PREBUILT=0 skips the CUDA C++ fallbacks
+#   bash bench/pack.sh            # PREBUILT=0 skips the CUDA C++ fallbacks, MICRO=0 wk-micro
 #
-# The tarball holds the stripped release binaries wk-demos (wavekit-demos)
-# and wk-micro (the demos crate's `micro`), and the commit they were built
+# The tarball holds the stripped release binaries wk-demos (wavekit-demos),
+# wk-micro (the demos crate's `micro`) and wavekit (the CLI, for the
+# conformance suite), and the commit they were built
 # from: about 8 MB instead of 26, which keeps the working tree, .llvm-debs
 # and .gl under the 64 MiB a call may carry.
 # Where NVIDIA's nvcc wheel is installed here (scripts/setup), it also holds
@@ -21,10 +22,16 @@ stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 strip -o "$stage/wk-demos" target/release/wavekit-demos
 # The demos crate's src/bin/micro.rs: `micro`, or `wavekit-micro` once
-# demos/Cargo.toml names it so.
-micro=target/release/wavekit-micro
-[[ -f $micro ]] || micro=target/release/micro
-strip -o "$stage/wk-micro" "$micro"
+# demos/Cargo.toml names it so. MICRO=0 leaves it out (bench/focus-run.sh
+# does not use it, and the call then carries 4 MiB less).
+if [[ ${MICRO:-1} == 1 ]]; then
+    micro=target/release/wavekit-micro
+    [[ -f $micro ]] || micro=target/release/micro
+    strip -o "$stage/wk-micro" "$micro"
+fi
+# The CLI, for the conformance suite on the device (`wavekit check`).
+cargo build --release --locked -p wavekit --bin wavekit
+strip -o "$stage/wavekit" target/release/wavekit
 # The device machine gets no .git: the commit the binaries were built from.
 git describe --always --dirty >"$stage/commit.txt"
 

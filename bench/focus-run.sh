@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# A focused run on the device machine (issue 17's measure-change-measure
+# loop), in one command, from the repository root with .llvm-debs, .gl and
+# target/wk-bench.tar.gz (bench/pack.sh) carried:
+#
+#   bash bench/focus-run.sh OUT_DIR
+#
+# Steps, each under its own time limit, logged to OUT_DIR (kept small: the
+# device tool brings back at most 8 files, so everything goes into one
+# log plus one tarball):
+#   conformance  `wavekit check` through CUDA and through Vulkan
+#   demos        DEMOS through CUDA (and Vulkan with VULKAN=1) at 2^LOG2_LO..2^LOG2_HI
+#   shapes       the OneSweep sort at 2^SHAPES_LOG2 for each shape in SHAPES
+#                (WAVEKIT_ONESWEEP_SHAPE, demos/src/radix_sort/onesweep.rs)
+#   cub          CUB's DeviceScan, DeviceSelect and DeviceRadixSort on the
+#                same sizes (bench/ref/cub_ref.cu, built here by nvcc)
+# Knobs: STEPS="conformance demos shapes cub" DEMOS="scan compact radix_sort"
+# LOG2_LO=24 LOG2_HI=28 SHAPES="512x6 512x15" SHAPES_LOG2=26 RUNS=10
+# WARMUP=3 WARMUP_MS=200 VULKAN=0.
+set -uo pipefail
+OUT=${1:?usage: bench/focus-run.sh OUT_DIR}
+mkdir -p "$OUT"
+STEPS=${STEPS:-conformance demos shapes cub}
+DEMOS=${DEMOS:-scan compact radix_sort}
+LO=${LOG2_LO:-24}
+HI=${LOG2_HI:-28}
+SHAPES=${SHAPES:-512x6 512x15}
+SHAPES_LOG2=${SHAPES_LOG2:-26}
+RUNS=${RUNS:-10}
+WARMUP=${WARMUP:-3}
+WARMUP_MS=${WARMUP_MS:-200}
+LOG=$OUT/focus.log
+RESULTS=/tmp/wk-focus
+rm -rf "$RESULTS" && mkdir -p "$RESULTS/bin"
+exec > >(tee -a "$LOG") 2>&1
+has() { [[ " $STEPS " == *" $1 "* ]]; }
+
+mkdir -p /opt/wk && for f in .llvm-debs/*.deb; do dpkg -x "$f" /opt/wk; done
+for f in .gl/*.deb; do dpkg -x "$f" /; done
+ldconfig
+ICD=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+[[ -f $ICD ]] && export VK_DRIVER_FILES=$ICD
+export XDG_RUNTIME_DIR=/tmp/wavekit-runtime
+mkdir -p -m 700 "$XDG_RUNTIME_DIR"
+tar -xzf target/wk-bench.tar.gz -C "$RESULTS/bin"
+BIN=$RESULTS/bin
+WK=(env "LD_LIBRARY_PATH=/opt/wk/usr/lib/x86_64-linux-gnu" "WAVEKIT_LIBDEVICE=$PWD/.llvm-debs/libdevice.10.bc")
+echo "== focus-run $(date -u '+%F %T') UTC, commit $(cat "$BIN/commit.txt"), steps [$STEPS]"
+nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader
+
+if has cub; then
+    (nvcc -O3 -std=c++17 -arch=sm_90 -o "$RESULTS/cub_ref" bench/ref/cub_ref.cu >"$RESULTS/cub_build.log" 2>&1) &
+    CUB_BUILD=$!
+fi
+
+run() { # LIMIT NAME CMD...: one step, its output in the log
+    local limit=$1 name=$2
+    shift 2
+    echo "---- $name ($(date -u +%T))"
+    timeout --kill-after=5 "$limit" "$@" 2>&1 | grep -v '^ *$' | tail -n 40
+    echo "     exit ${PIPESTATUS[0]}"
+}
+
+if has conformance; then
+    run 120 "wavekit check --backend cuda" "${WK[@]}" "$BIN/wavekit" check --backend cuda
+    run 120 "wavekit check (Vulkan)" "${WK[@]}" "$BIN/wavekit" check
+fi
+if has demos; then
+    for demo in $DEMOS; do
+        run 200 "$demo CUDA 2^$LO..2^$HI" "${WK[@]}" "$BIN/wk-demos" "$demo" --backend cuda \
+            --log2 "$LO..=$HI" --warmup "$WARMUP" --warmup-ms "$WARMUP_MS" --runs "$RUNS"
+        if [[ ${VULKAN:-0} == 1 ]]; then
+            run 200 "$demo Vulkan 2^$LO..2^$HI" "${WK[@]}" "$BIN/wk-demos" "$demo" --backend wgpu \
+                --log2 "$LO..=$HI" --warmup "$WARMUP" --warmup-ms "$WARMUP_MS" --runs "$RUNS"
+        fi
+    done
+fi
+if has shapes; then
+    for shape in $SHAPES; do
+        run 120 "radix_sort shape $shape CUDA 2^$SHAPES_LOG2" env WAVEKIT_ONESWEEP_SHAPE="$shape" \
+            "${WK[@]}" "$BIN/wk-demos" radix_sort --variant keys --variant pairs --backend cuda \
+            --log2 "$SHAPES_LOG2..=$SHAPES_LOG2" --warmup "$WARMUP" --warmup-ms "$WARMUP_MS" --runs "$RUNS"
+    done
+fi
+if has cub; then
+    wait "$CUB_BUILD"
+    CUB=$RESULTS/cub_ref
+    [[ -x $CUB ]] || CUB=$BIN/cub_ref
+    run 150 "CUB ($CUB)" "$CUB" --log2 "$LO" "$HI" --only scan,compact,radix_sort \
+        --warmup "$WARMUP" --warmup-ms "$WARMUP_MS" --runs "$RUNS"
+fi
+echo "== done $(date -u +%T)"
