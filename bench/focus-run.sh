@@ -12,6 +12,8 @@
 #   demos        DEMOS through CUDA (and Vulkan with VULKAN=1) at 2^LOG2_LO..2^LOG2_HI
 #   shapes       the OneSweep sort at 2^SHAPES_LOG2 for each shape in SHAPES
 #                (WAVEKIT_ONESWEEP_SHAPE, demos/src/radix_sort/onesweep.rs)
+#   profile      Nsight Compute on the OneSweep sort at 2^PROFILE_LOG2 (24):
+#                wavekit's kernels and CUB's onesweep kernels
 #   cub          CUB's DeviceScan, DeviceSelect and DeviceRadixSort on the
 #                same sizes (bench/ref/cub_ref.cu, built here by nvcc)
 # Knobs: STEPS="conformance demos shapes cub" DEMOS="scan compact radix_sort"
@@ -48,7 +50,7 @@ WK=(env "LD_LIBRARY_PATH=/opt/wk/usr/lib/x86_64-linux-gnu" "WAVEKIT_LIBDEVICE=$P
 echo "== focus-run $(date -u '+%F %T') UTC, commit $(cat "$BIN/commit.txt"), steps [$STEPS]"
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader
 
-if has cub; then
+if has cub || has profile; then
     (nvcc -O3 -std=c++17 -arch=sm_90 -o "$RESULTS/cub_ref" bench/ref/cub_ref.cu >"$RESULTS/cub_build.log" 2>&1) &
     CUB_BUILD=$!
 fi
@@ -57,7 +59,7 @@ run() { # LIMIT NAME CMD...: one step, its output in the log
     local limit=$1 name=$2
     shift 2
     echo "---- $name ($(date -u +%T))"
-    timeout --kill-after=5 "$limit" "$@" 2>&1 | grep -v '^ *$' | tail -n 40
+    timeout --kill-after=5 "$limit" "$@" 2>&1 | grep -v '^ *$' | tail -n "${TAIL:-40}"
     echo "     exit ${PIPESTATUS[0]}"
 }
 
@@ -81,6 +83,19 @@ if has shapes; then
             "${WK[@]}" "$BIN/wk-demos" radix_sort --variant keys --variant pairs --backend cuda \
             --log2 "$SHAPES_LOG2..=$SHAPES_LOG2" --warmup "$WARMUP" --warmup-ms "$WARMUP_MS" --runs "$RUNS"
     done
+fi
+if has profile; then
+    # Nsight Compute on one sort of 2^PROFILE_LOG2 keys: every kernel's
+    # duration, occupancy and warp stalls, wavekit's and CUB's.
+    PL=${PROFILE_LOG2:-24}
+    SECTIONS=(--section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats)
+    run 200 "ncu wavekit radix_sort keys 2^$PL" ncu "${SECTIONS[@]}" --launch-skip 5 --launch-count 5 \
+        "${WK[@]}" "$BIN/wk-demos" radix_sort --variant keys --backend cuda --log2 "$PL..=$PL" \
+        --warmup 1 --warmup-ms 0 --runs 1
+    wait "$CUB_BUILD"
+    run 200 "ncu CUB radix_sort keys 2^$PL" ncu "${SECTIONS[@]}" --kernel-name regex:Onesweep \
+            --launch-count 4 "$RESULTS/cub_ref" --log2 "$PL" "$PL" --only radix_sort --warmup 0 \
+            --warmup-ms 0 --runs 1
 fi
 if has cub; then
     wait "$CUB_BUILD"

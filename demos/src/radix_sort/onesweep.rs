@@ -45,18 +45,22 @@ impl Shape {
     }
 }
 
-/// The largest of 512 × 6 (best on an H100 through both back ends: at 2^26
-/// keys 2.79 ms against 3.11 for 256 × 8 through CUDA, 4.82 against 5.16
-/// through Vulkan), 256 × 8 and 128 × 8 that the device holds: 512 threads
-/// need subgroups of at least 16 lanes (the counter rows) and the adapter's
-/// limits; 128 serves 4-lane subgroups.
-fn shape_for(ctx: &Ctx<'_>, min: u32) -> Result<Shape, Error> {
+/// The first shape the device holds of: 512 × 15 keys (512 × 12 with
+/// values), 512 × 6, 256 × 8 and 128 × 8. 512 threads need subgroups of at
+/// least 16 lanes (the counter rows) and the adapter's limits; 128 serves
+/// 4-lane subgroups. Measured on an H100 through CUDA (2^26 keys, tile
+/// counts published before the rank; docs/benchmarks/2026-11-24b-h100):
+/// keys 2.26 ms at 512 × 15 against 2.62 at 512 × 6 and 2.29 at 512 × 14;
+/// pairs 3.06 ms at 512 × 12 against 3.60 at 512 × 15 (keys, values and
+/// ranks of 15 items no longer fit the registers of 512 threads) and 3.74
+/// at 512 × 6.
+fn shape_for(ctx: &Ctx<'_>, min: u32, pairs: bool) -> Result<Shape, Error> {
     if let Some(forced) = forced_shape()? {
         return Ok(forced);
     }
-    let large = Shape {
-        block: 512,
-        items: 6,
+    let shape = |block, items| Shape {
+        block,
+        items,
         early_counts: true,
     };
     let fits = |shape: Shape| match ctx.gpu.wgpu() {
@@ -68,20 +72,16 @@ fn shape_for(ctx: &Ctx<'_>, min: u32) -> Result<Shape, Error> {
                     >= shape.workgroup_bytes(min)
         }
     };
-    Ok(if min >= 16 && fits(large) {
-        large
-    } else if min >= 8 {
-        Shape {
-            block: 256,
-            items: 8,
-            early_counts: true,
-        }
+    let wide = [shape(512, if pairs { 12 } else { 15 }), shape(512, 6)];
+    if min >= 16
+        && let Some(best) = wide.into_iter().find(|s| fits(*s))
+    {
+        return Ok(best);
+    }
+    Ok(if min >= 8 {
+        shape(256, 8)
     } else {
-        Shape {
-            block: 128,
-            items: 8,
-            early_counts: true,
-        }
+        shape(128, 8)
     })
 }
 
@@ -146,7 +146,7 @@ impl OneSweep {
                 "the OneSweep radix sort needs subgroups of 4 to 128 lanes, not {min}..={max}"
             )));
         }
-        let shape = shape_for(ctx, min)?;
+        let shape = shape_for(ctx, min, pairs)?;
         // lavapipe let a spin on atomicLoad end early (scan.wgsl); on an
         // H100 the read-modify-write spin cost 45% more through CUDA.
         let cpu = ctx
