@@ -89,7 +89,7 @@ if has profile; then
     # duration, occupancy and warp stalls, wavekit's and CUB's.
     PL=${PROFILE_LOG2:-24}
     SECTIONS=(--section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats)
-    run 200 "ncu wavekit radix_sort keys 2^$PL" ncu "${SECTIONS[@]}" --launch-skip 5 --launch-count 5 \
+    run 200 "ncu wavekit radix_sort keys 2^$PL" ncu "${SECTIONS[@]}" --kernel-name regex:"onesweep|histogram|digit_offsets" --launch-count 6 \
         "${WK[@]}" "$BIN/wk-demos" radix_sort --variant keys --backend cuda --log2 "$PL..=$PL" \
         --warmup 1 --warmup-ms 0 --runs 1
     wait "$CUB_BUILD"
