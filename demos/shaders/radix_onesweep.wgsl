@@ -19,27 +19,29 @@
 //     index from tile_counter[PASS] (so every earlier tile belongs to a
 //     workgroup that already runs: the look-back's forward progress needs no
 //     more than that running workgroups keep running), loads the tile,
-//     ranks it, publishes its per-digit counts, looks back, scatters.
+//     counts its digits and publishes the counts,
+//     ranks it, looks back, scatters.
 //
 // Tile layout: TILE = BLOCK * ITEMS keys; subgroup g of S lanes owns the
 //   ITEMS * S consecutive keys from tile * TILE + g * ITEMS * S, item s of
 //   lane l being key s * S + l of them. So keys are ordered by (subgroup,
 //   item, lane), the order in which the rank visits them.
-// Rank: per item, the lanes with the same digit (their peers) are found with
-//   8 `sg::ballot`s, one per digit bit; the first peer adds the number of
-//   peers to its subgroup's counter of that digit in workgroup memory
-//   (atomicAdd returns the keys of that digit the subgroup ranked before)
-//   and `sg::shuffle` hands the old count to its peers; a key's rank in its
-//   subgroup is that plus its peers in lower lanes (`sg::lanemask_lt`). The
-//   counters are u16 pairs (two digits per word) so that 256 / S subgroup
-//   rows fit in workgroup memory at small S. After a barrier, thread t < 128
-//   owns digits 2t and 2t+1: it turns its column of subgroup counts into
-//   exclusive prefixes, and one `blk::exclusive_add` over the digit pairs
-//   gives each digit's first position in the tile. The tile's count of
-//   each digit is published to tile_state[tile * 256 + d], tagged AGGREGATE
-//   (tile 0: PREFIX): with EARLY_COUNTS from a workgroup histogram of the
-//   tile before the rank starts (as CUB does), otherwise by those threads
-//   as soon as they have it.
+// Rank, with the tile's counts first (as CUB's
+//   BlockRadixRankMatchEarlyCounts): each key adds 1 to its digit's counter
+//   in its subgroup's row of workgroup counters (u16 pairs, two digits per
+//   word, so that 256 / S rows fit in workgroup memory at small S). After a
+//   barrier, thread t < 128 owns digits 2t and 2t + 1: it sums their column
+//   and publishes the tile's count of each to tile_state[tile * 256 + d],
+//   tagged AGGREGATE (tile 0: PREFIX), before any key is ranked, so later
+//   tiles looking back wait only for this histogram; one
+//   `blk::exclusive_add` over the digit pairs gives each digit's first
+//   position in the tile, and the column becomes each subgroup's first
+//   position of the digit. Then per item, the lanes with the same digit
+//   (their peers) are found with 8 `sg::ballot`s, one per digit bit; the
+//   first peer adds the number of peers to its subgroup's counter of that
+//   digit (atomicAdd returns where they go in the tile) and `sg::shuffle`
+//   hands it to its peers; a key's tile position is that plus its peers in
+//   lower lanes (`sg::lanemask_lt`).
 // Look-back: thread d (for each d in steps of BLOCK) walks back over the
 //   earlier tiles' words of digit d, summing aggregates until it meets a
 //   PREFIX, and publishes its inclusive prefix as PREFIX. A word is
@@ -60,9 +62,8 @@
 // Contract: subgroups of consecutive local_invocation_index values, size
 //   4..128, BLOCK / S <= SUBGROUPS; n < 2^30.
 // Cost per key and pass: 1 read and 1 write in digit runs (2 of each with
-//   PAIRS), 8 ballots, 1 shuffle, 1/S of a workgroup atomicAdd (and 1 more
-//   with EARLY_COUNTS), a workgroup store and load; per tile 6 workgroup
-//   barriers (7 with EARLY_COUNTS, 2 more with PAIRS), a block
+//   PAIRS), 8 ballots, 1 shuffle, 1 + 1/S workgroup atomicAdds, a workgroup
+//   store and load; per tile 6 workgroup barriers (8 with PAIRS), a block
 //   scan and 256 look-back walks; plus 1 read and 4 workgroup atomicAdds
 //   per key for the four histograms, once. Workgroup memory:
 //   SUBGROUPS * 512 + TILE * 4 + 3 KiB.
@@ -84,12 +85,6 @@ const ITEMS = 8u;
 const SPIN_WITH_RMW = true;
 // Subgroups of at most 32 lanes: ballots fit their first word.
 const NARROW = false;
-// Publish the tile's digit counts before ranking (from a workgroup
-// histogram of the tile, one workgroup atomicAdd per key), as CUB's
-// BlockRadixRankMatchEarlyCounts does, so that later tiles' look-backs
-// need not wait for this tile's rank; false: publish them after the rank,
-// from the subgroup counters.
-const EARLY_COUNTS = true;
 const TILE = BLOCK * ITEMS;
 const RADIX = 256u;
 const PAIRS_OF_DIGITS = 128u;
@@ -108,12 +103,10 @@ const PREFIX = (2u - 2u * ODD) << 30u;
 
 var<workgroup> bins: array<atomic<u32>, 1024>;
 var<workgroup> tile_slot: u32;
-// Row g, word w: the counts (during the rank) or first tile positions
-// (after it) of digits 2w (low half) and 2w + 1 (high half) in subgroup g.
+// Row g, word w: the counts (before the rank) or next tile positions
+// (during it) of digits 2w (low half) and 2w + 1 (high half) in subgroup g.
 var<workgroup> counters: array<atomic<u32>, SUBGROUPS * PAIRS_OF_DIGITS>;
 var<workgroup> tile_count: array<u32, RADIX>;
-// The tile's digit counts, with EARLY_COUNTS.
-var<workgroup> tile_histogram: array<atomic<u32>, RADIX>;
 var<workgroup> tile_first: array<u32, RADIX>;
 // Where the keys of digit d go: output position of the tile's first key of
 // digit d minus its position in the tile.
@@ -261,11 +254,6 @@ fn onesweep(@builtin(local_invocation_index) t: u32) {
     for (var k = t; k < SUBGROUPS * PAIRS_OF_DIGITS; k += BLOCK) {
         atomicStore(&counters[k], 0u);
     }
-    if EARLY_COUNTS {
-        for (var d = t; d < RADIX; d += BLOCK) {
-            atomicStore(&tile_histogram[d], 0u);
-        }
-    }
     let tile = workgroupUniformLoad(&tile_slot);
     let n = arrayLength(&keys_in);
     // The host's grid may round the tile count up.
@@ -293,18 +281,49 @@ fn onesweep(@builtin(local_invocation_index) t: u32) {
             }
         }
     }
-    if EARLY_COUNTS {
-        for (var s = 0u; s < ITEMS; s++) {
-            if first_key + s * size < n {
-                atomicAdd(&tile_histogram[extractBits(keys[s], SHIFT, 8u)], 1u);
-            }
+    // The subgroups' digit counts: each key adds 1 to its digit in its
+    // subgroup's row (keys past the end count as digit 255: only the last
+    // tile has them, and no tile reads the last tile's counts).
+    for (var s = 0u; s < ITEMS; s++) {
+        let digit = extractBits(keys[s], SHIFT, 8u);
+        atomicAdd(&counters[subgroup * PAIRS_OF_DIGITS + digit / 2u], 1u << (16u * (digit & 1u)));
+    }
+    workgroupBarrier();
+
+    // Thread t < 128: digits 2t and 2t + 1, down the subgroup rows. It
+    // publishes the tile's counts before the rank (as CUB's
+    // BlockRadixRankMatchEarlyCounts does), so that later tiles looking back
+    // need not wait for this tile's rank; then each row's counter becomes
+    // the tile position of the subgroup's first key of the digit.
+    let rows = BLOCK / size;
+    var low = 0u;
+    var high = 0u;
+    if t < PAIRS_OF_DIGITS {
+        for (var g = 0u; g < rows; g++) {
+            let word = atomicLoad(&counters[g * PAIRS_OF_DIGITS + t]);
+            low += word & 0xffffu;
+            high += word >> 16u;
         }
-        workgroupBarrier();
         let tag = select(AGGREGATE, PREFIX, tile == 0u);
-        for (var d = t; d < RADIX; d += BLOCK) {
-            atomicStore(&tile_state[tile * RADIX + d], tag | atomicLoad(&tile_histogram[d]));
+        atomicStore(&tile_state[tile * RADIX + 2u * t], tag | low);
+        atomicStore(&tile_state[tile * RADIX + 2u * t + 1u], tag | high);
+    }
+    let start = blk::exclusive_add<u32, BLOCK>(low + high);
+    if t < PAIRS_OF_DIGITS {
+        var at_low = start;
+        var at_high = start + low;
+        tile_count[2u * t] = low;
+        tile_count[2u * t + 1u] = high;
+        tile_first[2u * t] = at_low;
+        tile_first[2u * t + 1u] = at_high;
+        for (var g = 0u; g < rows; g++) {
+            let word = atomicLoad(&counters[g * PAIRS_OF_DIGITS + t]);
+            atomicStore(&counters[g * PAIRS_OF_DIGITS + t], at_low | (at_high << 16u));
+            at_low += word & 0xffffu;
+            at_high += word >> 16u;
         }
     }
+    workgroupBarrier();
 
     // Rank within the subgroup, item by item. `live` masks the lanes of
     // the subgroup (a complemented ballot sets the bits past its size).
@@ -343,45 +362,6 @@ fn onesweep(@builtin(local_invocation_index) t: u32) {
         }
         ranks[s] = sg::shuffle<u32>(before, leader) + earlier;
     }
-    workgroupBarrier();
-
-    // Thread t < 128: digits 2t and 2t + 1, down the subgroup rows.
-    let rows = BLOCK / size;
-    var low = 0u;
-    var high = 0u;
-    if t < PAIRS_OF_DIGITS {
-        for (var g = 0u; g < rows; g++) {
-            let word = atomicLoad(&counters[g * PAIRS_OF_DIGITS + t]);
-            low += word & 0xffffu;
-            high += word >> 16u;
-        }
-        // Publish the counts now (unless the histogram did), so that later
-        // tiles looking back need not wait for this tile's scan. In the
-        // last tile, the keys past the end count as digit 255: only
-        // EARLY_COUNTS publishes that tile's true count of it, which no
-        // tile reads.
-        if !EARLY_COUNTS {
-            let tag = select(AGGREGATE, PREFIX, tile == 0u);
-            atomicStore(&tile_state[tile * RADIX + 2u * t], tag | low);
-            atomicStore(&tile_state[tile * RADIX + 2u * t + 1u], tag | high);
-        }
-    }
-    let start = blk::exclusive_add<u32, BLOCK>(low + high);
-    if t < PAIRS_OF_DIGITS {
-        var at_low = start;
-        var at_high = start + low;
-        tile_count[2u * t] = low;
-        tile_count[2u * t + 1u] = high;
-        tile_first[2u * t] = at_low;
-        tile_first[2u * t + 1u] = at_high;
-        for (var g = 0u; g < rows; g++) {
-            let word = atomicLoad(&counters[g * PAIRS_OF_DIGITS + t]);
-            atomicStore(&counters[g * PAIRS_OF_DIGITS + t], at_low | (at_high << 16u));
-            at_low += word & 0xffffu;
-            at_high += word >> 16u;
-        }
-    }
-    workgroupBarrier();
 
     // Look back, publish the inclusive prefix.
     for (var d = t; d < RADIX; d += BLOCK) {
@@ -392,7 +372,6 @@ fn onesweep(@builtin(local_invocation_index) t: u32) {
         }
         digit_base[d] = atomicLoad(&digits[PASS * RADIX + d]) + prefix - tile_first[d];
     }
-    workgroupBarrier();
 
     // Stage the keys in workgroup memory in their order in the tile's
     // output, so that consecutive threads write runs of equal digits to
@@ -401,9 +380,6 @@ fn onesweep(@builtin(local_invocation_index) t: u32) {
     // a pass against 0.56 with coalesced writes).
     for (var s = 0u; s < ITEMS; s++) {
         if first_key + s * size < n {
-            let digit = extractBits(keys[s], SHIFT, 8u);
-            let word = atomicLoad(&counters[subgroup * PAIRS_OF_DIGITS + digit / 2u]);
-            ranks[s] += counter_half(word, digit);
             staged[ranks[s]] = keys[s];
         }
     }

@@ -25,8 +25,6 @@ struct Shape {
     block: u32,
     /// Keys per thread and tile.
     items: u32,
-    /// Whether a tile publishes its digit counts before ranking.
-    early_counts: bool,
 }
 
 impl Shape {
@@ -38,7 +36,7 @@ impl Shape {
         let rows = u64::from(self.block / min);
         let words = rows * 128
             + u64::from(self.block * self.items)
-            + 4 * RADIX as u64
+            + 3 * RADIX as u64
             + 2 * u64::from(self.block / min)
             + 1;
         4 * words
@@ -48,8 +46,9 @@ impl Shape {
 /// The first shape the device holds of: 512 × 15 keys (512 × 12 with
 /// values), 512 × 6, 256 × 8 and 128 × 8. 512 threads need subgroups of at
 /// least 16 lanes (the counter rows) and the adapter's limits; 128 serves
-/// 4-lane subgroups. Measured on an H100 through CUDA (2^26 keys, tile
-/// counts published before the rank; docs/benchmarks/2026-11-24b-h100):
+/// 4-lane subgroups. Measured on an H100 through CUDA (2^26 keys, with
+/// tile counts published before the rank from a separate workgroup
+/// histogram; docs/benchmarks/2026-11-24b-h100/NOTES.md):
 /// keys 2.26 ms at 512 × 15 against 2.62 at 512 × 6 and 2.29 at 512 × 14;
 /// pairs 3.06 ms at 512 × 12 against 3.60 at 512 × 15 (keys, values and
 /// ranks of 15 items no longer fit the registers of 512 threads) and 3.74
@@ -58,11 +57,7 @@ fn shape_for(ctx: &Ctx<'_>, min: u32, pairs: bool) -> Result<Shape, Error> {
     if let Some(forced) = forced_shape()? {
         return Ok(forced);
     }
-    let shape = |block, items| Shape {
-        block,
-        items,
-        early_counts: true,
-    };
+    let shape = |block, items| Shape { block, items };
     let fits = |shape: Shape| match ctx.gpu.wgpu() {
         None => true,
         Some(device) => {
@@ -86,8 +81,7 @@ fn shape_for(ctx: &Ctx<'_>, min: u32, pairs: bool) -> Result<Shape, Error> {
 }
 
 /// The environment variable that forces a pass kernel shape, for
-/// benchmarking: `BLOCKxITEMS` (e.g. `512x15`), `late` after a comma to
-/// publish tile counts after the rank instead of before.
+/// benchmarking: `BLOCKxITEMS`, e.g. `512x15`.
 pub const SHAPE_ENV: &str = "WAVEKIT_ONESWEEP_SHAPE";
 
 fn forced_shape() -> Result<Option<Shape>, Error> {
@@ -96,26 +90,17 @@ fn forced_shape() -> Result<Option<Shape>, Error> {
     };
     let bad = || {
         Error::Usage(format!(
-            "{SHAPE_ENV}=`{text}`: expected BLOCKxITEMS[,late] with BLOCK 128, 256 or 512 and \
-             ITEMS 1..=32"
+            "{SHAPE_ENV}=`{text}`: expected BLOCKxITEMS with BLOCK 128, 256 or 512 and ITEMS \
+             1..=32"
         ))
     };
-    let (shape, order) = match text.split_once(',') {
-        Some((shape, "late")) => (shape, false),
-        Some(_) => return Err(bad()),
-        None => (text.as_str(), true),
-    };
-    let (block, items) = shape.split_once('x').ok_or_else(bad)?;
+    let (block, items) = text.split_once('x').ok_or_else(bad)?;
     let block: u32 = block.parse().map_err(|_| bad())?;
     let items: u32 = items.parse().map_err(|_| bad())?;
     if ![128, 256, 512].contains(&block) || !(1..=32).contains(&items) {
         return Err(bad());
     }
-    Ok(Some(Shape {
-        block,
-        items,
-        early_counts: order,
-    }))
+    Ok(Some(Shape { block, items }))
 }
 
 /// The kernels of the OneSweep sort, composed for one device.
@@ -174,10 +159,6 @@ impl OneSweep {
             (
                 "const NARROW = false;",
                 format!("const NARROW = {};", max <= 32),
-            ),
-            (
-                "const EARLY_COUNTS = true;",
-                format!("const EARLY_COUNTS = {};", shape.early_counts),
             ),
         ];
         let compose = |pass: usize| {
