@@ -268,7 +268,8 @@ fn onesweep(@builtin(local_invocation_index) t: u32) {
     // Keys past the end (in the last tile) are 0xffffffff: digit 255 in
     // every pass, ranked after every real key (they come last in the
     // tile's order), so they are never written out and need no ballot of
-    // their own; the counts the tile publishes leave them out.
+    // their own. They count in the last tile's published count of digit
+    // 255, which no tile reads (tiles look back, never ahead).
     var keys: array<u32, ITEMS>;
     var values: array<u32, ITEMS>;
     for (var s = 0u; s < ITEMS; s++) {

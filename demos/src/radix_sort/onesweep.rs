@@ -43,16 +43,14 @@ impl Shape {
     }
 }
 
-/// The first shape the device holds of: 512 × 15 keys (512 × 12 with
+/// The first shape the device holds of: 512 × 12 keys (512 × 8 with
 /// values), 512 × 6, 256 × 8 and 128 × 8. 512 threads need subgroups of at
 /// least 16 lanes (the counter rows) and the adapter's limits; 128 serves
-/// 4-lane subgroups. Measured on an H100 through CUDA (2^26 keys, with
-/// tile counts published before the rank from a separate workgroup
-/// histogram; docs/benchmarks/2026-11-24b-h100/NOTES.md):
-/// keys 2.26 ms at 512 × 15 against 2.62 at 512 × 6 and 2.29 at 512 × 14;
-/// pairs 3.06 ms at 512 × 12 against 3.60 at 512 × 15 (keys, values and
-/// ranks of 15 items no longer fit the registers of 512 threads) and 3.74
-/// at 512 × 6.
+/// 4-lane subgroups. Measured on an H100 through CUDA (2^26 keys;
+/// docs/benchmarks/2026-11-24b-h100/NOTES.md): keys 2.09 ms at 512 × 12
+/// against 2.19 at 512 × 15 and 2.49 at 512 × 8; pairs 2.90 ms at 512 × 8
+/// against 2.94 at 512 × 10 and 3.53 at 512 × 12 (ptxas gives the kernel
+/// 64 registers at 512 × 15 keys and spills).
 fn shape_for(ctx: &Ctx<'_>, min: u32, pairs: bool) -> Result<Shape, Error> {
     if let Some(forced) = forced_shape()? {
         return Ok(forced);
@@ -67,7 +65,7 @@ fn shape_for(ctx: &Ctx<'_>, min: u32, pairs: bool) -> Result<Shape, Error> {
                     >= shape.workgroup_bytes(min)
         }
     };
-    let wide = [shape(512, if pairs { 12 } else { 15 }), shape(512, 6)];
+    let wide = [shape(512, if pairs { 8 } else { 12 }), shape(512, 6)];
     if min >= 16
         && let Some(best) = wide.into_iter().find(|s| fits(*s))
     {
