@@ -3,7 +3,10 @@
 # from this machine into target/wk-bench.tar.gz (gzip: the device machine has
 # no xz for certain), then prints how much will travel with the call.
 #
-#   bash bench/pack.sh            # PREBUILT=0 skips the CUDA C++ fallbacks, MICRO=0 wk-micro
+#   bash bench/pack.sh    # PREBUILT=0 skips the CUDA C++ fallbacks, MICRO=0 wk-micro, CLI=0 wavekit
+#
+# All three binaries, .llvm-debs and .gl come to just over the 64 MiB a call
+# may carry: bench/device-run.sh wants CLI=0, bench/focus-run.sh MICRO=0.
 #
 # The tarball holds the stripped release binaries wk-demos (wavekit-demos),
 # wk-micro (the demos crate's `micro`) and wavekit (the CLI, for the
@@ -29,9 +32,12 @@ if [[ ${MICRO:-1} == 1 ]]; then
     [[ -f $micro ]] || micro=target/release/micro
     strip -o "$stage/wk-micro" "$micro"
 fi
-# The CLI, for the conformance suite on the device (`wavekit check`).
-cargo build --release --locked -p wavekit --bin wavekit
-strip -o "$stage/wavekit" target/release/wavekit
+# The CLI, for the conformance suite on the device (`wavekit check`);
+# CLI=0 leaves it out (bench/device-run.sh does not use it).
+if [[ ${CLI:-1} == 1 ]]; then
+    cargo build --release --locked -p wavekit --bin wavekit
+    strip -o "$stage/wavekit" target/release/wavekit
+fi
 # The device machine gets no .git: the commit the binaries were built from.
 git describe --always --dirty >"$stage/commit.txt"
 
