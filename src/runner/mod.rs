@@ -7,6 +7,7 @@ mod cuda_device;
 mod hip_device;
 mod layout;
 mod native_buffers;
+mod options;
 mod program;
 mod select;
 mod wgpu_device;
@@ -15,6 +16,7 @@ mod wgpu_program;
 pub use cuda_device::{CudaDevice, CudaKernelHandle};
 pub use hip_device::{HipDevice, HipKernelHandle};
 pub use layout::{BufferBinding, buffer_bindings};
+pub use options::KernelOptions;
 pub use program::{Buffer, Step};
 pub use select::{AdapterChoice, list_adapters};
 pub use wgpu_device::{WgpuDevice, WgpuKernel};
@@ -126,11 +128,22 @@ impl Gpu {
         }
     }
 
-    /// Builds a kernel for entry point `entry` of `module`.
+    /// Builds a kernel for entry point `entry` of `module`, with every
+    /// runtime check of [`KernelOptions::default`].
     pub fn kernel(&self, module: &ValidModule, entry: &str) -> Result<Kernel, Error> {
+        self.kernel_with(module, entry, KernelOptions::default())
+    }
+
+    /// Builds a kernel for entry point `entry` of `module` with `options`.
+    pub fn kernel_with(
+        &self,
+        module: &ValidModule,
+        entry: &str,
+        options: KernelOptions,
+    ) -> Result<Kernel, Error> {
         Ok(Kernel {
             inner: match &self.device {
-                Device::Wgpu(d) => KernelInner::Wgpu(d.kernel(module, entry)?),
+                Device::Wgpu(d) => KernelInner::Wgpu(d.kernel(module, entry, options)?),
                 Device::Cuda(d) => KernelInner::Cuda(d.kernel(module, entry)?),
                 Device::Hip(d) => KernelInner::Hip(d.kernel(module, entry)?),
             },

@@ -5,7 +5,7 @@ use std::borrow::Cow;
 
 use wgpu::util::DeviceExt;
 
-use super::{AdapterChoice, Binding};
+use super::{AdapterChoice, Binding, KernelOptions};
 use crate::error::Error;
 use crate::expand::ValidModule;
 use crate::target::Target;
@@ -82,14 +82,29 @@ impl WgpuDevice {
     }
 
     /// Builds a compute pipeline for entry point `entry` of `module`.
-    pub fn kernel(&self, module: &ValidModule, entry: &str) -> Result<WgpuKernel, Error> {
+    pub fn kernel(
+        &self,
+        module: &ValidModule,
+        entry: &str,
+        options: KernelOptions,
+    ) -> Result<WgpuKernel, Error> {
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let shader = self
-            .device
-            .create_shader_module(wgpu::ShaderModuleDescriptor {
-                label: Some(entry),
-                source: wgpu::ShaderSource::Naga(Cow::Owned(module.module.clone())),
-            });
+        let descriptor = wgpu::ShaderModuleDescriptor {
+            label: Some(entry),
+            source: wgpu::ShaderSource::Naga(Cow::Owned(module.module.clone())),
+        };
+        let shader = if options.loop_bounding() {
+            self.device.create_shader_module(descriptor)
+        } else {
+            let checks = wgpu::ShaderRuntimeChecks {
+                force_loop_bounding: false,
+                ..wgpu::ShaderRuntimeChecks::checked()
+            };
+            // SAFETY: `KernelOptions::without_loop_bounding`, the only way
+            // to turn loop bounding off, is unsafe: its caller promised that
+            // every loop of the module terminates. Bounds checks stay on.
+            unsafe { self.device.create_shader_module_trusted(descriptor, checks) }
+        };
         // An explicit layout keeps every declared binding, used or not, so
         // callers can always bind buffers by position.
         let bind_group_layout =

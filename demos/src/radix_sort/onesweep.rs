@@ -43,14 +43,16 @@ impl Shape {
     }
 }
 
-/// The first shape the device holds of: 512 × 12 keys (512 × 8 with
-/// values), 512 × 6, 256 × 8 and 128 × 8. 512 threads need subgroups of at
-/// least 16 lanes (the counter rows) and the adapter's limits; 128 serves
-/// 4-lane subgroups. Measured on an H100 through CUDA (2^26 keys;
-/// docs/benchmarks/2026-11-24b-h100/NOTES.md): keys 2.09 ms at 512 × 12
-/// against 2.19 at 512 × 15 and 2.49 at 512 × 8; pairs 2.90 ms at 512 × 8
-/// against 2.94 at 512 × 10 and 3.53 at 512 × 12 (ptxas gives the kernel
-/// 64 registers at 512 × 15 keys and spills).
+/// The first shape the device holds of: on the native back ends 512 × 12
+/// keys (512 × 8 with values), then 512 × 6, 256 × 8 and 128 × 8; through
+/// wgpu the same without the first. 512 threads need subgroups of at least
+/// 16 lanes (the counter rows) and the adapter's limits; 128 serves 4-lane
+/// subgroups. Measured on an H100 (docs/benchmarks/2026-11-24b-h100/NOTES.md):
+/// through CUDA at 2^26 keys, 2.09 ms at 512 × 12 against 2.19 at 512 × 15
+/// and 2.49 at 512 × 8, pairs 2.90 ms at 512 × 8 against 2.94 at 512 × 10
+/// and 3.53 at 512 × 12; through Vulkan at 2^24, keys 0.85 ms at 512 × 6
+/// against 0.90 at 512 × 12, pairs 0.94 ms at 512 × 6 against 1.03 at
+/// 512 × 12 and 4.27 at 512 × 8.
 fn shape_for(ctx: &Ctx<'_>, min: u32, pairs: bool) -> Result<Shape, Error> {
     if let Some(forced) = forced_shape()? {
         return Ok(forced);
@@ -65,9 +67,11 @@ fn shape_for(ctx: &Ctx<'_>, min: u32, pairs: bool) -> Result<Shape, Error> {
                     >= shape.workgroup_bytes(min)
         }
     };
-    let wide = [shape(512, if pairs { 8 } else { 12 }), shape(512, 6)];
+    let native = shape(512, if pairs { 8 } else { 12 });
+    let wide = [native, shape(512, 6)];
+    let skip = usize::from(ctx.gpu.wgpu().is_some());
     if min >= 16
-        && let Some(best) = wide.into_iter().find(|s| fits(*s))
+        && let Some(best) = wide.into_iter().skip(skip).find(|s| fits(*s))
     {
         return Ok(best);
     }
