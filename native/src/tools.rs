@@ -344,27 +344,86 @@ fn run(tool: &ToolSpec, program: &Path, args: &[&std::ffi::OsStr]) -> Result<Out
 /// Assembles PTX for `sm_<sm>` (e.g. 80, 90) with `ptxas -arch=sm_XX -O3`
 /// and returns the cubin. On failure the error carries ptxas's stderr.
 pub fn assemble(ptx: &str, sm: u32) -> Result<Vec<u8>, NativeError> {
+    let (cubin, warnings) = run_ptxas(ptx, sm, false)?;
+    if !warnings.trim().is_empty() {
+        log::warn!("ptxas sm_{sm}: {}", warnings.trim());
+    }
+    Ok(cubin)
+}
+
+/// What `ptxas -v` reports of one function: registers, local memory and
+/// static shared memory (bytes).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ResourceUsage {
+    /// Registers per thread.
+    pub registers: u32,
+    /// The function's stack frame (private arrays that stayed in memory).
+    pub stack_frame: u32,
+    /// Bytes of register spill stores and loads.
+    pub spill_stores: u32,
+    /// See `spill_stores`.
+    pub spill_loads: u32,
+    /// Static shared memory (workgroup variables).
+    pub shared: u32,
+}
+
+/// Assembles PTX as [`assemble`] does, with `-v`, and returns each entry
+/// function's [`ResourceUsage`] by name.
+pub fn resource_usage(ptx: &str, sm: u32) -> Result<BTreeMap<String, ResourceUsage>, NativeError> {
+    let (_, report) = run_ptxas(ptx, sm, true)?;
+    let number_before = |line: &str, unit: &str| -> u32 {
+        line.split(',')
+            .find_map(|part| part.trim().strip_suffix(unit))
+            .and_then(|n| n.trim().rsplit(' ').next()?.parse().ok())
+            .unwrap_or(0)
+    };
+    let mut usage = BTreeMap::new();
+    let mut current: Option<String> = None;
+    for line in report.lines() {
+        if let Some(rest) = line.split("Compiling entry function '").nth(1) {
+            let name = rest.split('\'').next().unwrap_or_default().to_string();
+            usage.insert(name.clone(), ResourceUsage::default());
+            current = Some(name);
+            continue;
+        }
+        let Some(entry) = current.as_ref().and_then(|n| usage.get_mut(n)) else {
+            continue;
+        };
+        if line.contains("bytes stack frame") {
+            entry.stack_frame = number_before(line, "bytes stack frame");
+            entry.spill_stores = number_before(line, "bytes spill stores");
+            entry.spill_loads = number_before(line, "bytes spill loads");
+        } else if line.contains("registers") {
+            entry.registers = number_before(line.split(':').nth(1).unwrap_or(line), "registers");
+            entry.shared = number_before(line, "bytes smem");
+        }
+    }
+    Ok(usage)
+}
+
+/// ptxas on `ptx` for `sm_<sm>` (`-v` when `verbose`): the cubin and what
+/// ptxas wrote to stderr.
+fn run_ptxas(ptx: &str, sm: u32, verbose: bool) -> Result<(Vec<u8>, String), NativeError> {
     let ptxas = ptxas_path()?;
     let dir = TempDir::new(&PTXAS)?;
     let input = dir.write(&PTXAS, "kernel.ptx", ptx.as_bytes())?;
     let output = dir.path.join("kernel.cubin");
     let arch = format!("-arch=sm_{sm}");
-    let out = run(
-        &PTXAS,
-        &ptxas,
-        &[
-            arch.as_ref(),
-            "-O3".as_ref(),
-            input.as_os_str(),
-            "-o".as_ref(),
-            output.as_os_str(),
-        ],
-    )?;
-    let warnings = String::from_utf8_lossy(&out.stderr);
-    if !warnings.trim().is_empty() {
-        log::warn!("ptxas {arch}: {}", warnings.trim());
+    let mut args: Vec<&std::ffi::OsStr> = vec![
+        arch.as_ref(),
+        "-O3".as_ref(),
+        input.as_os_str(),
+        "-o".as_ref(),
+        output.as_os_str(),
+    ];
+    if verbose {
+        args.push("-v".as_ref());
     }
-    std::fs::read(&output).map_err(|e| PTXAS.error(format!("reading {}: {e}", output.display())))
+    let out = run(&PTXAS, &ptxas, &args)?;
+    let report = String::from_utf8_lossy(&out.stderr).into_owned();
+    let cubin = std::fs::read(&output)
+        .map_err(|e| PTXAS.error(format!("reading {}: {e}", output.display())))?;
+    Ok((cubin, report))
 }
 
 /// `nvdisasm -c` of a cubin: the SASS of its code sections, as text.

@@ -9,7 +9,8 @@ use wavekit::runner::{Buffer, Kernel, Step};
 use super::{SHIFTS, SortBuffers};
 use crate::harness::{Ctx, grid};
 
-const SHADER: &str = include_str!("../../shaders/radix_onesweep.wgsl");
+/// The shader, before the host's edits ([`PassConfig::edits`]).
+pub const SOURCE: &str = include_str!("../../shaders/radix_onesweep.wgsl");
 /// Digits per pass.
 const RADIX: usize = 256;
 /// The most workgroups of the histogram kernel: enough to fill a large GPU,
@@ -20,11 +21,71 @@ const SUBGROUP_SIZES: std::ops::RangeInclusive<u32> = 4..=128;
 
 /// Workgroup shape of the pass kernel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Shape {
+pub struct Shape {
     /// Threads per workgroup.
-    block: u32,
+    pub block: u32,
     /// Keys per thread and tile.
-    items: u32,
+    pub items: u32,
+}
+
+impl Shape {
+    /// The shape on the native back ends (CUDA, HIP): 512 × 12 keys,
+    /// 512 × 8 with values (measured: see `shape_for`).
+    pub fn native(pairs: bool) -> Shape {
+        Shape {
+            block: 512,
+            items: if pairs { 8 } else { 12 },
+        }
+    }
+}
+
+/// Everything the host edits into the shader's constants for one device.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PassConfig {
+    /// The pass kernel's shape.
+    pub shape: Shape,
+    /// Whether values move with the keys.
+    pub pairs: bool,
+    /// The device's subgroup sizes.
+    pub subgroups: std::ops::RangeInclusive<u32>,
+    /// Spin with atomicOr(x, 0) (CPU adapters) rather than atomicLoad.
+    pub spin_with_rmw: bool,
+}
+
+impl PassConfig {
+    /// The (declaration, replacement) edits of [`SOURCE`], but for `PASS`.
+    pub fn edits(&self) -> Vec<(&'static str, String)> {
+        let shape = self.shape;
+        vec![
+            (
+                "const PAIRS = false;",
+                format!("const PAIRS = {};", self.pairs),
+            ),
+            (
+                "const BLOCK = 256u;",
+                format!("const BLOCK = {}u;", shape.block),
+            ),
+            (
+                "const ITEMS = 8u;",
+                format!("const ITEMS = {}u;", shape.items),
+            ),
+            (
+                "const SUBGROUPS = 8u;",
+                format!(
+                    "const SUBGROUPS = {}u;",
+                    shape.block / self.subgroups.start()
+                ),
+            ),
+            (
+                "const SPIN_WITH_RMW = true;",
+                format!("const SPIN_WITH_RMW = {};", self.spin_with_rmw),
+            ),
+            (
+                "const NARROW = false;",
+                format!("const NARROW = {};", *self.subgroups.end() <= 32),
+            ),
+        ]
+    }
 }
 
 impl Shape {
@@ -67,8 +128,7 @@ fn shape_for(ctx: &Ctx<'_>, min: u32, pairs: bool) -> Result<Shape, Error> {
                     >= shape.workgroup_bytes(min)
         }
     };
-    let native = shape(512, if pairs { 8 } else { 12 });
-    let wide = [native, shape(512, 6)];
+    let wide = [Shape::native(pairs), shape(512, 6)];
     let skip = usize::from(ctx.gpu.wgpu().is_some());
     if min >= 16
         && let Some(best) = wide.into_iter().skip(skip).find(|s| fits(*s))
@@ -140,34 +200,18 @@ impl OneSweep {
             .gpu
             .wgpu()
             .is_some_and(|d| d.info().device_type == wgpu::DeviceType::Cpu);
-        let edits = [
-            ("const PAIRS = false;", format!("const PAIRS = {pairs};")),
-            (
-                "const BLOCK = 256u;",
-                format!("const BLOCK = {}u;", shape.block),
-            ),
-            (
-                "const ITEMS = 8u;",
-                format!("const ITEMS = {}u;", shape.items),
-            ),
-            (
-                "const SUBGROUPS = 8u;",
-                format!("const SUBGROUPS = {}u;", shape.block / min),
-            ),
-            (
-                "const SPIN_WITH_RMW = true;",
-                format!("const SPIN_WITH_RMW = {cpu};"),
-            ),
-            (
-                "const NARROW = false;",
-                format!("const NARROW = {};", max <= 32),
-            ),
-        ];
+        let config = PassConfig {
+            shape,
+            pairs,
+            subgroups: min..=max,
+            spin_with_rmw: cpu,
+        };
+        let edits = config.edits();
         let compose = |pass: usize| {
             let pass_decl = format!("const PASS = {pass}u;");
             let mut all: Vec<(&str, &str)> = vec![("const PASS = 0u;", &pass_decl)];
             all.extend(edits.iter().map(|(from, to)| (*from, to.as_str())));
-            ctx.compose(SHADER, "radix_onesweep.wgsl", &all)
+            ctx.compose(SOURCE, "radix_onesweep.wgsl", &all)
         };
         // The histogram and the digit offsets do not depend on the pass:
         // they come from pass 0's module.

@@ -1,0 +1,164 @@
+//! Machine-code budgets of the demos' hot kernels on the native CUDA back
+//! end, checked without a GPU: each kernel is composed for CUDA (32 lanes,
+//! the native tile shapes), lowered to PTX for sm_90, assembled by `ptxas
+//! -v` (registers, stack frame, spills, shared memory) and disassembled by
+//! `nvdisasm` (local-memory accesses and the warp-level, barrier and atomic
+//! instructions), and compared with `tests/data/kernel_budgets.tsv`. A
+//! private array that falls out of registers (a stack frame, `LDL`/`STL`)
+//! or a kernel that grows shows up here before it shows up on the H100.
+//!
+//! After a deliberate change, `WAVEKIT_BLESS_SASS=1 cargo test -p
+//! wavekit-demos --test kernel_budgets` rewrites the table; review its diff
+//! like code (and measure the change on the H100: `bench/focus-run.sh`).
+
+#[path = "../../tests/support/mod.rs"]
+#[allow(dead_code)]
+mod support;
+
+use wavekit::compose::Composer;
+use wavekit::{Backend, ScalarFeatures, SubgroupSize, Target};
+use wavekit_demos::radix_sort::onesweep::{self, PassConfig, Shape};
+use wavekit_native::nvptx::{KernelRequest, compile_many};
+use wavekit_native::tools;
+
+const SM: u32 = 90;
+const TABLE: &str = "tests/data/kernel_budgets.tsv";
+/// The SASS instructions counted: local memory, warp-level operations,
+/// barriers, shared atomics, and all of them.
+const TRACKED: [&str; 6] = ["LDL", "STL", "VOTE", "SHFL", "BAR", "ATOMS"];
+
+/// A demo kernel: shader file, host edits, entry point, and a label.
+struct DemoKernel {
+    file: &'static str,
+    source: String,
+    entry: &'static str,
+    label: String,
+}
+
+fn kernels() -> Vec<DemoKernel> {
+    let plain = |file: &'static str, source: &str, entry: &'static str| DemoKernel {
+        file,
+        source: source.to_string(),
+        entry,
+        label: "-".into(),
+    };
+    let mut all = vec![
+        plain(
+            "scan.wgsl",
+            include_str!("../shaders/scan.wgsl"),
+            "scan_lookback",
+        ),
+        plain(
+            "compact.wgsl",
+            include_str!("../shaders/compact.wgsl"),
+            "select_lookback",
+        ),
+    ];
+    for pairs in [false, true] {
+        let shape = Shape::native(pairs);
+        let config = PassConfig {
+            shape,
+            pairs,
+            subgroups: 32..=32,
+            spin_with_rmw: false,
+        };
+        let mut source = onesweep::SOURCE.to_string();
+        for (from, to) in config.edits() {
+            assert!(source.contains(from), "radix_onesweep.wgsl lacks `{from}`");
+            source = source.replacen(from, &to, 1);
+        }
+        let label = format!(
+            "{}x{}{}",
+            shape.block,
+            shape.items,
+            if pairs { " pairs" } else { " keys" }
+        );
+        all.push(DemoKernel {
+            file: "radix_onesweep.wgsl",
+            source: source.clone(),
+            entry: "onesweep",
+            label: label.clone(),
+        });
+        if !pairs {
+            all.push(DemoKernel {
+                file: "radix_onesweep.wgsl",
+                source,
+                entry: "histogram",
+                label,
+            });
+        }
+    }
+    all
+}
+
+fn rows() -> Result<Vec<String>, String> {
+    let mut target = Target::new(Backend::Cuda, SubgroupSize::fixed(32).expect("32 lanes"));
+    target.scalars = ScalarFeatures::ALL;
+    let composer = Composer::new(target);
+    let kernels = kernels();
+    let modules = kernels
+        .iter()
+        .map(|k| composer.compose(&k.source, k.file).map(|c| c.module))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| e.to_string())?;
+    let names: Vec<String> = (0..kernels.len()).map(|i| format!("k{i}")).collect();
+    let requests: Vec<KernelRequest> = kernels
+        .iter()
+        .zip(&modules)
+        .zip(&names)
+        .map(|((k, module), name)| KernelRequest {
+            module: &module.module,
+            info: &module.info,
+            entry: k.entry,
+            name,
+            source: None,
+        })
+        .collect();
+    let (ptx, _) = compile_many(&requests, SM).map_err(|e| e.to_string())?;
+    let usage = tools::resource_usage(&ptx, SM).map_err(|e| e.to_string())?;
+    let cubin = tools::assemble(&ptx, SM).map_err(|e| e.to_string())?;
+    let sass = tools::disassemble(&cubin).map_err(|e| e.to_string())?;
+    Ok(kernels
+        .iter()
+        .zip(&names)
+        .map(|(k, name)| {
+            let u = usage.get(name).copied().unwrap_or_default();
+            let opcodes = tools::sass_opcodes(&sass, name);
+            let counts = tools::count_mnemonics(&opcodes);
+            let tracked: Vec<String> = TRACKED
+                .iter()
+                .map(|m| format!("{m}={}", counts.get(*m).copied().unwrap_or(0)))
+                .collect();
+            format!(
+                "sm_{SM}\t{}:{}\t{}\tregs={} frame={} spill={}/{} smem={} {} total={}",
+                k.file,
+                k.entry,
+                k.label,
+                u.registers,
+                u.stack_frame,
+                u.spill_stores,
+                u.spill_loads,
+                u.shared,
+                tracked.join(" "),
+                opcodes.len()
+            )
+        })
+        .collect())
+}
+
+#[test]
+fn demo_kernels_meet_their_budgets() {
+    let rows = rows().unwrap_or_else(|e| panic!("{e}"));
+    for row in &rows {
+        assert!(
+            row.contains(" frame=0 spill=0/0 ") && row.contains("LDL=0 STL=0"),
+            "a hot demo kernel uses local memory: {row}"
+        );
+    }
+    support::check_table(
+        &rows,
+        TABLE,
+        "# sm\tkernel\tshape\tptxas -v and nvdisasm of the native CUDA lowering (ptxas/nvdisasm 13.5.37)",
+        "WAVEKIT_BLESS_SASS",
+    );
+}
