@@ -105,7 +105,7 @@ fn write(args: &EmitArgs, bytes: &[u8]) -> Result<ExitCode, Error> {
         Some(path) => std::fs::write(path, bytes)
             .map_err(|e| Error::Usage(format!("cannot write {}: {e}", path.display())))?,
         None => std::io::stdout()
-            .write_all(&bytes)
+            .write_all(bytes)
             .map_err(|e| Error::Usage(format!("cannot write to standard output: {e}")))?,
     }
     Ok(ExitCode::SUCCESS)
