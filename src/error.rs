@@ -136,6 +136,16 @@ pub enum Error {
     /// Arguments that do not describe a request (a missing or stray flag).
     #[error("{0}")]
     Usage(String),
+    /// A module expanded for subgroup sizes the device does not run.
+    #[error(
+        "the module was expanded for subgroup size {module}, but the device runs subgroups of {device}: compose it for the device's target (`Gpu::target`)"
+    )]
+    SubgroupSizeMismatch {
+        /// The sizes the module's code is correct for.
+        module: crate::target::SubgroupSize,
+        /// The sizes the device may run.
+        device: crate::target::SubgroupSize,
+    },
     /// A subgroup size that is not a power of two in 4..=128.
     #[error("subgroup size {0} is not a power of two in 4..=128")]
     BadSubgroupSize(u32),

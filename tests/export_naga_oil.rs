@@ -66,6 +66,7 @@ fn naga_oil_composes_the_export_and_the_result_runs() {
         module,
         info,
         source: String::new(),
+        target: gpu.target().clone(),
     };
     let kernel = gpu.kernel(&valid, "main").expect("pipeline");
     let input: Vec<u32> = (0..256u32)

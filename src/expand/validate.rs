@@ -14,6 +14,10 @@ pub struct ValidModule {
     pub info: ModuleInfo,
     /// The WGSL it was parsed from.
     pub source: String,
+    /// The target it was expanded and validated for: its subgroup size is
+    /// the one the library code in it assumes, so a device must run it
+    /// (`Gpu::kernel` refuses a module whose size the device does not run).
+    pub target: Target,
 }
 
 /// Parses and validates a composed shader: `composed` is the user's code
@@ -62,6 +66,7 @@ pub fn validate_composed(
         module,
         info,
         source: composed.to_string(),
+        target: target.clone(),
     })
 }
 

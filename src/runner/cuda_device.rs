@@ -58,7 +58,7 @@ impl CudaDevice {
                 driver % 1000 / 10
             ),
         };
-        let mut target = Target::new(Backend::Cuda, SubgroupSize::fixed(32)?);
+        let mut target = Target::new(Backend::Cuda, SubgroupSize::fixed(nvptx::WARP_SIZE)?);
         target.scalars = ScalarFeatures::ALL;
         Ok(CudaDevice {
             cuda,

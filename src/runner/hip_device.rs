@@ -57,7 +57,7 @@ impl HipDevice {
                 arch.name()
             ),
         };
-        let mut target = Target::new(Backend::Hip, SubgroupSize::fixed(wave)?);
+        let mut target = Target::new(Backend::Hip, SubgroupSize::fixed(amdgpu.wave_size)?);
         target.scalars = ScalarFeatures::ALL;
         Ok(HipDevice {
             hip,

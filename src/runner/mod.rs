@@ -135,12 +135,22 @@ impl Gpu {
     }
 
     /// Builds a kernel for entry point `entry` of `module` with `options`.
+    /// Refuses a module expanded for subgroup sizes the device does not run
+    /// ([`Error::SubgroupSizeMismatch`]).
     pub fn kernel_with(
         &self,
         module: &ValidModule,
         entry: &str,
         options: KernelOptions,
     ) -> Result<Kernel, Error> {
+        let (module_sizes, device_sizes) =
+            (module.target.subgroup_size, self.target().subgroup_size);
+        if !module_sizes.covers(device_sizes) {
+            return Err(Error::SubgroupSizeMismatch {
+                module: module_sizes,
+                device: device_sizes,
+            });
+        }
         Ok(Kernel {
             inner: match &self.device {
                 Device::Wgpu(d) => KernelInner::Wgpu(d.kernel(module, entry, options)?),

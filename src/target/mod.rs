@@ -121,6 +121,12 @@ impl SubgroupSize {
         (self.min == self.max).then_some(self.min)
     }
 
+    /// Whether code expanded for these sizes is correct on a device that
+    /// runs `device`: every size the device may use is one of ours.
+    pub fn covers(self, device: SubgroupSize) -> bool {
+        self.min <= device.min && device.max <= self.max
+    }
+
     /// `log2` of the smallest size: the largest `log2_size` a tiled op accepts.
     pub fn max_log2(self) -> u32 {
         self.min.trailing_zeros()

@@ -23,6 +23,10 @@ use crate::target::{Cx, Dim, NativeReduce, Scope, Shuffle, TargetLayer};
 /// `ptx_kernel` in LLVM's numbering.
 const PTX_KERNEL_CALLING_CONVENTION: u32 = 71;
 
+/// Lanes of a warp on every NVIDIA GPU the back end targets: the subgroup
+/// size of the lowering and of a CUDA device's target.
+pub const WARP_SIZE: u32 = 32;
+
 /// NVPTX for one compute capability (`sm` = 70, 80, 90, ...).
 #[derive(Clone, Copy, Debug)]
 pub struct Nvptx {
@@ -63,7 +67,7 @@ impl TargetLayer for Nvptx {
     }
 
     fn subgroup_size(&self) -> u32 {
-        32
+        WARP_SIZE
     }
 
     fn private_space(&self) -> u16 {
