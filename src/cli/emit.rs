@@ -8,7 +8,8 @@ use clap::Args;
 
 use wavekit::compose::Composer;
 use wavekit::emit::{Emitted, Language, emit};
-use wavekit::{Backend, Error, ValidModule};
+use wavekit::{Backend, Error, Target, ValidModule};
+use wavekit_native::amdgpu::{Amdgpu, Arch};
 use wavekit_native::lower::Source;
 use wavekit_native::nvptx::{KernelRequest, compile_many};
 
@@ -19,13 +20,19 @@ use super::target_args::TargetArgs;
 pub struct EmitArgs {
     /// The WGSL shader, with `#import wavekit::...` lines.
     shader: PathBuf,
-    /// Output language: spv, msl, hlsl, glsl, wgsl, wgsl-browser, or ptx
-    /// (the native CUDA back end's PTX; with `--backend cuda`).
+    /// Output language: spv, msl, hlsl, glsl, wgsl, wgsl-browser, ptx (the
+    /// native CUDA back end's PTX; with `--backend cuda`) or hsaco (the
+    /// native AMDGPU back end's code object; with `--backend hip`, `--arch`
+    /// and the wave size as `--subgroup-size`).
     #[arg(long, default_value = "wgsl")]
     lang: String,
     /// For ptx: the compute capability × 10 (70, 75, 80, 86, 89, 90).
     #[arg(long, default_value_t = 90)]
     sm: u32,
+    /// For hsaco: the AMDGPU architecture (gfx90a, gfx942, gfx1030, gfx1100,
+    /// gfx1200).
+    #[arg(long)]
+    arch: Option<String>,
     /// Write here instead of standard output.
     #[arg(short, long)]
     output: Option<PathBuf>,
@@ -54,6 +61,13 @@ pub fn run(args: &EmitArgs) -> Result<ExitCode, Error> {
         let ptx = ptx(&composed.module, &composed.wgsl, &name, args)?;
         return write(args, ptx.as_bytes());
     }
+    if args.lang == "hsaco" {
+        let amdgpu = amdgpu_target(&target, args.arch.as_deref())?;
+        let composed = Composer::new(target).compose(&source, &name)?;
+        let requests = requests(&composed.module, &composed.wgsl, &name, args)?;
+        let hsaco = wavekit_native::amdgpu::compile_many(&requests.kernels(), amdgpu)?;
+        return write(args, &hsaco.bytes);
+    }
     let language: Language = args.lang.parse()?;
     let composed = Composer::new(target).compose(&source, &name)?;
     let emitted = emit(&composed.module, language, args.entry.as_deref())?;
@@ -69,8 +83,35 @@ pub fn run(args: &EmitArgs) -> Result<ExitCode, Error> {
     write(args, &bytes)
 }
 
-/// The PTX of `--entry`, or of every compute entry point in one module.
-fn ptx(module: &ValidModule, text: &str, name: &str, args: &EmitArgs) -> Result<String, Error> {
+/// The compute entry points `--entry` names (all of them without it), with
+/// the WGSL for error locations.
+struct Requests<'a> {
+    module: &'a ValidModule,
+    entries: Vec<&'a str>,
+    source: Source<'a>,
+}
+
+impl Requests<'_> {
+    fn kernels(&self) -> Vec<KernelRequest<'_>> {
+        self.entries
+            .iter()
+            .map(|entry| KernelRequest {
+                module: &self.module.module,
+                info: &self.module.info,
+                entry,
+                name: entry,
+                source: Some(self.source),
+            })
+            .collect()
+    }
+}
+
+fn requests<'a>(
+    module: &'a ValidModule,
+    text: &'a str,
+    name: &'a str,
+    args: &EmitArgs,
+) -> Result<Requests<'a>, Error> {
     let entries: Vec<&str> = module
         .module
         .entry_points
@@ -85,19 +126,42 @@ fn ptx(module: &ValidModule, text: &str, name: &str, args: &EmitArgs) -> Result<
             None => format!("{name} has no compute entry point"),
         }));
     }
-    let source = Source { name, text };
-    let requests: Vec<KernelRequest> = entries
-        .iter()
-        .map(|entry| KernelRequest {
-            module: &module.module,
-            info: &module.info,
-            entry,
-            name: entry,
-            source: Some(source),
-        })
-        .collect();
-    let (ptx, _) = compile_many(&requests, args.sm)?;
+    Ok(Requests {
+        module,
+        entries,
+        source: Source { name, text },
+    })
+}
+
+/// The PTX of `--entry`, or of every compute entry point in one module.
+fn ptx(module: &ValidModule, text: &str, name: &str, args: &EmitArgs) -> Result<String, Error> {
+    let requests = requests(module, text, name, args)?;
+    let (ptx, _) = compile_many(&requests.kernels(), args.sm)?;
     Ok(ptx)
+}
+
+/// The AMDGPU target of `--backend hip --arch A --subgroup-size W`.
+fn amdgpu_target(target: &Target, arch: Option<&str>) -> Result<Amdgpu, Error> {
+    if target.backend != Backend::Hip {
+        return Err(Error::Usage(
+            "--lang hsaco is the HIP back end's output: add --backend hip".into(),
+        ));
+    }
+    let names = || {
+        Arch::ALL
+            .iter()
+            .map(|a| a.name())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let arch =
+        arch.ok_or_else(|| Error::Usage(format!("--lang hsaco needs --arch, one of {}", names())))?;
+    let arch = Arch::from_name(arch)
+        .ok_or_else(|| Error::Usage(format!("--arch {arch}: expected one of {}", names())))?;
+    let wave = target.subgroup_size.exact().ok_or_else(|| {
+        Error::Usage("--lang hsaco needs a fixed --subgroup-size (the wave size, 32 or 64)".into())
+    })?;
+    Ok(Amdgpu::new(arch, wave)?)
 }
 
 fn write(args: &EmitArgs, bytes: &[u8]) -> Result<ExitCode, Error> {

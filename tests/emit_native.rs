@@ -1,0 +1,152 @@
+//! `wavekit emit --lang ptx` and `--lang hsaco`: the native back ends'
+//! outputs of a composed shader, without a GPU. The PTX must assemble with
+//! `ptxas` and keep the counted loop's private array in registers (no
+//! `__local_depot`); the code object must be one `llvm-readelf` reads as an
+//! AMDGPU kernel of the asked architecture and wave size; a request for a
+//! back end's output with another target is a one-line error.
+
+use std::process::Command;
+
+const SHADER: &str = r#"
+#import wavekit::subgroup as sg
+const ITEMS = 8u;
+@group(0) @binding(0) var<storage, read_write> data: array<u32>;
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) id: vec3<u32>) {
+    var items: array<u32, ITEMS>;
+    for (var k = 0u; k < ITEMS; k++) {
+        items[k] = sg::inclusive_add<u32>(data[id.x * ITEMS + k]);
+    }
+    var total = 0u;
+    for (var k = 0u; k < ITEMS; k++) {
+        total += items[ITEMS - 1u - k] * (k + 1u);
+    }
+    data[id.x] = total;
+}
+"#;
+
+fn emit(args: &[&str]) -> std::process::Output {
+    let dir = std::env::temp_dir().join(format!(
+        "wavekit-emit-native-{}-{}",
+        std::process::id(),
+        args.join("-").replace(['/', ' '], "_")
+    ));
+    std::fs::create_dir_all(&dir).expect("temporary folder");
+    let path = dir.join("shader.wgsl");
+    std::fs::write(&path, SHADER).expect("shader written");
+    let out = Command::new(env!("CARGO_BIN_EXE_wavekit"))
+        .arg("emit")
+        .arg(&path)
+        .args(args)
+        .output()
+        .expect("wavekit runs");
+    let _ = std::fs::remove_dir_all(&dir);
+    out
+}
+
+#[test]
+fn ptx_of_a_composed_shader_assembles_without_a_stack_frame() {
+    let out = emit(&["--lang", "ptx", "--backend", "cuda", "--sm", "90"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "emit failed: {stderr}");
+    let ptx = String::from_utf8(out.stdout).expect("PTX is text");
+    assert!(
+        ptx.contains(".visible .entry main("),
+        "no kernel `main`:\n{ptx}"
+    );
+    assert!(ptx.contains(".target sm_90"), "not for sm_90:\n{ptx}");
+    assert!(
+        !ptx.contains("__local_depot"),
+        "the counted loops' array went to a stack frame:\n{ptx}"
+    );
+    wavekit_native::tools::assemble(&ptx, 90).expect("ptxas accepts the PTX");
+}
+
+#[test]
+fn ptx_needs_the_cuda_back_end() {
+    let out = emit(&["--lang", "ptx"]);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("--lang ptx is the CUDA back end's output: add --backend cuda"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn hsaco_of_a_composed_shader_is_a_code_object_for_the_arch() {
+    for (arch, wave) in [("gfx942", "64"), ("gfx1100", "32")] {
+        let out = emit(&[
+            "--lang",
+            "hsaco",
+            "--backend",
+            "hip",
+            "--arch",
+            arch,
+            "--subgroup-size",
+            wave,
+        ]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "emit for {arch} failed: {stderr}");
+        let notes =
+            wavekit_native::tools::amdgpu_notes(&out.stdout).expect("llvm-readelf reads it");
+        assert!(
+            notes.contains(&format!("amdgcn-amd-amdhsa--{arch}")),
+            "not for {arch}:\n{notes}"
+        );
+        assert!(
+            notes.contains(&format!(".wavefront_size: {wave}")),
+            "not wave{wave}:\n{notes}"
+        );
+        assert!(
+            notes.contains(".name:           main"),
+            "no kernel `main`:\n{notes}"
+        );
+    }
+}
+
+#[test]
+fn hsaco_needs_the_hip_back_end_and_an_arch() {
+    for (args, needle) in [
+        (
+            &[
+                "--lang",
+                "hsaco",
+                "--arch",
+                "gfx942",
+                "--subgroup-size",
+                "64",
+            ][..],
+            "--lang hsaco is the HIP back end's output: add --backend hip",
+        ),
+        (
+            &[
+                "--lang",
+                "hsaco",
+                "--backend",
+                "hip",
+                "--subgroup-size",
+                "64",
+            ][..],
+            "--lang hsaco needs --arch, one of gfx90a, gfx942",
+        ),
+        (
+            &[
+                "--lang",
+                "hsaco",
+                "--backend",
+                "hip",
+                "--arch",
+                "gfx942",
+                "--subgroup-size",
+                "32",
+            ][..],
+            "gfx942 runs waves of [64] lanes, not 32",
+        ),
+    ] {
+        let out = emit(args);
+        assert!(!out.status.success(), "{args:?} succeeded");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(needle), "{args:?}: {stderr}");
+    }
+}
