@@ -47,31 +47,44 @@ impl Demo for Compact {
             _ => return Err(unknown_variant(self, variant)),
         };
         let module = ctx.compose(SHADER, "compact.wgsl", &[])?;
-        let [select_lookback, count_tiles, scatter] =
-            ctx.kernels(&module, ["select_lookback", "count_tiles", "scatter"])?;
-        let scan = match algorithm {
-            ScanAlgorithm::DecoupledLookBack => None,
-            ScanAlgorithm::ReduceThenScan => Some(DeviceScan::new(ctx, Some(algorithm))?),
+        let plan = match algorithm {
+            ScanAlgorithm::DecoupledLookBack => {
+                let [select] = ctx.kernels(&module, ["select_lookback"])?;
+                Plan::LookBack { select }
+            }
+            ScanAlgorithm::ReduceThenScan => {
+                let [count_tiles, scatter] = ctx.kernels(&module, ["count_tiles", "scatter"])?;
+                Plan::ThreePass {
+                    scan: DeviceScan::new(ctx, Some(algorithm))?,
+                    count_tiles,
+                    scatter,
+                }
+            }
         };
         Ok(Box::new(PreparedCompact {
             ctx,
             variant: variant.to_string(),
-            scan,
-            select_lookback,
-            count_tiles,
-            scatter,
+            plan,
         }))
     }
+}
+
+/// The kernels of one algorithm.
+enum Plan<'c> {
+    /// `select_lookback` alone.
+    LookBack { select: Kernel },
+    /// `count_tiles`, the device scan of the counts, `scatter`.
+    ThreePass {
+        scan: DeviceScan<'c>,
+        count_tiles: Kernel,
+        scatter: Kernel,
+    },
 }
 
 struct PreparedCompact<'c> {
     ctx: &'c Ctx<'c>,
     variant: String,
-    /// The scan of the tile counts, for the three passes; `None`: look-back.
-    scan: Option<DeviceScan<'c>>,
-    select_lookback: Kernel,
-    count_tiles: Kernel,
-    scatter: Kernel,
+    plan: Plan<'c>,
 }
 
 impl Prepared for PreparedCompact<'_> {
@@ -88,37 +101,39 @@ impl Prepared for PreparedCompact<'_> {
         let count = gpu.buffer(4)?;
         let buffers = [&input_buffer, &output, &tile_counts, &tile_offsets, &count];
         let groups = grid(tiles as u32);
-        let scratch = match &self.scan {
-            Some(scan) => Some((scan, scan.scratch(padded_tiles)?)),
-            None if n >= MAX_LOOKBACK_ELEMENTS => {
+        match &self.plan {
+            Plan::LookBack { .. } if n >= MAX_LOOKBACK_ELEMENTS => {
                 return Err(Error::Usage(format!(
                     "the single-pass compaction takes fewer than 2^30 elements, not {n}"
                 )));
             }
-            None => None,
-        };
-        let (steps, algorithm) = match &scratch {
-            None => (
-                vec![
+            Plan::LookBack { select } => {
+                let steps = [
                     Step::Zero(&tile_counts),
                     Step::Zero(&tile_offsets),
-                    Step::dispatch(&self.select_lookback, &buffers, groups),
-                ],
-                "single pass, decoupled look-back".to_string(),
-            ),
-            Some((scan, scratch)) => {
-                let mut steps = vec![Step::dispatch(&self.count_tiles, &buffers, groups)];
-                steps.extend(scan.steps(&tile_counts, &tile_offsets, scratch));
-                steps.push(Step::dispatch(&self.scatter, &buffers, groups));
+                    Step::dispatch(select, &buffers, groups),
+                ];
+                let timing = self.ctx.run(&steps)?;
+                let how = "single pass, decoupled look-back";
+                self.check(&input, &output, &count, timing, how)
+            }
+            Plan::ThreePass {
+                scan,
+                count_tiles,
+                scatter,
+            } => {
+                let scratch = scan.scratch(padded_tiles)?;
+                let mut steps = vec![Step::dispatch(count_tiles, &buffers, groups)];
+                steps.extend(scan.steps(&tile_counts, &tile_offsets, &scratch));
+                steps.push(Step::dispatch(scatter, &buffers, groups));
                 let how = format!(
                     "tile counts, the device scan of them ({}), scatter",
                     scan.algorithm().describe()
                 );
-                (steps, how)
+                let timing = self.ctx.run(&steps)?;
+                self.check(&input, &output, &count, timing, &how)
             }
-        };
-        let timing = self.ctx.run(&steps)?;
-        self.check(&input, &output, &count, timing, &algorithm)
+        }
     }
 }
 

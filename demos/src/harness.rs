@@ -53,15 +53,7 @@ impl<'g> Ctx<'g> {
         file_name: &str,
         edits: &[(&str, &str)],
     ) -> Result<ValidModule, Error> {
-        let mut text = source.to_string();
-        for (from, to) in edits {
-            if !text.contains(from) {
-                return Err(Error::Usage(format!(
-                    "{file_name}: the declaration `{from}` to edit is not there"
-                )));
-            }
-            text = text.replacen(from, to, 1);
-        }
+        let text = edited(source, file_name, edits)?;
         Ok(self.composer.compose(&text, file_name)?.module)
     }
 
@@ -104,6 +96,22 @@ impl<'g> Ctx<'g> {
         let times = self.gpu.time_program(steps, self.warmup, self.runs)?;
         Ok(Some(Timing::of(times)))
     }
+}
+
+/// `source` with each `from` of `edits` (a declaration such as
+/// `alias T = f32;`) replaced by its `to`; an error names a declaration
+/// that is not there (the shader changed under its host).
+pub fn edited(source: &str, file_name: &str, edits: &[(&str, &str)]) -> Result<String, Error> {
+    let mut text = source.to_string();
+    for (from, to) in edits {
+        if !text.contains(from) {
+            return Err(Error::Usage(format!(
+                "{file_name}: the declaration `{from}` to edit is not there"
+            )));
+        }
+        text = text.replacen(from, to, 1);
+    }
+    Ok(text)
 }
 
 /// GPU times of a program's timed runs.

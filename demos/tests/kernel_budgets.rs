@@ -17,6 +17,7 @@ mod support;
 
 use wavekit::compose::Composer;
 use wavekit::{Backend, ScalarFeatures, SubgroupSize, Target};
+use wavekit_demos::harness::edited;
 use wavekit_demos::radix_sort::onesweep::{self, PassConfig, Shape};
 use wavekit_native::nvptx::{KernelRequest, compile_many};
 use wavekit_native::tools;
@@ -62,11 +63,10 @@ fn kernels() -> Vec<DemoKernel> {
             subgroups: 32..=32,
             spin_with_rmw: false,
         };
-        let mut source = onesweep::SOURCE.to_string();
-        for (from, to) in config.edits() {
-            assert!(source.contains(from), "radix_onesweep.wgsl lacks `{from}`");
-            source = source.replacen(from, &to, 1);
-        }
+        let edits = config.edits();
+        let edits: Vec<(&str, &str)> = edits.iter().map(|(f, t)| (*f, t.as_str())).collect();
+        let source = edited(onesweep::SOURCE, "radix_onesweep.wgsl", &edits)
+            .expect("the host's edits apply");
         let label = format!(
             "{}x{}{}",
             shape.block,

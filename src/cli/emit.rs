@@ -58,7 +58,8 @@ pub fn run(args: &EmitArgs) -> Result<ExitCode, Error> {
             ));
         }
         let composed = Composer::new(target).compose(&source, &name)?;
-        let ptx = ptx(&composed.module, &composed.wgsl, &name, args)?;
+        let requests = requests(&composed.module, &composed.wgsl, &name, args)?;
+        let (ptx, _) = compile_many(&requests.kernels(), args.sm)?;
         return write(args, ptx.as_bytes());
     }
     if args.lang == "hsaco" {
@@ -131,13 +132,6 @@ fn requests<'a>(
         entries,
         source: Source { name, text },
     })
-}
-
-/// The PTX of `--entry`, or of every compute entry point in one module.
-fn ptx(module: &ValidModule, text: &str, name: &str, args: &EmitArgs) -> Result<String, Error> {
-    let requests = requests(module, text, name, args)?;
-    let (ptx, _) = compile_many(&requests.kernels(), args.sm)?;
-    Ok(ptx)
 }
 
 /// The AMDGPU target of `--backend hip --arch A --subgroup-size W`.

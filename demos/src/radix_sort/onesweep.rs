@@ -28,17 +28,6 @@ pub struct Shape {
     pub items: u32,
 }
 
-impl Shape {
-    /// The shape on the native back ends (CUDA, HIP): 512 × 12 keys,
-    /// 512 × 8 with values (measured: see `shape_for`).
-    pub fn native(pairs: bool) -> Shape {
-        Shape {
-            block: 512,
-            items: if pairs { 8 } else { 12 },
-        }
-    }
-}
-
 /// Everything the host edits into the shader's constants for one device.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PassConfig {
@@ -89,6 +78,15 @@ impl PassConfig {
 }
 
 impl Shape {
+    /// The shape on the native back ends (CUDA, HIP): 512 × 12 keys,
+    /// 512 × 8 with values (measured: see `shape_for`).
+    pub fn native(pairs: bool) -> Shape {
+        Shape {
+            block: 512,
+            items: if pairs { 8 } else { 12 },
+        }
+    }
+
     /// Workgroup memory of the pass kernel at subgroups of at least `min`
     /// lanes: the u16 counter rows, the staging tile, the per-digit counts,
     /// first positions and bases, the block scan's partials and the tile
@@ -128,10 +126,12 @@ fn shape_for(ctx: &Ctx<'_>, min: u32, pairs: bool) -> Result<Shape, Error> {
                     >= shape.workgroup_bytes(min)
         }
     };
-    let wide = [Shape::native(pairs), shape(512, 6)];
-    let skip = usize::from(ctx.gpu.wgpu().is_some());
+    let wide = match ctx.gpu.wgpu() {
+        None => vec![Shape::native(pairs), shape(512, 6)],
+        Some(_) => vec![shape(512, 6)],
+    };
     if min >= 16
-        && let Some(best) = wide.into_iter().skip(skip).find(|s| fits(*s))
+        && let Some(best) = wide.into_iter().find(|s| fits(*s))
     {
         return Ok(best);
     }
