@@ -55,7 +55,7 @@ impl Demo for Compact {
             ScanAlgorithm::ReduceThenScan => {
                 let [count_tiles, scatter] = ctx.kernels(&module, ["count_tiles", "scatter"])?;
                 Plan::ThreePass {
-                    scan: DeviceScan::new(ctx, Some(algorithm))?,
+                    scan: Box::new(DeviceScan::new(ctx, Some(algorithm))?),
                     count_tiles,
                     scatter,
                 }
@@ -75,7 +75,7 @@ enum Plan<'c> {
     LookBack { select: Kernel },
     /// `count_tiles`, the device scan of the counts, `scatter`.
     ThreePass {
-        scan: DeviceScan<'c>,
+        scan: Box<DeviceScan<'c>>,
         count_tiles: Kernel,
         scatter: Kernel,
     },
@@ -102,11 +102,9 @@ impl Prepared for PreparedCompact<'_> {
         let buffers = [&input_buffer, &output, &tile_counts, &tile_offsets, &count];
         let groups = grid(tiles as u32);
         match &self.plan {
-            Plan::LookBack { .. } if n >= MAX_LOOKBACK_ELEMENTS => {
-                return Err(Error::Usage(format!(
-                    "the single-pass compaction takes fewer than 2^30 elements, not {n}"
-                )));
-            }
+            Plan::LookBack { .. } if n >= MAX_LOOKBACK_ELEMENTS => Err(Error::Usage(format!(
+                "the single-pass compaction takes fewer than 2^30 elements, not {n}"
+            ))),
             Plan::LookBack { select } => {
                 let steps = [
                     Step::Zero(&tile_counts),
