@@ -89,6 +89,11 @@ struct PreparedCompact<'c> {
 
 impl Prepared for PreparedCompact<'_> {
     fn run(&self, n: usize, seed: u64) -> Result<Report, Error> {
+        if matches!(self.plan, Plan::LookBack { .. }) && n >= MAX_LOOKBACK_ELEMENTS {
+            return Err(Error::Usage(format!(
+                "the single-pass compaction takes fewer than 2^30 elements, not {n}"
+            )));
+        }
         let gpu = self.ctx.gpu;
         let input = random_u32(n, u32::MAX, seed);
         let tiles = n.div_ceil(TILE);
@@ -102,9 +107,6 @@ impl Prepared for PreparedCompact<'_> {
         let buffers = [&input_buffer, &output, &tile_counts, &tile_offsets, &count];
         let groups = grid(tiles as u32);
         match &self.plan {
-            Plan::LookBack { .. } if n >= MAX_LOOKBACK_ELEMENTS => Err(Error::Usage(format!(
-                "the single-pass compaction takes fewer than 2^30 elements, not {n}"
-            ))),
             Plan::LookBack { select } => {
                 let steps = [
                     Step::Zero(&tile_counts),
