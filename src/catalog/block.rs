@@ -3,9 +3,9 @@
 //! radix ranking.
 
 use super::{
-    ANY_DTYPE, Arg, Cost, Family, Formula, Operator, Param, Placement, Primitive, Ret, Scope,
+    ANY_DTYPE, Arg, CheckArgs, Cost, Family, Formula, Operator, Param, Placement, Primitive, Ret,
+    Scope,
 };
-use crate::expand::Instance;
 use crate::target::{Lowering, Target};
 
 /// The largest workgroup memory a configuration may use: WebGPU's
@@ -53,8 +53,8 @@ const VOTE: Primitive = Primitive {
 
 /// `B` must be a multiple of every subgroup size the target may use, so
 /// that the workgroup splits into whole subgroups.
-fn check_block_dim(instance: &Instance, target: &Target) -> Result<(), String> {
-    let b = instance.block_dim.expect("block ops take B");
+fn check_block_dim(args: &CheckArgs<'_>, target: &Target) -> Result<(), String> {
+    let b = args.block_dim.expect("block ops take B");
     let s = target.subgroup_size.max();
     if !b.is_multiple_of(s) {
         return Err(format!(
@@ -217,12 +217,12 @@ const GENERIC: &[Primitive] = &[
 
 /// `B == 2^radix_bits`, the digit inside the key, and the workgroup memory
 /// within [`MAX_SHARED_BYTES`].
-fn check_radix(instance: &Instance, target: &Target) -> Result<(), String> {
-    check_block_dim(instance, target)?;
-    let b = instance.block_dim.expect("radix ranking takes B");
-    let radix_bits = instance.constant("radix_bits");
-    let bit_start = instance.constant("bit_start");
-    let num_bits = instance.constant("num_bits");
+fn check_radix(args: &CheckArgs<'_>, target: &Target) -> Result<(), String> {
+    check_block_dim(args, target)?;
+    let b = args.block_dim.expect("radix ranking takes B");
+    let radix_bits = args.constant("radix_bits");
+    let bit_start = args.constant("bit_start");
+    let num_bits = args.constant("num_bits");
     if b != 1 << radix_bits {
         return Err(format!(
             "block_dim {b} must equal 1 << radix_bits = {}",

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::catalog::{Param, Primitive};
+use crate::catalog::{CheckArgs, Param, Primitive};
 use crate::dtype::Dtype;
 use crate::error::Error;
 use crate::target::{Lowering, Target};
@@ -151,7 +151,7 @@ impl Instance {
             });
         }
         if let Some(check) = primitive.check {
-            check(&instance, target).map_err(|message| Error::Contract {
+            check(&instance.check_args(), target).map_err(|message| Error::Contract {
                 op: primitive.qualified_name(),
                 message,
             })?;
@@ -184,11 +184,21 @@ impl Instance {
 
     /// The value of the named compile-time constant.
     pub fn constant(&self, name: &str) -> u32 {
-        self.constants
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, v)| *v)
-            .unwrap_or_else(|| panic!("`{}` has no constant `{name}`", self.primitive.name))
+        self.check_args().constant(name)
+    }
+
+    /// The resolved template arguments as the catalog's contract checks
+    /// read them.
+    pub fn check_args(&self) -> CheckArgs<'_> {
+        CheckArgs {
+            primitive: self.primitive,
+            dtype: self.dtype,
+            value_dtype: self.value_dtype,
+            log2_size: self.log2_size,
+            count: self.count,
+            block_dim: self.block_dim,
+            constants: &self.constants,
+        }
     }
 
     /// The request this instance answers.

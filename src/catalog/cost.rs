@@ -1,0 +1,85 @@
+//! What a call costs: the number of subgroup exchanges ([`Formula`]) under
+//! each lowering, with a note on the rest ([`Cost`]).
+
+use std::fmt;
+
+use crate::target::Lowering;
+
+/// The number of subgroup data-exchange operations (shuffles, ballots, votes)
+/// an instance issues, as a function of `L` (or of `log2(S)` for full-subgroup ops).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub enum Formula {
+    /// No exchange at all: pure ALU.
+    Zero,
+    /// Exactly one.
+    One,
+    /// Exactly two.
+    Two,
+    /// `L`.
+    L,
+    /// `L + 1`.
+    LPlusOne,
+    /// `L * (L + 1)` (a bitonic network: `L(L+1)/2` stages of 2).
+    Bitonic,
+}
+
+impl Formula {
+    /// The count at `log2_size = l`.
+    pub fn eval(self, l: u32) -> u32 {
+        match self {
+            Formula::Zero => 0,
+            Formula::One => 1,
+            Formula::Two => 2,
+            Formula::L => l,
+            Formula::LPlusOne => l + 1,
+            Formula::Bitonic => l * (l + 1),
+        }
+    }
+}
+
+impl fmt::Display for Formula {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Formula::Zero => "0",
+            Formula::One => "1",
+            Formula::Two => "2",
+            Formula::L => "L",
+            Formula::LPlusOne => "L+1",
+            Formula::Bitonic => "L(L+1)",
+        })
+    }
+}
+
+/// Cost of one call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Cost {
+    /// Subgroup exchanges with the `builtin` lowering (or the only lowering).
+    pub builtin: Formula,
+    /// Subgroup exchanges with the `shuffle` lowering, where it exists.
+    pub shuffle: Option<Formula>,
+    /// What else it costs, in words.
+    pub note: &'static str,
+}
+
+impl Cost {
+    /// Exchanges issued under `lowering` at `log2_size = l`.
+    pub fn exchanges(&self, lowering: Lowering, l: u32) -> u32 {
+        match (lowering, self.shuffle) {
+            (Lowering::Shuffle, Some(f)) => f.eval(l),
+            _ => self.builtin.eval(l),
+        }
+    }
+}
+
+impl fmt::Display for Cost {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.shuffle {
+            Some(s) => write!(f, "builtin {} / shuffle {}", self.builtin, s)?,
+            None => write!(f, "{}", self.builtin)?,
+        }
+        if !self.note.is_empty() {
+            write!(f, " ({})", self.note)?;
+        }
+        Ok(())
+    }
+}

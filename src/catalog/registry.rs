@@ -1,0 +1,58 @@
+//! The registry: every primitive of the catalog, lookup of a request's op
+//! name, and "did you mean" suggestions.
+
+use super::{
+    Primitive, Scope, ballot, block, identification, lanemask, movement, reduction, scan,
+    segmented, sort, vote,
+};
+
+/// Every primitive in the catalog, grouped by family.
+pub fn primitives() -> impl Iterator<Item = &'static Primitive> {
+    [
+        movement::PRIMITIVES,
+        identification::PRIMITIVES,
+        ballot::PRIMITIVES,
+        vote::PRIMITIVES,
+        lanemask::PRIMITIVES,
+        reduction::PRIMITIVES,
+        scan::PRIMITIVES,
+        segmented::PRIMITIVES,
+        sort::PRIMITIVES,
+    ]
+    .into_iter()
+    .chain(block::PRIMITIVES)
+    .flatten()
+}
+
+/// The primitive a request names: `reduce_add` or `subgroup::reduce_add`
+/// for the subgroup op, `block::reduce_add` for the workgroup one.
+pub fn find(name: &str) -> Option<&'static Primitive> {
+    let (scope, bare) = split_scope(name);
+    primitives().find(|p| p.scope == scope && p.name == bare)
+}
+
+/// The scope a qualified name selects and the bare name.
+pub fn split_scope(name: &str) -> (Scope, &str) {
+    if let Some(bare) = name.strip_prefix("block::") {
+        (Scope::Block, bare)
+    } else {
+        (
+            Scope::Subgroup,
+            name.strip_prefix("subgroup::").unwrap_or(name),
+        )
+    }
+}
+
+/// The catalog name closest to `name`, for "did you mean" hints.
+pub fn suggest(name: &str) -> Option<String> {
+    primitives()
+        .map(|p| {
+            (
+                strsim::levenshtein(name, &p.qualified_name()),
+                p.qualified_name(),
+            )
+        })
+        .filter(|(d, _)| *d <= 3)
+        .min()
+        .map(|(_, n)| n)
+}
