@@ -24,6 +24,9 @@ export XDG_RUNTIME_DIR ?= /tmp/wavekit-runtime
 test: lint
 	mkdir -p -m 700 $(XDG_RUNTIME_DIR)
 	$(CARGO) test --workspace --locked
+# --- The published crates: lean default features, `cargo package`, and the
+# lean example built against the packed wavekit, run on lavapipe.
+	CARGO=$(CARGO) ./scripts/package-check
 # --- Browser demo: the page in headless Chromium (WebGPU on SwiftShader).
 # cargo test has just built the debug wavekit; emitting with it spares a
 # release build.

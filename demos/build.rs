@@ -8,7 +8,7 @@ fn main() {
         Backend::Vulkan,
         SubgroupSize::range(4, 128).expect("valid range"),
     );
-    if let Err(error) = wavekit::build::shader("shaders/normalise.wgsl", &target) {
+    if let Err(error) = wavekit::emit::build::shader("shaders/normalise.wgsl", &target) {
         panic!("{error}");
     }
 }

@@ -6,7 +6,8 @@ use crate::dtype::{Dtype, ScalarFeature};
 /// Everything that can go wrong in wavekit.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    /// The native back end (lowering, PTX, CUDA) failed.
+    /// The native back end (lowering, PTX, CUDA, HIP) failed.
+    #[cfg(feature = "native")]
     #[error(transparent)]
     Native(#[from] wavekit_native::NativeError),
     /// No catalog entry has this name.

@@ -33,18 +33,16 @@
 //! Contract shared by every subgroup primitive: call it from uniform control
 //! flow with every lane of the subgroup active.
 
-#[cfg(feature = "build")]
-pub mod build;
 pub mod catalog;
 pub mod compose;
+#[cfg(feature = "conformance")]
 pub mod conformance;
 pub mod dtype;
 pub mod emit;
 pub mod error;
 pub mod expand;
-pub mod export;
+#[cfg(feature = "runner")]
 pub mod runner;
-pub mod snippets;
 pub mod target;
 
 pub use dtype::{Dtype, ScalarFeature};

@@ -5,9 +5,9 @@ use naga_oil::compose::{
     ComposableModuleDescriptor, Composer, NagaModuleDescriptor, ShaderLanguage, ShaderType,
 };
 use wavekit::ValidModule;
-use wavekit::export::naga_oil_subgroup_module;
+use wavekit::emit::export::naga_oil_subgroup_module;
+use wavekit::emit::snippets::DtypeFamily;
 use wavekit::runner::{AdapterChoice, Binding, Gpu, words};
-use wavekit::snippets::DtypeFamily;
 
 const SHADER: &str = "#import wavekit::subgroup::{wk_sg_init, wk_sg_reduce_all_add_u32}
 #import wavekit::subgroup as sg
@@ -105,7 +105,7 @@ fn naga_oil_composes_the_export_and_the_result_runs() {
 /// `enable f16;`, the wide one 64-bit types).
 #[test]
 fn every_family_composes_at_every_size() {
-    for size in wavekit::snippets::SIZES {
+    for size in wavekit::emit::snippets::SIZES {
         for (family, call) in [
             (DtypeFamily::Core, "let e = sg::wk_sg_elect();"),
             (DtypeFamily::F16, "let r = sg::wk_sg_reduce_add_f16(1.0h);"),

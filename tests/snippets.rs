@@ -6,7 +6,7 @@ use std::path::Path;
 #[test]
 fn snippets_are_fresh() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    for snippet in wavekit::snippets::snippets().expect("snippets generate") {
+    for snippet in wavekit::emit::snippets::snippets().expect("snippets generate") {
         let on_disk = std::fs::read_to_string(root.join(&snippet.path)).unwrap_or_default();
         assert!(
             on_disk == snippet.contents,

@@ -3,9 +3,12 @@
 //! storage buffers by number, dispatch, read back. The conformance suite,
 //! the CLI and the demos run the same code on every back end.
 
+#[cfg(feature = "native")]
 mod cuda_device;
+#[cfg(feature = "native")]
 mod hip_device;
 mod layout;
+#[cfg(feature = "native")]
 mod native_buffers;
 mod options;
 mod program;
@@ -13,7 +16,9 @@ mod select;
 mod wgpu_device;
 mod wgpu_program;
 
+#[cfg(feature = "native")]
 pub use cuda_device::{CudaDevice, CudaKernelHandle};
+#[cfg(feature = "native")]
 pub use hip_device::{HipDevice, HipKernelHandle};
 pub use layout::{BufferBinding, buffer_bindings};
 pub use options::KernelOptions;
@@ -55,7 +60,9 @@ pub struct Gpu {
 
 enum Device {
     Wgpu(Box<WgpuDevice>),
+    #[cfg(feature = "native")]
     Cuda(CudaDevice),
+    #[cfg(feature = "native")]
     Hip(HipDevice),
 }
 
@@ -66,7 +73,9 @@ pub struct Kernel {
 
 enum KernelInner {
     Wgpu(WgpuKernel),
+    #[cfg(feature = "native")]
     Cuda(CudaKernelHandle),
+    #[cfg(feature = "native")]
     Hip(HipKernelHandle),
 }
 
@@ -85,6 +94,7 @@ impl Gpu {
         })
     }
 
+    #[cfg(feature = "native")]
     /// Opens CUDA device `ordinal` through the native back end (PTX, cudarc).
     pub fn open_cuda(ordinal: usize) -> Result<Gpu, Error> {
         let device = CudaDevice::open(ordinal)?;
@@ -95,6 +105,7 @@ impl Gpu {
         })
     }
 
+    #[cfg(feature = "native")]
     /// Opens HIP device `ordinal` through the native AMDGPU back end (the
     /// architecture from `WAVEKIT_HIP_ARCH`, see [`HipDevice`]).
     pub fn open_hip(ordinal: usize) -> Result<Gpu, Error> {
@@ -115,7 +126,9 @@ impl Gpu {
     pub fn target(&self) -> &Target {
         match &self.device {
             Device::Wgpu(d) => d.target(),
+            #[cfg(feature = "native")]
             Device::Cuda(d) => d.target(),
+            #[cfg(feature = "native")]
             Device::Hip(d) => d.target(),
         }
     }
@@ -124,6 +137,7 @@ impl Gpu {
     pub fn wgpu(&self) -> Option<&WgpuDevice> {
         match &self.device {
             Device::Wgpu(d) => Some(d),
+            #[cfg(feature = "native")]
             Device::Cuda(_) | Device::Hip(_) => None,
         }
     }
@@ -154,7 +168,9 @@ impl Gpu {
         Ok(Kernel {
             inner: match &self.device {
                 Device::Wgpu(d) => KernelInner::Wgpu(d.kernel(module, entry, options)?),
+                #[cfg(feature = "native")]
                 Device::Cuda(d) => KernelInner::Cuda(d.kernel(module, entry)?),
+                #[cfg(feature = "native")]
                 Device::Hip(d) => KernelInner::Hip(d.kernel(module, entry)?),
             },
         })
@@ -185,8 +201,11 @@ impl Gpu {
     ) -> Result<Vec<Vec<u8>>, Error> {
         match (&self.device, &kernel.inner) {
             (Device::Wgpu(d), KernelInner::Wgpu(k)) => d.run_at(k, numbered, workgroups),
+            #[cfg(feature = "native")]
             (Device::Cuda(d), KernelInner::Cuda(k)) => d.run_at(k, numbered, workgroups),
+            #[cfg(feature = "native")]
             (Device::Hip(d), KernelInner::Hip(k)) => d.run_at(k, numbered, workgroups),
+            #[cfg(feature = "native")]
             _ => Err(Error::Gpu(
                 "a kernel dispatched on another back end than the one that built it".into(),
             )),
@@ -208,12 +227,15 @@ impl Gpu {
             (Device::Wgpu(d), KernelInner::Wgpu(k)) => {
                 d.time_at(k, numbered, workgroups, warmup, runs)
             }
+            #[cfg(feature = "native")]
             (Device::Cuda(d), KernelInner::Cuda(k)) => {
                 d.time_at(k, numbered, workgroups, warmup, runs)
             }
+            #[cfg(feature = "native")]
             (Device::Hip(d), KernelInner::Hip(k)) => {
                 d.time_at(k, numbered, workgroups, warmup, runs)
             }
+            #[cfg(feature = "native")]
             _ => Err(Error::Gpu(
                 "a kernel timed on another back end than the one that built it".into(),
             )),

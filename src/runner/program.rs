@@ -17,6 +17,7 @@
 //! # Ok(()) }
 //! ```
 
+#[cfg(feature = "native")]
 use wavekit_native::cuda::CudaBuffer;
 
 use super::{Device, Gpu, Kernel, KernelInner};
@@ -30,6 +31,7 @@ pub struct Buffer {
 
 pub(super) enum BufferInner {
     Wgpu(wgpu::Buffer),
+    #[cfg(feature = "native")]
     Cuda(CudaBuffer),
 }
 
@@ -88,7 +90,9 @@ impl Gpu {
     pub fn buffer(&self, size: u64) -> Result<Buffer, Error> {
         let inner = match &self.device {
             Device::Wgpu(d) => BufferInner::Wgpu(d.buffer(size, None)?),
+            #[cfg(feature = "native")]
             Device::Cuda(d) => BufferInner::Cuda(d.cuda().alloc(byte_len(size)?)?),
+            #[cfg(feature = "native")]
             Device::Hip(_) => return Err(no_hip_programs()),
         };
         Ok(Buffer { inner, size })
@@ -99,7 +103,9 @@ impl Gpu {
         let size = data.len() as u64;
         let inner = match &self.device {
             Device::Wgpu(d) => BufferInner::Wgpu(d.buffer(size, Some(data))?),
+            #[cfg(feature = "native")]
             Device::Cuda(d) => BufferInner::Cuda(d.cuda().alloc_from(data)?),
+            #[cfg(feature = "native")]
             Device::Hip(_) => return Err(no_hip_programs()),
         };
         Ok(Buffer { inner, size })
@@ -109,7 +115,9 @@ impl Gpu {
     pub fn read(&self, buffer: &Buffer) -> Result<Vec<u8>, Error> {
         match (&self.device, &buffer.inner) {
             (Device::Wgpu(d), BufferInner::Wgpu(b)) => d.read(b, buffer.size),
+            #[cfg(feature = "native")]
             (Device::Cuda(d), BufferInner::Cuda(b)) => Ok(d.cuda().read(b)?),
+            #[cfg(feature = "native")]
             _ => Err(foreign("a buffer read")),
         }
     }
@@ -119,7 +127,9 @@ impl Gpu {
     pub fn execute(&self, steps: &[Step<'_>]) -> Result<(), Error> {
         match &self.device {
             Device::Wgpu(d) => d.execute(steps),
+            #[cfg(feature = "native")]
             Device::Cuda(d) => d.execute(steps),
+            #[cfg(feature = "native")]
             Device::Hip(_) => Err(no_hip_programs()),
         }
     }
@@ -136,13 +146,16 @@ impl Gpu {
     ) -> Result<Vec<f64>, Error> {
         match &self.device {
             Device::Wgpu(d) => d.time_program(steps, warmup, runs),
+            #[cfg(feature = "native")]
             Device::Cuda(d) => d.time_program(steps, warmup, runs),
+            #[cfg(feature = "native")]
             Device::Hip(_) => Err(no_hip_programs()),
         }
     }
 }
 
 impl Kernel {
+    #[cfg(feature = "native")]
     pub(super) fn cuda(&self) -> Option<&super::CudaKernelHandle> {
         match &self.inner {
             KernelInner::Cuda(k) => Some(k),
@@ -153,11 +166,13 @@ impl Kernel {
     pub(super) fn wgpu(&self) -> Option<&super::WgpuKernel> {
         match &self.inner {
             KernelInner::Wgpu(k) => Some(k),
+            #[cfg(feature = "native")]
             _ => None,
         }
     }
 }
 
+#[cfg(feature = "native")]
 fn byte_len(size: u64) -> Result<usize, Error> {
     usize::try_from(size).map_err(|_| Error::Gpu(format!("a buffer of {size} bytes is too large")))
 }
@@ -169,6 +184,7 @@ pub(super) fn foreign(what: &str) -> Error {
     ))
 }
 
+#[cfg(feature = "native")]
 fn no_hip_programs() -> Error {
     Error::Gpu(
         "device-resident buffers and multi-dispatch programs are not implemented on the HIP \

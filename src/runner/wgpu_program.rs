@@ -241,6 +241,7 @@ impl WgpuDevice {
 fn wgpu_buffer(buffer: &Buffer) -> Result<&wgpu::Buffer, Error> {
     match &buffer.inner {
         BufferInner::Wgpu(b) => Ok(b),
+        #[cfg(feature = "native")]
         BufferInner::Cuda(_) => Err(foreign("a wgpu step")),
     }
 }

@@ -1,4 +1,5 @@
-//! Filling a [`Target`] from what a wgpu adapter reports.
+//! The seam to wgpu (feature `wgpu`): filling a [`Target`] from what an
+//! adapter reports, and the device features its modules need.
 
 use super::{Backend, ScalarFeatures, Strategy, SubgroupSize, Target};
 use crate::error::Error;
@@ -31,6 +32,21 @@ impl Target {
             },
             strategy: Strategy::default(),
         })
+    }
+
+    /// The wgpu features a device must enable to run modules for this target.
+    pub fn wgpu_features(&self) -> wgpu::Features {
+        let mut features = wgpu::Features::SUBGROUP | wgpu::Features::SUBGROUP_BARRIER;
+        if self.scalars.f16 {
+            features |= wgpu::Features::SHADER_F16;
+        }
+        if self.scalars.int64 {
+            features |= wgpu::Features::SHADER_INT64;
+        }
+        if self.scalars.f64 {
+            features |= wgpu::Features::SHADER_F64;
+        }
+        features
     }
 }
 

@@ -1,6 +1,7 @@
 //! What expansion and lowering depend on: the back end, the subgroup size,
 //! the optional scalar types and the lowering strategy of each op.
 
+#[cfg(feature = "wgpu")]
 mod adapter;
 mod strategy;
 
@@ -233,21 +234,6 @@ impl Target {
             caps |= C::FLOAT64;
         }
         caps
-    }
-
-    /// The wgpu features a device must enable to run modules for this target.
-    pub fn wgpu_features(&self) -> wgpu::Features {
-        let mut features = wgpu::Features::SUBGROUP | wgpu::Features::SUBGROUP_BARRIER;
-        if self.scalars.f16 {
-            features |= wgpu::Features::SHADER_F16;
-        }
-        if self.scalars.int64 {
-            features |= wgpu::Features::SHADER_INT64;
-        }
-        if self.scalars.f64 {
-            features |= wgpu::Features::SHADER_F64;
-        }
-        features
     }
 }
 

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use clap::{Args, ValueEnum};
 
 use wavekit::Error;
-use wavekit::snippets::DtypeFamily;
+use wavekit::emit::snippets::DtypeFamily;
 
 /// The composers wavekit exports to.
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -50,7 +50,7 @@ pub fn run(args: &ExportArgs) -> Result<ExitCode, Error> {
         .collect::<Result<Vec<_>, _>>()?;
     let text = match args.format {
         Format::NagaOil => {
-            wavekit::export::naga_oil_subgroup_module(args.subgroup_size, &families)?
+            wavekit::emit::export::naga_oil_subgroup_module(args.subgroup_size, &families)?
         }
     };
     match &args.output {

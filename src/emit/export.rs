@@ -20,9 +20,9 @@
 
 use std::collections::HashMap;
 
+use super::snippets::{self, DtypeFamily};
 use crate::error::Error;
 use crate::expand::Library;
-use crate::snippets::{self, DtypeFamily};
 use crate::target::{Backend, SubgroupSize, Target};
 
 /// The import path of the exported subgroup module.

@@ -80,7 +80,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, Error> {
 
 fn gen_snippets(root: &std::path::Path, check: bool) -> Result<ExitCode, Error> {
     let mut stale = Vec::new();
-    for snippet in wavekit::snippets::snippets()? {
+    for snippet in wavekit::emit::snippets::snippets()? {
         let path = root.join(&snippet.path);
         let current = std::fs::read_to_string(&path).ok();
         if current.as_deref() == Some(snippet.contents.as_str()) {

@@ -1,4 +1,4 @@
-//! Emitting a validated module in every shading language naga writes:
+//! Emitting one validated module in every shading language naga writes:
 //! SPIR-V, MSL, HLSL, GLSL compute, and WGSL in naga's dialect or the
 //! browser's (which needs `enable subgroups;`, a directive naga's front end
 //! rejects).

@@ -6,14 +6,14 @@
 //! // build.rs of a crate with `wavekit = { features = ["build"] }` as a build-dependency
 //! use wavekit::{Backend, SubgroupSize, Target};
 //! let target = Target::new(Backend::Vulkan, SubgroupSize::range(4, 128).unwrap());
-//! wavekit::build::shader("shaders/scan.wgsl", &target).unwrap();
+//! wavekit::emit::build::shader("shaders/scan.wgsl", &target).unwrap();
 //! // src/lib.rs: include!(concat!(env!("OUT_DIR"), "/scan.rs"));
 //! ```
 
 use std::path::{Path, PathBuf};
 
+use super::{Emitted, Language, emit};
 use crate::compose::Composer;
-use crate::emit::{Emitted, Language, emit};
 use crate::error::Error;
 use crate::target::Target;
 
@@ -25,7 +25,7 @@ pub fn shader(shader: impl AsRef<Path>, target: &Target) -> Result<PathBuf, Erro
     let out_dir = std::env::var_os("OUT_DIR")
         .map(PathBuf::from)
         .ok_or_else(|| {
-            Error::Usage("wavekit::build::shader runs in a build script (no OUT_DIR)".into())
+            Error::Usage("wavekit::emit::build::shader runs in a build script (no OUT_DIR)".into())
         })?;
     shader_to(shader.as_ref(), target, &out_dir)
 }

@@ -1,0 +1,20 @@
+//! Every output form of a validated module or of the library itself:
+//!
+//! - [`emit`]: one module in a shading language naga writes (SPIR-V, MSL,
+//!   HLSL, GLSL, WGSL in naga's dialect or the browser's) — `language.rs`;
+//! - [`snippets`]: the pre-expanded snippet files under `wgsl/`;
+//! - [`export`]: the library as a module for other shader composers
+//!   (naga_oil);
+//! - `build` (feature `build`): a composed shader and its typed wgpu
+//!   bindings, from a build script.
+//!
+//! The native outputs (PTX, AMDGPU code objects) come from `wavekit-native`;
+//! the CLI's `wavekit emit --lang ptx|hsaco` reaches them.
+
+#[cfg(feature = "build")]
+pub mod build;
+pub mod export;
+mod language;
+pub mod snippets;
+
+pub use language::{Emitted, Language, emit};
