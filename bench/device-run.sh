@@ -215,7 +215,7 @@ demos() {
     local backend=$1 label=$2 top=$3 reserve=$4 demo
     local mid=$((top < MID ? top : MID))
     local adapter=()
-    [[ $backend == wgpu && -n $ADAPTER ]] && adapter=(--adapter "$ADAPTER")
+    [[ $backend == vulkan && -n $ADAPTER ]] && adapter=(--adapter "$ADAPTER")
     for demo in $DEMOS; do
         local base=$RAW/wavekit/wavekit-$label-$demo
         step "$label $demo 2^$LO..2^$mid" 150 "$reserve" "$base-all.log" "$base-all.log" \
@@ -292,10 +292,10 @@ if has_part micro; then
     micro_adapter=()
     [[ -n $ADAPTER ]] && micro_adapter=(--adapter "$ADAPTER")
     step "micro wavekit Vulkan" 60 30 "$RAW/micro/wavekit-vulkan.jsonl" "$RAW/micro/wavekit-vulkan.log" \
-        "${WK[@]}" "$WK_MICRO" --backend wgpu "${micro_adapter[@]}" --sms "$SMS" --warmup 3 --runs "$RUNS" "${MICRO_ARGS[@]}"
+        "${WK[@]}" "$WK_MICRO" --backend vulkan "${micro_adapter[@]}" --sms "$SMS" --warmup 3 --runs "$RUNS" "${MICRO_ARGS[@]}"
 fi
 
-has_part vulkan && demos wgpu vulkan "$VK_HI" 0
+has_part vulkan && demos vulkan vulkan "$VK_HI" 0
 
 # ---- the end -------------------------------------------------------------------
 kill "$BUILD_PID" 2>/dev/null

@@ -72,7 +72,7 @@ if has demos; then
         run 200 "$demo CUDA 2^$LO..2^$HI" "${WK[@]}" "$BIN/wk-demos" "$demo" --backend cuda \
             --log2 "$LO..=$HI" --warmup "$WARMUP" --warmup-ms "$WARMUP_MS" --runs "$RUNS"
         if [[ ${VULKAN:-0} == 1 ]]; then
-            run 200 "$demo Vulkan 2^$LO..2^$HI" "${WK[@]}" "$BIN/wk-demos" "$demo" --backend wgpu \
+            run 200 "$demo Vulkan 2^$LO..2^$HI" "${WK[@]}" "$BIN/wk-demos" "$demo" --backend vulkan \
                 --log2 "$LO..=$HI" --warmup "$WARMUP" --warmup-ms "$WARMUP_MS" --runs "$RUNS"
         fi
     done

@@ -171,10 +171,16 @@ pub enum Error {
         rendered: String,
     },
     /// No adapter matched.
-    #[error("no GPU adapter found{}", filter.as_ref().map(|f| format!(" matching `{f}`")).unwrap_or_default())]
+    #[error(
+        "no GPU adapter found{}{}",
+        filter.as_ref().map(|f| format!(" matching `{f}`")).unwrap_or_default(),
+        backend.map(|b| format!(" on {b}")).unwrap_or_default()
+    )]
     NoAdapter {
         /// The name filter, if any.
         filter: Option<String>,
+        /// The API asked for, if any.
+        backend: Option<crate::target::Backend>,
     },
     /// The adapter has no subgroup operations.
     #[error(

@@ -127,7 +127,7 @@ fastest CUDA C++ call's (above 1: wavekit faster).\n\n";
     let best = |ms: &[&Micro], side: &str, backend: &str| -> Option<(f64, String)> {
         let of_side: Vec<&&Micro> = ms
             .iter()
-            .filter(|m| m.side == side && m.backend == backend)
+            .filter(|m| m.side == side && api(&m.backend) == backend)
             .collect();
         let builtin: Vec<&&Micro> = of_side
             .iter()
@@ -147,7 +147,7 @@ fastest CUDA C++ call's (above 1: wavekit faster).\n\n";
     md += "|---|---|---:|---:|---:|---|---:|\n";
     for ((op, dtype), ms) in &ops {
         let cuda = best(ms, "wavekit", "cuda");
-        let vulkan = best(ms, "wavekit", "wgpu");
+        let vulkan = best(ms, "wavekit", "vulkan");
         let cpp = best(ms, "cuda-cpp", "cuda");
         let f = |x: &Option<(f64, String)>| x.as_ref().map_or("—".into(), |(r, _)| sig3(*r));
         let ratio = match (&cuda, &cpp) {
@@ -263,4 +263,10 @@ stopped at its time limit, `skip`: no time left), and files that could not be re
         }
     }
     md
+}
+
+/// The API a run's `backend` field names: runs before 2026-11-25 wrote
+/// `wgpu` for what is now `vulkan` (the wgpu adapter's API).
+fn api(backend: &str) -> &str {
+    if backend == "wgpu" { "vulkan" } else { backend }
 }

@@ -198,9 +198,10 @@ impl Report {
     }
 }
 
-/// `cuda` or `wgpu`.
+/// The device's back end, as `--backend` spells it: `vulkan`, `metal`,
+/// `dx12` or `gl` for a wgpu adapter, `cuda` or `hip`.
 pub fn backend_name(gpu: &Gpu) -> &'static str {
-    if gpu.wgpu().is_some() { "wgpu" } else { "cuda" }
+    gpu.target().backend.name()
 }
 
 /// Deterministic pseudo-random input.

@@ -2,17 +2,17 @@
 //! result against a CPU reference, and reports GPU-clock medians.
 //!
 //! ```text
-//! wavekit-demos reduce scan --backend all --log2 10..=28 --runs 20 --json out.json
+//! wavekit-demos reduce scan --backend vulkan,cuda --log2 10..=28 --runs 20 --json out.json
 //! ```
 
 use std::ops::RangeInclusive;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use clap::{Parser, ValueEnum};
+use clap::Parser;
 use indicatif::{ProgressBar, ProgressStyle};
-use wavekit::Error;
-use wavekit::runner::{AdapterChoice, Gpu};
+use wavekit::runner::Gpu;
+use wavekit::{Backend, Error};
 use wavekit_demos::{Ctx, Demo, Report, all};
 
 #[derive(Parser)]
@@ -23,13 +23,14 @@ use wavekit_demos::{Ctx, Demo, Report, all};
 struct Args {
     /// Demos to run (default: all): reduce, scan, compact, histogram, radix_sort, contact_sort.
     demos: Vec<String>,
-    /// Back end: a wgpu adapter, the native CUDA back end, or both.
-    #[arg(long, value_enum, default_value_t = BackendArg::Wgpu)]
-    backend: BackendArg,
+    /// Back ends, comma-separated: vulkan, metal, dx12 or gl (a wgpu adapter
+    /// on that API), cuda or hip (native). Default: the best wgpu adapter.
+    #[arg(long, value_delimiter = ',', value_parser = ["vulkan", "metal", "dx12", "gl", "cuda", "hip"])]
+    backend: Vec<String>,
     /// wgpu adapter: a case-insensitive substring of its name (default: the best).
     #[arg(long)]
     adapter: Option<String>,
-    /// CUDA device ordinal.
+    /// CUDA / HIP device ordinal.
     #[arg(long, default_value_t = 0)]
     device: usize,
     /// Variants to run (default: every variant of each demo), e.g. sum_f32.
@@ -54,13 +55,6 @@ struct Args {
     /// Also write every report as JSON here.
     #[arg(long)]
     json: Option<std::path::PathBuf>,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum BackendArg {
-    Wgpu,
-    Cuda,
-    All,
 }
 
 fn parse_log2(text: &str) -> Result<RangeInclusive<u32>, String> {
@@ -96,15 +90,21 @@ fn main() -> ExitCode {
 /// demo failed its check (each failure is printed, the others still run).
 fn run(args: Args) -> Result<bool, Error> {
     let demos = select_demos(&args.demos)?;
+    let backends: Vec<Option<Backend>> = if args.backend.is_empty() {
+        vec![None]
+    } else {
+        args.backend
+            .iter()
+            .map(|b| b.parse().map(Some))
+            .collect::<Result<_, _>>()?
+    };
     let mut gpus = Vec::new();
-    if args.backend != BackendArg::Cuda {
-        let choice = AdapterChoice {
-            name: args.adapter.clone(),
-        };
-        gpus.push(Gpu::open(&choice)?);
-    }
-    if args.backend != BackendArg::Wgpu {
-        gpus.push(Gpu::open_cuda(args.device)?);
+    for backend in backends {
+        gpus.push(Gpu::open_backend(
+            backend,
+            args.adapter.clone(),
+            args.device,
+        )?);
     }
     let mut reports = Vec::new();
     let mut passed = true;

@@ -6,10 +6,7 @@ use wavekit::runner::{AdapterChoice, Gpu};
 use wavekit_demos::{Ctx, Demo, all};
 
 fn lavapipe() -> Gpu {
-    Gpu::open(&AdapterChoice {
-        name: Some("llvmpipe".into()),
-    })
-    .expect("lavapipe is installed by scripts/setup")
+    Gpu::open(&AdapterChoice::named("llvmpipe")).expect("lavapipe is installed by scripts/setup")
 }
 
 fn demo(name: &str) -> &'static dyn Demo {

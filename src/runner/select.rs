@@ -1,12 +1,20 @@
-//! Choosing an adapter: by name, or the best one with subgroup support.
+//! Choosing a device: a wgpu adapter by name and API, or the best one with
+//! subgroup support; a native CUDA or HIP device by ordinal. `--backend`
+//! means the same [`Backend`] in every command: the API a module is produced
+//! for and run through.
 
+use super::Gpu;
 use crate::error::Error;
+use crate::target::Backend;
 
-/// Which adapter to open.
+/// Which wgpu adapter to open.
 #[derive(Clone, Debug, Default)]
 pub struct AdapterChoice {
     /// Case-insensitive substring of the adapter name; `None` picks the best.
     pub name: Option<String>,
+    /// The API the adapter must run on (Vulkan, Metal, DX12 or GL); `None`:
+    /// any of Vulkan, Metal and DX12.
+    pub backend: Option<Backend>,
 }
 
 impl AdapterChoice {
@@ -14,7 +22,14 @@ impl AdapterChoice {
     pub fn named(name: impl Into<String>) -> Self {
         AdapterChoice {
             name: Some(name.into()),
+            backend: None,
         }
+    }
+
+    /// This choice, among the adapters of `backend` only.
+    pub fn on(mut self, backend: Backend) -> Self {
+        self.backend = Some(backend);
+        self
     }
 
     /// The adapter this choice designates: among adapters with subgroup
@@ -22,7 +37,11 @@ impl AdapterChoice {
     /// virtual, and CPU ones last.
     pub fn select(&self) -> Result<wgpu::Adapter, Error> {
         let needle = self.name.as_ref().map(|n| n.to_lowercase());
-        let mut adapters: Vec<wgpu::Adapter> = enumerate()
+        let apis = match self.backend {
+            None => wgpu::Backends::PRIMARY,
+            Some(backend) => wgpu_api(backend)?,
+        };
+        let mut adapters: Vec<wgpu::Adapter> = enumerate(apis)
             .into_iter()
             .filter(|a| {
                 needle
@@ -33,6 +52,7 @@ impl AdapterChoice {
         if adapters.is_empty() {
             return Err(Error::NoAdapter {
                 filter: self.name.clone(),
+                backend: self.backend,
             });
         }
         adapters.sort_by_key(|a| {
@@ -53,16 +73,62 @@ fn rank(device_type: wgpu::DeviceType) -> u8 {
     }
 }
 
-/// Adapters of the compute-capable native APIs (Vulkan, Metal, DX12).
-/// OpenGL is left out: it has no subgroup operations in wgpu.
-fn enumerate() -> Vec<wgpu::Adapter> {
+/// The wgpu API of a back end that runs through wgpu.
+fn wgpu_api(backend: Backend) -> Result<wgpu::Backends, Error> {
+    match backend {
+        Backend::Vulkan => Ok(wgpu::Backends::VULKAN),
+        Backend::Metal => Ok(wgpu::Backends::METAL),
+        Backend::Dx12 => Ok(wgpu::Backends::DX12),
+        Backend::Gl => Ok(wgpu::Backends::GL),
+        Backend::WebGpu | Backend::Cuda | Backend::Hip => Err(Error::Usage(format!(
+            "back end `{backend}` does not run through a wgpu adapter in this process"
+        ))),
+    }
+}
+
+/// Adapters of `apis`. Without a choice, the compute-capable native APIs
+/// (Vulkan, Metal, DX12): OpenGL has no subgroup operations in wgpu.
+fn enumerate(apis: wgpu::Backends) -> Vec<wgpu::Adapter> {
     let mut desc = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
-    desc.backends = wgpu::Backends::PRIMARY;
+    desc.backends = apis;
     let instance = wgpu::Instance::new(desc);
-    pollster::block_on(instance.enumerate_adapters(wgpu::Backends::PRIMARY))
+    pollster::block_on(instance.enumerate_adapters(apis))
 }
 
 /// Descriptions of every adapter wavekit can use.
 pub fn list_adapters() -> Vec<wgpu::AdapterInfo> {
-    enumerate().iter().map(wgpu::Adapter::get_info).collect()
+    enumerate(wgpu::Backends::PRIMARY)
+        .iter()
+        .map(wgpu::Adapter::get_info)
+        .collect()
+}
+
+impl Gpu {
+    /// Opens a device of `backend`: CUDA and HIP natively (device
+    /// `ordinal`, feature `native`), Vulkan, Metal, DX12 and GL as the wgpu
+    /// adapter `adapter` names on that API; `None`: the best wgpu adapter.
+    pub fn open_backend(
+        backend: Option<Backend>,
+        adapter: Option<String>,
+        ordinal: usize,
+    ) -> Result<Gpu, Error> {
+        let choice = AdapterChoice {
+            name: adapter,
+            backend,
+        };
+        match backend {
+            #[cfg(feature = "native")]
+            Some(Backend::Cuda) => Gpu::open_cuda(ordinal),
+            #[cfg(feature = "native")]
+            Some(Backend::Hip) => Gpu::open_hip(ordinal),
+            #[cfg(not(feature = "native"))]
+            Some(backend @ (Backend::Cuda | Backend::Hip)) => {
+                let _ = ordinal;
+                Err(Error::Usage(format!(
+                    "back end `{backend}` needs wavekit's `native` feature"
+                )))
+            }
+            _ => Gpu::open(&choice),
+        }
+    }
 }

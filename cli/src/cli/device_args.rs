@@ -3,18 +3,19 @@
 
 use clap::Args;
 
-use wavekit::Error;
-use wavekit::runner::{AdapterChoice, Gpu};
+use wavekit::runner::Gpu;
+use wavekit::{Backend, Error};
 
 /// `--backend`, `--adapter`, `--device`.
 #[derive(Args, Debug)]
 pub struct DeviceArgs {
-    /// Back end: wgpu (an adapter, see --adapter), cuda (native PTX) or hip
-    /// (native AMDGPU code objects; set WAVEKIT_HIP_ARCH).
-    #[arg(long, default_value = "wgpu", value_parser = ["wgpu", "cuda", "hip"])]
-    backend: String,
-    /// Use the adapter whose name contains this (case-insensitive), with
-    /// --backend wgpu; default: the best one.
+    /// Back end: vulkan, metal, dx12 or gl (a wgpu adapter on that API, see
+    /// --adapter), cuda (native PTX) or hip (native AMDGPU code objects; set
+    /// WAVEKIT_HIP_ARCH). Default: the best wgpu adapter on any API.
+    #[arg(long, value_parser = ["vulkan", "metal", "dx12", "gl", "cuda", "hip"])]
+    backend: Option<String>,
+    /// Use the wgpu adapter whose name contains this (case-insensitive);
+    /// default: the best one.
     #[arg(long)]
     adapter: Option<String>,
     /// The device ordinal, with --backend cuda or hip.
@@ -25,12 +26,11 @@ pub struct DeviceArgs {
 impl DeviceArgs {
     /// Opens the device the options name.
     pub fn open(&self) -> Result<Gpu, Error> {
-        match self.backend.as_str() {
-            "cuda" => Gpu::open_cuda(self.device),
-            "hip" => Gpu::open_hip(self.device),
-            _ => Gpu::open(&AdapterChoice {
-                name: self.adapter.clone(),
-            }),
-        }
+        let backend = self
+            .backend
+            .as_deref()
+            .map(str::parse::<Backend>)
+            .transpose()?;
+        Gpu::open_backend(backend, self.adapter.clone(), self.device)
     }
 }

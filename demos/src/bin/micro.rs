@@ -7,16 +7,16 @@
 //!
 //! ```text
 //! micro --backend cuda --sms 132                      # the H100 numbers
-//! micro --backend wgpu --adapter llvmpipe --sms 1 --blocks-per-sm 2 --trips 4 --runs 3
+//! micro --backend vulkan --adapter llvmpipe --sms 1 --blocks-per-sm 2 --trips 4 --runs 3
 //! ```
 
 use std::process::ExitCode;
 
-use clap::{Parser, ValueEnum};
+use clap::Parser;
 use serde::Serialize;
 use wavekit::compose::Composer;
-use wavekit::runner::{AdapterChoice, Binding, Gpu};
-use wavekit::{Error, Lowering, Strategy};
+use wavekit::runner::{Binding, Gpu};
+use wavekit::{Backend, Error, Lowering, Strategy};
 use wavekit_demos::Timing;
 use wavekit_demos::harness::{backend_name, bytes_of};
 
@@ -40,9 +40,10 @@ const OPS: [&str; 6] = [
     about = "Micro-benchmarks of single wavekit subgroup ops: dependent chains, ops/s per SM"
 )]
 struct Args {
-    /// Back end.
-    #[arg(long, value_enum, default_value_t = BackendArg::Cuda)]
-    backend: BackendArg,
+    /// Back end: cuda or hip (native), vulkan, metal, dx12 or gl (a wgpu
+    /// adapter on that API).
+    #[arg(long, default_value = "cuda", value_parser = ["vulkan", "metal", "dx12", "gl", "cuda", "hip"])]
+    backend: String,
     /// wgpu adapter: a case-insensitive substring of its name (default: the best).
     #[arg(long)]
     adapter: Option<String>,
@@ -76,12 +77,6 @@ struct Args {
     /// explicit shuffle network.
     #[arg(long, default_value = "builtin")]
     lowering: Lowering,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum BackendArg {
-    Wgpu,
-    Cuda,
 }
 
 /// One measurement, one JSON line (the fields `warp_ops.cu` prints too).
@@ -125,12 +120,8 @@ fn main() -> ExitCode {
 fn run(args: Args) -> Result<bool, Error> {
     let ops = select(&args.ops, &OPS, "op")?;
     let dtypes = select(&args.dtypes, &["f32", "u32"], "dtype")?;
-    let gpu = match args.backend {
-        BackendArg::Wgpu => Gpu::open(&AdapterChoice {
-            name: args.adapter.clone(),
-        })?,
-        BackendArg::Cuda => Gpu::open_cuda(args.device)?,
-    };
+    let backend: Backend = args.backend.parse()?;
+    let gpu = Gpu::open_backend(Some(backend), args.adapter.clone(), args.device)?;
     let target = gpu
         .target()
         .clone()
