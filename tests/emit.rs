@@ -4,7 +4,7 @@
 
 use std::process::Command;
 
-use wavekit::catalog::{Arg, Param, Primitive, Ret, Scope};
+use wavekit::catalog::{Arg, Namespace, Param, Primitive, Ret};
 use wavekit::compose::Composer;
 use wavekit::emit::{Emitted, Language, emit};
 use wavekit::{Backend, Dtype, InstanceSpec, Library, SubgroupSize, Target, TemplateArg};
@@ -49,7 +49,7 @@ fn shader(spec: &InstanceSpec, primitive: &Primitive, library: &Library) -> Stri
             _ => "0u".into(),
         })
         .collect();
-    let alias = if primitive.scope == Scope::Block {
+    let alias = if primitive.namespace == Namespace::Block {
         "blk"
     } else {
         "sg"

@@ -1,6 +1,6 @@
 //! Ballots: one bit per lane for a predicate.
 
-use super::{Arg, Cost, Family, Formula, Param, Placement, Primitive, Ret, Scope};
+use super::{Arg, Cost, Family, Formula, Namespace, Param, Placement, Primitive, Ret};
 use crate::dtype::ScalarFeature;
 use crate::target::Lowering;
 
@@ -12,7 +12,7 @@ const ONE_BALLOT: Cost = Cost {
 
 const BASE: Primitive = Primitive {
     name: "",
-    scope: Scope::Subgroup,
+    namespace: Namespace::Subgroup,
     family: Family::Ballot,
     template_macro: "",
     params: &[],

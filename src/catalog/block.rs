@@ -3,8 +3,8 @@
 //! radix ranking.
 
 use super::{
-    ANY_DTYPE, Arg, CheckArgs, Cost, Family, Formula, Operator, Param, Placement, Primitive, Ret,
-    Scope,
+    ANY_DTYPE, Arg, CheckArgs, Cost, Family, Formula, Namespace, Operator, Param, Placement,
+    Primitive, Ret,
 };
 use crate::target::{Lowering, Target};
 
@@ -20,7 +20,7 @@ const NO_EXCHANGE: Cost = Cost {
 
 const SYNC: Primitive = Primitive {
     name: "",
-    scope: Scope::Block,
+    namespace: Namespace::Block,
     family: Family::BlockSync,
     template_macro: "",
     params: &[],
@@ -67,7 +67,7 @@ fn check_block_dim(args: &CheckArgs<'_>, target: &Target) -> Result<(), String> 
 
 const REDUCE: Primitive = Primitive {
     name: "",
-    scope: Scope::Block,
+    namespace: Namespace::Block,
     family: Family::BlockScan,
     template_macro: "reduce",
     params: &[Param::Dtype, Param::BlockDim],
@@ -267,7 +267,7 @@ pub fn radix_shared_bytes(b: u32, min_size: u32, max_size: u32) -> u32 {
 
 const RADIX: Primitive = Primitive {
     name: "radix_rank_match_atomic_or",
-    scope: Scope::Block,
+    namespace: Namespace::Block,
     family: Family::BlockRadix,
     template_macro: "radix_rank_match_atomic_or",
     params: &[

@@ -1,6 +1,6 @@
 //! Lane identity, subgroup size, election and the subgroup barrier.
 
-use super::{Cost, Family, Formula, Placement, Primitive, Ret, Scope};
+use super::{Cost, Family, Formula, Namespace, Placement, Primitive, Ret};
 use crate::target::Lowering;
 
 const FREE: Cost = Cost {
@@ -11,7 +11,7 @@ const FREE: Cost = Cost {
 
 const BASE: Primitive = Primitive {
     name: "",
-    scope: Scope::Subgroup,
+    namespace: Namespace::Subgroup,
     family: Family::Identification,
     template_macro: "",
     params: &[],

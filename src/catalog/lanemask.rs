@@ -1,11 +1,11 @@
 //! Closed-form 32-bit lane masks relative to a lane id.
 
-use super::{Arg, Cost, Family, Formula, Placement, Primitive, Ret, Scope};
+use super::{Arg, Cost, Family, Formula, Namespace, Placement, Primitive, Ret};
 use crate::target::Lowering;
 
 const BASE: Primitive = Primitive {
     name: "",
-    scope: Scope::Subgroup,
+    namespace: Namespace::Subgroup,
     family: Family::LaneMask,
     template_macro: "",
     params: &[],

@@ -4,7 +4,7 @@
 //! docs all read this one table.
 //!
 //! The catalog depends only on [`crate::dtype`] and [`crate::target`]. Its
-//! types live in `primitive` (the entry, its scope and family), `signature`
+//! types live in `primitive` (the entry, its namespace and family), `signature`
 //! (parameters, arguments, return, placement), `cost` and `check` (contract
 //! checks over resolved arguments); `registry` lists every entry and looks
 //! names up; one file per family holds the entries themselves.
@@ -32,6 +32,6 @@ pub use check::{CheckArgs, ContractCheck};
 pub use cost::{Cost, Formula};
 pub use operator::Operator;
 pub(crate) use primitive::ANY_DTYPE;
-pub use primitive::{Family, Primitive, Scope};
-pub use registry::{find, primitives, split_scope, suggest};
+pub use primitive::{Family, Namespace, Primitive};
+pub use registry::{find, primitives, split_namespace, suggest};
 pub use signature::{Arg, Param, Placement, Ret};

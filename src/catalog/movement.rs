@@ -1,6 +1,6 @@
 //! Shuffles and broadcasts: moving register values between lanes.
 
-use super::{ANY_DTYPE, Arg, Cost, Family, Formula, Param, Placement, Primitive, Ret, Scope};
+use super::{ANY_DTYPE, Arg, Cost, Family, Formula, Namespace, Param, Placement, Primitive, Ret};
 use crate::target::Lowering;
 
 const ONE_EXCHANGE: Cost = Cost {
@@ -17,7 +17,7 @@ const SHIFT_EXCHANGE: Cost = Cost {
 
 const BASE: Primitive = Primitive {
     name: "",
-    scope: Scope::Subgroup,
+    namespace: Namespace::Subgroup,
     family: Family::Movement,
     template_macro: "",
     params: &[Param::Dtype],

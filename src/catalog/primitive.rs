@@ -1,35 +1,36 @@
 //! A catalog entry: [`Primitive`], with the module it is imported from
-//! ([`Scope`]) and the family whose template file expands it ([`Family`]).
+//! ([`Namespace`]) and the family whose template file expands it ([`Family`]).
 
 use crate::dtype::{Dtype, ScalarFeature};
 use crate::target::Lowering;
 
 use super::{Arg, ContractCheck, Cost, Operator, Param, Placement, Ret};
 
-/// The WGSL module a primitive is imported from.
+/// The namespace a primitive is imported from (`#import wavekit::subgroup`
+/// or `wavekit::block`); not to be confused with a memory scope.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Scope {
+pub enum Namespace {
     /// `wavekit::subgroup` (mangled prefix `wk_sg_`).
     Subgroup,
     /// `wavekit::block`: workgroup-wide primitives (mangled prefix `wk_blk_`).
     Block,
 }
 
-impl Scope {
+impl Namespace {
     /// Prefix of the mangled names of this module's instances.
     pub fn prefix(self) -> &'static str {
         match self {
-            Scope::Subgroup => "wk_sg_",
-            Scope::Block => "wk_blk_",
+            Namespace::Subgroup => "wk_sg_",
+            Namespace::Block => "wk_blk_",
         }
     }
 
     /// The import path users write.
     pub fn import_path(self) -> &'static str {
         match self {
-            Scope::Subgroup => "wavekit::subgroup",
-            Scope::Block => "wavekit::block",
+            Namespace::Subgroup => "wavekit::subgroup",
+            Namespace::Block => "wavekit::block",
         }
     }
 
@@ -37,8 +38,8 @@ impl Scope {
     /// ops need no qualifier (`subgroup::` is accepted too).
     pub fn qualifier(self) -> &'static str {
         match self {
-            Scope::Subgroup => "",
-            Scope::Block => "block::",
+            Namespace::Subgroup => "",
+            Namespace::Block => "block::",
         }
     }
 }
@@ -117,7 +118,7 @@ pub struct Primitive {
     /// Name as users call it (`reduce_add_tiled`).
     pub name: &'static str,
     /// Module it is imported from.
-    pub scope: Scope,
+    pub namespace: Namespace,
     /// Family, which names the template file.
     pub family: Family,
     /// Template macro that expands it.
@@ -153,7 +154,7 @@ pub struct Primitive {
 impl Primitive {
     /// The name requests use: `block::reduce_add`, `reduce_add`.
     pub fn qualified_name(&self) -> String {
-        format!("{}{}", self.scope.qualifier(), self.name)
+        format!("{}{}", self.namespace.qualifier(), self.name)
     }
 
     /// Whether the op takes `log2_size`.

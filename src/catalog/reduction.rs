@@ -3,13 +3,13 @@
 
 use super::operator::INTEGER_DTYPES;
 use super::{
-    ANY_DTYPE, Arg, Cost, Family, Formula, Operator, Param, Placement, Primitive, Ret, Scope,
+    ANY_DTYPE, Arg, Cost, Family, Formula, Namespace, Operator, Param, Placement, Primitive, Ret,
 };
 use crate::target::Lowering;
 
 const BASE: Primitive = Primitive {
     name: "",
-    scope: Scope::Subgroup,
+    namespace: Namespace::Subgroup,
     family: Family::Reduction,
     template_macro: "",
     params: &[Param::Dtype],

@@ -2,7 +2,7 @@
 //! name, and "did you mean" suggestions.
 
 use super::{
-    Primitive, Scope, ballot, block, identification, lanemask, movement, reduction, scan,
+    Namespace, Primitive, ballot, block, identification, lanemask, movement, reduction, scan,
     segmented, sort, vote,
 };
 
@@ -27,17 +27,17 @@ pub fn primitives() -> impl Iterator<Item = &'static Primitive> {
 /// The primitive a request names: `reduce_add` or `subgroup::reduce_add`
 /// for the subgroup op, `block::reduce_add` for the workgroup one.
 pub fn find(name: &str) -> Option<&'static Primitive> {
-    let (scope, bare) = split_scope(name);
-    primitives().find(|p| p.scope == scope && p.name == bare)
+    let (namespace, bare) = split_namespace(name);
+    primitives().find(|p| p.namespace == namespace && p.name == bare)
 }
 
-/// The scope a qualified name selects and the bare name.
-pub fn split_scope(name: &str) -> (Scope, &str) {
+/// The namespace a qualified name selects and the bare name.
+pub fn split_namespace(name: &str) -> (Namespace, &str) {
     if let Some(bare) = name.strip_prefix("block::") {
-        (Scope::Block, bare)
+        (Namespace::Block, bare)
     } else {
         (
-            Scope::Subgroup,
+            Namespace::Subgroup,
             name.strip_prefix("subgroup::").unwrap_or(name),
         )
     }

@@ -4,7 +4,7 @@
 
 use super::operator::INTEGER_DTYPES;
 use super::{
-    ANY_DTYPE, Arg, Cost, Family, Formula, Operator, Param, Placement, Primitive, Ret, Scope,
+    ANY_DTYPE, Arg, Cost, Family, Formula, Namespace, Operator, Param, Placement, Primitive, Ret,
 };
 use crate::target::Lowering;
 
@@ -13,7 +13,7 @@ const SHUFFLE_ONLY: &[Lowering] = &[Lowering::Shuffle];
 
 const INCLUSIVE: Primitive = Primitive {
     name: "",
-    scope: Scope::Subgroup,
+    namespace: Namespace::Subgroup,
     family: Family::Scan,
     template_macro: "inclusive",
     params: &[Param::Dtype],

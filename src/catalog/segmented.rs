@@ -1,13 +1,13 @@
 //! Segmented scans: inclusive scans that restart at every non-zero head flag.
 
 use super::{
-    ANY_DTYPE, Arg, Cost, Family, Formula, Operator, Param, Placement, Primitive, Ret, Scope,
+    ANY_DTYPE, Arg, Cost, Family, Formula, Namespace, Operator, Param, Placement, Primitive, Ret,
 };
 use crate::target::Lowering;
 
 const BASE: Primitive = Primitive {
     name: "",
-    scope: Scope::Subgroup,
+    namespace: Namespace::Subgroup,
     family: Family::Segmented,
     template_macro: "segmented_reduce",
     params: &[Param::Dtype],

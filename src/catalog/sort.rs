@@ -1,11 +1,11 @@
 //! The in-register bitonic key/value sort.
 
-use super::{ANY_DTYPE, Arg, Cost, Family, Formula, Param, Placement, Primitive, Ret, Scope};
+use super::{ANY_DTYPE, Arg, Cost, Family, Formula, Namespace, Param, Placement, Primitive, Ret};
 use crate::target::Lowering;
 
 const BASE: Primitive = Primitive {
     name: "bitonic_sort_kv",
-    scope: Scope::Subgroup,
+    namespace: Namespace::Subgroup,
     family: Family::Sort,
     template_macro: "bitonic_sort_kv",
     params: &[Param::Dtype, Param::ValueDtype],

@@ -1,11 +1,11 @@
 //! Votes: all / any / all-equal across the subgroup or across `2^L`-lane tiles.
 
-use super::{ANY_DTYPE, Arg, Cost, Family, Formula, Param, Placement, Primitive, Ret, Scope};
+use super::{ANY_DTYPE, Arg, Cost, Family, Formula, Namespace, Param, Placement, Primitive, Ret};
 use crate::target::Lowering;
 
 const BASE: Primitive = Primitive {
     name: "",
-    scope: Scope::Subgroup,
+    namespace: Namespace::Subgroup,
     family: Family::Vote,
     template_macro: "",
     params: &[],

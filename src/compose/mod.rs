@@ -107,7 +107,8 @@ impl Composer {
                     })
                 })
                 .collect::<Result<Vec<_>, _>>()?;
-            let spec = InstanceSpec::new(format!("{}{}", site.scope.qualifier(), site.op), args);
+            let spec =
+                InstanceSpec::new(format!("{}{}", site.namespace.qualifier(), site.op), args);
             let instance = self.library.resolve(&spec).map_err(|e| {
                 let span = match e {
                     Error::UnknownOp { .. } => site.op_span.clone(),

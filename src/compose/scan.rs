@@ -4,7 +4,7 @@
 
 use std::ops::Range;
 
-use crate::catalog::Scope;
+use crate::catalog::Namespace;
 
 /// A problem at a span of the user's source.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -33,7 +33,7 @@ pub struct Import {
     /// The name calls use (`sg`).
     pub alias: String,
     /// The module imported.
-    pub scope: Scope,
+    pub namespace: Namespace,
     /// The whole directive line, without its newline.
     pub span: Range<usize>,
 }
@@ -44,7 +44,7 @@ pub struct CallSite {
     /// From the alias to the closing `>` (or the end of the op name).
     pub span: Range<usize>,
     /// The module the alias imports.
-    pub scope: Scope,
+    pub namespace: Namespace,
     /// The op name.
     pub op: String,
     /// The op name's span.
@@ -105,9 +105,9 @@ pub fn imports(source: &str) -> Result<Vec<Import>, SpanError> {
                     ));
                 }
             };
-            let scope = match path {
-                "wavekit::subgroup" => Scope::Subgroup,
-                "wavekit::block" => Scope::Block,
+            let namespace = match path {
+                "wavekit::subgroup" => Namespace::Subgroup,
+                "wavekit::block" => Namespace::Block,
                 _ => {
                     return Err(SpanError::new(
                         span,
@@ -128,7 +128,7 @@ pub fn imports(source: &str) -> Result<Vec<Import>, SpanError> {
             }
             found.push(Import {
                 alias: alias.to_string(),
-                scope,
+                namespace,
                 span,
             });
         }
@@ -224,7 +224,7 @@ pub fn call_sites(source: &str, imports: &[Import]) -> Result<Vec<CallSite>, Spa
         }
         sites.push(CallSite {
             span: start..end,
-            scope: import.scope,
+            namespace: import.namespace,
             op,
             op_span,
             args,

@@ -110,7 +110,7 @@ pub fn build_batch(
     let block = expansion
         .instances()
         .iter()
-        .any(|i| i.primitive.scope == crate::catalog::Scope::Block);
+        .any(|i| i.primitive.namespace == crate::catalog::Namespace::Block);
     let support: BTreeSet<&str> = cases.iter().filter_map(|c| c.support.as_deref()).collect();
     let user_code = format!(
         "{}\n{}",

@@ -2,7 +2,7 @@
 //! one subgroup size and one dtype family, in naga's WGSL dialect and the
 //! browser's, to paste into a plain wgpu or WebGPU program.
 
-use crate::catalog::{self, Scope};
+use crate::catalog::{self, Namespace};
 use crate::dtype::Dtype;
 use crate::error::Error;
 use crate::expand::{InstanceSpec, Library, TemplateArg};
@@ -113,7 +113,7 @@ pub fn specs(library: &Library, family: DtypeFamily) -> Vec<InstanceSpec> {
         _ => true,
     };
     catalog::primitives()
-        .filter(|p| p.scope == Scope::Subgroup)
+        .filter(|p| p.namespace == Namespace::Subgroup)
         .flat_map(|p| library.specs_of(p).into_iter().map(move |spec| (p, spec)))
         .filter(|(p, spec)| {
             let dtypes: Vec<&TemplateArg> = spec

@@ -209,7 +209,7 @@ impl Instance {
     /// The stable WGSL function name: see [`mangle`].
     pub fn mangled_name(&self) -> String {
         mangle(
-            self.primitive.scope.prefix(),
+            self.primitive.namespace.prefix(),
             self.primitive.name,
             &self.args(),
         )
@@ -237,10 +237,10 @@ pub fn mangle(prefix: &str, op: &str, args: &[TemplateArg]) -> String {
     name
 }
 
-/// The mangled name of a request, its scope read from its qualifier.
+/// The mangled name of a request, its namespace read from its qualifier.
 pub fn mangle_spec(spec: &InstanceSpec) -> String {
-    let (scope, bare) = crate::catalog::split_scope(&spec.op);
-    mangle(scope.prefix(), bare, &spec.args)
+    let (namespace, bare) = crate::catalog::split_namespace(&spec.op);
+    mangle(namespace.prefix(), bare, &spec.args)
 }
 
 /// Splits a mangled name back into a spec, if it has the given prefix
@@ -249,7 +249,7 @@ pub fn demangle(prefix: &str, name: &str) -> Option<InstanceSpec> {
     let rest = name.strip_prefix(prefix)?;
     let mut parts = rest.split("__");
     let bare = parts.next()?;
-    let op = if prefix == crate::catalog::Scope::Block.prefix() {
+    let op = if prefix == crate::catalog::Namespace::Block.prefix() {
         format!("block::{bare}")
     } else {
         bare.to_string()

@@ -9,8 +9,8 @@
 //! ```
 
 mod instance;
-mod lower;
 mod render;
+mod rewrite;
 mod spec;
 mod validate;
 
@@ -88,7 +88,7 @@ impl Library {
             prelude: renderer.prelude(
                 instances
                     .iter()
-                    .any(|i| i.primitive.scope == crate::catalog::Scope::Block),
+                    .any(|i| i.primitive.namespace == crate::catalog::Namespace::Block),
             )?,
             shared: renderer.declarations(),
             functions,

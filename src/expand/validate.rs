@@ -50,7 +50,7 @@ pub fn validate_composed(
             rendered: e.emit_to_string_with_path(text, file_name),
         }
     })?;
-    super::lower::memory_fences(&mut module);
+    super::rewrite::memory_fences(&mut module);
     rewrite(&mut module);
     let info = validator(target).validate(&module).map_err(|e| {
         let text = text_for(
