@@ -32,6 +32,16 @@
 //!
 //! Contract shared by every subgroup primitive: call it from uniform control
 //! flow with every lane of the subgroup active.
+//!
+//! ## Features
+//!
+//! The default features are the catalog, expansion, the composer and the
+//! emitters (naga, minijinja): no wgpu, LLVM, CUDA or command-line crate.
+//! `wgpu` adds `Target::from_adapter`; `runner` the host API
+//! (`wavekit::runner::Gpu`) over wgpu; `native` the CUDA and HIP back ends
+//! (`wavekit-native`, LLVM 19); `conformance` the conformance suite; `build`
+//! `wavekit::emit::build` (wgsl_to_wgpu). The `wavekit` command is the
+//! `wavekit-cli` package.
 
 pub mod catalog;
 pub mod compose;
