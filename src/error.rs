@@ -212,6 +212,14 @@ pub enum Error {
         /// Size given.
         got: u64,
     },
+    /// A tune profile that cannot be used.
+    #[error("tune profile {path}: {message}")]
+    Profile {
+        /// The file.
+        path: String,
+        /// What is wrong with it.
+        message: String,
+    },
     /// File I/O.
     #[error("{path}: {source}")]
     Io {

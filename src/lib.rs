@@ -54,6 +54,8 @@ pub mod expand;
 #[cfg(feature = "runner")]
 pub mod runner;
 pub mod target;
+#[cfg(feature = "runner")]
+pub mod tune;
 
 pub use dtype::{Dtype, ScalarFeature};
 pub use error::Error;

@@ -1,6 +1,7 @@
 //! The seam to wgpu (feature `wgpu`): filling a [`Target`] from what an
 //! adapter reports, and the device features its modules need.
 
+use super::profile::Profile;
 use super::{Backend, ScalarFeatures, Strategy, SubgroupSize, Target};
 use crate::error::Error;
 
@@ -9,7 +10,23 @@ impl Target {
     /// optional scalar types. Fails if the adapter has no subgroup operations.
     ///
     /// Devices for this target must be created with [`Target::wgpu_features`].
+    ///
+    /// The lowering strategy comes from the adapter's tune profile when one
+    /// is stored (written by `wavekit tune`, see [`super::profile`]), else it
+    /// is the default (the builtin where an op has one). A stored profile
+    /// that does not read is an error.
     pub fn from_adapter(adapter: &wgpu::Adapter) -> Result<Target, Error> {
+        let mut target = Target::from_adapter_untuned(adapter)?;
+        let info = adapter.get_info();
+        if let Some(profile) = Profile::stored(&info.name, &driver_of(&info))? {
+            target.strategy = profile.strategy();
+        }
+        Ok(target)
+    }
+
+    /// Like [`Target::from_adapter`], with the default strategy whatever
+    /// profile is stored.
+    pub fn from_adapter_untuned(adapter: &wgpu::Adapter) -> Result<Target, Error> {
         let info = adapter.get_info();
         let features = adapter.features();
         let needed = wgpu::Features::SUBGROUP | wgpu::Features::SUBGROUP_BARRIER;
@@ -48,6 +65,11 @@ impl Target {
         }
         features
     }
+}
+
+/// The driver half of a profile's key: wgpu's driver name and info.
+pub(crate) fn driver_of(info: &wgpu::AdapterInfo) -> String {
+    format!("{} {}", info.driver, info.driver_info)
 }
 
 fn backend_of(backend: wgpu::Backend) -> Backend {

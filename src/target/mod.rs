@@ -2,7 +2,9 @@
 //! the optional scalar types and the lowering strategy of each op.
 
 #[cfg(feature = "wgpu")]
-mod adapter;
+pub(crate) mod adapter;
+#[cfg(feature = "wgpu")]
+pub mod profile;
 mod strategy;
 
 pub use strategy::{Lowering, Strategy};
@@ -13,7 +15,7 @@ use crate::dtype::{Dtype, ScalarFeature};
 use crate::error::Error;
 
 /// The API or native back end a module is produced for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Backend {
     /// Vulkan through wgpu (SPIR-V).

@@ -6,7 +6,9 @@ use std::fmt;
 use crate::error::Error;
 
 /// How an op with several implementations is lowered.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Lowering {
     /// WGSL's subgroup builtins (`subgroupAll`, `subgroupBallot`, `subgroupAdd`, ...).

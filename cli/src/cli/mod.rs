@@ -8,12 +8,14 @@ mod export;
 mod list;
 mod run;
 mod target_args;
+mod tune;
 
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
 use wavekit::Error;
+use wavekit::target::profile::Profile;
 
 /// Portable GPU subgroup primitives: catalog, expansion and conformance.
 #[derive(Parser, Debug)]
@@ -46,8 +48,10 @@ enum Command {
         #[arg(long)]
         check: bool,
     },
-    /// List the adapters wavekit can use.
+    /// List the adapters wavekit can use, with the lowering strategy each gets.
     Adapters,
+    /// Time the builtin and shuffle lowerings of each op on an adapter and store its profile.
+    Tune(tune::TuneArgs),
 }
 
 /// Runs a parsed command line.
@@ -60,15 +64,19 @@ pub fn run(cli: Cli) -> Result<ExitCode, Error> {
         Command::Run(args) => run::run(&args),
         Command::Export(args) => export::run(&args),
         Command::GenSnippets { root, check } => gen_snippets(&root, check),
+        Command::Tune(args) => tune::run(&args),
         Command::Adapters => {
             for info in wavekit::runner::list_adapters() {
+                let driver = format!("{} {}", info.driver, info.driver_info);
+                let lowering = match Profile::stored(&info.name, &driver)? {
+                    Some(profile) => format!("lowering: tuned ({})", profile.strategy()),
+                    None => "lowering: default (builtin where available)".into(),
+                };
                 println!(
-                    "{} ({:?}, {:?}, {} {}), subgroup size {}..={}",
+                    "{} ({:?}, {:?}, {driver}), subgroup size {}..={}, {lowering}",
                     info.name,
                     info.backend,
                     info.device_type,
-                    info.driver,
-                    info.driver_info,
                     info.subgroup_min_size,
                     info.subgroup_max_size
                 );
