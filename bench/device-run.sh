@@ -293,6 +293,9 @@ if has_part micro; then
     [[ -n $ADAPTER ]] && micro_adapter=(--adapter "$ADAPTER")
     step "micro wavekit Vulkan" 60 30 "$RAW/micro/wavekit-vulkan.jsonl" "$RAW/micro/wavekit-vulkan.log" \
         "${WK[@]}" "$WK_MICRO" --backend vulkan "${micro_adapter[@]}" --sms "$SMS" --warmup 3 --runs "$RUNS" "${MICRO_ARGS[@]}"
+    step "micro wavekit Vulkan, shuffle lowering" 60 30 "$RAW/micro/wavekit-vulkan-shuffle.jsonl" \
+        "$RAW/micro/wavekit-vulkan-shuffle.log" \
+        "${WK[@]}" "$WK_MICRO" --backend vulkan "${micro_adapter[@]}" --sms "$SMS" --warmup 3 --runs "$RUNS" --lowering shuffle "${MICRO_ARGS[@]}"
 fi
 
 has_part vulkan && demos vulkan vulkan "$VK_HI" 0

@@ -122,33 +122,43 @@ fastest CUDA C++ call's (above 1: wavekit faster).\n\n";
         }
     }
     let rate = |m: &Micro| m.ops_per_s_per_sm / 1e9;
-    // The fastest call of a side; for wavekit, of its default (builtin)
-    // lowering where that ran: the shuffle lowering is in the full list.
-    let best = |ms: &[&Micro], side: &str, backend: &str| -> Option<(f64, String)> {
-        let of_side: Vec<&&Micro> = ms
-            .iter()
-            .filter(|m| m.side == side && api(&m.backend) == backend)
-            .collect();
-        let builtin: Vec<&&Micro> = of_side
-            .iter()
-            .copied()
-            .filter(|m| m.implementation.contains("builtin"))
-            .collect();
-        let pool = if side == "wavekit" && !builtin.is_empty() {
-            builtin
-        } else {
-            of_side
+    // The fastest call of a side; for wavekit, of one lowering where that
+    // ran (else of any): the full list has every call.
+    let best =
+        |ms: &[&Micro], side: &str, backend: &str, lowering: &str| -> Option<(f64, String)> {
+            let of_side: Vec<&&Micro> = ms
+                .iter()
+                .filter(|m| m.side == side && api(&m.backend) == backend)
+                .collect();
+            let lowered: Vec<&&Micro> = of_side
+                .iter()
+                .copied()
+                .filter(|m| m.implementation.contains(lowering))
+                .collect();
+            let pool = if side == "wavekit" && !lowered.is_empty() {
+                lowered
+            } else {
+                of_side
+            };
+            pool.into_iter()
+                .map(|m| (rate(m), m.implementation.clone()))
+                .max_by(|a, b| a.0.total_cmp(&b.0))
         };
-        pool.into_iter()
-            .map(|m| (rate(m), m.implementation.clone()))
-            .max_by(|a, b| a.0.total_cmp(&b.0))
-    };
-    md += "| op | dtype | wavekit CUDA (builtin) | wavekit Vulkan (builtin) | CUDA C++ (fastest) | fastest CUDA C++ call | CUDA/C++ |\n";
-    md += "|---|---|---:|---:|---:|---|---:|\n";
+    md += "| op | dtype | wavekit CUDA (builtin) | wavekit Vulkan (builtin) | wavekit Vulkan (shuffle) | CUDA C++ (fastest) | fastest CUDA C++ call | CUDA/C++ |\n";
+    md += "|---|---|---:|---:|---:|---:|---|---:|\n";
     for ((op, dtype), ms) in &ops {
-        let cuda = best(ms, "wavekit", "cuda");
-        let vulkan = best(ms, "wavekit", "vulkan");
-        let cpp = best(ms, "cuda-cpp", "cuda");
+        let cuda = best(ms, "wavekit", "cuda", "builtin");
+        let vulkan = best(ms, "wavekit", "vulkan", "builtin");
+        let vulkan_shuffle = ms
+            .iter()
+            .any(|m| {
+                m.side == "wavekit"
+                    && api(&m.backend) == "vulkan"
+                    && m.implementation.contains("shuffle")
+            })
+            .then(|| best(ms, "wavekit", "vulkan", "shuffle"))
+            .flatten();
+        let cpp = best(ms, "cuda-cpp", "cuda", "");
         let f = |x: &Option<(f64, String)>| x.as_ref().map_or("—".into(), |(r, _)| sig3(*r));
         let ratio = match (&cuda, &cpp) {
             (Some((a, _)), Some((b, _))) if *b > 0.0 => format!("{:.2}", a / b),
@@ -157,9 +167,10 @@ fastest CUDA C++ call's (above 1: wavekit faster).\n\n";
         let call = cpp.as_ref().map_or("—".into(), |(_, i)| format!("`{i}`"));
         let _ = writeln!(
             md,
-            "| {op} | {dtype} | {} | {} | {} | {call} | {ratio} |",
+            "| {op} | {dtype} | {} | {} | {} | {} | {call} | {ratio} |",
             f(&cuda),
             f(&vulkan),
+            f(&vulkan_shuffle),
             f(&cpp)
         );
     }
