@@ -71,7 +71,14 @@ impl<'g> Ctx<'g> {
         // publish, which they do where the demos use look-back (devices
         // that keep started workgroups running, `ScanAlgorithm::for_device`;
         // lavapipe in the tests, where the forced look-back variants run).
-        let options = unsafe { KernelOptions::default().without_loop_bounding() };
+        let mut options = unsafe { KernelOptions::default().without_loop_bounding() };
+        if std::env::var_os("WAVEKIT_DEMOS_UNCHECKED").is_some() {
+            // SAFETY: an experiment of issue 19 (how much wgpu's bounds
+            // checks cost on Vulkan), never on by default: the demos' item
+            // loads and stores are guarded by `i < n` tests, which the
+            // lavapipe tests exercise with the checks on.
+            options = unsafe { options.without_bounds_checks() };
+        }
         let built = entries
             .iter()
             .map(|entry| self.gpu.kernel_with(module, entry, options))

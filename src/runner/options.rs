@@ -14,6 +14,7 @@
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct KernelOptions {
     loop_bounding: bool,
+    bounds_checks: bool,
 }
 
 impl Default for KernelOptions {
@@ -21,6 +22,7 @@ impl Default for KernelOptions {
     fn default() -> Self {
         KernelOptions {
             loop_bounding: true,
+            bounds_checks: true,
         }
     }
 }
@@ -38,7 +40,28 @@ impl KernelOptions {
     pub unsafe fn without_loop_bounding(self) -> Self {
         KernelOptions {
             loop_bounding: false,
+            ..self
         }
+    }
+
+    /// The same options without wgpu's bounds checks on buffer and array
+    /// accesses (naga's `BoundsCheckPolicy::Unchecked` everywhere).
+    ///
+    /// # Safety
+    ///
+    /// Every index of the module must be in bounds for every dispatch it
+    /// is used with: an out-of-bounds access is then undefined behaviour
+    /// instead of WGSL's clamped, in-buffer access.
+    pub unsafe fn without_bounds_checks(self) -> Self {
+        KernelOptions {
+            bounds_checks: false,
+            ..self
+        }
+    }
+
+    /// Whether wgpu checks the bounds of the module's accesses.
+    pub fn bounds_checks(&self) -> bool {
+        self.bounds_checks
     }
 
     /// Whether wgpu bounds the module's loops.

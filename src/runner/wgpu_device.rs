@@ -93,16 +93,18 @@ impl WgpuDevice {
             label: Some(entry),
             source: wgpu::ShaderSource::Naga(Cow::Owned(module.module.clone())),
         };
-        let shader = if options.loop_bounding() {
+        let shader = if options == KernelOptions::default() {
             self.device.create_shader_module(descriptor)
         } else {
             let checks = wgpu::ShaderRuntimeChecks {
-                force_loop_bounding: false,
+                force_loop_bounding: options.loop_bounding(),
+                bounds_checks: options.bounds_checks(),
                 ..wgpu::ShaderRuntimeChecks::checked()
             };
-            // SAFETY: `KernelOptions::without_loop_bounding`, the only way
-            // to turn loop bounding off, is unsafe: its caller promised that
-            // every loop of the module terminates. Bounds checks stay on.
+            // SAFETY: `KernelOptions::without_loop_bounding` and
+            // `without_bounds_checks`, the only ways to turn a check off,
+            // are unsafe: their callers promised that every loop of the
+            // module terminates, or that every access is in bounds.
             unsafe { self.device.create_shader_module_trusted(descriptor, checks) }
         };
         // An explicit layout keeps every declared binding, used or not, so
