@@ -16,6 +16,14 @@
 #                wavekit's kernels and CUB's onesweep kernels
 #   cub          CUB's DeviceScan, DeviceSelect and DeviceRadixSort on the
 #                same sizes (bench/ref/cub_ref.cu, built here by nvcc)
+#   probe        the Vulkan allocation probe (wk-alloc-probe) at 2^PROBE_LOG2,
+#                every pattern in one process, then each in its own
+#   cliff        DEMOS through Vulkan at each size 2^LOG2_LO..2^LOG2_HI in its
+#                own process, next to all sizes in one process
+#   unchecked    DEMOS through Vulkan with wgpu's bounds checks off
+#                (WAVEKIT_DEMOS_UNCHECKED=1) at 2^LOG2_LO..2^LOG2_HI
+#   tune         `wavekit tune` on the Vulkan adapter; the profile goes to
+#                OUT_DIR/profile/
 # Knobs: STEPS="conformance demos shapes cub" DEMOS="scan compact radix_sort"
 # LOG2_LO=24 LOG2_HI=28 SHAPES="512x6 512x15" SHAPES_LOG2=26 RUNS=10
 # WARMUP=3 WARMUP_MS=200 VULKAN=0.
@@ -103,5 +111,33 @@ if has cub; then
     [[ -x $CUB ]] || CUB=$BIN/cub_ref
     run 150 "CUB ($CUB)" "$CUB" --log2 "$LO" "$HI" --only scan,compact,radix_sort \
         --warmup "$WARMUP" --warmup-ms "$WARMUP_MS" --runs "$RUNS"
+fi
+if has probe; then
+    PROBE=$BIN/wk-alloc-probe
+    PL=${PROBE_LOG2:-28}
+    run 200 "alloc probe, every pattern in one process, 2^$PL" "${WK[@]}" "$PROBE" --log2 "$PL" --runs "$RUNS"
+    for p in ${PROBE_PATTERNS:-fresh upload churn churn-poll reuse readback-first}; do
+        run 120 "alloc probe $p alone, 2^$PL" "${WK[@]}" "$PROBE" --log2 "$PL" --runs "$RUNS" --pattern "$p"
+    done
+fi
+if has cliff; then
+    for demo in $DEMOS; do
+        run 300 "$demo Vulkan 2^$LO..2^$HI, one process" "${WK[@]}" "$BIN/wk-demos" "$demo" --backend vulkan \
+            --log2 "$LO..=$HI" --warmup "$WARMUP" --warmup-ms "$WARMUP_MS" --runs "$RUNS"
+        for ((n = LO; n <= HI; n++)); do
+            run 120 "$demo Vulkan 2^$n alone" "${WK[@]}" "$BIN/wk-demos" "$demo" --backend vulkan \
+                --log2 "$n..=$n" --warmup "$WARMUP" --warmup-ms "$WARMUP_MS" --runs "$RUNS"
+        done
+    done
+fi
+if has unchecked; then
+    for demo in $DEMOS; do
+        run 300 "$demo Vulkan 2^$LO..2^$HI, bounds checks off" env WAVEKIT_DEMOS_UNCHECKED=1 \
+            "${WK[@]}" "$BIN/wk-demos" "$demo" --backend vulkan \
+            --log2 "$LO..=$HI" --warmup "$WARMUP" --warmup-ms "$WARMUP_MS" --runs "$RUNS"
+    done
+fi
+if has tune; then
+    TAIL=80 run 300 "wavekit tune (Vulkan)" "${WK[@]}" "$BIN/wavekit" tune --dir "$OUT/profile"
 fi
 echo "== done $(date -u +%T)"

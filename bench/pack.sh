@@ -35,8 +35,12 @@ fi
 # The CLI, for the conformance suite on the device (`wavekit check`);
 # CLI=0 leaves it out (bench/device-run.sh does not use it).
 if [[ ${CLI:-1} == 1 ]]; then
-    cargo build --release --locked -p wavekit --bin wavekit
+    cargo build --release --locked -p wavekit-cli --bin wavekit
     strip -o "$stage/wavekit" target/release/wavekit
+fi
+# The Vulkan allocation probe (issue 19), for bench/focus-run.sh's probe step.
+if [[ -f target/release/wavekit-alloc-probe ]]; then
+    strip -o "$stage/wk-alloc-probe" target/release/wavekit-alloc-probe
 fi
 # The device machine gets no .git: the commit the binaries were built from.
 git describe --always --dirty >"$stage/commit.txt"
