@@ -3,6 +3,8 @@
 mod check;
 mod device_args;
 mod emit;
+#[cfg(feature = "native")]
+mod emit_native;
 mod expand;
 mod export;
 mod list;
