@@ -20,7 +20,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-cargo build --release --locked -p wavekit-demos --bins
+# NATIVE=0: the demos and the CLI without the native back ends, so the
+# device run needs no LLVM libraries (no .llvm-debs to carry): Vulkan only.
+features=()
+[[ ${NATIVE:-1} == 0 ]] && features=(--no-default-features)
+cargo build --release --locked -p wavekit-demos --bins "${features[@]}"
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 strip -o "$stage/wk-demos" target/release/wavekit-demos
@@ -35,7 +39,7 @@ fi
 # The CLI, for the conformance suite on the device (`wavekit check`);
 # CLI=0 leaves it out (bench/device-run.sh does not use it).
 if [[ ${CLI:-1} == 1 ]]; then
-    cargo build --release --locked -p wavekit-cli --bin wavekit
+    cargo build --release --locked -p wavekit-cli --bin wavekit "${features[@]}"
     strip -o "$stage/wavekit" target/release/wavekit
 fi
 # The Vulkan allocation probe (issue 19), for bench/focus-run.sh's probe step.
