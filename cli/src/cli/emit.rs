@@ -6,9 +6,9 @@ use std::process::ExitCode;
 
 use clap::Args;
 
+use wavekit::Error;
 use wavekit::compose::Composer;
 use wavekit::emit::{Emitted, Language, emit};
-use wavekit::Error;
 
 use super::target_args::TargetArgs;
 

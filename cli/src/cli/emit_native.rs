@@ -105,4 +105,3 @@ fn amdgpu_target(target: &Target, arch: Option<&str>) -> Result<Amdgpu, Error> {
     })?;
     Ok(Amdgpu::new(arch, wave)?)
 }
-
