@@ -27,7 +27,6 @@ use crate::compose::Composer;
 use crate::dtype::Dtype;
 use crate::error::Error;
 use crate::runner::{Binding, Gpu};
-use crate::target::adapter::driver_of;
 use crate::target::profile::{Measurement, Profile};
 use crate::target::{Lowering, Strategy, Target};
 
@@ -103,7 +102,7 @@ pub fn tune(gpu: &Gpu, options: &TuneOptions) -> Result<Profile, Error> {
     let target = gpu.target().clone();
     let mut profile = Profile::new(
         &adapter.name,
-        &driver_of(adapter),
+        &Profile::driver_key(adapter),
         target.backend,
         target.subgroup_size.to_string(),
     );
@@ -142,10 +141,10 @@ fn time_chain(
     options: &TuneOptions,
 ) -> Result<f64, Error> {
     let source = chain_source(primitive, dtype)?;
-    let target = target
+    let lowered = target
         .clone()
         .with_strategy(Strategy::default().with_op(primitive.name, lowering));
-    let composed = Composer::new(target.clone()).compose(&source, "tune.wgsl")?;
+    let composed = Composer::new(lowered).compose(&source, "tune.wgsl")?;
     let kernel = gpu.kernel(&composed.module, "main")?;
     let params: Vec<u8> = match dtype {
         Dtype::F32 => [1.0f32, 0.5].iter().flat_map(|v| v.to_le_bytes()).collect(),

@@ -18,7 +18,7 @@ impl Target {
     pub fn from_adapter(adapter: &wgpu::Adapter) -> Result<Target, Error> {
         let mut target = Target::from_adapter_untuned(adapter)?;
         let info = adapter.get_info();
-        if let Some(profile) = Profile::stored(&info.name, &driver_of(&info))? {
+        if let Some(profile) = Profile::stored_for(&info)? {
             target.strategy = profile.strategy();
         }
         Ok(target)
@@ -65,11 +65,6 @@ impl Target {
         }
         features
     }
-}
-
-/// The driver half of a profile's key: wgpu's driver name and info.
-pub(crate) fn driver_of(info: &wgpu::AdapterInfo) -> String {
-    format!("{} {}", info.driver, info.driver_info)
 }
 
 fn backend_of(backend: wgpu::Backend) -> Backend {

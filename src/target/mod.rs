@@ -2,7 +2,7 @@
 //! the optional scalar types and the lowering strategy of each op.
 
 #[cfg(feature = "wgpu")]
-pub(crate) mod adapter;
+mod adapter;
 #[cfg(feature = "wgpu")]
 pub mod profile;
 mod strategy;

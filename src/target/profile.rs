@@ -180,6 +180,18 @@ impl Profile {
         Ok(path)
     }
 
+    /// The driver half of a profile's key: wgpu's driver name and info,
+    /// joined by a space.
+    pub fn driver_key(info: &wgpu::AdapterInfo) -> String {
+        format!("{} {}", info.driver, info.driver_info)
+    }
+
+    /// The stored profile of the adapter `info` describes, if any
+    /// ([`Profile::stored`] under its name and [`Profile::driver_key`]).
+    pub fn stored_for(info: &wgpu::AdapterInfo) -> Result<Option<Profile>, Error> {
+        Profile::stored(&info.name, &Profile::driver_key(info))
+    }
+
     /// The stored profile for an adapter and driver, if the profile
     /// directory holds one. A file that exists but does not read is an
     /// error, not a silent default.

@@ -69,8 +69,8 @@ pub fn run(cli: Cli) -> Result<ExitCode, Error> {
         Command::Tune(args) => tune::run(&args),
         Command::Adapters => {
             for info in wavekit::runner::list_adapters() {
-                let driver = format!("{} {}", info.driver, info.driver_info);
-                let lowering = match Profile::stored(&info.name, &driver)? {
+                let driver = Profile::driver_key(&info);
+                let lowering = match Profile::stored_for(&info)? {
                     Some(profile) => format!("lowering: tuned ({})", profile.strategy()),
                     None => "lowering: default (builtin where available)".into(),
                 };
