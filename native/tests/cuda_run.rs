@@ -3,6 +3,7 @@
 
 use wavekit_native::NativeError;
 use wavekit_native::cuda::Cuda;
+use wavekit_native::driver::Launch;
 use wavekit_native::nvptx::{PtxOptions, compile};
 
 fn cuda() -> Option<Cuda> {

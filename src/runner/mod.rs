@@ -10,21 +10,26 @@ mod hip_device;
 mod layout;
 #[cfg(feature = "native")]
 mod native_buffers;
+#[cfg(feature = "native")]
+mod native_device;
+#[cfg(feature = "native")]
+mod native_program;
 mod options;
 mod program;
 mod select;
 mod wgpu_device;
 mod wgpu_program;
 
-#[cfg(feature = "native")]
-pub use cuda_device::{CudaDevice, CudaKernelHandle};
-#[cfg(feature = "native")]
-pub use hip_device::{HipDevice, HipKernelHandle};
 pub use layout::{BufferBinding, buffer_bindings};
 pub use options::KernelOptions;
 pub use program::{Buffer, Step};
 pub use select::{AdapterChoice, list_adapters};
 pub use wgpu_device::{WgpuDevice, WgpuKernel};
+
+#[cfg(feature = "native")]
+use cuda_device::{CudaDevice, CudaKernelHandle};
+#[cfg(feature = "native")]
+use hip_device::{HipDevice, HipKernelHandle};
 
 use crate::error::Error;
 use crate::expand::ValidModule;
@@ -107,7 +112,8 @@ impl Gpu {
 
     #[cfg(feature = "native")]
     /// Opens HIP device `ordinal` through the native AMDGPU back end (the
-    /// architecture from `WAVEKIT_HIP_ARCH`, see [`HipDevice`]).
+    /// architecture from `WAVEKIT_HIP_ARCH`, the wave size on RDNA from
+    /// `WAVEKIT_HIP_WAVE`).
     pub fn open_hip(ordinal: usize) -> Result<Gpu, Error> {
         let device = HipDevice::open(ordinal)?;
         let info = device.info().clone();

@@ -19,6 +19,8 @@
 
 #[cfg(feature = "native")]
 use wavekit_native::cuda::CudaBuffer;
+#[cfg(feature = "native")]
+use wavekit_native::hip::HipBuffer;
 
 use super::{Device, Gpu, Kernel, KernelInner};
 use crate::error::Error;
@@ -33,6 +35,8 @@ pub(super) enum BufferInner {
     Wgpu(wgpu::Buffer),
     #[cfg(feature = "native")]
     Cuda(CudaBuffer),
+    #[cfg(feature = "native")]
+    Hip(HipBuffer),
 }
 
 impl Buffer {
@@ -91,9 +95,9 @@ impl Gpu {
         let inner = match &self.device {
             Device::Wgpu(d) => BufferInner::Wgpu(d.buffer(size, None)?),
             #[cfg(feature = "native")]
-            Device::Cuda(d) => BufferInner::Cuda(d.cuda().alloc(byte_len(size)?)?),
+            Device::Cuda(d) => d.buffer(size)?,
             #[cfg(feature = "native")]
-            Device::Hip(_) => return Err(no_hip_programs()),
+            Device::Hip(d) => d.buffer(size)?,
         };
         Ok(Buffer { inner, size })
     }
@@ -104,9 +108,9 @@ impl Gpu {
         let inner = match &self.device {
             Device::Wgpu(d) => BufferInner::Wgpu(d.buffer(size, Some(data))?),
             #[cfg(feature = "native")]
-            Device::Cuda(d) => BufferInner::Cuda(d.cuda().alloc_from(data)?),
+            Device::Cuda(d) => d.upload(data)?,
             #[cfg(feature = "native")]
-            Device::Hip(_) => return Err(no_hip_programs()),
+            Device::Hip(d) => d.upload(data)?,
         };
         Ok(Buffer { inner, size })
     }
@@ -116,7 +120,9 @@ impl Gpu {
         match (&self.device, &buffer.inner) {
             (Device::Wgpu(d), BufferInner::Wgpu(b)) => d.read(b, buffer.size),
             #[cfg(feature = "native")]
-            (Device::Cuda(d), BufferInner::Cuda(b)) => Ok(d.cuda().read(b)?),
+            (Device::Cuda(d), _) => d.read(buffer),
+            #[cfg(feature = "native")]
+            (Device::Hip(d), _) => d.read(buffer),
             #[cfg(feature = "native")]
             _ => Err(foreign("a buffer read")),
         }
@@ -130,14 +136,15 @@ impl Gpu {
             #[cfg(feature = "native")]
             Device::Cuda(d) => d.execute(steps),
             #[cfg(feature = "native")]
-            Device::Hip(_) => Err(no_hip_programs()),
+            Device::Hip(d) => d.execute(steps),
         }
     }
 
     /// Runs the program `warmup` times untimed, then `runs` times, each
-    /// timed on the GPU's clock (timestamp queries on wgpu, events on CUDA)
-    /// from its first step after the leading [`Step::Zero`]s to its last;
-    /// returns milliseconds per run. Buffers keep the last run's results.
+    /// timed on the GPU's clock (timestamp queries on wgpu, events on CUDA
+    /// and HIP) from its first step after the leading [`Step::Zero`]s to its
+    /// last; returns milliseconds per run. Buffers keep the last run's
+    /// results.
     pub fn time_program(
         &self,
         steps: &[Step<'_>],
@@ -149,20 +156,12 @@ impl Gpu {
             #[cfg(feature = "native")]
             Device::Cuda(d) => d.time_program(steps, warmup, runs),
             #[cfg(feature = "native")]
-            Device::Hip(_) => Err(no_hip_programs()),
+            Device::Hip(d) => d.time_program(steps, warmup, runs),
         }
     }
 }
 
 impl Kernel {
-    #[cfg(feature = "native")]
-    pub(super) fn cuda(&self) -> Option<&super::CudaKernelHandle> {
-        match &self.inner {
-            KernelInner::Cuda(k) => Some(k),
-            _ => None,
-        }
-    }
-
     pub(super) fn wgpu(&self) -> Option<&super::WgpuKernel> {
         match &self.inner {
             KernelInner::Wgpu(k) => Some(k),
@@ -172,23 +171,9 @@ impl Kernel {
     }
 }
 
-#[cfg(feature = "native")]
-fn byte_len(size: u64) -> Result<usize, Error> {
-    usize::try_from(size).map_err(|_| Error::Gpu(format!("a buffer of {size} bytes is too large")))
-}
-
 /// A kernel or buffer used with another device than the one that made it.
 pub(super) fn foreign(what: &str) -> Error {
     Error::Gpu(format!(
         "{what} used a kernel or buffer of another device than the one it ran on"
     ))
-}
-
-#[cfg(feature = "native")]
-fn no_hip_programs() -> Error {
-    Error::Gpu(
-        "device-resident buffers and multi-dispatch programs are not implemented on the HIP \
-         back end yet; `Gpu::run` and `Gpu::time_at` work there"
-            .into(),
-    )
 }

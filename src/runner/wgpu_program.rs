@@ -242,6 +242,6 @@ fn wgpu_buffer(buffer: &Buffer) -> Result<&wgpu::Buffer, Error> {
     match &buffer.inner {
         BufferInner::Wgpu(b) => Ok(b),
         #[cfg(feature = "native")]
-        BufferInner::Cuda(_) => Err(foreign("a wgpu step")),
+        _ => Err(foreign("a wgpu step")),
     }
 }

@@ -7,7 +7,10 @@
 //! before gfx11 crash llc instead of erroring, so this layer never emits
 //! them there; the C API cannot give a fence a sync scope, so scoped fences
 //! come from a small textual-IR module linked in ([`fences`]).
+//! [`code_object`] checks the linked code objects the way a loader reading
+//! them in place needs (the HIP driver does so before loading one).
 
+pub mod code_object;
 mod compile;
 mod fences;
 pub mod shuffle;

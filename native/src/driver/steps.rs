@@ -1,0 +1,218 @@
+//! What a single launch and a program of steps share: checking a launch,
+//! building its argument block, queueing steps, timing them with event
+//! pairs, and waiting for the device.
+
+use std::fmt::Display;
+
+use super::{Buffer, Driver, Kernel};
+use crate::abi::KernelArgs;
+use crate::error::NativeError;
+
+/// A step with its launch's argument block built, ready to queue.
+pub(super) enum Prepared<'a, D: Driver> {
+    /// A kernel launch.
+    Launch(PreparedLaunch<'a, D>),
+    /// Zeroes a buffer.
+    Zero(&'a Buffer<D>),
+    /// Copies `src` into `dst`, as many bytes as the shorter holds.
+    Copy {
+        src: &'a Buffer<D>,
+        dst: &'a Buffer<D>,
+    },
+}
+
+/// The (start, end) event pair of each timed run.
+pub(super) type EventPairs<D> = Vec<(<D as Driver>::Event, <D as Driver>::Event)>;
+
+/// A launch and its argument block.
+pub(super) struct PreparedLaunch<'a, D: Driver> {
+    kernel: &'a Kernel<D>,
+    args: KernelArgs,
+    grid: [u32; 3],
+    block: [u32; 3],
+    shared_bytes: u32,
+}
+
+/// Rejects what the runtime would reject with a less helpful message, then
+/// lets the kernel use `shared_bytes` of dynamic shared memory. `buffers`
+/// are host buffers to be staged (a program's resident buffers had their
+/// lengths checked when they were allocated).
+pub(super) fn check_launch<D: Driver>(
+    driver: &D,
+    kernel: &Kernel<D>,
+    buffers: &[Vec<u8>],
+    grid: [u32; 3],
+    block: [u32; 3],
+    shared_bytes: u32,
+) -> Result<(), NativeError> {
+    let name = kernel.name();
+    if let Some(place) = driver.loaded_elsewhere(kernel.module()) {
+        return Err(driver.refuse(format!("kernel `{name}` was loaded on {place}")));
+    }
+    let refuse_dimensions = |why: &str| {
+        driver.refuse(format!(
+            "launching kernel `{name}` with grid {grid:?} and block {block:?}: {why}"
+        ))
+    };
+    if grid.contains(&0) || block.contains(&0) {
+        return Err(refuse_dimensions("every dimension must be at least 1"));
+    }
+    driver
+        .check_dimensions(grid, block)
+        .map_err(|why| refuse_dimensions(&why))?;
+    for (i, buffer) in buffers.iter().enumerate() {
+        if u32::try_from(buffer.len()).is_err() {
+            return Err(NativeError::Binding(format!(
+                "buffer {i} of kernel `{name}` is {} bytes; the kernel ABI passes lengths \
+                 as u32, so at most {} bytes",
+                buffer.len(),
+                u32::MAX
+            )));
+        }
+    }
+    driver.allow_shared(kernel.module(), name, shared_bytes)
+}
+
+impl<'a, D: Driver> Prepared<'a, D> {
+    /// A launch of `kernel` on `buffers`, in the kernel ABI's order, whose
+    /// lengths fit in a `u32` (checked by [`check_launch`] or when they were
+    /// allocated).
+    pub(super) fn launch(
+        driver: &D,
+        kernel: &'a Kernel<D>,
+        buffers: impl IntoIterator<Item = &'a Buffer<D>>,
+        grid: [u32; 3],
+        block: [u32; 3],
+        shared_bytes: u32,
+    ) -> Self {
+        let mut args = KernelArgs {
+            addresses: Vec::new(),
+            lengths: Vec::new(),
+        };
+        for buffer in buffers {
+            args.addresses.push(driver.address(&buffer.memory));
+            args.lengths.push(buffer.len as u32);
+        }
+        Prepared::Launch(PreparedLaunch {
+            kernel,
+            args,
+            grid,
+            block,
+            shared_bytes,
+        })
+    }
+
+    /// Queues the step; does not wait for it.
+    pub(super) fn enqueue(&mut self, driver: &D) -> Result<(), NativeError> {
+        match self {
+            Prepared::Launch(launch) => launch.enqueue(driver),
+            Prepared::Zero(buffer) => driver
+                .zero(&buffer.memory, buffer.len)
+                .map_err(|e| driver.fail("clearing a buffer", e)),
+            Prepared::Copy { src, dst } => driver
+                .copy_on_device(&src.memory, &dst.memory, src.len.min(dst.len))
+                .map_err(|e| driver.fail("copying between buffers", e)),
+        }
+    }
+}
+
+impl<D: Driver> PreparedLaunch<'_, D> {
+    /// Queues the launch; does not wait for it.
+    fn enqueue(&mut self, driver: &D) -> Result<(), NativeError> {
+        let mut params = self.args.pointers();
+        // SAFETY: `params` points into `args`, one value per kernel
+        // parameter in the ABI's order and types (the kernel was lowered to
+        // that ABI), read by the runtime before this returns; the device
+        // addresses in it belong to buffers the caller holds until after its
+        // final synchronisation.
+        unsafe {
+            driver.launch_kernel(
+                self.kernel.module(),
+                self.grid,
+                self.block,
+                self.shared_bytes,
+                &mut params,
+            )
+        }
+        .map_err(|e| {
+            driver.fail(
+                format_args!(
+                    "launching kernel `{}` with grid {:?}, block {:?} and {} bytes of dynamic \
+                     shared memory",
+                    self.kernel.name(),
+                    self.grid,
+                    self.block,
+                    self.shared_bytes
+                ),
+                e,
+            )
+        })
+    }
+}
+
+/// Queues `steps` `warmup` times untimed, then `runs` times, each timed run
+/// between a pair of events: from before step `from` (after set-up steps
+/// that are not to be timed) to the end of the run. Every event is created
+/// before the first step is queued, so that nothing but steps and records
+/// sits between timed runs. Returns the pairs, to be read with [`elapsed`]
+/// once the device has finished.
+pub(super) fn queue_timed<D: Driver>(
+    driver: &D,
+    steps: &mut [Prepared<'_, D>],
+    from: usize,
+    warmup: usize,
+    runs: usize,
+) -> Result<EventPairs<D>, NativeError> {
+    let event = || {
+        driver
+            .event()
+            .map_err(|e| driver.fail("creating a timing event", e))
+    };
+    let pairs = (0..runs)
+        .map(|_| Ok((event()?, event()?)))
+        .collect::<Result<Vec<_>, NativeError>>()?;
+    let record = |event: &D::Event| {
+        driver
+            .record(event)
+            .map_err(|e| driver.fail("recording a timing event", e))
+    };
+    for run in 0..warmup + runs {
+        let pair = run.checked_sub(warmup).map(|i| &pairs[i]);
+        for (i, step) in steps.iter_mut().enumerate() {
+            if i == from
+                && let Some((start, _)) = pair
+            {
+                record(start)?;
+            }
+            step.enqueue(driver)?;
+        }
+        if let Some((start, end)) = pair {
+            if from == steps.len() {
+                record(start)?;
+            }
+            record(end)?;
+        }
+    }
+    Ok(pairs)
+}
+
+/// Milliseconds between each pair's events, once the device has finished.
+pub(super) fn elapsed<D: Driver>(
+    driver: &D,
+    pairs: &[(D::Event, D::Event)],
+) -> Result<Vec<f32>, NativeError> {
+    pairs
+        .iter()
+        .map(|(start, end)| {
+            driver
+                .elapsed_ms(start, end)
+                .map_err(|e| driver.fail("reading a timing event", e))
+        })
+        .collect()
+}
+
+/// Waits for everything queued; `what` is what failed if that fails (a
+/// faulting kernel reports here).
+pub(super) fn wait<D: Driver>(driver: &D, what: impl Display) -> Result<(), NativeError> {
+    driver.synchronize().map_err(|e| driver.fail(what, e))
+}

@@ -1,0 +1,152 @@
+//! The native back ends of the runner (CUDA, HIP), written once over
+//! `wavekit-native`'s driver layer: a validated module compiled for the
+//! device by its [`NativeTarget`], loaded, launched on bindings and timed.
+//! Programs over resident buffers are in `native_program.rs`.
+
+use wavekit_native::abi::KernelAbi;
+use wavekit_native::driver::{self, Driver, Kernel as DriverKernel, Launch};
+use wavekit_native::lower::Source;
+
+use super::native_buffers::NativeBuffers;
+use super::program::{Buffer, BufferInner};
+use super::{Binding, DeviceInfo, Kernel};
+use crate::error::Error;
+use crate::expand::ValidModule;
+use crate::target::{Backend, ScalarFeatures, SubgroupSize, Target};
+
+/// What differs between native back ends: opening the device, compiling
+/// for it, and where its kernels and buffers sit in the runner's enums.
+pub(super) trait NativeTarget: Sized {
+    /// The runtime.
+    type Driver: Driver;
+    /// The back end it is.
+    const BACKEND: Backend;
+
+    /// Opens device `ordinal` and decides what to compile for it. Returns
+    /// the driver, the target, and the runtime and code it uses in words
+    /// (for [`DeviceInfo::driver`]).
+    fn open(ordinal: usize) -> Result<(Self::Driver, Self, String), Error>;
+
+    /// Lanes per subgroup of the kernels it compiles: the subgroup size of
+    /// the device's [`Target`].
+    fn subgroup_size(&self) -> u32;
+
+    /// Compiles entry point `entry` of `module` for the device and loads it.
+    fn load(
+        &self,
+        driver: &Self::Driver,
+        module: &ValidModule,
+        entry: &str,
+    ) -> Result<NativeKernel<Self>, Error>;
+
+    /// `kernel` as this back end's, if it is one.
+    fn kernel_of(kernel: &Kernel) -> Option<&NativeKernel<Self>>;
+
+    /// `buffer` as this back end's, if it is one.
+    fn buffer_of(buffer: &Buffer) -> Option<&driver::Buffer<Self::Driver>>;
+
+    /// A buffer of this back end as the runner holds it.
+    fn buffer_inner(buffer: driver::Buffer<Self::Driver>) -> BufferInner;
+}
+
+/// An opened native device.
+pub(super) struct NativeDevice<T: NativeTarget> {
+    pub(super) driver: T::Driver,
+    layer: T,
+    info: DeviceInfo,
+    target: Target,
+}
+
+/// A compiled, loaded kernel and the ABI it was lowered to.
+pub(super) struct NativeKernel<T: NativeTarget> {
+    pub(super) kernel: DriverKernel<T::Driver>,
+    pub(super) abi: KernelAbi,
+}
+
+/// The module's WGSL, for error locations in what the lowering reports.
+pub(super) fn source(module: &ValidModule) -> Source<'_> {
+    Source {
+        name: "shader.wgsl",
+        text: &module.source,
+    }
+}
+
+impl<T: NativeTarget> NativeDevice<T> {
+    /// Opens device `ordinal`; a clear error when there is no driver or
+    /// runtime.
+    pub(super) fn open(ordinal: usize) -> Result<Self, Error> {
+        let (driver, layer, description) = T::open(ordinal)?;
+        let info = DeviceInfo {
+            name: driver.name()?,
+            driver: description,
+        };
+        let mut target = Target::new(T::BACKEND, SubgroupSize::fixed(layer.subgroup_size())?);
+        target.scalars = ScalarFeatures::ALL;
+        Ok(NativeDevice {
+            driver,
+            layer,
+            info,
+            target,
+        })
+    }
+
+    /// The device's description.
+    pub(super) fn info(&self) -> &DeviceInfo {
+        &self.info
+    }
+
+    /// The target: the subgroup size, every scalar type.
+    pub(super) fn target(&self) -> &Target {
+        &self.target
+    }
+
+    /// Compiles `entry` and loads it.
+    pub(super) fn kernel(
+        &self,
+        module: &ValidModule,
+        entry: &str,
+    ) -> Result<NativeKernel<T>, Error> {
+        self.layer.load(&self.driver, module, entry)
+    }
+
+    /// Launches with buffers bound by `@binding` number (group 0).
+    pub(super) fn run_at(
+        &self,
+        kernel: &NativeKernel<T>,
+        numbered: &[(u32, Binding<'_>)],
+        workgroups: [u32; 3],
+    ) -> Result<Vec<Vec<u8>>, Error> {
+        let mut bound = NativeBuffers::bind(&kernel.abi, numbered)?;
+        self.driver.launch(
+            &kernel.kernel,
+            &mut bound.buffers,
+            workgroups,
+            kernel.abi.workgroup_size,
+            0,
+        )?;
+        Ok(bound.outputs())
+    }
+
+    /// Times `runs` launches after `warmup` with the runtime's events;
+    /// milliseconds.
+    pub(super) fn time_at(
+        &self,
+        kernel: &NativeKernel<T>,
+        numbered: &[(u32, Binding<'_>)],
+        workgroups: [u32; 3],
+        warmup: usize,
+        runs: usize,
+    ) -> Result<Vec<f64>, Error> {
+        let mut bound = NativeBuffers::bind(&kernel.abi, numbered)?;
+        let times = self.driver.time(
+            &kernel.kernel,
+            &mut bound.buffers,
+            workgroups,
+            kernel.abi.workgroup_size,
+            0,
+            warmup,
+            runs,
+        )?;
+        Ok(times.into_iter().map(f64::from).collect())
+    }
+}

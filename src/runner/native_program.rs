@@ -1,0 +1,106 @@
+//! Device-resident buffers and programs on the native back ends, written
+//! once for CUDA and HIP: the runner's steps put in the driver's terms
+//! (each dispatch's buffers in the kernel ABI's order, checked against
+//! their bindings) and run or timed by `wavekit-native`'s driver layer.
+
+use wavekit_native::driver::{self, Programs};
+
+use super::native_device::{NativeDevice, NativeTarget};
+use super::program::{Buffer, BufferInner, Step, foreign};
+use crate::error::Error;
+
+impl<T: NativeTarget> NativeDevice<T> {
+    /// A zero-filled buffer of `size` bytes.
+    pub(super) fn buffer(&self, size: u64) -> Result<BufferInner, Error> {
+        Ok(T::buffer_inner(self.driver.alloc(byte_len(size)?)?))
+    }
+
+    /// A buffer holding `data`.
+    pub(super) fn upload(&self, data: &[u8]) -> Result<BufferInner, Error> {
+        Ok(T::buffer_inner(self.driver.alloc_from(data)?))
+    }
+
+    /// Waits for all queued work and returns the buffer's contents.
+    pub(super) fn read(&self, buffer: &Buffer) -> Result<Vec<u8>, Error> {
+        let buffer = T::buffer_of(buffer).ok_or_else(|| foreign("a buffer read"))?;
+        Ok(self.driver.read(buffer)?)
+    }
+
+    /// Runs a program of steps and waits for it.
+    pub(super) fn execute(&self, steps: &[Step<'_>]) -> Result<(), Error> {
+        Ok(self.driver.execute(&driver_steps::<T>(steps)?)?)
+    }
+
+    /// Times a program with the runtime's events; milliseconds per run.
+    pub(super) fn time_program(
+        &self,
+        steps: &[Step<'_>],
+        warmup: usize,
+        runs: usize,
+    ) -> Result<Vec<f64>, Error> {
+        let times = self
+            .driver
+            .time_program(&driver_steps::<T>(steps)?, warmup, runs.max(1))?;
+        Ok(times.into_iter().map(f64::from).collect())
+    }
+}
+
+/// The steps in the driver's terms: each dispatch's buffers put in the
+/// kernel ABI's order and checked against their bindings' sizes.
+fn driver_steps<'a, T: NativeTarget + 'a>(
+    steps: &[Step<'a>],
+) -> Result<Vec<driver::Step<'a, T::Driver>>, Error> {
+    let buffer = |buffer: &'a Buffer| T::buffer_of(buffer).ok_or_else(|| foreign("a native step"));
+    steps
+        .iter()
+        .map(|step| {
+            Ok(match step {
+                Step::Dispatch {
+                    kernel,
+                    buffers,
+                    workgroups,
+                } => {
+                    let handle = T::kernel_of(kernel).ok_or_else(|| foreign("a dispatch"))?;
+                    let name = handle.kernel.name();
+                    let abi = &handle.abi;
+                    let ordered = abi
+                        .buffers
+                        .iter()
+                        .map(|param| {
+                            let bound = buffers
+                                .get(param.binding as usize)
+                                .filter(|_| param.group == 0)
+                                .ok_or_else(|| {
+                                    Error::Gpu(format!(
+                                        "kernel `{name}`: no buffer for @group({}) @binding({})",
+                                        param.group, param.binding
+                                    ))
+                                })?;
+                            let native = buffer(bound)?;
+                            param
+                                .check(native.len())
+                                .map_err(|e| Error::Gpu(format!("kernel `{name}`: {e}")))?;
+                            Ok(native)
+                        })
+                        .collect::<Result<Vec<_>, Error>>()?;
+                    driver::Step::Launch {
+                        kernel: &handle.kernel,
+                        buffers: ordered,
+                        grid: *workgroups,
+                        block: abi.workgroup_size,
+                    }
+                }
+                Step::Zero(zeroed) => driver::Step::Zero(buffer(zeroed)?),
+                Step::Copy { src, dst } => driver::Step::Copy {
+                    src: buffer(src)?,
+                    dst: buffer(dst)?,
+                },
+            })
+        })
+        .collect()
+}
+
+/// A buffer size in host terms.
+fn byte_len(size: u64) -> Result<usize, Error> {
+    usize::try_from(size).map_err(|_| Error::Gpu(format!("a buffer of {size} bytes is too large")))
+}
