@@ -17,7 +17,8 @@
 #   cub          CUB's DeviceScan, DeviceSelect and DeviceRadixSort on the
 #                same sizes (bench/ref/cub_ref.cu, built here by nvcc)
 #   probe        the Vulkan allocation probe (wk-alloc-probe) at 2^PROBE_LOG2,
-#                every pattern in one process, then each in its own
+#                every pattern in one process, then each in its own, once
+#                per --staging-mib value in PROBE_STAGING (default 0)
 #   cliff        DEMOS through Vulkan at each size 2^LOG2_LO..2^LOG2_HI in its
 #                own process, next to all sizes in one process
 #   unchecked    DEMOS through Vulkan with wgpu's bounds checks off
@@ -115,9 +116,14 @@ fi
 if has probe; then
     PROBE=$BIN/wk-alloc-probe
     PL=${PROBE_LOG2:-28}
-    run 200 "alloc probe, every pattern in one process, 2^$PL" "${WK[@]}" "$PROBE" --log2 "$PL" --runs "$RUNS"
-    for p in ${PROBE_PATTERNS:-fresh upload churn churn-poll reuse readback-first}; do
-        run 120 "alloc probe $p alone, 2^$PL" "${WK[@]}" "$PROBE" --log2 "$PL" --runs "$RUNS" --pattern "$p"
+    # PROBE_STAGING: one pass per --staging-mib value (0: full-size staging).
+    for st in ${PROBE_STAGING:-0}; do
+        run 200 "alloc probe, every pattern in one process, 2^$PL, staging $st MiB" "${WK[@]}" "$PROBE" \
+            --log2 "$PL" --runs "$RUNS" --staging-mib "$st"
+        for p in ${PROBE_PATTERNS:-fresh upload churn churn-poll reuse readback-first}; do
+            run 120 "alloc probe $p alone, 2^$PL, staging $st MiB" "${WK[@]}" "$PROBE" --log2 "$PL" \
+                --runs "$RUNS" --pattern "$p" --staging-mib "$st"
+        done
     done
 fi
 if has cliff; then

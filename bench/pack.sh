@@ -5,8 +5,9 @@
 #
 #   bash bench/pack.sh    # PREBUILT=0 skips the CUDA C++ fallbacks, MICRO=0 wk-micro, CLI=0 wavekit
 #
-# All three binaries, .llvm-debs and .gl come to just over the 64 MiB a call
-# may carry: bench/device-run.sh wants CLI=0, bench/focus-run.sh MICRO=0.
+# All the binaries, .llvm-debs and .gl come to over the 64 MiB a call may
+# carry: bench/device-run.sh wants CLI=0, bench/focus-run.sh MICRO=0 PROBE=0
+# (or NATIVE=0 without .llvm-debs for Vulkan-only steps).
 #
 # The tarball holds the stripped release binaries wk-demos (wavekit-demos),
 # wk-micro (the demos crate's `micro`) and wavekit (the CLI, for the
@@ -43,7 +44,8 @@ if [[ ${CLI:-1} == 1 ]]; then
     strip -o "$stage/wavekit" target/release/wavekit
 fi
 # The Vulkan allocation probe (issue 19), for bench/focus-run.sh's probe step.
-if [[ -f target/release/wavekit-alloc-probe ]]; then
+# PROBE=0 leaves it out (4 MiB less, for calls that carry .llvm-debs).
+if [[ ${PROBE:-1} == 1 && -f target/release/wavekit-alloc-probe ]]; then
     strip -o "$stage/wk-alloc-probe" target/release/wavekit-alloc-probe
 fi
 # The device machine gets no .git: the commit the binaries were built from.

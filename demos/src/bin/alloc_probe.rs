@@ -47,6 +47,11 @@
 //!   `upload` (the demos' own sequence);
 //! - `reuse`: allocate `src`, `dst` at 2^N first, run the churn on other
 //!   buffers, then time on the first ones (what an arena would do);
+//! - `churn-keep`: the churn without its drops (every buffer stays alive
+//!   until the timing is done), then `src`, `dst` as `fresh`;
+//! - `arena`: allocate `src`, `dst` at 2^N first and run the churn's
+//!   dispatches on their prefixes (nothing allocated or dropped but one
+//!   64 MiB read-back buffer): what a caching buffer pool would do;
 //! - `readback-first`: create a full-size `MAP_READ` buffer and a full-size
 //!   `MAP_WRITE` staging buffer (filled, unmapped), keep them alive, then
 //!   allocate `src`, `dst` as `fresh` and time.
@@ -75,7 +80,9 @@
 //! `--churn-from M` (default 20), `--runs` (default 20), `--warmup`
 //! (default 3), `--warmup-ms` (default 200), `--memory-hints performance |
 //! memory-usage` (wgpu's allocator block sizes: 128–256 MiB or 8–64 MiB),
-//! `--json FILE` (appends every line printed).
+//! `--staging-mib N` (host data through chunks of at most N MiB instead of
+//! full-size staging buffers: does the cliff follow the large host-visible
+//! allocations?), `--json FILE` (appends every line printed).
 
 use std::fs::OpenOptions;
 use std::future::Future;
@@ -129,7 +136,7 @@ const WORKGROUP: u64 = 256;
 /// Workgroups along x; the rest of the grid goes along y.
 const GRID_X: u64 = 32768;
 /// The patterns, in the order `--pattern` defaults to.
-const PATTERNS: [&str; 7] = [
+const PATTERNS: [&str; 9] = [
     "fresh",
     "upload",
     "churn",
@@ -137,6 +144,8 @@ const PATTERNS: [&str; 7] = [
     "churn-upload",
     "reuse",
     "readback-first",
+    "churn-keep",
+    "arena",
 ];
 /// Words of `dst` checked at its start and at its end.
 const SAMPLE_WORDS: u64 = 1024;
@@ -158,7 +167,7 @@ struct Args {
     #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(10..=30))]
     churn_from: u32,
     /// Patterns to run (default: all, in order): fresh, upload, churn,
-    /// churn-poll, churn-upload, reuse, readback-first.
+    /// churn-poll, churn-upload, reuse, readback-first, churn-keep, arena.
     #[arg(long = "pattern", value_parser = PATTERNS)]
     patterns: Vec<String>,
     /// Timed runs of each of kernel and copy (the median is reported).
@@ -173,6 +182,12 @@ struct Args {
     /// wgpu's memory hints, which set gpu-allocator's block sizes.
     #[arg(long, default_value = "performance", value_parser = ["performance", "memory-usage"])]
     memory_hints: String,
+    /// Stage host data through chunks of at most this many MiB (uploads by
+    /// `queue.write_buffer` per chunk, read-backs through one chunk-sized
+    /// `MAP_READ` buffer) instead of one full-size staging buffer; 0 keeps
+    /// the full-size ones (`mapped_at_creation`, a full-size `MAP_READ`).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=1024))]
+    staging_mib: u64,
     /// Append every JSON line to this file as well.
     #[arg(long)]
     json: Option<PathBuf>,
@@ -255,6 +270,8 @@ struct Probe {
     copy: wgpu::ComputePipeline,
     fill: wgpu::ComputePipeline,
     timestamps: bool,
+    /// `--staging-mib` in bytes (0: full-size staging).
+    staging: u64,
 }
 
 /// Median, min and max of one method's runs, in milliseconds.
@@ -371,6 +388,7 @@ impl Probe {
             copy,
             fill,
             timestamps,
+            staging: args.staging_mib << 20,
         };
         Ok((probe, line))
     }
@@ -410,6 +428,15 @@ impl Probe {
             "reuse" => {
                 let pair = fresh()?;
                 self.churn(args, false)?;
+                pair
+            }
+            "churn-keep" => {
+                kept.extend(self.churn_kept(args)?);
+                fresh()?
+            }
+            "arena" => {
+                let pair = fresh()?;
+                self.arena_churn(args, &pair.0, &pair.1)?;
                 pair
             }
             "readback-first" => {
@@ -473,6 +500,7 @@ impl Probe {
             "log2": args.log2,
             "bytes": bytes,
             "runs": args.runs,
+            "staging_mib": args.staging_mib,
             "clock": if self.timestamps { "gpu" } else { "wall" },
             "kernel": method(&kernel),
             "copy": method(&copy),
@@ -495,21 +523,75 @@ impl Probe {
             self.gpu("a churn dispatch", |encoder| {
                 self.encode_kernel(encoder, &group, words, None)
             })?;
+            let chunk = if self.staging == 0 {
+                bytes
+            } else {
+                self.staging.min(bytes)
+            };
             let readback = self.mappable(
                 "churn readback",
-                bytes,
+                chunk,
                 wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
             )?;
-            self.gpu("a churn read-back", |encoder| {
-                encoder.copy_buffer_to_buffer(&dst, 0, &readback, 0, bytes)
-            })?;
-            let data = self.map_read(&readback)?;
-            if data.get(4..8) != Some(&1u32.to_ne_bytes()[..]) {
-                return Err(format!("the churn's copy at 2^{log2} read back wrong data"));
+            let mut data = Vec::new();
+            for at in (0..bytes).step_by(chunk as usize) {
+                self.gpu("a churn read-back", |encoder| {
+                    encoder.copy_buffer_to_buffer(&dst, at, &readback, 0, chunk)
+                })?;
+                let part = self.map_read(&readback)?;
+                let word = (at / 4 + 1) as u32;
+                if part.get(4..8) != Some(&word.to_ne_bytes()[..]) {
+                    return Err(format!("the churn's copy at 2^{log2} read back wrong data"));
+                }
+                data = part;
             }
             drop((data, group, src, dst, readback));
             if poll {
                 self.wait("polling after a drop")?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The churn's allocations without its drops: every buffer it makes is
+    /// returned, to stay alive until the pattern's timing is done.
+    fn churn_kept(&self, args: &Args) -> Result<Vec<wgpu::Buffer>> {
+        let mut kept = Vec::new();
+        for log2 in args.churn_from.min(args.log2)..=args.log2 {
+            let words = 1u64 << log2;
+            let bytes = 4 * words;
+            let src = self.resident("churn src", bytes, Fill::Host)?;
+            let dst = self.resident("churn dst", bytes, Fill::None)?;
+            let group = self.bind_group(&self.copy, Some(&src), &dst)?;
+            self.gpu("a churn dispatch", |encoder| {
+                self.encode_kernel(encoder, &group, words, None)
+            })?;
+            kept.extend([src, dst]);
+        }
+        Ok(kept)
+    }
+
+    /// The churn's work on prefixes of `src` and `dst` (what a caching pool
+    /// would do): no buffer is allocated or dropped except one read-back
+    /// buffer of at most 64 MiB, reused.
+    fn arena_churn(&self, args: &Args, src: &wgpu::Buffer, dst: &wgpu::Buffer) -> Result<()> {
+        let group = self.bind_group(&self.copy, Some(src), dst)?;
+        let chunk = (64u64 << 20).min(src.size());
+        let readback = self.mappable(
+            "arena readback",
+            chunk,
+            wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        )?;
+        for log2 in args.churn_from.min(args.log2)..=args.log2 {
+            let words = 1u64 << log2;
+            self.gpu("an arena dispatch", |encoder| {
+                encoder.clear_buffer(dst, 0, Some(4 * words));
+                self.encode_kernel(encoder, &group, words, None);
+                encoder.copy_buffer_to_buffer(dst, 0, &readback, 0, chunk.min(4 * words));
+            })?;
+            let data = self.map_read(&readback)?;
+            if data.get(4..8) != Some(&1u32.to_ne_bytes()[..]) {
+                return Err(format!("the arena's copy at 2^{log2} read back wrong data"));
             }
         }
         Ok(())
@@ -524,14 +606,27 @@ impl Probe {
                 usage: wgpu::BufferUsages::STORAGE
                     | wgpu::BufferUsages::COPY_SRC
                     | wgpu::BufferUsages::COPY_DST,
-                mapped_at_creation: matches!(fill, Fill::Host),
+                mapped_at_creation: matches!(fill, Fill::Host) && self.staging == 0,
             });
-            if matches!(fill, Fill::Host) {
+            if matches!(fill, Fill::Host) && self.staging == 0 {
                 write_words(&buffer)?;
                 buffer.unmap();
             }
             Ok::<_, String>(buffer)
         })??;
+        if matches!(fill, Fill::Host) && self.staging > 0 {
+            // Chunk by chunk through wgpu's staging (`write_buffer`), each
+            // chunk submitted and waited for, so at most one chunk of
+            // host-visible memory exists at a time.
+            for at in (0..bytes).step_by(self.staging as usize) {
+                let end = (at + self.staging).min(bytes);
+                let chunk: Vec<u8> = (at / 4..end / 4)
+                    .flat_map(|i| (i as u32).to_ne_bytes())
+                    .collect();
+                self.queue.write_buffer(&buffer, at, &chunk);
+                self.gpu("uploading a chunk", |_| {})?;
+            }
+        }
         if matches!(fill, Fill::Gpu) {
             let words = bytes / 4;
             let group = self.bind_group(&self.fill, None, &buffer)?;
