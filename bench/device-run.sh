@@ -239,6 +239,20 @@ demos() {
         step "$label $demo ${variants[*]} 2^$((mid + 1))..2^$top" "$cap" "$reserve" "$base-top.log" "$base-top.log" \
             "${WK[@]}" "$WK_DEMOS" "$demo" --backend "$backend" "${adapter[@]}" "${flags[@]}" \
             --log2 "$((mid + 1))..=$top" --warmup "$WARMUP" --warmup-ms "$WARMUP_MS" --runs "$RUNS" --json "$base-top.json"
+        # The cliff check (issue 19, bench/src/cliff.rs): on Vulkan each
+        # large size of each of those variants again in a process of its
+        # own, into raw/alone/; the tables fail on a > 10 % difference.
+        [[ $backend == vulkan ]] || continue
+        mkdir -p "$RAW/alone"
+        local n
+        for v in "${variants[@]}"; do
+            for ((n = mid + 1; n <= top; n++)); do
+                local one=$RAW/alone/wavekit-$label-$demo-$v-$n
+                step "$label $demo $v 2^$n alone" 90 "$reserve" "$one.log" "$one.log" \
+                    "${WK[@]}" "$WK_DEMOS" "$demo" --backend "$backend" "${adapter[@]}" --variant "$v" \
+                    --log2 "$n..=$n" --warmup "$WARMUP" --warmup-ms "$WARMUP_MS" --runs "$RUNS" --json "$one.json"
+            done
+        done
     done
 }
 

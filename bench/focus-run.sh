@@ -20,9 +20,13 @@
 #                every pattern in one process, then each in its own, once
 #                per --staging-mib value in PROBE_STAGING (default 0)
 #   cliff        DEMOS through Vulkan at each size 2^LOG2_LO..2^LOG2_HI in its
-#                own process, next to all sizes in one process
+#                own process, next to all sizes in one process; the JSON
+#                reports in OUT_DIR/cliff-raw.tar.gz, for wavekit-bench --raw
 #   unchecked    DEMOS through Vulkan with wgpu's bounds checks off
 #                (WAVEKIT_DEMOS_UNCHECKED=1) at 2^LOG2_LO..2^LOG2_HI
+#   clocks       nvidia-smi's P-state and clocks every 100 ms around the probe
+#                after an idle period and the reduce demo, short and long
+#                warm-ups (is the slowdown idle time rather than allocation?)
 #   tune         `wavekit tune` on the Vulkan adapter; the profile goes to
 #                OUT_DIR/profile/
 # Knobs: STEPS="conformance demos shapes cub" DEMOS="scan compact radix_sort"
@@ -41,6 +45,10 @@ RUNS=${RUNS:-10}
 WARMUP=${WARMUP:-3}
 WARMUP_MS=${WARMUP_MS:-200}
 LOG=$OUT/focus.log
+# VARIANT="keys pairs": only these variants in the demos, cliff and
+# unchecked steps (default: every variant).
+VARIANTS=()
+for v in ${VARIANT:-}; do VARIANTS+=(--variant "$v"); done
 RESULTS=/tmp/wk-focus
 rm -rf "$RESULTS" && mkdir -p "$RESULTS/bin"
 exec > >(tee -a "$LOG") 2>&1
@@ -126,15 +134,47 @@ if has probe; then
         done
     done
 fi
+if has clocks; then
+    # Is the slowdown idle time (clocks) rather than allocation? The GPU's
+    # P-state and clocks every 100 ms, next to the probe after an idle
+    # period and the reduce demo, each with a short and a long warm-up.
+    nvidia-smi --query-gpu=timestamp,pstate,clocks.sm,clocks.mem,power.draw \
+        --format=csv,noheader -lms 100 >"$RESULTS/clocks.csv" 2>&1 &
+    SMI=$!
+    PL=${PROBE_LOG2:-28}
+    for wm in 200 3000; do
+        for idle in 0 3000; do
+            run 120 "alloc probe fresh, idle $idle ms, warm-up $wm ms ($(date -u +%T.%N | cut -c1-12))" \
+                "${WK[@]}" "$BIN/wk-alloc-probe" --log2 "$PL" --runs "$RUNS" --pattern fresh \
+                --pattern churn --pattern reuse --idle-ms "$idle" --warmup-ms "$wm"
+        done
+        run 200 "reduce Vulkan 2^$HI, warm-up $wm ms ($(date -u +%T.%N | cut -c1-12))" "${WK[@]}" \
+            "$BIN/wk-demos" reduce --backend vulkan --log2 "$HI..=$HI" --warmup "$WARMUP" \
+            --warmup-ms "$wm" --runs "$RUNS"
+    done
+    # How long the slow state lasts: 4 s of batches after a 200 ms warm-up.
+    run 120 "alloc probe reuse, churn-upload, reuse: 4 s traces ($(date -u +%T.%N | cut -c1-12))" \
+        "${WK[@]}" "$BIN/wk-alloc-probe" --log2 "$PL" --runs "$RUNS" --pattern reuse \
+        --pattern churn-upload --pattern reuse --warmup-ms 200 --trace-ms 4000
+    kill "$SMI"
+    echo "---- clocks (pstate, SM MHz, memory MHz, W), one line per distinct state"
+    awk -F', ' '{k=$2" "$3" "$4; if (k!=last) {print; last=k}}' "$RESULTS/clocks.csv" | tail -n 80
+    cp "$RESULTS/clocks.csv" "$OUT/"
+fi
 if has cliff; then
     for demo in $DEMOS; do
+        mkdir -p "$RESULTS/raw/wavekit" "$RESULTS/raw/alone"
         run 300 "$demo Vulkan 2^$LO..2^$HI, one process" "${WK[@]}" "$BIN/wk-demos" "$demo" --backend vulkan \
-            --log2 "$LO..=$HI" --warmup "$WARMUP" --warmup-ms "$WARMUP_MS" --runs "$RUNS"
+            --log2 "$LO..=$HI" --warmup "$WARMUP" --warmup-ms "$WARMUP_MS" --runs "$RUNS" "${VARIANTS[@]}" \
+            --json "$RESULTS/raw/wavekit/wavekit-vulkan-$demo.json"
         for ((n = LO; n <= HI; n++)); do
             run 120 "$demo Vulkan 2^$n alone" "${WK[@]}" "$BIN/wk-demos" "$demo" --backend vulkan \
-                --log2 "$n..=$n" --warmup "$WARMUP" --warmup-ms "$WARMUP_MS" --runs "$RUNS"
+                --log2 "$n..=$n" --warmup "$WARMUP" --warmup-ms "$WARMUP_MS" --runs "$RUNS" "${VARIANTS[@]}" \
+                --json "$RESULTS/raw/alone/wavekit-vulkan-$demo-$n.json"
         done
     done
+    # For `wavekit-bench --raw` (its cliff.md compares the two).
+    tar -czf "$OUT/cliff-raw.tar.gz" -C "$RESULTS" raw
 fi
 if has unchecked; then
     for demo in $DEMOS; do

@@ -98,6 +98,10 @@ pub struct Raw {
     pub steps: Vec<Vec<String>>,
     /// Files that could not be read, with why.
     pub warnings: Vec<String>,
+    /// Runs from files under a folder named `alone`: one size of one
+    /// variant in a process of its own, for the cliff check (`cliff.rs`);
+    /// never in the tables.
+    pub alone: Vec<Run>,
 }
 
 #[derive(Deserialize)]
@@ -133,6 +137,8 @@ impl Raw {
         let mut logs = Vec::new();
         for file in &files {
             let name = file.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            let alone = file.components().any(|c| c.as_os_str() == "alone");
+            let before = raw.runs.len();
             let text = match fs::read_to_string(file) {
                 Ok(text) => text,
                 Err(e) => {
@@ -170,8 +176,12 @@ impl Raw {
                     .lines()
                     .map(|l| l.split('\t').map(str::to_string).collect())
                     .collect();
-            } else if name.ends_with(".log") && name.starts_with("wavekit-") {
+            } else if name.ends_with(".log") && name.starts_with("wavekit-") && !alone {
                 logs.push(text);
+            }
+            if alone {
+                let runs = raw.runs.split_off(before);
+                raw.alone.extend(runs);
             }
         }
         // Log lines stand in only for sizes whose JSON report is missing.

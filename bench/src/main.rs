@@ -8,6 +8,7 @@
 //!     --raw /tmp/bench-raw [--out docs/benchmarks/2026-11-24-h100] [--font FILE] [--date YYYY-MM-DD]
 //! ```
 
+mod cliff;
 mod compare;
 mod data;
 mod plot;
@@ -114,7 +115,18 @@ fn run(args: Args) -> Result<(), String> {
     write(
         "README.md",
         table::readme(&demos, !raw.micro.is_empty(), &out_name, &cx),
-    )
+    )?;
+    if let Some(cliff) = cliff::check(&raw) {
+        write("cliff.md", cliff.page)?;
+        if !cliff.failures.is_empty() {
+            return Err(format!(
+                "{} size(s) differ by more than 10 % between the sweep and a process of their own (cliff.md):\n  {}",
+                cliff.failures.len(),
+                cliff.failures.join("\n  ")
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// The GPU's name: the device script's record, else the CUDA runs' device.

@@ -23,9 +23,23 @@ pub struct Ctx<'g> {
     /// (on an H100 through Vulkan, a 2^28 compaction took 8.5 ms after 3
     /// warm-up runs and 1.75 ms after 100).
     pub warmup_time: Duration,
+    /// Timed batches of `runs` go on until no batch has been more than
+    /// [`SETTLE_GAIN`] faster than the best before it for this long (zero:
+    /// one batch). A GPU that ran little work for a while (the CPU
+    /// preparing inputs, allocating, reading back) stays slow for a few
+    /// hundred milliseconds of load: on an H100 through Vulkan, a 2^28
+    /// copy ran at 1.25 ms for the first ~180 ms of batches after a 200 ms
+    /// warm-up and at 0.71 ms from then on (docs/benchmarks/2026-11-25b-h100-vulkan/).
+    pub settle_time: Duration,
     /// Timed runs; 0 runs each demo once, untimed (a correctness check).
     pub runs: usize,
 }
+
+/// A batch faster than the best so far by more than this fraction restarts
+/// the settle window.
+pub const SETTLE_GAIN: f64 = 0.02;
+/// The settling gives up after this long; the timing then says so.
+pub const SETTLE_LIMIT: Duration = Duration::from_secs(5);
 
 impl<'g> Ctx<'g> {
     /// A context composing for `gpu`'s target.
@@ -35,8 +49,15 @@ impl<'g> Ctx<'g> {
             composer: Composer::new(gpu.target().clone()),
             warmup,
             warmup_time: Duration::ZERO,
+            settle_time: Duration::ZERO,
             runs,
         }
+    }
+
+    /// The same, timing batches until they have not improved for `time`.
+    pub fn with_settle_time(mut self, time: Duration) -> Self {
+        self.settle_time = time;
+        self
     }
 
     /// The same, warming up for at least `time` before timing.
@@ -100,8 +121,31 @@ impl<'g> Ctx<'g> {
         while start.elapsed() < self.warmup_time {
             self.gpu.execute(steps)?;
         }
-        let times = self.gpu.time_program(steps, self.warmup, self.runs)?;
-        Ok(Some(Timing::of(times)))
+        let mut timing = Timing::of(self.gpu.time_program(steps, self.warmup, self.runs)?);
+        if self.settle_time.is_zero() {
+            return Ok(Some(timing));
+        }
+        // Batches until none has beaten the best by SETTLE_GAIN for
+        // `settle_time`; the last batch is reported, not the best, so the
+        // settling adds no selection bias beyond the gain.
+        let settling = Instant::now();
+        let mut best = timing.median_ms;
+        let mut best_at = Instant::now();
+        let mut batches = 1;
+        while best_at.elapsed() < self.settle_time {
+            if settling.elapsed() >= SETTLE_LIMIT {
+                timing.settled = false;
+                break;
+            }
+            timing = Timing::of(self.gpu.time_program(steps, 0, self.runs)?);
+            batches += 1;
+            if timing.median_ms < best * (1.0 - SETTLE_GAIN) {
+                best_at = Instant::now();
+            }
+            best = best.min(timing.median_ms);
+        }
+        timing.batches = batches;
+        Ok(Some(timing))
     }
 }
 
@@ -130,6 +174,11 @@ pub struct Timing {
     pub min_ms: f64,
     /// Number of timed runs.
     pub runs: usize,
+    /// Batches of `runs` timed before these (1: no settling).
+    pub batches: usize,
+    /// False where the batches were still getting faster after
+    /// [`SETTLE_LIMIT`].
+    pub settled: bool,
 }
 
 impl Timing {
@@ -148,6 +197,8 @@ impl Timing {
             median_ms,
             min_ms: times.first().copied().unwrap_or(f64::NAN),
             runs: n,
+            batches: 1,
+            settled: true,
         }
     }
 }

@@ -46,6 +46,12 @@ struct Args {
     /// so that a GPU that idled during the CPU's work has raised its clocks.
     #[arg(long, default_value_t = 200)]
     warmup_ms: u64,
+    /// Then time batches of `--runs` until none has been 2 % faster than
+    /// the best for this many milliseconds (0: one batch); the last batch
+    /// is reported. A GPU that ran little work for a while stays slow for a
+    /// few hundred milliseconds of load.
+    #[arg(long, default_value_t = 300)]
+    settle_ms: u64,
     /// Timed runs per size (the median is reported); 0 checks without timing.
     #[arg(long, default_value_t = 10)]
     runs: usize,
@@ -111,7 +117,8 @@ fn run(args: Args) -> Result<bool, Error> {
     for gpu in &gpus {
         println!("== {} ({})", gpu.info().name, gpu.info().driver);
         let ctx = Ctx::new(gpu, args.warmup, args.runs)
-            .with_warmup_time(Duration::from_millis(args.warmup_ms));
+            .with_warmup_time(Duration::from_millis(args.warmup_ms))
+            .with_settle_time(Duration::from_millis(args.settle_ms));
         let jobs = jobs(&demos, &args)?;
         let bar = ProgressBar::new(jobs.iter().map(|(_, _, sizes)| sizes.len() as u64).sum());
         bar.set_style(
@@ -214,10 +221,11 @@ fn jobs<'a>(demos: &[&'static dyn Demo], args: &'a Args) -> Result<Vec<Job<'a>>,
 fn line(report: &Report) -> String {
     let timing = match (&report.timing, report.gb_per_s, report.items_per_s) {
         (Some(t), Some(gbps), Some(items)) => format!(
-            "{:>10.4} ms  {:>8.1} GB/s  {:>8.3} G items/s",
+            "{:>10.4} ms  {:>8.1} GB/s  {:>8.3} G items/s{}",
             t.median_ms,
             gbps,
-            items / 1e9
+            items / 1e9,
+            if t.settled { "" } else { "  (not settled)" }
         ),
         _ => "checked".into(),
     };

@@ -80,7 +80,7 @@
 //! `--churn-from M` (default 20), `--runs` (default 20), `--warmup`
 //! (default 3), `--warmup-ms` (default 200), `--memory-hints performance |
 //! memory-usage` (wgpu's allocator block sizes: 128–256 MiB or 8–64 MiB),
-//! `--staging-mib N` (host data through chunks of at most N MiB instead of
+//! `--idle-ms N` (the GPU idles N ms before each warm-up), `--staging-mib N` (host data through chunks of at most N MiB instead of
 //! full-size staging buffers: does the cliff follow the large host-visible
 //! allocations?), `--json FILE` (appends every line printed).
 
@@ -179,6 +179,15 @@ struct Args {
     /// Untimed runs go on until this many milliseconds have passed.
     #[arg(long, default_value_t = 200)]
     warmup_ms: u64,
+    /// Sleep this many milliseconds (GPU idle) before each pattern's
+    /// warm-up: does the slowdown follow idle time rather than allocation?
+    #[arg(long, default_value_t = 0)]
+    idle_ms: u64,
+    /// After the timed runs, keep timing batches of `--runs` for this many
+    /// milliseconds and report each batch's median with its start time
+    /// (`trace`): how long a slow state lasts.
+    #[arg(long, default_value_t = 0)]
+    trace_ms: u64,
     /// wgpu's memory hints, which set gpu-allocator's block sizes.
     #[arg(long, default_value = "performance", value_parser = ["performance", "memory-usage"])]
     memory_hints: String,
@@ -455,10 +464,20 @@ impl Probe {
             _ => return Err(format!("no pattern `{name}`")),
         };
         let copy_group = self.bind_group(&self.copy, Some(&src), &dst)?;
+        std::thread::sleep(Duration::from_millis(args.idle_ms));
         self.warm_up(&copy_group, &src, &dst, words, args)?;
         let kernel = self.time(args.runs, |encoder, stamps| {
             self.encode_kernel(encoder, &copy_group, words, stamps)
         })?;
+        let mut trace = Vec::new();
+        let traced = Instant::now();
+        while traced.elapsed() < Duration::from_millis(args.trace_ms) {
+            let at = traced.elapsed().as_secs_f64() * 1e3;
+            let batch = self.time(args.runs, |encoder, stamps| {
+                self.encode_kernel(encoder, &copy_group, words, stamps)
+            })?;
+            trace.push(json!([(at * 10.0).round() / 10.0, batch.median]));
+        }
         self.verify(&dst, words)
             .map_err(|e| format!("kernel: {e}"))?;
         self.gpu("clearing dst", |encoder| {
@@ -501,6 +520,9 @@ impl Probe {
             "bytes": bytes,
             "runs": args.runs,
             "staging_mib": args.staging_mib,
+            "idle_ms": args.idle_ms,
+            "trace": trace,
+            "warmup_ms": args.warmup_ms,
             "clock": if self.timestamps { "gpu" } else { "wall" },
             "kernel": method(&kernel),
             "copy": method(&copy),
