@@ -28,6 +28,7 @@
 //! ```
 
 mod aliases;
+mod block_size;
 mod diagnostic;
 mod entry;
 mod scan;
@@ -95,6 +96,8 @@ impl Composer {
         // call site, named `wk` + a base-36 number and padded with spaces,
         // so names are unique at any number of calls.
         let mut forwarded: HashMap<String, String> = HashMap::new();
+        // The `B` of each block op by the name its calls use.
+        let mut block_dims: HashMap<String, u32> = HashMap::new();
         for site in &sites {
             let args = site
                 .args
@@ -155,6 +158,9 @@ impl Composer {
                 }
                 name
             };
+            if let Some(b) = instance.block_dim {
+                block_dims.insert(name.clone(), b);
+            }
             text[site.span.clone()].copy_from_slice(format!("{name:width$}").as_bytes());
             specs.push(spec);
         }
@@ -200,6 +206,12 @@ impl Composer {
             self.target(),
             entry::insert_init_calls,
         )?;
+        for instance in expansion.instances() {
+            if let Some(b) = instance.block_dim {
+                block_dims.insert(instance.mangled_name(), b);
+            }
+        }
+        block_size::check(&module.module, source, &block_dims).map_err(at)?;
         Ok(Composition {
             wgsl,
             user_len,
