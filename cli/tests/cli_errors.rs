@@ -241,3 +241,26 @@ fn native_backends_without_a_driver_say_what_is_missing() {
         assert_one_line_error(&["check", "--backend", backend], library);
     }
 }
+
+/// `check --op` / `--dtype` filters that select nothing are refused before an
+/// adapter is opened, with the closest name (issue 23: it ran no case and
+/// printed `FAIL: 0/0`).
+#[test]
+fn check_refuses_an_unknown_op_or_dtype_with_a_suggestion() {
+    assert_one_line_error(
+        &["check", "--op", "shufle_xor"],
+        "error: unknown op `shufle_xor` (did you mean `shuffle_xor`?)",
+    );
+    assert_one_line_error(
+        &["check", "--op", "nonsense"],
+        "error: unknown op `nonsense`: no op's name contains it (`wavekit list` shows the catalog)",
+    );
+    assert_one_line_error(
+        &["check", "--op", "reduce_add", "--dtype", "f23"],
+        "error: unknown dtype `f23` (did you mean `f32`?) (expected one of",
+    );
+    assert_one_line_error(
+        &["check", "--dtype", "float"],
+        "error: unknown dtype `float` (expected one of i32, u32, f32, f16, i64, u64, f64)",
+    );
+}
