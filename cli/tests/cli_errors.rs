@@ -264,3 +264,42 @@ fn check_refuses_an_unknown_op_or_dtype_with_a_suggestion() {
         "error: unknown dtype `float` (expected one of i32, u32, f32, f16, i64, u64, f64)",
     );
 }
+
+/// Subgroup size ranges say what is wrong with them (issue 23: a reversed
+/// range was reported as "subgroup size 64 is not a power of two").
+#[test]
+fn subgroup_range_errors_say_what_is_wrong() {
+    let range = |range: &str, needle: &str| {
+        assert_one_line_error(&["expand", "ballot", "--subgroup-range", range], needle);
+    };
+    range(
+        "64..=8",
+        "error: subgroup size range 64..=8 is empty: its minimum is above its maximum \
+         (did you mean 8..=64?)",
+    );
+    range(
+        "8..64",
+        "error: subgroup range `8..64`: write MIN..=MAX: both sizes are included",
+    );
+    range(
+        "..=64",
+        "error: subgroup range `..=64`: the minimum is missing: expected MIN..=MAX",
+    );
+    range(
+        "8..=x",
+        "error: subgroup range `8..=x`: the maximum `x` is not a number",
+    );
+    range("8-64", "error: subgroup range `8-64`: expected MIN..=MAX");
+    range(
+        "2..=64",
+        "error: subgroup size 2 is not one of 4, 8, 16, 32, 64, 128",
+    );
+    range(
+        "8..=48",
+        "error: subgroup size 48 is not one of 4, 8, 16, 32, 64, 128",
+    );
+    assert_one_line_error(
+        &["expand", "ballot", "--subgroup-size", "256"],
+        "error: subgroup size 256 is not one of 4, 8, 16, 32, 64, 128",
+    );
+}
