@@ -303,3 +303,80 @@ fn subgroup_range_errors_say_what_is_wrong() {
         "error: subgroup size 256 is not one of 4, 8, 16, 32, 64, 128",
     );
 }
+
+/// A shader in a file of its own under the temporary directory.
+fn shader_file(name: &str, text: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("wavekit-cli-errors-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("write shader");
+    path
+}
+
+/// Diagnostics rendered against the shader (the composer's and naga's) are
+/// printed with one `error:` prefix (issue 23: `error: error: ...`).
+#[test]
+fn shader_diagnostics_have_one_error_prefix() {
+    let cases = [
+        (
+            "unknown_op.wgsl",
+            "#import wavekit::subgroup as sg\n@compute @workgroup_size(64)\n\
+             fn main() {\n    let x = sg::reduce_ad<u32>(1u);\n}\n",
+            "error: unknown op `reduce_ad` (did you mean `reduce_add`?)",
+            "unknown_op.wgsl:4:17",
+        ),
+        (
+            "syntax.wgsl",
+            "#import wavekit::subgroup as sg\n@compute @workgroup_size(64)\n\
+             fn main() {\n    let x = sg::reduce_all_add<u32>(1u) + ;\n}\n",
+            "error: expected expression",
+            "syntax.wgsl:4:43",
+        ),
+    ];
+    for (name, text, headline, location) in cases {
+        let path = shader_file(name, text);
+        let out = wavekit(&["emit", path.to_str().unwrap(), "--lang", "wgsl"]);
+        assert!(!out.status.success(), "{name} should fail");
+        let stderr = String::from_utf8(out.stderr).expect("utf-8");
+        assert!(stderr.starts_with(headline), "{name}: {stderr}");
+        assert_eq!(stderr.matches("error:").count(), 1, "{name}: {stderr}");
+        assert!(stderr.contains(location), "{name}: {stderr}");
+    }
+}
+
+/// Without `XDG_RUNTIME_DIR`, the command makes a private one under the
+/// temporary directory, so Mesa prints no `XDG_RUNTIME_DIR is invalid or
+/// not set` lines while adapters are enumerated (issue 23).
+#[cfg(target_os = "linux")]
+#[test]
+fn adapters_without_xdg_runtime_dir_print_no_mesa_errors() {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    let tmp = std::env::temp_dir().join(format!("wavekit-cli-xdg-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).expect("temp dir");
+    let out = Command::new(env!("CARGO_BIN_EXE_wavekit"))
+        .arg("adapters")
+        .env_remove("XDG_RUNTIME_DIR")
+        .env("TMPDIR", &tmp)
+        .output()
+        .expect("wavekit runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(!stderr.contains("XDG_RUNTIME_DIR"), "{stderr}");
+    let uid = std::fs::metadata("/proc/self").unwrap().uid();
+    let made = std::fs::metadata(tmp.join(format!("wavekit-runtime-{uid}")))
+        .expect("the private runtime directory exists");
+    assert!(made.is_dir());
+    assert_eq!(made.permissions().mode() & 0o777, 0o700);
+    // A variable that is set is left alone: no directory is made.
+    let kept = tmp.join("kept");
+    std::fs::create_dir_all(&kept).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_wavekit"))
+        .args(["expand", "ballot"])
+        .env("XDG_RUNTIME_DIR", "/nonexistent-runtime")
+        .env("TMPDIR", &kept)
+        .output()
+        .expect("wavekit runs");
+    assert!(out.status.success());
+    assert_eq!(std::fs::read_dir(&kept).unwrap().count(), 0);
+    let _ = std::fs::remove_dir_all(&tmp);
+}
