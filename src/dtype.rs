@@ -174,8 +174,24 @@ impl fmt::Display for Dtype {
 
 /// The text was not the name of a dtype.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown dtype `{0}` (expected one of i32, u32, f32, f16, i64, u64, f64)")]
+#[error(
+    "unknown dtype `{0}`{hint} (expected one of i32, u32, f32, f16, i64, u64, f64)",
+    hint = UnknownDtype::suggestion(.0).map(|d| format!(" (did you mean `{d}`?)")).unwrap_or_default()
+)]
 pub struct UnknownDtype(pub String);
+
+impl UnknownDtype {
+    /// The dtype closest to `text` (`f23` → `f32`, `float` → none), for
+    /// "did you mean" hints.
+    pub fn suggestion(text: &str) -> Option<Dtype> {
+        Dtype::ALL
+            .into_iter()
+            .map(|d| (strsim::levenshtein(text, d.wgsl()), d))
+            .filter(|(distance, _)| *distance <= 2)
+            .min_by_key(|(distance, _)| *distance)
+            .map(|(_, d)| d)
+    }
+}
 
 impl FromStr for Dtype {
     type Err = UnknownDtype;

@@ -148,8 +148,18 @@ pub enum Error {
         device: crate::target::SubgroupSize,
     },
     /// A subgroup size that is not a power of two in 4..=128.
-    #[error("subgroup size {0} is not a power of two in 4..=128")]
+    #[error("subgroup size {0} is not one of 4, 8, 16, 32, 64, 128 (a power of two in 4..=128)")]
     BadSubgroupSize(u32),
+    /// A subgroup size range whose minimum is above its maximum.
+    #[error(
+        "subgroup size range {min}..={max} is empty: its minimum is above its maximum (did you mean {max}..={min}?)"
+    )]
+    EmptySubgroupRange {
+        /// The minimum given.
+        min: u32,
+        /// The maximum given.
+        max: u32,
+    },
     /// Unknown back-end name.
     #[error("unknown back end `{0}` (expected vulkan, metal, dx12, gl, webgpu, cuda or hip)")]
     UnknownBackend(String),

@@ -214,3 +214,83 @@ fn type_error_in_user_code_after_an_import() {
         "{text}"
     );
 }
+
+/// A block op's `B` must be the workgroup's thread count: an error at the
+/// call that names both numbers (issue 23).
+#[test]
+fn block_dim_differs_from_the_workgroup_size() {
+    let source = format!("{HEADER}    data[id.x] = blk::reduce_add<u32, 256>(data[id.x]);\n}}\n");
+    let text = composer()
+        .compose(&source, "user.wgsl")
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        text,
+        "error: `blk::reduce_add<u32, 256>` is for a workgroup of B = 256 threads, but entry \
+         point `main` with @workgroup_size(64) has 64 threads and calls it\n  \
+         ┌─ user.wgsl:6:18\n  │\n6 │     data[id.x] = blk::reduce_add<u32, 256>(data[id.x]);\n  \
+         │                  ^^^^^^^^^^^^^^^^^^^^^^^^^ B = 256, but `main` has 64 threads\n"
+    );
+}
+
+const THROUGH_HELPERS: &str = "#import wavekit::block as blk
+@group(0) @binding(0) var<storage, read_write> data: array<f32>;
+fn total(x: f32) -> f32 {
+    return blk::reduce_add<f32, 256>(x);
+}
+fn twice(x: f32) -> f32 {
+    return total(x) * 2.0;
+}
+@compute @workgroup_size(256)
+fn wide(@builtin(global_invocation_id) id: vec3<u32>) {
+    data[id.x] = twice(data[id.x]);
+}
+@compute @workgroup_size(WORKGROUP)
+fn other(@builtin(global_invocation_id) id: vec3<u32>) {
+    if (id.x < 4u) {
+        data[id.x] = twice(data[id.x]);
+    }
+}
+";
+
+/// Every entry point that reaches a block call through helper functions is
+/// checked; the error names the one whose size differs and the chain of calls.
+#[test]
+fn block_dim_is_checked_through_helpers_for_every_entry_point() {
+    let ok = THROUGH_HELPERS.replace("WORKGROUP", "256");
+    composer()
+        .compose(&ok, "user.wgsl")
+        .expect("256 threads in both entry points");
+    let bad = THROUGH_HELPERS.replace("WORKGROUP", "64");
+    let text = composer()
+        .compose(&bad, "user.wgsl")
+        .unwrap_err()
+        .to_string();
+    let first = text.lines().next().unwrap();
+    assert_eq!(
+        first,
+        "error: `blk::reduce_add<f32, 256>` is for a workgroup of B = 256 threads, but entry \
+         point `other` with @workgroup_size(64) has 64 threads and calls it (through `twice` \
+         → `total`)"
+    );
+    assert!(text.contains("user.wgsl:4:12"), "{text}");
+    assert!(
+        text.contains(&format!(
+            "4 │     return blk::reduce_add<f32, 256>(x);\n  │            {} B = 256, but `other` has 64 threads",
+            "^".repeat("blk::reduce_add<f32, 256>".len())
+        )),
+        "{text}"
+    );
+}
+
+/// A mangled name called directly is checked the same way.
+#[test]
+fn block_dim_of_a_mangled_call_differs_from_the_workgroup_size() {
+    assert_error(
+        &composer(),
+        "    data[id.x] = wk_blk_reduce_add__u32__128(data[id.x]);",
+        "`wk_blk_reduce_add__u32__128` is for a workgroup of B = 128 threads, but entry point \
+         `main` with @workgroup_size(64) has 64 threads",
+        "user.wgsl:6:18",
+    );
+}

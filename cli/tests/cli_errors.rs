@@ -241,3 +241,142 @@ fn native_backends_without_a_driver_say_what_is_missing() {
         assert_one_line_error(&["check", "--backend", backend], library);
     }
 }
+
+/// `check --op` / `--dtype` filters that select nothing are refused before an
+/// adapter is opened, with the closest name (issue 23: it ran no case and
+/// printed `FAIL: 0/0`).
+#[test]
+fn check_refuses_an_unknown_op_or_dtype_with_a_suggestion() {
+    assert_one_line_error(
+        &["check", "--op", "shufle_xor"],
+        "error: unknown op `shufle_xor` (did you mean `shuffle_xor`?)",
+    );
+    assert_one_line_error(
+        &["check", "--op", "nonsense"],
+        "error: unknown op `nonsense`: no op's name contains it (`wavekit list` shows the catalog)",
+    );
+    assert_one_line_error(
+        &["check", "--op", "reduce_add", "--dtype", "f23"],
+        "error: unknown dtype `f23` (did you mean `f32`?) (expected one of",
+    );
+    assert_one_line_error(
+        &["check", "--dtype", "float"],
+        "error: unknown dtype `float` (expected one of i32, u32, f32, f16, i64, u64, f64)",
+    );
+}
+
+/// Subgroup size ranges say what is wrong with them (issue 23: a reversed
+/// range was reported as "subgroup size 64 is not a power of two").
+#[test]
+fn subgroup_range_errors_say_what_is_wrong() {
+    let range = |range: &str, needle: &str| {
+        assert_one_line_error(&["expand", "ballot", "--subgroup-range", range], needle);
+    };
+    range(
+        "64..=8",
+        "error: subgroup size range 64..=8 is empty: its minimum is above its maximum \
+         (did you mean 8..=64?)",
+    );
+    range(
+        "8..64",
+        "error: subgroup range `8..64`: write MIN..=MAX: both sizes are included",
+    );
+    range(
+        "..=64",
+        "error: subgroup range `..=64`: the minimum is missing: expected MIN..=MAX",
+    );
+    range(
+        "8..=x",
+        "error: subgroup range `8..=x`: the maximum `x` is not a number",
+    );
+    range("8-64", "error: subgroup range `8-64`: expected MIN..=MAX");
+    range(
+        "2..=64",
+        "error: subgroup size 2 is not one of 4, 8, 16, 32, 64, 128",
+    );
+    range(
+        "8..=48",
+        "error: subgroup size 48 is not one of 4, 8, 16, 32, 64, 128",
+    );
+    assert_one_line_error(
+        &["expand", "ballot", "--subgroup-size", "256"],
+        "error: subgroup size 256 is not one of 4, 8, 16, 32, 64, 128",
+    );
+}
+
+/// A shader in a file of its own under the temporary directory.
+fn shader_file(name: &str, text: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("wavekit-cli-errors-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("write shader");
+    path
+}
+
+/// Diagnostics rendered against the shader (the composer's and naga's) are
+/// printed with one `error:` prefix (issue 23: `error: error: ...`).
+#[test]
+fn shader_diagnostics_have_one_error_prefix() {
+    let cases = [
+        (
+            "unknown_op.wgsl",
+            "#import wavekit::subgroup as sg\n@compute @workgroup_size(64)\n\
+             fn main() {\n    let x = sg::reduce_ad<u32>(1u);\n}\n",
+            "error: unknown op `reduce_ad` (did you mean `reduce_add`?)",
+            "unknown_op.wgsl:4:17",
+        ),
+        (
+            "syntax.wgsl",
+            "#import wavekit::subgroup as sg\n@compute @workgroup_size(64)\n\
+             fn main() {\n    let x = sg::reduce_all_add<u32>(1u) + ;\n}\n",
+            "error: expected expression",
+            "syntax.wgsl:4:43",
+        ),
+    ];
+    for (name, text, headline, location) in cases {
+        let path = shader_file(name, text);
+        let out = wavekit(&["emit", path.to_str().unwrap(), "--lang", "wgsl"]);
+        assert!(!out.status.success(), "{name} should fail");
+        let stderr = String::from_utf8(out.stderr).expect("utf-8");
+        assert!(stderr.starts_with(headline), "{name}: {stderr}");
+        assert_eq!(stderr.matches("error:").count(), 1, "{name}: {stderr}");
+        assert!(stderr.contains(location), "{name}: {stderr}");
+    }
+}
+
+/// Without `XDG_RUNTIME_DIR`, the command makes a private one under the
+/// temporary directory, so Mesa prints no `XDG_RUNTIME_DIR is invalid or
+/// not set` lines while adapters are enumerated (issue 23).
+#[cfg(target_os = "linux")]
+#[test]
+fn adapters_without_xdg_runtime_dir_print_no_mesa_errors() {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    let tmp = std::env::temp_dir().join(format!("wavekit-cli-xdg-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).expect("temp dir");
+    let out = Command::new(env!("CARGO_BIN_EXE_wavekit"))
+        .arg("adapters")
+        .env_remove("XDG_RUNTIME_DIR")
+        .env("TMPDIR", &tmp)
+        .output()
+        .expect("wavekit runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(!stderr.contains("XDG_RUNTIME_DIR"), "{stderr}");
+    let uid = std::fs::metadata("/proc/self").unwrap().uid();
+    let made = std::fs::metadata(tmp.join(format!("wavekit-runtime-{uid}")))
+        .expect("the private runtime directory exists");
+    assert!(made.is_dir());
+    assert_eq!(made.permissions().mode() & 0o777, 0o700);
+    // A variable that is set is left alone: no directory is made.
+    let kept = tmp.join("kept");
+    std::fs::create_dir_all(&kept).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_wavekit"))
+        .args(["expand", "ballot"])
+        .env("XDG_RUNTIME_DIR", "/nonexistent-runtime")
+        .env("TMPDIR", &kept)
+        .output()
+        .expect("wavekit runs");
+    assert!(out.status.success());
+    assert_eq!(std::fs::read_dir(&kept).unwrap().count(), 0);
+    let _ = std::fs::remove_dir_all(&tmp);
+}

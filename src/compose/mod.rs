@@ -5,12 +5,13 @@
 //!
 //! The user's text keeps every byte offset: import lines become blank
 //! lines (or carry the `enable` directives the library needs), and each
-//! call site is replaced by a name of the same length: the mangled name
-//! padded with spaces, or a short forwarding function when the mangled name
-//! is longer. The library follows the user's code, and the init calls are
-//! added to the entry points in the naga module. So naga's own diagnostics
-//! on the user's code point at the user's lines and columns, and the
-//! composer's own errors are rendered the same way.
+//! call site is replaced by a name padded with spaces to the same length:
+//! the mangled name, or, when that is longer than the call, a short
+//! forwarding function (one per instance, `wk` and a base-36 number). The
+//! library follows the user's code, and the init calls are added to the
+//! entry points in the naga module. So naga's own diagnostics on the user's
+//! code point at the user's lines and columns, and the composer's own errors
+//! are rendered the same way.
 //!
 //! ```no_run
 //! use wavekit::{Backend, SubgroupSize, Target};
@@ -27,9 +28,12 @@
 //! ```
 
 mod aliases;
+mod block_size;
 mod diagnostic;
 mod entry;
 mod scan;
+
+use std::collections::HashMap;
 
 use crate::catalog::Ret;
 use crate::error::Error;
@@ -79,14 +83,22 @@ impl Composer {
         };
         let imports = scan::imports(source).map_err(at)?;
         let sites = scan::call_sites(source, &imports).map_err(at)?;
-        let mut text = source.to_string();
+        // Edited as bytes: every edit replaces a span by ASCII of the same
+        // length, so offsets stay put and the text stays UTF-8.
+        let mut text = source.as_bytes().to_vec();
         for import in &imports {
-            text.replace_range(import.span.clone(), &" ".repeat(import.span.len()));
+            text[import.span.clone()].fill(b' ');
         }
         let declared = aliases::declarations(source);
         let mut specs = Vec::new();
         let mut forwarders = String::new();
-        for (n, site) in sites.iter().enumerate() {
+        // One forwarder per instance whose mangled name is longer than a
+        // call site, named `wk` + a base-36 number and padded with spaces,
+        // so names are unique at any number of calls.
+        let mut forwarded: HashMap<String, String> = HashMap::new();
+        // The `B` of each block op by the name its calls use.
+        let mut block_dims: HashMap<String, u32> = HashMap::new();
+        for site in &sites {
             let args = site
                 .args
                 .iter()
@@ -122,14 +134,34 @@ impl Composer {
             })?;
             let mangled = instance.mangled_name();
             let width = site.span.len();
-            let replacement = if mangled.len() <= width {
-                format!("{mangled:width$}")
+            let name = if mangled.len() <= width {
+                mangled
             } else {
-                let name = format!("wk{}", base36(n));
-                forwarders.push_str(&forwarder(&format!("{name:x<width$}"), &instance));
-                format!("{name:x<width$}")
+                let count = forwarded.len();
+                let name = forwarded
+                    .entry(mangled)
+                    .or_insert_with(|| {
+                        let name = format!("wk{}", base36(count));
+                        forwarders.push_str(&forwarder(&name, &instance));
+                        name
+                    })
+                    .clone();
+                if name.len() > width {
+                    return Err(at(SpanError {
+                        span: site.span.clone(),
+                        message: format!(
+                            "this call is too short to rewrite: write the mangled name `{}`",
+                            instance.mangled_name()
+                        ),
+                        label: "in this call".into(),
+                    }));
+                }
+                name
             };
-            text.replace_range(site.span.clone(), &replacement);
+            if let Some(b) = instance.block_dim {
+                block_dims.insert(name.clone(), b);
+            }
+            text[site.span.clone()].copy_from_slice(format!("{name:width$}").as_bytes());
             specs.push(spec);
         }
         for (name, _) in scan::mangled_uses(source) {
@@ -150,7 +182,8 @@ impl Composer {
             match slot {
                 Some(import) => {
                     let line = directives.trim_end().replace('\n', " ");
-                    text.replace_range(import.span.start..import.span.start + line.len(), &line);
+                    let start = import.span.start;
+                    text[start..start + line.len()].copy_from_slice(line.as_bytes());
                 }
                 None => {
                     return Err(Error::Compose {
@@ -162,6 +195,7 @@ impl Composer {
                 }
             }
         }
+        let text = String::from_utf8(text).expect("ASCII replaced whole spans");
         let user_len = text.len();
         let wgsl = format!("{text}\n{}\n{forwarders}", expansion.declarations());
         let module = crate::expand::validate_composed(
@@ -172,6 +206,12 @@ impl Composer {
             self.target(),
             entry::insert_init_calls,
         )?;
+        for instance in expansion.instances() {
+            if let Some(b) = instance.block_dim {
+                block_dims.insert(instance.mangled_name(), b);
+            }
+        }
+        block_size::check(&module.module, source, &block_dims).map_err(at)?;
         Ok(Composition {
             wgsl,
             user_len,

@@ -104,7 +104,7 @@ impl SubgroupSize {
             }
         }
         if min > max {
-            return Err(Error::BadSubgroupSize(min));
+            return Err(Error::EmptySubgroupRange { min, max });
         }
         Ok(SubgroupSize { min, max })
     }

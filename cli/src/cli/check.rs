@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use clap::Args;
 
 use wavekit::conformance::{self, Options};
-use wavekit::{Error, Lowering};
+use wavekit::{Dtype, Error, Lowering, catalog};
 
 use super::device_args::DeviceArgs;
 
@@ -28,15 +28,25 @@ pub struct CheckArgs {
     op: Vec<String>,
     /// Test only this dtype, plus ops without one (repeatable).
     #[arg(long)]
-    dtype: Vec<wavekit::Dtype>,
+    dtype: Vec<String>,
 }
 
 pub fn run(args: &CheckArgs) -> Result<ExitCode, Error> {
+    // The filters are checked before an adapter is opened: one that selects
+    // nothing is a mistake, not an empty suite.
+    for op in &args.op {
+        check_op_filter(op)?;
+    }
+    let dtypes = args
+        .dtype
+        .iter()
+        .map(|d| d.parse::<Dtype>().map_err(|e| Error::Usage(e.to_string())))
+        .collect::<Result<Vec<_>, _>>()?;
     let gpu = args.device.open()?;
     let mut options = Options {
         seed: args.seed,
         ops: args.op.clone(),
-        dtypes: args.dtype.clone(),
+        dtypes,
         ..Options::default()
     };
     if !args.lowering.is_empty() {
@@ -67,5 +77,22 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, Error> {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
+    })
+}
+
+/// `--op NAME` selects the ops whose qualified name contains `NAME`; one
+/// that selects none is an unknown op, with the closest name as a hint.
+fn check_op_filter(op: &str) -> Result<(), Error> {
+    if catalog::primitives().any(|p| p.qualified_name().contains(op)) {
+        return Ok(());
+    }
+    Err(match catalog::suggest(op) {
+        Some(suggestion) => Error::UnknownOp {
+            name: op.to_string(),
+            suggestion: Some(suggestion),
+        },
+        None => Error::Usage(format!(
+            "unknown op `{op}`: no op's name contains it (`wavekit list` shows the catalog)"
+        )),
     })
 }

@@ -8,7 +8,9 @@ mod emit_native;
 mod expand;
 mod export;
 mod list;
+pub mod report;
 mod run;
+pub mod runtime_dir;
 mod target_args;
 mod tune;
 

@@ -30,18 +30,24 @@ impl TargetArgs {
         let backend: Backend = self.backend.parse()?;
         let size = match &self.subgroup_range {
             Some(range) => {
-                let (min, max) = range
-                    .split_once("..=")
-                    .or_else(|| range.split_once(".."))
-                    .ok_or_else(|| {
-                        Error::Usage(format!("subgroup range `{range}`: expected MIN..=MAX"))
-                    })?;
-                let parse = |t: &str| {
-                    t.trim().parse::<u32>().map_err(|_| {
-                        Error::Usage(format!("subgroup range `{range}`: `{t}` is not a number"))
-                    })
+                let usage = |why: String| Error::Usage(format!("subgroup range `{range}`: {why}"));
+                let (min, max) = match range.split_once("..=") {
+                    Some(bounds) => bounds,
+                    // `MIN..MAX` would read as excluding MAX.
+                    None if range.contains("..") => {
+                        return Err(usage(
+                            "write MIN..=MAX: both sizes are included".to_string(),
+                        ));
+                    }
+                    None => return Err(usage("expected MIN..=MAX".to_string())),
                 };
-                SubgroupSize::range(parse(min)?, parse(max)?)?
+                let parse = |t: &str, which: &str| match t.trim() {
+                    "" => Err(usage(format!("the {which} is missing: expected MIN..=MAX"))),
+                    t => t
+                        .parse::<u32>()
+                        .map_err(|_| usage(format!("the {which} `{t}` is not a number"))),
+                };
+                SubgroupSize::range(parse(min, "minimum")?, parse(max, "maximum")?)?
             }
             None => SubgroupSize::fixed(self.subgroup_size)?,
         };
