@@ -1,6 +1,7 @@
-//! Ballots: one bit per lane for a predicate.
+//! Ballots: one bit per lane for a predicate, or per lane holding the same
+//! value (`match_any`).
 
-use super::{Arg, Cost, Family, Formula, Namespace, Param, Placement, Primitive, Ret};
+use super::{ANY_DTYPE, Arg, Cost, Family, Formula, Namespace, Param, Placement, Primitive, Ret};
 use crate::dtype::ScalarFeature;
 use crate::target::Lowering;
 
@@ -65,6 +66,32 @@ pub(super) const PRIMITIVES: &[Primitive] = &[
         },
         doc: "Bit i is set iff i < N and lane i's predicate is true; bits N..31 are always \
               zero. N is a compile-time constant in 1..=32; at N = 32 no masking is emitted.",
+        ..BASE
+    },
+    Primitive {
+        name: "match_any",
+        template_macro: "match_any",
+        params: &[Param::Dtype],
+        dtypes: ANY_DTYPE,
+        args: &[Arg::Value],
+        placement: Placement::PerLane,
+        cost: Cost {
+            builtin: Formula::PerDistinct,
+            shuffle: None,
+            note: "D = distinct values in the subgroup (<= S): per value 2 ballots + 1 shuffle \
+                   (64-bit dtypes: 2 shuffles)",
+        },
+        doc: "Each lane returns the ballot (bit i of word i / 32 for lane i, as `ballot`) of \
+              the lanes whose `value` equals its own: a partition of the subgroup into \
+              classes of equal values (CUDA `__match_any_sync`, HLSL `WaveMatch`). Equality \
+              is bit equality, so a NaN matches a NaN of the same bits and +0 does not \
+              match -0; f16 compares the bits of its exact f32 conversion (naga cannot \
+              bitcast a 16-bit scalar): the same classes except that NaNs differing only \
+              in the quiet bit match, and f16 subnormals may read as zero where the \
+              target flushes them. A ballot loop on every target: each round elects the \
+              first lane still unmatched, shuffles its value to every lane and ballots the \
+              lanes holding it, so it takes one round per distinct value. Uniform control \
+              flow, all lanes active.",
         ..BASE
     },
 ];

@@ -21,10 +21,14 @@ pub enum Formula {
     LPlusOne,
     /// `L * (L + 1)` (a bitonic network: `L(L+1)/2` stages of 2).
     Bitonic,
+    /// Three per distinct value among the lanes (a loop of rounds); `3 * 2^L`
+    /// when every lane differs.
+    PerDistinct,
 }
 
 impl Formula {
-    /// The count at `log2_size = l`.
+    /// The count at `log2_size = l` (the worst case for
+    /// [`Formula::PerDistinct`]).
     pub fn eval(self, l: u32) -> u32 {
         match self {
             Formula::Zero => 0,
@@ -33,6 +37,7 @@ impl Formula {
             Formula::L => l,
             Formula::LPlusOne => l + 1,
             Formula::Bitonic => l * (l + 1),
+            Formula::PerDistinct => 3 << l,
         }
     }
 }
@@ -46,6 +51,7 @@ impl fmt::Display for Formula {
             Formula::L => "L",
             Formula::LPlusOne => "L+1",
             Formula::Bitonic => "L(L+1)",
+            Formula::PerDistinct => "3D",
         })
     }
 }

@@ -1,4 +1,5 @@
-//! Lane identity, subgroup size, election and the subgroup barrier.
+//! Lane identity, subgroup size, election, the subgroup barrier and the
+//! subgroup memory fence.
 
 use super::{Cost, Family, Formula, Namespace, Placement, Primitive, Ret};
 use crate::target::Lowering;
@@ -89,6 +90,34 @@ pub(super) const PRIMITIVES: &[Primitive] = &[
               before any proceeds. Its memory semantics are subgroup-scoped \
               (naga emits OpControlBarrier(Subgroup, Subgroup, AcquireRelease | SubgroupMemory)); \
               use `block::sync` to order workgroup memory. Uniform control flow, all lanes active.",
+        ..BASE
+    },
+    Primitive {
+        name: "mem_fence",
+        template_macro: "mem_fence",
+        ret: Ret::Nothing,
+        placement: Placement::Nothing,
+        cost: Cost {
+            builtin: Formula::Zero,
+            shuffle: None,
+            note: "one workgroup-scope memory fence, no execution barrier",
+        },
+        doc: "Subgroup memory fence (document 000's `subgroup.mem_fence()`): orders the calling \
+              lane's workgroup-memory accesses before the call against those after it, as \
+              the other lanes of its subgroup observe them; no lane waits for another (pair \
+              it with `sync` or a flag to exchange data). WGSL has no fence statement and \
+              neither WGSL nor naga's IR has a memory scope narrower than the workgroup for \
+              workgroup memory, so the expansion writes `subgroupBarrier()` and wavekit \
+              rewrites it in the naga module to a workgroup-scope `Statement::MemoryBarrier` \
+              (SPIR-V OpMemoryBarrier(Workgroup, AcquireRelease | WorkgroupMemory), MSL \
+              threadgroup fence, HLSL `GroupMemoryBarrier`): over-strict for the subgroup, \
+              correct since the subgroup is part of the workgroup. Natively it is \
+              `membar.cta` (`__threadfence_block`) on CUDA - PTX has no warp-scope membar, \
+              and `__syncwarp` is an execution barrier, not a fence - and an LLVM `fence \
+              syncscope(\"workgroup\") acq_rel` on AMDGPU. Text WGSL output (snippets, \
+              `emit --lang wgsl`) cannot carry a fence and keeps the `subgroupBarrier()`. \
+              naga requires uniform control flow for it (its uniformity analysis treats \
+              memory barriers like barriers).",
         ..BASE
     },
 ];

@@ -1,4 +1,5 @@
-//! Shuffles and broadcasts: moving register values between lanes.
+//! Shuffles, broadcasts, quad operations and rotates: moving register values
+//! between lanes.
 
 use super::{ANY_DTYPE, Arg, Cost, Family, Formula, Namespace, Param, Placement, Primitive, Ret};
 use crate::target::Lowering;
@@ -13,6 +14,18 @@ const SHIFT_EXCHANGE: Cost = Cost {
     builtin: Formula::One,
     shuffle: None,
     note: "+2 ALU for the clamped source lane; 64-bit dtypes: 2 exchanges",
+};
+
+const QUAD_SWAP: Cost = Cost {
+    builtin: Formula::One,
+    shuffle: Some(Formula::One),
+    note: "builtin: one quad swap; shuffle: one xor shuffle; 64-bit dtypes: 2",
+};
+
+const ROTATE: Cost = Cost {
+    builtin: Formula::One,
+    shuffle: None,
+    note: "one shuffle + 2 ALU for the source lane; 64-bit dtypes: 2 exchanges",
 };
 
 const BASE: Primitive = Primitive {
@@ -32,6 +45,12 @@ const BASE: Primitive = Primitive {
     shared_memory: None,
     needs: None,
     doc: "",
+};
+
+const QUAD: Primitive = Primitive {
+    cost: QUAD_SWAP,
+    lowerings: &[Lowering::Builtin, Lowering::Shuffle],
+    ..BASE
 };
 
 pub(super) const PRIMITIVES: &[Primitive] = &[
@@ -98,6 +117,77 @@ pub(super) const PRIMITIVES: &[Primitive] = &[
         placement: Placement::Subgroup,
         doc: "Every lane returns lane 0's `value`. Under the all-lanes-active contract lane 0 \
               is the first active lane, so this is `subgroupBroadcastFirst`.",
+        ..BASE
+    },
+    Primitive {
+        name: "quad_broadcast",
+        template_macro: "quad_broadcast",
+        args: &[Arg::Value, Arg::QuadLane],
+        cost: Cost {
+            builtin: Formula::One,
+            shuffle: None,
+            note: "one shuffle + 2 ALU for the source lane; 64-bit dtypes: 2 exchanges",
+        },
+        doc: "Each lane returns `value` as held by lane `id` of its quad (the aligned group \
+              of 4 lanes it belongs to, lanes `4q ..= 4q+3`): lane i reads lane \
+              `(i & ~3) | id` (SPIR-V OpGroupNonUniformQuadBroadcast, HLSL `QuadReadLaneAt`). \
+              `id` must be in `0..=3`; it may differ per lane (a larger id reads outside the \
+              quad, undefined). WGSL's `quadBroadcast` (and naga) requires a const-expression \
+              id, so this run-time id always lowers to one `subgroupShuffle` at \
+              `(lane & ~3) | id`, on every target. Uniform control flow, all lanes active.",
+        ..BASE
+    },
+    Primitive {
+        name: "quad_swap_x",
+        template_macro: "quad_swap_x",
+        doc: "Each lane returns `value` of the horizontally opposite lane of its quad, lane \
+              `i ^ 1` (`subgroupQuadSwapHorizontal`, HLSL `QuadReadAcrossX`). Builtin: WGSL \
+              `quadSwapX` (OpGroupNonUniformQuadSwap, direction 0); shuffle: \
+              `subgroupShuffleXor(value, 1u)`. Uniform control flow, all lanes active.",
+        ..QUAD
+    },
+    Primitive {
+        name: "quad_swap_y",
+        template_macro: "quad_swap_y",
+        doc: "Each lane returns `value` of the vertically opposite lane of its quad, lane \
+              `i ^ 2` (`subgroupQuadSwapVertical`, HLSL `QuadReadAcrossY`). Builtin: WGSL \
+              `quadSwapY` (OpGroupNonUniformQuadSwap, direction 1); shuffle: \
+              `subgroupShuffleXor(value, 2u)`. Uniform control flow, all lanes active.",
+        ..QUAD
+    },
+    Primitive {
+        name: "quad_swap_diagonal",
+        template_macro: "quad_swap_diagonal",
+        doc: "Each lane returns `value` of the diagonally opposite lane of its quad, lane \
+              `i ^ 3` (`subgroupQuadSwapDiagonal`, HLSL `QuadReadAcrossDiagonal`). Builtin: \
+              WGSL `quadSwapDiagonal` (OpGroupNonUniformQuadSwap, direction 2); shuffle: \
+              `subgroupShuffleXor(value, 3u)`. Uniform control flow, all lanes active.",
+        ..QUAD
+    },
+    Primitive {
+        name: "rotate",
+        template_macro: "rotate",
+        args: &[Arg::Value, Arg::Delta],
+        cost: ROTATE,
+        doc: "Lane i returns `value` of lane `(i + delta) mod S`: the subgroup rotated down \
+              by `delta` lanes, wrapping around (SPV_KHR_subgroup_rotate's \
+              OpGroupNonUniformRotateKHR, GLSL `subgroupRotate`, Metal \
+              `simd_shuffle_rotate_down`). `delta` must be the same in every lane; any value \
+              is allowed (taken mod S). naga has no rotate builtin, so it lowers to one \
+              `subgroupShuffle` at `(lane + delta) & (S - 1)` on every target.",
+        ..BASE
+    },
+    Primitive {
+        name: "rotate_tiled",
+        template_macro: "rotate",
+        params: &[Param::Dtype, Param::Log2Size],
+        args: &[Arg::Value, Arg::Delta],
+        cost: ROTATE,
+        doc: "Clustered rotate: within each aligned tile of `2^L` lanes, lane `base + j` \
+              returns `value` of lane `base + ((j + delta) mod 2^L)` (the ClusterSize form of \
+              OpGroupNonUniformRotateKHR). `delta` must be the same in every lane, any value. \
+              One `subgroupShuffle` at `(lane & ~(2^L - 1)) | ((lane + delta) & (2^L - 1))` \
+              on every target. `L <= log2(min subgroup size)`, checked at expansion.",
         ..BASE
     },
 ];

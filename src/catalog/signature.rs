@@ -64,6 +64,8 @@ pub enum Arg {
     UniformLane,
     /// A lane offset that must be the same in every lane (`u32`).
     Delta,
+    /// A lane of the quad (`u32`, `0..=3`, may vary across lanes).
+    QuadLane,
     /// An XOR lane mask that must be the same in every lane (`u32`).
     Mask,
     /// A predicate (`bool`).
@@ -92,6 +94,7 @@ impl Arg {
             Arg::Lane => "lane: u32",
             Arg::UniformLane => "lane: u32",
             Arg::Delta => "delta: u32",
+            Arg::QuadLane => "id: u32",
             Arg::Mask => "mask: u32",
             Arg::Predicate => "predicate: bool",
             Arg::LaneId => "lane_id: u32",

@@ -3,7 +3,7 @@
 // Paste into a compute shader whose subgroup size is 128 (wgpu features
 // SUBGROUP and SUBGROUP_BARRIER, SHADER_F16); call
 // `wk_sg_init(subgroup_invocation_id, subgroup_size)` first in the entry point.
-// 195 instances: shuffle<f16>, shuffle_up<f16>, shuffle_down<f16>, shuffle_xor<f16>, broadcast<f16>, broadcast_first<f16>, all_equal<f16>, all_equal_tiled<f16, 0>, all_equal_tiled<f16, 1>, all_equal_tiled<f16, 2>, all_equal_tiled<f16, 3>, all_equal_tiled<f16, 4>, all_equal_tiled<f16, 5>, all_equal_tiled<f16, 6>, all_equal_tiled<f16, 7>, reduce_add<f16>, reduce_add_tiled<f16, 0>, reduce_add_tiled<f16, 1>, reduce_add_tiled<f16, 2>, reduce_add_tiled<f16, 3>, reduce_add_tiled<f16, 4>, reduce_add_tiled<f16, 5>, reduce_add_tiled<f16, 6>, reduce_add_tiled<f16, 7>, reduce_all_add<f16>, reduce_all_add_tiled<f16, 0>, reduce_all_add_tiled<f16, 1>, reduce_all_add_tiled<f16, 2>, reduce_all_add_tiled<f16, 3>, reduce_all_add_tiled<f16, 4>, reduce_all_add_tiled<f16, 5>, reduce_all_add_tiled<f16, 6>, reduce_all_add_tiled<f16, 7>, reduce_mul<f16>, reduce_mul_tiled<f16, 0>, reduce_mul_tiled<f16, 1>, reduce_mul_tiled<f16, 2>, reduce_mul_tiled<f16, 3>, reduce_mul_tiled<f16, 4>, reduce_mul_tiled<f16, 5>, reduce_mul_tiled<f16, 6>, reduce_mul_tiled<f16, 7>, reduce_all_mul<f16>, reduce_all_mul_tiled<f16, 0>, reduce_all_mul_tiled<f16, 1>, reduce_all_mul_tiled<f16, 2>, reduce_all_mul_tiled<f16, 3>, reduce_all_mul_tiled<f16, 4>, reduce_all_mul_tiled<f16, 5>, reduce_all_mul_tiled<f16, 6>, reduce_all_mul_tiled<f16, 7>, reduce_min<f16>, reduce_min_tiled<f16, 0>, reduce_min_tiled<f16, 1>, reduce_min_tiled<f16, 2>, reduce_min_tiled<f16, 3>, reduce_min_tiled<f16, 4>, reduce_min_tiled<f16, 5>, reduce_min_tiled<f16, 6>, reduce_min_tiled<f16, 7>, reduce_all_min<f16>, reduce_all_min_tiled<f16, 0>, reduce_all_min_tiled<f16, 1>, reduce_all_min_tiled<f16, 2>, reduce_all_min_tiled<f16, 3>, reduce_all_min_tiled<f16, 4>, reduce_all_min_tiled<f16, 5>, reduce_all_min_tiled<f16, 6>, reduce_all_min_tiled<f16, 7>, reduce_max<f16>, reduce_max_tiled<f16, 0>, reduce_max_tiled<f16, 1>, reduce_max_tiled<f16, 2>, reduce_max_tiled<f16, 3>, reduce_max_tiled<f16, 4>, reduce_max_tiled<f16, 5>, reduce_max_tiled<f16, 6>, reduce_max_tiled<f16, 7>, reduce_all_max<f16>, reduce_all_max_tiled<f16, 0>, reduce_all_max_tiled<f16, 1>, reduce_all_max_tiled<f16, 2>, reduce_all_max_tiled<f16, 3>, reduce_all_max_tiled<f16, 4>, reduce_all_max_tiled<f16, 5>, reduce_all_max_tiled<f16, 6>, reduce_all_max_tiled<f16, 7>, inclusive_add<f16>, inclusive_add_tiled<f16, 0>, inclusive_add_tiled<f16, 1>, inclusive_add_tiled<f16, 2>, inclusive_add_tiled<f16, 3>, inclusive_add_tiled<f16, 4>, inclusive_add_tiled<f16, 5>, inclusive_add_tiled<f16, 6>, inclusive_add_tiled<f16, 7>, exclusive_add<f16>, exclusive_add_tiled<f16, 0>, exclusive_add_tiled<f16, 1>, exclusive_add_tiled<f16, 2>, exclusive_add_tiled<f16, 3>, exclusive_add_tiled<f16, 4>, exclusive_add_tiled<f16, 5>, exclusive_add_tiled<f16, 6>, exclusive_add_tiled<f16, 7>, inclusive_mul<f16>, inclusive_mul_tiled<f16, 0>, inclusive_mul_tiled<f16, 1>, inclusive_mul_tiled<f16, 2>, inclusive_mul_tiled<f16, 3>, inclusive_mul_tiled<f16, 4>, inclusive_mul_tiled<f16, 5>, inclusive_mul_tiled<f16, 6>, inclusive_mul_tiled<f16, 7>, exclusive_mul<f16>, exclusive_mul_tiled<f16, 0>, exclusive_mul_tiled<f16, 1>, exclusive_mul_tiled<f16, 2>, exclusive_mul_tiled<f16, 3>, exclusive_mul_tiled<f16, 4>, exclusive_mul_tiled<f16, 5>, exclusive_mul_tiled<f16, 6>, exclusive_mul_tiled<f16, 7>, inclusive_min<f16>, inclusive_min_tiled<f16, 0>, inclusive_min_tiled<f16, 1>, inclusive_min_tiled<f16, 2>, inclusive_min_tiled<f16, 3>, inclusive_min_tiled<f16, 4>, inclusive_min_tiled<f16, 5>, inclusive_min_tiled<f16, 6>, inclusive_min_tiled<f16, 7>, exclusive_min<f16>, exclusive_min_tiled<f16, 0>, exclusive_min_tiled<f16, 1>, exclusive_min_tiled<f16, 2>, exclusive_min_tiled<f16, 3>, exclusive_min_tiled<f16, 4>, exclusive_min_tiled<f16, 5>, exclusive_min_tiled<f16, 6>, exclusive_min_tiled<f16, 7>, inclusive_max<f16>, inclusive_max_tiled<f16, 0>, inclusive_max_tiled<f16, 1>, inclusive_max_tiled<f16, 2>, inclusive_max_tiled<f16, 3>, inclusive_max_tiled<f16, 4>, inclusive_max_tiled<f16, 5>, inclusive_max_tiled<f16, 6>, inclusive_max_tiled<f16, 7>, exclusive_max<f16>, exclusive_max_tiled<f16, 0>, exclusive_max_tiled<f16, 1>, exclusive_max_tiled<f16, 2>, exclusive_max_tiled<f16, 3>, exclusive_max_tiled<f16, 4>, exclusive_max_tiled<f16, 5>, exclusive_max_tiled<f16, 6>, exclusive_max_tiled<f16, 7>, segmented_reduce_add<f16>, segmented_reduce_add_tiled<f16, 0>, segmented_reduce_add_tiled<f16, 1>, segmented_reduce_add_tiled<f16, 2>, segmented_reduce_add_tiled<f16, 3>, segmented_reduce_add_tiled<f16, 4>, segmented_reduce_add_tiled<f16, 5>, segmented_reduce_add_tiled<f16, 6>, segmented_reduce_add_tiled<f16, 7>, segmented_reduce_min<f16>, segmented_reduce_min_tiled<f16, 0>, segmented_reduce_min_tiled<f16, 1>, segmented_reduce_min_tiled<f16, 2>, segmented_reduce_min_tiled<f16, 3>, segmented_reduce_min_tiled<f16, 4>, segmented_reduce_min_tiled<f16, 5>, segmented_reduce_min_tiled<f16, 6>, segmented_reduce_min_tiled<f16, 7>, segmented_reduce_max<f16>, segmented_reduce_max_tiled<f16, 0>, segmented_reduce_max_tiled<f16, 1>, segmented_reduce_max_tiled<f16, 2>, segmented_reduce_max_tiled<f16, 3>, segmented_reduce_max_tiled<f16, 4>, segmented_reduce_max_tiled<f16, 5>, segmented_reduce_max_tiled<f16, 6>, segmented_reduce_max_tiled<f16, 7>, bitonic_sort_kv<f16, f16>, bitonic_sort_kv_tiled<f16, f16, 0>, bitonic_sort_kv_tiled<f16, f16, 1>, bitonic_sort_kv_tiled<f16, f16, 2>, bitonic_sort_kv_tiled<f16, f16, 3>, bitonic_sort_kv_tiled<f16, f16, 4>, bitonic_sort_kv_tiled<f16, f16, 5>, bitonic_sort_kv_tiled<f16, f16, 6>, bitonic_sort_kv_tiled<f16, f16, 7>
+// 209 instances: shuffle<f16>, shuffle_up<f16>, shuffle_down<f16>, shuffle_xor<f16>, broadcast<f16>, broadcast_first<f16>, quad_broadcast<f16>, quad_swap_x<f16>, quad_swap_y<f16>, quad_swap_diagonal<f16>, rotate<f16>, rotate_tiled<f16, 0>, rotate_tiled<f16, 1>, rotate_tiled<f16, 2>, rotate_tiled<f16, 3>, rotate_tiled<f16, 4>, rotate_tiled<f16, 5>, rotate_tiled<f16, 6>, rotate_tiled<f16, 7>, match_any<f16>, all_equal<f16>, all_equal_tiled<f16, 0>, all_equal_tiled<f16, 1>, all_equal_tiled<f16, 2>, all_equal_tiled<f16, 3>, all_equal_tiled<f16, 4>, all_equal_tiled<f16, 5>, all_equal_tiled<f16, 6>, all_equal_tiled<f16, 7>, reduce_add<f16>, reduce_add_tiled<f16, 0>, reduce_add_tiled<f16, 1>, reduce_add_tiled<f16, 2>, reduce_add_tiled<f16, 3>, reduce_add_tiled<f16, 4>, reduce_add_tiled<f16, 5>, reduce_add_tiled<f16, 6>, reduce_add_tiled<f16, 7>, reduce_all_add<f16>, reduce_all_add_tiled<f16, 0>, reduce_all_add_tiled<f16, 1>, reduce_all_add_tiled<f16, 2>, reduce_all_add_tiled<f16, 3>, reduce_all_add_tiled<f16, 4>, reduce_all_add_tiled<f16, 5>, reduce_all_add_tiled<f16, 6>, reduce_all_add_tiled<f16, 7>, reduce_mul<f16>, reduce_mul_tiled<f16, 0>, reduce_mul_tiled<f16, 1>, reduce_mul_tiled<f16, 2>, reduce_mul_tiled<f16, 3>, reduce_mul_tiled<f16, 4>, reduce_mul_tiled<f16, 5>, reduce_mul_tiled<f16, 6>, reduce_mul_tiled<f16, 7>, reduce_all_mul<f16>, reduce_all_mul_tiled<f16, 0>, reduce_all_mul_tiled<f16, 1>, reduce_all_mul_tiled<f16, 2>, reduce_all_mul_tiled<f16, 3>, reduce_all_mul_tiled<f16, 4>, reduce_all_mul_tiled<f16, 5>, reduce_all_mul_tiled<f16, 6>, reduce_all_mul_tiled<f16, 7>, reduce_min<f16>, reduce_min_tiled<f16, 0>, reduce_min_tiled<f16, 1>, reduce_min_tiled<f16, 2>, reduce_min_tiled<f16, 3>, reduce_min_tiled<f16, 4>, reduce_min_tiled<f16, 5>, reduce_min_tiled<f16, 6>, reduce_min_tiled<f16, 7>, reduce_all_min<f16>, reduce_all_min_tiled<f16, 0>, reduce_all_min_tiled<f16, 1>, reduce_all_min_tiled<f16, 2>, reduce_all_min_tiled<f16, 3>, reduce_all_min_tiled<f16, 4>, reduce_all_min_tiled<f16, 5>, reduce_all_min_tiled<f16, 6>, reduce_all_min_tiled<f16, 7>, reduce_max<f16>, reduce_max_tiled<f16, 0>, reduce_max_tiled<f16, 1>, reduce_max_tiled<f16, 2>, reduce_max_tiled<f16, 3>, reduce_max_tiled<f16, 4>, reduce_max_tiled<f16, 5>, reduce_max_tiled<f16, 6>, reduce_max_tiled<f16, 7>, reduce_all_max<f16>, reduce_all_max_tiled<f16, 0>, reduce_all_max_tiled<f16, 1>, reduce_all_max_tiled<f16, 2>, reduce_all_max_tiled<f16, 3>, reduce_all_max_tiled<f16, 4>, reduce_all_max_tiled<f16, 5>, reduce_all_max_tiled<f16, 6>, reduce_all_max_tiled<f16, 7>, inclusive_add<f16>, inclusive_add_tiled<f16, 0>, inclusive_add_tiled<f16, 1>, inclusive_add_tiled<f16, 2>, inclusive_add_tiled<f16, 3>, inclusive_add_tiled<f16, 4>, inclusive_add_tiled<f16, 5>, inclusive_add_tiled<f16, 6>, inclusive_add_tiled<f16, 7>, exclusive_add<f16>, exclusive_add_tiled<f16, 0>, exclusive_add_tiled<f16, 1>, exclusive_add_tiled<f16, 2>, exclusive_add_tiled<f16, 3>, exclusive_add_tiled<f16, 4>, exclusive_add_tiled<f16, 5>, exclusive_add_tiled<f16, 6>, exclusive_add_tiled<f16, 7>, inclusive_mul<f16>, inclusive_mul_tiled<f16, 0>, inclusive_mul_tiled<f16, 1>, inclusive_mul_tiled<f16, 2>, inclusive_mul_tiled<f16, 3>, inclusive_mul_tiled<f16, 4>, inclusive_mul_tiled<f16, 5>, inclusive_mul_tiled<f16, 6>, inclusive_mul_tiled<f16, 7>, exclusive_mul<f16>, exclusive_mul_tiled<f16, 0>, exclusive_mul_tiled<f16, 1>, exclusive_mul_tiled<f16, 2>, exclusive_mul_tiled<f16, 3>, exclusive_mul_tiled<f16, 4>, exclusive_mul_tiled<f16, 5>, exclusive_mul_tiled<f16, 6>, exclusive_mul_tiled<f16, 7>, inclusive_min<f16>, inclusive_min_tiled<f16, 0>, inclusive_min_tiled<f16, 1>, inclusive_min_tiled<f16, 2>, inclusive_min_tiled<f16, 3>, inclusive_min_tiled<f16, 4>, inclusive_min_tiled<f16, 5>, inclusive_min_tiled<f16, 6>, inclusive_min_tiled<f16, 7>, exclusive_min<f16>, exclusive_min_tiled<f16, 0>, exclusive_min_tiled<f16, 1>, exclusive_min_tiled<f16, 2>, exclusive_min_tiled<f16, 3>, exclusive_min_tiled<f16, 4>, exclusive_min_tiled<f16, 5>, exclusive_min_tiled<f16, 6>, exclusive_min_tiled<f16, 7>, inclusive_max<f16>, inclusive_max_tiled<f16, 0>, inclusive_max_tiled<f16, 1>, inclusive_max_tiled<f16, 2>, inclusive_max_tiled<f16, 3>, inclusive_max_tiled<f16, 4>, inclusive_max_tiled<f16, 5>, inclusive_max_tiled<f16, 6>, inclusive_max_tiled<f16, 7>, exclusive_max<f16>, exclusive_max_tiled<f16, 0>, exclusive_max_tiled<f16, 1>, exclusive_max_tiled<f16, 2>, exclusive_max_tiled<f16, 3>, exclusive_max_tiled<f16, 4>, exclusive_max_tiled<f16, 5>, exclusive_max_tiled<f16, 6>, exclusive_max_tiled<f16, 7>, segmented_reduce_add<f16>, segmented_reduce_add_tiled<f16, 0>, segmented_reduce_add_tiled<f16, 1>, segmented_reduce_add_tiled<f16, 2>, segmented_reduce_add_tiled<f16, 3>, segmented_reduce_add_tiled<f16, 4>, segmented_reduce_add_tiled<f16, 5>, segmented_reduce_add_tiled<f16, 6>, segmented_reduce_add_tiled<f16, 7>, segmented_reduce_min<f16>, segmented_reduce_min_tiled<f16, 0>, segmented_reduce_min_tiled<f16, 1>, segmented_reduce_min_tiled<f16, 2>, segmented_reduce_min_tiled<f16, 3>, segmented_reduce_min_tiled<f16, 4>, segmented_reduce_min_tiled<f16, 5>, segmented_reduce_min_tiled<f16, 6>, segmented_reduce_min_tiled<f16, 7>, segmented_reduce_max<f16>, segmented_reduce_max_tiled<f16, 0>, segmented_reduce_max_tiled<f16, 1>, segmented_reduce_max_tiled<f16, 2>, segmented_reduce_max_tiled<f16, 3>, segmented_reduce_max_tiled<f16, 4>, segmented_reduce_max_tiled<f16, 5>, segmented_reduce_max_tiled<f16, 6>, segmented_reduce_max_tiled<f16, 7>, bitonic_sort_kv<f16, f16>, bitonic_sort_kv_tiled<f16, f16, 0>, bitonic_sort_kv_tiled<f16, f16, 1>, bitonic_sort_kv_tiled<f16, f16, 2>, bitonic_sort_kv_tiled<f16, f16, 3>, bitonic_sort_kv_tiled<f16, f16, 4>, bitonic_sort_kv_tiled<f16, f16, 5>, bitonic_sort_kv_tiled<f16, f16, 6>, bitonic_sort_kv_tiled<f16, f16, 7>
 
 enable f16;
 // Lane state of the wavekit subgroup library. WGSL exposes
@@ -50,6 +50,90 @@ fn wk_sg_broadcast__f16(value: f16, lane: u32) -> f16 {
 
 fn wk_sg_broadcast_first__f16(value: f16) -> f16 {
     return subgroupBroadcastFirst(value);
+}
+
+fn wk_sg_quad_broadcast__f16(value: f16, id: u32) -> f16 {
+    let source = (wk_sg_lane & 0xfffffffcu) | id;
+    return subgroupShuffle(value, source);
+}
+
+fn wk_sg_quad_swap_x__f16(value: f16) -> f16 {
+    return quadSwapX(value);
+}
+
+fn wk_sg_quad_swap_y__f16(value: f16) -> f16 {
+    return quadSwapY(value);
+}
+
+fn wk_sg_quad_swap_diagonal__f16(value: f16) -> f16 {
+    return quadSwapDiagonal(value);
+}
+
+fn wk_sg_rotate__f16(value: f16, delta: u32) -> f16 {
+    let source = (wk_sg_lane + delta) & 127u;
+    return subgroupShuffle(value, source);
+}
+
+fn wk_sg_rotate_tiled__f16__0(value: f16, delta: u32) -> f16 {
+    let source = (wk_sg_lane & 0xffffffffu) | ((wk_sg_lane + delta) & 0u);
+    return subgroupShuffle(value, source);
+}
+
+fn wk_sg_rotate_tiled__f16__1(value: f16, delta: u32) -> f16 {
+    let source = (wk_sg_lane & 0xfffffffeu) | ((wk_sg_lane + delta) & 1u);
+    return subgroupShuffle(value, source);
+}
+
+fn wk_sg_rotate_tiled__f16__2(value: f16, delta: u32) -> f16 {
+    let source = (wk_sg_lane & 0xfffffffcu) | ((wk_sg_lane + delta) & 3u);
+    return subgroupShuffle(value, source);
+}
+
+fn wk_sg_rotate_tiled__f16__3(value: f16, delta: u32) -> f16 {
+    let source = (wk_sg_lane & 0xfffffff8u) | ((wk_sg_lane + delta) & 7u);
+    return subgroupShuffle(value, source);
+}
+
+fn wk_sg_rotate_tiled__f16__4(value: f16, delta: u32) -> f16 {
+    let source = (wk_sg_lane & 0xfffffff0u) | ((wk_sg_lane + delta) & 15u);
+    return subgroupShuffle(value, source);
+}
+
+fn wk_sg_rotate_tiled__f16__5(value: f16, delta: u32) -> f16 {
+    let source = (wk_sg_lane & 0xffffffe0u) | ((wk_sg_lane + delta) & 31u);
+    return subgroupShuffle(value, source);
+}
+
+fn wk_sg_rotate_tiled__f16__6(value: f16, delta: u32) -> f16 {
+    let source = (wk_sg_lane & 0xffffffc0u) | ((wk_sg_lane + delta) & 63u);
+    return subgroupShuffle(value, source);
+}
+
+fn wk_sg_rotate_tiled__f16__7(value: f16, delta: u32) -> f16 {
+    let source = (wk_sg_lane + delta) & 127u;
+    return subgroupShuffle(value, source);
+}
+
+fn wk_sg_match_any__f16(value: f16) -> vec4<u32> {
+    let key = bitcast<u32>(f32(value));
+    var pending = true;
+    var mask = vec4<u32>(0u);
+    loop {
+        let left = subgroupBallot(pending);
+        if all(left == vec4<u32>(0u)) {
+            break;
+        }
+        let word = select(select(select(3u, 2u, left.z != 0u), 1u, left.y != 0u), 0u, left.x != 0u);
+        let leader = word * 32u + firstTrailingBit(left[word]);
+        let leader_key = subgroupShuffle(key, leader);
+        let same = pending && key == leader_key;
+        let group = subgroupBallot(same);
+        if same {
+            mask = group;
+            pending = false;
+        }
+    }
+    return mask;
 }
 
 fn wk_sg_all_equal__f16(value: f16) -> bool {

@@ -3,7 +3,7 @@
 // Paste into a compute shader whose subgroup size is 8 (wgpu features
 // SUBGROUP and SUBGROUP_BARRIER, SHADER_INT64, SHADER_F64); call
 // `wk_sg_init(subgroup_invocation_id, subgroup_size)` first in the entry point.
-// 454 instances: shuffle<i64>, shuffle<u64>, shuffle<f64>, shuffle_up<i64>, shuffle_up<u64>, shuffle_up<f64>, shuffle_down<i64>, shuffle_down<u64>, shuffle_down<f64>, shuffle_xor<i64>, shuffle_xor<u64>, shuffle_xor<f64>, broadcast<i64>, broadcast<u64>, broadcast<f64>, broadcast_first<i64>, broadcast_first<u64>, broadcast_first<f64>, ballot_u64, all_equal<i64>, all_equal<u64>, all_equal<f64>, all_equal_tiled<i64, 0>, all_equal_tiled<i64, 1>, all_equal_tiled<i64, 2>, all_equal_tiled<i64, 3>, all_equal_tiled<u64, 0>, all_equal_tiled<u64, 1>, all_equal_tiled<u64, 2>, all_equal_tiled<u64, 3>, all_equal_tiled<f64, 0>, all_equal_tiled<f64, 1>, all_equal_tiled<f64, 2>, all_equal_tiled<f64, 3>, reduce_add<i64>, reduce_add<u64>, reduce_add<f64>, reduce_add_tiled<i64, 0>, reduce_add_tiled<i64, 1>, reduce_add_tiled<i64, 2>, reduce_add_tiled<i64, 3>, reduce_add_tiled<u64, 0>, reduce_add_tiled<u64, 1>, reduce_add_tiled<u64, 2>, reduce_add_tiled<u64, 3>, reduce_add_tiled<f64, 0>, reduce_add_tiled<f64, 1>, reduce_add_tiled<f64, 2>, reduce_add_tiled<f64, 3>, reduce_all_add<i64>, reduce_all_add<u64>, reduce_all_add<f64>, reduce_all_add_tiled<i64, 0>, reduce_all_add_tiled<i64, 1>, reduce_all_add_tiled<i64, 2>, reduce_all_add_tiled<i64, 3>, reduce_all_add_tiled<u64, 0>, reduce_all_add_tiled<u64, 1>, reduce_all_add_tiled<u64, 2>, reduce_all_add_tiled<u64, 3>, reduce_all_add_tiled<f64, 0>, reduce_all_add_tiled<f64, 1>, reduce_all_add_tiled<f64, 2>, reduce_all_add_tiled<f64, 3>, reduce_mul<i64>, reduce_mul<u64>, reduce_mul<f64>, reduce_mul_tiled<i64, 0>, reduce_mul_tiled<i64, 1>, reduce_mul_tiled<i64, 2>, reduce_mul_tiled<i64, 3>, reduce_mul_tiled<u64, 0>, reduce_mul_tiled<u64, 1>, reduce_mul_tiled<u64, 2>, reduce_mul_tiled<u64, 3>, reduce_mul_tiled<f64, 0>, reduce_mul_tiled<f64, 1>, reduce_mul_tiled<f64, 2>, reduce_mul_tiled<f64, 3>, reduce_all_mul<i64>, reduce_all_mul<u64>, reduce_all_mul<f64>, reduce_all_mul_tiled<i64, 0>, reduce_all_mul_tiled<i64, 1>, reduce_all_mul_tiled<i64, 2>, reduce_all_mul_tiled<i64, 3>, reduce_all_mul_tiled<u64, 0>, reduce_all_mul_tiled<u64, 1>, reduce_all_mul_tiled<u64, 2>, reduce_all_mul_tiled<u64, 3>, reduce_all_mul_tiled<f64, 0>, reduce_all_mul_tiled<f64, 1>, reduce_all_mul_tiled<f64, 2>, reduce_all_mul_tiled<f64, 3>, reduce_min<i64>, reduce_min<u64>, reduce_min<f64>, reduce_min_tiled<i64, 0>, reduce_min_tiled<i64, 1>, reduce_min_tiled<i64, 2>, reduce_min_tiled<i64, 3>, reduce_min_tiled<u64, 0>, reduce_min_tiled<u64, 1>, reduce_min_tiled<u64, 2>, reduce_min_tiled<u64, 3>, reduce_min_tiled<f64, 0>, reduce_min_tiled<f64, 1>, reduce_min_tiled<f64, 2>, reduce_min_tiled<f64, 3>, reduce_all_min<i64>, reduce_all_min<u64>, reduce_all_min<f64>, reduce_all_min_tiled<i64, 0>, reduce_all_min_tiled<i64, 1>, reduce_all_min_tiled<i64, 2>, reduce_all_min_tiled<i64, 3>, reduce_all_min_tiled<u64, 0>, reduce_all_min_tiled<u64, 1>, reduce_all_min_tiled<u64, 2>, reduce_all_min_tiled<u64, 3>, reduce_all_min_tiled<f64, 0>, reduce_all_min_tiled<f64, 1>, reduce_all_min_tiled<f64, 2>, reduce_all_min_tiled<f64, 3>, reduce_max<i64>, reduce_max<u64>, reduce_max<f64>, reduce_max_tiled<i64, 0>, reduce_max_tiled<i64, 1>, reduce_max_tiled<i64, 2>, reduce_max_tiled<i64, 3>, reduce_max_tiled<u64, 0>, reduce_max_tiled<u64, 1>, reduce_max_tiled<u64, 2>, reduce_max_tiled<u64, 3>, reduce_max_tiled<f64, 0>, reduce_max_tiled<f64, 1>, reduce_max_tiled<f64, 2>, reduce_max_tiled<f64, 3>, reduce_all_max<i64>, reduce_all_max<u64>, reduce_all_max<f64>, reduce_all_max_tiled<i64, 0>, reduce_all_max_tiled<i64, 1>, reduce_all_max_tiled<i64, 2>, reduce_all_max_tiled<i64, 3>, reduce_all_max_tiled<u64, 0>, reduce_all_max_tiled<u64, 1>, reduce_all_max_tiled<u64, 2>, reduce_all_max_tiled<u64, 3>, reduce_all_max_tiled<f64, 0>, reduce_all_max_tiled<f64, 1>, reduce_all_max_tiled<f64, 2>, reduce_all_max_tiled<f64, 3>, reduce_and<i64>, reduce_and<u64>, reduce_and_tiled<i64, 0>, reduce_and_tiled<i64, 1>, reduce_and_tiled<i64, 2>, reduce_and_tiled<i64, 3>, reduce_and_tiled<u64, 0>, reduce_and_tiled<u64, 1>, reduce_and_tiled<u64, 2>, reduce_and_tiled<u64, 3>, reduce_all_and<i64>, reduce_all_and<u64>, reduce_all_and_tiled<i64, 0>, reduce_all_and_tiled<i64, 1>, reduce_all_and_tiled<i64, 2>, reduce_all_and_tiled<i64, 3>, reduce_all_and_tiled<u64, 0>, reduce_all_and_tiled<u64, 1>, reduce_all_and_tiled<u64, 2>, reduce_all_and_tiled<u64, 3>, reduce_or<i64>, reduce_or<u64>, reduce_or_tiled<i64, 0>, reduce_or_tiled<i64, 1>, reduce_or_tiled<i64, 2>, reduce_or_tiled<i64, 3>, reduce_or_tiled<u64, 0>, reduce_or_tiled<u64, 1>, reduce_or_tiled<u64, 2>, reduce_or_tiled<u64, 3>, reduce_all_or<i64>, reduce_all_or<u64>, reduce_all_or_tiled<i64, 0>, reduce_all_or_tiled<i64, 1>, reduce_all_or_tiled<i64, 2>, reduce_all_or_tiled<i64, 3>, reduce_all_or_tiled<u64, 0>, reduce_all_or_tiled<u64, 1>, reduce_all_or_tiled<u64, 2>, reduce_all_or_tiled<u64, 3>, reduce_xor<i64>, reduce_xor<u64>, reduce_xor_tiled<i64, 0>, reduce_xor_tiled<i64, 1>, reduce_xor_tiled<i64, 2>, reduce_xor_tiled<i64, 3>, reduce_xor_tiled<u64, 0>, reduce_xor_tiled<u64, 1>, reduce_xor_tiled<u64, 2>, reduce_xor_tiled<u64, 3>, reduce_all_xor<i64>, reduce_all_xor<u64>, reduce_all_xor_tiled<i64, 0>, reduce_all_xor_tiled<i64, 1>, reduce_all_xor_tiled<i64, 2>, reduce_all_xor_tiled<i64, 3>, reduce_all_xor_tiled<u64, 0>, reduce_all_xor_tiled<u64, 1>, reduce_all_xor_tiled<u64, 2>, reduce_all_xor_tiled<u64, 3>, inclusive_add<i64>, inclusive_add<u64>, inclusive_add<f64>, inclusive_add_tiled<i64, 0>, inclusive_add_tiled<i64, 1>, inclusive_add_tiled<i64, 2>, inclusive_add_tiled<i64, 3>, inclusive_add_tiled<u64, 0>, inclusive_add_tiled<u64, 1>, inclusive_add_tiled<u64, 2>, inclusive_add_tiled<u64, 3>, inclusive_add_tiled<f64, 0>, inclusive_add_tiled<f64, 1>, inclusive_add_tiled<f64, 2>, inclusive_add_tiled<f64, 3>, exclusive_add<i64>, exclusive_add<u64>, exclusive_add<f64>, exclusive_add_tiled<i64, 0>, exclusive_add_tiled<i64, 1>, exclusive_add_tiled<i64, 2>, exclusive_add_tiled<i64, 3>, exclusive_add_tiled<u64, 0>, exclusive_add_tiled<u64, 1>, exclusive_add_tiled<u64, 2>, exclusive_add_tiled<u64, 3>, exclusive_add_tiled<f64, 0>, exclusive_add_tiled<f64, 1>, exclusive_add_tiled<f64, 2>, exclusive_add_tiled<f64, 3>, inclusive_mul<i64>, inclusive_mul<u64>, inclusive_mul<f64>, inclusive_mul_tiled<i64, 0>, inclusive_mul_tiled<i64, 1>, inclusive_mul_tiled<i64, 2>, inclusive_mul_tiled<i64, 3>, inclusive_mul_tiled<u64, 0>, inclusive_mul_tiled<u64, 1>, inclusive_mul_tiled<u64, 2>, inclusive_mul_tiled<u64, 3>, inclusive_mul_tiled<f64, 0>, inclusive_mul_tiled<f64, 1>, inclusive_mul_tiled<f64, 2>, inclusive_mul_tiled<f64, 3>, exclusive_mul<i64>, exclusive_mul<u64>, exclusive_mul<f64>, exclusive_mul_tiled<i64, 0>, exclusive_mul_tiled<i64, 1>, exclusive_mul_tiled<i64, 2>, exclusive_mul_tiled<i64, 3>, exclusive_mul_tiled<u64, 0>, exclusive_mul_tiled<u64, 1>, exclusive_mul_tiled<u64, 2>, exclusive_mul_tiled<u64, 3>, exclusive_mul_tiled<f64, 0>, exclusive_mul_tiled<f64, 1>, exclusive_mul_tiled<f64, 2>, exclusive_mul_tiled<f64, 3>, inclusive_min<i64>, inclusive_min<u64>, inclusive_min<f64>, inclusive_min_tiled<i64, 0>, inclusive_min_tiled<i64, 1>, inclusive_min_tiled<i64, 2>, inclusive_min_tiled<i64, 3>, inclusive_min_tiled<u64, 0>, inclusive_min_tiled<u64, 1>, inclusive_min_tiled<u64, 2>, inclusive_min_tiled<u64, 3>, inclusive_min_tiled<f64, 0>, inclusive_min_tiled<f64, 1>, inclusive_min_tiled<f64, 2>, inclusive_min_tiled<f64, 3>, exclusive_min<i64>, exclusive_min<u64>, exclusive_min<f64>, exclusive_min_tiled<i64, 0>, exclusive_min_tiled<i64, 1>, exclusive_min_tiled<i64, 2>, exclusive_min_tiled<i64, 3>, exclusive_min_tiled<u64, 0>, exclusive_min_tiled<u64, 1>, exclusive_min_tiled<u64, 2>, exclusive_min_tiled<u64, 3>, exclusive_min_tiled<f64, 0>, exclusive_min_tiled<f64, 1>, exclusive_min_tiled<f64, 2>, exclusive_min_tiled<f64, 3>, inclusive_max<i64>, inclusive_max<u64>, inclusive_max<f64>, inclusive_max_tiled<i64, 0>, inclusive_max_tiled<i64, 1>, inclusive_max_tiled<i64, 2>, inclusive_max_tiled<i64, 3>, inclusive_max_tiled<u64, 0>, inclusive_max_tiled<u64, 1>, inclusive_max_tiled<u64, 2>, inclusive_max_tiled<u64, 3>, inclusive_max_tiled<f64, 0>, inclusive_max_tiled<f64, 1>, inclusive_max_tiled<f64, 2>, inclusive_max_tiled<f64, 3>, exclusive_max<i64>, exclusive_max<u64>, exclusive_max<f64>, exclusive_max_tiled<i64, 0>, exclusive_max_tiled<i64, 1>, exclusive_max_tiled<i64, 2>, exclusive_max_tiled<i64, 3>, exclusive_max_tiled<u64, 0>, exclusive_max_tiled<u64, 1>, exclusive_max_tiled<u64, 2>, exclusive_max_tiled<u64, 3>, exclusive_max_tiled<f64, 0>, exclusive_max_tiled<f64, 1>, exclusive_max_tiled<f64, 2>, exclusive_max_tiled<f64, 3>, inclusive_and<i64>, inclusive_and<u64>, inclusive_and_tiled<i64, 0>, inclusive_and_tiled<i64, 1>, inclusive_and_tiled<i64, 2>, inclusive_and_tiled<i64, 3>, inclusive_and_tiled<u64, 0>, inclusive_and_tiled<u64, 1>, inclusive_and_tiled<u64, 2>, inclusive_and_tiled<u64, 3>, exclusive_and<i64>, exclusive_and<u64>, exclusive_and_tiled<i64, 0>, exclusive_and_tiled<i64, 1>, exclusive_and_tiled<i64, 2>, exclusive_and_tiled<i64, 3>, exclusive_and_tiled<u64, 0>, exclusive_and_tiled<u64, 1>, exclusive_and_tiled<u64, 2>, exclusive_and_tiled<u64, 3>, inclusive_or<i64>, inclusive_or<u64>, inclusive_or_tiled<i64, 0>, inclusive_or_tiled<i64, 1>, inclusive_or_tiled<i64, 2>, inclusive_or_tiled<i64, 3>, inclusive_or_tiled<u64, 0>, inclusive_or_tiled<u64, 1>, inclusive_or_tiled<u64, 2>, inclusive_or_tiled<u64, 3>, exclusive_or<i64>, exclusive_or<u64>, exclusive_or_tiled<i64, 0>, exclusive_or_tiled<i64, 1>, exclusive_or_tiled<i64, 2>, exclusive_or_tiled<i64, 3>, exclusive_or_tiled<u64, 0>, exclusive_or_tiled<u64, 1>, exclusive_or_tiled<u64, 2>, exclusive_or_tiled<u64, 3>, inclusive_xor<i64>, inclusive_xor<u64>, inclusive_xor_tiled<i64, 0>, inclusive_xor_tiled<i64, 1>, inclusive_xor_tiled<i64, 2>, inclusive_xor_tiled<i64, 3>, inclusive_xor_tiled<u64, 0>, inclusive_xor_tiled<u64, 1>, inclusive_xor_tiled<u64, 2>, inclusive_xor_tiled<u64, 3>, exclusive_xor<i64>, exclusive_xor<u64>, exclusive_xor_tiled<i64, 0>, exclusive_xor_tiled<i64, 1>, exclusive_xor_tiled<i64, 2>, exclusive_xor_tiled<i64, 3>, exclusive_xor_tiled<u64, 0>, exclusive_xor_tiled<u64, 1>, exclusive_xor_tiled<u64, 2>, exclusive_xor_tiled<u64, 3>, segmented_reduce_add<i64>, segmented_reduce_add<u64>, segmented_reduce_add<f64>, segmented_reduce_add_tiled<i64, 0>, segmented_reduce_add_tiled<i64, 1>, segmented_reduce_add_tiled<i64, 2>, segmented_reduce_add_tiled<i64, 3>, segmented_reduce_add_tiled<u64, 0>, segmented_reduce_add_tiled<u64, 1>, segmented_reduce_add_tiled<u64, 2>, segmented_reduce_add_tiled<u64, 3>, segmented_reduce_add_tiled<f64, 0>, segmented_reduce_add_tiled<f64, 1>, segmented_reduce_add_tiled<f64, 2>, segmented_reduce_add_tiled<f64, 3>, segmented_reduce_min<i64>, segmented_reduce_min<u64>, segmented_reduce_min<f64>, segmented_reduce_min_tiled<i64, 0>, segmented_reduce_min_tiled<i64, 1>, segmented_reduce_min_tiled<i64, 2>, segmented_reduce_min_tiled<i64, 3>, segmented_reduce_min_tiled<u64, 0>, segmented_reduce_min_tiled<u64, 1>, segmented_reduce_min_tiled<u64, 2>, segmented_reduce_min_tiled<u64, 3>, segmented_reduce_min_tiled<f64, 0>, segmented_reduce_min_tiled<f64, 1>, segmented_reduce_min_tiled<f64, 2>, segmented_reduce_min_tiled<f64, 3>, segmented_reduce_max<i64>, segmented_reduce_max<u64>, segmented_reduce_max<f64>, segmented_reduce_max_tiled<i64, 0>, segmented_reduce_max_tiled<i64, 1>, segmented_reduce_max_tiled<i64, 2>, segmented_reduce_max_tiled<i64, 3>, segmented_reduce_max_tiled<u64, 0>, segmented_reduce_max_tiled<u64, 1>, segmented_reduce_max_tiled<u64, 2>, segmented_reduce_max_tiled<u64, 3>, segmented_reduce_max_tiled<f64, 0>, segmented_reduce_max_tiled<f64, 1>, segmented_reduce_max_tiled<f64, 2>, segmented_reduce_max_tiled<f64, 3>, bitonic_sort_kv<i64, i64>, bitonic_sort_kv<u64, u64>, bitonic_sort_kv<f64, f64>, bitonic_sort_kv_tiled<i64, i64, 0>, bitonic_sort_kv_tiled<i64, i64, 1>, bitonic_sort_kv_tiled<i64, i64, 2>, bitonic_sort_kv_tiled<i64, i64, 3>, bitonic_sort_kv_tiled<u64, u64, 0>, bitonic_sort_kv_tiled<u64, u64, 1>, bitonic_sort_kv_tiled<u64, u64, 2>, bitonic_sort_kv_tiled<u64, u64, 3>, bitonic_sort_kv_tiled<f64, f64, 0>, bitonic_sort_kv_tiled<f64, f64, 1>, bitonic_sort_kv_tiled<f64, f64, 2>, bitonic_sort_kv_tiled<f64, f64, 3>
+// 484 instances: shuffle<i64>, shuffle<u64>, shuffle<f64>, shuffle_up<i64>, shuffle_up<u64>, shuffle_up<f64>, shuffle_down<i64>, shuffle_down<u64>, shuffle_down<f64>, shuffle_xor<i64>, shuffle_xor<u64>, shuffle_xor<f64>, broadcast<i64>, broadcast<u64>, broadcast<f64>, broadcast_first<i64>, broadcast_first<u64>, broadcast_first<f64>, quad_broadcast<i64>, quad_broadcast<u64>, quad_broadcast<f64>, quad_swap_x<i64>, quad_swap_x<u64>, quad_swap_x<f64>, quad_swap_y<i64>, quad_swap_y<u64>, quad_swap_y<f64>, quad_swap_diagonal<i64>, quad_swap_diagonal<u64>, quad_swap_diagonal<f64>, rotate<i64>, rotate<u64>, rotate<f64>, rotate_tiled<i64, 0>, rotate_tiled<i64, 1>, rotate_tiled<i64, 2>, rotate_tiled<i64, 3>, rotate_tiled<u64, 0>, rotate_tiled<u64, 1>, rotate_tiled<u64, 2>, rotate_tiled<u64, 3>, rotate_tiled<f64, 0>, rotate_tiled<f64, 1>, rotate_tiled<f64, 2>, rotate_tiled<f64, 3>, ballot_u64, match_any<i64>, match_any<u64>, match_any<f64>, all_equal<i64>, all_equal<u64>, all_equal<f64>, all_equal_tiled<i64, 0>, all_equal_tiled<i64, 1>, all_equal_tiled<i64, 2>, all_equal_tiled<i64, 3>, all_equal_tiled<u64, 0>, all_equal_tiled<u64, 1>, all_equal_tiled<u64, 2>, all_equal_tiled<u64, 3>, all_equal_tiled<f64, 0>, all_equal_tiled<f64, 1>, all_equal_tiled<f64, 2>, all_equal_tiled<f64, 3>, reduce_add<i64>, reduce_add<u64>, reduce_add<f64>, reduce_add_tiled<i64, 0>, reduce_add_tiled<i64, 1>, reduce_add_tiled<i64, 2>, reduce_add_tiled<i64, 3>, reduce_add_tiled<u64, 0>, reduce_add_tiled<u64, 1>, reduce_add_tiled<u64, 2>, reduce_add_tiled<u64, 3>, reduce_add_tiled<f64, 0>, reduce_add_tiled<f64, 1>, reduce_add_tiled<f64, 2>, reduce_add_tiled<f64, 3>, reduce_all_add<i64>, reduce_all_add<u64>, reduce_all_add<f64>, reduce_all_add_tiled<i64, 0>, reduce_all_add_tiled<i64, 1>, reduce_all_add_tiled<i64, 2>, reduce_all_add_tiled<i64, 3>, reduce_all_add_tiled<u64, 0>, reduce_all_add_tiled<u64, 1>, reduce_all_add_tiled<u64, 2>, reduce_all_add_tiled<u64, 3>, reduce_all_add_tiled<f64, 0>, reduce_all_add_tiled<f64, 1>, reduce_all_add_tiled<f64, 2>, reduce_all_add_tiled<f64, 3>, reduce_mul<i64>, reduce_mul<u64>, reduce_mul<f64>, reduce_mul_tiled<i64, 0>, reduce_mul_tiled<i64, 1>, reduce_mul_tiled<i64, 2>, reduce_mul_tiled<i64, 3>, reduce_mul_tiled<u64, 0>, reduce_mul_tiled<u64, 1>, reduce_mul_tiled<u64, 2>, reduce_mul_tiled<u64, 3>, reduce_mul_tiled<f64, 0>, reduce_mul_tiled<f64, 1>, reduce_mul_tiled<f64, 2>, reduce_mul_tiled<f64, 3>, reduce_all_mul<i64>, reduce_all_mul<u64>, reduce_all_mul<f64>, reduce_all_mul_tiled<i64, 0>, reduce_all_mul_tiled<i64, 1>, reduce_all_mul_tiled<i64, 2>, reduce_all_mul_tiled<i64, 3>, reduce_all_mul_tiled<u64, 0>, reduce_all_mul_tiled<u64, 1>, reduce_all_mul_tiled<u64, 2>, reduce_all_mul_tiled<u64, 3>, reduce_all_mul_tiled<f64, 0>, reduce_all_mul_tiled<f64, 1>, reduce_all_mul_tiled<f64, 2>, reduce_all_mul_tiled<f64, 3>, reduce_min<i64>, reduce_min<u64>, reduce_min<f64>, reduce_min_tiled<i64, 0>, reduce_min_tiled<i64, 1>, reduce_min_tiled<i64, 2>, reduce_min_tiled<i64, 3>, reduce_min_tiled<u64, 0>, reduce_min_tiled<u64, 1>, reduce_min_tiled<u64, 2>, reduce_min_tiled<u64, 3>, reduce_min_tiled<f64, 0>, reduce_min_tiled<f64, 1>, reduce_min_tiled<f64, 2>, reduce_min_tiled<f64, 3>, reduce_all_min<i64>, reduce_all_min<u64>, reduce_all_min<f64>, reduce_all_min_tiled<i64, 0>, reduce_all_min_tiled<i64, 1>, reduce_all_min_tiled<i64, 2>, reduce_all_min_tiled<i64, 3>, reduce_all_min_tiled<u64, 0>, reduce_all_min_tiled<u64, 1>, reduce_all_min_tiled<u64, 2>, reduce_all_min_tiled<u64, 3>, reduce_all_min_tiled<f64, 0>, reduce_all_min_tiled<f64, 1>, reduce_all_min_tiled<f64, 2>, reduce_all_min_tiled<f64, 3>, reduce_max<i64>, reduce_max<u64>, reduce_max<f64>, reduce_max_tiled<i64, 0>, reduce_max_tiled<i64, 1>, reduce_max_tiled<i64, 2>, reduce_max_tiled<i64, 3>, reduce_max_tiled<u64, 0>, reduce_max_tiled<u64, 1>, reduce_max_tiled<u64, 2>, reduce_max_tiled<u64, 3>, reduce_max_tiled<f64, 0>, reduce_max_tiled<f64, 1>, reduce_max_tiled<f64, 2>, reduce_max_tiled<f64, 3>, reduce_all_max<i64>, reduce_all_max<u64>, reduce_all_max<f64>, reduce_all_max_tiled<i64, 0>, reduce_all_max_tiled<i64, 1>, reduce_all_max_tiled<i64, 2>, reduce_all_max_tiled<i64, 3>, reduce_all_max_tiled<u64, 0>, reduce_all_max_tiled<u64, 1>, reduce_all_max_tiled<u64, 2>, reduce_all_max_tiled<u64, 3>, reduce_all_max_tiled<f64, 0>, reduce_all_max_tiled<f64, 1>, reduce_all_max_tiled<f64, 2>, reduce_all_max_tiled<f64, 3>, reduce_and<i64>, reduce_and<u64>, reduce_and_tiled<i64, 0>, reduce_and_tiled<i64, 1>, reduce_and_tiled<i64, 2>, reduce_and_tiled<i64, 3>, reduce_and_tiled<u64, 0>, reduce_and_tiled<u64, 1>, reduce_and_tiled<u64, 2>, reduce_and_tiled<u64, 3>, reduce_all_and<i64>, reduce_all_and<u64>, reduce_all_and_tiled<i64, 0>, reduce_all_and_tiled<i64, 1>, reduce_all_and_tiled<i64, 2>, reduce_all_and_tiled<i64, 3>, reduce_all_and_tiled<u64, 0>, reduce_all_and_tiled<u64, 1>, reduce_all_and_tiled<u64, 2>, reduce_all_and_tiled<u64, 3>, reduce_or<i64>, reduce_or<u64>, reduce_or_tiled<i64, 0>, reduce_or_tiled<i64, 1>, reduce_or_tiled<i64, 2>, reduce_or_tiled<i64, 3>, reduce_or_tiled<u64, 0>, reduce_or_tiled<u64, 1>, reduce_or_tiled<u64, 2>, reduce_or_tiled<u64, 3>, reduce_all_or<i64>, reduce_all_or<u64>, reduce_all_or_tiled<i64, 0>, reduce_all_or_tiled<i64, 1>, reduce_all_or_tiled<i64, 2>, reduce_all_or_tiled<i64, 3>, reduce_all_or_tiled<u64, 0>, reduce_all_or_tiled<u64, 1>, reduce_all_or_tiled<u64, 2>, reduce_all_or_tiled<u64, 3>, reduce_xor<i64>, reduce_xor<u64>, reduce_xor_tiled<i64, 0>, reduce_xor_tiled<i64, 1>, reduce_xor_tiled<i64, 2>, reduce_xor_tiled<i64, 3>, reduce_xor_tiled<u64, 0>, reduce_xor_tiled<u64, 1>, reduce_xor_tiled<u64, 2>, reduce_xor_tiled<u64, 3>, reduce_all_xor<i64>, reduce_all_xor<u64>, reduce_all_xor_tiled<i64, 0>, reduce_all_xor_tiled<i64, 1>, reduce_all_xor_tiled<i64, 2>, reduce_all_xor_tiled<i64, 3>, reduce_all_xor_tiled<u64, 0>, reduce_all_xor_tiled<u64, 1>, reduce_all_xor_tiled<u64, 2>, reduce_all_xor_tiled<u64, 3>, inclusive_add<i64>, inclusive_add<u64>, inclusive_add<f64>, inclusive_add_tiled<i64, 0>, inclusive_add_tiled<i64, 1>, inclusive_add_tiled<i64, 2>, inclusive_add_tiled<i64, 3>, inclusive_add_tiled<u64, 0>, inclusive_add_tiled<u64, 1>, inclusive_add_tiled<u64, 2>, inclusive_add_tiled<u64, 3>, inclusive_add_tiled<f64, 0>, inclusive_add_tiled<f64, 1>, inclusive_add_tiled<f64, 2>, inclusive_add_tiled<f64, 3>, exclusive_add<i64>, exclusive_add<u64>, exclusive_add<f64>, exclusive_add_tiled<i64, 0>, exclusive_add_tiled<i64, 1>, exclusive_add_tiled<i64, 2>, exclusive_add_tiled<i64, 3>, exclusive_add_tiled<u64, 0>, exclusive_add_tiled<u64, 1>, exclusive_add_tiled<u64, 2>, exclusive_add_tiled<u64, 3>, exclusive_add_tiled<f64, 0>, exclusive_add_tiled<f64, 1>, exclusive_add_tiled<f64, 2>, exclusive_add_tiled<f64, 3>, inclusive_mul<i64>, inclusive_mul<u64>, inclusive_mul<f64>, inclusive_mul_tiled<i64, 0>, inclusive_mul_tiled<i64, 1>, inclusive_mul_tiled<i64, 2>, inclusive_mul_tiled<i64, 3>, inclusive_mul_tiled<u64, 0>, inclusive_mul_tiled<u64, 1>, inclusive_mul_tiled<u64, 2>, inclusive_mul_tiled<u64, 3>, inclusive_mul_tiled<f64, 0>, inclusive_mul_tiled<f64, 1>, inclusive_mul_tiled<f64, 2>, inclusive_mul_tiled<f64, 3>, exclusive_mul<i64>, exclusive_mul<u64>, exclusive_mul<f64>, exclusive_mul_tiled<i64, 0>, exclusive_mul_tiled<i64, 1>, exclusive_mul_tiled<i64, 2>, exclusive_mul_tiled<i64, 3>, exclusive_mul_tiled<u64, 0>, exclusive_mul_tiled<u64, 1>, exclusive_mul_tiled<u64, 2>, exclusive_mul_tiled<u64, 3>, exclusive_mul_tiled<f64, 0>, exclusive_mul_tiled<f64, 1>, exclusive_mul_tiled<f64, 2>, exclusive_mul_tiled<f64, 3>, inclusive_min<i64>, inclusive_min<u64>, inclusive_min<f64>, inclusive_min_tiled<i64, 0>, inclusive_min_tiled<i64, 1>, inclusive_min_tiled<i64, 2>, inclusive_min_tiled<i64, 3>, inclusive_min_tiled<u64, 0>, inclusive_min_tiled<u64, 1>, inclusive_min_tiled<u64, 2>, inclusive_min_tiled<u64, 3>, inclusive_min_tiled<f64, 0>, inclusive_min_tiled<f64, 1>, inclusive_min_tiled<f64, 2>, inclusive_min_tiled<f64, 3>, exclusive_min<i64>, exclusive_min<u64>, exclusive_min<f64>, exclusive_min_tiled<i64, 0>, exclusive_min_tiled<i64, 1>, exclusive_min_tiled<i64, 2>, exclusive_min_tiled<i64, 3>, exclusive_min_tiled<u64, 0>, exclusive_min_tiled<u64, 1>, exclusive_min_tiled<u64, 2>, exclusive_min_tiled<u64, 3>, exclusive_min_tiled<f64, 0>, exclusive_min_tiled<f64, 1>, exclusive_min_tiled<f64, 2>, exclusive_min_tiled<f64, 3>, inclusive_max<i64>, inclusive_max<u64>, inclusive_max<f64>, inclusive_max_tiled<i64, 0>, inclusive_max_tiled<i64, 1>, inclusive_max_tiled<i64, 2>, inclusive_max_tiled<i64, 3>, inclusive_max_tiled<u64, 0>, inclusive_max_tiled<u64, 1>, inclusive_max_tiled<u64, 2>, inclusive_max_tiled<u64, 3>, inclusive_max_tiled<f64, 0>, inclusive_max_tiled<f64, 1>, inclusive_max_tiled<f64, 2>, inclusive_max_tiled<f64, 3>, exclusive_max<i64>, exclusive_max<u64>, exclusive_max<f64>, exclusive_max_tiled<i64, 0>, exclusive_max_tiled<i64, 1>, exclusive_max_tiled<i64, 2>, exclusive_max_tiled<i64, 3>, exclusive_max_tiled<u64, 0>, exclusive_max_tiled<u64, 1>, exclusive_max_tiled<u64, 2>, exclusive_max_tiled<u64, 3>, exclusive_max_tiled<f64, 0>, exclusive_max_tiled<f64, 1>, exclusive_max_tiled<f64, 2>, exclusive_max_tiled<f64, 3>, inclusive_and<i64>, inclusive_and<u64>, inclusive_and_tiled<i64, 0>, inclusive_and_tiled<i64, 1>, inclusive_and_tiled<i64, 2>, inclusive_and_tiled<i64, 3>, inclusive_and_tiled<u64, 0>, inclusive_and_tiled<u64, 1>, inclusive_and_tiled<u64, 2>, inclusive_and_tiled<u64, 3>, exclusive_and<i64>, exclusive_and<u64>, exclusive_and_tiled<i64, 0>, exclusive_and_tiled<i64, 1>, exclusive_and_tiled<i64, 2>, exclusive_and_tiled<i64, 3>, exclusive_and_tiled<u64, 0>, exclusive_and_tiled<u64, 1>, exclusive_and_tiled<u64, 2>, exclusive_and_tiled<u64, 3>, inclusive_or<i64>, inclusive_or<u64>, inclusive_or_tiled<i64, 0>, inclusive_or_tiled<i64, 1>, inclusive_or_tiled<i64, 2>, inclusive_or_tiled<i64, 3>, inclusive_or_tiled<u64, 0>, inclusive_or_tiled<u64, 1>, inclusive_or_tiled<u64, 2>, inclusive_or_tiled<u64, 3>, exclusive_or<i64>, exclusive_or<u64>, exclusive_or_tiled<i64, 0>, exclusive_or_tiled<i64, 1>, exclusive_or_tiled<i64, 2>, exclusive_or_tiled<i64, 3>, exclusive_or_tiled<u64, 0>, exclusive_or_tiled<u64, 1>, exclusive_or_tiled<u64, 2>, exclusive_or_tiled<u64, 3>, inclusive_xor<i64>, inclusive_xor<u64>, inclusive_xor_tiled<i64, 0>, inclusive_xor_tiled<i64, 1>, inclusive_xor_tiled<i64, 2>, inclusive_xor_tiled<i64, 3>, inclusive_xor_tiled<u64, 0>, inclusive_xor_tiled<u64, 1>, inclusive_xor_tiled<u64, 2>, inclusive_xor_tiled<u64, 3>, exclusive_xor<i64>, exclusive_xor<u64>, exclusive_xor_tiled<i64, 0>, exclusive_xor_tiled<i64, 1>, exclusive_xor_tiled<i64, 2>, exclusive_xor_tiled<i64, 3>, exclusive_xor_tiled<u64, 0>, exclusive_xor_tiled<u64, 1>, exclusive_xor_tiled<u64, 2>, exclusive_xor_tiled<u64, 3>, segmented_reduce_add<i64>, segmented_reduce_add<u64>, segmented_reduce_add<f64>, segmented_reduce_add_tiled<i64, 0>, segmented_reduce_add_tiled<i64, 1>, segmented_reduce_add_tiled<i64, 2>, segmented_reduce_add_tiled<i64, 3>, segmented_reduce_add_tiled<u64, 0>, segmented_reduce_add_tiled<u64, 1>, segmented_reduce_add_tiled<u64, 2>, segmented_reduce_add_tiled<u64, 3>, segmented_reduce_add_tiled<f64, 0>, segmented_reduce_add_tiled<f64, 1>, segmented_reduce_add_tiled<f64, 2>, segmented_reduce_add_tiled<f64, 3>, segmented_reduce_min<i64>, segmented_reduce_min<u64>, segmented_reduce_min<f64>, segmented_reduce_min_tiled<i64, 0>, segmented_reduce_min_tiled<i64, 1>, segmented_reduce_min_tiled<i64, 2>, segmented_reduce_min_tiled<i64, 3>, segmented_reduce_min_tiled<u64, 0>, segmented_reduce_min_tiled<u64, 1>, segmented_reduce_min_tiled<u64, 2>, segmented_reduce_min_tiled<u64, 3>, segmented_reduce_min_tiled<f64, 0>, segmented_reduce_min_tiled<f64, 1>, segmented_reduce_min_tiled<f64, 2>, segmented_reduce_min_tiled<f64, 3>, segmented_reduce_max<i64>, segmented_reduce_max<u64>, segmented_reduce_max<f64>, segmented_reduce_max_tiled<i64, 0>, segmented_reduce_max_tiled<i64, 1>, segmented_reduce_max_tiled<i64, 2>, segmented_reduce_max_tiled<i64, 3>, segmented_reduce_max_tiled<u64, 0>, segmented_reduce_max_tiled<u64, 1>, segmented_reduce_max_tiled<u64, 2>, segmented_reduce_max_tiled<u64, 3>, segmented_reduce_max_tiled<f64, 0>, segmented_reduce_max_tiled<f64, 1>, segmented_reduce_max_tiled<f64, 2>, segmented_reduce_max_tiled<f64, 3>, bitonic_sort_kv<i64, i64>, bitonic_sort_kv<u64, u64>, bitonic_sort_kv<f64, f64>, bitonic_sort_kv_tiled<i64, i64, 0>, bitonic_sort_kv_tiled<i64, i64, 1>, bitonic_sort_kv_tiled<i64, i64, 2>, bitonic_sort_kv_tiled<i64, i64, 3>, bitonic_sort_kv_tiled<u64, u64, 0>, bitonic_sort_kv_tiled<u64, u64, 1>, bitonic_sort_kv_tiled<u64, u64, 2>, bitonic_sort_kv_tiled<u64, u64, 3>, bitonic_sort_kv_tiled<f64, f64, 0>, bitonic_sort_kv_tiled<f64, f64, 1>, bitonic_sort_kv_tiled<f64, f64, 2>, bitonic_sort_kv_tiled<f64, f64, 3>
 
 // Lane state of the wavekit subgroup library. WGSL exposes
 // `subgroup_invocation_id` and `subgroup_size` only as entry-point builtins,
@@ -173,9 +173,282 @@ fn wk_sg_broadcast_first__f64(value: f64) -> f64 {
     return bitcast<f64>(u64(lo) | (u64(hi) << 32u));
 }
 
+fn wk_sg_quad_broadcast__i64(value: i64, id: u32) -> i64 {
+    let source = (wk_sg_lane & 0xfffffffcu) | id;
+    let bits = bitcast<u64>(value);
+    let lo = subgroupShuffle(u32(bits & 0xfffffffflu), source);
+    let hi = subgroupShuffle(u32(bits >> 32u), source);
+    return bitcast<i64>(u64(lo) | (u64(hi) << 32u));
+}
+
+fn wk_sg_quad_broadcast__u64(value: u64, id: u32) -> u64 {
+    let source = (wk_sg_lane & 0xfffffffcu) | id;
+    let bits = value;
+    let lo = subgroupShuffle(u32(bits & 0xfffffffflu), source);
+    let hi = subgroupShuffle(u32(bits >> 32u), source);
+    return u64(lo) | (u64(hi) << 32u);
+}
+
+fn wk_sg_quad_broadcast__f64(value: f64, id: u32) -> f64 {
+    let source = (wk_sg_lane & 0xfffffffcu) | id;
+    let bits = bitcast<u64>(value);
+    let lo = subgroupShuffle(u32(bits & 0xfffffffflu), source);
+    let hi = subgroupShuffle(u32(bits >> 32u), source);
+    return bitcast<f64>(u64(lo) | (u64(hi) << 32u));
+}
+
+fn wk_sg_quad_swap_x__i64(value: i64) -> i64 {
+    let bits = bitcast<u64>(value);
+    let lo = quadSwapX(u32(bits & 0xfffffffflu));
+    let hi = quadSwapX(u32(bits >> 32u));
+    return bitcast<i64>(u64(lo) | (u64(hi) << 32u));
+}
+
+fn wk_sg_quad_swap_x__u64(value: u64) -> u64 {
+    let bits = value;
+    let lo = quadSwapX(u32(bits & 0xfffffffflu));
+    let hi = quadSwapX(u32(bits >> 32u));
+    return u64(lo) | (u64(hi) << 32u);
+}
+
+fn wk_sg_quad_swap_x__f64(value: f64) -> f64 {
+    let bits = bitcast<u64>(value);
+    let lo = quadSwapX(u32(bits & 0xfffffffflu));
+    let hi = quadSwapX(u32(bits >> 32u));
+    return bitcast<f64>(u64(lo) | (u64(hi) << 32u));
+}
+
+fn wk_sg_quad_swap_y__i64(value: i64) -> i64 {
+    let bits = bitcast<u64>(value);
+    let lo = quadSwapY(u32(bits & 0xfffffffflu));
+    let hi = quadSwapY(u32(bits >> 32u));
+    return bitcast<i64>(u64(lo) | (u64(hi) << 32u));
+}
+
+fn wk_sg_quad_swap_y__u64(value: u64) -> u64 {
+    let bits = value;
+    let lo = quadSwapY(u32(bits & 0xfffffffflu));
+    let hi = quadSwapY(u32(bits >> 32u));
+    return u64(lo) | (u64(hi) << 32u);
+}
+
+fn wk_sg_quad_swap_y__f64(value: f64) -> f64 {
+    let bits = bitcast<u64>(value);
+    let lo = quadSwapY(u32(bits & 0xfffffffflu));
+    let hi = quadSwapY(u32(bits >> 32u));
+    return bitcast<f64>(u64(lo) | (u64(hi) << 32u));
+}
+
+fn wk_sg_quad_swap_diagonal__i64(value: i64) -> i64 {
+    let bits = bitcast<u64>(value);
+    let lo = quadSwapDiagonal(u32(bits & 0xfffffffflu));
+    let hi = quadSwapDiagonal(u32(bits >> 32u));
+    return bitcast<i64>(u64(lo) | (u64(hi) << 32u));
+}
+
+fn wk_sg_quad_swap_diagonal__u64(value: u64) -> u64 {
+    let bits = value;
+    let lo = quadSwapDiagonal(u32(bits & 0xfffffffflu));
+    let hi = quadSwapDiagonal(u32(bits >> 32u));
+    return u64(lo) | (u64(hi) << 32u);
+}
+
+fn wk_sg_quad_swap_diagonal__f64(value: f64) -> f64 {
+    let bits = bitcast<u64>(value);
+    let lo = quadSwapDiagonal(u32(bits & 0xfffffffflu));
+    let hi = quadSwapDiagonal(u32(bits >> 32u));
+    return bitcast<f64>(u64(lo) | (u64(hi) << 32u));
+}
+
+fn wk_sg_rotate__i64(value: i64, delta: u32) -> i64 {
+    let source = (wk_sg_lane + delta) & 7u;
+    let bits = bitcast<u64>(value);
+    let lo = subgroupShuffle(u32(bits & 0xfffffffflu), source);
+    let hi = subgroupShuffle(u32(bits >> 32u), source);
+    return bitcast<i64>(u64(lo) | (u64(hi) << 32u));
+}
+
+fn wk_sg_rotate__u64(value: u64, delta: u32) -> u64 {
+    let source = (wk_sg_lane + delta) & 7u;
+    let bits = value;
+    let lo = subgroupShuffle(u32(bits & 0xfffffffflu), source);
+    let hi = subgroupShuffle(u32(bits >> 32u), source);
+    return u64(lo) | (u64(hi) << 32u);
+}
+
+fn wk_sg_rotate__f64(value: f64, delta: u32) -> f64 {
+    let source = (wk_sg_lane + delta) & 7u;
+    let bits = bitcast<u64>(value);
+    let lo = subgroupShuffle(u32(bits & 0xfffffffflu), source);
+    let hi = subgroupShuffle(u32(bits >> 32u), source);
+    return bitcast<f64>(u64(lo) | (u64(hi) << 32u));
+}
+
+fn wk_sg_rotate_tiled__i64__0(value: i64, delta: u32) -> i64 {
+    let source = (wk_sg_lane & 0xffffffffu) | ((wk_sg_lane + delta) & 0u);
+    let bits = bitcast<u64>(value);
+    let lo = subgroupShuffle(u32(bits & 0xfffffffflu), source);
+    let hi = subgroupShuffle(u32(bits >> 32u), source);
+    return bitcast<i64>(u64(lo) | (u64(hi) << 32u));
+}
+
+fn wk_sg_rotate_tiled__i64__1(value: i64, delta: u32) -> i64 {
+    let source = (wk_sg_lane & 0xfffffffeu) | ((wk_sg_lane + delta) & 1u);
+    let bits = bitcast<u64>(value);
+    let lo = subgroupShuffle(u32(bits & 0xfffffffflu), source);
+    let hi = subgroupShuffle(u32(bits >> 32u), source);
+    return bitcast<i64>(u64(lo) | (u64(hi) << 32u));
+}
+
+fn wk_sg_rotate_tiled__i64__2(value: i64, delta: u32) -> i64 {
+    let source = (wk_sg_lane & 0xfffffffcu) | ((wk_sg_lane + delta) & 3u);
+    let bits = bitcast<u64>(value);
+    let lo = subgroupShuffle(u32(bits & 0xfffffffflu), source);
+    let hi = subgroupShuffle(u32(bits >> 32u), source);
+    return bitcast<i64>(u64(lo) | (u64(hi) << 32u));
+}
+
+fn wk_sg_rotate_tiled__i64__3(value: i64, delta: u32) -> i64 {
+    let source = (wk_sg_lane + delta) & 7u;
+    let bits = bitcast<u64>(value);
+    let lo = subgroupShuffle(u32(bits & 0xfffffffflu), source);
+    let hi = subgroupShuffle(u32(bits >> 32u), source);
+    return bitcast<i64>(u64(lo) | (u64(hi) << 32u));
+}
+
+fn wk_sg_rotate_tiled__u64__0(value: u64, delta: u32) -> u64 {
+    let source = (wk_sg_lane & 0xffffffffu) | ((wk_sg_lane + delta) & 0u);
+    let bits = value;
+    let lo = subgroupShuffle(u32(bits & 0xfffffffflu), source);
+    let hi = subgroupShuffle(u32(bits >> 32u), source);
+    return u64(lo) | (u64(hi) << 32u);
+}
+
+fn wk_sg_rotate_tiled__u64__1(value: u64, delta: u32) -> u64 {
+    let source = (wk_sg_lane & 0xfffffffeu) | ((wk_sg_lane + delta) & 1u);
+    let bits = value;
+    let lo = subgroupShuffle(u32(bits & 0xfffffffflu), source);
+    let hi = subgroupShuffle(u32(bits >> 32u), source);
+    return u64(lo) | (u64(hi) << 32u);
+}
+
+fn wk_sg_rotate_tiled__u64__2(value: u64, delta: u32) -> u64 {
+    let source = (wk_sg_lane & 0xfffffffcu) | ((wk_sg_lane + delta) & 3u);
+    let bits = value;
+    let lo = subgroupShuffle(u32(bits & 0xfffffffflu), source);
+    let hi = subgroupShuffle(u32(bits >> 32u), source);
+    return u64(lo) | (u64(hi) << 32u);
+}
+
+fn wk_sg_rotate_tiled__u64__3(value: u64, delta: u32) -> u64 {
+    let source = (wk_sg_lane + delta) & 7u;
+    let bits = value;
+    let lo = subgroupShuffle(u32(bits & 0xfffffffflu), source);
+    let hi = subgroupShuffle(u32(bits >> 32u), source);
+    return u64(lo) | (u64(hi) << 32u);
+}
+
+fn wk_sg_rotate_tiled__f64__0(value: f64, delta: u32) -> f64 {
+    let source = (wk_sg_lane & 0xffffffffu) | ((wk_sg_lane + delta) & 0u);
+    let bits = bitcast<u64>(value);
+    let lo = subgroupShuffle(u32(bits & 0xfffffffflu), source);
+    let hi = subgroupShuffle(u32(bits >> 32u), source);
+    return bitcast<f64>(u64(lo) | (u64(hi) << 32u));
+}
+
+fn wk_sg_rotate_tiled__f64__1(value: f64, delta: u32) -> f64 {
+    let source = (wk_sg_lane & 0xfffffffeu) | ((wk_sg_lane + delta) & 1u);
+    let bits = bitcast<u64>(value);
+    let lo = subgroupShuffle(u32(bits & 0xfffffffflu), source);
+    let hi = subgroupShuffle(u32(bits >> 32u), source);
+    return bitcast<f64>(u64(lo) | (u64(hi) << 32u));
+}
+
+fn wk_sg_rotate_tiled__f64__2(value: f64, delta: u32) -> f64 {
+    let source = (wk_sg_lane & 0xfffffffcu) | ((wk_sg_lane + delta) & 3u);
+    let bits = bitcast<u64>(value);
+    let lo = subgroupShuffle(u32(bits & 0xfffffffflu), source);
+    let hi = subgroupShuffle(u32(bits >> 32u), source);
+    return bitcast<f64>(u64(lo) | (u64(hi) << 32u));
+}
+
+fn wk_sg_rotate_tiled__f64__3(value: f64, delta: u32) -> f64 {
+    let source = (wk_sg_lane + delta) & 7u;
+    let bits = bitcast<u64>(value);
+    let lo = subgroupShuffle(u32(bits & 0xfffffffflu), source);
+    let hi = subgroupShuffle(u32(bits >> 32u), source);
+    return bitcast<f64>(u64(lo) | (u64(hi) << 32u));
+}
+
 fn wk_sg_ballot_u64(predicate: bool) -> u64 {
     let bits = subgroupBallot(predicate);
     return u64(bits.x) | (u64(bits.y) << 32u);
+}
+
+fn wk_sg_match_any__i64(value: i64) -> vec4<u32> {
+    let bits = bitcast<u64>(value);
+    let key = vec2<u32>(u32(bits & 0xfffffffflu), u32(bits >> 32u));
+    var pending = true;
+    var mask = vec4<u32>(0u);
+    loop {
+        let left = subgroupBallot(pending);
+        if left.x == 0u {
+            break;
+        }
+        let leader = firstTrailingBit(left.x);
+        let leader_key = subgroupShuffle(key, leader);
+        let same = pending && all(key == leader_key);
+        let group = subgroupBallot(same);
+        if same {
+            mask = group;
+            pending = false;
+        }
+    }
+    return mask;
+}
+
+fn wk_sg_match_any__u64(value: u64) -> vec4<u32> {
+    let bits = value;
+    let key = vec2<u32>(u32(bits & 0xfffffffflu), u32(bits >> 32u));
+    var pending = true;
+    var mask = vec4<u32>(0u);
+    loop {
+        let left = subgroupBallot(pending);
+        if left.x == 0u {
+            break;
+        }
+        let leader = firstTrailingBit(left.x);
+        let leader_key = subgroupShuffle(key, leader);
+        let same = pending && all(key == leader_key);
+        let group = subgroupBallot(same);
+        if same {
+            mask = group;
+            pending = false;
+        }
+    }
+    return mask;
+}
+
+fn wk_sg_match_any__f64(value: f64) -> vec4<u32> {
+    let bits = bitcast<u64>(value);
+    let key = vec2<u32>(u32(bits & 0xfffffffflu), u32(bits >> 32u));
+    var pending = true;
+    var mask = vec4<u32>(0u);
+    loop {
+        let left = subgroupBallot(pending);
+        if left.x == 0u {
+            break;
+        }
+        let leader = firstTrailingBit(left.x);
+        let leader_key = subgroupShuffle(key, leader);
+        let same = pending && all(key == leader_key);
+        let group = subgroupBallot(same);
+        if same {
+            mask = group;
+            pending = false;
+        }
+    }
+    return mask;
 }
 
 fn wk_sg_all_equal__i64(value: i64) -> bool {

@@ -1,4 +1,5 @@
-//! Lane id, subgroup size, election and the subgroup barrier.
+//! Lane id, subgroup size, election, the subgroup barrier and the memory
+//! fence.
 
 use super::{Inputs, per_lane};
 use crate::conformance::case::{Case, CaseBuilder};
@@ -34,6 +35,22 @@ pub(super) fn cases(instance: &Instance, inputs: &mut Inputs) -> Vec<Case> {
                  let r = wk_conf_scratch[slot + lane_count - 1u - lane];",
             )
             .label("exchange through workgroup memory")
+        }
+        "mem_fence" => {
+            // Each lane writes its value to workgroup memory, fences, and
+            // reads its own slot back.
+            let values = inputs.per_invocation(|rng, _| Value::u32(rand::Rng::random(rng)));
+            CaseBuilder::new(instance.spec(), instance.lowering, u32_ty, |l| {
+                per_lane(l.size, |lane| Some(l.get(0, lane)))
+            })
+            .operand(u32_ty, values)
+            .custom(
+                "let slot = subgroup * lane_count;\n\
+                 wk_conf_scratch[slot + lane] = $0;\n\
+                 $f();\n\
+                 let r = wk_conf_scratch[slot + lane];",
+            )
+            .label("write, fence, read back")
         }
         other => unreachable!("identification op `{other}` has no cases"),
     };

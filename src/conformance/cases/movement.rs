@@ -1,4 +1,4 @@
-//! Shuffles and broadcasts: every lane's result is another lane's value,
+//! Shuffles, broadcasts, quad operations and rotates: every lane's result is another lane's value,
 //! compared bit for bit (NaN payloads, signed zeros and subnormals included).
 
 use std::collections::BTreeSet;
@@ -109,6 +109,72 @@ pub(super) fn cases(instance: &Instance, inputs: &mut Inputs) -> Vec<Case> {
                 .label("all lanes active")
                 .build(),
         ],
+        "quad_broadcast" => {
+            let random = inputs.per_invocation(|rng, _| Value::u32(rng.random_range(0..4)));
+            let model = |l: &crate::conformance::case::Lanes<'_>, lane: u32| {
+                Some(l.get(0, (lane & !3) | l.get(1, lane).as_u32()))
+            };
+            let mut cases = vec![
+                builder(model)
+                    .operand(ValueType::Scalar(crate::Dtype::U32), random)
+                    .label("random ids per lane")
+                    .build(),
+            ];
+            cases.extend([0u32, 3].into_iter().map(|id| {
+                CaseBuilder::new(instance.spec(), instance.lowering, ty, move |l| {
+                    per_lane(l.size, |lane| Some(l.get(0, (lane & !3) | id)))
+                })
+                .operand(ty, values.clone())
+                .literal(format!("{id}u"))
+                .label(format!("id={id}"))
+                .build()
+            }));
+            cases
+        }
+        "quad_swap_x" => vec![
+            builder(|l, lane| Some(l.get(0, lane ^ 1)))
+                .label("lane ^ 1")
+                .build(),
+        ],
+        "quad_swap_y" => vec![
+            builder(|l, lane| Some(l.get(0, lane ^ 2)))
+                .label("lane ^ 2")
+                .build(),
+        ],
+        "quad_swap_diagonal" => {
+            vec![
+                builder(|l, lane| Some(l.get(0, lane ^ 3)))
+                    .label("lane ^ 3")
+                    .build(),
+            ]
+        }
+        "rotate" | "rotate_tiled" => {
+            // Tile of the op; a full rotate wraps at the subgroup's own size.
+            let tile = instance.log2_size.map(|l| 1u32 << l);
+            let t = tile.unwrap_or(s);
+            // Delta 1 first: the first case is the one static budgets compile.
+            let mut deltas: Vec<u32> = Vec::new();
+            for delta in [1, 0, t - 1, 2 * t + 1] {
+                if !deltas.contains(&delta) {
+                    deltas.push(delta);
+                }
+            }
+            deltas
+                .into_iter()
+                .map(|delta| {
+                    CaseBuilder::new(instance.spec(), instance.lowering, ty, move |l| {
+                        let t = tile.unwrap_or(l.size);
+                        per_lane(l.size, |lane| {
+                            Some(l.get(0, (lane & !(t - 1)) | ((lane + delta) % t)))
+                        })
+                    })
+                    .operand(ty, values.clone())
+                    .literal(format!("{delta}u"))
+                    .label(format!("delta={delta}"))
+                    .build()
+                })
+                .collect()
+        }
         other => unreachable!("movement op `{other}` has no cases"),
     }
 }
