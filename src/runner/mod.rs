@@ -18,7 +18,6 @@ mod options;
 mod program;
 mod select;
 mod wgpu_device;
-mod wgpu_pool;
 mod wgpu_program;
 
 pub use layout::{BufferBinding, buffer_bindings};

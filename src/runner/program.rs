@@ -32,8 +32,7 @@ pub struct Buffer {
 }
 
 pub(super) enum BufferInner {
-    /// On loan from the device's pool (`wgpu_pool.rs`).
-    Wgpu(super::wgpu_pool::Pooled),
+    Wgpu(wgpu::Buffer),
     #[cfg(feature = "native")]
     Cuda(CudaBuffer),
     #[cfg(feature = "native")]
@@ -116,42 +115,10 @@ impl Gpu {
         Ok(Buffer { inner, size })
     }
 
-    /// Frees every idle buffer the device keeps for reuse and returns how
-    /// many bytes that was. On wgpu, a dropped [`Buffer`] goes back to the
-    /// device's pool (its size rounded up to a power of two from 1 MiB on)
-    /// and a later buffer of the same class reuses it, because freeing large
-    /// allocations slows later kernels on NVIDIA's Vulkan driver (issue 19).
-    /// CUDA and HIP buffers are freed when dropped: there this returns 0.
-    pub fn release_cached_buffers(&self) -> u64 {
-        match &self.device {
-            Device::Wgpu(d) => d.pool().release(),
-            #[cfg(feature = "native")]
-            _ => 0,
-        }
-    }
-
-    /// Keeps at most `bytes` of idle buffers for reuse (default 8 GiB),
-    /// freeing the oldest beyond that now and later; 0 frees every buffer
-    /// when it is dropped. No effect on CUDA and HIP.
-    pub fn set_buffer_cache_limit(&self, bytes: u64) {
-        if let Device::Wgpu(d) = &self.device {
-            d.pool().set_limit(bytes);
-        }
-    }
-
-    /// Bytes of idle buffers kept for reuse (0 on CUDA and HIP).
-    pub fn cached_buffer_bytes(&self) -> u64 {
-        match &self.device {
-            Device::Wgpu(d) => d.pool().idle_bytes(),
-            #[cfg(feature = "native")]
-            _ => 0,
-        }
-    }
-
     /// Waits for all queued work and returns the buffer's contents.
     pub fn read(&self, buffer: &Buffer) -> Result<Vec<u8>, Error> {
         match (&self.device, &buffer.inner) {
-            (Device::Wgpu(d), BufferInner::Wgpu(b)) => d.read(b.buffer(), buffer.size),
+            (Device::Wgpu(d), BufferInner::Wgpu(b)) => d.read(b, buffer.size),
             #[cfg(feature = "native")]
             (Device::Cuda(d), _) => d.read(buffer),
             #[cfg(feature = "native")]

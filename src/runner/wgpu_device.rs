@@ -2,11 +2,9 @@
 //! buffers bound by number, dispatch and read-back.
 
 use std::borrow::Cow;
-use std::sync::Arc;
 
 use wgpu::util::DeviceExt;
 
-use super::wgpu_pool::BufferPool;
 use super::{AdapterChoice, Binding, KernelOptions};
 use crate::error::Error;
 use crate::expand::ValidModule;
@@ -18,8 +16,6 @@ pub struct WgpuDevice {
     queue: wgpu::Queue,
     info: wgpu::AdapterInfo,
     target: Target,
-    /// Idle resident and read-back buffers, for reuse (`wgpu_pool.rs`).
-    pool: Arc<BufferPool>,
 }
 
 /// A compute pipeline ready to dispatch.
@@ -62,7 +58,6 @@ impl WgpuDevice {
             queue,
             info,
             target,
-            pool: BufferPool::new(),
         })
     }
 
@@ -84,11 +79,6 @@ impl WgpuDevice {
     /// The queue.
     pub fn queue(&self) -> &wgpu::Queue {
         &self.queue
-    }
-
-    /// The pool of idle buffers.
-    pub(super) fn pool(&self) -> &Arc<BufferPool> {
-        &self.pool
     }
 
     /// Builds a compute pipeline for entry point `entry` of `module`.

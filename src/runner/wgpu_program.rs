@@ -2,54 +2,15 @@
 //! on the GPU, one compute pass per dispatch (so wgpu orders each dispatch
 //! after the writes of the ones before it), timestamps around a run.
 
-use std::num::NonZeroU64;
-
 use super::program::{Buffer, BufferInner, Step, foreign, leading_zeros};
 use super::wgpu_device::WgpuDevice;
-use super::wgpu_pool::{BufferPool, Pooled};
 use crate::error::Error;
 
-/// Uploads and read-backs move at most this many bytes at a time (16 MiB).
-const CHUNK: u64 = 16 << 20;
-
 impl WgpuDevice {
-    /// A storage buffer of at least `size` bytes (rounded up to a non-zero
-    /// multiple of 4, as storage bindings must be, and to the pool's size
-    /// class), zeroed or holding `data`: an idle one of the pool's, or a new
-    /// one.
-    pub(super) fn buffer(&self, size: u64, data: Option<&[u8]>) -> Result<Pooled, Error> {
-        let usage = wgpu::BufferUsages::STORAGE
-            | wgpu::BufferUsages::COPY_SRC
-            | wgpu::BufferUsages::COPY_DST;
-        let bytes = BufferPool::class(size, self.device().limits().max_buffer_size);
-        let buffer = match self.pool().take(bytes, usage) {
-            Some(reused) => {
-                // A new buffer is zeroed by wgpu; a reused one is cleared
-                // here, before any write (queued writes run at the start of
-                // the next submission).
-                let mut encoder = self.device().create_command_encoder(&Default::default());
-                encoder.clear_buffer(reused.buffer(), 0, None);
-                self.queue().submit([encoder.finish()]);
-                reused
-            }
-            None => self
-                .pool()
-                .lend(self.new_buffer("wavekit resident", bytes, usage)?),
-        };
-        if let Some(data) = data {
-            self.write(buffer.buffer(), data)?;
-        }
-        Ok(buffer)
-    }
-
-    /// Creates a buffer of `bytes` and `usage`, with allocation failures as
-    /// errors.
-    fn new_buffer(
-        &self,
-        label: &str,
-        bytes: u64,
-        usage: wgpu::BufferUsages,
-    ) -> Result<wgpu::Buffer, Error> {
+    /// A storage buffer of `size` bytes (rounded up to a non-zero multiple of
+    /// 4, as storage bindings must be), zeroed or holding `data`.
+    pub(super) fn buffer(&self, size: u64, data: Option<&[u8]>) -> Result<wgpu::Buffer, Error> {
+        let padded = size.max(4).next_multiple_of(4);
         let scope = self
             .device()
             .push_error_scope(wgpu::ErrorFilter::OutOfMemory);
@@ -57,74 +18,50 @@ impl WgpuDevice {
             .device()
             .push_error_scope(wgpu::ErrorFilter::Validation);
         let buffer = self.device().create_buffer(&wgpu::BufferDescriptor {
-            label: Some(label),
-            size: bytes,
-            usage,
-            mapped_at_creation: false,
+            label: Some("wavekit resident"),
+            size: padded,
+            usage: wgpu::BufferUsages::STORAGE
+                | wgpu::BufferUsages::COPY_SRC
+                | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: data.is_some(),
         });
+        if let Some(data) = data {
+            let mut mapped = buffer
+                .slice(..)
+                .get_mapped_range_mut()
+                .map_err(|e| Error::Gpu(format!("filling a buffer of {size} bytes: {e}")))?;
+            mapped.slice(..data.len()).copy_from_slice(data);
+            drop(mapped);
+            buffer.unmap();
+        }
         for scope in [validation, scope] {
             if let Some(error) = pollster::block_on(scope.pop()) {
-                return Err(Error::Gpu(format!("a buffer of {bytes} bytes: {error}")));
+                return Err(Error::Gpu(format!("a buffer of {size} bytes: {error}")));
             }
         }
         Ok(buffer)
     }
 
-    /// Writes `data` at the start of `buffer` in chunks of [`CHUNK`] bytes,
-    /// each submitted and waited for, so that wgpu's staging never holds
-    /// more than one chunk: no large host-visible allocation is made and
-    /// freed (see the pool's docs for why that matters).
-    fn write(&self, buffer: &wgpu::Buffer, data: &[u8]) -> Result<(), Error> {
-        for (i, chunk) in data.chunks(CHUNK as usize).enumerate() {
-            let offset = i as u64 * CHUNK;
-            if chunk.len() % 4 == 0 {
-                self.queue().write_buffer(buffer, offset, chunk);
-            } else {
-                // Writes are whole words: the last one padded with zeros.
-                let mut padded = chunk.to_vec();
-                padded.resize(chunk.len().next_multiple_of(4), 0);
-                self.queue().write_buffer(buffer, offset, &padded);
-            }
-            self.queue().submit([]);
-            self.device()
-                .poll(wgpu::PollType::wait_indefinitely())
-                .map_err(|e| Error::Gpu(format!("waiting for an upload: {e}")))?;
-        }
-        Ok(())
-    }
-
-    /// Waits for the queue and copies the first `size` bytes of `buffer`
-    /// back, through one pooled read-back buffer of at most [`CHUNK`] bytes.
+    /// Waits for the queue and copies `size` bytes of `buffer` back.
     pub(super) fn read(&self, buffer: &wgpu::Buffer, size: u64) -> Result<Vec<u8>, Error> {
-        let padded = size.max(4).next_multiple_of(4).min(buffer.size());
-        let chunk = padded.min(CHUNK);
-        let usage = wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST;
-        let bytes = BufferPool::class(chunk, self.device().limits().max_buffer_size);
-        let readback = match self.pool().take(bytes, usage) {
-            Some(reused) => reused,
-            None => self
-                .pool()
-                .lend(self.new_buffer("wavekit readback", bytes, usage)?),
-        };
-        let mut data = Vec::with_capacity(padded as usize);
-        for at in (0..padded).step_by(chunk as usize) {
-            let n = chunk.min(padded - at);
-            let mut encoder = self.device().create_command_encoder(&Default::default());
-            encoder.copy_buffer_to_buffer(buffer, at, readback.buffer(), 0, n);
-            self.queue().submit([encoder.finish()]);
-            let slice = readback.buffer().slice(..n);
-            slice.map_async(wgpu::MapMode::Read, |_| {});
-            self.device()
-                .poll(wgpu::PollType::wait_indefinitely())
-                .map_err(|e| Error::Gpu(format!("waiting for a read-back: {e}")))?;
-            data.extend_from_slice(
-                &slice
-                    .get_mapped_range()
-                    .map_err(|e| Error::Gpu(format!("reading back: {e}")))?,
-            );
-            readback.buffer().unmap();
-        }
-        data.truncate(size as usize);
+        let readback = self.device().create_buffer(&wgpu::BufferDescriptor {
+            label: Some("wavekit readback"),
+            size: buffer.size(),
+            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let mut encoder = self.device().create_command_encoder(&Default::default());
+        encoder.copy_buffer_to_buffer(buffer, 0, &readback, 0, buffer.size());
+        self.queue().submit([encoder.finish()]);
+        readback.slice(..).map_async(wgpu::MapMode::Read, |_| {});
+        self.device()
+            .poll(wgpu::PollType::wait_indefinitely())
+            .map_err(|e| Error::Gpu(format!("waiting for a read-back: {e}")))?;
+        let data = readback
+            .slice(..)
+            .get_mapped_range()
+            .map_err(|e| Error::Gpu(format!("reading back: {e}")))?[..size as usize]
+            .to_vec();
         Ok(data)
     }
 
@@ -251,13 +188,17 @@ impl WgpuDevice {
                 pass.set_bind_group(0, bind_group, &[]);
                 pass.dispatch_workgroups(workgroups[0], workgroups[1], workgroups[2]);
             }
-            Step::Zero(buffer) => {
-                encoder.clear_buffer(wgpu_buffer(buffer)?, 0, Some(bound(buffer).get()))
-            }
+            Step::Zero(buffer) => encoder.clear_buffer(wgpu_buffer(buffer)?, 0, None),
             Step::Copy { src, dst } => {
-                let bytes = bound(src).min(bound(dst)).get();
+                let bytes = src.size().min(dst.size()).next_multiple_of(4);
                 let (src, dst) = (wgpu_buffer(src)?, wgpu_buffer(dst)?);
-                encoder.copy_buffer_to_buffer(src, 0, dst, 0, bytes);
+                encoder.copy_buffer_to_buffer(
+                    src,
+                    0,
+                    dst,
+                    0,
+                    bytes.min(src.size()).min(dst.size()),
+                );
             }
         }
         Ok(())
@@ -281,13 +222,7 @@ impl WgpuDevice {
                     .map(|(i, buffer)| {
                         Ok(wgpu::BindGroupEntry {
                             binding: i as u32,
-                            // The size asked for, not the pool's class:
-                            // `arrayLength` counts from it.
-                            resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                                buffer: wgpu_buffer(buffer)?,
-                                offset: 0,
-                                size: Some(bound(buffer)),
-                            }),
+                            resource: wgpu_buffer(buffer)?.as_entire_binding(),
                         })
                     })
                     .collect::<Result<Vec<_>, Error>>()?;
@@ -303,15 +238,9 @@ impl WgpuDevice {
     }
 }
 
-/// The bytes of `buffer` that steps see: its size, padded to a non-zero
-/// multiple of 4 (the pool's buffer behind it may be larger).
-fn bound(buffer: &Buffer) -> NonZeroU64 {
-    NonZeroU64::new(buffer.size().max(4).next_multiple_of(4)).unwrap_or(NonZeroU64::MIN)
-}
-
 fn wgpu_buffer(buffer: &Buffer) -> Result<&wgpu::Buffer, Error> {
     match &buffer.inner {
-        BufferInner::Wgpu(b) => Ok(b.buffer()),
+        BufferInner::Wgpu(b) => Ok(b),
         #[cfg(feature = "native")]
         _ => Err(foreign("a wgpu step")),
     }
