@@ -58,6 +58,9 @@ WARMUP_MS=${WARMUP_MS:-200}
 LO=${LOG2_LO:-10}
 MID=${LOG2_MID:-24}
 HI=${LOG2_HI:-28}
+# wavekit-demos --settle-ms: timed batches until none is 2 % faster than the
+# best for this long (docs/benchmarks/2026-11-25b-h100-vulkan).
+SETTLE_MS=${SETTLE_MS:-300}
 VK_HI=${VULKAN_LOG2_HI:-26}
 if [[ ${FULL:-0} == 1 ]]; then MID=$HI VK_HI=$HI; fi
 DEMOS=${DEMOS:-reduce scan compact histogram radix_sort contact_sort}
@@ -141,6 +144,22 @@ ICD=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
 [[ -f $ICD ]] && export VK_DRIVER_FILES=$ICD
 export XDG_RUNTIME_DIR=/tmp/wavekit-runtime
 mkdir -p "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
+# The tune profiles recorded in docs/tune/ (issue 19), installed as stored
+# profiles so wavekit's Vulkan runs use the lowerings `wavekit tune` chose on
+# that adapter and driver (a profile for another driver is never used).
+# PROFILES=0 runs with the documented default lowerings instead.
+if [[ ${PROFILES:-1} == 1 ]] && compgen -G "docs/tune/*.json" >/dev/null; then
+    export WAVEKIT_PROFILE_DIR=/tmp/wk-profiles
+    mkdir -p "$WAVEKIT_PROFILE_DIR"
+    for f in docs/tune/*.json; do
+        # Profile::file_name: lower-case letters and digits, runs of anything
+        # else as one `-`.
+        name=$(python3 -c 'import json, re, sys
+p = json.load(open(sys.argv[1]))
+print(re.sub("[^a-z0-9]+", "-", (p["adapter"] + " " + p["driver"]).lower()).strip("-") + ".json")' "$f") &&
+            cp "$f" "$WAVEKIT_PROFILE_DIR/$name" && echo "tune profile: $f -> $name"
+    done
+fi
 # LLVM's libraries only for wavekit's binaries: Debian's libffi, libxml2 or
 # ICU on the path could shadow what python3 and PyTorch load.
 WK=(env "LD_LIBRARY_PATH=/opt/wk/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
@@ -193,7 +212,7 @@ DRIVER=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null
     echo "WARMUP=$WARMUP"
     echo "WARMUP_MS=$WARMUP_MS"
     echo "PLAN=2^$LO..2^$MID every variant; default variants to 2^$HI (CUDA) and 2^$VK_HI (Vulkan); references 2^$LO..2^$HI"
-    echo "COMMAND=BUDGET_S=$BUDGET_S RUNS=$RUNS WARMUP=$WARMUP WARMUP_MS=$WARMUP_MS LOG2_LO=$LO LOG2_MID=$MID LOG2_HI=$HI VULKAN_LOG2_HI=$VK_HI bash bench/device-run.sh \$OUT"
+    echo "COMMAND=BUDGET_S=$BUDGET_S RUNS=$RUNS WARMUP=$WARMUP WARMUP_MS=$WARMUP_MS SETTLE_MS=$SETTLE_MS LOG2_LO=$LO LOG2_MID=$MID LOG2_HI=$HI VULKAN_LOG2_HI=$VK_HI bash bench/device-run.sh \$OUT"
 } >"$INFO/summary.env"
 echo "   GPU: ${GPU:-unknown}, driver ${DRIVER:-unknown}, $SMS SMs; torch: ${TORCH_INFO:-none}"
 pack
@@ -220,7 +239,7 @@ demos() {
         local base=$RAW/wavekit/wavekit-$label-$demo
         step "$label $demo 2^$LO..2^$mid" 150 "$reserve" "$base-all.log" "$base-all.log" \
             "${WK[@]}" "$WK_DEMOS" "$demo" --backend "$backend" "${adapter[@]}" \
-            --log2 "$LO..=$mid" --warmup "$WARMUP" --warmup-ms "$WARMUP_MS" --runs "$RUNS" --json "$base-all.json"
+            --log2 "$LO..=$mid" --warmup "$WARMUP" --warmup-ms "$WARMUP_MS" --settle-ms "$SETTLE_MS" --runs "$RUNS" --json "$base-all.json"
         ((top > mid)) || continue
         local variants
         mapfile -t variants < <(variants_of "$base-all.json" "$base-all.log")
@@ -238,7 +257,7 @@ demos() {
         [[ $demo == radix_sort ]] && cap=240
         step "$label $demo ${variants[*]} 2^$((mid + 1))..2^$top" "$cap" "$reserve" "$base-top.log" "$base-top.log" \
             "${WK[@]}" "$WK_DEMOS" "$demo" --backend "$backend" "${adapter[@]}" "${flags[@]}" \
-            --log2 "$((mid + 1))..=$top" --warmup "$WARMUP" --warmup-ms "$WARMUP_MS" --runs "$RUNS" --json "$base-top.json"
+            --log2 "$((mid + 1))..=$top" --warmup "$WARMUP" --warmup-ms "$WARMUP_MS" --settle-ms "$SETTLE_MS" --runs "$RUNS" --json "$base-top.json"
         # The cliff check (issue 19, bench/src/cliff.rs): on Vulkan each
         # large size of each of those variants again in a process of its
         # own, into raw/alone/; the tables fail on a > 10 % difference.
@@ -250,7 +269,7 @@ demos() {
                 local one=$RAW/alone/wavekit-$label-$demo-$v-$n
                 step "$label $demo $v 2^$n alone" 90 "$reserve" "$one.log" "$one.log" \
                     "${WK[@]}" "$WK_DEMOS" "$demo" --backend "$backend" "${adapter[@]}" --variant "$v" \
-                    --log2 "$n..=$n" --warmup "$WARMUP" --warmup-ms "$WARMUP_MS" --runs "$RUNS" --json "$one.json"
+                    --log2 "$n..=$n" --warmup "$WARMUP" --warmup-ms "$WARMUP_MS" --settle-ms "$SETTLE_MS" --runs "$RUNS" --json "$one.json"
             done
         done
     done
