@@ -81,8 +81,21 @@ run() { # LIMIT NAME CMD...: one step, its output in the log
 }
 
 if has conformance; then
-    run 120 "wavekit check --backend cuda" "${WK[@]}" "$BIN/wavekit" check --backend cuda
-    run 120 "wavekit check (Vulkan)" "${WK[@]}" "$BIN/wavekit" check
+    # The report as JSON into OUT_DIR (docs/conformance records), then its
+    # verdict lines.
+    for b in cuda vulkan; do
+        run 150 "wavekit check --backend $b --json" sh -c '"$@" >"$0"' "$OUT/conformance-$b.json" \
+            "${WK[@]}" "$BIN/wavekit" check --backend "$b" --json
+        python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+r = d["results"]
+bad = [x for x in r if x["failed_cases"] or x["cases"] == 0]
+cases = sum(x["cases"] for x in r)
+lanes = sum(x["lanes_compared"] for x in r)
+print(sys.argv[2], "|", d["adapter"], "|", d["target"], "| adapter check:", d["adapter_check"]["passed"])
+print(f"{len(r) - len(bad)}/{len(r)} instance checks passed ({cases} cases, {lanes} lanes compared)")
+for x in bad[:20]: print("   FAIL", json.dumps(x)[:300])' "$OUT/conformance-$b.json" "$b" 2>&1
+    done
 fi
 if has demos; then
     for demo in $DEMOS; do
