@@ -18,6 +18,8 @@ fn run_all_demos(vector_width: u32) {
             "0",
             "--warmup-ms",
             "0",
+            "--settle-ms",
+            "0",
             "--runs",
             "1",
         ])
