@@ -555,19 +555,14 @@ impl Probe {
                 chunk,
                 wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
             )?;
-            let mut data = Vec::new();
             for at in (0..bytes).step_by(chunk as usize) {
                 self.gpu("a churn read-back", |encoder| {
                     encoder.copy_buffer_to_buffer(&dst, at, &readback, 0, chunk)
                 })?;
                 let part = self.map_read(&readback)?;
-                let word = (at / 4 + 1) as u32;
-                if part.get(4..8) != Some(&word.to_ne_bytes()[..]) {
-                    return Err(format!("the churn's copy at 2^{log2} read back wrong data"));
-                }
-                data = part;
+                copied(&part, at / 4).map_err(|e| format!("the churn at 2^{log2}: {e}"))?;
             }
-            drop((data, group, src, dst, readback));
+            drop((group, src, dst, readback));
             if poll {
                 self.wait("polling after a drop")?;
             }
@@ -612,9 +607,7 @@ impl Probe {
                 encoder.copy_buffer_to_buffer(dst, 0, &readback, 0, chunk.min(4 * words));
             })?;
             let data = self.map_read(&readback)?;
-            if data.get(4..8) != Some(&1u32.to_ne_bytes()[..]) {
-                return Err(format!("the arena's copy at 2^{log2} read back wrong data"));
-            }
+            copied(&data, 0).map_err(|e| format!("the arena at 2^{log2}: {e}"))?;
         }
         Ok(())
     }
@@ -898,6 +891,16 @@ impl Probe {
             (None, Some(error)) => Err(format!("{what}: {error}")),
             (None, None) => Ok(value),
         }
+    }
+}
+
+/// Checks that a read-back of `dst` from word `first` on holds the copy's
+/// `src[i] = i` (its second word, `first + 1`).
+fn copied(data: &[u8], first: u64) -> Result<()> {
+    let want = (first + 1) as u32;
+    match data.get(4..8) {
+        Some(word) if word == want.to_ne_bytes() => Ok(()),
+        _ => Err(format!("word {} read back wrong, want {want}", first + 1)),
     }
 }
 
