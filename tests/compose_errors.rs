@@ -153,13 +153,13 @@ fn block_dim_not_a_multiple_of_the_subgroup() {
 
 #[test]
 fn unknown_module_import() {
-    let source = "#import wavekit::grid as g\n@compute @workgroup_size(1)\nfn main() {}\n";
+    let source = "#import wavekit::warp as g\n@compute @workgroup_size(1)\nfn main() {}\n";
     let text = composer()
         .compose(source, "user.wgsl")
         .unwrap_err()
         .to_string();
     assert!(
-        text.starts_with("error: unknown module `wavekit::grid`"),
+        text.starts_with("error: unknown module `wavekit::warp`"),
         "{text}"
     );
     assert!(text.contains("user.wgsl:1:1"), "{text}");

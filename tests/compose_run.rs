@@ -207,3 +207,29 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>, @builtin(workgroup_id) wg:
         assert_eq!(out[1][block], zeros);
     }
 }
+
+/// `#import wavekit::grid`: a thread publishes a value in a storage buffer,
+/// fences at device scope, then sets its flag; here the same thread reads
+/// both back (the fence keeps program order; what it orders for other
+/// workgroups has no deterministic test on one adapter).
+#[test]
+fn grid_fence_between_data_and_flag() {
+    let gpu = gpu();
+    let shader = "#import wavekit::grid
+@group(0) @binding(0) var<storage, read> input: array<u32>;
+@group(0) @binding(1) var<storage, read_write> data: array<u32>;
+@group(0) @binding(2) var<storage, read_write> flags: array<atomic<u32>>;
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) id: vec3<u32>) {
+    data[id.x] = input[id.x] * 3u;
+    grid::mem_fence();
+    atomicStore(&flags[id.x], data[id.x] + 1u);
+}
+";
+    let input = inputs(7);
+    let out = run(&gpu, shader, &input, &[N, N]);
+    for (i, x) in input.iter().enumerate() {
+        assert_eq!(out[0][i], x * 3, "data[{i}]");
+        assert_eq!(out[1][i], x * 3 + 1, "flags[{i}]");
+    }
+}

@@ -2,8 +2,8 @@
 //! architectures and both RDNA wave sizes, a representative instance of
 //! every catalog op (each lowering) is compiled into a code object, linked
 //! by `ld.lld`, checked with `llvm-readelf` (kernels, wave size, LDS) and
-//! disassembled with `llvm-objdump`; the cross-lane instructions each
-//! instance adds to an empty kernel are compared with
+//! disassembled with `llvm-objdump`; the cross-lane, barrier and
+//! cache-maintenance instructions each instance adds to an empty kernel are compared with
 //! `tests/data/amdgpu_budgets.tsv`.
 //!
 //! After a deliberate change, `WAVEKIT_BLESS_AMDGPU=1 cargo test --test
@@ -58,6 +58,16 @@ fn tracked(mnemonic: &str) -> Option<String> {
         "v_readfirstlane_b32",
         "v_writelane_b32",
         "s_barrier",
+        // Cache maintenance: what an agent-scope fence costs (a workgroup
+        // or wavefront fence needs none).
+        "buffer_wbl2",
+        "buffer_invl2",
+        "buffer_wbinvl1_vol",
+        "buffer_inv",
+        "buffer_gl0_inv",
+        "buffer_gl1_inv",
+        "global_inv",
+        "global_wb",
         "ds_swizzle_b32",
     ]
     .contains(&base)
@@ -168,7 +178,7 @@ fn every_catalog_op_builds_for_every_architecture_within_budget() {
     support::check_table(
         &rows,
         TABLE,
-        "# target\tinstance\tlowering\tcross-lane instructions over an empty kernel \
+        "# target\tinstance\tlowering\tcross-lane, barrier and cache instructions over an empty kernel \
          (LLVM 19 llvm-objdump; `-` = none)",
         "WAVEKIT_BLESS_AMDGPU",
     );
@@ -192,6 +202,16 @@ fn the_named_sequences_hold() {
                 "ds_bpermute_b32=1",
             ),
             ("gfx942-w64", "ballot", "builtin", "v_cmp=1"),
+            // The agent-scope fence writes back and invalidates L2 lines
+            // on gfx942; the wavefront-scope one (sg::mem_fence) costs
+            // nothing over the case's workgroup-memory barrier.
+            (
+                "gfx942-w64",
+                "grid::mem_fence",
+                "builtin",
+                "buffer_inv=1 buffer_wbl2=1 s_barrier=1 v_cmp=1",
+            ),
+            ("gfx942-w64", "mem_fence", "builtin", "s_barrier=1 v_cmp=1"),
             (
                 "gfx1030-w64",
                 "broadcast<u32>",

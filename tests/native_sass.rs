@@ -133,6 +133,71 @@ fn the_named_budgets_hold() {
                 "SHFL=30",
             ),
             ("sm_90", "all_equal<u32>", "builtin", "MATCH=1"),
+            ("sm_90", "match_any<u32>", "builtin", "MATCH=1"),
+            ("sm_90", "block::sync_count_nonzero", "builtin", "BAR=3"),
         ],
     );
+}
+
+/// The fused bodies of the NVPTX layer (`native/src/nvptx/fused.rs`), by
+/// their full SASS mnemonics: each block vote of the case (called twice)
+/// is a `BAR.RED` and no shared atomic is left; `match_any` is one
+/// `MATCH.ANY` and no ballot loop. And the device fence is the
+/// acquire-release `MEMBAR.ALL.GPU`, never the sequentially consistent
+/// `MEMBAR.SC.GPU` of `membar.gl`.
+#[test]
+fn the_fused_bodies_reach_sass() {
+    let representatives = conformance::representative_kernels(&cuda_target()).unwrap();
+    let expected = [
+        ("block::sync_all_nonzero", "BAR.RED.AND"),
+        ("block::sync_any_nonzero", "BAR.RED.OR"),
+        ("block::sync_count_nonzero", "BAR.RED.POPC"),
+        ("match_any<u32>", "MATCH.ANY"),
+        ("match_any<f32>", "MATCH.ANY"),
+        ("grid::mem_fence", "MEMBAR.ALL.GPU"),
+    ];
+    let kernels: Vec<(String, &ValidModule)> = expected
+        .iter()
+        .map(|(instance, _)| {
+            let kernel = representatives
+                .kernels
+                .iter()
+                .find(|k| k.instance == *instance)
+                .unwrap_or_else(|| panic!("no representative kernel for {instance}"));
+            (
+                format!("fused_{}", instance.replace([':', '<', '>'], "_")),
+                &kernel.module,
+            )
+        })
+        .collect();
+    let requests: Vec<KernelRequest> = kernels
+        .iter()
+        .map(|(name, module)| KernelRequest {
+            module: &module.module,
+            info: &module.info,
+            entry: "wk_conf_main",
+            name,
+            source: None,
+        })
+        .collect();
+    for sm in SMS {
+        let (ptx, _) = compile_many(&requests, sm).unwrap();
+        let sass = tools::disassemble(&tools::assemble(&ptx, sm).unwrap()).unwrap();
+        for ((name, _), (instance, mnemonic)) in kernels.iter().zip(expected) {
+            let opcodes = tools::sass_opcodes(&sass, name);
+            let fused = opcodes.iter().filter(|o| o.starts_with(mnemonic)).count();
+            let calls = if instance.starts_with("block::") {
+                2
+            } else {
+                1
+            };
+            assert_eq!(fused, calls, "sm_{sm} {instance}: {opcodes:?}");
+            for absent in ["ATOMS", "VOTE", "MEMBAR.SC"] {
+                assert!(
+                    !opcodes.iter().any(|o| o.starts_with(absent)),
+                    "sm_{sm} {instance} still has {absent}: {opcodes:?}"
+                );
+            }
+        }
+    }
 }

@@ -3,13 +3,13 @@
 //! [`crate::lower`] turns naga IR into target-independent LLVM IR and asks
 //! the target for everything that differs between GPUs: address spaces,
 //! the kernel calling convention, special registers, warp/wave operations
-//! and barriers. `nvptx` implements it for CUDA; the AMDGPU layer will
-//! implement the same trait.
+//! and barriers. `nvptx` implements it for CUDA and `amdgpu` for HIP.
 
 use inkwell::builder::Builder;
 use inkwell::context::Context;
 use inkwell::module::Module;
-use inkwell::values::{FunctionValue, IntValue};
+use inkwell::types::BasicTypeEnum;
+use inkwell::values::{BasicValueEnum, FunctionValue, IntValue};
 
 use crate::error::NativeError;
 
@@ -156,6 +156,22 @@ pub trait TargetLayer {
     /// The name of an accurate math routine for `name` (`sinf`, `pow`, ...)
     /// to declare and call, or `None` if the target has none.
     fn math_routine(&self, name: &str) -> Option<String>;
+    /// The target's own body for a template helper function it does in
+    /// fewer instructions (CUDA's fused barrier votes and `match.any`):
+    /// called at the entry of the lowered function whose WGSL name is
+    /// `name`, with its arguments and its return type. `Ok(Some(value))`
+    /// makes the function return `value` instead of running the template's
+    /// body; `Ok(None)` (the default) keeps the template's body. A target
+    /// must check the signature it expects and answer `None` on any other.
+    fn fused_body<'ctx>(
+        &self,
+        _cx: &Cx<'_, 'ctx>,
+        _name: &str,
+        _args: &[BasicValueEnum<'ctx>],
+        _ret: Option<BasicTypeEnum<'ctx>>,
+    ) -> Result<Option<BasicValueEnum<'ctx>>, NativeError> {
+        Ok(None)
+    }
 }
 
 /// The LLVM objects an emitting method works with.

@@ -79,7 +79,7 @@ pub(super) const PRIMITIVES: &[Primitive] = &[
             builtin: Formula::PerDistinct,
             shuffle: None,
             note: "D = distinct values in the subgroup (<= S): per value 2 ballots + 1 shuffle \
-                   (64-bit dtypes: 2 shuffles)",
+                   (64-bit dtypes: 2 shuffles); one match.any.sync on CUDA",
         },
         doc: "Each lane returns the ballot (bit i of word i / 32 for lane i, as `ballot`) of \
               the lanes whose `value` equals its own: a partition of the subgroup into \
@@ -88,10 +88,11 @@ pub(super) const PRIMITIVES: &[Primitive] = &[
               match -0; f16 compares the bits of its exact f32 conversion (naga cannot \
               bitcast a 16-bit scalar): the same classes except that NaNs differing only \
               in the quiet bit match, and f16 subnormals may read as zero where the \
-              target flushes them. A ballot loop on every target: each round elects the \
-              first lane still unmatched, shuffles its value to every lane and ballots the \
-              lanes holding it, so it takes one round per distinct value. Uniform control \
-              flow, all lanes active.",
+              target flushes them. A ballot loop through wgpu and on AMDGPU: each round \
+              elects the first lane still unmatched, shuffles its value to every lane and \
+              ballots the lanes holding it, so it takes one round per distinct value. The \
+              native CUDA back end replaces the loop by one `match.any.sync.b32` (`.b64` for \
+              64-bit dtypes; sm_70+). Uniform control flow, all lanes active.",
         ..BASE
     },
 ];

@@ -45,7 +45,7 @@ const VOTE: Primitive = Primitive {
     cost: Cost {
         builtin: Formula::Zero,
         shuffle: None,
-        note: "2 workgroup barriers + 1 workgroup atomicAdd per thread",
+        note: "2 workgroup barriers + 1 workgroup atomicAdd per thread; one barrier.red on CUDA",
     },
     shared_memory: Some("8 bytes: two u32 slots, shared by the three votes"),
     ..SYNC
@@ -338,7 +338,9 @@ const BASICS: &[Primitive] = &[
         doc: "A workgroup barrier that also returns 1 in every thread iff `predicate` is \
               non-zero in every thread, else 0. Emulated portably: each thread atomicAdds \
               whether its predicate is zero into one of two workgroup slots (alternating per \
-              call, so consecutive votes need no third barrier), between two barriers.",
+              call, so consecutive votes need no third barrier), between two barriers. The \
+              native CUDA back end replaces the three votes by one fused barrier each, \
+              `barrier.red.and` / `.or` / `.popc` (`__syncthreads_and/or/count`).",
         ..VOTE
     },
     Primitive {
@@ -361,8 +363,11 @@ const BASICS: &[Primitive] = &[
               calling thread's memory accesses before and after it, safe in divergent control \
               flow (a producer publishing data before a flag). WGSL has no such statement, so \
               the expansion writes a barrier and wavekit rewrites it in the naga module to \
-              `Statement::MemoryBarrier` (SPIR-V OpMemoryBarrier, MSL threadgroup fence, HLSL \
-              GroupMemoryBarrier); text WGSL output cannot carry it and keeps the barrier.",
+              `Statement::MemoryBarrier` (SPIR-V OpMemoryBarrier, HLSL GroupMemoryBarrier, \
+              GLSL memoryBarrierShared, CUDA `membar.cta`); naga's MSL writer has no fence and \
+              writes `threadgroup_barrier(mem_threadgroup)`, so on Metal it also synchronises \
+              the threadgroup (uniform control flow there). Text WGSL output cannot carry it \
+              and keeps the barrier.",
         ..SYNC
     },
     Primitive {

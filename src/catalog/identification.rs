@@ -100,24 +100,25 @@ pub(super) const PRIMITIVES: &[Primitive] = &[
         cost: Cost {
             builtin: Formula::Zero,
             shuffle: None,
-            note: "one workgroup-scope memory fence, no execution barrier",
+            note: "one subgroup-scope memory fence, no execution barrier",
         },
         doc: "Subgroup memory fence (document 000's `subgroup.mem_fence()`): orders the calling \
               lane's workgroup-memory accesses before the call against those after it, as \
               the other lanes of its subgroup observe them; no lane waits for another (pair \
-              it with `sync` or a flag to exchange data). WGSL has no fence statement and \
-              neither WGSL nor naga's IR has a memory scope narrower than the workgroup for \
-              workgroup memory, so the expansion writes `subgroupBarrier()` and wavekit \
-              rewrites it in the naga module to a workgroup-scope `Statement::MemoryBarrier` \
-              (SPIR-V OpMemoryBarrier(Workgroup, AcquireRelease | WorkgroupMemory), MSL \
-              threadgroup fence, HLSL `GroupMemoryBarrier`): over-strict for the subgroup, \
-              correct since the subgroup is part of the workgroup. Natively it is \
-              `membar.cta` (`__threadfence_block`) on CUDA - PTX has no warp-scope membar, \
-              and `__syncwarp` is an execution barrier, not a fence - and an LLVM `fence \
-              syncscope(\"workgroup\") acq_rel` on AMDGPU. Text WGSL output (snippets, \
-              `emit --lang wgsl`) cannot carry a fence and keeps the `subgroupBarrier()`. \
-              naga requires uniform control flow for it (its uniformity analysis treats \
-              memory barriers like barriers).",
+              it with `sync` or a flag to exchange data). WGSL has no fence statement, so the \
+              expansion writes `subgroupBarrier()` and wavekit rewrites it in the naga module \
+              to `Statement::MemoryBarrier(SUB_GROUP | WORK_GROUP)`: SPIR-V \
+              OpMemoryBarrier(Subgroup, AcquireRelease | WorkgroupMemory | SubgroupMemory), \
+              GLSL `memoryBarrierShared(); subgroupMemoryBarrier();`, HLSL \
+              `GroupMemoryBarrier()` (HLSL has no subgroup scope: over-strict, correct since \
+              the subgroup is part of the workgroup); naga's MSL writer has no fence and \
+              writes `threadgroup_barrier(mem_threadgroup)` and `simdgroup_barrier`, which \
+              also synchronise. Natively it is `membar.cta` (`__threadfence_block`) on CUDA - \
+              PTX has no warp-scope membar, and `__syncwarp` is an execution barrier, not a \
+              fence - and an LLVM `fence syncscope(\"wavefront\") acq_rel` on AMDGPU. Text \
+              WGSL output (snippets, `emit --lang wgsl`) cannot carry a fence and keeps the \
+              `subgroupBarrier()`. naga requires uniform control flow for it (its uniformity \
+              analysis treats memory barriers like barriers).",
         ..BASE
     },
 ];

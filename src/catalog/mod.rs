@@ -18,6 +18,7 @@ mod signature;
 
 mod ballot;
 mod block;
+mod grid;
 mod identification;
 mod lanemask;
 mod movement;

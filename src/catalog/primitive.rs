@@ -6,8 +6,9 @@ use crate::target::Lowering;
 
 use super::{Arg, ContractCheck, Cost, Operator, Param, Placement, Ret};
 
-/// The namespace a primitive is imported from (`#import wavekit::subgroup`
-/// or `wavekit::block`); not to be confused with a memory scope.
+/// The namespace a primitive is imported from (`#import wavekit::subgroup`,
+/// `wavekit::block` or `wavekit::grid`); not to be confused with a memory
+/// scope.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Namespace {
@@ -15,6 +16,9 @@ pub enum Namespace {
     Subgroup,
     /// `wavekit::block`: workgroup-wide primitives (mangled prefix `wk_blk_`).
     Block,
+    /// `wavekit::grid`: device-wide primitives, today the device-scope
+    /// memory fence (mangled prefix `wk_grid_`).
+    Grid,
 }
 
 impl Namespace {
@@ -23,6 +27,7 @@ impl Namespace {
         match self {
             Namespace::Subgroup => "wk_sg_",
             Namespace::Block => "wk_blk_",
+            Namespace::Grid => "wk_grid_",
         }
     }
 
@@ -31,17 +36,23 @@ impl Namespace {
         match self {
             Namespace::Subgroup => "wavekit::subgroup",
             Namespace::Block => "wavekit::block",
+            Namespace::Grid => "wavekit::grid",
         }
     }
 
-    /// How requests name this module's ops: `block::reduce_add`; subgroup
-    /// ops need no qualifier (`subgroup::` is accepted too).
+    /// How requests name this module's ops: `block::reduce_add`,
+    /// `grid::mem_fence`; subgroup ops need no qualifier (`subgroup::` is
+    /// accepted too).
     pub fn qualifier(self) -> &'static str {
         match self {
             Namespace::Subgroup => "",
             Namespace::Block => "block::",
+            Namespace::Grid => "grid::",
         }
     }
+
+    /// Every namespace, in the order `wavekit list` shows them.
+    pub const ALL: [Namespace; 3] = [Namespace::Subgroup, Namespace::Block, Namespace::Grid];
 }
 
 /// A group of related primitives that share one template file.
@@ -72,6 +83,8 @@ pub enum Family {
     BlockScan,
     /// Workgroup radix ranking.
     BlockRadix,
+    /// Device-wide fences.
+    GridSync,
 }
 
 impl Family {
@@ -90,6 +103,7 @@ impl Family {
             Family::BlockSync => "block/sync.wgsl.j2",
             Family::BlockScan => "block/scan.wgsl.j2",
             Family::BlockRadix => "block/radix.wgsl.j2",
+            Family::GridSync => "grid/sync.wgsl.j2",
         }
     }
 
@@ -108,6 +122,7 @@ impl Family {
             Family::BlockSync => "block sync",
             Family::BlockScan => "block reduce/scan",
             Family::BlockRadix => "block radix",
+            Family::GridSync => "grid sync",
         }
     }
 }

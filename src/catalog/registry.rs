@@ -2,7 +2,7 @@
 //! name, and "did you mean" suggestions.
 
 use super::{
-    Namespace, Primitive, ballot, block, identification, lanemask, movement, reduction, scan,
+    Namespace, Primitive, ballot, block, grid, identification, lanemask, movement, reduction, scan,
     segmented, sort, vote,
 };
 
@@ -21,11 +21,13 @@ pub fn primitives() -> impl Iterator<Item = &'static Primitive> {
     ]
     .into_iter()
     .chain(block::PRIMITIVES)
+    .chain([grid::PRIMITIVES])
     .flatten()
 }
 
 /// The primitive a request names: `reduce_add` or `subgroup::reduce_add`
-/// for the subgroup op, `block::reduce_add` for the workgroup one.
+/// for the subgroup op, `block::reduce_add` for the workgroup one,
+/// `grid::mem_fence` for the device-wide fence.
 pub fn find(name: &str) -> Option<&'static Primitive> {
     let (namespace, bare) = split_namespace(name);
     primitives().find(|p| p.namespace == namespace && p.name == bare)
@@ -35,6 +37,8 @@ pub fn find(name: &str) -> Option<&'static Primitive> {
 pub fn split_namespace(name: &str) -> (Namespace, &str) {
     if let Some(bare) = name.strip_prefix("block::") {
         (Namespace::Block, bare)
+    } else if let Some(bare) = name.strip_prefix("grid::") {
+        (Namespace::Grid, bare)
     } else {
         (
             Namespace::Subgroup,

@@ -105,18 +105,15 @@ pub fn imports(source: &str) -> Result<Vec<Import>, SpanError> {
                     ));
                 }
             };
-            let namespace = match path {
-                "wavekit::subgroup" => Namespace::Subgroup,
-                "wavekit::block" => Namespace::Block,
-                _ => {
-                    return Err(SpanError::new(
-                        span,
-                        format!(
-                            "unknown module `{path}`: wavekit has `wavekit::subgroup` and `wavekit::block`"
-                        ),
-                        "imported here",
-                    ));
-                }
+            let Some(namespace) = Namespace::ALL.into_iter().find(|n| n.import_path() == path)
+            else {
+                return Err(SpanError::new(
+                    span,
+                    format!(
+                        "unknown module `{path}`: wavekit has `wavekit::subgroup`, `wavekit::block` and `wavekit::grid`"
+                    ),
+                    "imported here",
+                ));
             };
             let alias = alias.unwrap_or(path.rsplit("::").next().unwrap_or(path));
             if !is_identifier(alias) {

@@ -244,16 +244,16 @@ pub fn mangle_spec(spec: &InstanceSpec) -> String {
 }
 
 /// Splits a mangled name back into a spec, if it has the given prefix
-/// (`wk_sg_` or `wk_blk_`; block ops come back `block::` qualified).
+/// (`wk_sg_`, `wk_blk_` or `wk_grid_`; block and grid ops come back
+/// qualified, `block::` and `grid::`).
 pub fn demangle(prefix: &str, name: &str) -> Option<InstanceSpec> {
     let rest = name.strip_prefix(prefix)?;
     let mut parts = rest.split("__");
     let bare = parts.next()?;
-    let op = if prefix == crate::catalog::Namespace::Block.prefix() {
-        format!("block::{bare}")
-    } else {
-        bare.to_string()
-    };
+    let namespace = crate::catalog::Namespace::ALL
+        .into_iter()
+        .find(|n| n.prefix() == prefix)?;
+    let op = format!("{}{bare}", namespace.qualifier());
     let args = parts
         .map(super::spec::parse_template_arg)
         .collect::<Option<Vec<_>>>()?;

@@ -71,6 +71,10 @@ const TEMPLATES: &[(&str, &str)] = &[
         "block/radix.wgsl.j2",
         include_str!("../../templates/block/radix.wgsl.j2"),
     ),
+    (
+        "grid/sync.wgsl.j2",
+        include_str!("../../templates/grid/sync.wgsl.j2"),
+    ),
 ];
 
 /// What a template sees of an instance (the `i` argument of every macro).

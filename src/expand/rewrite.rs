@@ -3,25 +3,38 @@
 /// The function whose barrier becomes a pure memory barrier.
 pub const MEM_FENCE: &str = "wk_blk_mem_fence";
 
-/// The subgroup fence, whose `subgroupBarrier()` becomes a workgroup-scope
-/// memory barrier: WGSL and naga's IR have no memory scope narrower than
-/// the workgroup that orders workgroup or storage memory (naga's
-/// `Barrier::SUB_GROUP` orders only SPIR-V's SubgroupMemory class).
+/// The subgroup fence, whose `subgroupBarrier()` becomes a subgroup-scope
+/// memory barrier over workgroup memory, `Barrier::SUB_GROUP |
+/// Barrier::WORK_GROUP`: naga's SPIR-V writer takes the memory scope from
+/// the narrowest flag (Subgroup) and the semantics from every flag
+/// (WorkgroupMemory | SubgroupMemory), where `SUB_GROUP` alone would order
+/// only SPIR-V's SubgroupMemory class. The native back ends take the scope
+/// the same way (a wavefront fence on AMDGPU).
 pub const SUBGROUP_MEM_FENCE: &str = "wk_sg_mem_fence";
 
-/// Turns the control barrier in `wk_blk_mem_fence` into a memory barrier of
-/// the same scope, and the one in `wk_sg_mem_fence` into a workgroup-scope
-/// memory barrier: WGSL has only control barriers, naga's IR has both, and
-/// every naga back end lowers `Statement::MemoryBarrier` (SPIR-V
-/// OpMemoryBarrier, MSL `threadgroup_barrier`-free fences, HLSL
-/// `GroupMemoryBarrier`).
+/// The device-scope fence, whose `storageBarrier()` becomes a memory
+/// barrier of the same (storage) flags.
+pub const GRID_MEM_FENCE: &str = "wk_grid_mem_fence";
+
+/// Turns the control barrier in `wk_blk_mem_fence` and `wk_grid_mem_fence`
+/// into a memory barrier of the same flags, and the one in
+/// `wk_sg_mem_fence` into a subgroup-scope memory barrier over workgroup
+/// memory ([`SUBGROUP_MEM_FENCE`]): WGSL has only
+/// control barriers and naga's IR has both. naga's back ends lower
+/// `Statement::MemoryBarrier` to SPIR-V `OpMemoryBarrier` (Device scope for
+/// storage, Workgroup scope otherwise), HLSL `DeviceMemoryBarrier` /
+/// `GroupMemoryBarrier` and GLSL `memoryBarrierBuffer` /
+/// `memoryBarrierShared`; naga 30's MSL writer has no fence and writes the
+/// same `threadgroup_barrier(mem_device / mem_threadgroup)` as for a
+/// control barrier, so on Metal a fence also synchronises the threadgroup.
 pub fn memory_fences(module: &mut naga::Module) {
     for (_, function) in module.functions.iter_mut() {
         match function.name.as_deref() {
-            Some(MEM_FENCE) => rewrite_block(&mut function.body, None),
-            Some(SUBGROUP_MEM_FENCE) => {
-                rewrite_block(&mut function.body, Some(naga::Barrier::WORK_GROUP))
-            }
+            Some(MEM_FENCE | GRID_MEM_FENCE) => rewrite_block(&mut function.body, None),
+            Some(SUBGROUP_MEM_FENCE) => rewrite_block(
+                &mut function.body,
+                Some(naga::Barrier::SUB_GROUP | naga::Barrier::WORK_GROUP),
+            ),
             _ => {}
         }
     }
@@ -79,10 +92,21 @@ mod tests {
     }
 
     #[test]
-    fn subgroup_mem_fence_is_a_workgroup_scope_memory_barrier() {
+    fn subgroup_mem_fence_is_a_subgroup_scope_memory_barrier_over_workgroup_memory() {
         assert_eq!(
             barriers("mem_fence", super::SUBGROUP_MEM_FENCE),
-            vec![("memory", naga::Barrier::WORK_GROUP)]
+            vec![(
+                "memory",
+                naga::Barrier::SUB_GROUP | naga::Barrier::WORK_GROUP
+            )]
+        );
+    }
+
+    #[test]
+    fn grid_mem_fence_is_a_storage_memory_barrier() {
+        assert_eq!(
+            barriers("grid::mem_fence", super::GRID_MEM_FENCE),
+            vec![("memory", naga::Barrier::STORAGE)]
         );
     }
 }

@@ -107,13 +107,10 @@ impl FromStr for InstanceSpec {
             }
         };
         let op = op.trim();
-        let bare = op
-            .strip_prefix("block::")
-            .or_else(|| op.strip_prefix("subgroup::"))
-            .unwrap_or(op);
+        let (_, bare) = crate::catalog::split_namespace(op);
         if bare.is_empty() || !bare.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
             return Err(bad(
-                "the op name must be an identifier, optionally `block::` or `subgroup::` qualified",
+                "the op name must be an identifier, optionally `subgroup::`, `block::` or `grid::` qualified",
             ));
         }
         let args = if args.trim().is_empty() {

@@ -19,6 +19,29 @@ fn wk_sg_init(subgroup_invocation_id: u32, subgroup_size: u32) {
     wk_sg_size = subgroup_size;
 }
 
+/// The lanes whose key equals this lane's key: match_any's loop (replaced
+/// by `match.any.sync` on the native CUDA back end).
+fn wk_sg_match_key32(key: u32) -> vec4<u32> {
+    var pending = true;
+    var mask = vec4<u32>(0u);
+    loop {
+        let left = subgroupBallot(pending);
+        if all(left == vec4<u32>(0u)) {
+            break;
+        }
+        let word = select(select(select(3u, 2u, left.z != 0u), 1u, left.y != 0u), 0u, left.x != 0u);
+        let leader = word * 32u + firstTrailingBit(left[word]);
+        let leader_key = subgroupShuffle(key, leader);
+        let same = pending && key == leader_key;
+        let group = subgroupBallot(same);
+        if same {
+            mask = group;
+            pending = false;
+        }
+    }
+    return mask;
+}
+
 /// A key/value pair, as `bitonic_sort_kv<f16, f16>` returns it.
 struct wk_sg_kv__f16__f16 {
     key: f16,
@@ -116,25 +139,7 @@ fn wk_sg_rotate_tiled__f16__7(value: f16, delta: u32) -> f16 {
 }
 
 fn wk_sg_match_any__f16(value: f16) -> vec4<u32> {
-    let key = bitcast<u32>(f32(value));
-    var pending = true;
-    var mask = vec4<u32>(0u);
-    loop {
-        let left = subgroupBallot(pending);
-        if all(left == vec4<u32>(0u)) {
-            break;
-        }
-        let word = select(select(select(3u, 2u, left.z != 0u), 1u, left.y != 0u), 0u, left.x != 0u);
-        let leader = word * 32u + firstTrailingBit(left[word]);
-        let leader_key = subgroupShuffle(key, leader);
-        let same = pending && key == leader_key;
-        let group = subgroupBallot(same);
-        if same {
-            mask = group;
-            pending = false;
-        }
-    }
-    return mask;
+    return wk_sg_match_key32(bitcast<u32>(f32(value)));
 }
 
 fn wk_sg_all_equal__f16(value: f16) -> bool {

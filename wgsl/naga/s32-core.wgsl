@@ -17,6 +17,28 @@ fn wk_sg_init(subgroup_invocation_id: u32, subgroup_size: u32) {
     wk_sg_size = subgroup_size;
 }
 
+/// The lanes whose key equals this lane's key: match_any's loop (replaced
+/// by `match.any.sync` on the native CUDA back end).
+fn wk_sg_match_key32(key: u32) -> vec4<u32> {
+    var pending = true;
+    var mask = vec4<u32>(0u);
+    loop {
+        let left = subgroupBallot(pending);
+        if left.x == 0u {
+            break;
+        }
+        let leader = firstTrailingBit(left.x);
+        let leader_key = subgroupShuffle(key, leader);
+        let same = pending && key == leader_key;
+        let group = subgroupBallot(same);
+        if same {
+            mask = group;
+            pending = false;
+        }
+    }
+    return mask;
+}
+
 /// A key/value pair, as `bitonic_sort_kv<i32, i32>` returns it.
 struct wk_sg_kv__i32__i32 {
     key: i32,
@@ -434,66 +456,15 @@ fn wk_sg_ballot_first_n__32(predicate: bool) -> u32 {
 }
 
 fn wk_sg_match_any__i32(value: i32) -> vec4<u32> {
-    let key = bitcast<u32>(value);
-    var pending = true;
-    var mask = vec4<u32>(0u);
-    loop {
-        let left = subgroupBallot(pending);
-        if left.x == 0u {
-            break;
-        }
-        let leader = firstTrailingBit(left.x);
-        let leader_key = subgroupShuffle(key, leader);
-        let same = pending && key == leader_key;
-        let group = subgroupBallot(same);
-        if same {
-            mask = group;
-            pending = false;
-        }
-    }
-    return mask;
+    return wk_sg_match_key32(bitcast<u32>(value));
 }
 
 fn wk_sg_match_any__u32(value: u32) -> vec4<u32> {
-    let key = value;
-    var pending = true;
-    var mask = vec4<u32>(0u);
-    loop {
-        let left = subgroupBallot(pending);
-        if left.x == 0u {
-            break;
-        }
-        let leader = firstTrailingBit(left.x);
-        let leader_key = subgroupShuffle(key, leader);
-        let same = pending && key == leader_key;
-        let group = subgroupBallot(same);
-        if same {
-            mask = group;
-            pending = false;
-        }
-    }
-    return mask;
+    return wk_sg_match_key32(value);
 }
 
 fn wk_sg_match_any__f32(value: f32) -> vec4<u32> {
-    let key = bitcast<u32>(value);
-    var pending = true;
-    var mask = vec4<u32>(0u);
-    loop {
-        let left = subgroupBallot(pending);
-        if left.x == 0u {
-            break;
-        }
-        let leader = firstTrailingBit(left.x);
-        let leader_key = subgroupShuffle(key, leader);
-        let same = pending && key == leader_key;
-        let group = subgroupBallot(same);
-        if same {
-            mask = group;
-            pending = false;
-        }
-    }
-    return mask;
+    return wk_sg_match_key32(bitcast<u32>(value));
 }
 
 fn wk_sg_all_true(predicate: bool) -> bool {

@@ -17,6 +17,29 @@ fn wk_sg_init(subgroup_invocation_id: u32, subgroup_size: u32) {
     wk_sg_size = subgroup_size;
 }
 
+/// The lanes whose key equals this lane's key: match_any's loop (replaced
+/// by `match.any.sync` on the native CUDA back end).
+fn wk_sg_match_key64(key: vec2<u32>) -> vec4<u32> {
+    var pending = true;
+    var mask = vec4<u32>(0u);
+    loop {
+        let left = subgroupBallot(pending);
+        if all(left == vec4<u32>(0u)) {
+            break;
+        }
+        let word = select(select(select(3u, 2u, left.z != 0u), 1u, left.y != 0u), 0u, left.x != 0u);
+        let leader = word * 32u + firstTrailingBit(left[word]);
+        let leader_key = subgroupShuffle(key, leader);
+        let same = pending && all(key == leader_key);
+        let group = subgroupBallot(same);
+        if same {
+            mask = group;
+            pending = false;
+        }
+    }
+    return mask;
+}
+
 /// A key/value pair, as `bitonic_sort_kv<i64, i64>` returns it.
 struct wk_sg_kv__i64__i64 {
     key: i64,
@@ -459,71 +482,17 @@ fn wk_sg_ballot_u64(predicate: bool) -> u64 {
 
 fn wk_sg_match_any__i64(value: i64) -> vec4<u32> {
     let bits = bitcast<u64>(value);
-    let key = vec2<u32>(u32(bits & 0xfffffffflu), u32(bits >> 32u));
-    var pending = true;
-    var mask = vec4<u32>(0u);
-    loop {
-        let left = subgroupBallot(pending);
-        if all(left == vec4<u32>(0u)) {
-            break;
-        }
-        let word = select(select(select(3u, 2u, left.z != 0u), 1u, left.y != 0u), 0u, left.x != 0u);
-        let leader = word * 32u + firstTrailingBit(left[word]);
-        let leader_key = subgroupShuffle(key, leader);
-        let same = pending && all(key == leader_key);
-        let group = subgroupBallot(same);
-        if same {
-            mask = group;
-            pending = false;
-        }
-    }
-    return mask;
+    return wk_sg_match_key64(vec2<u32>(u32(bits & 0xfffffffflu), u32(bits >> 32u)));
 }
 
 fn wk_sg_match_any__u64(value: u64) -> vec4<u32> {
     let bits = value;
-    let key = vec2<u32>(u32(bits & 0xfffffffflu), u32(bits >> 32u));
-    var pending = true;
-    var mask = vec4<u32>(0u);
-    loop {
-        let left = subgroupBallot(pending);
-        if all(left == vec4<u32>(0u)) {
-            break;
-        }
-        let word = select(select(select(3u, 2u, left.z != 0u), 1u, left.y != 0u), 0u, left.x != 0u);
-        let leader = word * 32u + firstTrailingBit(left[word]);
-        let leader_key = subgroupShuffle(key, leader);
-        let same = pending && all(key == leader_key);
-        let group = subgroupBallot(same);
-        if same {
-            mask = group;
-            pending = false;
-        }
-    }
-    return mask;
+    return wk_sg_match_key64(vec2<u32>(u32(bits & 0xfffffffflu), u32(bits >> 32u)));
 }
 
 fn wk_sg_match_any__f64(value: f64) -> vec4<u32> {
     let bits = bitcast<u64>(value);
-    let key = vec2<u32>(u32(bits & 0xfffffffflu), u32(bits >> 32u));
-    var pending = true;
-    var mask = vec4<u32>(0u);
-    loop {
-        let left = subgroupBallot(pending);
-        if all(left == vec4<u32>(0u)) {
-            break;
-        }
-        let word = select(select(select(3u, 2u, left.z != 0u), 1u, left.y != 0u), 0u, left.x != 0u);
-        let leader = word * 32u + firstTrailingBit(left[word]);
-        let leader_key = subgroupShuffle(key, leader);
-        let same = pending && all(key == leader_key);
-        let group = subgroupBallot(same);
-        if same {
-            mask = group;
-            pending = false;
-        }
-    }
-    return mask;
+    return wk_sg_match_key64(vec2<u32>(u32(bits & 0xfffffffflu), u32(bits >> 32u)));
 }
 
 fn wk_sg_all_equal__i64(value: i64) -> bool {

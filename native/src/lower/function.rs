@@ -74,6 +74,20 @@ impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
             locals: HashMap::new(),
             exits: Vec::new(),
         };
+        if let Some(name) = function.name.as_deref() {
+            let args: Vec<BasicValueEnum<'ctx>> = (frame_len..)
+                .take(function.arguments.len())
+                .map(|i| llvm.get_nth_param(i as u32).expect("argument"))
+                .collect();
+            let ret = llvm.get_type().get_return_type();
+            if let Some(value) = m.target.fused_body(&lowerer.cx(), name, &args, ret)? {
+                lowerer
+                    .builder
+                    .build_return(Some(&value))
+                    .map_err(llvm_error)?;
+                return Ok(llvm);
+            }
+        }
         // Local variables live for the whole call; naga zeroes those
         // without an initialiser, and so do we.
         for (handle, local) in function.local_variables.iter() {
@@ -359,12 +373,14 @@ impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
                 }
             }
             Statement::MemoryBarrier(barrier) => {
+                // The scope as naga's SPIR-V writer takes it: storage makes
+                // it device-wide, else the subgroup flag narrows it.
                 let scope = if barrier.contains(naga::Barrier::STORAGE) {
                     Scope::Device
-                } else if barrier.contains(naga::Barrier::WORK_GROUP) {
-                    Scope::Workgroup
-                } else {
+                } else if barrier.contains(naga::Barrier::SUB_GROUP) {
                     Scope::Subgroup
+                } else {
+                    Scope::Workgroup
                 };
                 self.m.target.fence(&self.cx(), scope)?;
             }

@@ -3,16 +3,19 @@
 //! Facts checked on LLVM 19 (see `../shared/reference/llvm-native.md`):
 //! kernels use the `ptx_kernel` calling convention; launch bounds only
 //! work through `!nvvm.annotations` (`reqntidx/y/z`); the IR `fence`
-//! cannot be selected, so fences are `llvm.nvvm.membar.*`; `shfl.sync.up`
+//! cannot be selected, so fences are `llvm.nvvm.membar.cta` and inline
+//! `fence.acq_rel.gpu`; `shfl.sync.up`
 //! takes clamp 0 and the other shuffles 0x1f; `redux.sync` (sm_80+) takes
 //! the value first and the mask second.
 
 mod compile;
+mod fused;
 mod peephole;
 
 use inkwell::context::Context;
 use inkwell::module::Module;
-use inkwell::values::{FunctionValue, IntValue};
+use inkwell::types::BasicTypeEnum;
+use inkwell::values::{BasicValueEnum, FunctionValue, IntValue};
 
 pub use crate::lower::KernelRequest;
 pub use compile::{Ptx, PtxOptions, compile, compile_many};
@@ -257,16 +260,44 @@ impl TargetLayer for Nvptx {
     }
 
     fn fence<'ctx>(&self, cx: &Cx<'_, 'ctx>, scope: Scope) -> Result<(), NativeError> {
-        let name = match scope {
-            Scope::Subgroup | Scope::Workgroup => "llvm.nvvm.membar.cta",
-            Scope::Device => "llvm.nvvm.membar.gl",
-        };
-        cx.call_intrinsic(name, None, &[])?;
+        match scope {
+            Scope::Subgroup | Scope::Workgroup => {
+                cx.call_intrinsic("llvm.nvvm.membar.cta", None, &[])?;
+            }
+            // naga's barriers are acquire-release: `fence.acq_rel.gpu`
+            // (sm_70+, PTX 6.0), where `membar.gl` would be the stronger
+            // and slower `fence.sc.gpu`. LLVM 19 has no intrinsic for it.
+            Scope::Device => {
+                let fn_type = cx.context.void_type().fn_type(&[], false);
+                let asm = cx.context.create_inline_asm(
+                    fn_type,
+                    "fence.acq_rel.gpu;".into(),
+                    "~{memory}".into(),
+                    true,
+                    false,
+                    None,
+                    false,
+                );
+                cx.builder
+                    .build_indirect_call(fn_type, asm, &[], "")
+                    .map_err(crate::target::llvm_error)?;
+            }
+        }
         Ok(())
     }
 
     fn math_routine(&self, name: &str) -> Option<String> {
         // libdevice's names: __nv_sinf, __nv_sin, __nv_powf, ...
         Some(format!("__nv_{name}"))
+    }
+
+    fn fused_body<'ctx>(
+        &self,
+        cx: &Cx<'_, 'ctx>,
+        name: &str,
+        args: &[BasicValueEnum<'ctx>],
+        ret: Option<BasicTypeEnum<'ctx>>,
+    ) -> Result<Option<BasicValueEnum<'ctx>>, NativeError> {
+        fused::body(self, cx, name, args, ret)
     }
 }

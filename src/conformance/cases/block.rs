@@ -1,4 +1,5 @@
-//! Block primitives, checked over whole workgroups in thread order.
+//! Block primitives (and the grid fence), checked over whole workgroups in
+//! thread order.
 
 use rand::Rng;
 use rand::seq::SliceRandom;
@@ -28,9 +29,12 @@ fn threads(instance: &Instance, inputs: &Inputs) -> u32 {
     instance.block_dim.unwrap_or(inputs.invocations / 2)
 }
 
-/// Barrier and fence: each thread publishes a value in workgroup memory and,
+/// Barrier and fences: each thread publishes a value in workgroup memory and,
 /// after the call, reads the value of the thread mirrored across the
-/// workgroup (`sync`) or its own (`mem_fence`, which does not synchronise).
+/// workgroup (`sync`) or its own (`block::mem_fence` and `grid::mem_fence`,
+/// which do not synchronise: the case checks that the fence compiles, runs
+/// in every thread and keeps program order; what it orders between threads
+/// has no deterministic test).
 fn exchange(instance: &Instance, inputs: &mut Inputs) -> Vec<Case> {
     let values = inputs.per_invocation(|rng, _| Value::u32(rng.random()));
     let mirrored = instance.primitive.name == "sync";
