@@ -12,6 +12,7 @@
 #   demos        DEMOS through CUDA (and Vulkan with VULKAN=1) at 2^LOG2_LO..2^LOG2_HI
 #   shapes       the OneSweep sort at 2^SHAPES_LOG2 for each shape in SHAPES
 #                (WAVEKIT_ONESWEEP_SHAPE, demos/src/radix_sort/onesweep.rs)
+#                through SHAPES_BACKEND (cuda; or vulkan)
 #   profile      Nsight Compute on the OneSweep sort at 2^PROFILE_LOG2 (24):
 #                wavekit's kernels and CUB's onesweep kernels
 #   cub          CUB's DeviceScan, DeviceSelect and DeviceRadixSort on the
@@ -41,6 +42,8 @@ LO=${LOG2_LO:-24}
 HI=${LOG2_HI:-28}
 SHAPES=${SHAPES:-512x6 512x15}
 SHAPES_LOG2=${SHAPES_LOG2:-26}
+# SHAPES_BACKEND=vulkan: the shapes step through wgpu instead of CUDA.
+SHAPES_BACKEND=${SHAPES_BACKEND:-cuda}
 RUNS=${RUNS:-10}
 WARMUP=${WARMUP:-3}
 WARMUP_MS=${WARMUP_MS:-200}
@@ -49,6 +52,8 @@ LOG=$OUT/focus.log
 # unchecked steps (default: every variant).
 VARIANTS=()
 for v in ${VARIANT:-}; do VARIANTS+=(--variant "$v"); done
+SHAPE_VARIANTS=(--variant keys --variant pairs)
+[[ -n ${VARIANT:-} ]] && SHAPE_VARIANTS=("${VARIANTS[@]}")
 RESULTS=/tmp/wk-focus
 rm -rf "$RESULTS" && mkdir -p "$RESULTS/bin"
 exec > >(tee -a "$LOG") 2>&1
@@ -109,8 +114,8 @@ if has demos; then
 fi
 if has shapes; then
     for shape in $SHAPES; do
-        run 120 "radix_sort shape $shape CUDA 2^$SHAPES_LOG2" env WAVEKIT_ONESWEEP_SHAPE="$shape" \
-            "${WK[@]}" "$BIN/wk-demos" radix_sort --variant keys --variant pairs --backend cuda \
+        run 120 "radix_sort shape $shape $SHAPES_BACKEND 2^$SHAPES_LOG2" env WAVEKIT_ONESWEEP_SHAPE="$shape" \
+            "${WK[@]}" "$BIN/wk-demos" radix_sort "${SHAPE_VARIANTS[@]}" --backend "$SHAPES_BACKEND" \
             --log2 "$SHAPES_LOG2..=$SHAPES_LOG2" --warmup "$WARMUP" --warmup-ms "$WARMUP_MS" --runs "$RUNS"
     done
 fi

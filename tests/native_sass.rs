@@ -32,14 +32,9 @@ fn cuda_target() -> Target {
     target
 }
 
-/// Tracked mnemonic counts of every kernel, compiled as one PTX module
-/// for `sm`: one ptxas and one nvdisasm run (nvdisasm alone takes most of
-/// a second to start).
-fn counts(
-    kernels: &[(String, &ValidModule)],
-    sm: u32,
-) -> Result<Vec<BTreeMap<String, i64>>, String> {
-    let requests: Vec<KernelRequest> = kernels
+/// The compile requests of named conformance kernels (entry `wk_conf_main`).
+fn requests<'a>(kernels: &'a [(String, &'a ValidModule)]) -> Vec<KernelRequest<'a>> {
+    kernels
         .iter()
         .map(|(name, module)| KernelRequest {
             module: &module.module,
@@ -48,8 +43,17 @@ fn counts(
             name,
             source: None,
         })
-        .collect();
-    let (ptx, _) = compile_many(&requests, sm).map_err(|e| e.to_string())?;
+        .collect()
+}
+
+/// Tracked mnemonic counts of every kernel, compiled as one PTX module
+/// for `sm`: one ptxas and one nvdisasm run (nvdisasm alone takes most of
+/// a second to start).
+fn counts(
+    kernels: &[(String, &ValidModule)],
+    sm: u32,
+) -> Result<Vec<BTreeMap<String, i64>>, String> {
+    let (ptx, _) = compile_many(&requests(kernels), sm).map_err(|e| e.to_string())?;
     let cubin = tools::assemble(&ptx, sm).map_err(|e| e.to_string())?;
     let sass = tools::disassemble(&cubin).map_err(|e| e.to_string())?;
     Ok(kernels
@@ -170,16 +174,7 @@ fn the_fused_bodies_reach_sass() {
             )
         })
         .collect();
-    let requests: Vec<KernelRequest> = kernels
-        .iter()
-        .map(|(name, module)| KernelRequest {
-            module: &module.module,
-            info: &module.info,
-            entry: "wk_conf_main",
-            name,
-            source: None,
-        })
-        .collect();
+    let requests = requests(&kernels);
     for sm in SMS {
         let (ptx, _) = compile_many(&requests, sm).unwrap();
         let sass = tools::disassemble(&tools::assemble(&ptx, sm).unwrap()).unwrap();
