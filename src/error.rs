@@ -212,15 +212,15 @@ pub enum Error {
     /// wgpu refused to create the device or a pipeline, or the device was lost.
     #[error("GPU error: {0}")]
     Gpu(String),
-    /// A buffer whose size does not match its binding.
-    #[error("binding {binding}: buffer of {got} bytes, the shader needs {expected}")]
-    BufferSize {
-        /// Binding index.
-        binding: u32,
-        /// Size needed.
-        expected: u64,
-        /// Size given.
-        got: u64,
+    /// A dispatch the host refuses before the GPU sees it: a missing,
+    /// extra, too small or read-only-but-output buffer, or a workgroup
+    /// count or buffer size over the device's limits.
+    #[error("dispatch of `{entry}`: {message}")]
+    Dispatch {
+        /// The entry point.
+        entry: String,
+        /// What is wrong, with the number and the limit.
+        message: String,
     },
     /// A tune profile that cannot be used.
     #[error("tune profile {path}: {message}")]

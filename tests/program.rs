@@ -73,5 +73,46 @@ fn a_dispatch_missing_a_binding_is_an_error() {
     let error = gpu
         .execute(&[Step::dispatch(&bump, &[&data], [1, 1, 1])])
         .expect_err("a missing binding must not run");
-    assert!(error.to_string().contains("program"), "{error}");
+    assert_eq!(
+        error.to_string(),
+        "dispatch of `bump`: @binding(1) (`total`) has no buffer: every declared binding needs one"
+    );
+}
+
+/// The host checks a program before the GPU sees it: an empty buffer for
+/// a runtime-sized array and more workgroups than the adapter dispatches
+/// are errors naming the numbers (wgpu would report a validation error,
+/// CUDA would read out of bounds).
+#[test]
+fn a_dispatch_over_the_limits_is_an_error() {
+    let gpu = Gpu::open(&AdapterChoice::named("llvmpipe")).expect("lavapipe");
+    let composed = Composer::new(gpu.target().clone())
+        .compose(SHADER, "program.wgsl")
+        .unwrap_or_else(|e| panic!("{e}"));
+    let bump = gpu.kernel(&composed.module, "bump").expect("pipeline");
+    let data = gpu.buffer(4096).expect("buffer");
+    let empty = gpu.buffer(0).expect("buffer");
+    let error = gpu
+        .execute(&[Step::dispatch(&bump, &[&data, &empty], [1, 1, 1])])
+        .expect_err("an empty buffer must not run");
+    assert_eq!(
+        error.to_string(),
+        "dispatch of `bump`: @binding(1) (`total`) has a buffer of 0 bytes, the shader needs \
+         0 bytes plus at least one 4-byte element"
+    );
+    let max = gpu.limits().max_workgroups[0];
+    let error = gpu
+        .execute(&[Step::dispatch(&bump, &[&data, &data], [max + 1, 1, 1])])
+        .expect_err("too many workgroups must not run");
+    assert_eq!(
+        error.to_string(),
+        format!(
+            "dispatch of `bump`: {} workgroups in x: the device dispatches at most {max} per \
+             dimension",
+            max + 1
+        )
+    );
+    let too_big = gpu.limits().max_buffer_size + 1;
+    let error = gpu.buffer(too_big).err().expect("an oversized buffer");
+    assert!(error.to_string().contains("max_buffer_size"), "{error}");
 }

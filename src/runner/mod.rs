@@ -17,6 +17,7 @@ mod native_program;
 mod options;
 mod program;
 mod select;
+mod validate;
 mod wgpu_device;
 mod wgpu_program;
 
@@ -24,6 +25,7 @@ pub use layout::{BufferBinding, buffer_bindings};
 pub use options::KernelOptions;
 pub use program::{Buffer, Step};
 pub use select::{AdapterChoice, list_adapters};
+pub use validate::DeviceLimits;
 pub use wgpu_device::{WgpuDevice, WgpuKernel};
 
 #[cfg(feature = "native")]
@@ -61,6 +63,7 @@ pub struct DeviceInfo {
 pub struct Gpu {
     device: Device,
     info: DeviceInfo,
+    limits: DeviceLimits,
 }
 
 enum Device {
@@ -74,6 +77,10 @@ enum Device {
 /// A kernel ready to dispatch on the device that built it.
 pub struct Kernel {
     inner: KernelInner,
+    /// The entry point, for errors.
+    entry: String,
+    /// Every buffer binding of its module, checked before each dispatch.
+    bindings: Vec<BufferBinding>,
 }
 
 enum KernelInner {
@@ -93,9 +100,11 @@ impl Gpu {
             name: info.name.clone(),
             driver: format!("{:?}, {} {}", info.backend, info.driver, info.driver_info),
         };
+        let limits = DeviceLimits::of_wgpu(&device.device().limits());
         Ok(Gpu {
             device: Device::Wgpu(Box::new(device)),
             info,
+            limits,
         })
     }
 
@@ -107,6 +116,7 @@ impl Gpu {
         Ok(Gpu {
             device: Device::Cuda(device),
             info,
+            limits: DeviceLimits::NATIVE,
         })
     }
 
@@ -120,12 +130,18 @@ impl Gpu {
         Ok(Gpu {
             device: Device::Hip(device),
             info,
+            limits: DeviceLimits::NATIVE,
         })
     }
 
     /// The device's description.
     pub fn info(&self) -> &DeviceInfo {
         &self.info
+    }
+
+    /// The limits every dispatch and buffer is checked against.
+    pub fn limits(&self) -> &DeviceLimits {
+        &self.limits
     }
 
     /// The target the device offers.
@@ -172,6 +188,8 @@ impl Gpu {
             });
         }
         Ok(Kernel {
+            entry: entry.to_string(),
+            bindings: buffer_bindings(&module.module),
             inner: match &self.device {
                 Device::Wgpu(d) => KernelInner::Wgpu(d.kernel(module, entry, options)?),
                 #[cfg(feature = "native")]
@@ -205,6 +223,7 @@ impl Gpu {
         numbered: &[(u32, Binding<'_>)],
         workgroups: [u32; 3],
     ) -> Result<Vec<Vec<u8>>, Error> {
+        self.check_numbered(kernel, numbered, workgroups)?;
         match (&self.device, &kernel.inner) {
             (Device::Wgpu(d), KernelInner::Wgpu(k)) => d.run_at(k, numbered, workgroups),
             #[cfg(feature = "native")]
@@ -229,6 +248,7 @@ impl Gpu {
         warmup: usize,
         runs: usize,
     ) -> Result<Vec<f64>, Error> {
+        self.check_numbered(kernel, numbered, workgroups)?;
         match (&self.device, &kernel.inner) {
             (Device::Wgpu(d), KernelInner::Wgpu(k)) => {
                 d.time_at(k, numbered, workgroups, warmup, runs)
@@ -246,6 +266,42 @@ impl Gpu {
                 "a kernel timed on another back end than the one that built it".into(),
             )),
         }
+    }
+}
+
+impl Gpu {
+    /// The host-side checks of a dispatch of `kernel` with `numbered`.
+    fn check_numbered(
+        &self,
+        kernel: &Kernel,
+        numbered: &[(u32, Binding<'_>)],
+        workgroups: [u32; 3],
+    ) -> Result<(), Error> {
+        let bound: Vec<validate::Bound> = numbered
+            .iter()
+            .map(|(binding, b)| match b {
+                Binding::Input(data) => validate::Bound {
+                    binding: *binding,
+                    bytes: data.len() as u64,
+                    output: false,
+                },
+                Binding::Output { size } => validate::Bound {
+                    binding: *binding,
+                    bytes: *size,
+                    output: true,
+                },
+            })
+            .collect();
+        for b in &bound {
+            self.limits.check_buffer(b.bytes)?;
+        }
+        validate::check_dispatch(
+            &kernel.entry,
+            &kernel.bindings,
+            &bound,
+            workgroups,
+            &self.limits,
+        )
     }
 }
 

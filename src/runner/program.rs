@@ -22,6 +22,7 @@ use wavekit_native::cuda::CudaBuffer;
 #[cfg(feature = "native")]
 use wavekit_native::hip::HipBuffer;
 
+use super::validate::{Bound, check_dispatch};
 use super::{Device, Gpu, Kernel, KernelInner};
 use crate::error::Error;
 
@@ -92,6 +93,7 @@ pub(super) fn leading_zeros(steps: &[Step<'_>]) -> usize {
 impl Gpu {
     /// A zero-filled buffer of `size` bytes.
     pub fn buffer(&self, size: u64) -> Result<Buffer, Error> {
+        self.limits.check_buffer(size)?;
         let inner = match &self.device {
             Device::Wgpu(d) => BufferInner::Wgpu(d.buffer(size, None)?),
             #[cfg(feature = "native")]
@@ -105,6 +107,7 @@ impl Gpu {
     /// A buffer holding `data`.
     pub fn upload(&self, data: &[u8]) -> Result<Buffer, Error> {
         let size = data.len() as u64;
+        self.limits.check_buffer(size)?;
         let inner = match &self.device {
             Device::Wgpu(d) => BufferInner::Wgpu(d.buffer(size, Some(data))?),
             #[cfg(feature = "native")]
@@ -131,6 +134,7 @@ impl Gpu {
     /// Runs the steps in order and waits for them. Each dispatch sees every
     /// write of the steps before it.
     pub fn execute(&self, steps: &[Step<'_>]) -> Result<(), Error> {
+        self.check_steps(steps)?;
         match &self.device {
             Device::Wgpu(d) => d.execute(steps),
             #[cfg(feature = "native")]
@@ -151,6 +155,7 @@ impl Gpu {
         warmup: usize,
         runs: usize,
     ) -> Result<Vec<f64>, Error> {
+        self.check_steps(steps)?;
         match &self.device {
             Device::Wgpu(d) => d.time_program(steps, warmup, runs),
             #[cfg(feature = "native")]
@@ -158,6 +163,36 @@ impl Gpu {
             #[cfg(feature = "native")]
             Device::Hip(d) => d.time_program(steps, warmup, runs),
         }
+    }
+
+    /// The host-side checks of every dispatch of a program.
+    fn check_steps(&self, steps: &[Step<'_>]) -> Result<(), Error> {
+        for step in steps {
+            if let Step::Dispatch {
+                kernel,
+                buffers,
+                workgroups,
+            } = step
+            {
+                let bound: Vec<Bound> = buffers
+                    .iter()
+                    .enumerate()
+                    .map(|(i, b)| Bound {
+                        binding: i as u32,
+                        bytes: b.size,
+                        output: false,
+                    })
+                    .collect();
+                check_dispatch(
+                    &kernel.entry,
+                    &kernel.bindings,
+                    &bound,
+                    *workgroups,
+                    &self.limits,
+                )?;
+            }
+        }
+        Ok(())
     }
 }
 
