@@ -14,8 +14,9 @@ use inkwell::context::Context;
 use inkwell::module::Module;
 use inkwell::values::{FunctionValue, IntValue};
 
+pub use crate::lower::BoundsChecks;
 pub use crate::lower::KernelRequest;
-pub use compile::{Ptx, PtxOptions, compile, compile_many};
+pub use compile::{Ptx, PtxOptions, compile, compile_many, compile_many_with};
 
 use crate::error::NativeError;
 use crate::target::{Cx, Dim, NativeReduce, Scope, Shuffle, TargetLayer};
