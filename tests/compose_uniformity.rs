@@ -190,3 +190,15 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     assert_eq!(warnings(&body).len(), 1);
     assert!(started.elapsed().as_secs() < 5, "{:?}", started.elapsed());
 }
+
+#[test]
+fn per_lane_values_need_no_uniform_control_flow() {
+    let body = "@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) id: vec3<u32>) {
+    if (id.x < 3u) {
+        data[id.x] = sg::group_size() + sg::invocation_id() + u32(sg::elect());
+    }
+}
+";
+    assert_eq!(warnings(body), Vec::<String>::new());
+}

@@ -36,7 +36,7 @@ mod uniformity;
 
 use std::collections::HashMap;
 
-use crate::catalog::{Placement, Ret};
+use crate::catalog::{Family, Placement, Ret};
 use crate::error::Error;
 use crate::expand::{
     Instance, InstanceSpec, Library, TemplateArg, ValidModule, demangle, parse_template_arg,
@@ -179,7 +179,9 @@ impl Composer {
             if let Some(b) = instance.block_dim {
                 block_dims.insert(name.clone(), b);
             }
-            primitive_names.insert(name.clone(), uniform_result(&instance));
+            if needs_uniform_control_flow(&instance) {
+                primitive_names.insert(name.clone(), uniform_result(&instance));
+            }
             text[site.span.clone()].copy_from_slice(format!("{name:width$}").as_bytes());
             specs.push(spec);
         }
@@ -189,7 +191,9 @@ impl Composer {
                     && let Ok(instance) = self.library.resolve(&spec)
                 {
                     specs.push(spec);
-                    primitive_names.insert(name.clone(), uniform_result(&instance));
+                    if needs_uniform_control_flow(&instance) {
+                        primitive_names.insert(name.clone(), uniform_result(&instance));
+                    }
                 }
             }
         }
@@ -263,6 +267,25 @@ impl Composer {
             warnings,
         })
     }
+}
+
+/// Whether `instance` exchanges data between lanes or threads, so that every
+/// one of them must call it: not the per-lane values (lane and thread ids,
+/// the subgroup size, lane masks), fences, or `elect` (which elects among
+/// the lanes that call it).
+fn needs_uniform_control_flow(instance: &Instance) -> bool {
+    let primitive = instance.primitive;
+    primitive.family != Family::LaneMask
+        && !matches!(
+            primitive.name,
+            "invocation_id"
+                | "group_size"
+                | "log2_group_size"
+                | "elect"
+                | "mem_fence"
+                | "thread_idx"
+                | "global_thread_idx"
+        )
 }
 
 /// Whether every lane of the subgroup gets the same result from `instance`.

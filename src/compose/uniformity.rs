@@ -1,6 +1,7 @@
 //! Subgroup and block primitives need uniform control flow: every
 //! invocation of the subgroup (for a block op, of the workgroup) must call
-//! them together. A call under an `if`, `switch` or loop whose condition
+//! them together (all but the per-lane values, fences and `elect`, which
+//! the composer leaves out of `primitives`). A call under an `if`, `switch` or loop whose condition
 //! depends on a non-uniform value — or after a `return`, `break` or
 //! `continue` taken under one — gets a warning at the call, naming the
 //! condition's line.
