@@ -9,7 +9,10 @@
 mod driver;
 
 use wavekit::catalog;
-use wavekit::{Backend, Library, Lowering, ScalarFeatures, Strategy, SubgroupSize, Target};
+use wavekit::{
+    Backend, InstanceSpec, Library, Lowering, ScalarFeatures, Strategy, SubgroupSize, Target,
+    TemplateArg,
+};
 
 const BACKENDS: [Backend; 7] = [
     Backend::Vulkan,
@@ -135,6 +138,13 @@ fn expansion_never_panics_and_never_emits_invalid_wgsl() {
             };
             let request = String::from_utf8_lossy(input);
             let request = request.trim();
+            // A generic op's function argument names a user function that
+            // only the composer's input defines.
+            if let Ok(spec) = request.parse::<InstanceSpec>()
+                && spec.args.iter().any(|a| matches!(a, TemplateArg::Name(_)))
+            {
+                return Ok(());
+            }
             let expansion = match Library::new(target.clone()).expand_strs(&[request]) {
                 Ok(expansion) => expansion,
                 Err(error) => {
@@ -150,4 +160,24 @@ fn expansion_never_panics_and_never_emits_invalid_wgsl() {
             }
         },
     );
+}
+
+/// Found by this target: `f64` shuffles move the value as `u64` halves, so
+/// an `f64` instance on a target with `f64` but no 64-bit integers expanded
+/// to WGSL that does not validate. It is refused now, naming the feature.
+#[test]
+fn f64_without_int64_is_refused() {
+    let target = Target::new(Backend::Dx12, SubgroupSize::fixed(32).expect("32")).with_scalars(
+        ScalarFeatures {
+            f16: false,
+            int64: false,
+            f64: true,
+        },
+    );
+    let error = Library::new(target)
+        .expand_strs(&["reduce_add<f64>"])
+        .err()
+        .expect("refused");
+    let message = error.to_string();
+    assert!(message.contains("shader-int64"), "{message}");
 }
