@@ -120,10 +120,10 @@ impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
         let last = match extent {
             Extent::Fixed(n) => {
                 let last = n.saturating_sub(1) as u64;
-                if let Some(constant) = index.get_zero_extended_constant() {
-                    if constant <= last {
-                        return Ok(index);
-                    }
+                if let Some(constant) = index.get_zero_extended_constant()
+                    && constant <= last
+                {
+                    return Ok(index);
                 }
                 ty.const_int(last, false)
             }
