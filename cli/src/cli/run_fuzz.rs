@@ -83,7 +83,7 @@ fn run_inputs_never_panic() {
         &driver::Target {
             name: "run",
             corpus: concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fuzz/corpus/run"),
-            short_runs: 3000,
+            short_runs: 30000,
             dictionary: DICTIONARY,
             generate: None,
         },
@@ -114,4 +114,17 @@ fn an_npy_header_claiming_more_than_the_file_holds_is_refused() {
     bytes.extend_from_slice(&[1, 0, 0, 0]);
     let error = npy_bytes(&bytes, "big.npy").expect_err("the shape is a lie");
     assert!(error.to_string().contains("needs more than"), "{error}");
+}
+
+/// Found by this target: npyz multiplied a 2-D shape `(4, 2^64 - 1)`
+/// without an overflow check and panicked (debug builds).
+#[test]
+fn an_npy_shape_whose_product_overflows_is_refused() {
+    let bytes =
+        include_bytes!("../../../tests/fuzz/corpus/run/regress-01-npy-shape-product-overflow");
+    let error = npy_bytes(&bytes[1..], "wide.npy").expect_err("overflow");
+    assert!(
+        error.to_string().contains("more than 2^64 elements"),
+        "{error}"
+    );
 }

@@ -133,6 +133,16 @@ pub(super) fn read_buffer(path: &Path) -> Result<Vec<u8>, Error> {
 /// runs on is little-endian).
 pub(super) fn npy_bytes(bytes: &[u8], name: &str) -> Result<Vec<u8>, Error> {
     let io = |e: std::io::Error| Error::Usage(format!("cannot read {name}: {e}"));
+    if let Some(shape) = header_shape(bytes)
+        && shape
+            .iter()
+            .try_fold(1u64, |n, d| n.checked_mul(*d))
+            .is_none()
+    {
+        return Err(Error::Usage(format!(
+            "{name}: the .npy header's shape {shape:?} has more than 2^64 elements"
+        )));
+    }
     let file = npyz::NpyFile::new(bytes).map_err(io)?;
     let descr = file.dtype().descr().trim_matches('\'').to_string();
     let element = Element::parse(&descr)
@@ -163,6 +173,31 @@ pub(super) fn npy_bytes(bytes: &[u8], name: &str) -> Result<Vec<u8>, Error> {
         Element::F64 => npy_data::<f64>(file),
     }
     .map_err(io)
+}
+
+/// The dimensions of a `.npy` header's `'shape': (..)`, where it parses.
+/// npyz multiplies them without checking for overflow (a panic in debug
+/// builds, found by `run_fuzz.rs`), so they are checked first.
+fn header_shape(bytes: &[u8]) -> Option<Vec<u64>> {
+    // Magic, version and length, then the header: 64 KiB at most in v1,
+    // 4 GiB in v2, but a shape is near its start.
+    let header = bytes.get(..bytes.len().min(1 << 16))?;
+    let key = [&b"'shape'"[..], &b"\"shape\""[..]].iter().find_map(|k| {
+        header
+            .windows(k.len())
+            .position(|w| w == *k)
+            .map(|p| p + k.len())
+    })?;
+    let rest = &header[key..];
+    let open = rest.iter().position(|b| *b == b'(')?;
+    let close = rest.iter().position(|b| *b == b')')?;
+    let inside = std::str::from_utf8(rest.get(open + 1..close)?).ok()?;
+    inside
+        .split(',')
+        .map(str::trim)
+        .filter(|d| !d.is_empty())
+        .map(|d| d.trim_end_matches('L').parse::<u64>().ok())
+        .collect()
 }
 
 fn npy_data<T: npyz::Deserialize + bytemuck::Pod>(
