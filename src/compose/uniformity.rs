@@ -63,6 +63,9 @@ pub(super) fn check(
     warnings
 }
 
+/// Each call's result expression, with the callee and the arguments.
+type CallResults = HashMap<Handle<Expression>, (Handle<Function>, Vec<Handle<Expression>>)>;
+
 struct Walk<'a> {
     module: &'a Module,
     source: &'a str,
@@ -83,7 +86,7 @@ struct Frame<'f> {
     /// Locals assigned a non-uniform value somewhere.
     tainted: HashSet<Handle<LocalVariable>>,
     /// The callee and arguments of each call's result expression.
-    results: HashMap<Handle<Expression>, (Handle<Function>, Vec<Handle<Expression>>)>,
+    results: CallResults,
     /// Whether anything changed in this pass (fixed point).
     changed: bool,
     /// Expressions already classified since the last change: `let` chains
@@ -408,10 +411,7 @@ fn local_root(pointer: Handle<Expression>, function: &Function) -> Option<Handle
 }
 
 /// Each call's result expression, with its callee and arguments.
-fn collect_results(
-    block: &Block,
-    out: &mut HashMap<Handle<Expression>, (Handle<Function>, Vec<Handle<Expression>>)>,
-) {
+fn collect_results(block: &Block, out: &mut CallResults) {
     for statement in block.iter() {
         match statement {
             Statement::Call {

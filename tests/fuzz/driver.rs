@@ -63,6 +63,9 @@ impl Rng {
     }
 }
 
+/// A grammar: makes one input.
+pub type Generator = dyn Fn(&mut Rng) -> Vec<u8>;
+
 /// What one fuzz target is.
 pub struct Target<'a> {
     /// Its name: the crash folder.
@@ -74,7 +77,7 @@ pub struct Target<'a> {
     /// Tokens worth inserting.
     pub dictionary: &'a [&'a str],
     /// Makes a fresh input from the grammar, if the target has one.
-    pub generate: Option<&'a dyn Fn(&mut Rng) -> Vec<u8>>,
+    pub generate: Option<&'a Generator>,
 }
 
 /// Runs `target` on `check`; panics listing the crashes if there were any.
@@ -152,7 +155,7 @@ pub fn fuzz(target: &Target<'_>, check: impl Fn(&[u8]) -> Result<(), String>) {
 
 /// The corpus entries in `dir`, in file-name order.
 fn corpus(dir: &str) -> Vec<Vec<u8>> {
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
         .map(|entries| entries.filter_map(|e| e.ok().map(|e| e.path())).collect())
         .unwrap_or_default();
     paths.sort();
@@ -168,14 +171,14 @@ fn crash_dir(name: &str) -> PathBuf {
 
 /// A generated input, or a mutation of a corpus entry.
 fn next_input(rng: &mut Rng, target: &Target<'_>, corpus: &[Vec<u8>]) -> Vec<u8> {
-    if let Some(generate) = target.generate {
-        if corpus.is_empty() || rng.one_in(2) {
-            let mut input = generate(rng);
-            if rng.one_in(4) {
-                mutate(rng, &mut input, target.dictionary, corpus);
-            }
-            return input;
+    if let Some(generate) = target.generate
+        && (corpus.is_empty() || rng.one_in(2))
+    {
+        let mut input = generate(rng);
+        if rng.one_in(4) {
+            mutate(rng, &mut input, target.dictionary, corpus);
         }
+        return input;
     }
     let mut input = if corpus.is_empty() {
         Vec::new()

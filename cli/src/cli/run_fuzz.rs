@@ -47,14 +47,14 @@ fn check(input: &[u8]) -> Result<(), String> {
     let text = String::from_utf8_lossy(rest);
     match mode {
         b'n' => {
-            if let Ok(data) = npy_bytes(rest, "fuzz.npy") {
-                if data.len() > rest.len() {
-                    return Err(format!(
-                        "{} bytes of data from a {}-byte file",
-                        data.len(),
-                        rest.len()
-                    ));
-                }
+            if let Ok(data) = npy_bytes(rest, "fuzz.npy")
+                && data.len() > rest.len()
+            {
+                return Err(format!(
+                    "{} bytes of data from a {}-byte file",
+                    data.len(),
+                    rest.len()
+                ));
             }
         }
         b'b' => {
