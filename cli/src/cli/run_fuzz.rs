@@ -128,3 +128,16 @@ fn an_npy_shape_whose_product_overflows_is_refused() {
         "{error}"
     );
 }
+
+/// Found by this target's long run: a dimension written as an expression
+/// (`18446744073709551615-1`) slipped past the shape check and npyz
+/// overflowed again; a shape that is not a tuple of integers is refused.
+#[test]
+fn an_npy_shape_that_is_not_integers_is_refused() {
+    let bytes = include_bytes!("../../../tests/fuzz/corpus/run/regress-02-npy-shape-expression");
+    let error = npy_bytes(&bytes[1..], "odd.npy").expect_err("not integers");
+    assert!(
+        error.to_string().contains("not a tuple of integers"),
+        "{error}"
+    );
+}

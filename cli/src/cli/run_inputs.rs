@@ -133,17 +133,30 @@ pub(super) fn read_buffer(path: &Path) -> Result<Vec<u8>, Error> {
 /// runs on is little-endian).
 pub(super) fn npy_bytes(bytes: &[u8], name: &str) -> Result<Vec<u8>, Error> {
     let io = |e: std::io::Error| Error::Usage(format!("cannot read {name}: {e}"));
-    if let Some(shape) = header_shape(bytes)
-        && shape
-            .iter()
-            .try_fold(1u64, |n, d| n.checked_mul(*d))
-            .is_none()
-    {
-        return Err(Error::Usage(format!(
-            "{name}: the .npy header's shape {shape:?} has more than 2^64 elements"
-        )));
+    match header_shape(bytes) {
+        Some(Ok(shape))
+            if shape
+                .iter()
+                .try_fold(1u64, |n, d| n.checked_mul(*d))
+                .is_none() =>
+        {
+            return Err(Error::Usage(format!(
+                "{name}: the .npy header's shape {shape:?} has more than 2^64 elements"
+            )));
+        }
+        Some(Err(text)) => {
+            return Err(Error::Usage(format!(
+                "{name}: the .npy header's shape `({text})` is not a tuple of integers"
+            )));
+        }
+        // No shape: npyz names what is wrong with the header.
+        _ => {}
     }
-    let file = npyz::NpyFile::new(bytes).map_err(io)?;
+    // The checks above keep npyz's arithmetic in range; should a header
+    // still make it panic, that is a bad file, not a crash.
+    let file = std::panic::catch_unwind(|| npyz::NpyFile::new(bytes))
+        .map_err(|_| Error::Usage(format!("{name}: a malformed .npy header")))?
+        .map_err(io)?;
     let descr = file.dtype().descr().trim_matches('\'').to_string();
     let element = Element::parse(&descr)
         .ok_or_else(|| Error::Usage(format!("{name}: unsupported .npy dtype `{descr}`")))?;
@@ -175,10 +188,12 @@ pub(super) fn npy_bytes(bytes: &[u8], name: &str) -> Result<Vec<u8>, Error> {
     .map_err(io)
 }
 
-/// The dimensions of a `.npy` header's `'shape': (..)`, where it parses.
-/// npyz multiplies them without checking for overflow (a panic in debug
-/// builds, found by `run_fuzz.rs`), so they are checked first.
-fn header_shape(bytes: &[u8]) -> Option<Vec<u64>> {
+/// The dimensions of a `.npy` header's `'shape': (..)`, or the text
+/// between the parentheses when it is not a tuple of plain integers (which
+/// numpy always writes); `None` without a shape. npyz multiplies the
+/// dimensions without checking for overflow (a panic in debug builds,
+/// found by `run_fuzz.rs`), so they are checked first.
+fn header_shape(bytes: &[u8]) -> Option<Result<Vec<u64>, String>> {
     // Magic, version and length, then the header: 64 KiB at most in v1,
     // 4 GiB in v2, but a shape is near its start.
     let header = bytes.get(..bytes.len().min(1 << 16))?;
@@ -191,13 +206,21 @@ fn header_shape(bytes: &[u8]) -> Option<Vec<u64>> {
     let rest = &header[key..];
     let open = rest.iter().position(|b| *b == b'(')?;
     let close = rest.iter().position(|b| *b == b')')?;
-    let inside = std::str::from_utf8(rest.get(open + 1..close)?).ok()?;
-    inside
+    let inside = String::from_utf8_lossy(rest.get(open + 1..close)?);
+    let dims: Option<Vec<u64>> = inside
         .split(',')
         .map(str::trim)
         .filter(|d| !d.is_empty())
-        .map(|d| d.trim_end_matches('L').parse::<u64>().ok())
-        .collect()
+        .map(|d| {
+            let d = d.strip_suffix('L').unwrap_or(d);
+            if d.bytes().all(|b| b.is_ascii_digit()) {
+                d.parse::<u64>().ok()
+            } else {
+                None
+            }
+        })
+        .collect();
+    Some(dims.ok_or_else(|| inside.trim().chars().take(80).collect()))
 }
 
 fn npy_data<T: npyz::Deserialize + bytemuck::Pod>(
