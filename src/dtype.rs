@@ -114,7 +114,18 @@ impl Dtype {
         self.kind() == Kind::Float
     }
 
-    /// The target feature this dtype needs, if any.
+    /// Every target feature this dtype needs: [`Dtype::feature`], and for
+    /// `f64` also 64-bit integers (its shuffles move it as `u64` halves).
+    pub fn features(self) -> &'static [ScalarFeature] {
+        match self {
+            Dtype::I32 | Dtype::U32 | Dtype::F32 => &[],
+            Dtype::F16 => &[ScalarFeature::F16],
+            Dtype::I64 | Dtype::U64 => &[ScalarFeature::Int64],
+            Dtype::F64 => &[ScalarFeature::F64, ScalarFeature::Int64],
+        }
+    }
+
+    /// The target feature this dtype is named after, if any.
     pub fn feature(self) -> Option<ScalarFeature> {
         match self {
             Dtype::I32 | Dtype::U32 | Dtype::F32 => None,

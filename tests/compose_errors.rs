@@ -294,3 +294,20 @@ fn block_dim_of_a_mangled_call_differs_from_the_workgroup_size() {
         "user.wgsl:6:18",
     );
 }
+
+/// Found by `fuzz_compose`: a non-ASCII character in code made the scan for
+/// mangled names slice inside it (a panic). WGSL allows such identifiers.
+#[test]
+fn non_ascii_identifiers_compose() {
+    let source = "#import wavekit::subgroup as sg
+@group(0) @binding(0) var<storage, read_write> data: array<f32>;
+@compute @workgroup_size(32)
+fn main(@builtin(global_invocation_id) id: vec3<u32>) {
+    let café = data[id.x];
+    data[id.x] = sg::reduce_all_add<f32>(café);
+}
+";
+    composer()
+        .compose(source, "user.wgsl")
+        .unwrap_or_else(|e| panic!("{e}"));
+}

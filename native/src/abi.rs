@@ -7,7 +7,12 @@
 //! 1. the buffer's device address (`ptr addrspace(1)`; `.param .u64` in PTX),
 //! 2. the buffer's byte length as a `u32` (`arrayLength` divides what
 //!    follows the fixed part by the stride of the trailing runtime-sized
-//!    array; for other buffers it is unused).
+//!    array, and so do the bounds checks of its indices; for other buffers
+//!    it is unused).
+//!
+//! A buffer with a runtime-sized array must hold at least one element
+//! (WebGPU's minimum binding size), so that a clamped index always has an
+//! element to land on; [`BufferParam::check`] refuses shorter ones.
 //!
 //! Workgroup variables are `addrspace(3)` globals, zeroed by the kernel at
 //! start. The workgroup size is the block size (and the kernel's launch
@@ -34,7 +39,9 @@ pub struct BufferParam {
 }
 
 impl BufferParam {
-    /// Whether a buffer of `bytes` bytes fits this binding.
+    /// Whether a buffer of `bytes` bytes fits this binding: the fixed part,
+    /// and for a runtime-sized array at least one whole element and no
+    /// partial one.
     pub fn check(&self, bytes: usize) -> Result<(), String> {
         let name = self.name.as_deref().unwrap_or("?");
         let fixed = self.fixed_size as usize;
@@ -49,6 +56,12 @@ impl BufferParam {
                     self.group, self.binding
                 ))
             }
+            Some(stride) if bytes == fixed => Err(format!(
+                "binding @group({}) @binding({}) `{name}` needs at least one element of its runtime-sized array ({} bytes, WebGPU's minimum binding size), got {bytes}",
+                self.group,
+                self.binding,
+                fixed + stride as usize
+            )),
             _ => Ok(()),
         }
     }

@@ -23,3 +23,4 @@ pub mod target;
 pub mod tools;
 
 pub use error::NativeError;
+pub use lower::BoundsChecks;

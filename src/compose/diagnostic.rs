@@ -11,6 +11,18 @@ pub fn render(
     message: &str,
     label: &str,
 ) -> String {
+    render_as("error", source, file_name, span, message, label)
+}
+
+/// [`render`] with another severity (`warning`).
+pub fn render_as(
+    severity: &str,
+    source: &str,
+    file_name: &str,
+    span: Range<usize>,
+    message: &str,
+    label: &str,
+) -> String {
     let start = span.start.min(source.len());
     let line_start = source[..start].rfind('\n').map_or(0, |i| i + 1);
     let line_end = source[start..]
@@ -24,7 +36,7 @@ pub fn render(
         .max(1);
     let gutter = " ".repeat(line_number.to_string().len() + 1);
     format!(
-        "error: {message}\n{gutter}┌─ {file_name}:{line_number}:{column}\n{gutter}│\n\
+        "{severity}: {message}\n{gutter}┌─ {file_name}:{line_number}:{column}\n{gutter}│\n\
          {line_number} │ {}\n{gutter}│ {}{} {label}\n",
         &source[line_start..line_end],
         " ".repeat(column - 1),

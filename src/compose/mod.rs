@@ -32,10 +32,11 @@ mod block_size;
 mod diagnostic;
 mod entry;
 mod scan;
+mod uniformity;
 
 use std::collections::HashMap;
 
-use crate::catalog::Ret;
+use crate::catalog::{Family, Placement, Ret};
 use crate::error::Error;
 use crate::expand::{
     Instance, InstanceSpec, Library, TemplateArg, ValidModule, demangle, parse_template_arg,
@@ -48,6 +49,7 @@ pub use scan::SpanError;
 #[derive(Clone, Debug)]
 pub struct Composer {
     library: Library,
+    deny_warnings: bool,
 }
 
 /// A composed shader.
@@ -61,6 +63,11 @@ pub struct Composition {
     pub module: ValidModule,
     /// The instances used, dependencies included.
     pub instances: Vec<Instance>,
+    /// Warnings, rendered like errors (`warning: ...`, the file, line and
+    /// column, the line and a caret): calls of primitives under
+    /// non-uniform control flow (`uniformity.rs` says what is found and
+    /// what is not).
+    pub warnings: Vec<String>,
 }
 
 impl Composer {
@@ -68,7 +75,15 @@ impl Composer {
     pub fn new(target: Target) -> Self {
         Composer {
             library: Library::new(target),
+            deny_warnings: false,
         }
+    }
+
+    /// The same composer, turning every warning into an error (the CLI's
+    /// `--deny warnings`).
+    pub fn deny_warnings(mut self, deny: bool) -> Self {
+        self.deny_warnings = deny;
+        self
     }
 
     /// The target it composes for.
@@ -98,6 +113,9 @@ impl Composer {
         let mut forwarded: HashMap<String, String> = HashMap::new();
         // The `B` of each block op by the name its calls use.
         let mut block_dims: HashMap<String, u32> = HashMap::new();
+        // The names the rewritten calls use, and whether their result is
+        // the same on every lane, for the uniformity check.
+        let mut primitive_names: HashMap<String, bool> = HashMap::new();
         for site in &sites {
             let args = site
                 .args
@@ -161,15 +179,21 @@ impl Composer {
             if let Some(b) = instance.block_dim {
                 block_dims.insert(name.clone(), b);
             }
+            if needs_uniform_control_flow(&instance) {
+                primitive_names.insert(name.clone(), uniform_result(&instance));
+            }
             text[site.span.clone()].copy_from_slice(format!("{name:width$}").as_bytes());
             specs.push(spec);
         }
         for (name, _) in scan::mangled_uses(source) {
             for prefix in ["wk_sg_", "wk_blk_"] {
                 if let Some(spec) = demangle(prefix, &name)
-                    && self.library.resolve(&spec).is_ok()
+                    && let Ok(instance) = self.library.resolve(&spec)
                 {
                     specs.push(spec);
+                    if needs_uniform_control_flow(&instance) {
+                        primitive_names.insert(name.clone(), uniform_result(&instance));
+                    }
                 }
             }
         }
@@ -212,13 +236,64 @@ impl Composer {
             }
         }
         block_size::check(&module.module, source, &block_dims).map_err(at)?;
+        let found = uniformity::check(&module.module, source, &primitive_names);
+        if self.deny_warnings
+            && let Some(first) = found.first()
+        {
+            return Err(at(SpanError {
+                span: first.span.clone(),
+                message: format!("{} (a warning, denied)", first.message),
+                label: first.label.clone(),
+            }));
+        }
+        let warnings = found
+            .iter()
+            .map(|w| {
+                diagnostic::render_as(
+                    "warning",
+                    source,
+                    file_name,
+                    w.span.clone(),
+                    &w.message,
+                    &w.label,
+                )
+            })
+            .collect();
         Ok(Composition {
             wgsl,
             user_len,
             module,
             instances: expansion.instances().to_vec(),
+            warnings,
         })
     }
+}
+
+/// Whether `instance` exchanges data between lanes or threads, so that every
+/// one of them must call it: not the per-lane values (lane and thread ids,
+/// the subgroup size, lane masks), fences, or `elect` (which elects among
+/// the lanes that call it).
+fn needs_uniform_control_flow(instance: &Instance) -> bool {
+    let primitive = instance.primitive;
+    primitive.family != Family::LaneMask
+        && !matches!(
+            primitive.name,
+            "invocation_id"
+                | "group_size"
+                | "log2_group_size"
+                | "elect"
+                | "mem_fence"
+                | "thread_idx"
+                | "global_thread_idx"
+        )
+}
+
+/// Whether every lane of the subgroup gets the same result from `instance`.
+fn uniform_result(instance: &Instance) -> bool {
+    matches!(
+        instance.primitive.placement,
+        Placement::Subgroup | Placement::Block | Placement::Nothing
+    )
 }
 
 fn base36(mut n: usize) -> String {

@@ -242,7 +242,8 @@ pub fn mangled_uses(source: &str) -> Vec<(String, Range<usize>)> {
         let boundary = i == 0 || !is_ident_byte(bytes[i - 1]);
         if boundary
             && mask[i]
-            && (source[i..].starts_with("wk_sg_") || source[i..].starts_with("wk_blk_"))
+            // Bytes, not `str`: `i` may be inside a multi-byte character.
+            && (bytes[i..].starts_with(b"wk_sg_") || bytes[i..].starts_with(b"wk_blk_"))
         {
             let mut end = i;
             while end < bytes.len() && is_ident_byte(bytes[end]) {

@@ -75,7 +75,9 @@ impl Instance {
                             allowed: primitive.dtype_list(),
                         });
                     }
-                    if let Some(feature) = dtype.feature().filter(|f| !target.scalars.has(*f)) {
+                    if let Some(&feature) =
+                        dtype.features().iter().find(|f| !target.scalars.has(**f))
+                    {
                         return Err(Error::DtypeUnavailable {
                             op: primitive.name.to_string(),
                             dtype,

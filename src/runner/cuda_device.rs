@@ -4,6 +4,7 @@
 //! JIT-loaded through the CUDA driver API, loaded at run time; subgroups are
 //! warps of [`nvptx::WARP_SIZE`] lanes.
 
+use wavekit_native::BoundsChecks;
 use wavekit_native::cuda::{Cuda, CudaBuffer};
 use wavekit_native::driver::{Driver, Launch};
 use wavekit_native::nvptx::{self, PtxOptions};
@@ -61,6 +62,7 @@ impl NativeTarget for CudaTarget {
         cuda: &Cuda,
         module: &ValidModule,
         entry: &str,
+        bounds: BoundsChecks,
     ) -> Result<CudaKernelHandle, Error> {
         let ptx = nvptx::compile(
             &module.module,
@@ -69,6 +71,7 @@ impl NativeTarget for CudaTarget {
             &PtxOptions {
                 sm: self.sm,
                 source: Some(source(module)),
+                bounds,
             },
         )?;
         let kernel = cuda.load(&ptx.text, &ptx.entry)?;

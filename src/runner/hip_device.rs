@@ -7,6 +7,7 @@
 //! comes from `WAVEKIT_HIP_ARCH` (`gfx942`, `gfx1100`, ...), and the wave
 //! size from `WAVEKIT_HIP_WAVE` (RDNA only; 32 by default).
 
+use wavekit_native::BoundsChecks;
 use wavekit_native::amdgpu::{self, Amdgpu, Arch};
 use wavekit_native::driver::{Driver, Launch};
 use wavekit_native::hip::{Hip, HipBuffer, arch_from_env};
@@ -62,17 +63,21 @@ impl NativeTarget for HipTarget {
         self.amdgpu.wave_size
     }
 
-    fn load(&self, hip: &Hip, module: &ValidModule, entry: &str) -> Result<HipKernelHandle, Error> {
-        let hsaco = amdgpu::compile(
-            &KernelRequest {
-                module: &module.module,
-                info: &module.info,
-                entry,
-                name: entry,
-                source: Some(source(module)),
-            },
-            self.amdgpu,
-        )?;
+    fn load(
+        &self,
+        hip: &Hip,
+        module: &ValidModule,
+        entry: &str,
+        bounds: BoundsChecks,
+    ) -> Result<HipKernelHandle, Error> {
+        let request = KernelRequest {
+            module: &module.module,
+            info: &module.info,
+            entry,
+            name: entry,
+            source: Some(source(module)),
+        };
+        let hsaco = amdgpu::compile_many_with(std::slice::from_ref(&request), self.amdgpu, bounds)?;
         let kernel = hip.load(&hsaco.bytes, entry)?;
         Ok(NativeKernel {
             kernel,

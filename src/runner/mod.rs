@@ -193,9 +193,13 @@ impl Gpu {
             inner: match &self.device {
                 Device::Wgpu(d) => KernelInner::Wgpu(d.kernel(module, entry, options)?),
                 #[cfg(feature = "native")]
-                Device::Cuda(d) => KernelInner::Cuda(d.kernel(module, entry)?),
+                Device::Cuda(d) => {
+                    KernelInner::Cuda(d.kernel(module, entry, options.native_bounds())?)
+                }
                 #[cfg(feature = "native")]
-                Device::Hip(d) => KernelInner::Hip(d.kernel(module, entry)?),
+                Device::Hip(d) => {
+                    KernelInner::Hip(d.kernel(module, entry, options.native_bounds())?)
+                }
             },
         })
     }

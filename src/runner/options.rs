@@ -1,4 +1,5 @@
-//! How a kernel is built: the runtime checks wgpu adds to a shader.
+//! How a kernel is built: the runtime checks wgpu adds to a shader, and
+//! the bounds checks the native back ends add the same way.
 
 /// Options for [`Gpu::kernel_with`](super::Gpu::kernel_with).
 ///
@@ -9,8 +10,10 @@
 /// driver: it leaves loops rolled, so private arrays indexed by the loop
 /// counter go to local memory (H100, 2^24 elements: the device scan at 67
 /// against 244 G items/s without it, compaction 36 against 315). The
-/// native back ends (CUDA, HIP) add neither check, so there the options
-/// change nothing.
+/// native back ends (CUDA, HIP) clamp indices as wgpu does
+/// (`wavekit_native::BoundsChecks::Restrict`) unless
+/// [`KernelOptions::without_bounds_checks`] turns that off too; they add
+/// no loop counter, so loop bounding changes nothing there.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct KernelOptions {
     loop_bounding: bool,
@@ -44,8 +47,9 @@ impl KernelOptions {
         }
     }
 
-    /// The same options without wgpu's bounds checks on buffer and array
-    /// accesses (naga's `BoundsCheckPolicy::Unchecked` everywhere).
+    /// The same options without bounds checks on buffer and array accesses
+    /// (naga's `BoundsCheckPolicy::Unchecked` everywhere): wgpu's, and the
+    /// native back ends' clamping.
     ///
     /// # Safety
     ///
@@ -59,9 +63,20 @@ impl KernelOptions {
         }
     }
 
-    /// Whether wgpu checks the bounds of the module's accesses.
+    /// Whether the module's accesses are bounds-checked (by wgpu, or by
+    /// the native lowering).
     pub fn bounds_checks(&self) -> bool {
         self.bounds_checks
+    }
+
+    /// The native back ends' policy for these options.
+    #[cfg(feature = "native")]
+    pub fn native_bounds(&self) -> wavekit_native::BoundsChecks {
+        if self.bounds_checks {
+            wavekit_native::BoundsChecks::Restrict
+        } else {
+            wavekit_native::BoundsChecks::Unchecked
+        }
     }
 
     /// Whether wgpu bounds the module's loops.

@@ -175,7 +175,7 @@ impl ScalarFeatures {
 
     /// Whether values of `dtype` can be used.
     pub fn supports(self, dtype: Dtype) -> bool {
-        dtype.feature().is_none_or(|f| self.has(f))
+        dtype.features().iter().all(|f| self.has(*f))
     }
 }
 

@@ -7,9 +7,9 @@ use std::process::ExitCode;
 use clap::Args;
 
 use wavekit::Error;
-use wavekit::compose::Composer;
 use wavekit::emit::{Emitted, Language, emit};
 
+use super::compose_args::ComposeArgs;
 use super::target_args::TargetArgs;
 
 /// Arguments of `wavekit emit`.
@@ -39,8 +39,15 @@ pub struct EmitArgs {
     /// The entry point (GLSL writes one per file).
     #[arg(long)]
     pub(super) entry: Option<String>,
+    /// For ptx and hsaco: lower without bounds checks (an out-of-bounds
+    /// index is then undefined behaviour; by default indices are clamped
+    /// into their arrays, as wgpu does).
+    #[arg(long)]
+    pub(super) unchecked: bool,
     #[command(flatten)]
     pub(super) target: TargetArgs,
+    #[command(flatten)]
+    pub(super) compose: ComposeArgs,
 }
 
 pub fn run(args: &EmitArgs) -> Result<ExitCode, Error> {
@@ -59,7 +66,14 @@ pub fn run(args: &EmitArgs) -> Result<ExitCode, Error> {
         )));
     }
     let language: Language = args.lang.parse()?;
-    let composed = Composer::new(target).compose(&source, &name)?;
+    if args.unchecked {
+        return Err(Error::Usage(format!(
+            "--unchecked applies to --lang ptx and hsaco (the native back ends); \
+             --lang {} leaves bounds checks to the API that compiles it",
+            args.lang
+        )));
+    }
+    let composed = args.compose.compose(target, &source, &name)?;
     let emitted = emit(&composed.module, language, args.entry.as_deref())?;
     let bytes = match (&emitted, args.disassemble) {
         (Emitted::Binary(_), true) => disassemble(&emitted.to_bytes())?,

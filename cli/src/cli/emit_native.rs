@@ -4,11 +4,11 @@
 
 use std::process::ExitCode;
 
-use wavekit::compose::Composer;
 use wavekit::{Backend, Error, Target, ValidModule};
+use wavekit_native::BoundsChecks;
 use wavekit_native::amdgpu::{Amdgpu, Arch};
 use wavekit_native::lower::Source;
-use wavekit_native::nvptx::{KernelRequest, compile_many};
+use wavekit_native::nvptx::{KernelRequest, compile_many_with};
 
 use super::emit::{EmitArgs, write};
 
@@ -20,16 +20,26 @@ pub fn run(args: &EmitArgs, source: &str, name: &str, target: Target) -> Result<
                 "--lang ptx is the CUDA back end's output: add --backend cuda".into(),
             ));
         }
-        let composed = Composer::new(target).compose(source, name)?;
+        let composed = args.compose.compose(target, source, name)?;
         let requests = requests(&composed.module, &composed.wgsl, name, args)?;
-        let (ptx, _) = compile_many(&requests.kernels(), args.sm)?;
+        let (ptx, _) = compile_many_with(&requests.kernels(), args.sm, bounds(args))?;
         return write(args, ptx.as_bytes());
     }
     let amdgpu = amdgpu_target(&target, args.arch.as_deref())?;
-    let composed = Composer::new(target).compose(source, name)?;
+    let composed = args.compose.compose(target, source, name)?;
     let requests = requests(&composed.module, &composed.wgsl, name, args)?;
-    let hsaco = wavekit_native::amdgpu::compile_many(&requests.kernels(), amdgpu)?;
+    let hsaco =
+        wavekit_native::amdgpu::compile_many_with(&requests.kernels(), amdgpu, bounds(args))?;
     write(args, &hsaco.bytes)
+}
+
+/// `--unchecked` as the lowering's policy.
+fn bounds(args: &EmitArgs) -> BoundsChecks {
+    if args.unchecked {
+        BoundsChecks::Unchecked
+    } else {
+        BoundsChecks::Restrict
+    }
 }
 
 /// The compute entry points `--entry` names (all of them without it), with

@@ -1,6 +1,7 @@
 //! Command-line interface: one module per subcommand.
 
 mod check;
+mod compose_args;
 mod device_args;
 mod emit;
 #[cfg(feature = "native")]
@@ -10,6 +11,9 @@ mod export;
 mod list;
 pub mod report;
 mod run;
+#[cfg(test)]
+mod run_fuzz;
+mod run_inputs;
 pub mod runtime_dir;
 mod target_args;
 mod tune;

@@ -10,7 +10,7 @@ use inkwell::targets::{
 use super::Amdgpu;
 use crate::abi::KernelAbi;
 use crate::error::NativeError;
-use crate::lower::{KernelRequest, lower_entry_point};
+use crate::lower::{BoundsChecks, KernelRequest, lower_entry_point};
 
 /// A linked code object.
 #[derive(Clone, Debug)]
@@ -26,10 +26,19 @@ pub fn compile(request: &KernelRequest<'_>, target: Amdgpu) -> Result<Hsaco, Nat
     compile_many(std::slice::from_ref(request), target)
 }
 
-/// Lowers several kernels into one code object: the object from LLVM's
-/// AMDGPU target machine (position-independent, as code objects must be),
-/// linked by `ld.lld -shared`.
+/// Lowers several kernels into one code object, with WGSL's bounds checks:
+/// the object from LLVM's AMDGPU target machine (position-independent, as
+/// code objects must be), linked by `ld.lld -shared`.
 pub fn compile_many(kernels: &[KernelRequest<'_>], target: Amdgpu) -> Result<Hsaco, NativeError> {
+    compile_many_with(kernels, target, BoundsChecks::default())
+}
+
+/// [`compile_many`] with an explicit bounds-check policy.
+pub fn compile_many_with(
+    kernels: &[KernelRequest<'_>],
+    target: Amdgpu,
+    bounds: BoundsChecks,
+) -> Result<Hsaco, NativeError> {
     Target::initialize_amd_gpu(&InitializationConfig::default());
     let context = Context::create();
     let module = context.create_module("wavekit");
@@ -38,7 +47,9 @@ pub fn compile_many(kernels: &[KernelRequest<'_>], target: Amdgpu) -> Result<Hsa
     module.set_data_layout(&machine.get_target_data().get_data_layout());
     let mut abis = Vec::new();
     for kernel in kernels {
-        abis.push(lower_entry_point(&context, &module, kernel, &target)?);
+        abis.push(lower_entry_point(
+            &context, &module, kernel, &target, bounds,
+        )?);
     }
     module
         .run_passes("default<O3>", &machine, PassBuilderOptions::create())

@@ -21,7 +21,8 @@ use inkwell::context::Context;
 use inkwell::module::Module;
 use inkwell::values::{FunctionValue, IntValue};
 
-pub use compile::{Hsaco, compile, compile_many};
+pub use crate::lower::BoundsChecks;
+pub use compile::{Hsaco, compile, compile_many, compile_many_with};
 
 use crate::error::NativeError;
 use crate::target::{Cx, Dim, NativeReduce, Scope, Shuffle, TargetLayer, llvm_error};

@@ -106,7 +106,13 @@ impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
                 TypeInner::Pointer { .. } | TypeInner::ValuePointer { .. } => {
                     let inner = self.pointee(base)?;
                     let ptr = self.expression(base)?.into_pointer_value();
-                    self.member_pointer(ptr, &inner, index)?.into()
+                    if self.constant_index_needs_check(&inner) {
+                        let index = context.i32_type().const_int(index as u64, false);
+                        let index = self.restrict_pointer_index(base, &inner, index)?;
+                        self.element_pointer(ptr, &inner, index)?.into()
+                    } else {
+                        self.member_pointer(ptr, &inner, index)?.into()
+                    }
                 }
                 _ => {
                     let value = self.expression(base)?;
@@ -327,16 +333,19 @@ impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
             TypeInner::Pointer { .. } | TypeInner::ValuePointer { .. } => {
                 let inner = self.pointee(base)?;
                 let ptr = self.expression(base)?.into_pointer_value();
+                let index = self.restrict_pointer_index(base, &inner, index)?;
                 Ok(self.element_pointer(ptr, &inner, index)?.into())
             }
-            TypeInner::Vector { .. } => {
+            ref inner @ TypeInner::Vector { .. } => {
+                let index = self.restrict_value_index(inner, index)?;
                 let vector = self.expression(base)?.into_vector_value();
                 self.builder
                     .build_extract_element(vector, index, "")
                     .map_err(llvm_error)
             }
-            _ => {
+            ref inner => {
                 // A dynamically indexed array or matrix value: spill it.
+                let index = self.restrict_value_index(inner, index)?;
                 let value = self.expression(base)?;
                 let ty = value.get_type();
                 let slot = self.entry_alloca(ty)?;
@@ -683,32 +692,13 @@ impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
         handle: Handle<Expression>,
         pointer: Handle<Expression>,
     ) -> Result<BasicValueEnum<'ctx>, NativeError> {
-        let function = self.naga_function();
-        let mut base = pointer;
-        let global = loop {
-            match function.expressions[base] {
-                Expression::GlobalVariable(g) => break g,
-                Expression::AccessIndex { base: b, .. } => base = b,
-                _ => return Err(self.unsupported_at(handle, "arrayLength of this pointer")),
-            }
-        };
-        let (_, bytes) = self
-            .buffer(global)
-            .ok_or_else(|| self.unsupported_at(handle, "arrayLength outside a buffer"))?;
-        let inner = &self.m.naga.types[self.m.naga.global_variables[global].ty].inner;
-        let (fixed, stride) = super::runtime_array_shape(inner, self.m.naga);
-        let stride =
-            stride.ok_or_else(|| self.unsupported_at(handle, "arrayLength of a sized array"))?;
-        let i32t = self.m.context.i32_type();
-        let rest = self
-            .builder
-            .build_int_sub(bytes, i32t.const_int(fixed as u64, false), "")
-            .map_err(llvm_error)?;
-        Ok(self
-            .builder
-            .build_int_unsigned_div(rest, i32t.const_int(stride as u64, false), "")
-            .map_err(llvm_error)?
-            .into())
+        match self.pointee(pointer)? {
+            TypeInner::Array {
+                size: naga::ArraySize::Dynamic,
+                ..
+            } => Ok(self.runtime_length(pointer)?.into()),
+            _ => Err(self.unsupported_at(handle, "arrayLength of a sized array")),
+        }
     }
 }
 

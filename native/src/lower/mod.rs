@@ -8,8 +8,10 @@
 //!
 //! Memory follows naga's layout (struct member offsets, array strides)
 //! exactly: pointers are byte addresses and loads and stores walk the naga
-//! type, so buffers have the same bytes as on wgpu.
+//! type, so buffers have the same bytes as on wgpu. Indices are clamped as
+//! wgpu's are ([`BoundsChecks`], `bounds.rs`) unless the caller opts out.
 
+mod bounds;
 mod expression;
 mod function;
 mod loops;
@@ -33,6 +35,7 @@ use crate::abi::{BufferParam, KernelAbi};
 use crate::error::NativeError;
 use crate::target::{Cx, Dim, TargetLayer, llvm_error};
 
+pub use bounds::BoundsChecks;
 pub use function::FunctionLowerer;
 
 /// Where a module's WGSL came from, for error locations.
@@ -65,6 +68,8 @@ pub struct ModuleLowerer<'a, 'ctx> {
     pub(crate) lane_mask: u32,
     /// Index of the entry point being lowered.
     pub(crate) entry_point: usize,
+    /// What out-of-bounds indices do.
+    pub(crate) bounds: BoundsChecks,
 }
 
 /// One kernel to lower: an entry point of a validated module.
@@ -82,13 +87,15 @@ pub struct KernelRequest<'a> {
     pub source: Option<Source<'a>>,
 }
 
-/// Lowers `request` into `module`; returns the kernel's ABI. Several
-/// kernels may share one LLVM module (their functions get unique names).
+/// Lowers `request` into `module` with `bounds` checks; returns the
+/// kernel's ABI. Several kernels may share one LLVM module (their functions
+/// get unique names).
 pub fn lower_entry_point<'ctx>(
     context: &'ctx Context,
     module: &Module<'ctx>,
     request: &KernelRequest<'_>,
     target: &dyn TargetLayer,
+    bounds: BoundsChecks,
 ) -> Result<KernelAbi, NativeError> {
     let KernelRequest {
         module: naga,
@@ -135,6 +142,7 @@ pub fn lower_entry_point<'ctx>(
         functions: HashMap::new(),
         lane_mask,
         entry_point: ep_index,
+        bounds,
     };
     let abi = lowerer.declare_globals(ep.workgroup_size)?;
     let ep_info = info.get_entry_point(ep_index);

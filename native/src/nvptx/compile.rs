@@ -11,7 +11,7 @@ use inkwell::targets::{
 use super::Nvptx;
 use crate::abi::KernelAbi;
 use crate::error::NativeError;
-use crate::lower::{KernelRequest, Source, lower_entry_point};
+use crate::lower::{BoundsChecks, KernelRequest, Source, lower_entry_point};
 use inkwell::values::BasicValue;
 
 /// How to compile.
@@ -21,6 +21,8 @@ pub struct PtxOptions<'a> {
     pub sm: u32,
     /// The WGSL the module came from, for error locations.
     pub source: Option<Source<'a>>,
+    /// Out-of-bounds indices: clamped (the default) or unchecked.
+    pub bounds: BoundsChecks,
 }
 
 /// A compiled kernel.
@@ -41,7 +43,7 @@ pub fn compile(
     entry: &str,
     options: &PtxOptions<'_>,
 ) -> Result<Ptx, NativeError> {
-    let (text, mut abis) = compile_many(
+    let (text, mut abis) = compile_many_with(
         &[KernelRequest {
             module,
             info,
@@ -50,6 +52,7 @@ pub fn compile(
             source: options.source,
         }],
         options.sm,
+        options.bounds,
     )?;
     Ok(Ptx {
         text,
@@ -59,10 +62,20 @@ pub fn compile(
 }
 
 /// Compiles several kernels into one PTX module (one `ptxas` run covers
-/// them all); returns the PTX and each kernel's ABI.
+/// them all), with WGSL's bounds checks; returns the PTX and each kernel's
+/// ABI.
 pub fn compile_many(
     kernels: &[KernelRequest<'_>],
     sm: u32,
+) -> Result<(String, Vec<KernelAbi>), NativeError> {
+    compile_many_with(kernels, sm, BoundsChecks::default())
+}
+
+/// [`compile_many`] with an explicit bounds-check policy.
+pub fn compile_many_with(
+    kernels: &[KernelRequest<'_>],
+    sm: u32,
+    bounds: BoundsChecks,
 ) -> Result<(String, Vec<KernelAbi>), NativeError> {
     if !matches!(sm, 70 | 75 | 80 | 86 | 89 | 90) {
         return Err(NativeError::Abi(format!(
@@ -78,7 +91,7 @@ pub fn compile_many(
     llvm.set_data_layout(&machine.get_target_data().get_data_layout());
     let mut abis = Vec::new();
     for kernel in kernels {
-        abis.push(lower_entry_point(&context, &llvm, kernel, &target)?);
+        abis.push(lower_entry_point(&context, &llvm, kernel, &target, bounds)?);
     }
     link_libdevice(&context, &llvm)?;
     llvm.run_passes("default<O3>", &machine, PassBuilderOptions::create())
