@@ -8,7 +8,7 @@ use wavekit::runner::{Buffer, Kernel, Step};
 use crate::harness::{Ctx, Report, bytes_of, random_u32, words_of};
 use crate::{Demo, Prepared, unknown_variant};
 
-const SHADER: &str = include_str!("../shaders/reduce.wgsl");
+const SHADER: &str = wavekit::device::shaders::REDUCE;
 const BLOCK: usize = 256;
 /// Workgroups of the first pass: enough to fill an H100 (132 SMs × 8
 /// resident blocks) and a few waves on smaller GPUs.

@@ -10,7 +10,7 @@ use wavekit::runner::{Buffer, Gpu, Kernel, Step};
 use crate::harness::{Ctx, Report, bytes_of, check_equal, grid, random_u32, words_of};
 use crate::{Demo, Prepared, unknown_variant};
 
-const SHADER: &str = include_str!("../shaders/scan.wgsl");
+const SHADER: &str = wavekit::device::shaders::SCAN;
 /// Elements per tile (256 threads × 8 vec4s).
 const TILE: usize = 8192;
 
