@@ -14,47 +14,18 @@ const SHADER: &str = wavekit::device::shaders::SCAN;
 /// Elements per tile (256 threads × 8 vec4s).
 const TILE: usize = 8192;
 
-/// How the tiles learn the sum of the tiles before them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ScanAlgorithm {
-    /// One pass; each tile waits on its predecessors' published sums.
-    /// Needs workgroups that have started to keep making progress while
-    /// others spin (not promised by WebGPU or Vulkan).
-    DecoupledLookBack,
-    /// Three passes: tile sums, a scan of them, tile scans. Portable.
-    ReduceThenScan,
-}
+/// How the tiles learn the sum of the tiles before them: the library's
+/// choice, [`wavekit::device::ScanAlgorithm`].
+pub use wavekit::device::ScanAlgorithm;
 
-impl ScanAlgorithm {
-    /// Look-back on the native back ends (CUDA and HIP run on NVIDIA and
-    /// AMD GPUs) and on NVIDIA, AMD and Intel GPUs through wgpu (vendor IDs
-    /// 0x10de, 0x1002, 0x8086), whose schedulers keep started workgroups
-    /// running; reduce-then-scan on every other adapter (CPU rasterisers,
-    /// mobile and Apple GPUs, unknown vendors).
-    pub fn for_device(gpu: &Gpu) -> ScanAlgorithm {
-        match gpu.wgpu() {
-            None => ScanAlgorithm::DecoupledLookBack,
-            Some(device) => {
-                let info = device.info();
-                let gpu_type = matches!(
-                    info.device_type,
-                    wgpu::DeviceType::DiscreteGpu | wgpu::DeviceType::IntegratedGpu
-                );
-                if gpu_type && [0x10de, 0x1002, 0x8086].contains(&info.vendor) {
-                    ScanAlgorithm::DecoupledLookBack
-                } else {
-                    ScanAlgorithm::ReduceThenScan
-                }
-            }
-        }
-    }
-
-    /// In words, for reports.
-    pub fn describe(self) -> &'static str {
-        match self {
-            ScanAlgorithm::DecoupledLookBack => "single pass, decoupled look-back",
-            ScanAlgorithm::ReduceThenScan => "reduce-then-scan (3 passes)",
-        }
+/// The algorithm for `gpu`: look-back on the native back ends (CUDA and HIP
+/// run on NVIDIA and AMD GPUs), else the library's choice for the wgpu
+/// adapter ([`ScanAlgorithm::for_adapter`]: look-back on NVIDIA, AMD and
+/// Intel GPUs, reduce-then-scan elsewhere).
+pub fn algorithm_for(gpu: &Gpu) -> ScanAlgorithm {
+    match gpu.wgpu() {
+        None => ScanAlgorithm::DecoupledLookBack,
+        Some(device) => ScanAlgorithm::for_adapter(device.info()),
     }
 }
 
@@ -77,7 +48,7 @@ pub struct DeviceScan<'c> {
 
 impl<'c> DeviceScan<'c> {
     /// Kernels for `ctx`'s device; `algorithm` `None` picks
-    /// [`ScanAlgorithm::for_device`].
+    /// [`algorithm_for`].
     pub fn new(ctx: &'c Ctx<'c>, algorithm: Option<ScanAlgorithm>) -> Result<Self, Error> {
         let module = ctx.compose(SHADER, "scan.wgsl", &[])?;
         let [lookback, tile_reduce, scan_tile_sums, tile_scan] = ctx.kernels(
@@ -91,7 +62,7 @@ impl<'c> DeviceScan<'c> {
         )?;
         Ok(DeviceScan {
             ctx,
-            algorithm: algorithm.unwrap_or_else(|| ScanAlgorithm::for_device(ctx.gpu)),
+            algorithm: algorithm.unwrap_or_else(|| algorithm_for(ctx.gpu)),
             lookback,
             tile_reduce,
             scan_tile_sums,

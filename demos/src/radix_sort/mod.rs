@@ -26,7 +26,7 @@
 //!   per 256 keys.
 //!
 //! Variants: `keys` and `pairs` pick the algorithm for the device (OneSweep
-//! where [`ScanAlgorithm::for_device`] picks the look-back scan);
+//! where [`crate::scan::algorithm_for`] picks the look-back scan);
 //! `keys_onesweep`, `pairs_onesweep`, `keys_reduce_then_scan` and
 //! `pairs_reduce_then_scan` force one.
 //!
@@ -86,7 +86,7 @@ impl RadixAlgorithm {
     /// OneSweep where the device scan would use decoupled look-back (the
     /// same forward-progress assumption), else reduce-then-scan.
     pub fn for_device(gpu: &Gpu) -> RadixAlgorithm {
-        match ScanAlgorithm::for_device(gpu) {
+        match crate::scan::algorithm_for(gpu) {
             ScanAlgorithm::DecoupledLookBack => RadixAlgorithm::OneSweep,
             ScanAlgorithm::ReduceThenScan => RadixAlgorithm::ReduceThenScan,
         }
