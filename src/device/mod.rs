@@ -20,10 +20,10 @@
 //!   `STORAGE` usage, `n` beyond a binding limit), never panicking on bad
 //!   input; nothing is recorded when it fails;
 //! - the commands run when the caller submits the encoder, in order with the
-//!   caller's other commands, so several algorithms and the caller's own
-//!   passes and copies can share one encoder (a temp slice must not be
-//!   shared by two calls recorded into one submission that may overlap: it
-//!   is reused from the start by each call, which is fine in sequence).
+//!   caller's other commands (wgpu orders the commands of an encoder), so
+//!   several algorithms and the caller's own passes and copies can share one
+//!   encoder, and calls recorded one after another can share one temp slice
+//!   sized for the largest of them.
 //!
 //! Buffers: every slice an algorithm binds needs [`wgpu::BufferUsages::STORAGE`];
 //! temp slices also [`wgpu::BufferUsages::COPY_DST`] (the look-back state is
