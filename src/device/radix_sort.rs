@@ -16,6 +16,9 @@ use crate::error::Error;
 use onesweep::OneSweep;
 use reduce_then_scan::ReduceThenScan;
 
+/// A temp region: byte offset and size.
+type Region = (u64, u64);
+
 /// The most keys a sort takes: the look-back's counts are 30-bit.
 const MAX_KEYS: u32 = (1 << 30) - 1;
 
@@ -293,7 +296,7 @@ impl RadixSort {
 
     /// The temp layout of `n` keys: ping-pong keys, values, then the
     /// algorithm's own regions.
-    fn temp_layout(&self, n: u32) -> (TempLayout, [(u64, u64); 2], Vec<(u64, u64)>) {
+    fn temp_layout(&self, n: u32) -> (TempLayout, [Region; 2], Vec<Region>) {
         let mut layout = TempLayout::new(&self.ctx.limits);
         let keys = layout.place(4 * u64::from(n));
         let values = layout.place(if self.options.pairs {
