@@ -37,7 +37,8 @@
 //!
 //! The default features are the catalog, expansion, the composer and the
 //! emitters (naga, minijinja): no wgpu, LLVM, CUDA or command-line crate.
-//! `wgpu` adds `Target::from_adapter`; `runner` the host API
+//! `wgpu` adds `Target::from_adapter`; `device` the device-wide algorithms
+//! on the caller's wgpu device and buffers (`wavekit::device`); `runner` the host API
 //! (`wavekit::runner::Gpu`) over wgpu; `native` the CUDA and HIP back ends
 //! (`wavekit-native`, LLVM 19); `conformance` the conformance suite; `build`
 //! `wavekit::emit::build` (wgsl_to_wgpu). The `wavekit` command is the
@@ -47,6 +48,8 @@ pub mod catalog;
 pub mod compose;
 #[cfg(feature = "conformance")]
 pub mod conformance;
+#[cfg(feature = "device")]
+pub mod device;
 pub mod dtype;
 pub mod emit;
 pub mod error;

@@ -1,5 +1,6 @@
 #!/bin/sh
-# Builds the browser demo's WGSL: the demo shaders in demos/shaders/ composed
+# Builds the browser demo's WGSL: the demo shaders in demos/shaders/ and the
+# device algorithms' shaders in src/device/shaders/ (wavekit::device), composed
 # by `wavekit emit --lang wgsl-browser` into web/gen/ (gitignored). The page
 # carries no hand-copied WGSL; it loads only what this script wrote, as listed
 # in web/gen/manifest.json.
@@ -15,6 +16,8 @@ set -eu
 cd "$(dirname "$0")/.."
 wavekit=${WAVEKIT:-./target/release/wavekit}
 src=demos/shaders
+# The shaders wavekit::device owns (scan, reduce) live with the library.
+device_src=src/device/shaders
 gen=web/gen
 
 rm -rf "$gen"
@@ -22,13 +25,17 @@ mkdir -p "$gen"
 manifest=""
 missing=""
 
-# emit SHADER NAME MIN MAX [LINE REPLACEMENT]: composes demos/shaders/SHADER.wgsl
+# emit SHADER NAME MIN MAX [LINE REPLACEMENT]: composes SHADER.wgsl (from
+# src/device/shaders/, else demos/shaders/)
 # for subgroup sizes MIN..=MAX into gen/NAME.wgsl and lists it in the manifest.
 # LINE (a regular expression) and REPLACEMENT edit what the shader's header
 # says the host may edit (`alias T`, a constant); LINE must match, or the
 # shader has changed under the page.
 emit() {
     source="$src/$1.wgsl"
+    if [ -f "$device_src/$1.wgsl" ]; then
+        source="$device_src/$1.wgsl"
+    fi
     if [ ! -f "$source" ]; then
         case " $missing " in *" $1 "*) ;; *) missing="$missing $1" ;; esac
         return

@@ -3,7 +3,7 @@
 //! subgroup by popcount, and the tiles learn how many elements the tiles
 //! before them kept either by decoupled look-back in the same pass or by a
 //! count pass and the device scan of the counts (three passes), chosen per
-//! device as the scan is ([`ScanAlgorithm::for_device`]).
+//! device as the scan is ([`crate::scan::algorithm_for`]).
 
 use wavekit::Error;
 use wavekit::runner::{Buffer, Kernel, Step};
@@ -41,7 +41,7 @@ impl Demo for Compact {
         variant: &str,
     ) -> Result<Box<dyn Prepared + 'c>, Error> {
         let algorithm = match variant {
-            "u32_half" => ScanAlgorithm::for_device(ctx.gpu),
+            "u32_half" => crate::scan::algorithm_for(ctx.gpu),
             "u32_half_lookback" => ScanAlgorithm::DecoupledLookBack,
             "u32_half_three_pass" => ScanAlgorithm::ReduceThenScan,
             _ => return Err(unknown_variant(self, variant)),

@@ -90,7 +90,7 @@ impl<'g> Ctx<'g> {
         // SAFETY: every loop of the demo shaders terminates: item loops are
         // counted, and the look-back spin loops end once the earlier tiles
         // publish, which they do where the demos use look-back (devices
-        // that keep started workgroups running, `ScanAlgorithm::for_device`;
+        // that keep started workgroups running, `scan::algorithm_for`;
         // lavapipe in the tests, where the forced look-back variants run).
         let mut options = unsafe { KernelOptions::default().without_loop_bounding() };
         if std::env::var_os("WAVEKIT_DEMOS_UNCHECKED").is_some() {

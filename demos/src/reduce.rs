@@ -1,6 +1,9 @@
 //! `reduce`: device-wide sum, min and max of f32 and u32
 //! (`shaders/reduce.wgsl`): a block reduction per workgroup over a
-//! grid-stride loop, then one workgroup over the partials.
+//! grid-stride loop, then one workgroup over the partials. Through wgpu it
+//! runs [`wavekit::device::Reduce`] (the same partial pass, the library's
+//! final pass), so its timings are the library's; on CUDA and HIP its own
+//! two steps.
 
 use wavekit::Error;
 use wavekit::runner::{Buffer, Kernel, Step};
@@ -8,7 +11,7 @@ use wavekit::runner::{Buffer, Kernel, Step};
 use crate::harness::{Ctx, Report, bytes_of, random_u32, words_of};
 use crate::{Demo, Prepared, unknown_variant};
 
-const SHADER: &str = include_str!("../shaders/reduce.wgsl");
+const SHADER: &str = wavekit::device::shaders::REDUCE;
 const BLOCK: usize = 256;
 /// Workgroups of the first pass: enough to fill an H100 (132 SMs × 8
 /// resident blocks) and a few waves on smaller GPUs.
@@ -47,8 +50,26 @@ impl Demo for Reduce {
                 &format!("final_{entry}"),
             ],
         )?;
+        // Through wgpu the library reduces, so the benchmark measures it.
+        let library = match ctx.gpu.wgpu() {
+            Some(device) => Some(wavekit::device::Reduce::new(
+                device.device(),
+                match op {
+                    "sum" => wavekit::device::ReduceOp::Sum,
+                    "min" => wavekit::device::ReduceOp::Min,
+                    _ => wavekit::device::ReduceOp::Max,
+                },
+                if dtype == "f32" {
+                    wavekit::device::ReduceType::F32
+                } else {
+                    wavekit::device::ReduceType::U32
+                },
+            )?),
+            None => None,
+        };
         Ok(Box::new(PreparedReduce {
             ctx,
+            library,
             variant: variant.to_string(),
             op: match op {
                 "sum" => Op::Sum,
@@ -71,6 +92,7 @@ enum Op {
 
 struct PreparedReduce<'c> {
     ctx: &'c Ctx<'c>,
+    library: Option<wavekit::device::Reduce>,
     variant: String,
     op: Op,
     float: bool,
@@ -162,9 +184,23 @@ impl Prepared for PreparedReduce<'_> {
         let input_buffer = gpu.upload(bytes_of(&input))?;
         let partials = gpu.buffer(4 * groups as u64)?;
         let result = gpu.buffer(4)?;
-        let timing =
-            self.ctx
-                .run(&self.program(&input_buffer, &partials, &result, groups as u32))?;
+        let timing = match &self.library {
+            Some(library) => {
+                let temp = gpu.buffer(library.temp_storage_bytes(n as u32))?;
+                let buffers = [&input_buffer, &result, &temp].map(|b| b.wgpu());
+                let [Some(input), Some(result), Some(temp)] = buffers else {
+                    return Err(Error::Gpu("reduce: wgpu buffers expected".into()));
+                };
+                let record = |encoder: &mut wgpu::CommandEncoder| {
+                    library.record(encoder, input.into(), result.into(), n as u32, temp.into())
+                };
+                self.ctx.run(&[Step::Record(&record)])?
+            }
+            None => {
+                self.ctx
+                    .run(&self.program(&input_buffer, &partials, &result, groups as u32))?
+            }
+        };
         let got: Vec<u32> = words_of(&gpu.read(&result)?);
         self.check(&input, got[0])?;
         Ok(Report::new(

@@ -2,7 +2,9 @@
 //! single pass with decoupled look-back where the device lets spinning
 //! workgroups wait on each other, reduce-then-scan elsewhere.
 //!
-//! [`DeviceScan`] is also the scan the radix sort uses.
+//! Through wgpu the demo runs [`wavekit::device::Scan`], so its timings
+//! are the library's; on CUDA and HIP it runs [`DeviceScan`]'s steps over
+//! the same shader. [`DeviceScan`] is also the scan the radix sort uses.
 
 use wavekit::Error;
 use wavekit::runner::{Buffer, Gpu, Kernel, Step};
@@ -10,51 +12,22 @@ use wavekit::runner::{Buffer, Gpu, Kernel, Step};
 use crate::harness::{Ctx, Report, bytes_of, check_equal, grid, random_u32, words_of};
 use crate::{Demo, Prepared, unknown_variant};
 
-const SHADER: &str = include_str!("../shaders/scan.wgsl");
+const SHADER: &str = wavekit::device::shaders::SCAN;
 /// Elements per tile (256 threads × 8 vec4s).
 const TILE: usize = 8192;
 
-/// How the tiles learn the sum of the tiles before them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ScanAlgorithm {
-    /// One pass; each tile waits on its predecessors' published sums.
-    /// Needs workgroups that have started to keep making progress while
-    /// others spin (not promised by WebGPU or Vulkan).
-    DecoupledLookBack,
-    /// Three passes: tile sums, a scan of them, tile scans. Portable.
-    ReduceThenScan,
-}
+/// How the tiles learn the sum of the tiles before them: the library's
+/// choice, [`wavekit::device::ScanAlgorithm`].
+pub use wavekit::device::ScanAlgorithm;
 
-impl ScanAlgorithm {
-    /// Look-back on the native back ends (CUDA and HIP run on NVIDIA and
-    /// AMD GPUs) and on NVIDIA, AMD and Intel GPUs through wgpu (vendor IDs
-    /// 0x10de, 0x1002, 0x8086), whose schedulers keep started workgroups
-    /// running; reduce-then-scan on every other adapter (CPU rasterisers,
-    /// mobile and Apple GPUs, unknown vendors).
-    pub fn for_device(gpu: &Gpu) -> ScanAlgorithm {
-        match gpu.wgpu() {
-            None => ScanAlgorithm::DecoupledLookBack,
-            Some(device) => {
-                let info = device.info();
-                let gpu_type = matches!(
-                    info.device_type,
-                    wgpu::DeviceType::DiscreteGpu | wgpu::DeviceType::IntegratedGpu
-                );
-                if gpu_type && [0x10de, 0x1002, 0x8086].contains(&info.vendor) {
-                    ScanAlgorithm::DecoupledLookBack
-                } else {
-                    ScanAlgorithm::ReduceThenScan
-                }
-            }
-        }
-    }
-
-    /// In words, for reports.
-    pub fn describe(self) -> &'static str {
-        match self {
-            ScanAlgorithm::DecoupledLookBack => "single pass, decoupled look-back",
-            ScanAlgorithm::ReduceThenScan => "reduce-then-scan (3 passes)",
-        }
+/// The algorithm for `gpu`: look-back on the native back ends (CUDA and HIP
+/// run on NVIDIA and AMD GPUs), else the library's choice for the wgpu
+/// adapter ([`ScanAlgorithm::for_adapter`]: look-back on NVIDIA, AMD and
+/// Intel GPUs, reduce-then-scan elsewhere).
+pub fn algorithm_for(gpu: &Gpu) -> ScanAlgorithm {
+    match gpu.wgpu() {
+        None => ScanAlgorithm::DecoupledLookBack,
+        Some(device) => ScanAlgorithm::for_adapter(device.info()),
     }
 }
 
@@ -77,7 +50,7 @@ pub struct DeviceScan<'c> {
 
 impl<'c> DeviceScan<'c> {
     /// Kernels for `ctx`'s device; `algorithm` `None` picks
-    /// [`ScanAlgorithm::for_device`].
+    /// [`algorithm_for`].
     pub fn new(ctx: &'c Ctx<'c>, algorithm: Option<ScanAlgorithm>) -> Result<Self, Error> {
         let module = ctx.compose(SHADER, "scan.wgsl", &[])?;
         let [lookback, tile_reduce, scan_tile_sums, tile_scan] = ctx.kernels(
@@ -91,7 +64,7 @@ impl<'c> DeviceScan<'c> {
         )?;
         Ok(DeviceScan {
             ctx,
-            algorithm: algorithm.unwrap_or_else(|| ScanAlgorithm::for_device(ctx.gpu)),
+            algorithm: algorithm.unwrap_or_else(|| algorithm_for(ctx.gpu)),
             lookback,
             tile_reduce,
             scan_tile_sums,
@@ -170,8 +143,19 @@ impl Demo for Scan {
             "reduce_then_scan" => Some(ScanAlgorithm::ReduceThenScan),
             _ => return Err(unknown_variant(self, variant)),
         };
+        let scan = DeviceScan::new(ctx, algorithm)?;
+        // Through wgpu the library runs (so the benchmark measures it); on
+        // the native back ends the demo's own steps over the same shader.
+        let library = match ctx.gpu.wgpu() {
+            Some(device) => Some(
+                wavekit::device::Scan::exclusive_sum(device.device(), wavekit::Dtype::U32)?
+                    .with_algorithm(scan.algorithm()),
+            ),
+            None => None,
+        };
         Ok(Box::new(PreparedScan {
-            scan: DeviceScan::new(ctx, algorithm)?,
+            scan,
+            library,
             variant: variant.to_string(),
         }))
     }
@@ -179,6 +163,7 @@ impl Demo for Scan {
 
 struct PreparedScan<'c> {
     scan: DeviceScan<'c>,
+    library: Option<wavekit::device::Scan>,
     variant: String,
 }
 
@@ -186,10 +171,25 @@ impl Prepared for PreparedScan<'_> {
     fn run(&self, n: usize, seed: u64) -> Result<Report, Error> {
         let ctx = self.scan.ctx;
         let input = random_u32(n, u32::MAX, seed);
-        let scratch = self.scan.scratch(n)?;
         let input_buffer = ctx.gpu.upload(bytes_of(&input))?;
         let output = ctx.gpu.buffer(4 * n as u64)?;
-        let timing = ctx.run(&self.scan.steps(&input_buffer, &output, &scratch))?;
+        let timing = match &self.library {
+            Some(library) => {
+                let temp = ctx.gpu.buffer(library.temp_storage_bytes(n as u32))?;
+                let buffers = [&input_buffer, &output, &temp].map(|b| b.wgpu());
+                let [Some(input), Some(output), Some(temp)] = buffers else {
+                    return Err(Error::Gpu("scan: wgpu buffers expected".into()));
+                };
+                let record = |encoder: &mut wgpu::CommandEncoder| {
+                    library.record(encoder, input.into(), output.into(), n as u32, temp.into())
+                };
+                ctx.run(&[Step::Record(&record)])?
+            }
+            None => {
+                let scratch = self.scan.scratch(n)?;
+                ctx.run(&self.scan.steps(&input_buffer, &output, &scratch))?
+            }
+        };
         let got: Vec<u32> = words_of(&ctx.gpu.read(&output)?);
         let want: Vec<u32> = input
             .iter()

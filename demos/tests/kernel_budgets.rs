@@ -44,11 +44,7 @@ fn kernels() -> Vec<DemoKernel> {
         label: "-".into(),
     };
     let mut all = vec![
-        plain(
-            "scan.wgsl",
-            include_str!("../shaders/scan.wgsl"),
-            "scan_lookback",
-        ),
+        plain("scan.wgsl", wavekit::device::shaders::SCAN, "scan_lookback"),
         plain(
             "compact.wgsl",
             include_str!("../shaders/compact.wgsl"),

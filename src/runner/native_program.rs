@@ -95,6 +95,12 @@ fn driver_steps<'a, T: NativeTarget + 'a>(
                     src: buffer(src)?,
                     dst: buffer(dst)?,
                 },
+                Step::Record(_) => {
+                    return Err(Error::Gpu(
+                        "a recorded step (wgpu command encoder) in a program on a native device"
+                            .into(),
+                    ));
+                }
             })
         })
         .collect()

@@ -45,6 +45,16 @@ impl Buffer {
     pub fn size(&self) -> u64 {
         self.size
     }
+
+    /// The wgpu buffer, on a wgpu device (`STORAGE | COPY_SRC | COPY_DST`,
+    /// at least [`Buffer::size`] bytes); `None` on a native device.
+    pub fn wgpu(&self) -> Option<&wgpu::Buffer> {
+        match &self.inner {
+            BufferInner::Wgpu(b) => Some(b),
+            #[cfg(feature = "native")]
+            _ => None,
+        }
+    }
 }
 
 /// One step of a program.
@@ -68,7 +78,14 @@ pub enum Step<'a> {
         /// Destination.
         dst: &'a Buffer,
     },
+    /// Records into the program's command encoder (wgpu only: a native
+    /// device refuses it), e.g. a [`crate::device`] algorithm on the
+    /// program's buffers ([`Buffer::wgpu`]). Timed like any step.
+    Record(&'a Recorder<'a>),
 }
+
+/// What a [`Step::Record`] runs: it records commands into the encoder.
+pub type Recorder<'a> = dyn Fn(&mut wgpu::CommandEncoder) -> Result<(), Error> + 'a;
 
 impl<'a> Step<'a> {
     /// A dispatch with `buffers[i]` at binding `i`.

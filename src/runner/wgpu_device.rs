@@ -6,6 +6,7 @@ use std::borrow::Cow;
 use wgpu::util::DeviceExt;
 
 use super::{AdapterChoice, Binding, KernelOptions};
+use crate::device::layout_entries;
 use crate::error::Error;
 use crate::expand::ValidModule;
 use crate::target::Target;
@@ -354,36 +355,6 @@ impl WgpuDevice {
             .map(|pair| pair[1].saturating_sub(pair[0]) as f64 * period_ns / 1e6)
             .collect())
     }
-}
-
-/// Layout entries for the buffers a module declares in group 0.
-fn layout_entries(module: &naga::Module) -> Vec<wgpu::BindGroupLayoutEntry> {
-    let mut entries: Vec<wgpu::BindGroupLayoutEntry> = module
-        .global_variables
-        .iter()
-        .filter_map(|(_, var)| {
-            let binding = var.binding.as_ref().filter(|b| b.group == 0)?;
-            let ty = match var.space {
-                naga::AddressSpace::Storage { access } => wgpu::BufferBindingType::Storage {
-                    read_only: !access.contains(naga::StorageAccess::STORE),
-                },
-                naga::AddressSpace::Uniform => wgpu::BufferBindingType::Uniform,
-                _ => return None,
-            };
-            Some(wgpu::BindGroupLayoutEntry {
-                binding: binding.binding,
-                visibility: wgpu::ShaderStages::COMPUTE,
-                ty: wgpu::BindingType::Buffer {
-                    ty,
-                    has_dynamic_offset: false,
-                    min_binding_size: None,
-                },
-                count: None,
-            })
-        })
-        .collect();
-    entries.sort_by_key(|e| e.binding);
-    entries
 }
 
 /// Storage buffers must be a non-zero multiple of 4 bytes.

@@ -120,8 +120,8 @@ impl WgpuDevice {
 
     /// Encodes the steps; with `timed`, writes timestamps `at` and `at + 1`
     /// around the steps after the leading zeros, on the first and last
-    /// dispatch's passes, or on empty passes where a clear or copy stands
-    /// there.
+    /// dispatch's passes, or on empty passes where a clear, copy or
+    /// recorded step stands there.
     fn encode(
         &self,
         encoder: &mut wgpu::CommandEncoder,
@@ -189,6 +189,7 @@ impl WgpuDevice {
                 pass.dispatch_workgroups(workgroups[0], workgroups[1], workgroups[2]);
             }
             Step::Zero(buffer) => encoder.clear_buffer(wgpu_buffer(buffer)?, 0, None),
+            Step::Record(record) => record(encoder)?,
             Step::Copy { src, dst } => {
                 let bytes = src.size().min(dst.size()).next_multiple_of(4);
                 let (src, dst) = (wgpu_buffer(src)?, wgpu_buffer(dst)?);

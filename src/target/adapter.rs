@@ -24,11 +24,29 @@ impl Target {
         Ok(target)
     }
 
+    /// The target of a device the caller opened: its adapter's back end and
+    /// subgroup size range, and the scalar types the device was created
+    /// with, with the adapter's stored tune profile as in
+    /// [`Target::from_adapter`]. Fails if the device was created without
+    /// subgroup operations ([`Target::wgpu_features`]).
+    pub fn from_device(device: &wgpu::Device) -> Result<Target, Error> {
+        let info = device.adapter_info();
+        let mut target = Target::from_info(&info, device.features())?;
+        if let Some(profile) = Profile::stored_for(&info)? {
+            target.strategy = profile.strategy();
+        }
+        Ok(target)
+    }
+
     /// Like [`Target::from_adapter`], with the default strategy whatever
     /// profile is stored.
     pub fn from_adapter_untuned(adapter: &wgpu::Adapter) -> Result<Target, Error> {
-        let info = adapter.get_info();
-        let features = adapter.features();
+        Target::from_info(&adapter.get_info(), adapter.features())
+    }
+
+    /// The target of an adapter described by `info` offering `features`.
+    fn from_info(info: &wgpu::AdapterInfo, features: wgpu::Features) -> Result<Target, Error> {
+        let info = info.clone();
         let needed = wgpu::Features::SUBGROUP | wgpu::Features::SUBGROUP_BARRIER;
         if !features.contains(needed) {
             return Err(Error::AdapterLacksSubgroups(info.name));

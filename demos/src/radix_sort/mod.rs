@@ -25,8 +25,12 @@
 //!   reads and 1 write of each key, and a radix rank (7 workgroup barriers)
 //!   per 256 keys.
 //!
+//! Through wgpu the demo sorts with [`wavekit::device::RadixSort`] (the same
+//! shaders and algorithms, so its timings are the library's); on CUDA and
+//! HIP with [`onesweep`] / [`reduce_then_scan`]'s own steps.
+//!
 //! Variants: `keys` and `pairs` pick the algorithm for the device (OneSweep
-//! where [`ScanAlgorithm::for_device`] picks the look-back scan);
+//! where [`crate::scan::algorithm_for`] picks the look-back scan);
 //! `keys_onesweep`, `pairs_onesweep`, `keys_reduce_then_scan` and
 //! `pairs_reduce_then_scan` force one.
 //!
@@ -46,13 +50,21 @@ pub mod onesweep;
 pub mod reduce_then_scan;
 
 use wavekit::Error;
-use wavekit::runner::{Buffer, Gpu};
+use wavekit::device::RadixSortAlgorithm as LibraryAlgorithm;
+use wavekit::runner::{Buffer, Gpu, Step};
 
 use crate::harness::{Ctx, Report, Timing, bytes_of, check_equal, random_u32, words_of};
 use crate::scan::ScanAlgorithm;
 use crate::{Demo, Prepared, unknown_variant};
 use onesweep::OneSweep;
 use reduce_then_scan::ReduceThenScan;
+
+/// The wgpu buffer of a runner buffer on a wgpu device.
+fn wgpu_of(buffer: &Buffer) -> Result<&wgpu::Buffer, Error> {
+    buffer
+        .wgpu()
+        .ok_or_else(|| Error::Gpu("radix_sort: wgpu buffers expected".into()))
+}
 
 /// The digit shifts of the four passes.
 const SHIFTS: [u32; 4] = [0, 8, 16, 24];
@@ -86,7 +98,7 @@ impl RadixAlgorithm {
     /// OneSweep where the device scan would use decoupled look-back (the
     /// same forward-progress assumption), else reduce-then-scan.
     pub fn for_device(gpu: &Gpu) -> RadixAlgorithm {
-        match ScanAlgorithm::for_device(gpu) {
+        match crate::scan::algorithm_for(gpu) {
             ScanAlgorithm::DecoupledLookBack => RadixAlgorithm::OneSweep,
             ScanAlgorithm::ReduceThenScan => RadixAlgorithm::ReduceThenScan,
         }
@@ -130,9 +142,23 @@ impl Demo for RadixSort {
         } else {
             RadixAlgorithm::for_device(ctx.gpu)
         };
-        let sorter = match algorithm {
-            RadixAlgorithm::OneSweep => Sorter::OneSweep(Box::new(OneSweep::new(ctx, pairs)?)),
-            RadixAlgorithm::ReduceThenScan => {
+        let sorter = match (ctx.gpu.wgpu(), algorithm) {
+            // Through wgpu the library sorts, so the benchmark measures it.
+            (Some(device), _) => Sorter::Library(Box::new(wavekit::device::RadixSort::new(
+                device.device(),
+                wavekit::device::RadixSortOptions {
+                    pairs,
+                    algorithm: Some(match algorithm {
+                        RadixAlgorithm::OneSweep => LibraryAlgorithm::OneSweep,
+                        RadixAlgorithm::ReduceThenScan => LibraryAlgorithm::ReduceThenScan,
+                    }),
+                    ..Default::default()
+                },
+            )?)),
+            (None, RadixAlgorithm::OneSweep) => {
+                Sorter::OneSweep(Box::new(OneSweep::new(ctx, pairs)?))
+            }
+            (None, RadixAlgorithm::ReduceThenScan) => {
                 Sorter::ReduceThenScan(Box::new(ReduceThenScan::new(ctx, pairs)?))
             }
         };
@@ -148,6 +174,8 @@ impl Demo for RadixSort {
 enum Sorter<'c> {
     OneSweep(Box<OneSweep>),
     ReduceThenScan(Box<ReduceThenScan<'c>>),
+    /// [`wavekit::device::RadixSort`] (wgpu devices).
+    Library(Box<wavekit::device::RadixSort>),
 }
 
 struct PreparedRadixSort<'c> {
@@ -170,6 +198,37 @@ impl PreparedRadixSort<'_> {
             Sorter::ReduceThenScan(sort) => {
                 let scratch = sort.scratch(self.ctx, n)?;
                 let timing = self.ctx.run(&sort.steps(buffers, &scratch))?;
+                Ok((sort.describe(), timing))
+            }
+            Sorter::Library(sort) => {
+                let gpu = self.ctx.gpu;
+                let temp = gpu.buffer(sort.temp_storage_bytes(n as u32))?;
+                let (keys_in, keys_out) = (wgpu_of(&buffers.keys[0])?, wgpu_of(&buffers.keys[2])?);
+                let (values_in, values_out) =
+                    (wgpu_of(&buffers.values[0])?, wgpu_of(&buffers.values[2])?);
+                let temp = wgpu_of(&temp)?;
+                let record = |encoder: &mut wgpu::CommandEncoder| {
+                    if self.pairs {
+                        sort.record_pairs(
+                            encoder,
+                            keys_in.into(),
+                            keys_out.into(),
+                            values_in.into(),
+                            values_out.into(),
+                            n as u32,
+                            temp.into(),
+                        )
+                    } else {
+                        sort.record_keys(
+                            encoder,
+                            keys_in.into(),
+                            keys_out.into(),
+                            n as u32,
+                            temp.into(),
+                        )
+                    }
+                };
+                let timing = self.ctx.run(&[Step::Record(&record)])?;
                 Ok((sort.describe(), timing))
             }
         }

@@ -10,7 +10,7 @@ use super::{SHIFTS, SortBuffers};
 use crate::harness::{Ctx, grid};
 
 /// The shader, before the host's edits ([`PassConfig::edits`]).
-pub const SOURCE: &str = include_str!("../../shaders/radix_onesweep.wgsl");
+pub const SOURCE: &str = wavekit::device::shaders::RADIX_ONESWEEP;
 /// Digits per pass.
 const RADIX: usize = 256;
 /// The most workgroups of the histogram kernel: enough to fill a large GPU,

@@ -11,7 +11,7 @@ use super::{SHIFTS, SortBuffers};
 use crate::harness::{Ctx, grid};
 use crate::scan::{DeviceScan, ScanScratch};
 
-const SHADER: &str = include_str!("../../shaders/radix_sort.wgsl");
+const SHADER: &str = wavekit::device::shaders::RADIX_SORT;
 /// Keys per tile: 256 threads × 8.
 const TILE: usize = 2048;
 /// Digits per pass.

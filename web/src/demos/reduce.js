@@ -1,4 +1,4 @@
-// demos/shaders/reduce.wgsl: device-wide sum, min and max in two passes
+// src/device/shaders/reduce.wgsl: device-wide sum, min and max in two passes
 // (per-workgroup partials through blk::reduce_<op>, then one workgroup over
 // the partials), for f32 and, with `alias T = u32`, for u32.
 import { bars } from '../chart.js';

@@ -1,4 +1,4 @@
-// demos/shaders/scan.wgsl: device-wide exclusive prefix sum of u32, by
+// src/device/shaders/scan.wgsl: device-wide exclusive prefix sum of u32, by
 // reduce-then-scan (tile sums, a scan of them, then each tile scanned from its
 // offset). The shader's single-pass look-back is not run here: a workgroup
 // waits for earlier ones, which WebGPU does not promise to keep running.

@@ -71,7 +71,19 @@
 #import wavekit::block as blk
 
 const PASS = 0u;
-const SHIFT = 8u * PASS;
+// The bits sorted: BEGIN_BIT..END_BIT of the (encoded) keys, 8 a pass from
+// BEGIN_BIT; the last pass's digit may be narrower (DIGIT_BITS, edited per
+// pass by the host).
+const BEGIN_BIT = 0u;
+const END_BIT = 32u;
+const SHIFT = BEGIN_BIT + 8u * PASS;
+const DIGIT_BITS = 8u;
+// Key order (see encode_key): 0 u32, 1 i32, 2 f32. The first pass
+// encodes the keys it reads, the last decodes those it writes; with u32
+// keys both are the identity.
+const KEY_ORDER = 0u;
+const FIRST_PASS = true;
+const LAST_PASS = false;
 const PAIRS = false;
 // Threads per workgroup: 512, 256 or 128 (the host's choice by subgroup
 // size and limits: 256 / 4 subgroups' u16 counter rows would take 32 KiB).
@@ -114,6 +126,60 @@ var<workgroup> digit_base: array<u32, RADIX>;
 // The tile's keys (then values) in their output order.
 var<workgroup> staged: array<u32, TILE>;
 
+// The caller's key bits as unsigned bits in the same order (KEY_ORDER 0:
+// u32, as they are; 1: i32, the sign bit flipped; 2: f32, IEEE order:
+// negative keys all bits flipped, the others the sign bit), and back.
+fn encode_key(k: u32) -> u32 {
+    if KEY_ORDER == 1u {
+        return k ^ 0x80000000u;
+    }
+    if KEY_ORDER == 2u {
+        return k ^ select(0x80000000u, 0xffffffffu, (k >> 31u) == 1u);
+    }
+    return k;
+}
+
+fn decode_key(b: u32) -> u32 {
+    if KEY_ORDER == 1u {
+        return b ^ 0x80000000u;
+    }
+    if KEY_ORDER == 2u {
+        return b ^ select(0xffffffffu, 0x80000000u, (b >> 31u) == 1u);
+    }
+    return b;
+}
+
+// Key `i` of keys_in, encoded when this pass reads the caller's keys.
+fn load_key(i: u32) -> u32 {
+    let k = keys_in[i];
+    if FIRST_PASS {
+        return encode_key(k);
+    }
+    return k;
+}
+
+// `key` as keys_out holds it: decoded when this pass writes the result.
+fn store_key(key: u32) -> u32 {
+    if LAST_PASS {
+        return decode_key(key);
+    }
+    return key;
+}
+
+// This pass's digit of an (encoded) key.
+fn digit_of(key: u32) -> u32 {
+    return extractBits(key, SHIFT, DIGIT_BITS);
+}
+
+// Pass p's digit of an (encoded) key, for the histograms of every pass.
+fn pass_digit(key: u32, p: u32) -> u32 {
+    let shift = BEGIN_BIT + 8u * p;
+    if shift >= END_BIT {
+        return 0u;
+    }
+    return extractBits(key, shift, min(8u, END_BIT - shift));
+}
+
 // The keys [begin, end) of histogram workgroup `w` of `parts`.
 fn keys_of_part(w: u32, parts: u32) -> vec2<u32> {
     let n = arrayLength(&keys_in);
@@ -146,16 +212,16 @@ fn histogram(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid
         for (var s = 0u; s < ITEMS; s++) {
             let i = base + s * BLOCK + t;
             if i < span.y {
-                keys[s] = keys_in[i];
+                keys[s] = encode_key(keys_in[i]);
             }
         }
         for (var s = 0u; s < ITEMS; s++) {
             if base + s * BLOCK + t < span.y {
                 let key = keys[s];
-                atomicAdd(&bins[key & 0xffu], 1u);
-                atomicAdd(&bins[RADIX + extractBits(key, 8u, 8u)], 1u);
-                atomicAdd(&bins[2u * RADIX + extractBits(key, 16u, 8u)], 1u);
-                atomicAdd(&bins[3u * RADIX + (key >> 24u)], 1u);
+                atomicAdd(&bins[pass_digit(key, 0u)], 1u);
+                atomicAdd(&bins[RADIX + pass_digit(key, 1u)], 1u);
+                atomicAdd(&bins[2u * RADIX + pass_digit(key, 2u)], 1u);
+                atomicAdd(&bins[3u * RADIX + pass_digit(key, 3u)], 1u);
             }
         }
     }
@@ -276,7 +342,7 @@ fn onesweep(@builtin(local_invocation_index) t: u32) {
         let i = first_key + s * size;
         keys[s] = 0xffffffffu;
         if i < n {
-            keys[s] = keys_in[i];
+            keys[s] = load_key(i);
             if PAIRS {
                 values[s] = values_in[i];
             }
@@ -286,7 +352,7 @@ fn onesweep(@builtin(local_invocation_index) t: u32) {
     // subgroup's row (keys past the end count as digit 255: only the last
     // tile has them, and no tile reads the last tile's counts).
     for (var s = 0u; s < ITEMS; s++) {
-        let digit = extractBits(keys[s], SHIFT, 8u);
+        let digit = digit_of(keys[s]);
         atomicAdd(&counters[subgroup * PAIRS_OF_DIGITS + digit / 2u], 1u << (16u * (digit & 1u)));
     }
     workgroupBarrier();
@@ -331,7 +397,7 @@ fn onesweep(@builtin(local_invocation_index) t: u32) {
     let live = sg::ballot(true);
     var ranks: array<u32, ITEMS>;
     for (var s = 0u; s < ITEMS; s++) {
-        let digit = extractBits(keys[s], SHIFT, 8u);
+        let digit = digit_of(keys[s]);
         // The lanes with this lane's digit, how many of them are below it,
         // how many there are, and the lowest.
         var earlier: u32;
@@ -391,8 +457,8 @@ fn onesweep(@builtin(local_invocation_index) t: u32) {
         let j = k * BLOCK + t;
         if j < tile_keys {
             let key = staged[j];
-            let at = digit_base[extractBits(key, SHIFT, 8u)] + j;
-            keys_out[at] = key;
+            let at = digit_base[digit_of(key)] + j;
+            keys_out[at] = store_key(key);
             destinations[k] = at;
         }
     }

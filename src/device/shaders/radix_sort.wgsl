@@ -36,6 +36,15 @@
 #import wavekit::block as blk
 
 const SHIFT = 0u;
+// Bits of this pass's digit: 8, or fewer in a last pass that ends at the
+// caller's end bit (wavekit::device::RadixSort edits it).
+const DIGIT_BITS = 8u;
+// Key order (see encode_key): 0 u32, 1 i32, 2 f32. The first pass
+// encodes the keys it reads, the last decodes those it writes; with u32
+// keys both are the identity.
+const KEY_ORDER = 0u;
+const FIRST_PASS = true;
+const LAST_PASS = false;
 const PAIRS = false;
 const BLOCK = 256u;
 const RADIX = 256u;
@@ -53,6 +62,46 @@ var<workgroup> histogram: array<atomic<u32>, RADIX>;
 // Two banks of the running output offset of each digit: slice s reads one
 // and writes the other, so no barrier beyond the rank's is needed.
 var<workgroup> running: array<u32, 512>;
+
+// The caller's key bits as unsigned bits in the same order (KEY_ORDER 0:
+// u32, as they are; 1: i32, the sign bit flipped; 2: f32, IEEE order:
+// negative keys all bits flipped, the others the sign bit), and back.
+fn encode_key(k: u32) -> u32 {
+    if KEY_ORDER == 1u {
+        return k ^ 0x80000000u;
+    }
+    if KEY_ORDER == 2u {
+        return k ^ select(0x80000000u, 0xffffffffu, (k >> 31u) == 1u);
+    }
+    return k;
+}
+
+fn decode_key(b: u32) -> u32 {
+    if KEY_ORDER == 1u {
+        return b ^ 0x80000000u;
+    }
+    if KEY_ORDER == 2u {
+        return b ^ select(0xffffffffu, 0x80000000u, (b >> 31u) == 1u);
+    }
+    return b;
+}
+
+// Key `i` of keys_in, encoded when this pass reads the caller's keys.
+fn load_key(i: u32) -> u32 {
+    let k = keys_in[i];
+    if FIRST_PASS {
+        return encode_key(k);
+    }
+    return k;
+}
+
+// `key` as keys_out holds it: decoded when this pass writes the result.
+fn store_key(key: u32) -> u32 {
+    if LAST_PASS {
+        return decode_key(key);
+    }
+    return key;
+}
 
 // The keys [begin, end) of partition p of `parts`.
 fn keys_of_partition(p: u32, parts: u32) -> vec2<u32> {
@@ -80,12 +129,12 @@ fn upsweep(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: 
         for (var s = 0u; s < ITEMS; s++) {
             let i = base + s * BLOCK + t;
             if i < span.y {
-                keys[s] = keys_in[i];
+                keys[s] = load_key(i);
             }
         }
         for (var s = 0u; s < ITEMS; s++) {
             if base + s * BLOCK + t < span.y {
-                atomicAdd(&histogram[extractBits(keys[s], SHIFT, 8u)], 1u);
+                atomicAdd(&histogram[extractBits(keys[s], SHIFT, DIGIT_BITS)], 1u);
             }
         }
     }
@@ -111,7 +160,7 @@ fn downsweep(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid
         for (var s = 0u; s < ITEMS; s++) {
             let i = base + s * BLOCK + t;
             if i < span.y {
-                keys[s] = keys_in[i];
+                keys[s] = load_key(i);
                 if PAIRS {
                     values[s] = values_in[i];
                 }
@@ -122,11 +171,11 @@ fn downsweep(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid
             // Every thread ranks, in or out of range (uniform control flow);
             // a key's place depends only on the keys of lower threads, so
             // the out-of-range ones (the slice's last threads) change nothing.
-            let rank = blk::radix_rank_match_atomic_or<RADIX, 8, SHIFT, 8>(key);
-            let digit = extractBits(key, SHIFT, 8u);
+            let rank = blk::radix_rank_match_atomic_or<RADIX, 8, SHIFT, DIGIT_BITS>(key);
+            let digit = extractBits(key, SHIFT, DIGIT_BITS);
             if base + s * BLOCK + t < span.y {
                 let at = running[bank * RADIX + digit] + rank - wk_blk_radix_excl_prefix__8[digit];
-                keys_out[at] = key;
+                keys_out[at] = store_key(key);
                 if PAIRS {
                     values_out[at] = values[s];
                 }

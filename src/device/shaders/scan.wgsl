@@ -1,5 +1,6 @@
 // Device-wide exclusive prefix sum of u32 (wrapping), in tiles of
-// TILE_QUADS vec4s = 8192 elements for BLOCK = 256 threads.
+// TILE_QUADS vec4s = 8192 elements for BLOCK = 256 threads; the inclusive
+// sum with `const INCLUSIVE` edited to true (wavekit::device::Scan).
 //
 // Tile layout (lane-striped, as CUB's warp-striped loads): subgroup g of S
 // lanes owns the QUADS * S consecutive vec4s from
@@ -48,6 +49,8 @@
 #import wavekit::block as blk
 
 const BLOCK = 256u;
+// Inclusive (each element's sum includes itself) rather than exclusive.
+const INCLUSIVE = false;
 // vec4s per thread and tile.
 const QUADS = 8u;
 const TILE_QUADS = BLOCK * QUADS;
@@ -100,8 +103,9 @@ fn scan_tile(tile: u32, t: u32) -> ThreadScan {
         if i < len {
             q = input[i];
         }
-        let within = vec4<u32>(0u, q.x, q.x + q.y, q.x + q.y + q.z);
-        let sum = within.w + q.w;
+        let exclusive = vec4<u32>(0u, q.x, q.x + q.y, q.x + q.y + q.z);
+        let within = select(exclusive, exclusive + q, INCLUSIVE);
+        let sum = exclusive.w + q.w;
         let inclusive = sg::inclusive_add<u32>(sum);
         quads[k] = within + (carry + inclusive - sum);
         carry += sg::broadcast<u32>(inclusive, size - 1u);

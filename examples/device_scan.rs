@@ -1,0 +1,105 @@
+//! `wavekit::device::Scan` in a wgpu application: build the exclusive sum
+//! once for your device, record it into your own encoder on your own
+//! buffers (here at an offset inside a larger buffer), submit, read back.
+//!
+//! `cargo run --example device_scan --features runner [adapter-name]`
+//! (`llvmpipe` on a machine without a GPU). An application needs only the
+//! `device` feature and the wgpu back ends it picks.
+
+use wavekit::Dtype;
+use wavekit::device::{Scan, Slice};
+use wgpu::util::DeviceExt;
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let filter = std::env::args().nth(1).unwrap_or_default().to_lowercase();
+    let instance =
+        wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+    let adapter = pollster::block_on(instance.enumerate_adapters(wgpu::Backends::PRIMARY))
+        .into_iter()
+        .find(|a| {
+            a.features().contains(wgpu::Features::SUBGROUP)
+                && a.get_info().name.to_lowercase().contains(&filter)
+        })
+        .ok_or("no adapter with subgroup operations")?;
+    let target = wavekit::Target::from_adapter(&adapter)?;
+    let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+        required_features: target.wgpu_features(),
+        required_limits: adapter.limits(),
+        ..Default::default()
+    }))?;
+
+    let scan = Scan::exclusive_sum(&device, Dtype::U32)?;
+    println!(
+        "{}: {}",
+        adapter.get_info().name,
+        scan.algorithm().describe()
+    );
+
+    let n = 1_000_003u32;
+    let counts: Vec<u32> = (0..n).map(|i| i % 3).collect();
+    // The output goes to an offset inside a larger buffer: offsets are
+    // multiples of min_storage_buffer_offset_alignment.
+    let offset = u64::from(device.limits().min_storage_buffer_offset_alignment);
+    let input = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: None,
+        contents: bytemuck::cast_slice(&counts),
+        usage: wgpu::BufferUsages::STORAGE,
+    });
+    let output = device.create_buffer(&wgpu::BufferDescriptor {
+        label: None,
+        size: offset + 4 * u64::from(n),
+        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+        mapped_at_creation: false,
+    });
+    let temp = device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("scan temp"),
+        size: scan.temp_storage_bytes(n),
+        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    let readback = device.create_buffer(&wgpu::BufferDescriptor {
+        label: None,
+        size: 4 * u64::from(n),
+        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+
+    let mut encoder = device.create_command_encoder(&Default::default());
+    scan.record(
+        &mut encoder,
+        Slice::from(&input),
+        Slice::new(&output, offset),
+        n,
+        Slice::from(&temp),
+    )?;
+    encoder.copy_buffer_to_buffer(&output, offset, &readback, 0, 4 * u64::from(n));
+    queue.submit([encoder.finish()]);
+
+    readback
+        .slice(..)
+        .map_async(wgpu::MapMode::Read, |r| r.expect("maps"));
+    device.poll(wgpu::PollType::wait_indefinitely())?;
+    let got: Vec<u32> = bytemuck::pod_collect_to_vec(&readback.slice(..).get_mapped_range()?);
+    let want: Vec<u32> = counts
+        .iter()
+        .scan(0u32, |sum, &x| {
+            let before = *sum;
+            *sum += x;
+            Some(before)
+        })
+        .collect();
+    println!(
+        "exclusive sum of {n} u32: last {}: {}",
+        got[got.len() - 1],
+        if got == want {
+            "matches the CPU"
+        } else {
+            "WRONG"
+        }
+    );
+    if got == want {
+        Ok(())
+    } else {
+        Err("the scan differs from the CPU's".into())
+    }
+}

@@ -1,0 +1,213 @@
+//! The OneSweep sort (`shaders/radix_onesweep.wgsl`): one histogram kernel
+//! for every pass's digits, one scan of the digit counts, then one kernel
+//! per pass that ranks a tile with subgroup ballots, finds its digits'
+//! output offsets by decoupled look-back and scatters.
+
+use super::{PassBits, RadixSortOptions, SortRanges, key_edits, passes};
+use crate::device::context::{Context, Op, Pipeline, TempLayout, writable};
+use crate::device::shaders;
+use crate::device::slice::Range;
+use crate::error::Error;
+
+/// Digits per pass.
+const RADIX: u64 = 256;
+/// The most workgroups of the histogram kernel: enough to fill a large GPU,
+/// few enough that each adds its counts to the 1024 global ones once.
+const MAX_HISTOGRAM_GROUPS: u64 = 1024;
+
+/// Workgroup shape of the pass kernel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Shape {
+    /// Threads per workgroup.
+    pub block: u32,
+    /// Keys per thread and tile.
+    pub items: u32,
+}
+
+impl Shape {
+    /// Workgroup memory of the pass kernel at subgroups of at least `min`
+    /// lanes: the u16 counter rows, the staging tile, the per-digit counts,
+    /// first positions and bases, the block scan's partials and the tile
+    /// slot (bytes).
+    fn workgroup_bytes(self, min: u32) -> u64 {
+        let rows = u64::from(self.block / min);
+        let words = rows * 128
+            + u64::from(self.block * self.items)
+            + 3 * RADIX
+            + 2 * u64::from(self.block / min)
+            + 1;
+        4 * words
+    }
+
+    /// Through wgpu, the first shape the device holds: 512 × 6 (subgroups
+    /// of at least 16 lanes, for the counter rows), else 256 × 8 (at least
+    /// 8), else 128 × 8. Measured on an H100 through Vulkan at 2^24 keys:
+    /// 0.85 ms at 512 × 6 against 0.90 at 512 × 12 (pairs 0.94 against
+    /// 1.03), docs/benchmarks/2026-11-24b-h100/NOTES.md.
+    pub fn for_device(device: &wgpu::Device, min: u32) -> Shape {
+        let limits = device.limits();
+        let wide = Shape {
+            block: 512,
+            items: 6,
+        };
+        if min >= 16
+            && limits.max_compute_invocations_per_workgroup >= wide.block
+            && u64::from(limits.max_compute_workgroup_storage_size) >= wide.workgroup_bytes(min)
+        {
+            return wide;
+        }
+        Shape {
+            block: if min >= 8 { 256 } else { 128 },
+            items: 8,
+        }
+    }
+}
+
+/// The pipelines of the OneSweep sort for one device and options.
+pub(crate) struct OneSweep {
+    histogram: Pipeline,
+    digit_offsets: Pipeline,
+    passes: Vec<Pipeline>,
+    shape: Shape,
+}
+
+impl OneSweep {
+    /// Composes one module per pass. Fails on subgroups outside 4..=128.
+    pub fn new(ctx: &Context, options: &RadixSortOptions) -> Result<Self, Error> {
+        let sizes = &ctx.target.subgroup_size;
+        let (min, max) = (sizes.min(), sizes.max());
+        if !(4..=128).contains(&min) || !(4..=128).contains(&max) {
+            return Err(Error::Usage(format!(
+                "the OneSweep radix sort needs subgroups of 4 to 128 lanes, not {min}..={max}"
+            )));
+        }
+        let shape = Shape::for_device(&ctx.device, min);
+        // lavapipe let a spin on atomicLoad end early (scan.wgsl); on an
+        // H100 the read-modify-write spin cost 45% more through CUDA.
+        let cpu = ctx.info.device_type == wgpu::DeviceType::Cpu;
+        let common = vec![
+            (
+                "const PAIRS = false;",
+                format!("const PAIRS = {};", options.pairs),
+            ),
+            (
+                "const BLOCK = 256u;",
+                format!("const BLOCK = {}u;", shape.block),
+            ),
+            (
+                "const ITEMS = 8u;",
+                format!("const ITEMS = {}u;", shape.items),
+            ),
+            (
+                "const SUBGROUPS = 8u;",
+                format!("const SUBGROUPS = {}u;", shape.block / min),
+            ),
+            (
+                "const SPIN_WITH_RMW = true;",
+                format!("const SPIN_WITH_RMW = {cpu};"),
+            ),
+            (
+                "const NARROW = false;",
+                format!("const NARROW = {};", max <= 32),
+            ),
+            (
+                "const BEGIN_BIT = 0u;",
+                format!("const BEGIN_BIT = {}u;", options.bits.start),
+            ),
+            (
+                "const END_BIT = 32u;",
+                format!("const END_BIT = {}u;", options.bits.end),
+            ),
+        ];
+        let source = writable(shaders::RADIX_ONESWEEP);
+        let compose = |index: usize, pass: &PassBits| {
+            let mut edits = common.clone();
+            edits.push(("const PASS = 0u;", format!("const PASS = {index}u;")));
+            edits.extend(key_edits(options.key, pass));
+            let edits: Vec<(&str, &str)> = edits.iter().map(|(a, b)| (*a, b.as_str())).collect();
+            ctx.compose(&source, "radix_onesweep.wgsl", &edits)
+        };
+        let plan = passes(&options.bits);
+        // The histogram and the digit offsets do not depend on the pass:
+        // they come from pass 0's module.
+        let [histogram, digit_offsets, first] = ctx.pipelines(
+            &compose(0, &plan[0])?,
+            ["histogram", "digit_offsets", "onesweep"],
+        )?;
+        let mut pass_pipelines = vec![first];
+        for (index, pass) in plan.iter().enumerate().skip(1) {
+            let [onesweep] = ctx.pipelines(&compose(index, pass)?, ["onesweep"])?;
+            pass_pipelines.push(onesweep);
+        }
+        Ok(OneSweep {
+            histogram,
+            digit_offsets,
+            passes: pass_pipelines,
+            shape,
+        })
+    }
+
+    /// Keys per tile (and workgroup of a pass).
+    fn tile(&self) -> u64 {
+        u64::from(self.shape.block * self.shape.items)
+    }
+
+    fn tiles(&self, n: u32) -> u64 {
+        u64::from(n).div_ceil(self.tile()).max(1)
+    }
+
+    /// What the sort does, in words, for reports.
+    pub fn describe(&self) -> String {
+        format!(
+            "OneSweep LSD radix sort, {} passes of up to 8 bits: one histogram read, then per \
+             pass one kernel ranking {}-key tiles with subgroup ballots, decoupled look-back \
+             over per-digit tile counts, scatter staged in workgroup memory",
+            self.passes.len(),
+            self.tile()
+        )
+    }
+
+    /// Places its temp regions: digit counts, tile state, tile counters.
+    pub fn temp(&self, layout: &mut TempLayout, n: u32) -> Vec<(u64, u64)> {
+        vec![
+            layout.place(4 * RADIX * 4),
+            layout.place(4 * RADIX * self.tiles(n)),
+            layout.place(4 * 4),
+        ]
+    }
+
+    /// The commands of a checked call (`n > 0`).
+    pub fn ops<'a>(
+        &'a self,
+        ctx: &Context,
+        sort: &SortRanges<'a>,
+        own: &[Range<'a>],
+        n: u32,
+        count: usize,
+    ) -> Vec<Op<'a>> {
+        let (digits, tile_state, tile_counter) = (own[0], own[1], own[2]);
+        let bind = |i: usize| {
+            let b = sort.pass(i, count);
+            vec![
+                b.keys_in,
+                b.keys_out,
+                b.values_in,
+                b.values_out,
+                digits,
+                tile_state,
+                tile_counter,
+            ]
+        };
+        let tiles = self.tiles(n);
+        let histogram_groups = tiles.min(MAX_HISTOGRAM_GROUPS) as u32;
+        let mut ops = vec![
+            Op::Clear(digits),
+            Op::Dispatch(&self.histogram, bind(0), [histogram_groups, 1, 1]),
+            Op::Dispatch(&self.digit_offsets, bind(0), [1, 1, 1]),
+        ];
+        for (i, pipeline) in self.passes.iter().enumerate() {
+            ops.push(Op::Dispatch(pipeline, bind(i), ctx.grid(tiles as u32)));
+        }
+        ops
+    }
+}

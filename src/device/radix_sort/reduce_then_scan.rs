@@ -1,0 +1,118 @@
+//! The reduce-then-scan sort (`shaders/radix_sort.wgsl`), for adapters
+//! without the look-back's forward-progress guarantee: per pass an upsweep
+//! counting each partition's digits, the device scan of the count matrix,
+//! and a downsweep ranking 256-key slices with
+//! `block::radix_rank_match_atomic_or` and scattering.
+
+use super::{RadixSortOptions, SortRanges, key_edits, passes};
+use crate::device::context::{Context, Op, Pipeline, TempLayout, writable};
+use crate::device::scan::{Scan, ScanKind};
+use crate::device::shaders;
+use crate::device::slice::Range;
+use crate::error::Error;
+
+/// Keys per tile: 256 threads × 8.
+const TILE: u64 = 2048;
+/// Digits per pass.
+const RADIX: u64 = 256;
+/// The most partitions (workgroups) of a pass: a few waves of resident
+/// workgroups on an H100 (132 SMs × 8 workgroups of 256 threads), and a
+/// count matrix of at most 1 Mi entries.
+const MAX_PARTITIONS: u64 = 4096;
+
+struct Pass {
+    upsweep: Pipeline,
+    downsweep: Pipeline,
+}
+
+/// The pipelines of the reduce-then-scan sort for one device and options.
+pub(crate) struct ReduceThenScan {
+    passes: Vec<Pass>,
+    scan: Scan,
+}
+
+impl ReduceThenScan {
+    /// Composes one module per pass, and the device scan (reduce-then-scan
+    /// too unless the device keeps started workgroups running).
+    pub fn new(ctx: &Context, options: &RadixSortOptions) -> Result<Self, Error> {
+        let source = writable(shaders::RADIX_SORT);
+        let mut built = Vec::new();
+        for pass in passes(&options.bits) {
+            let mut edits = key_edits(options.key, &pass);
+            edits.push((
+                "const SHIFT = 0u;",
+                format!("const SHIFT = {}u;", pass.shift),
+            ));
+            edits.push((
+                "const PAIRS = false;",
+                format!("const PAIRS = {};", options.pairs),
+            ));
+            let edits: Vec<(&str, &str)> = edits.iter().map(|(a, b)| (*a, b.as_str())).collect();
+            let module = ctx.compose(&source, "radix_sort.wgsl", &edits)?;
+            let [upsweep, downsweep] = ctx.pipelines(&module, ["upsweep", "downsweep"])?;
+            built.push(Pass { upsweep, downsweep });
+        }
+        Ok(ReduceThenScan {
+            passes: built,
+            scan: Scan::with_context(ctx.clone(), ScanKind::Exclusive, true)?,
+        })
+    }
+
+    /// What the sort does, in words, for reports.
+    pub fn describe(&self) -> String {
+        format!(
+            "LSD radix sort, {} passes of up to 8 bits: upsweep digit counts, device scan ({}), \
+             downsweep ranking 256-key slices with block::radix_rank_match_atomic_or and \
+             scattering",
+            self.passes.len(),
+            self.scan.algorithm().describe()
+        )
+    }
+
+    fn partitions(n: u32) -> u64 {
+        u64::from(n).div_ceil(TILE).clamp(1, MAX_PARTITIONS)
+    }
+
+    /// Places its temp regions: counts, offsets, the scan's temp.
+    pub fn temp(&self, layout: &mut TempLayout, n: u32) -> Vec<(u64, u64)> {
+        let matrix = RADIX * Self::partitions(n);
+        vec![
+            layout.place(4 * matrix),
+            layout.place(4 * matrix),
+            layout.place(self.scan.temp_storage_bytes(matrix as u32)),
+        ]
+    }
+
+    /// The commands of a checked call (`n > 0`).
+    pub fn ops<'a>(
+        &'a self,
+        ctx: &Context,
+        sort: &SortRanges<'a>,
+        own: &[Range<'a>],
+        _n: u32,
+        count: usize,
+    ) -> Vec<Op<'a>> {
+        let (counts, offsets, scan_temp) = (own[0], own[1], own[2]);
+        let partitions = counts.size / 4 / RADIX;
+        let grid = ctx.grid(partitions as u32);
+        let mut ops = Vec::new();
+        for (i, pass) in self.passes.iter().enumerate() {
+            let b = sort.pass(i, count);
+            let bindings = vec![
+                b.keys_in,
+                b.keys_out,
+                b.values_in,
+                b.values_out,
+                counts,
+                offsets,
+            ];
+            ops.push(Op::Dispatch(&pass.upsweep, bindings.clone(), grid));
+            ops.extend(
+                self.scan
+                    .ops(counts, offsets, (RADIX * partitions) as u32, scan_temp),
+            );
+            ops.push(Op::Dispatch(&pass.downsweep, bindings, grid));
+        }
+        ops
+    }
+}

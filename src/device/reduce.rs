@@ -1,0 +1,195 @@
+//! [`Reduce`]: device-wide sum, min or max of f32, i32 or u32
+//! (`shaders/reduce.wgsl`'s `partial_*` over the whole vec4s, then
+//! `shaders/reduce_final.wgsl`), as CUB's `DeviceReduce::Sum` / `Min` / `Max`.
+
+use super::context::{Context, Op, Pipeline, TempLayout, record};
+use super::shaders;
+use super::slice::Slice;
+use crate::error::Error;
+
+/// Threads per workgroup of both passes.
+const BLOCK: u64 = 256;
+/// Workgroups of the first pass at most: enough to fill an H100 (132 SMs ×
+/// 8 resident blocks) and a few waves on smaller GPUs.
+const MAX_PARTIALS: u64 = 2048;
+
+/// The reduction operator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ReduceOp {
+    /// `+` (wrapping for integers); 0 for no elements.
+    Sum,
+    /// `min`; for no elements the largest value of the type (f32: the
+    /// largest finite, as CUB's `numeric_limits<float>::max()`).
+    Min,
+    /// `max`; for no elements the lowest value of the type (f32: the
+    /// lowest finite).
+    Max,
+}
+
+/// The element type of a reduction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ReduceType {
+    /// `f32`.
+    F32,
+    /// `i32`.
+    I32,
+    /// `u32`.
+    U32,
+}
+
+impl ReduceType {
+    fn wgsl(self) -> &'static str {
+        match self {
+            ReduceType::F32 => "f32",
+            ReduceType::I32 => "i32",
+            ReduceType::U32 => "u32",
+        }
+    }
+
+    /// The lowest and highest values as WGSL literals.
+    fn bounds(self) -> (&'static str, &'static str) {
+        match self {
+            ReduceType::F32 => ("-3.40282347e+38f", "3.40282347e+38f"),
+            ReduceType::I32 => ("i32(-2147483648)", "2147483647i"),
+            ReduceType::U32 => ("0u", "4294967295u"),
+        }
+    }
+}
+
+/// A device-wide reduction, built once per device, operator and type.
+///
+/// - **Placement**: input `n` 4-byte elements, result 1 element; temp at
+///   least [`Reduce::temp_storage_bytes`] bytes (`STORAGE | COPY_DST`).
+///   Input, result and temp must be three different buffers (wgpu binds a
+///   buffer read-only or read-write in one dispatch).
+/// - **Algorithm** (as CUB's, no float atomics, so an f32 sum is
+///   deterministic for a given `n` and device): `G = min(ceil(n / 1024),
+///   2048)` workgroups of 256 threads fold vec4s over a grid-stride loop and
+///   `blk::reduce_<op>` their partial; one workgroup folds the partials and
+///   the last `n mod 4` elements. f32 sums are in that order, not
+///   sequential.
+/// - **Cost of a call**: 1 read of the input, 2 dispatches, 2 bind groups.
+pub struct Reduce {
+    ctx: Context,
+    op: ReduceOp,
+    partial: Pipeline,
+    last: Pipeline,
+    identity: Pipeline,
+}
+
+impl Reduce {
+    /// The reduction by `op` of `ty` elements on `device` (created with the
+    /// subgroup features, [`Target::wgpu_features`](crate::Target::wgpu_features)).
+    pub fn new(device: &wgpu::Device, op: ReduceOp, ty: ReduceType) -> Result<Self, Error> {
+        let ctx = Context::new(device)?;
+        let alias = format!("alias T = {};", ty.wgsl());
+        let module = ctx.compose(
+            shaders::REDUCE,
+            "reduce.wgsl",
+            &[("alias T = f32;", &alias)],
+        )?;
+        let entry = match op {
+            ReduceOp::Sum => "add",
+            ReduceOp::Min => "min",
+            ReduceOp::Max => "max",
+        };
+        let [partial] = ctx.pipelines(&module, [&format!("partial_{entry}") as &str])?;
+        let (lowest, highest) = ty.bounds();
+        let lowest = format!("const LOWEST = {lowest};");
+        let highest = format!("const HIGHEST = {highest};");
+        let module = ctx.compose(
+            shaders::REDUCE_FINAL,
+            "reduce_final.wgsl",
+            &[
+                ("alias T = f32;", &alias),
+                ("const LOWEST = -3.40282347e+38f;", &lowest),
+                ("const HIGHEST = 3.40282347e+38f;", &highest),
+            ],
+        )?;
+        let [last, identity] = ctx.pipelines(
+            &module,
+            [
+                &format!("final_{entry}") as &str,
+                &format!("identity_{entry}"),
+            ],
+        )?;
+        Ok(Reduce {
+            ctx,
+            op,
+            partial,
+            last,
+            identity,
+        })
+    }
+
+    /// The operator.
+    pub fn op(&self) -> ReduceOp {
+        self.op
+    }
+
+    /// Workgroups of the first pass for `n` elements (0 below 4).
+    fn groups(n: u32) -> u64 {
+        let quads = u64::from(n) / 4;
+        if quads == 0 {
+            0
+        } else {
+            quads.div_ceil(BLOCK).clamp(1, MAX_PARTIALS)
+        }
+    }
+
+    /// Temp bytes a call on `n` elements needs: a partial per workgroup of
+    /// the first pass (at most 8 KiB), plus alignment.
+    pub fn temp_storage_bytes(&self, n: u32) -> u64 {
+        let mut layout = TempLayout::new(&self.ctx.limits);
+        layout.place(4 * Self::groups(n));
+        layout.bytes()
+    }
+
+    /// Records the reduction of the `n` elements at `input` into the one
+    /// element at `result`, with scratch at `temp`. Checks every slice first
+    /// (an error names it and the numbers, and nothing is recorded).
+    pub fn record(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        input: Slice<'_>,
+        result: Slice<'_>,
+        n: u32,
+        temp: Slice<'_>,
+    ) -> Result<(), Error> {
+        const NAME: &str = "wavekit::device::Reduce";
+        super::slice::distinct(NAME, ("input", input), ("result", result))?;
+        super::slice::distinct(NAME, ("input", input), ("temp", temp))?;
+        super::slice::distinct(NAME, ("result", result), ("temp", temp))?;
+        let limits = &self.ctx.limits;
+        let temp = limits.check(NAME, "temp", temp, self.temp_storage_bytes(n), true)?;
+        let result = limits.check(NAME, "result", result, 4, false)?;
+        let input = limits.check(NAME, "input", input, 4 * u64::from(n), false)?;
+        let groups = Self::groups(n);
+        let partials = temp.sub(0, 4 * groups.max(1));
+        let ops = if n == 0 {
+            vec![Op::Dispatch(
+                &self.identity,
+                vec![partials, partials, result],
+                [1, 1, 1],
+            )]
+        } else {
+            let mut ops = Vec::new();
+            if groups > 0 {
+                let quads = input.sub(0, u64::from(n / 4) * 16);
+                ops.push(Op::Dispatch(
+                    &self.partial,
+                    vec![quads, partials, result],
+                    [groups as u32, 1, 1],
+                ));
+            }
+            ops.push(Op::Dispatch(
+                &self.last,
+                vec![input, partials, result],
+                [1, 1, 1],
+            ));
+            ops
+        };
+        record(&self.ctx.device, encoder, &ops);
+        Ok(())
+    }
+}

@@ -1,0 +1,220 @@
+//! [`Scan`]: device-wide exclusive or inclusive prefix sum of u32 or i32
+//! (`shaders/scan.wgsl` over vec4 tiles, `shaders/scan_tail.wgsl` for the
+//! last `n mod 4` elements), as CUB's `DeviceScan::ExclusiveSum` /
+//! `InclusiveSum`.
+
+use super::ScanAlgorithm;
+use super::context::{Context, Op, Pipeline, TempLayout, record};
+use super::shaders;
+use super::slice::{Range, Slice, distinct};
+use crate::dtype::Dtype;
+use crate::error::Error;
+
+/// Elements per tile (256 threads × 8 vec4s).
+const TILE: u64 = 8192;
+
+/// Whether each output includes its own input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ScanKind {
+    /// `out[i] = in[0] + ... + in[i - 1]` (`out[0] = 0`).
+    Exclusive,
+    /// `out[i] = in[0] + ... + in[i]`.
+    Inclusive,
+}
+
+/// A device-wide prefix sum, built once per device and kind.
+///
+/// - **Dtypes**: u32 and i32, wrapping on overflow (two's complement, so
+///   both are the same bits). f32 and user operators are not here yet.
+/// - **Placement**: input and output are `n` 4-byte elements at their
+///   slices; they must be different buffers (not in place), and the input's
+///   buffer is not the temp's. Temp: at least
+///   [`Scan::temp_storage_bytes`] bytes, `STORAGE | COPY_DST`.
+/// - **Algorithm**: lane-striped vec4 tiles of 8192 elements, each scanned
+///   with `sg::inclusive_add` per vec4 and a block pass over the subgroups'
+///   totals; tiles chained by decoupled look-back (one pass: 1 read and
+///   1 write per element) or by reduce-then-scan (three passes: 2 reads and
+///   1 write), by [`ScanAlgorithm::for_adapter`] unless overridden.
+/// - **Cost of a call**: up to 2 clears and 4 dispatches; a bind group per
+///   dispatch; nothing allocated.
+pub struct Scan {
+    ctx: Context,
+    kind: ScanKind,
+    algorithm: ScanAlgorithm,
+    lookback: Pipeline,
+    tile_reduce: Pipeline,
+    scan_tile_sums: Pipeline,
+    tile_scan: Pipeline,
+    tail: Pipeline,
+}
+
+impl Scan {
+    /// The scan of `kind` over `dtype` (u32 or i32) on `device`, which must
+    /// have been created with the subgroup features
+    /// ([`Target::wgpu_features`](crate::Target::wgpu_features)).
+    /// Composes and compiles its pipelines (once).
+    pub fn new(device: &wgpu::Device, kind: ScanKind, dtype: Dtype) -> Result<Self, Error> {
+        if !matches!(dtype, Dtype::U32 | Dtype::I32) {
+            return Err(Error::Usage(format!(
+                "wavekit::device::Scan sums u32 or i32, not {dtype}"
+            )));
+        }
+        Scan::with_context(Context::new(device)?, kind, false)
+    }
+
+    /// The exclusive sum ([`ScanKind::Exclusive`]).
+    pub fn exclusive_sum(device: &wgpu::Device, dtype: Dtype) -> Result<Self, Error> {
+        Scan::new(device, ScanKind::Exclusive, dtype)
+    }
+
+    /// The inclusive sum ([`ScanKind::Inclusive`]).
+    pub fn inclusive_sum(device: &wgpu::Device, dtype: Dtype) -> Result<Self, Error> {
+        Scan::new(device, ScanKind::Inclusive, dtype)
+    }
+
+    /// The scan on `ctx`'s device; `writable_input` declares the input
+    /// `read_write` (for callers whose input shares a buffer with the
+    /// output or temp, as the radix sort's count matrix does).
+    pub(crate) fn with_context(
+        ctx: Context,
+        kind: ScanKind,
+        writable_input: bool,
+    ) -> Result<Self, Error> {
+        let inclusive = format!("const INCLUSIVE = {};", matches!(kind, ScanKind::Inclusive));
+        let edits = [("const INCLUSIVE = false;", inclusive.as_str())];
+        let source = |text: &str| {
+            if writable_input {
+                super::context::writable(text)
+            } else {
+                text.to_string()
+            }
+        };
+        let module = ctx.compose(&source(shaders::SCAN), "scan.wgsl", &edits)?;
+        let [lookback, tile_reduce, scan_tile_sums, tile_scan] = ctx.pipelines(
+            &module,
+            [
+                "scan_lookback",
+                "tile_reduce",
+                "scan_tile_sums",
+                "tile_scan",
+            ],
+        )?;
+        let tail_module = ctx.compose(&source(shaders::SCAN_TAIL), "scan_tail.wgsl", &edits)?;
+        let [tail] = ctx.pipelines(&tail_module, ["scan_tail"])?;
+        Ok(Scan {
+            algorithm: ScanAlgorithm::for_adapter(&ctx.info),
+            ctx,
+            kind,
+            lookback,
+            tile_reduce,
+            scan_tile_sums,
+            tile_scan,
+            tail,
+        })
+    }
+
+    /// The same scan with `algorithm` instead of the device's choice.
+    /// Forcing [`ScanAlgorithm::DecoupledLookBack`] on a device that does
+    /// not keep started workgroups running may hang it.
+    pub fn with_algorithm(mut self, algorithm: ScanAlgorithm) -> Self {
+        self.algorithm = algorithm;
+        self
+    }
+
+    /// The algorithm its calls record.
+    pub fn algorithm(&self) -> ScanAlgorithm {
+        self.algorithm
+    }
+
+    /// Exclusive or inclusive.
+    pub fn kind(&self) -> ScanKind {
+        self.kind
+    }
+
+    /// Temp bytes a call on `n` elements needs (a few bytes per 8192
+    /// elements, plus alignment padding).
+    pub fn temp_storage_bytes(&self, n: u32) -> u64 {
+        self.temp_layout(n).0.bytes()
+    }
+
+    /// The temp regions: tile state, tile counter.
+    fn temp_layout(&self, n: u32) -> (TempLayout, [(u64, u64); 2], u32) {
+        let tiles = (u64::from(n) / 4 * 4).div_ceil(TILE) as u32;
+        let mut layout = TempLayout::new(&self.ctx.limits);
+        let state = layout.place(8 * u64::from(tiles));
+        let counter = layout.place(4);
+        (layout, [state, counter], tiles)
+    }
+
+    /// Records the scan of the `n` elements at `input` into the `n`
+    /// elements at `output`, with scratch at `temp`. Checks every slice
+    /// first (an error names the slice and the numbers, and nothing is
+    /// recorded); `n = 0` records nothing.
+    pub fn record(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        input: Slice<'_>,
+        output: Slice<'_>,
+        n: u32,
+        temp: Slice<'_>,
+    ) -> Result<(), Error> {
+        const NAME: &str = "wavekit::device::Scan";
+        distinct(NAME, ("input", input), ("output", output))?;
+        distinct(NAME, ("input", input), ("temp", temp))?;
+        let limits = &self.ctx.limits;
+        let bytes = 4 * u64::from(n);
+        let input = limits.check(NAME, "input", input, bytes, false)?;
+        let output = limits.check(NAME, "output", output, bytes, false)?;
+        let temp = limits.check(NAME, "temp", temp, self.temp_storage_bytes(n), true)?;
+        if n == 0 {
+            return Ok(());
+        }
+        record(&self.ctx.device, encoder, &self.ops(input, output, n, temp));
+        Ok(())
+    }
+
+    /// The commands of a checked call (`n > 0`, `temp` at least
+    /// `temp_storage_bytes(n)`).
+    pub(crate) fn ops<'a>(
+        &'a self,
+        input: Range<'a>,
+        output: Range<'a>,
+        n: u32,
+        temp: Range<'a>,
+    ) -> Vec<Op<'a>> {
+        let (_, [state, counter], tiles) = self.temp_layout(n);
+        let state = temp.sub(state.0, state.1);
+        let counter = temp.sub(counter.0, counter.1);
+        let quads_bytes = u64::from(n / 4) * 16;
+        let mut ops = Vec::new();
+        if quads_bytes > 0 {
+            let bindings = vec![
+                input.sub(0, quads_bytes),
+                output.sub(0, quads_bytes),
+                state,
+                counter,
+            ];
+            let grid = self.ctx.grid(tiles);
+            match self.algorithm {
+                ScanAlgorithm::DecoupledLookBack => {
+                    ops.push(Op::Clear(state));
+                    ops.push(Op::Clear(counter));
+                    ops.push(Op::Dispatch(&self.lookback, bindings, grid));
+                }
+                ScanAlgorithm::ReduceThenScan => {
+                    ops.push(Op::Dispatch(&self.tile_reduce, bindings.clone(), grid));
+                    ops.push(Op::Dispatch(
+                        &self.scan_tile_sums,
+                        bindings.clone(),
+                        [1, 1, 1],
+                    ));
+                    ops.push(Op::Dispatch(&self.tile_scan, bindings, grid));
+                }
+            }
+        }
+        if !n.is_multiple_of(4) {
+            ops.push(Op::Dispatch(&self.tail, vec![input, output], [1, 1, 1]));
+        }
+        ops
+    }
+}

@@ -1,0 +1,20 @@
+//! The WGSL sources of the device algorithms, before the host's edits (each
+//! file's header says which declarations a host may edit). They are
+//! public so that other hosts (the demos' CUDA path, the browser page's
+//! build script reads the files) use the same text.
+
+/// Device-wide exclusive / inclusive prefix sum of u32 over vec4 tiles:
+/// decoupled look-back or reduce-then-scan entry points.
+pub const SCAN: &str = include_str!("shaders/scan.wgsl");
+/// The scan of the last `n mod 4` elements, which the vec4 tiles leave.
+pub const SCAN_TAIL: &str = include_str!("shaders/scan_tail.wgsl");
+/// Per-workgroup partial reductions of vec4 elements (`partial_*`) and
+/// the demos' final pass over the partials (`final_*`).
+pub const REDUCE: &str = include_str!("shaders/reduce.wgsl");
+/// The library's final reduction: the partials and the last `n mod 4`
+/// elements, or the identity for no elements.
+pub const REDUCE_FINAL: &str = include_str!("shaders/reduce_final.wgsl");
+/// OneSweep radix sort: digit histograms, their offsets and one pass kernel.
+pub const RADIX_ONESWEEP: &str = include_str!("shaders/radix_onesweep.wgsl");
+/// Reduce-then-scan radix sort pass: upsweep and downsweep.
+pub const RADIX_SORT: &str = include_str!("shaders/radix_sort.wgsl");

@@ -1,0 +1,200 @@
+//! `wavekit::device::RadixSort` on lavapipe at subgroup sizes 4, 8 and 16
+//! against a CPU reference: keys and pairs (stability checked through the
+//! values), u32, i32 and f32 keys, bit ranges, both algorithms, edge sizes
+//! (0, 1, a tile ± 1, odd sizes, and 2^20 at subgroup size 8), slices at non-zero offsets inside
+//! larger buffers whose other bytes must stay, and in place.
+
+mod device_support;
+
+use device_support::*;
+use wavekit::device::{KeyType, RadixSort, RadixSortAlgorithm, RadixSortOptions, Slice};
+
+/// The reference: a stable sort of (key, value) by the key's ordered bits
+/// in `bits`.
+fn reference(keys: &[u32], key: KeyType, bits: &std::ops::Range<u32>) -> Vec<(u32, u32)> {
+    let ordered = |k: u32| -> u32 {
+        let b = match key {
+            KeyType::U32 => k,
+            KeyType::I32 => k ^ 0x8000_0000,
+            KeyType::F32 => {
+                k ^ if k >> 31 == 1 {
+                    0xffff_ffff
+                } else {
+                    0x8000_0000
+                }
+            }
+        };
+        let width = bits.end - bits.start;
+        let mask = if width == 32 {
+            u32::MAX
+        } else {
+            (1 << width) - 1
+        };
+        (b >> bits.start) & mask
+    };
+    let mut pairs: Vec<(u32, u32)> = keys.iter().copied().zip(0..).collect();
+    pairs.sort_by_key(|&(k, _)| ordered(k));
+    pairs
+}
+
+/// Keys of `key` type with duplicates (to check stability): f32 keys of
+/// both signs, zeros of both signs and infinities among them.
+fn keys(key: KeyType, n: usize, seed: u64) -> Vec<u32> {
+    let distinct = (n / 4).max(1) as u32;
+    random(n, distinct, seed)
+        .into_iter()
+        .map(|x| {
+            let k = x.wrapping_mul(0x9e37_79b1);
+            match key {
+                KeyType::F32 => match x % 7 {
+                    0 => 0x8000_0000,
+                    1 => 0,
+                    2 => f32::INFINITY.to_bits(),
+                    3 => f32::NEG_INFINITY.to_bits(),
+                    _ => ((k as i32 as f32) / 65536.0).to_bits(),
+                },
+                _ => k,
+            }
+        })
+        .collect()
+}
+
+/// Sorts `n` keys (with values when the sort has pairs) at offsets inside
+/// guarded buffers, or in place, and checks them.
+fn check(device: &wgpu::Device, queue: &wgpu::Queue, sort: &RadixSort, n: usize, in_place: bool) {
+    let options = sort.options();
+    let align = alignment(device);
+    let data = keys(options.key, n, n as u64 + 3);
+    let values: Vec<u32> = (0..n as u32).collect();
+    let (in_at, out_at) = (align, if in_place { align } else { 2 * align });
+    let keys_in = guarded(device, &data, in_at, 64);
+    let keys_out_buffer = guarded(device, &vec![GUARD; n], out_at, 64);
+    let keys_out = if in_place { &keys_in } else { &keys_out_buffer };
+    let values_in = guarded(device, &values, in_at, 64);
+    let values_out_buffer = guarded(device, &vec![GUARD; n], out_at, 64);
+    let values_out = if in_place {
+        &values_in
+    } else {
+        &values_out_buffer
+    };
+    let temp = zeroed(device, sort.temp_storage_bytes(n as u32));
+    let mut encoder = encoder(device);
+    if options.pairs {
+        sort.record_pairs(
+            &mut encoder,
+            Slice::new(&keys_in, in_at),
+            Slice::new(keys_out, out_at),
+            Slice::new(&values_in, in_at),
+            Slice::new(values_out, out_at),
+            n as u32,
+            (&temp).into(),
+        )
+    } else {
+        sort.record_keys(
+            &mut encoder,
+            Slice::new(&keys_in, in_at),
+            Slice::new(keys_out, out_at),
+            n as u32,
+            (&temp).into(),
+        )
+    }
+    .expect("records");
+    let read = submit_and_read(device, queue, encoder, &[keys_out, values_out]);
+    let what = format!(
+        "{:?} {:?} pairs {} bits {:?} n = {n}{}",
+        sort.algorithm(),
+        options.key,
+        options.pairs,
+        options.bits,
+        if in_place { " in place" } else { "" }
+    );
+    let got_keys = inside(&read[0], out_at, n, &what);
+    let want = reference(&data, options.key, &options.bits);
+    if options.pairs {
+        let got_values = inside(&read[1], out_at, n, &what);
+        let got: Vec<(u32, u32)> = got_keys.into_iter().zip(got_values).collect();
+        assert_same(&got, &want, &what);
+    } else {
+        let want: Vec<u32> = want.into_iter().map(|(k, _)| k).collect();
+        // Stable, so keys equal in the bit range keep their input order.
+        assert_same(&got_keys, &want, &what);
+    }
+}
+
+fn sort(
+    device: &wgpu::Device,
+    key: KeyType,
+    pairs: bool,
+    bits: std::ops::Range<u32>,
+    algorithm: RadixSortAlgorithm,
+) -> RadixSort {
+    RadixSort::new(
+        device,
+        RadixSortOptions {
+            key,
+            pairs,
+            bits,
+            algorithm: Some(algorithm),
+        },
+    )
+    .expect("builds")
+}
+
+#[test]
+fn radix_sort_cases() {
+    if !is_child() {
+        return;
+    }
+    let (device, queue) = open();
+    let auto = RadixSort::keys(&device, KeyType::U32).expect("builds");
+    assert_eq!(
+        auto.algorithm(),
+        RadixSortAlgorithm::ReduceThenScan,
+        "lavapipe's choice"
+    );
+    for algorithm in [
+        RadixSortAlgorithm::OneSweep,
+        RadixSortAlgorithm::ReduceThenScan,
+    ] {
+        // Tiles: OneSweep 1024 (128 × 8) to 3072 keys (512 × 6),
+        // reduce-then-scan 2048.
+        let sizes = [
+            0, 1, 2, 5, 1023, 1024, 1025, 2047, 2048, 2049, 3071, 3073, 10_007,
+        ];
+        let pairs = sort(&device, KeyType::U32, true, 0..32, algorithm);
+        for &n in &sizes {
+            check(&device, &queue, &pairs, n, false);
+        }
+        check(&device, &queue, &pairs, 5000, true);
+        for key in [KeyType::I32, KeyType::F32] {
+            let keys = sort(&device, key, false, 0..32, algorithm);
+            check(&device, &queue, &keys, 4099, false);
+            check(&device, &queue, &keys, 3000, true);
+        }
+        // A bit range of 3 passes whose last digit is 5 bits wide.
+        let range = sort(&device, KeyType::U32, true, 4..25, algorithm);
+        check(&device, &queue, &range, 4097, false);
+        // 2^20 keys at one subgroup size (8), to keep the test short.
+        if std::env::var("LP_NATIVE_VECTOR_WIDTH").as_deref() == Ok("256") {
+            let big = sort(&device, KeyType::U32, false, 0..32, algorithm);
+            check(&device, &queue, &big, 1 << 20, false);
+        }
+    }
+    // Whole-digit and single-pass ranges, OneSweep (the more edited shader).
+    for bits in [8..24, 0..8] {
+        let range = sort(
+            &device,
+            KeyType::U32,
+            true,
+            bits,
+            RadixSortAlgorithm::OneSweep,
+        );
+        check(&device, &queue, &range, 4097, false);
+    }
+    check(&device, &queue, &auto, 3001, false);
+}
+
+#[test]
+fn radix_sort_at_each_subgroup_size() {
+    at_each_subgroup_size("radix_sort_cases");
+}

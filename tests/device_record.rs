@@ -1,0 +1,203 @@
+//! `wavekit::device` calls recorded with other work: a scan and a radix
+//! sort recorded into one command encoder around the caller's own copy,
+//! checked after one submit; and calls with bad slices, which must return
+//! an error naming the numbers and record nothing, never panic.
+
+mod device_support;
+
+use device_support::*;
+use wavekit::Dtype;
+use wavekit::device::{KeyType, RadixSort, Reduce, ReduceOp, ReduceType, Scan, Slice};
+
+#[test]
+fn two_algorithms_and_a_copy_in_one_encoder() {
+    let (device, queue) = open();
+    let n = 5000usize;
+    let keys: Vec<u32> = random(n, 0, 1);
+    let counts: Vec<u32> = random(n, 100, 2);
+    let keys_in = guarded(&device, &keys, 0, 0);
+    let sorted = zeroed(&device, 4 * n as u64);
+    let counts_in = guarded(&device, &counts, 0, 0);
+    let copied = zeroed(&device, 4 * n as u64);
+    let offsets = zeroed(&device, 4 * n as u64);
+    let sort = RadixSort::keys(&device, KeyType::U32).expect("builds");
+    let scan = Scan::exclusive_sum(&device, Dtype::U32).expect("builds");
+    // One temp buffer, used by both calls one after the other.
+    let temp_bytes = sort
+        .temp_storage_bytes(n as u32)
+        .max(scan.temp_storage_bytes(n as u32));
+    let temp = zeroed(&device, temp_bytes);
+    let mut encoder = encoder(&device);
+    sort.record_keys(
+        &mut encoder,
+        (&keys_in).into(),
+        (&sorted).into(),
+        n as u32,
+        (&temp).into(),
+    )
+    .expect("records the sort");
+    // The caller's own work between the two: the scan reads the copy.
+    encoder.copy_buffer_to_buffer(&counts_in, 0, &copied, 0, 4 * n as u64);
+    scan.record(
+        &mut encoder,
+        (&copied).into(),
+        (&offsets).into(),
+        n as u32,
+        (&temp).into(),
+    )
+    .expect("records the scan");
+    let read = submit_and_read(&device, &queue, encoder, &[&sorted, &offsets]);
+    let mut want = keys.clone();
+    want.sort_unstable();
+    assert_same(&read[0], &want, "sorted keys");
+    let want: Vec<u32> = counts
+        .iter()
+        .scan(0u32, |s, &x| {
+            let before = *s;
+            *s += x;
+            Some(before)
+        })
+        .collect();
+    assert_same(&read[1], &want, "offsets");
+}
+
+#[test]
+fn bad_slices_are_errors() {
+    let (device, _queue) = open();
+    let align = alignment(&device);
+    let n = 1000u32;
+    let small = zeroed(&device, 4 * u64::from(n) - 4);
+    let data = zeroed(&device, 4 * u64::from(n) + align);
+    let out = zeroed(&device, 4 * u64::from(n) + align);
+    let scan = Scan::exclusive_sum(&device, Dtype::U32).expect("builds");
+    let temp = zeroed(&device, scan.temp_storage_bytes(n));
+    let no_copy_dst = device.create_buffer(&wgpu::BufferDescriptor {
+        label: None,
+        size: 1 << 16,
+        usage: wgpu::BufferUsages::STORAGE,
+        mapped_at_creation: false,
+    });
+    let mut encoder = encoder(&device);
+    let message = |r: Result<(), wavekit::Error>| r.expect_err("an error").to_string();
+
+    let m = message(scan.record(
+        &mut encoder,
+        (&small).into(),
+        (&out).into(),
+        n,
+        (&temp).into(),
+    ));
+    assert!(
+        m.contains("`input`") && m.contains("4000 bytes") && m.contains("3996"),
+        "{m}"
+    );
+
+    if align > 4 {
+        let m = message(scan.record(
+            &mut encoder,
+            Slice::new(&data, 4),
+            (&out).into(),
+            n,
+            (&temp).into(),
+        ));
+        assert!(
+            m.contains("offset 4") && m.contains(&align.to_string()),
+            "{m}"
+        );
+    }
+
+    let m = message(scan.record(
+        &mut encoder,
+        (&data).into(),
+        (&data).into(),
+        n,
+        (&temp).into(),
+    ));
+    assert!(m.contains("same buffer"), "{m}");
+
+    let m = message(scan.record(
+        &mut encoder,
+        (&data).into(),
+        (&out).into(),
+        n,
+        (&no_copy_dst).into(),
+    ));
+    assert!(m.contains("`temp`") && m.contains("COPY_DST"), "{m}");
+
+    let tiny_temp = zeroed(&device, 4);
+    let sort = RadixSort::keys(&device, KeyType::F32).expect("builds");
+    let m = message(sort.record_keys(
+        &mut encoder,
+        (&data).into(),
+        (&out).into(),
+        n,
+        (&tiny_temp).into(),
+    ));
+    assert!(
+        m.contains("`temp`") && m.contains(&sort.temp_storage_bytes(n).to_string()),
+        "{m}"
+    );
+
+    let m = message(sort.record_keys(
+        &mut encoder,
+        (&data).into(),
+        (&out).into(),
+        1 << 30,
+        (&temp).into(),
+    ));
+    assert!(m.contains("1073741824"), "{m}");
+
+    let m = message(sort.record_pairs(
+        &mut encoder,
+        (&data).into(),
+        (&out).into(),
+        (&data).into(),
+        (&out).into(),
+        n,
+        (&temp).into(),
+    ));
+    assert!(m.contains("record_keys"), "{m}");
+
+    // Overlapping ranges that are not in place.
+    let big = zeroed(&device, 8 * u64::from(n) + 2 * align);
+    let sort_temp = zeroed(&device, sort.temp_storage_bytes(n));
+    let m = message(sort.record_keys(
+        &mut encoder,
+        Slice::new(&big, 0),
+        Slice::new(&big, align),
+        n,
+        (&sort_temp).into(),
+    ));
+    assert!(m.contains("overlap"), "{m}");
+
+    let reduce = Reduce::new(&device, ReduceOp::Max, ReduceType::I32).expect("builds");
+    let m = message(reduce.record(
+        &mut encoder,
+        (&data).into(),
+        (&data).into(),
+        n,
+        (&temp).into(),
+    ));
+    assert!(m.contains("same buffer"), "{m}");
+
+    assert!(
+        Scan::exclusive_sum(&device, Dtype::F32)
+            .err()
+            .is_some_and(|e| e.to_string().contains("f32")),
+        "a scan of f32 is refused"
+    );
+    assert!(
+        RadixSort::new(
+            &device,
+            wavekit::device::RadixSortOptions {
+                bits: 8..40,
+                ..Default::default()
+            }
+        )
+        .err()
+        .is_some_and(|e| e.to_string().contains("8..40")),
+        "bits past 32 are refused"
+    );
+    // Nothing was recorded: the encoder finishes and submits cleanly.
+    let _ = encoder.finish();
+}

@@ -1,0 +1,184 @@
+//! Shared by the `wavekit::device` tests: a wgpu device on lavapipe opened
+//! the way an application opens its own, buffers with guard bytes around
+//! the slices an algorithm gets, read-back, and the re-run of a test binary
+//! at each lavapipe subgroup size (lavapipe reads `LP_NATIVE_VECTOR_WIDTH`
+//! once per process).
+
+#![allow(dead_code)]
+
+use std::process::Command;
+
+use wgpu::util::DeviceExt;
+
+/// Set in the child processes [`at_each_subgroup_size`] starts.
+const CHILD: &str = "WAVEKIT_DEVICE_TEST_CHILD";
+
+/// Bytes around every test slice, filled with [`GUARD`] and checked after.
+pub const GUARD: u32 = 0xdead_beef;
+
+/// Runs test `name` of this binary again in one process per lavapipe
+/// subgroup size (4, 8, 16), failing with its output if any fails.
+pub fn at_each_subgroup_size(name: &str) {
+    for width in [128, 256, 512] {
+        let out = Command::new(std::env::current_exe().expect("the test binary"))
+            .args(["--exact", name, "--nocapture", "--test-threads", "1"])
+            .env(CHILD, "1")
+            .env("LP_NATIVE_VECTOR_WIDTH", width.to_string())
+            .output()
+            .expect("the test binary runs");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            out.status.success() && stdout.contains("1 passed"),
+            "{name} at LP_NATIVE_VECTOR_WIDTH={width}:\n{stdout}\n{stderr}"
+        );
+    }
+}
+
+/// Whether this process is a child of [`at_each_subgroup_size`]: the cases
+/// run only there.
+pub fn is_child() -> bool {
+    std::env::var_os(CHILD).is_some()
+}
+
+/// A device on lavapipe, opened as an application would: the adapter's
+/// limits and the features its wavekit target needs.
+pub fn open() -> (wgpu::Device, wgpu::Queue) {
+    let mut desc = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
+    desc.backends = wgpu::Backends::VULKAN;
+    let instance = wgpu::Instance::new(desc);
+    let adapter = pollster::block_on(instance.enumerate_adapters(wgpu::Backends::VULKAN))
+        .into_iter()
+        .find(|a| a.get_info().name.contains("llvmpipe"))
+        .expect("lavapipe is installed by scripts/setup");
+    let target = wavekit::Target::from_adapter(&adapter).expect("lavapipe has subgroups");
+    let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+        label: Some("device test"),
+        required_features: target.wgpu_features(),
+        required_limits: adapter.limits(),
+        ..Default::default()
+    }))
+    .expect("opens lavapipe");
+    eprintln!(
+        "lavapipe, subgroups {}",
+        device.adapter_info().subgroup_min_size
+    );
+    (device, queue)
+}
+
+/// The device's storage offset alignment.
+pub fn alignment(device: &wgpu::Device) -> u64 {
+    u64::from(device.limits().min_storage_buffer_offset_alignment)
+}
+
+/// Usage of every test buffer.
+pub const USAGE: wgpu::BufferUsages = wgpu::BufferUsages::STORAGE
+    .union(wgpu::BufferUsages::COPY_SRC)
+    .union(wgpu::BufferUsages::COPY_DST);
+
+/// A buffer holding `words` at byte `offset` (a multiple of 4), [`GUARD`]
+/// before them and for `after` bytes after them.
+pub fn guarded(device: &wgpu::Device, words: &[u32], offset: u64, after: u64) -> wgpu::Buffer {
+    let mut all = vec![GUARD; (offset / 4) as usize];
+    all.extend_from_slice(words);
+    all.extend(std::iter::repeat_n(GUARD, (after / 4) as usize));
+    if all.is_empty() {
+        all.push(GUARD);
+    }
+    device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: Some("guarded"),
+        contents: bytemuck::cast_slice(&all),
+        usage: USAGE,
+    })
+}
+
+/// A zeroed buffer of `bytes` (at least 4).
+pub fn zeroed(device: &wgpu::Device, bytes: u64) -> wgpu::Buffer {
+    device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("zeroed"),
+        size: bytes.max(4).next_multiple_of(4),
+        usage: USAGE,
+        mapped_at_creation: false,
+    })
+}
+
+/// Submits `encoder` and reads every word of `buffer` back.
+pub fn submit_and_read(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    mut encoder: wgpu::CommandEncoder,
+    buffers: &[&wgpu::Buffer],
+) -> Vec<Vec<u32>> {
+    let staging: Vec<wgpu::Buffer> = buffers
+        .iter()
+        .map(|b| {
+            let s = device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("readback"),
+                size: b.size(),
+                usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            });
+            encoder.copy_buffer_to_buffer(b, 0, &s, 0, b.size());
+            s
+        })
+        .collect();
+    queue.submit([encoder.finish()]);
+    for s in &staging {
+        s.slice(..)
+            .map_async(wgpu::MapMode::Read, |r| r.expect("maps"));
+    }
+    device
+        .poll(wgpu::PollType::wait_indefinitely())
+        .expect("the queue finishes");
+    staging
+        .iter()
+        .map(|s| bytemuck::pod_collect_to_vec(&s.slice(..).get_mapped_range().expect("mapped")))
+        .collect()
+}
+
+/// A new encoder.
+pub fn encoder(device: &wgpu::Device) -> wgpu::CommandEncoder {
+    device.create_command_encoder(&wgpu::CommandEncoderDescriptor::default())
+}
+
+/// Checks that `words` holds [`GUARD`] outside `[offset, offset + len)`
+/// (in words) and returns the words inside.
+pub fn inside(words: &[u32], offset: u64, len: usize, what: &str) -> Vec<u32> {
+    let first = (offset / 4) as usize;
+    for (i, &w) in words.iter().enumerate() {
+        if (i < first || i >= first + len) && w != GUARD {
+            panic!(
+                "{what}: word {i} outside the slice [{first}, {}) was overwritten: {w:#x}",
+                first + len
+            );
+        }
+    }
+    words[first..first + len].to_vec()
+}
+
+/// Deterministic pseudo-random words (xorshift) below `bound` (0: any).
+pub fn random(n: usize, bound: u32, seed: u64) -> Vec<u32> {
+    let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    (0..n)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let w = (x >> 32) as u32;
+            if bound == 0 { w } else { w % bound }
+        })
+        .collect()
+}
+
+/// The first index where `got` and `want` differ, as a panic.
+pub fn assert_same<T: PartialEq + std::fmt::Debug>(got: &[T], want: &[T], what: &str) {
+    assert_eq!(got.len(), want.len(), "{what}: lengths");
+    if let Some(i) = (0..got.len()).find(|&i| got[i] != want[i]) {
+        panic!(
+            "{what}: first difference at {i} of {}: got {:?}, want {:?}",
+            got.len(),
+            got[i],
+            want[i]
+        );
+    }
+}
