@@ -294,7 +294,12 @@ impl Renderer {
 
     /// The module-level lane state every subgroup instance relies on, and
     /// the thread state of block instances when there are any.
-    pub(super) fn prelude(&self, block: bool) -> Result<String, Error> {
+    /// With emulated subgroups the templates see `S`, and lanes come from
+    /// `local_invocation_index`.
+    pub(super) fn prelude(&self, block: bool, target: &Target) -> Result<String, Error> {
+        let emulated_size = target
+            .is_emulated()
+            .then(|| target.subgroup_size.min());
         let files: &[&str] = if block {
             &["subgroup/prelude.wgsl.j2", "block/prelude.wgsl.j2"]
         } else {
@@ -305,7 +310,7 @@ impl Renderer {
             let text = self
                 .env
                 .get_template(file)
-                .and_then(|t| t.render(()))
+                .and_then(|t| t.render(minijinja::context! { emulated_S => emulated_size }))
                 .map_err(|e| template_error(file, &e))?;
             out.push_str(text.trim_end());
             out.push_str("\n\n");
