@@ -277,7 +277,11 @@ fn kernel_source(
         m = META_WORDS,
         init = if block {
             // Emulated: wk_blk_init derives the subgroup from the thread.
-            let subgroup = if target.is_emulated() { "thread" } else { "subgroup" };
+            let subgroup = if target.is_emulated() {
+                "thread"
+            } else {
+                "subgroup"
+            };
             format!("    wk_blk_init(thread, {subgroup}, workgroup, workgroups, {w}u);\n")
         } else {
             String::new()

@@ -28,18 +28,24 @@
 //!
 //! Lane `l` of emulated subgroup `g` is invocation `g * S + l` of the
 //! workgroup (`wk_sg_init` takes `local_invocation_index`). One scratch
-//! array of `u32` words, one per invocation, carries every exchange:
+//! array of `u32` words in workgroup memory carries every exchange: each
+//! lane *publishes* its value (writes its words to its own slots, then one
+//! `workgroupBarrier()`), then reads the slots it needs. The scratch has two
+//! regions used alternately, so one barrier per operation suffices (a
+//! region is written again only after the next operation's barrier, which
+//! every reader of it has passed). 64-bit values take two words, `f16` the
+//! bits of its exact `f32`, `bool` `0u`/`1u`, vectors one slot per component.
 //!
-//! - data movement (`shuffle*`, `broadcast*`, quad ops): each 32-bit word of
-//!   the value is written to the own slot, `workgroupBarrier()`, the source
-//!   lane's slot is read, `workgroupBarrier()`. 64-bit values move as two
-//!   words, `f16` as the bits of its exact `f32`, `bool` as `0u`/`1u`,
-//!   vectors per component;
-//! - reductions: a butterfly of `log2(S)` such exchanges (`lane ^ 2^k`);
-//!   inclusive scans: Hillis-Steele, `log2(S)` exchanges (`lane - 2^k`);
-//!   exclusive scans: the inclusive one shifted up a lane;
-//! - ballots: four workgroup-atomic words per subgroup, cleared, `atomicOr`
-//!   of each lane's bit, read back, with three barriers;
+//! - data movement (`shuffle*`, `broadcast*`, quad ops): publish, read the
+//!   source lane's slots;
+//! - reductions, inclusive and exclusive scans: publish, then fold the
+//!   subgroup's slots in lane order (`0..S`, `0..=lane`, `0..lane`): one
+//!   barrier instead of the `log2(S)` barriers of a tree, and every lane
+//!   folds in the same order, so a float reduction agrees in every lane. A
+//!   first version used `log2(S)`-step trees (two barriers per step): on
+//!   lavapipe, whose compile time grows with the number of barriers, a
+//!   conformance batch of block scans took minutes;
+//! - ballots: publish the predicate, gather the subgroup's bits;
 //! - `subgroupBarrier()` becomes `workgroupBarrier()`.
 //!
 //! # Contract and limits
@@ -82,7 +88,7 @@ pub(super) fn lower(source: &str, stubs: &str, target: &Target) -> Result<String
         edits: Vec::new(),
         helpers: BTreeMap::new(),
         size,
-        ballot: false,
+        words: 0,
     };
     let module = &valid.module;
     for (handle, function) in module.functions.iter() {
@@ -101,7 +107,7 @@ pub(super) fn lower(source: &str, stubs: &str, target: &Target) -> Result<String
     for (range, name) in edits {
         out.replace_range(range, &name);
     }
-    if !lowering.helpers.is_empty() || lowering.ballot {
+    if !lowering.helpers.is_empty() {
         out.push_str(&lowering.common());
         for helper in lowering.helpers.values() {
             out.push('\n');
@@ -120,7 +126,8 @@ struct Lowering<'a> {
     /// Helper text by helper name.
     helpers: BTreeMap<String, String>,
     size: u32,
-    ballot: bool,
+    /// Most u32 words a published value takes.
+    words: u32,
 }
 
 impl Lowering<'_> {
@@ -158,8 +165,8 @@ impl Lowering<'_> {
                     if predicate.is_none() {
                         return Err(self.unsupported(range, "subgroupBallot() without a predicate"));
                     }
-                    self.ballot = true;
-                    self.edit(range, "wk_em_ballot".into())?;
+                    let name = self.ballot();
+                    self.edit(range, name)?;
                 }
                 Statement::SubgroupGather { mode, argument, .. } => {
                     let ty = self.value_type(range.clone(), module, info, *argument)?;
@@ -198,7 +205,9 @@ impl Lowering<'_> {
         let start = text
             .find(|c: char| c.is_ascii_alphabetic())
             .filter(|&at| text[at..].starts_with("subgroup") || text[at..].starts_with("quad"))
-            .ok_or_else(|| self.unsupported(range.clone(), "a subgroup operation not spelled as a call"))?;
+            .ok_or_else(|| {
+                self.unsupported(range.clone(), "a subgroup operation not spelled as a call")
+            })?;
         let len = text[start..]
             .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
             .unwrap_or(text.len() - start);
@@ -236,10 +245,7 @@ impl Lowering<'_> {
         let inner = info[argument].ty.inner_with(&module.types);
         let scalar = |s: &Scalar| {
             Word::of(*s).ok_or_else(|| {
-                self.unsupported(
-                    range.clone(),
-                    &format!("values of type `{inner:?}`"),
-                )
+                self.unsupported(range.clone(), &format!("values of type `{inner:?}`"))
             })
         };
         match inner {
@@ -251,21 +257,20 @@ impl Lowering<'_> {
                 scalar: scalar(s)?,
                 lanes: *size as u32,
             }),
-            other => Err(self.unsupported(
-                range,
-                &format!("values of type `{other:?}`"),
-            )),
+            other => Err(self.unsupported(range, &format!("values of type `{other:?}`"))),
         }
     }
 
-    /// The helper moving a value of `ty` from a source lane; its name.
-    fn gather(&mut self, ty: &ValueType) -> String {
-        let name = format!("wk_em_gather_{}", ty.suffix());
-        if self.helpers.contains_key(&name) {
-            return name;
+    /// The helpers that publish a value of `ty` to the scratch and read a
+    /// lane's value back; their names (`wk_em_put_T`, `wk_em_get_T`).
+    fn put_get(&mut self, ty: &ValueType) -> (String, String) {
+        let put = format!("wk_em_put_{}", ty.suffix());
+        let get = format!("wk_em_get_{}", ty.suffix());
+        if self.helpers.contains_key(&put) {
+            return (put, get);
         }
         let t = ty.wgsl();
-        let mut body = String::new();
+        let threads = EMULATED_MAX_THREADS;
         let component = |c: u32| {
             if ty.lanes == 1 {
                 "value".to_string()
@@ -273,32 +278,68 @@ impl Lowering<'_> {
                 format!("value[{c}]")
             }
         };
+        let mut writes = String::new();
+        let mut reads = String::new();
         let mut parts = Vec::new();
+        let mut word = 0u32;
         for c in 0..ty.lanes {
-            let words = ty.scalar.to_words(&component(c));
-            let moved: Vec<String> = words
-                .iter()
-                .enumerate()
-                .map(|(w, word)| {
-                    let _ = writeln!(
-                        body,
-                        "    let w{c}_{w} = wk_em_exchange({word}, source_lane);"
-                    );
-                    format!("w{c}_{w}")
-                })
-                .collect();
-            parts.push(ty.scalar.from_words(&moved));
+            let mut names = Vec::new();
+            for expr in ty.scalar.to_words(&component(c)) {
+                let _ = writeln!(
+                    writes,
+                    "    wk_em_words[region + {}u + wk_em_thread()] = {expr};",
+                    word * threads
+                );
+                let _ = writeln!(
+                    reads,
+                    "    let w{word} = wk_em_words[region + {}u + wk_em_subgroup * {s}u + (lane & {mask}u)];",
+                    word * threads,
+                    s = self.size,
+                    mask = self.size - 1
+                );
+                names.push(format!("w{word}"));
+                word += 1;
+            }
+            parts.push(ty.scalar.from_words(&names));
         }
+        self.words = self.words.max(word);
         let result = if ty.lanes == 1 {
             parts.remove(0)
         } else {
             format!("{t}({})", parts.join(", "))
         };
-        let text = format!(
-            "/// `value` of lane `source_lane` (modulo S) of this emulated subgroup.\n\
-             fn {name}(value: {t}, source_lane: u32) -> {t} {{\n{body}    return {result};\n}}\n"
+        self.helpers.insert(
+            put.clone(),
+            format!(
+                "/// Publishes this lane's `value` to the emulation scratch (one barrier);\n\
+                 /// returns the region to read it back from with `{get}`.\n\
+                 fn {put}(value: {t}) -> u32 {{\n    \
+                 let region = wk_em_region();\n{writes}    workgroupBarrier();\n    return region;\n}}\n"
+            ),
         );
-        self.helpers.insert(name.clone(), text);
+        self.helpers.insert(
+            get.clone(),
+            format!(
+                "/// The value lane `lane` (modulo S) of this emulated subgroup published in `region`.\n\
+                 fn {get}(region: u32, lane: u32) -> {t} {{\n{reads}    return {result};\n}}\n"
+            ),
+        );
+        (put, get)
+    }
+
+    /// The helper moving a value of `ty` from a source lane; its name.
+    fn gather(&mut self, ty: &ValueType) -> String {
+        let name = format!("wk_em_gather_{}", ty.suffix());
+        let (put, get) = self.put_get(ty);
+        let t = ty.wgsl();
+        self.helpers.insert(
+            name.clone(),
+            format!(
+                "/// `value` of lane `source_lane` (modulo S) of this emulated subgroup.\n\
+                 fn {name}(value: {t}, source_lane: u32) -> {t} {{\n    \
+                 return {get}({put}(value), source_lane);\n}}\n"
+            ),
+        );
         name
     }
 
@@ -326,102 +367,87 @@ impl Lowering<'_> {
             CollectiveOperation::ExclusiveScan => "exclusive",
         };
         let name = format!("wk_em_{kind}_{op_name}_{}", ty.suffix());
-        let gather = self.gather(ty);
+        let (put, get) = self.put_get(ty);
         let t = ty.wgsl();
-        let log2 = self.size.trailing_zeros();
-        let mut body = String::from("    var v = value;\n");
-        match collective {
-            CollectiveOperation::Reduce => {
-                for k in 0..log2 {
-                    let _ = writeln!(
-                        body,
-                        "    v = {};",
-                        combine("v", &format!("{gather}(v, wk_sg_lane ^ {}u)", 1u32 << k))
-                    );
-                }
+        let step = combine("v", &format!("{get}(region, k)"));
+        let body = match collective {
+            CollectiveOperation::Reduce => format!(
+                "    var v = {get}(region, 0u);\n    \
+                 for (var k = 1u; k < {s}u; k = k + 1u) {{\n        v = {step};\n    }}\n",
+                s = self.size
+            ),
+            CollectiveOperation::InclusiveScan => format!(
+                "    var v = {get}(region, 0u);\n    \
+                 for (var k = 1u; k <= wk_sg_lane; k = k + 1u) {{\n        v = {step};\n    }}\n"
+            ),
+            CollectiveOperation::ExclusiveScan => {
+                let identity = if op == SubgroupOperation::Mul {
+                    format!("{t}(1)")
+                } else {
+                    format!("{t}()")
+                };
+                format!(
+                    "    var v = {identity};\n    \
+                     for (var k = 0u; k < wk_sg_lane; k = k + 1u) {{\n        v = {step};\n    }}\n"
+                )
             }
-            CollectiveOperation::InclusiveScan | CollectiveOperation::ExclusiveScan => {
-                for k in 0..log2 {
-                    let d = 1u32 << k;
-                    let _ = writeln!(
-                        body,
-                        "    v = select(v, {}, wk_sg_lane >= {d}u);",
-                        combine(&format!("{gather}(v, wk_sg_lane - {d}u)"), "v")
-                    );
-                }
-                if collective == CollectiveOperation::ExclusiveScan {
-                    let identity = if op == SubgroupOperation::Mul {
-                        format!("{t}(1)")
-                    } else {
-                        format!("{t}()")
-                    };
-                    let _ = writeln!(
-                        body,
-                        "    v = select({gather}(v, wk_sg_lane - 1u), {identity}, wk_sg_lane == 0u);"
-                    );
-                }
-            }
-        }
+        };
         let text = format!(
-            "/// subgroup {kind} ({op_name}) over the emulated subgroup: log2(S) exchanges.\n\
-             fn {name}(value: {t}) -> {t} {{\n{body}    return v;\n}}\n"
+            "/// subgroup {kind} ({op_name}) over the emulated subgroup: one barrier, then a\n\
+             /// fold in lane order (the same order in every lane).\n\
+             fn {name}(value: {t}) -> {t} {{\n    let region = {put}(value);\n{body}    return v;\n}}\n"
         );
         self.helpers.insert(name.clone(), text);
         name
     }
 
-    /// The scratch, `wk_em_exchange` and, if used, the ballot.
+    /// The ballot helper; its name.
+    fn ballot(&mut self) -> String {
+        let u32_ty = ValueType {
+            scalar: Word::U32,
+            lanes: 1,
+        };
+        let (put, get) = self.put_get(&u32_ty);
+        let text = format!(
+            "/// The ballot of the emulated subgroup: one barrier, then a read of every lane.\n\
+             fn wk_em_ballot(predicate: bool) -> vec4<u32> {{\n    \
+             let region = {put}(select(0u, 1u, predicate));\n    \
+             var bits = vec4<u32>();\n    \
+             for (var k = 0u; k < {s}u; k = k + 1u) {{\n        \
+             if {get}(region, k) != 0u {{\n            \
+             bits[k >> 5u] = bits[k >> 5u] | (1u << (k & 31u));\n        }}\n    }}\n    \
+             return bits;\n}}\n",
+            s = self.size
+        );
+        self.helpers.insert("wk_em_ballot".into(), text);
+        "wk_em_ballot".into()
+    }
+
+    /// The scratch and its region toggle.
     fn common(&self) -> String {
         let s = self.size;
         let threads = EMULATED_MAX_THREADS;
-        let mut out = format!(
-            "\n// Emulated subgroups of {s} lanes: one u32 slot per invocation of a\n\
-             // workgroup of at most {threads} invocations.\n\
-             var<workgroup> wk_em_words: array<u32, {threads}>;\n\
+        format!(
+            "\n// Emulated subgroups of {s} lanes: two regions of {words} u32 words per\n\
+             // invocation of a workgroup of at most {threads} invocations, used\n\
+             // alternately, so each exchange needs one barrier: an invocation writes a\n\
+             // region again only after the next exchange's barrier, which every reader\n\
+             // of the previous one has passed.\n\
+             var<workgroup> wk_em_words: array<u32, {total}>;\n\
+             var<private> wk_em_parity: u32;\n\
              \n\
-             /// Word `word` of lane `source_lane` (modulo S) of this emulated subgroup:\n\
-             /// write, barrier, read, barrier. Whole-workgroup uniform control flow only.\n\
-             fn wk_em_exchange(word: u32, source_lane: u32) -> u32 {{\n    \
-                 let base = wk_em_subgroup * {s}u;\n    \
-                 wk_em_words[base + wk_sg_lane] = word;\n    \
-                 workgroupBarrier();\n    \
-                 let read = wk_em_words[base + (source_lane & {mask}u)];\n    \
-                 workgroupBarrier();\n    \
-                 return read;\n\
-             }}\n",
-            mask = s - 1
-        );
-        if self.ballot {
-            let _ = write!(
-                out,
-                "\n/// Four ballot words per emulated subgroup.\n\
-                 var<workgroup> wk_em_ballot_words: array<atomic<u32>, {words}>;\n\
-                 \n\
-                 /// subgroupBallot over the emulated subgroup: clear, barrier, atomicOr,\n\
-                 /// barrier, read, barrier.\n\
-                 fn wk_em_ballot(predicate: bool) -> vec4<u32> {{\n    \
-                     let base = wk_em_subgroup * 4u;\n    \
-                     if wk_sg_lane < 4u {{\n        \
-                         atomicStore(&wk_em_ballot_words[base + wk_sg_lane], 0u);\n    \
-                     }}\n    \
-                     workgroupBarrier();\n    \
-                     if predicate {{\n        \
-                         atomicOr(&wk_em_ballot_words[base + (wk_sg_lane >> 5u)], 1u << (wk_sg_lane & 31u));\n    \
-                     }}\n    \
-                     workgroupBarrier();\n    \
-                     let bits = vec4<u32>(\n        \
-                         atomicLoad(&wk_em_ballot_words[base]),\n        \
-                         atomicLoad(&wk_em_ballot_words[base + 1u]),\n        \
-                         atomicLoad(&wk_em_ballot_words[base + 2u]),\n        \
-                         atomicLoad(&wk_em_ballot_words[base + 3u]),\n    \
-                     );\n    \
-                     workgroupBarrier();\n    \
-                     return bits;\n\
-                 }}\n",
-                words = 4 * threads / s
-            );
-        }
-        out
+             /// This invocation's slot: subgroup * S + lane.\n\
+             fn wk_em_thread() -> u32 {{\n    return wk_em_subgroup * {s}u + wk_sg_lane;\n}}\n\
+             \n\
+             /// The region of the next exchange (whole-workgroup uniform control flow only).\n\
+             fn wk_em_region() -> u32 {{\n    \
+             let parity = wk_em_parity;\n    \
+             wk_em_parity = 1u - parity;\n    \
+             return parity * {region}u;\n}}\n",
+            words = self.words,
+            total = 2 * self.words * threads,
+            region = self.words * threads,
+        )
     }
 }
 

@@ -193,7 +193,9 @@ impl Expansion {
                 && seen.insert(function.clone())
             {
                 let t = dtype.wgsl();
-                stubs.push_str(&format!("fn {function}(a: {t}, b: {t}) -> {t} {{ return a; }}\n"));
+                stubs.push_str(&format!(
+                    "fn {function}(a: {t}, b: {t}) -> {t} {{ return a; }}\n"
+                ));
             }
         }
         stubs

@@ -297,9 +297,7 @@ impl Renderer {
     /// With emulated subgroups the templates see `S`, and lanes come from
     /// `local_invocation_index`.
     pub(super) fn prelude(&self, block: bool, target: &Target) -> Result<String, Error> {
-        let emulated_size = target
-            .is_emulated()
-            .then(|| target.subgroup_size.min());
+        let emulated_size = target.is_emulated().then(|| target.subgroup_size.min());
         let files: &[&str] = if block {
             &["subgroup/prelude.wgsl.j2", "block/prelude.wgsl.j2"]
         } else {

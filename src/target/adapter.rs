@@ -40,8 +40,10 @@ impl Target {
             f64: features.contains(wgpu::Features::SHADER_F64),
         };
         if !features.contains(needed) {
-            return Ok(Target::emulated(backend_of(info.backend), EMULATED_DEFAULT_SIZE)?
-                .with_scalars(scalars));
+            return Ok(
+                Target::emulated(backend_of(info.backend), EMULATED_DEFAULT_SIZE)?
+                    .with_scalars(scalars),
+            );
         }
         let subgroup_size = SubgroupSize::range(info.subgroup_min_size, info.subgroup_max_size)
             .map_err(|_| Error::AdapterSubgroupSize {
@@ -64,11 +66,13 @@ impl Target {
     pub fn from_adapter_emulated(adapter: &wgpu::Adapter, size: u32) -> Result<Target, Error> {
         let info = adapter.get_info();
         let features = adapter.features();
-        Ok(Target::emulated(backend_of(info.backend), size)?.with_scalars(ScalarFeatures {
-            f16: features.contains(wgpu::Features::SHADER_F16),
-            int64: features.contains(wgpu::Features::SHADER_INT64),
-            f64: features.contains(wgpu::Features::SHADER_F64),
-        }))
+        Ok(
+            Target::emulated(backend_of(info.backend), size)?.with_scalars(ScalarFeatures {
+                f16: features.contains(wgpu::Features::SHADER_F16),
+                int64: features.contains(wgpu::Features::SHADER_INT64),
+                f64: features.contains(wgpu::Features::SHADER_F64),
+            }),
+        )
     }
 
     /// The wgpu features a device must enable to run modules for this target

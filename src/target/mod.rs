@@ -279,7 +279,10 @@ impl Target {
     /// fixed: a size range becomes its smallest size.
     pub fn into_emulated(mut self) -> Self {
         let size = self.subgroup_size.min();
-        self.subgroup_size = SubgroupSize { min: size, max: size };
+        self.subgroup_size = SubgroupSize {
+            min: size,
+            max: size,
+        };
         self.subgroups = SubgroupMode::Emulated;
         self
     }

@@ -39,7 +39,9 @@ impl DeviceArgs {
             .transpose()?;
         match self.subgroups.parse::<SubgroupChoice>()? {
             SubgroupChoice::Auto => Gpu::open_backend(backend, self.adapter.clone(), self.device),
-            SubgroupChoice::Emulated(_) if matches!(backend, Some(Backend::Cuda | Backend::Hip)) => {
+            SubgroupChoice::Emulated(_)
+                if matches!(backend, Some(Backend::Cuda | Backend::Hip)) =>
+            {
                 Err(Error::Usage(format!(
                     "--subgroups {}: emulated subgroups run on wgpu adapters, not --backend {}",
                     self.subgroups,
