@@ -44,7 +44,9 @@
 //!   folds in the same order, so a float reduction agrees in every lane. A
 //!   first version used `log2(S)`-step trees (two barriers per step): on
 //!   lavapipe, whose compile time grows with the number of barriers, a
-//!   conformance batch of block scans took minutes;
+//!   conformance batch of block scans took minutes. The loops run to
+//!   `wk_sg_size` (a private variable holding S), not a literal, so shader
+//!   compilers keep them rolled;
 //! - ballots: publish the predicate, gather the subgroup's bits;
 //! - `subgroupBarrier()` becomes `workgroupBarrier()`.
 //!
@@ -373,8 +375,7 @@ impl Lowering<'_> {
         let body = match collective {
             CollectiveOperation::Reduce => format!(
                 "    var v = {get}(region, 0u);\n    \
-                 for (var k = 1u; k < {s}u; k = k + 1u) {{\n        v = {step};\n    }}\n",
-                s = self.size
+                 for (var k = 1u; k < wk_sg_size; k = k + 1u) {{\n        v = {step};\n    }}\n"
             ),
             CollectiveOperation::InclusiveScan => format!(
                 "    var v = {get}(region, 0u);\n    \
@@ -413,11 +414,10 @@ impl Lowering<'_> {
              fn wk_em_ballot(predicate: bool) -> vec4<u32> {{\n    \
              let region = {put}(select(0u, 1u, predicate));\n    \
              var bits = vec4<u32>();\n    \
-             for (var k = 0u; k < {s}u; k = k + 1u) {{\n        \
+             for (var k = 0u; k < wk_sg_size; k = k + 1u) {{\n        \
              if {get}(region, k) != 0u {{\n            \
              bits[k >> 5u] = bits[k >> 5u] | (1u << (k & 31u));\n        }}\n    }}\n    \
-             return bits;\n}}\n",
-            s = self.size
+             return bits;\n}}\n"
         );
         self.helpers.insert("wk_em_ballot".into(), text);
         "wk_em_ballot".into()
