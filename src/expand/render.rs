@@ -144,6 +144,10 @@ struct Context<'a> {
     last_lane: String,
     /// Whether a workgroup is exactly one subgroup (fixed `S == B`).
     single_subgroup: bool,
+    /// Whether subgroups are emulated in workgroup memory: every subgroup
+    /// operation is then a workgroup barrier, so a loop around one must run
+    /// the same number of times in every subgroup of the workgroup.
+    emulated: bool,
 }
 
 impl<'a> Context<'a> {
@@ -192,6 +196,7 @@ impl<'a> Context<'a> {
                 None => "(wk_sg_size - 1u)".into(),
             },
             single_subgroup: exact.is_some() && instance.block_dim == exact,
+            emulated: target.is_emulated(),
             v: instance.value_dtype.map(Dtype::wgsl),
             operator: instance
                 .function
