@@ -40,8 +40,8 @@ pub(super) fn check(
             continue;
         }
         let threads: u32 = entry.workgroup_size.iter().product();
-        if threads % size != 0 || threads > EMULATED_MAX_THREADS {
-            let why = if threads % size != 0 {
+        if !threads.is_multiple_of(size) || threads > EMULATED_MAX_THREADS {
+            let why = if !threads.is_multiple_of(size) {
                 format!("{threads} invocations are not a multiple of S = {size}")
             } else {
                 format!("{threads} invocations are more than {EMULATED_MAX_THREADS}")

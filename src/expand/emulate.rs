@@ -302,7 +302,7 @@ impl Lowering<'_> {
                 names.push(format!("w{word}"));
                 word += 1;
             }
-            parts.push(ty.scalar.from_words(&names));
+            parts.push(ty.scalar.join_words(&names));
         }
         self.words = self.words.max(word);
         let result = if ty.lanes == 1 {
@@ -556,7 +556,7 @@ impl Word {
     }
 
     /// The value of `words` (names), as [`Word::to_words`] split it.
-    fn from_words(self, words: &[String]) -> String {
+    fn join_words(self, words: &[String]) -> String {
         let joined = || format!("(u64({}) | (u64({}) << 32u))", words[0], words[1]);
         match self {
             Word::Bool => format!("({} != 0u)", words[0]),
