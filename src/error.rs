@@ -192,6 +192,14 @@ pub enum Error {
         /// The API asked for, if any.
         backend: Option<crate::target::Backend>,
     },
+    /// Emulated subgroups cannot carry out an operation the expansion uses.
+    #[error("emulated subgroups do not support {what} ({context})")]
+    EmulationUnsupported {
+        /// The operation or value type.
+        what: String,
+        /// Where in the expansion.
+        context: String,
+    },
     /// The adapter has no subgroup operations.
     #[error(
         "adapter `{0}` does not support subgroup operations (wgpu features SUBGROUP and SUBGROUP_BARRIER)"

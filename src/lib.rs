@@ -63,4 +63,7 @@ pub mod tune;
 pub use dtype::{Dtype, ScalarFeature};
 pub use error::Error;
 pub use expand::{Expansion, Instance, InstanceSpec, Library, TemplateArg, ValidModule};
-pub use target::{Backend, Lowering, ScalarFeatures, Strategy, SubgroupSize, Target};
+pub use target::{
+    Backend, EMULATED_DEFAULT_SIZE, EMULATED_MAX_THREADS, Lowering, ScalarFeatures, Strategy,
+    SubgroupChoice, SubgroupMode, SubgroupSize, Target,
+};

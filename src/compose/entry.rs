@@ -2,6 +2,11 @@
 //! every compute entry point, in the naga module, so the user's text and its
 //! spans stay untouched. Builtins the entry point already takes (as
 //! arguments or struct members) are reused; missing ones are added.
+//!
+//! With emulated subgroups `wk_sg_init` takes one argument,
+//! `local_invocation_index`, from which it derives lane and subgroup; the
+//! `subgroup_id` argument of `wk_blk_init` is then `local_invocation_index`
+//! too, so no subgroup builtin is asked for.
 
 use naga::{
     Binding, BuiltIn, Expression, Function, Handle, Literal, Module, Scalar, ShaderStage, Span,
@@ -21,6 +26,7 @@ pub fn insert_init_calls(module: &mut Module) {
         return;
     };
     let blk_init = find(module, "wk_blk_init");
+    let emulated = module.functions[sg_init].arguments.len() == 1;
     let u32_ty = module.types.insert(
         Type {
             name: None,
@@ -48,17 +54,32 @@ pub fn insert_init_calls(module: &mut Module) {
         let builtin = |function: &mut Function, prologue: &mut naga::Block, which, ty| {
             builtin_value(&module.types, function, prologue, which, ty)
         };
-        let lane = builtin(
-            function,
-            &mut prologue,
-            BuiltIn::SubgroupInvocationId,
-            u32_ty,
-        );
-        let size = builtin(function, &mut prologue, BuiltIn::SubgroupSize, u32_ty);
+        let sg_arguments = if emulated {
+            vec![builtin(
+                function,
+                &mut prologue,
+                BuiltIn::LocalInvocationIndex,
+                u32_ty,
+            )]
+        } else {
+            let lane = builtin(
+                function,
+                &mut prologue,
+                BuiltIn::SubgroupInvocationId,
+                u32_ty,
+            );
+            let size = builtin(function, &mut prologue, BuiltIn::SubgroupSize, u32_ty);
+            vec![lane, size]
+        };
+        let subgroup_id = if emulated {
+            BuiltIn::LocalInvocationIndex
+        } else {
+            BuiltIn::SubgroupId
+        };
         prologue.push(
             Statement::Call {
                 function: sg_init,
-                arguments: vec![lane, size],
+                arguments: sg_arguments,
                 result: None,
             },
             Span::UNDEFINED,
@@ -71,7 +92,7 @@ pub fn insert_init_calls(module: &mut Module) {
                     BuiltIn::LocalInvocationIndex,
                     u32_ty,
                 ),
-                builtin(function, &mut prologue, BuiltIn::SubgroupId, u32_ty),
+                builtin(function, &mut prologue, subgroup_id, u32_ty),
                 builtin(function, &mut prologue, BuiltIn::WorkGroupId, vec3_ty),
                 builtin(function, &mut prologue, BuiltIn::NumWorkGroups, vec3_ty),
                 function

@@ -30,6 +30,7 @@
 mod aliases;
 mod block_size;
 mod diagnostic;
+mod emulation;
 mod entry;
 mod scan;
 mod uniformity;
@@ -236,6 +237,10 @@ impl Composer {
             }
         }
         block_size::check(&module.module, source, &block_dims).map_err(at)?;
+        if self.target().is_emulated() && !expansion.instances().is_empty() {
+            let size = self.target().subgroup_size.min();
+            emulation::check(&module.module, &module.info, source, user_len, size).map_err(at)?;
+        }
         let found = uniformity::check(&module.module, source, &primitive_names);
         if self.deny_warnings
             && let Some(first) = found.first()

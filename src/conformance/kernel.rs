@@ -115,7 +115,7 @@ pub fn build_batch(
     let user_code = format!(
         "{}\n{}",
         support.into_iter().collect::<String>(),
-        kernel_source(&types, &body, dispatch, block)
+        kernel_source(&types, &body, dispatch, block, library.target())
     );
     let source = expansion.wgsl_with(&user_code);
     let module =
@@ -231,6 +231,7 @@ fn kernel_source(
     body: &str,
     dispatch: Dispatch,
     block: bool,
+    target: &crate::Target,
 ) -> String {
     let mut source = String::from(
         "@group(0) @binding(0) var<storage, read> wk_conf_in: array<u32>;\n\
@@ -242,22 +243,46 @@ fn kernel_source(
         source.push_str(&ty.load_helper());
         source.push_str(&ty.store_helper());
     }
+    // With emulated subgroups no subgroup builtin may appear: lane and
+    // subgroup come from local_invocation_index.
+    let (lane_builtins, lane_init) = if target.is_emulated() {
+        let size = target.subgroup_size.min();
+        (
+            String::new(),
+            format!(
+                "let lane = thread % {size}u;\n    let lane_count = {size}u;\n    \
+                 let subgroup = thread / {size}u;\n    wk_sg_init(thread);\n"
+            ),
+        )
+    } else {
+        (
+            "@builtin(subgroup_invocation_id) lane: u32,\n    \
+             @builtin(subgroup_size) lane_count: u32,\n    \
+             @builtin(subgroup_id) subgroup: u32,\n    "
+                .to_string(),
+            "wk_sg_init(lane, lane_count);\n".to_string(),
+        )
+    };
     let _ = write!(
         source,
         "\n@compute @workgroup_size({w})\n\
          fn wk_conf_main(\n    @builtin(global_invocation_id) gid: vec3<u32>,\n    \
-         @builtin(subgroup_invocation_id) lane: u32,\n    \
-         @builtin(subgroup_size) lane_count: u32,\n    \
-         @builtin(subgroup_id) subgroup: u32,\n    \
+         {lane_builtins}\
          @builtin(local_invocation_index) thread: u32,\n    \
          @builtin(workgroup_id) workgroup: vec3<u32>,\n    \
          @builtin(num_workgroups) workgroups: vec3<u32>,\n) {{\n    \
-         wk_sg_init(lane, lane_count);\n{init}    let g = gid.x;\n    let threads = {w}u;\n    \
+         {lane_init}{init}    let g = gid.x;\n    let threads = {w}u;\n    \
          wk_conf_out[{m}u * g] = lane;\n    wk_conf_out[{m}u * g + 1u] = lane_count;\n    \
          wk_conf_out[{m}u * g + 2u] = subgroup;\n{body}}}\n",
         m = META_WORDS,
         init = if block {
-            format!("    wk_blk_init(thread, subgroup, workgroup, workgroups, {w}u);\n")
+            // Emulated: wk_blk_init derives the subgroup from the thread.
+            let subgroup = if target.is_emulated() {
+                "thread"
+            } else {
+                "subgroup"
+            };
+            format!("    wk_blk_init(thread, {subgroup}, workgroup, workgroups, {w}u);\n")
         } else {
             String::new()
         },

@@ -36,6 +36,12 @@ use layout::Dispatch;
 /// kernel keeps every compile short while still batching.
 const MAX_CASES_PER_KERNEL: usize = 48;
 
+/// Cases per kernel with emulated subgroups: every operation is a
+/// `workgroupBarrier()`, which lavapipe compiles to a coroutine suspend
+/// point, and LLVM's coroutine splitting grows faster than linearly with
+/// their number in one function.
+const MAX_CASES_PER_EMULATED_KERNEL: usize = 6;
+
 /// What to run.
 #[derive(Clone, Debug)]
 pub struct Options {
@@ -127,7 +133,12 @@ fn plan(
         for ((family, workgroup_size), batch) in batches {
             let mut batch = batch.into_iter().peekable();
             while batch.peek().is_some() {
-                let (slots, cases) = batch.by_ref().take(MAX_CASES_PER_KERNEL).unzip();
+                let most = if target.is_emulated() {
+                    MAX_CASES_PER_EMULATED_KERNEL
+                } else {
+                    MAX_CASES_PER_KERNEL
+                };
+                let (slots, cases) = batch.by_ref().take(most).unzip();
                 planned.push(PlannedBatch {
                     lowering,
                     family,

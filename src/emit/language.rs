@@ -176,14 +176,32 @@ pub fn emit(
             // converged there. wavekit's contract is a converged subgroup at
             // each subgroup operation, on every target; naga does not run
             // this analysis for the others either.
-            let mut directives =
-                String::from("enable subgroups;\ndiagnostic(off, subgroup_uniformity);\n");
+            // A module without subgroup operations (emulated subgroups)
+            // must not ask for the feature: it runs where it is missing.
+            let mut directives = if uses_subgroups(&text) {
+                String::from("enable subgroups;\ndiagnostic(off, subgroup_uniformity);\n")
+            } else {
+                String::new()
+            };
             if uses_f16(ir) && !text.contains("enable f16;") {
                 directives.push_str("enable f16;\n");
             }
             Ok(Emitted::Text(directives + &text))
         }
     }
+}
+
+/// Whether WGSL `text` names a subgroup builtin or builtin value (an
+/// identifier starting with `subgroup`, or a quad operation).
+fn uses_subgroups(text: &str) -> bool {
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .any(|word| {
+            word.starts_with("subgroup")
+                || matches!(
+                    word,
+                    "quadBroadcast" | "quadSwapX" | "quadSwapY" | "quadSwapDiagonal"
+                )
+        })
 }
 
 fn uses_f16(module: &naga::Module) -> bool {

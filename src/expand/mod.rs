@@ -8,6 +8,7 @@
 //! # Ok::<(), wavekit::Error>(())
 //! ```
 
+mod emulate;
 mod instance;
 mod render;
 mod rewrite;
@@ -82,18 +83,27 @@ impl Library {
         {
             enables.insert("f16");
         }
-        Ok(Expansion {
+        let mut expansion = Expansion {
             target: self.target.clone(),
             enables,
             prelude: renderer.prelude(
                 instances
                     .iter()
                     .any(|i| i.primitive.namespace == crate::catalog::Namespace::Block),
+                &self.target,
             )?,
             shared: renderer.declarations(),
             functions,
             instances,
-        })
+            lowered: None,
+        };
+        if self.target.is_emulated() {
+            let directives = expansion.directives();
+            let text = format!("{directives}{}", expansion.declarations());
+            let lowered = emulate::lower(&text, &expansion.generic_stubs(), &self.target)?;
+            expansion.lowered = Some(lowered[directives.len()..].to_string());
+        }
+        Ok(expansion)
     }
 }
 
@@ -106,6 +116,9 @@ pub struct Expansion {
     shared: Vec<String>,
     functions: Vec<String>,
     instances: Vec<Instance>,
+    /// With emulated subgroups: the declarations with every subgroup
+    /// builtin lowered to workgroup-memory helpers ([`emulate`]).
+    lowered: Option<String>,
 }
 
 impl Expansion {
@@ -133,8 +146,12 @@ impl Expansion {
             .collect()
     }
 
-    /// Module-scope declarations and functions, without directives.
+    /// Module-scope declarations and functions, without directives. With
+    /// emulated subgroups, no subgroup builtin is left in them.
     pub fn declarations(&self) -> String {
+        if let Some(lowered) = &self.lowered {
+            return lowered.clone();
+        }
         let mut out = self.prelude.trim_end().to_string();
         out.push('\n');
         for d in &self.shared {
@@ -164,6 +181,24 @@ impl Expansion {
             user_code.trim_end(),
             self.declarations()
         )
+    }
+
+    /// Placeholder definitions of the user functions generic instances call
+    /// (`combine()` of a user operator), so the library parses alone.
+    fn generic_stubs(&self) -> String {
+        let mut stubs = String::new();
+        let mut seen = BTreeSet::new();
+        for instance in &self.instances {
+            if let (Some(function), Some(dtype)) = (&instance.function, instance.dtype)
+                && seen.insert(function.clone())
+            {
+                let t = dtype.wgsl();
+                stubs.push_str(&format!(
+                    "fn {function}(a: {t}, b: {t}) -> {t} {{ return a; }}\n"
+                ));
+            }
+        }
+        stubs
     }
 
     /// Parses and validates the expansion alone.

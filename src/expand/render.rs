@@ -144,6 +144,10 @@ struct Context<'a> {
     last_lane: String,
     /// Whether a workgroup is exactly one subgroup (fixed `S == B`).
     single_subgroup: bool,
+    /// Whether subgroups are emulated in workgroup memory: every subgroup
+    /// operation is then a workgroup barrier, so a loop around one must run
+    /// the same number of times in every subgroup of the workgroup.
+    emulated: bool,
 }
 
 impl<'a> Context<'a> {
@@ -192,6 +196,7 @@ impl<'a> Context<'a> {
                 None => "(wk_sg_size - 1u)".into(),
             },
             single_subgroup: exact.is_some() && instance.block_dim == exact,
+            emulated: target.is_emulated(),
             v: instance.value_dtype.map(Dtype::wgsl),
             operator: instance
                 .function
@@ -294,7 +299,10 @@ impl Renderer {
 
     /// The module-level lane state every subgroup instance relies on, and
     /// the thread state of block instances when there are any.
-    pub(super) fn prelude(&self, block: bool) -> Result<String, Error> {
+    /// With emulated subgroups the templates see `S`, and lanes come from
+    /// `local_invocation_index`.
+    pub(super) fn prelude(&self, block: bool, target: &Target) -> Result<String, Error> {
+        let emulated_size = target.is_emulated().then(|| target.subgroup_size.min());
         let files: &[&str] = if block {
             &["subgroup/prelude.wgsl.j2", "block/prelude.wgsl.j2"]
         } else {
@@ -305,7 +313,7 @@ impl Renderer {
             let text = self
                 .env
                 .get_template(file)
-                .and_then(|t| t.render(()))
+                .and_then(|t| t.render(minijinja::context! { emulated_S => emulated_size }))
                 .map_err(|e| template_error(file, &e))?;
             out.push_str(text.trim_end());
             out.push_str("\n\n");

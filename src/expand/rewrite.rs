@@ -46,6 +46,9 @@ fn rewrite_block(block: &mut naga::Block, scope: Option<naga::Barrier>) {
     for statement in block.iter_mut() {
         match statement {
             naga::Statement::ControlBarrier(barrier) => {
+                // With emulated subgroups the fence's barrier is already a
+                // workgroup one, and stays one.
+                let scope = scope.filter(|_| barrier.contains(naga::Barrier::SUB_GROUP));
                 *statement = naga::Statement::MemoryBarrier(scope.unwrap_or(*barrier));
             }
             naga::Statement::Block(inner) => rewrite_block(inner, scope),

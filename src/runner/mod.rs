@@ -24,7 +24,7 @@ mod wgpu_program;
 pub use layout::{BufferBinding, buffer_bindings};
 pub use options::KernelOptions;
 pub use program::{Buffer, Recorder, Step};
-pub use select::{AdapterChoice, list_adapters};
+pub use select::{AdapterChoice, list_adapter_modes, list_adapters};
 pub use validate::DeviceLimits;
 pub use wgpu_device::{WgpuDevice, WgpuKernel};
 

@@ -5,7 +5,7 @@
 
 use super::Gpu;
 use crate::error::Error;
-use crate::target::Backend;
+use crate::target::{Backend, SubgroupChoice, SubgroupMode};
 
 /// Which wgpu adapter to open.
 #[derive(Clone, Debug, Default)]
@@ -15,6 +15,9 @@ pub struct AdapterChoice {
     /// The API the adapter must run on (Vulkan, Metal, DX12 or GL); `None`:
     /// any of Vulkan, Metal and DX12.
     pub backend: Option<Backend>,
+    /// Hardware subgroups where the adapter has them (else emulated), or
+    /// emulated ones whatever it has.
+    pub subgroups: SubgroupChoice,
 }
 
 impl AdapterChoice {
@@ -22,13 +25,19 @@ impl AdapterChoice {
     pub fn named(name: impl Into<String>) -> Self {
         AdapterChoice {
             name: Some(name.into()),
-            backend: None,
+            ..AdapterChoice::default()
         }
     }
 
     /// This choice, among the adapters of `backend` only.
     pub fn on(mut self, backend: Backend) -> Self {
         self.backend = Some(backend);
+        self
+    }
+
+    /// This choice, with subgroups emulated at `size` lanes.
+    pub fn emulated(mut self, size: u32) -> Self {
+        self.subgroups = SubgroupChoice::Emulated(size);
         self
     }
 
@@ -95,6 +104,23 @@ fn enumerate(apis: wgpu::Backends) -> Vec<wgpu::Adapter> {
     pollster::block_on(instance.enumerate_adapters(apis))
 }
 
+/// Every adapter wavekit can use, with the subgroups `auto` gives it:
+/// hardware where it has `SUBGROUP` and `SUBGROUP_BARRIER`, else emulated.
+pub fn list_adapter_modes() -> Vec<(wgpu::AdapterInfo, SubgroupMode)> {
+    let needed = wgpu::Features::SUBGROUP | wgpu::Features::SUBGROUP_BARRIER;
+    enumerate(wgpu::Backends::PRIMARY)
+        .iter()
+        .map(|a| {
+            let mode = if a.features().contains(needed) {
+                SubgroupMode::Hardware
+            } else {
+                SubgroupMode::Emulated
+            };
+            (a.get_info(), mode)
+        })
+        .collect()
+}
+
 /// Descriptions of every adapter wavekit can use.
 pub fn list_adapters() -> Vec<wgpu::AdapterInfo> {
     enumerate(wgpu::Backends::PRIMARY)
@@ -115,6 +141,7 @@ impl Gpu {
         let choice = AdapterChoice {
             name: adapter,
             backend,
+            subgroups: SubgroupChoice::Auto,
         };
         match backend {
             #[cfg(feature = "native")]

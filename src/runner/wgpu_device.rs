@@ -9,7 +9,7 @@ use super::{AdapterChoice, Binding, KernelOptions};
 use crate::device::layout_entries;
 use crate::error::Error;
 use crate::expand::ValidModule;
-use crate::target::Target;
+use crate::target::{SubgroupChoice, Target};
 
 /// An opened wgpu device.
 pub struct WgpuDevice {
@@ -42,7 +42,10 @@ impl WgpuDevice {
     pub fn open(choice: &AdapterChoice) -> Result<WgpuDevice, Error> {
         let adapter = choice.select()?;
         let info = adapter.get_info();
-        let target = Target::from_adapter(&adapter)?;
+        let target = match choice.subgroups {
+            SubgroupChoice::Auto => Target::from_adapter(&adapter)?,
+            SubgroupChoice::Emulated(size) => Target::from_adapter_emulated(&adapter, size)?,
+        };
         let limits = adapter.limits();
         let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
             label: Some("wavekit"),

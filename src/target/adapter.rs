@@ -2,12 +2,16 @@
 //! adapter reports, and the device features its modules need.
 
 use super::profile::Profile;
-use super::{Backend, ScalarFeatures, Strategy, SubgroupSize, Target};
+use super::{
+    Backend, EMULATED_DEFAULT_SIZE, ScalarFeatures, Strategy, SubgroupMode, SubgroupSize, Target,
+};
 use crate::error::Error;
 
 impl Target {
     /// The target a wgpu adapter offers: its back end, subgroup size range and
-    /// optional scalar types. Fails if the adapter has no subgroup operations.
+    /// optional scalar types. An adapter without `SUBGROUP` and
+    /// `SUBGROUP_BARRIER` gets emulated subgroups of
+    /// [`EMULATED_DEFAULT_SIZE`] lanes ([`SubgroupMode::Emulated`]).
     ///
     /// Devices for this target must be created with [`Target::wgpu_features`].
     ///
@@ -48,8 +52,16 @@ impl Target {
     fn from_info(info: &wgpu::AdapterInfo, features: wgpu::Features) -> Result<Target, Error> {
         let info = info.clone();
         let needed = wgpu::Features::SUBGROUP | wgpu::Features::SUBGROUP_BARRIER;
+        let scalars = ScalarFeatures {
+            f16: features.contains(wgpu::Features::SHADER_F16),
+            int64: features.contains(wgpu::Features::SHADER_INT64),
+            f64: features.contains(wgpu::Features::SHADER_F64),
+        };
         if !features.contains(needed) {
-            return Err(Error::AdapterLacksSubgroups(info.name));
+            return Ok(
+                Target::emulated(backend_of(info.backend), EMULATED_DEFAULT_SIZE)?
+                    .with_scalars(scalars),
+            );
         }
         let subgroup_size = SubgroupSize::range(info.subgroup_min_size, info.subgroup_max_size)
             .map_err(|_| Error::AdapterSubgroupSize {
@@ -60,18 +72,35 @@ impl Target {
         Ok(Target {
             backend: backend_of(info.backend),
             subgroup_size,
-            scalars: ScalarFeatures {
-                f16: features.contains(wgpu::Features::SHADER_F16),
-                int64: features.contains(wgpu::Features::SHADER_INT64),
-                f64: features.contains(wgpu::Features::SHADER_F64),
-            },
+            scalars,
             strategy: Strategy::default(),
+            subgroups: SubgroupMode::Hardware,
         })
     }
 
-    /// The wgpu features a device must enable to run modules for this target.
+    /// The target of `adapter` with subgroups of `size` lanes emulated
+    /// ([`SubgroupMode::Emulated`]) whether or not it has its own: its back
+    /// end and scalar types, the default strategy.
+    pub fn from_adapter_emulated(adapter: &wgpu::Adapter, size: u32) -> Result<Target, Error> {
+        let info = adapter.get_info();
+        let features = adapter.features();
+        Ok(
+            Target::emulated(backend_of(info.backend), size)?.with_scalars(ScalarFeatures {
+                f16: features.contains(wgpu::Features::SHADER_F16),
+                int64: features.contains(wgpu::Features::SHADER_INT64),
+                f64: features.contains(wgpu::Features::SHADER_F64),
+            }),
+        )
+    }
+
+    /// The wgpu features a device must enable to run modules for this target
+    /// (no subgroup feature when subgroups are emulated).
     pub fn wgpu_features(&self) -> wgpu::Features {
-        let mut features = wgpu::Features::SUBGROUP | wgpu::Features::SUBGROUP_BARRIER;
+        let mut features = if self.is_emulated() {
+            wgpu::Features::empty()
+        } else {
+            wgpu::Features::SUBGROUP | wgpu::Features::SUBGROUP_BARRIER
+        };
         if self.scalars.f16 {
             features |= wgpu::Features::SHADER_F16;
         }

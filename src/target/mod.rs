@@ -179,6 +179,67 @@ impl ScalarFeatures {
     }
 }
 
+/// How subgroup operations are carried out.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SubgroupMode {
+    /// The device's own subgroups (`enable subgroups;`, wgpu's `SUBGROUP`).
+    #[default]
+    Hardware,
+    /// Subgroups of the target's fixed size emulated in workgroup memory:
+    /// lane `local_invocation_index % S` of subgroup
+    /// `local_invocation_index / S`, every operation lowered to scratch
+    /// writes and `workgroupBarrier()` (see `crate::expand` and its
+    /// `emulate` module). The emitted WGSL uses no subgroup feature, so it
+    /// runs on any adapter, under a stricter contract: every wavekit call
+    /// must be reached by the whole **workgroup** in uniform control flow,
+    /// the workgroup size must be a multiple of `S` and at most
+    /// [`EMULATED_MAX_THREADS`].
+    Emulated,
+}
+
+/// Which subgroups a device is opened with: `auto` (the adapter's own
+/// where it has `SUBGROUP`, else emulated at [`EMULATED_DEFAULT_SIZE`]) or
+/// emulated at a size, whatever the adapter offers. Parses from the CLI's
+/// spelling: `auto`, `emulated`, `emulated:S`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum SubgroupChoice {
+    /// Hardware subgroups where the adapter has them, else emulated.
+    #[default]
+    Auto,
+    /// Emulated subgroups of this many lanes (a power of two in `4..=128`).
+    Emulated(u32),
+}
+
+impl std::str::FromStr for SubgroupChoice {
+    type Err = Error;
+
+    fn from_str(s: &str) -> Result<Self, Error> {
+        let usage = |why: String| Error::Usage(format!("--subgroups `{s}`: {why}"));
+        match s.split_once(':') {
+            None if s == "auto" => Ok(SubgroupChoice::Auto),
+            None if s == "emulated" => Ok(SubgroupChoice::Emulated(EMULATED_DEFAULT_SIZE)),
+            Some(("emulated", size)) => {
+                let size: u32 = size
+                    .trim()
+                    .parse()
+                    .map_err(|_| usage(format!("the size `{size}` is not a number")))?;
+                SubgroupSize::fixed(size).map_err(|e| usage(e.to_string()))?;
+                Ok(SubgroupChoice::Emulated(size))
+            }
+            _ => Err(usage("expected auto, emulated or emulated:S".into())),
+        }
+    }
+}
+
+/// The largest workgroup (in invocations) an emulated module supports: the
+/// emulation scratch is sized for it. WebGPU's default
+/// `maxComputeInvocationsPerWorkgroup`.
+pub const EMULATED_MAX_THREADS: u32 = 256;
+
+/// The emulated subgroup size when none is asked for.
+pub const EMULATED_DEFAULT_SIZE: u32 = 32;
+
 /// Everything expansion depends on.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Target {
@@ -190,6 +251,9 @@ pub struct Target {
     pub scalars: ScalarFeatures,
     /// Which lowering each op uses where it has several.
     pub strategy: Strategy,
+    /// Hardware subgroups, or an emulation in workgroup memory (then
+    /// `subgroup_size` is fixed).
+    pub subgroups: SubgroupMode,
 }
 
 impl Target {
@@ -200,7 +264,32 @@ impl Target {
             subgroup_size,
             scalars: ScalarFeatures::ALL,
             strategy: Strategy::default(),
+            subgroups: SubgroupMode::Hardware,
         }
+    }
+
+    /// A target whose subgroups of `size` lanes are emulated in workgroup
+    /// memory ([`SubgroupMode::Emulated`]). `size` must be a power of two in
+    /// `4..=128`; anything else is [`Error::BadSubgroupSize`].
+    pub fn emulated(backend: Backend, size: u32) -> Result<Self, Error> {
+        Ok(Target::new(backend, SubgroupSize::fixed(size)?).into_emulated())
+    }
+
+    /// Same target with its subgroups emulated at its size, which must be
+    /// fixed: a size range becomes its smallest size.
+    pub fn into_emulated(mut self) -> Self {
+        let size = self.subgroup_size.min();
+        self.subgroup_size = SubgroupSize {
+            min: size,
+            max: size,
+        };
+        self.subgroups = SubgroupMode::Emulated;
+        self
+    }
+
+    /// Whether subgroups are emulated in workgroup memory.
+    pub fn is_emulated(&self) -> bool {
+        self.subgroups == SubgroupMode::Emulated
     }
 
     /// Same target with other scalar features.
@@ -225,7 +314,10 @@ impl Target {
         use naga::valid::Capabilities as C;
         // pack2x16float / unpack2x16float / quantizeToF16 are core WGSL;
         // naga gates them for downlevel GL only.
-        let mut caps = C::SUBGROUP | C::SUBGROUP_BARRIER | C::SHADER_FLOAT16_IN_FLOAT32;
+        let mut caps = C::SHADER_FLOAT16_IN_FLOAT32;
+        if !self.is_emulated() {
+            caps |= C::SUBGROUP | C::SUBGROUP_BARRIER;
+        }
         if self.scalars.f16 {
             caps |= C::SHADER_FLOAT16;
         }
@@ -253,9 +345,14 @@ impl fmt::Display for Target {
         }
         write!(
             f,
-            "{} subgroup size {} (extra dtypes: {}; lowering: {})",
+            "{} subgroup size {}{} (extra dtypes: {}; lowering: {})",
             self.backend,
             self.subgroup_size,
+            if self.is_emulated() {
+                " emulated in workgroup memory"
+            } else {
+                ""
+            },
             if extra.is_empty() {
                 "none".to_string()
             } else {

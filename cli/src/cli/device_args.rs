@@ -3,10 +3,10 @@
 
 use clap::Args;
 
-use wavekit::runner::Gpu;
-use wavekit::{Backend, Error};
+use wavekit::runner::{AdapterChoice, Gpu};
+use wavekit::{Backend, Error, SubgroupChoice};
 
-/// `--backend`, `--adapter`, `--device`.
+/// `--backend`, `--adapter`, `--device`, `--subgroups`.
 #[derive(Args, Debug)]
 pub struct DeviceArgs {
     /// Back end: vulkan, metal, dx12 or gl (a wgpu adapter on that API, see
@@ -21,6 +21,12 @@ pub struct DeviceArgs {
     /// The device ordinal, with --backend cuda or hip.
     #[arg(long, default_value_t = 0)]
     device: usize,
+    /// Subgroups: auto (the adapter's own where it has the SUBGROUP
+    /// feature, else emulated at 32 lanes), emulated (32 lanes) or
+    /// emulated:S (S a power of two in 4..=128), emulated in workgroup
+    /// memory without the SUBGROUP feature whatever the adapter offers.
+    #[arg(long, default_value = "auto", value_name = "auto|emulated[:S]")]
+    subgroups: String,
 }
 
 impl DeviceArgs {
@@ -31,6 +37,22 @@ impl DeviceArgs {
             .as_deref()
             .map(str::parse::<Backend>)
             .transpose()?;
-        Gpu::open_backend(backend, self.adapter.clone(), self.device)
+        match self.subgroups.parse::<SubgroupChoice>()? {
+            SubgroupChoice::Auto => Gpu::open_backend(backend, self.adapter.clone(), self.device),
+            SubgroupChoice::Emulated(_)
+                if matches!(backend, Some(Backend::Cuda | Backend::Hip)) =>
+            {
+                Err(Error::Usage(format!(
+                    "--subgroups {}: emulated subgroups run on wgpu adapters, not --backend {}",
+                    self.subgroups,
+                    backend.map_or("", Backend::name)
+                )))
+            }
+            choice => Gpu::open(&AdapterChoice {
+                name: self.adapter.clone(),
+                backend,
+                subgroups: choice,
+            }),
+        }
     }
 }

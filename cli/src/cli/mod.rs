@@ -74,19 +74,26 @@ pub fn run(cli: Cli) -> Result<ExitCode, Error> {
         Command::GenSnippets { root, check } => gen_snippets(&root, check),
         Command::Tune(args) => tune::run(&args),
         Command::Adapters => {
-            for info in wavekit::runner::list_adapters() {
+            for (info, mode) in wavekit::runner::list_adapter_modes() {
                 let driver = Profile::driver_key(&info);
                 let lowering = match Profile::stored_for(&info)? {
                     Some(profile) => format!("lowering: tuned ({})", profile.strategy()),
                     None => "lowering: default (builtin where available)".into(),
                 };
+                let subgroups = if mode == wavekit::SubgroupMode::Hardware {
+                    format!(
+                        "subgroups: hardware, size {}..={}",
+                        info.subgroup_min_size, info.subgroup_max_size
+                    )
+                } else {
+                    format!(
+                        "subgroups: emulated in workgroup memory (no SUBGROUP feature), size {}",
+                        wavekit::EMULATED_DEFAULT_SIZE
+                    )
+                };
                 println!(
-                    "{} ({:?}, {:?}, {driver}), subgroup size {}..={}, {lowering}",
-                    info.name,
-                    info.backend,
-                    info.device_type,
-                    info.subgroup_min_size,
-                    info.subgroup_max_size
+                    "{} ({:?}, {:?}, {driver}), {subgroups}, {lowering}",
+                    info.name, info.backend, info.device_type,
                 );
             }
             Ok(ExitCode::SUCCESS)

@@ -2,7 +2,9 @@
 
 use clap::Args;
 
-use wavekit::{Backend, Error, Lowering, ScalarFeatures, Strategy, SubgroupSize, Target};
+use wavekit::{
+    Backend, Error, Lowering, ScalarFeatures, Strategy, SubgroupChoice, SubgroupSize, Target,
+};
 
 /// `--backend`, `--subgroup-size` / `--subgroup-range`, `--without`, `--lowering`.
 #[derive(Args, Debug)]
@@ -22,6 +24,11 @@ pub struct TargetArgs {
     /// Lowering for ops that have several: builtin or shuffle.
     #[arg(long)]
     lowering: Option<String>,
+    /// `emulated` or `emulated:S`: subgroups of S lanes (default: the
+    /// --subgroup-size) emulated in workgroup memory, no subgroup feature
+    /// needed; `auto`: the device's own.
+    #[arg(long, default_value = "auto", value_name = "auto|emulated[:S]")]
+    subgroups: String,
 }
 
 impl TargetArgs {
@@ -64,7 +71,20 @@ impl TargetArgs {
                 }
             }
         }
-        let mut target = Target::new(backend, size).with_scalars(scalars);
+        let mut target = match self.subgroups.parse::<SubgroupChoice>()? {
+            SubgroupChoice::Auto => Target::new(backend, size),
+            // `emulated` alone takes --subgroup-size.
+            SubgroupChoice::Emulated(_) if self.subgroups == "emulated" => {
+                if size.exact().is_none() {
+                    return Err(Error::Usage(
+                        "--subgroups emulated needs a fixed --subgroup-size".into(),
+                    ));
+                }
+                Target::new(backend, size).into_emulated()
+            }
+            SubgroupChoice::Emulated(s) => Target::emulated(backend, s)?,
+        }
+        .with_scalars(scalars);
         if let Some(lowering) = &self.lowering {
             target = target.with_strategy(Strategy::uniform(lowering.parse::<Lowering>()?));
         }

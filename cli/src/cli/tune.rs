@@ -63,7 +63,7 @@ pub fn run(args: &TuneArgs) -> Result<ExitCode, Error> {
     };
     let choice = AdapterChoice {
         name: args.adapter.clone(),
-        backend: None,
+        ..AdapterChoice::default()
     };
     let gpu = Gpu::open(&choice)?;
     println!("tuning on {} ({})", gpu.info().name, gpu.info().driver);

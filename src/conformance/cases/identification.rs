@@ -22,7 +22,8 @@ pub(super) fn cases(instance: &Instance, inputs: &mut Inputs) -> Vec<Case> {
         "sync" => {
             // Each lane publishes a value in workgroup memory, passes the
             // barrier, and reads the value of the lane mirrored across the
-            // subgroup.
+            // subgroup; a second barrier keeps the next case's writes after
+            // every read (lanes of emulated subgroups do not run in step).
             let values = inputs.per_invocation(|rng, _| Value::u32(rand::Rng::random(rng)));
             CaseBuilder::new(instance.spec(), instance.lowering, u32_ty, |l| {
                 per_lane(l.size, |lane| Some(l.get(0, l.size - 1 - lane)))
@@ -32,7 +33,8 @@ pub(super) fn cases(instance: &Instance, inputs: &mut Inputs) -> Vec<Case> {
                 "let slot = subgroup * lane_count;\n\
                  wk_conf_scratch[slot + lane] = $0;\n\
                  $f();\n\
-                 let r = wk_conf_scratch[slot + lane_count - 1u - lane];",
+                 let r = wk_conf_scratch[slot + lane_count - 1u - lane];\n\
+                 $f();",
             )
             .label("exchange through workgroup memory")
         }

@@ -1,0 +1,102 @@
+//! The conformance suite with emulated subgroups on Mesa's lavapipe: the
+//! device is opened without wgpu's `SUBGROUP` feature and every op runs
+//! through the workgroup-memory emulation.
+//!
+//! Every op runs at every size, on a subset of dtypes that keeps `make
+//! test` within its time budget (lavapipe compiles each emulated operation
+//! as a coroutine suspend point, which makes its compiles several times
+//! slower than with hardware subgroups): at S = 32 both lowerings on `u64`
+//! (the two-word path; ops without a dtype run too), at S = 4, 8 and 64 the
+//! builtin lowering on `u32`. The whole suite at one size is
+//! `wavekit check --adapter llvmpipe --subgroups emulated:32` (about 30 min
+//! on 2 cores).
+
+use std::process::Command;
+
+use serde_json::Value;
+
+/// `wavekit check --subgroups emulated:S` on lavapipe, with `extra` flags.
+fn check_emulated(size: u32, extra: &[&str]) -> (bool, Value) {
+    let subgroups = format!("emulated:{size}");
+    let out = Command::new(env!("CARGO_BIN_EXE_wavekit"))
+        .args(["check", "--adapter", "llvmpipe", "--json", "--subgroups"])
+        .arg(&subgroups)
+        .args(extra)
+        .output()
+        .expect("wavekit runs");
+    let stdout = String::from_utf8(out.stdout).expect("utf-8");
+    let report: Value = serde_json::from_str(&stdout).unwrap_or_else(|e| {
+        panic!(
+            "S = {size}: no JSON report ({e}); stderr: {}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    (out.status.success(), report)
+}
+
+fn assert_passes(size: u32, extra: &[&str]) -> Value {
+    let (ok, report) = check_emulated(size, extra);
+    let target = report["target"].as_str().expect("target");
+    assert!(
+        target.contains(&format!("subgroup size {size} emulated")),
+        "{target}"
+    );
+    let results = report["results"].as_array().expect("results");
+    assert!(!results.is_empty(), "S = {size}: nothing ran");
+    let failed: Vec<String> = results
+        .iter()
+        .filter(|r| r["failed_cases"] != 0)
+        .map(|r| format!("{} [{}]: {}", r["instance"], r["lowering"], r["details"]))
+        .collect();
+    assert!(failed.is_empty() && ok, "S = {size}: {failed:#?}");
+    report
+}
+
+#[test]
+fn emulated_targets_do_not_request_subgroups() {
+    let target = wavekit::Target::emulated(wavekit::Backend::Vulkan, 32).unwrap();
+    let features = format!("{:?}", target.wgpu_features());
+    assert!(!features.contains("SUBGROUP"), "{features}");
+}
+
+/// Every op with a `u64` instance, and every op without a dtype, ran.
+fn assert_every_op_ran(report: &Value, dtype: &str) {
+    let results = report["results"].as_array().expect("results");
+    for primitive in wavekit::catalog::primitives() {
+        let has_dtype = primitive.dtypes.iter().any(|d| d.wgsl() == dtype);
+        if primitive.dtypes.is_empty() || has_dtype {
+            assert!(
+                results.iter().any(|r| r["op"] == primitive.name),
+                "{} was not run",
+                primitive.name
+            );
+        }
+    }
+}
+
+#[test]
+fn every_op_passes_emulated_at_32_on_u64() {
+    let report = assert_passes(32, &["--dtype", "u64"]);
+    assert_every_op_ran(&report, "u64");
+}
+
+/// Every op with a u32 instance, builtin lowering.
+fn subset(size: u32) {
+    let report = assert_passes(size, &["--dtype", "u32", "--lowering", "builtin"]);
+    assert_every_op_ran(&report, "u32");
+}
+
+#[test]
+fn subset_passes_emulated_at_4() {
+    subset(4);
+}
+
+#[test]
+fn subset_passes_emulated_at_8() {
+    subset(8);
+}
+
+#[test]
+fn subset_passes_emulated_at_64() {
+    subset(64);
+}
