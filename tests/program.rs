@@ -19,13 +19,19 @@ fn bump(@builtin(global_invocation_id) id: vec3<u32>) {
 }
 ";
 
-#[test]
-fn programs_chain_dispatches_clears_and_copies() {
+/// lavapipe and the `bump` kernel.
+fn lavapipe_bump() -> (Gpu, wavekit::runner::Kernel) {
     let gpu = Gpu::open(&AdapterChoice::named("llvmpipe")).expect("lavapipe");
     let composed = Composer::new(gpu.target().clone())
         .compose(SHADER, "program.wgsl")
         .unwrap_or_else(|e| panic!("{e}"));
     let bump = gpu.kernel(&composed.module, "bump").expect("pipeline");
+    (gpu, bump)
+}
+
+#[test]
+fn programs_chain_dispatches_clears_and_copies() {
+    let (gpu, bump) = lavapipe_bump();
     let n = 1024u32;
     let start: Vec<u8> = (0..n).flat_map(|i| i.to_le_bytes()).collect();
     let data = gpu.upload(&start).expect("upload");
@@ -63,11 +69,7 @@ fn programs_chain_dispatches_clears_and_copies() {
 
 #[test]
 fn a_dispatch_missing_a_binding_is_an_error() {
-    let gpu = Gpu::open(&AdapterChoice::named("llvmpipe")).expect("lavapipe");
-    let composed = Composer::new(gpu.target().clone())
-        .compose(SHADER, "program.wgsl")
-        .unwrap_or_else(|e| panic!("{e}"));
-    let bump = gpu.kernel(&composed.module, "bump").expect("pipeline");
+    let (gpu, bump) = lavapipe_bump();
     let data = gpu.buffer(4096).expect("buffer");
     // Only one buffer for a kernel with two bindings.
     let error = gpu
@@ -85,11 +87,7 @@ fn a_dispatch_missing_a_binding_is_an_error() {
 /// CUDA would read out of bounds).
 #[test]
 fn a_dispatch_over_the_limits_is_an_error() {
-    let gpu = Gpu::open(&AdapterChoice::named("llvmpipe")).expect("lavapipe");
-    let composed = Composer::new(gpu.target().clone())
-        .compose(SHADER, "program.wgsl")
-        .unwrap_or_else(|e| panic!("{e}"));
-    let bump = gpu.kernel(&composed.module, "bump").expect("pipeline");
+    let (gpu, bump) = lavapipe_bump();
     let data = gpu.buffer(4096).expect("buffer");
     let empty = gpu.buffer(0).expect("buffer");
     let error = gpu
