@@ -80,6 +80,7 @@ fn workgroup_larger_than_the_scratch_is_an_error() {
         &shader("512", "    data[id.x] = sg::reduce_add<u32>(data[id.x]);"),
     );
     assert!(text.contains("more than 256"), "{text}");
+    assert!(text.contains("user.wgsl:4:10"), "{text}");
 }
 
 #[test]

@@ -173,6 +173,7 @@ fn malformed_import() {
         .unwrap_err()
         .to_string();
     assert!(text.starts_with("error: malformed import"), "{text}");
+    assert!(text.contains("user.wgsl:1:1"), "{text}");
 }
 
 /// naga's own errors on user code keep the user's line and column, before
