@@ -87,17 +87,49 @@ impl<'g> Ctx<'g> {
         module: &ValidModule,
         entries: [&str; N],
     ) -> Result<[Kernel; N], Error> {
+        self.build(module, entries, false)
+    }
+
+    /// Builds the kernels of `entries` as [`Ctx::kernels`] does, and on the
+    /// native back ends (CUDA, HIP) without the lowering's bounds checks
+    /// ([`KernelOptions::without_bounds_checks`]). Through wgpu the checks
+    /// stay: there they cost the OneSweep sort 2.5 % and every other demo
+    /// nothing measurable (H100, docs/benchmarks/2026-11-25d-h100-vulkan-radix).
+    ///
+    /// # Safety
+    ///
+    /// Every array access of the entries must stay in bounds for every
+    /// input the demo passes them: a kernel that proves its own bounds, as
+    /// the OneSweep passes do (`radix_onesweep.wgsl` says how). An access
+    /// out of bounds is then undefined behaviour on the native back ends.
+    pub unsafe fn kernels_proven<const N: usize>(
+        &self,
+        module: &ValidModule,
+        entries: [&str; N],
+    ) -> Result<[Kernel; N], Error> {
+        self.build(module, entries, true)
+    }
+
+    /// [`Ctx::kernels`], with the native bounds checks off when `proven`.
+    fn build<const N: usize>(
+        &self,
+        module: &ValidModule,
+        entries: [&str; N],
+        proven: bool,
+    ) -> Result<[Kernel; N], Error> {
         // SAFETY: every loop of the demo shaders terminates: item loops are
         // counted, and the look-back spin loops end once the earlier tiles
         // publish, which they do where the demos use look-back (devices
         // that keep started workgroups running, `scan::algorithm_for`;
         // lavapipe in the tests, where the forced look-back variants run).
         let mut options = unsafe { KernelOptions::default().without_loop_bounding() };
-        if std::env::var_os("WAVEKIT_DEMOS_UNCHECKED").is_some() {
-            // SAFETY: an experiment of issue 19 (how much wgpu's bounds
-            // checks cost on Vulkan), never on by default: the demos' item
-            // loads and stores are guarded by `i < n` tests, which the
-            // lavapipe tests exercise with the checks on.
+        let native = self.gpu.wgpu().is_none();
+        if (proven && native) || std::env::var_os("WAVEKIT_DEMOS_UNCHECKED").is_some() {
+            // SAFETY: `proven` is `kernels_proven`'s contract. The variable
+            // is an experiment of issues 19 and 23 (what the bounds checks
+            // cost), never on by default: the demos' item loads and stores
+            // are guarded by `i < n` tests, which the lavapipe tests
+            // exercise with the checks on.
             options = unsafe { options.without_bounds_checks() };
         }
         let built = entries

@@ -61,6 +61,16 @@
 //   6 tile_counter (4 u32).
 // Contract: subgroups of consecutive local_invocation_index values, size
 //   4..128, BLOCK / S <= SUBGROUPS; n < 2^30.
+// Bounds (why a host may build these kernels without bounds checks, as the
+//   demos do on CUDA and HIP): with the bindings sized as above, every
+//   index is in range by construction. Keys, values: read at i < n, written
+//   at a digit base + tile position, which is below n because the digit
+//   offsets are the exclusive prefix of the histograms of the same keys.
+//   bins, digits, tile_count, tile_first, digit_base: a pass index < 4
+//   times 256 plus a digit < 256. counters: subgroup < BLOCK / S <=
+//   SUBGROUPS rows of 128. tile_state: tile < ceil(n / TILE) (the grid's
+//   extra workgroups return first) times 256 plus a digit. staged: the rank
+//   of a key below n, which is below the tile's key count.
 // Cost per key and pass: 1 read and 1 write in digit runs (2 of each with
 //   PAIRS), 8 ballots, 1 shuffle, 1 + 1/S workgroup atomicAdds, a workgroup
 //   store and load; per tile 6 workgroup barriers (8 with PAIRS), a block
