@@ -128,3 +128,38 @@ fn bad_emulated_sizes_are_clear_errors() {
     );
     assert!(Target::emulated(Backend::Vulkan, 12).is_err());
 }
+
+/// Only entry points that reach an emulated primitive need a workgroup of a
+/// multiple of S: a one-invocation initialisation kernel beside them keeps
+/// its size (the reduce demo's `identity_*` kernels).
+#[test]
+fn entry_points_without_primitives_keep_any_workgroup_size() {
+    let source = format!(
+        "{}
+@compute @workgroup_size(1)
+fn init() {{
+    data[0] = 0u;
+}}
+",
+        shader("64", "    data[id.x] = sg::reduce_add<u32>(data[id.x]);")
+    );
+    composer(32).compose(&source, "user.wgsl").unwrap();
+    // The one that calls a primitive is still checked.
+    let text = error(
+        32,
+        &format!(
+            "{}
+@compute @workgroup_size(1)
+fn init() {{
+    data[0] = sg::reduce_add<u32>(data[0]);
+}}
+",
+            shader("64", "    data[id.x] = 1u;")
+        ),
+    );
+    assert!(text.contains("`init`"), "{text}");
+    assert!(
+        text.contains("1 invocations are not a multiple of S = 32"),
+        "{text}"
+    );
+}

@@ -11,8 +11,8 @@ use std::time::Duration;
 
 use clap::Parser;
 use indicatif::{ProgressBar, ProgressStyle};
-use wavekit::runner::Gpu;
-use wavekit::{Backend, Error};
+use wavekit::runner::{AdapterChoice, Gpu};
+use wavekit::{Backend, Error, SubgroupChoice};
 use wavekit_demos::{Ctx, Demo, Report, all};
 
 #[derive(Parser)]
@@ -33,6 +33,11 @@ struct Args {
     /// CUDA / HIP device ordinal.
     #[arg(long, default_value_t = 0)]
     device: usize,
+    /// wgpu adapters: `auto` (hardware subgroups where the adapter has
+    /// them, else emulated) or `emulated[:S]` (subgroups of S lanes emulated
+    /// in workgroup memory, whatever the adapter has; S = 32 by default).
+    #[arg(long, default_value = "auto", value_parser = parse_subgroups)]
+    subgroups: SubgroupChoice,
     /// Variants to run (default: every variant of each demo), e.g. sum_f32.
     #[arg(long = "variant")]
     variants: Vec<String>,
@@ -61,6 +66,10 @@ struct Args {
     /// Also write every report as JSON here.
     #[arg(long)]
     json: Option<std::path::PathBuf>,
+}
+
+fn parse_subgroups(text: &str) -> Result<SubgroupChoice, String> {
+    text.parse().map_err(|e: Error| e.to_string())
 }
 
 fn parse_log2(text: &str) -> Result<RangeInclusive<u32>, String> {
@@ -106,11 +115,21 @@ fn run(args: Args) -> Result<bool, Error> {
     };
     let mut gpus = Vec::new();
     for backend in backends {
-        gpus.push(Gpu::open_backend(
-            backend,
-            args.adapter.clone(),
-            args.device,
-        )?);
+        gpus.push(match (backend, args.subgroups) {
+            (_, SubgroupChoice::Auto) => {
+                Gpu::open_backend(backend, args.adapter.clone(), args.device)?
+            }
+            (Some(native @ (Backend::Cuda | Backend::Hip)), SubgroupChoice::Emulated(_)) => {
+                return Err(Error::Usage(format!(
+                    "--subgroups emulated applies to wgpu adapters; {native} has hardware subgroups only"
+                )));
+            }
+            (_, SubgroupChoice::Emulated(size)) => Gpu::open(&AdapterChoice {
+                name: args.adapter.clone(),
+                backend,
+                subgroups: SubgroupChoice::Emulated(size),
+            })?,
+        });
     }
     let mut reports = Vec::new();
     let mut passed = true;

@@ -35,8 +35,18 @@ pub(super) fn check(
     user_len: usize,
     size: u32,
 ) -> Result<(), SpanError> {
+    // Entry points that reach no emulated primitive (a one-invocation
+    // initialisation kernel beside the others) keep any workgroup size.
+    let emulated = functions_reaching(
+        module,
+        |f| f.name.as_deref().is_some_and(|n| n.starts_with("wk_em_")),
+        |_| false,
+    );
     for entry in &module.entry_points {
-        if entry.stage != ShaderStage::Compute || entry.workgroup_size_overrides.is_some() {
+        if entry.stage != ShaderStage::Compute
+            || entry.workgroup_size_overrides.is_some()
+            || !reaches(&entry.function.body, &|s| calls_into(s, &emulated))
+        {
             continue;
         }
         let threads: u32 = entry.workgroup_size.iter().product();
@@ -122,11 +132,33 @@ fn find_fn(text: &str, name: &str) -> Option<usize> {
 
 /// Functions that execute a barrier, directly or through calls.
 fn barrier_functions(module: &Module) -> HashSet<Handle<Function>> {
+    functions_reaching(
+        module,
+        |_| false,
+        |statement| {
+            matches!(
+                statement,
+                Statement::ControlBarrier(_) | Statement::WorkGroupUniformLoad { .. }
+            )
+        },
+    )
+}
+
+/// The functions that are `seed`s, or whose bodies hold a `direct`
+/// statement or call such a function, through any depth of calls.
+fn functions_reaching(
+    module: &Module,
+    seed: impl Fn(&Function) -> bool,
+    direct: impl Fn(&Statement) -> bool,
+) -> HashSet<Handle<Function>> {
     let mut set = HashSet::new();
     loop {
         let before = set.len();
         for (handle, function) in module.functions.iter() {
-            if !set.contains(&handle) && has_barrier(&function.body, &set) {
+            if !set.contains(&handle)
+                && (seed(function)
+                    || reaches(&function.body, &|s| direct(s) || calls_into(s, &set)))
+            {
                 set.insert(handle);
             }
         }
@@ -136,19 +168,26 @@ fn barrier_functions(module: &Module) -> HashSet<Handle<Function>> {
     }
 }
 
-fn has_barrier(block: &Block, set: &HashSet<Handle<Function>>) -> bool {
-    block.iter().any(|statement| match statement {
-        Statement::ControlBarrier(_) | Statement::WorkGroupUniformLoad { .. } => true,
-        Statement::Call { function, .. } => set.contains(function),
-        Statement::Block(inner) => has_barrier(inner, set),
-        Statement::If { accept, reject, .. } => {
-            has_barrier(accept, set) || has_barrier(reject, set)
-        }
-        Statement::Switch { cases, .. } => cases.iter().any(|c| has_barrier(&c.body, set)),
-        Statement::Loop {
-            body, continuing, ..
-        } => has_barrier(body, set) || has_barrier(continuing, set),
-        _ => false,
+/// Whether `statement` calls a function of `set`.
+fn calls_into(statement: &Statement, set: &HashSet<Handle<Function>>) -> bool {
+    matches!(statement, Statement::Call { function, .. } if set.contains(function))
+}
+
+/// Whether `block` holds a statement that is a `hit`, at any depth.
+fn reaches(block: &Block, hit: &dyn Fn(&Statement) -> bool) -> bool {
+    block.iter().any(|statement| {
+        hit(statement)
+            || match statement {
+                Statement::Block(inner) => reaches(inner, hit),
+                Statement::If { accept, reject, .. } => {
+                    reaches(accept, hit) || reaches(reject, hit)
+                }
+                Statement::Switch { cases, .. } => cases.iter().any(|c| reaches(&c.body, hit)),
+                Statement::Loop {
+                    body, continuing, ..
+                } => reaches(body, hit) || reaches(continuing, hit),
+                _ => false,
+            }
     })
 }
 
