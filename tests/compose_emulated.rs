@@ -163,3 +163,43 @@ fn init() {{
         "{text}"
     );
 }
+
+/// An entry point that takes subgroup builtins itself composes on emulated
+/// subgroups: its body moves to `wk_em_entry_main`, and the entry point
+/// derives the builtins from `local_invocation_index` (the contact-sort
+/// demo takes `subgroup_id`, `subgroup_invocation_id` and `subgroup_size`).
+#[test]
+fn subgroup_builtin_arguments_are_emulated() {
+    let source = "#import wavekit::subgroup as sg
+@group(0) @binding(0) var<storage, read_write> data: array<u32>;
+@compute @workgroup_size(64)
+fn main(@builtin(subgroup_id) subgroup: u32, @builtin(subgroup_invocation_id) lane: u32,
+        @builtin(subgroup_size) size: u32, @builtin(num_subgroups) count: u32) {
+    let p = subgroup * size + lane;
+    data[p] = sg::reduce_add<u32>(data[p]) + count;
+}
+";
+    let module = composer(16).compose(source, "user.wgsl").unwrap().module;
+    let entry = &module.module.entry_points[0];
+    assert_eq!(entry.name, "main");
+    assert!(
+        entry.function.arguments.iter().all(|a| !matches!(
+            a.binding,
+            Some(naga::Binding::BuiltIn(
+                naga::BuiltIn::SubgroupId
+                    | naga::BuiltIn::SubgroupInvocationId
+                    | naga::BuiltIn::SubgroupSize
+                    | naga::BuiltIn::NumSubgroups
+            ))
+        )),
+        "{:?}",
+        entry.function.arguments
+    );
+    assert!(
+        module
+            .module
+            .functions
+            .iter()
+            .any(|(_, f)| f.name.as_deref() == Some("wk_em_entry_main"))
+    );
+}

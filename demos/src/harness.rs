@@ -7,8 +7,8 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 use wavekit::compose::Composer;
-use wavekit::runner::{Gpu, Kernel, KernelOptions, Step};
-use wavekit::{Error, ValidModule};
+use wavekit::runner::{AdapterChoice, Gpu, Kernel, KernelOptions, Step};
+use wavekit::{Backend, Error, SubgroupChoice, ValidModule};
 
 /// A device and how the demos time it.
 pub struct Ctx<'g> {
@@ -286,6 +286,36 @@ impl Report {
             timing,
         }
     }
+}
+
+/// Opens the device of `backend` as [`Gpu::open_backend`] does, wgpu
+/// adapters with `subgroups` (hardware where the adapter has them, else
+/// emulated; or emulated whatever it has). Emulation on a native back end
+/// is a usage error: CUDA and HIP have hardware subgroups only.
+pub fn open_gpu(
+    backend: Option<Backend>,
+    adapter: Option<String>,
+    device: usize,
+    subgroups: SubgroupChoice,
+) -> Result<Gpu, Error> {
+    match (backend, subgroups) {
+        (_, SubgroupChoice::Auto) => Gpu::open_backend(backend, adapter, device),
+        (Some(native @ (Backend::Cuda | Backend::Hip)), SubgroupChoice::Emulated(_)) => {
+            Err(Error::Usage(format!(
+                "--subgroups emulated applies to wgpu adapters; {native} has hardware subgroups only"
+            )))
+        }
+        (_, SubgroupChoice::Emulated(_)) => Gpu::open(&AdapterChoice {
+            name: adapter,
+            backend,
+            subgroups,
+        }),
+    }
+}
+
+/// `--subgroups`: `auto`, `emulated` or `emulated:S`.
+pub fn parse_subgroups(text: &str) -> Result<SubgroupChoice, String> {
+    text.parse().map_err(|e: Error| e.to_string())
 }
 
 /// The device's back end, as `--backend` spells it: `vulkan`, `metal`,

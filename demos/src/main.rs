@@ -11,9 +11,8 @@ use std::time::Duration;
 
 use clap::Parser;
 use indicatif::{ProgressBar, ProgressStyle};
-use wavekit::runner::{AdapterChoice, Gpu};
 use wavekit::{Backend, Error, SubgroupChoice};
-use wavekit_demos::{Ctx, Demo, Report, all};
+use wavekit_demos::{Ctx, Demo, Report, all, open_gpu, parse_subgroups};
 
 #[derive(Parser)]
 #[command(
@@ -68,10 +67,6 @@ struct Args {
     json: Option<std::path::PathBuf>,
 }
 
-fn parse_subgroups(text: &str) -> Result<SubgroupChoice, String> {
-    text.parse().map_err(|e: Error| e.to_string())
-}
-
 fn parse_log2(text: &str) -> Result<RangeInclusive<u32>, String> {
     let (lo, hi) = match text.split_once("..=") {
         Some((lo, hi)) => (lo, hi),
@@ -115,21 +110,12 @@ fn run(args: Args) -> Result<bool, Error> {
     };
     let mut gpus = Vec::new();
     for backend in backends {
-        gpus.push(match (backend, args.subgroups) {
-            (_, SubgroupChoice::Auto) => {
-                Gpu::open_backend(backend, args.adapter.clone(), args.device)?
-            }
-            (Some(native @ (Backend::Cuda | Backend::Hip)), SubgroupChoice::Emulated(_)) => {
-                return Err(Error::Usage(format!(
-                    "--subgroups emulated applies to wgpu adapters; {native} has hardware subgroups only"
-                )));
-            }
-            (_, SubgroupChoice::Emulated(size)) => Gpu::open(&AdapterChoice {
-                name: args.adapter.clone(),
-                backend,
-                subgroups: SubgroupChoice::Emulated(size),
-            })?,
-        });
+        gpus.push(open_gpu(
+            backend,
+            args.adapter.clone(),
+            args.device,
+            args.subgroups,
+        )?);
     }
     let mut reports = Vec::new();
     let mut passed = true;

@@ -74,3 +74,48 @@ fn demos_pass_at_subgroup_size_8() {
 fn demos_pass_at_subgroup_size_16() {
     run_all_demos(512);
 }
+
+/// The demos that run on emulated subgroups today (`--subgroups
+/// emulated:32`, no subgroup feature requested), checked as above at two
+/// sizes. The scans, compaction and the reduce-then-scan sort are not
+/// among them yet: their look-back is made by one subgroup, which emulated
+/// subgroups (workgroup barriers) cannot do (issue 22).
+#[test]
+fn demos_pass_on_emulated_subgroups() {
+    let out = Command::new(env!("CARGO_BIN_EXE_wavekit-demos"))
+        .args([
+            "reduce",
+            "histogram",
+            "contact_sort",
+            "radix_sort",
+            "--variant",
+            "sum_f32",
+            "--variant",
+            "max_u32",
+            "--variant",
+            "uniform",
+            "--variant",
+            "seg32",
+            "--variant",
+            "seg8",
+            "--variant",
+            "keys_onesweep",
+            "--variant",
+            "pairs_onesweep",
+            "--subgroups",
+            "emulated:32",
+            "--adapter",
+            "llvmpipe",
+            "--log2",
+            "10..=13",
+            "--runs",
+            "0",
+        ])
+        .output()
+        .expect("wavekit-demos runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    let ok = stdout.lines().filter(|l| l.starts_with("ok ")).count();
+    assert_eq!(ok, 7 * 4, "want 7 variants at 4 sizes:\n{stdout}");
+}

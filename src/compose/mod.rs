@@ -223,13 +223,17 @@ impl Composer {
         let text = String::from_utf8(text).expect("ASCII replaced whole spans");
         let user_len = text.len();
         let wgsl = format!("{text}\n{}\n{forwarders}", expansion.declarations());
+        let emulated = self
+            .target()
+            .is_emulated()
+            .then(|| self.target().subgroup_size.min());
         let module = crate::expand::validate_composed(
             &wgsl,
             source,
             user_len,
             file_name,
             self.target(),
-            entry::insert_init_calls,
+            &|module| entry::insert_init_calls(module, emulated),
         )?;
         for instance in expansion.instances() {
             if let Some(b) = instance.block_dim {

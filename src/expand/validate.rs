@@ -31,7 +31,7 @@ pub fn validate_composed(
     user_len: usize,
     file_name: &str,
     target: &Target,
-    rewrite: fn(&mut naga::Module),
+    rewrite: &dyn Fn(&mut naga::Module),
 ) -> Result<ValidModule, Error> {
     let text_for = |ends: Vec<usize>| {
         if ends.iter().all(|&end| end <= user_len) {
@@ -80,7 +80,7 @@ fn validator(target: &Target) -> Validator {
 /// Parses `source` and validates it with the capabilities of `target`.
 /// Errors are naga's diagnostics rendered against `file_name`.
 pub fn validate_wgsl(source: &str, file_name: &str, target: &Target) -> Result<ValidModule, Error> {
-    validate_composed(source, source, source.len(), file_name, target, |_| {})
+    validate_composed(source, source, source.len(), file_name, target, &|_| {})
 }
 
 impl ValidModule {

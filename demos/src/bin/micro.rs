@@ -15,10 +15,10 @@ use std::process::ExitCode;
 use clap::Parser;
 use serde::Serialize;
 use wavekit::compose::Composer;
-use wavekit::runner::{Binding, Gpu};
-use wavekit::{Backend, Error, Lowering, Strategy};
-use wavekit_demos::Timing;
+use wavekit::runner::Binding;
+use wavekit::{Backend, Error, Lowering, Strategy, SubgroupChoice};
 use wavekit_demos::harness::{backend_name, bytes_of};
+use wavekit_demos::{Timing, open_gpu, parse_subgroups};
 
 const SHADER: &str = include_str!("../../shaders/micro.wgsl");
 /// The shader's workgroup size.
@@ -50,6 +50,10 @@ struct Args {
     /// CUDA device ordinal.
     #[arg(long, default_value_t = 0)]
     device: usize,
+    /// wgpu adapters: `auto`, or `emulated[:S]` (subgroups of S lanes
+    /// emulated in workgroup memory; S = 32 by default).
+    #[arg(long, default_value = "auto", value_parser = parse_subgroups)]
+    subgroups: SubgroupChoice,
     /// Streaming multiprocessors (compute units) of the device: the grid is
     /// `sms × blocks-per-sm` workgroups, and rates are per SM.
     #[arg(long, default_value_t = 132)]
@@ -121,7 +125,12 @@ fn run(args: Args) -> Result<bool, Error> {
     let ops = select(&args.ops, &OPS, "op")?;
     let dtypes = select(&args.dtypes, &["f32", "u32"], "dtype")?;
     let backend: Backend = args.backend.parse()?;
-    let gpu = Gpu::open_backend(Some(backend), args.adapter.clone(), args.device)?;
+    let gpu = open_gpu(
+        Some(backend),
+        args.adapter.clone(),
+        args.device,
+        args.subgroups,
+    )?;
     let target = gpu
         .target()
         .clone()

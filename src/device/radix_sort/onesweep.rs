@@ -8,6 +8,7 @@ use crate::device::context::{Context, Op, Pipeline, TempLayout, writable};
 use crate::device::shaders;
 use crate::device::slice::Range;
 use crate::error::Error;
+use crate::target::EMULATED_MAX_THREADS;
 
 /// Digits per pass.
 const RADIX: u64 = 256;
@@ -43,14 +44,16 @@ impl Shape {
     /// of at least 16 lanes, for the counter rows), else 256 × 8 (at least
     /// 8), else 128 × 8. Measured on an H100 through Vulkan at 2^24 keys:
     /// 0.85 ms at 512 × 6 against 0.90 at 512 × 12 (pairs 0.94 against
-    /// 1.03), docs/benchmarks/2026-11-24b-h100/NOTES.md.
-    pub fn for_device(device: &wgpu::Device, min: u32) -> Shape {
+    /// 1.03), docs/benchmarks/2026-11-24b-h100/NOTES.md. Emulated
+    /// subgroups take at most [`EMULATED_MAX_THREADS`] threads: never 512.
+    pub fn for_device(device: &wgpu::Device, min: u32, emulated: bool) -> Shape {
         let limits = device.limits();
         let wide = Shape {
             block: 512,
             items: 6,
         };
         if min >= 16
+            && (!emulated || wide.block <= EMULATED_MAX_THREADS)
             && limits.max_compute_invocations_per_workgroup >= wide.block
             && u64::from(limits.max_compute_workgroup_storage_size) >= wide.workgroup_bytes(min)
         {
@@ -81,7 +84,7 @@ impl OneSweep {
                 "the OneSweep radix sort needs subgroups of 4 to 128 lanes, not {min}..={max}"
             )));
         }
-        let shape = Shape::for_device(&ctx.device, min);
+        let shape = Shape::for_device(&ctx.device, min, ctx.target.is_emulated());
         // lavapipe let a spin on atomicLoad end early (scan.wgsl); on an
         // H100 the read-modify-write spin cost 45% more through CUDA.
         let cpu = ctx.info.device_type == wgpu::DeviceType::Cpu;
