@@ -24,9 +24,12 @@ pub use wavekit::device::ScanAlgorithm;
 /// run on NVIDIA and AMD GPUs), else the library's choice for the wgpu
 /// adapter ([`ScanAlgorithm::for_adapter`]: look-back on NVIDIA, AMD and
 /// Intel GPUs, reduce-then-scan elsewhere).
+/// On emulated subgroups, reduce-then-scan (the look-back is one
+/// subgroup's, which emulation cannot run).
 pub fn algorithm_for(gpu: &Gpu) -> ScanAlgorithm {
     match gpu.wgpu() {
         None => ScanAlgorithm::DecoupledLookBack,
+        Some(_) if gpu.target().is_emulated() => ScanAlgorithm::ReduceThenScan,
         Some(device) => ScanAlgorithm::for_adapter(device.info()),
     }
 }
@@ -52,7 +55,14 @@ impl<'c> DeviceScan<'c> {
     /// Kernels for `ctx`'s device; `algorithm` `None` picks
     /// [`algorithm_for`].
     pub fn new(ctx: &'c Ctx<'c>, algorithm: Option<ScanAlgorithm>) -> Result<Self, Error> {
-        let module = ctx.compose(SHADER, "scan.wgsl", &[])?;
+        // The look-back entry point is emptied on emulated subgroups
+        // (`LOOK_BACK` in the shader).
+        let edits: &[(&str, &str)] = if ctx.gpu.target().is_emulated() {
+            &[("const LOOK_BACK = true;", "const LOOK_BACK = false;")]
+        } else {
+            &[]
+        };
+        let module = ctx.compose(SHADER, "scan.wgsl", edits)?;
         let [lookback, tile_reduce, scan_tile_sums, tile_scan] = ctx.kernels(
             &module,
             [

@@ -32,6 +32,7 @@ mod block_size;
 mod diagnostic;
 mod emulation;
 mod entry;
+mod prune;
 mod scan;
 mod uniformity;
 
@@ -235,6 +236,11 @@ impl Composer {
             self.target(),
             &|module| entry::insert_init_calls(module, emulated),
         )?;
+        let module = if emulated.is_some() {
+            module.rewritten(file_name, prune::dead_code)?
+        } else {
+            module
+        };
         for instance in expansion.instances() {
             if let Some(b) = instance.block_dim {
                 block_dims.insert(instance.mangled_name(), b);

@@ -81,7 +81,13 @@ impl Scan {
         writable_input: bool,
     ) -> Result<Self, Error> {
         let inclusive = format!("const INCLUSIVE = {};", matches!(kind, ScanKind::Inclusive));
-        let edits = [("const INCLUSIVE = false;", inclusive.as_str())];
+        // One subgroup looks back: not possible on emulated subgroups.
+        let emulated = ctx.target.is_emulated();
+        let look_back = format!("const LOOK_BACK = {};", !emulated);
+        let edits = [
+            ("const INCLUSIVE = false;", inclusive.as_str()),
+            ("const LOOK_BACK = true;", look_back.as_str()),
+        ];
         let source = |text: &str| {
             if writable_input {
                 super::context::writable(text)
@@ -99,10 +105,15 @@ impl Scan {
                 "tile_scan",
             ],
         )?;
-        let tail_module = ctx.compose(&source(shaders::SCAN_TAIL), "scan_tail.wgsl", &edits)?;
+        let tail_module =
+            ctx.compose(&source(shaders::SCAN_TAIL), "scan_tail.wgsl", &edits[..1])?;
         let [tail] = ctx.pipelines(&tail_module, ["scan_tail"])?;
         Ok(Scan {
-            algorithm: ScanAlgorithm::for_adapter(&ctx.info),
+            algorithm: if emulated {
+                ScanAlgorithm::ReduceThenScan
+            } else {
+                ScanAlgorithm::for_adapter(&ctx.info)
+            },
             ctx,
             kind,
             lookback,
@@ -115,7 +126,8 @@ impl Scan {
 
     /// The same scan with `algorithm` instead of the device's choice.
     /// Forcing [`ScanAlgorithm::DecoupledLookBack`] on a device that does
-    /// not keep started workgroups running may hang it.
+    /// not keep started workgroups running may hang it; on emulated
+    /// subgroups its calls are errors (the look-back is one subgroup's).
     pub fn with_algorithm(mut self, algorithm: ScanAlgorithm) -> Self {
         self.algorithm = algorithm;
         self
@@ -166,6 +178,12 @@ impl Scan {
         let input = limits.check(NAME, "input", input, bytes, false)?;
         let output = limits.check(NAME, "output", output, bytes, false)?;
         let temp = limits.check(NAME, "temp", temp, self.temp_storage_bytes(n), true)?;
+        if self.algorithm == ScanAlgorithm::DecoupledLookBack && self.ctx.target.is_emulated() {
+            return Err(Error::Usage(format!(
+                "{NAME}: the decoupled look-back needs hardware subgroups, and this device's \
+                 are emulated: use ScanAlgorithm::ReduceThenScan"
+            )));
+        }
         if n == 0 {
             return Ok(());
         }

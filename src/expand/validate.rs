@@ -84,6 +84,23 @@ pub fn validate_wgsl(source: &str, file_name: &str, target: &Target) -> Result<V
 }
 
 impl ValidModule {
+    /// The module after `edit`, validated again for its target. `edit` must
+    /// keep a valid module valid: an error here is wavekit's bug, rendered
+    /// against the module's source for the report.
+    pub(crate) fn rewritten(
+        mut self,
+        file_name: &str,
+        edit: impl FnOnce(&mut naga::Module),
+    ) -> Result<ValidModule, Error> {
+        edit(&mut self.module);
+        self.info = validator(&self.target)
+            .validate(&self.module)
+            .map_err(|e| Error::Wgsl {
+                rendered: e.emit_to_string_with_path(&self.source, file_name),
+            })?;
+        Ok(self)
+    }
+
     /// Bytes of workgroup memory the module declares (`var<workgroup>`),
     /// laid out as naga lays them out.
     pub fn workgroup_memory_bytes(&self) -> u32 {

@@ -66,6 +66,25 @@ pub fn open() -> (wgpu::Device, wgpu::Queue) {
     (device, queue)
 }
 
+/// A device on lavapipe opened without the subgroup features, as on an
+/// adapter that has none: `wavekit::device` then emulates subgroups.
+pub fn open_without_subgroups() -> (wgpu::Device, wgpu::Queue) {
+    let mut desc = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
+    desc.backends = wgpu::Backends::VULKAN;
+    let instance = wgpu::Instance::new(desc);
+    let adapter = pollster::block_on(instance.enumerate_adapters(wgpu::Backends::VULKAN))
+        .into_iter()
+        .find(|a| a.get_info().name.contains("llvmpipe"))
+        .expect("lavapipe is installed by scripts/setup");
+    pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+        label: Some("device test without subgroups"),
+        required_features: wgpu::Features::empty(),
+        required_limits: adapter.limits(),
+        ..Default::default()
+    }))
+    .expect("opens lavapipe")
+}
+
 /// The device's storage offset alignment.
 pub fn alignment(device: &wgpu::Device) -> u64 {
     u64::from(device.limits().min_storage_buffer_offset_alignment)

@@ -56,6 +56,11 @@ const QUADS = 8u;
 const TILE_QUADS = BLOCK * QUADS;
 // Subgroups per workgroup at the smallest subgroup size, 4 lanes.
 const MAX_SUBGROUPS = BLOCK / 4u;
+// Whether scan_lookback scans (the host edits it to false where subgroups
+// are emulated: one subgroup cannot look back alone there, since every
+// emulated primitive is a workgroup barrier; scan_lookback then returns
+// at once, and the host picks reduce-then-scan).
+const LOOK_BACK = true;
 const STATE_AGGREGATE = 0x40000000u;
 const STATE_PREFIX = 0x80000000u;
 const STATE_MASK = 0xc0000000u;
@@ -203,6 +208,9 @@ fn look_back(tile: u32) -> u32 {
 
 @compute @workgroup_size(BLOCK)
 fn scan_lookback(@builtin(local_invocation_index) t: u32) {
+    if !LOOK_BACK {
+        return;
+    }
     if t == 0u {
         shared_tile = atomicAdd(&tile_counter[0], 1u);
     }

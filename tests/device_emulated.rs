@@ -1,0 +1,107 @@
+//! `wavekit::device` on a device without subgroups (lavapipe opened without
+//! the subgroup features): every algorithm composes with emulated
+//! subgroups, picks what runs there (reduce-then-scan, a 256-thread
+//! OneSweep) and matches the CPU reference at edge sizes; forcing the
+//! look-back scan, which one subgroup makes alone, is a clear error.
+
+mod device_support;
+
+use device_support::*;
+use wavekit::Dtype;
+use wavekit::device::{
+    KeyType, RadixSort, Reduce, ReduceOp, ReduceType, Scan, ScanAlgorithm, Slice,
+};
+
+const SIZES: [usize; 5] = [0, 1, 8191, 8193, 100_003];
+
+#[test]
+fn the_device_is_emulated() {
+    let (device, _queue) = open_without_subgroups();
+    let target = wavekit::Target::from_device(&device).expect("a target");
+    assert!(target.is_emulated(), "{target}");
+}
+
+#[test]
+fn scan_reduce_and_sort_on_emulated_subgroups() {
+    let (device, queue) = open_without_subgroups();
+    let scan = Scan::exclusive_sum(&device, Dtype::U32).expect("builds");
+    assert_eq!(scan.algorithm(), ScanAlgorithm::ReduceThenScan);
+    let reduce = Reduce::new(&device, ReduceOp::Sum, ReduceType::U32).expect("builds");
+    let sort = RadixSort::keys(&device, KeyType::U32).expect("builds");
+    for (i, &n) in SIZES.iter().enumerate() {
+        let input = random(n, 0, 7 + i as u64);
+        let source = guarded(&device, &input, 0, 64);
+        let scanned = zeroed(&device, 4 * n as u64 + 64);
+        let sum = zeroed(&device, 64);
+        let sorted = zeroed(&device, 4 * n as u64 + 64);
+        let temp_bytes = scan
+            .temp_storage_bytes(n as u32)
+            .max(reduce.temp_storage_bytes(n as u32))
+            .max(sort.temp_storage_bytes(n as u32));
+        let temp = zeroed(&device, temp_bytes);
+        let mut encoder = encoder(&device);
+        let slice = |b| Slice::new(b, 0);
+        scan.record(
+            &mut encoder,
+            slice(&source),
+            slice(&scanned),
+            n as u32,
+            slice(&temp),
+        )
+        .expect("scan records");
+        reduce
+            .record(
+                &mut encoder,
+                slice(&source),
+                slice(&sum),
+                n as u32,
+                slice(&temp),
+            )
+            .expect("reduce records");
+        sort.record_keys(
+            &mut encoder,
+            slice(&source),
+            slice(&sorted),
+            n as u32,
+            slice(&temp),
+        )
+        .expect("sort records");
+        let read = submit_and_read(&device, &queue, encoder, &[&scanned, &sum, &sorted]);
+        let mut running = 0u32;
+        let want_scan: Vec<u32> = input
+            .iter()
+            .map(|&x| {
+                let before = running;
+                running = running.wrapping_add(x);
+                before
+            })
+            .collect();
+        assert_same(&read[0][..n], &want_scan, &format!("scan n = {n}"));
+        assert_eq!(read[1][0], running, "reduce n = {n}");
+        let mut want_sort = input.clone();
+        want_sort.sort_unstable();
+        assert_same(&read[2][..n], &want_sort, &format!("sort n = {n}"));
+    }
+}
+
+#[test]
+fn a_forced_look_back_is_an_error_on_emulated_subgroups() {
+    let (device, _queue) = open_without_subgroups();
+    let scan = Scan::exclusive_sum(&device, Dtype::U32)
+        .expect("builds")
+        .with_algorithm(ScanAlgorithm::DecoupledLookBack);
+    let input = zeroed(&device, 1 << 12);
+    let output = zeroed(&device, 1 << 12);
+    let temp = zeroed(&device, scan.temp_storage_bytes(1000));
+    let message = scan
+        .record(
+            &mut encoder(&device),
+            Slice::new(&input, 0),
+            Slice::new(&output, 0),
+            1000,
+            Slice::new(&temp, 0),
+        )
+        .expect_err("the look-back cannot run")
+        .to_string();
+    assert!(message.contains("needs hardware subgroups"), "{message}");
+}
