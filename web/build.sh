@@ -88,14 +88,10 @@ emit() {
 # emit_emulated SOURCE NAME: composes SOURCE with emulated subgroups into
 # gen/NAME.emulated.wgsl and lists it under "emulated" in the manifest. The
 # emulation's contract (every wavekit call reached by the whole workgroup)
-# leaves out two things the page does not run or can do without, edited out
-# of the source here:
-# - the single-pass look-back entry points (scan_lookback, select_lookback)
-#   and their look_back(), which only the first subgroup calls; the page runs
-#   reduce-then-scan (count_tiles/scatter, tile_reduce/scan_tile_sums/tile_scan);
-# - contact_sort's subgroup builtin arguments (subgroup_id,
-#   subgroup_invocation_id, subgroup_size), which the emulation does not lower:
-#   the emulated lane's own come from sg::invocation_id() and sg::group_size().
+# excludes the single-pass look-back entry points (scan_lookback,
+# select_lookback) and their look_back(), which only the first subgroup calls;
+# the page does not run them (it runs reduce-then-scan: count_tiles/scatter,
+# tile_reduce/scan_tile_sums/tile_scan), so they are edited out of the source.
 emit_emulated() {
     edited="$gen/.$2.emulated.wgsl"
     case "$2" in
@@ -119,19 +115,6 @@ emit_emulated() {
             if (held) print attribute
             for (name in drop) if (!(name in dropped)) { print "no fn " name > "/dev/stderr"; exit 1 }
         }' "$1" >"$edited" || { echo "web: $2: $1 has changed under build.sh (above)" >&2; exit 1; }
-    if grep -q '@builtin(subgroup_' "$edited"; then
-        sed -e 's/^fn main(@builtin(subgroup_id) subgroup: u32, @builtin(subgroup_invocation_id) lane: u32,$/fn main(@builtin(local_invocation_index) wk_t: u32,/' \
-            -e 's/^\( *\)@builtin(subgroup_size) size: u32, /\1/' \
-            -e 's/^\( *@builtin(num_workgroups) nwg: vec3<u32>) {\)$/\1\
-    let size = sg::group_size();\
-    let lane = sg::invocation_id();\
-    let subgroup = wk_t \/ size;/' "$edited" >"$edited.sed"
-        mv "$edited.sed" "$edited"
-        if grep -n '@builtin(subgroup_' "$edited" >&2; then
-            echo "web: $2: build.sh's edit of its subgroup builtins no longer matches $1" >&2
-            exit 1
-        fi
-    fi
     out="$gen/$2.emulated.wgsl"
     if ! "$wavekit" emit "$edited" --lang wgsl-browser --subgroups "emulated:$emulated_size" -o "$out"; then
         echo "web: $2: cannot be emitted with emulated subgroups of $emulated_size (above)" >&2
