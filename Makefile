@@ -11,7 +11,7 @@ build: setup
 
 demo: build
 	@status=0; ./scripts/demo || status=$$?; \
-	echo "Browser demo: make web && node web/serve.mjs, then open http://127.0.0.1:8000/ in a browser with WebGPU subgroups"; \
+	echo "Browser demo: make web && node web/serve.mjs, then open http://127.0.0.1:8000/ in a browser with WebGPU (without subgroups the page emulates them)"; \
 	exit $$status
 
 lint: setup

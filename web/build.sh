@@ -11,6 +11,15 @@
 # in it instead (name.s4.wgsl, ...); the page then picks the adapter's size,
 # which needs subgroupMinSize == subgroupMaxSize.
 #
+# Every shader is also emitted with emulated subgroups (NAME.emulated.wgsl,
+# listed under "emulated" in the manifest), for adapters without the
+# `subgroups` feature: `--subgroups emulated:S` lowers every subgroup operation
+# to workgroup memory and barriers, and the file has no `enable subgroups;` and
+# no subgroup builtin (checked below). S = 32: it must divide every shader's
+# workgroup size (128 and 256 here), it is the library's own choice for such
+# adapters (Target::from_adapter), and it holds contact_sort's largest tile (32
+# lanes), so the page sorts the same segments in one tile as on 32-wide GPUs.
+#
 # WAVEKIT picks the binary (default ./target/release/wavekit); run from anywhere.
 set -eu
 cd "$(dirname "$0")/.."
@@ -19,10 +28,13 @@ src=demos/shaders
 # The shaders wavekit::device owns (scan, reduce) live with the library.
 device_src=src/device/shaders
 gen=web/gen
+# The emulated subgroup size (see above).
+emulated_size=32
 
 rm -rf "$gen"
 mkdir -p "$gen"
 manifest=""
+emulated=""
 missing=""
 
 # emit SHADER NAME MIN MAX [LINE REPLACEMENT]: composes SHADER.wgsl (from
@@ -67,9 +79,55 @@ emit() {
         echo "web: $2: emitted per subgroup size, as it cannot be for $3..=$4: $(cat "$gen/.err")"
         entry="\"$2\": {\"range\": [$3, $4], \"sizes\": {$files}}"
     fi
-    rm -f "$gen/.err" "$gen/.$2.wgsl"
     manifest="$manifest${manifest:+,
   }$entry"
+    emit_emulated "$source" "$2"
+    rm -f "$gen/.err" "$gen/.$2.wgsl" "$gen/.$2.emulated.wgsl"
+}
+
+# emit_emulated SOURCE NAME: composes SOURCE with emulated subgroups into
+# gen/NAME.emulated.wgsl and lists it under "emulated" in the manifest. The
+# emulation's contract (every wavekit call reached by the whole workgroup)
+# excludes the single-pass look-back entry points (scan_lookback,
+# select_lookback) and their look_back(), which only the first subgroup calls;
+# the page does not run them (it runs reduce-then-scan: count_tiles/scatter,
+# tile_reduce/scan_tile_sums/tile_scan), so they are edited out of the source.
+emit_emulated() {
+    edited="$gen/.$2.emulated.wgsl"
+    case "$2" in
+    scan) drop="look_back scan_lookback" ;;
+    compact) drop="look_back select_lookback" ;;
+    *) drop="" ;;
+    esac
+    awk -v names="$drop" '
+        # Drops the functions named in `names`: each from its `fn NAME(` line
+        # to the next `}` at column 0, with the attribute line right before it.
+        BEGIN { n = split(names, list, " "); for (i = 1; i <= n; i++) drop[list[i]] = 1 }
+        skipping { if ($0 ~ /^}/) skipping = 0; next }
+        /^fn / {
+            name = $2; sub(/\(.*/, "", name)
+            if (name in drop) { skipping = 1; held = 0; dropped[name] = 1; next }
+        }
+        held { print attribute; held = 0 }
+        /^@/ { attribute = $0; held = 1; next }
+        { print }
+        END {
+            if (held) print attribute
+            for (name in drop) if (!(name in dropped)) { print "no fn " name > "/dev/stderr"; exit 1 }
+        }' "$1" >"$edited" || { echo "web: $2: $1 has changed under build.sh (above)" >&2; exit 1; }
+    out="$gen/$2.emulated.wgsl"
+    if ! "$wavekit" emit "$edited" --lang wgsl-browser --subgroups "emulated:$emulated_size" -o "$out"; then
+        echo "web: $2: cannot be emitted with emulated subgroups of $emulated_size (above)" >&2
+        exit 1
+    fi
+    # What a browser without the feature would refuse: the directive, a
+    # subgroup builtin function (subgroupAdd, quadSwapX, ...) or value.
+    if grep -n -E 'enable subgroups|subgroup_uniformity|@builtin\((subgroup_|num_subgroups)|(^|[^A-Za-z0-9_])(subgroup|quad)[A-Z]' "$out" >&2; then
+        echo "web: $out: uses subgroups (the lines above), though emulated" >&2
+        exit 1
+    fi
+    emulated="$emulated${emulated:+,
+      }\"$2\": {\"range\": [$emulated_size, $emulated_size], \"file\": \"$2.emulated.wgsl\"}"
 }
 
 emit normalise normalise 4 128
@@ -86,6 +144,7 @@ emit contact_sort contact_sort.tile3 8 128 '^const LOG2_TILE = .*' 'const LOG2_T
 emit contact_sort contact_sort.tile4 16 128 '^const LOG2_TILE = .*' 'const LOG2_TILE = 4u;'
 emit contact_sort contact_sort.tile5 32 128 '^const LOG2_TILE = .*' 'const LOG2_TILE = 5u;'
 
-printf '{\n  %s\n}\n' "$manifest" >"$gen/manifest.json"
+printf '{\n  %s,\n  "emulated": {\n    "subgroupSize": %s,\n    "shaders": {\n      %s\n    }\n  }\n}\n' \
+    "$manifest" "$emulated_size" "$emulated" >"$gen/manifest.json"
 count=$(find "$gen" -name '*.wgsl' | wc -l)
 echo "web: $count WGSL file(s) in $gen/${missing:+ (no shader yet:$missing)}"

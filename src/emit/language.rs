@@ -191,17 +191,32 @@ pub fn emit(
     }
 }
 
-/// Whether WGSL `text` names a subgroup builtin or builtin value (an
-/// identifier starting with `subgroup`, or a quad operation).
+/// Whether WGSL `text` calls a subgroup builtin (`subgroupAdd`,
+/// `subgroupBarrier`, ...: `subgroup` and then a capital letter; or a quad
+/// operation) or takes a subgroup builtin value (`@builtin(subgroup_size)`,
+/// ...). Identifiers the writer or the user chose (`subgroup`,
+/// `subgroup_id`, `wk_em_subgroup`) do not count: emulated subgroups name
+/// their state so, and such a module must not ask for the feature.
 fn uses_subgroups(text: &str) -> bool {
-    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-        .any(|word| {
-            word.starts_with("subgroup")
-                || matches!(
-                    word,
-                    "quadBroadcast" | "quadSwapX" | "quadSwapY" | "quadSwapDiagonal"
-                )
-        })
+    let builtin_value = [
+        "subgroup_invocation_id",
+        "subgroup_size",
+        "subgroup_id",
+        "num_subgroups",
+    ]
+    .iter()
+    .any(|value| text.contains(&format!("@builtin({value})")));
+    builtin_value
+        || text
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .any(|word| {
+                word.strip_prefix("subgroup")
+                    .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_uppercase()))
+                    || matches!(
+                        word,
+                        "quadBroadcast" | "quadSwapX" | "quadSwapY" | "quadSwapDiagonal"
+                    )
+            })
 }
 
 fn uses_f16(module: &naga::Module) -> bool {

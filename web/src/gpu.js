@@ -1,5 +1,8 @@
 // The WebGPU plumbing every demo shares: the device, the emitted WGSL (from
 // gen/, written by `make web`), buffers, bind groups and timed dispatches.
+// On an adapter without the `subgroups` feature the device is opened without
+// it and the shaders are the emulated ones (subgroups of the manifest's
+// emulated size, exchanged through workgroup memory).
 
 // Adapter limits worth raising to the adapter's own: the demos' larger sizes
 // need big storage buffers, and some shaders bind many of them.
@@ -21,7 +24,7 @@ export class Unsupported extends Error {
   }
 }
 
-// The adapter with the `subgroups` feature, or Unsupported saying what is missing.
+// The browser's adapter, or Unsupported saying what is missing.
 export async function requestAdapter() {
   if (!navigator.gpu) {
     throw new Unsupported('no-webgpu', 'This browser has no WebGPU (navigator.gpu is missing).');
@@ -34,29 +37,44 @@ export async function requestAdapter() {
 }
 
 export class Gpu {
-  // Opens a device with `subgroups` (and timestamp queries and f16 where the
-  // adapter has them) and loads gen/manifest.json.
+  // Opens a device with `subgroups` where the adapter has it, else without it
+  // and with the emulated shaders (and with timestamp queries and f16 where
+  // the adapter has them), and loads gen/manifest.json.
   static async open(adapter) {
+    const emulated = !adapter.features.has('subgroups');
     const optional = ['timestamp-query', 'shader-f16'].filter((f) => adapter.features.has(f));
     const requiredLimits = {};
     for (const name of RAISED_LIMITS) requiredLimits[name] = adapter.limits[name];
     const device = await adapter.requestDevice({
-      requiredFeatures: ['subgroups', ...optional],
+      requiredFeatures: emulated ? optional : ['subgroups', ...optional],
       requiredLimits,
     });
     const response = await fetch('gen/manifest.json');
     if (!response.ok) {
       throw new Error('gen/manifest.json is missing: run `make web` to emit the WGSL.');
     }
-    return new Gpu(adapter, device, await response.json());
+    const manifest = await response.json();
+    if (emulated && !manifest.emulated) {
+      throw new Error('gen/manifest.json lists no emulated shaders: run `make web` to emit them.');
+    }
+    return new Gpu(adapter, device, manifest, emulated);
   }
 
-  constructor(adapter, device, manifest) {
+  // `emulated`: the shaders are manifest.emulated's, whose subgroup size is
+  // the one the demos see; else the adapter's own, in its reported range.
+  constructor(adapter, device, manifest, emulated = false) {
     this.adapter = adapter;
     this.device = device;
-    this.manifest = manifest;
-    this.subgroupMinSize = adapter.info.subgroupMinSize;
-    this.subgroupMaxSize = adapter.info.subgroupMaxSize;
+    this.emulated = emulated;
+    if (emulated) {
+      this.manifest = manifest.emulated.shaders;
+      this.subgroupMinSize = this.subgroupMaxSize = manifest.emulated.subgroupSize;
+    } else {
+      const { emulated: _, ...shaders } = manifest;
+      this.manifest = shaders;
+      this.subgroupMinSize = adapter.info.subgroupMinSize;
+      this.subgroupMaxSize = adapter.info.subgroupMaxSize;
+    }
     this.timestamps = device.features.has('timestamp-query');
     this.programs = new Map();
     if (this.timestamps) {
@@ -73,7 +91,7 @@ export class Gpu {
   }
 
   // Whether the emitted WGSL `name` was composed for this adapter's subgroup
-  // sizes (a shader with subgroup tiles is emitted per tile size, each for the
+  // sizes (the emulated size with emulated subgroups) (a shader with subgroup tiles is emitted per tile size, each for the
   // sizes that hold its tile).
   fits(name) {
     const entry = this.manifest[name];

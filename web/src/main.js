@@ -1,5 +1,7 @@
-// The page: finds an adapter with `subgroups`, shows its subgroup size range,
-// runs every demo and shows pass/fail, time and a chart for each.
+// The page: finds an adapter, shows its subgroup size range and whether the
+// demos run on its subgroups or on emulated ones (adapters without the
+// `subgroups` feature), runs every demo and shows pass/fail, time and a chart
+// for each.
 //
 // URL parameters (the form sets them): log2 (elements = 2^log2, default 16),
 // seed (inputs, default 1). window.wavekit holds the state for scripts (the
@@ -12,7 +14,7 @@ const params = new URLSearchParams(location.search);
 const log2 = clamp(Number(params.get('log2') ?? 16), 8, 24);
 const seed = Number(params.get('seed') ?? 1) >>> 0;
 
-const state = (window.wavekit = { done: false, status: 'starting', adapter: null, results: [], error: null });
+const state = (window.wavekit = { done: false, status: 'starting', adapter: null, subgroups: null, results: [], error: null });
 
 setUpControls();
 run()
@@ -39,17 +41,17 @@ async function run() {
     field('Subgroup size', sizeRange(subgroupMinSize, subgroupMaxSize), 'subgroup-size'),
   );
 
-  if (!adapter.features.has('subgroups')) {
-    // An emulation fallback is planned; until then the demos need the feature.
-    throw new Unsupported(
-      'no-subgroups',
-      'This adapter has no “subgroups” feature, so the demos cannot run here: ' +
-        'they use WGSL’s subgroup operations (a fallback through emulation is planned). ' +
-        'Try a browser and GPU that offer WebGPU subgroups.',
-    );
-  }
-
   const gpu = await Gpu.open(adapter);
+  state.subgroups = gpu.emulated ? { mode: 'emulated', size: gpu.subgroupMinSize } : { mode: 'native' };
+  adapterLine.append(
+    field(
+      'Subgroups',
+      gpu.emulated
+        ? `emulated in workgroup memory, S = ${gpu.subgroupMinSize} (no “subgroups” feature)`
+        : 'the adapter’s own (“subgroups” feature)',
+      'subgroups',
+    ),
+  );
   adapterLine.append(field('Timing', gpu.timestamps ? 'GPU timestamp queries' : 'submit → onSubmittedWorkDone'));
   gpu.device.lost.then((info) => info.reason !== 'destroyed' && showMessage('error', `GPU device lost: ${info.message}`));
   state.status = 'running';

@@ -4,7 +4,10 @@
 //
 //   node --test web/test/        # CHROMIUM=/path/to/chrome picks another browser
 //
-// Keeps a screenshot of the page in web/artifacts/browser-demo.png.
+// Runs the page twice: on the adapter's subgroups, and with the `subgroups`
+// feature withheld, where every demo must pass on emulated subgroups. Keeps a
+// screenshot of each in web/artifacts/ (browser-demo.png,
+// browser-demo-emulated.png).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -94,6 +97,8 @@ test('every demo passes on SwiftShader at subgroup size 4', async () => {
   assert.equal(state.adapter.subgroupMinSize, 4, 'SwiftShader reports subgroups of 4');
   assert.equal(state.adapter.subgroupMaxSize, 4, 'SwiftShader reports subgroups of 4');
   assert.equal(await page.textContent('#subgroup-size'), '4', 'the page shows the subgroup size');
+  assert.deepEqual(state.subgroups, { mode: 'native' }, 'the adapter has subgroups: no emulation');
+  assert.match(await page.textContent('#subgroups'), /the adapter’s own/);
   assert.deepEqual(state.results.map((r) => r.id), DEMOS, 'the page runs every demo');
   for (const r of state.results) {
     assert.ok(r.ok, `${r.id}: ${r.detail}${why}`);
@@ -104,20 +109,39 @@ test('every demo passes on SwiftShader at subgroup size 4', async () => {
   await page.close();
 });
 
-test('without the subgroups feature the page says so', async () => {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 400 } });
-  // Hide the feature from the page, as an adapter without subgroups would.
+test('without the subgroups feature every demo runs emulated and the page says so', async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  // Hide the feature from the page, as an adapter without subgroups would,
+  // and record the features the page asks its device for.
   await page.addInitScript(() => {
     const has = GPUSupportedFeatures.prototype.has;
     GPUSupportedFeatures.prototype.has = function (feature) {
       return feature !== 'subgroups' && has.call(this, feature);
     };
+    const requestDevice = GPUAdapter.prototype.requestDevice;
+    window.requestedFeatures = [];
+    GPUAdapter.prototype.requestDevice = function (descriptor) {
+      window.requestedFeatures.push([...(descriptor?.requiredFeatures ?? [])]);
+      return requestDevice.call(this, descriptor);
+    };
   });
-  const { state, errors } = await load(page, '');
-  await screenshot(page, 'browser-demo-no-subgroups.png');
-  assert.equal(state.status, 'no-subgroups', `page status ${state.status}\n${state.error}\n${errors}`);
-  assert.match(await page.textContent('#message'), /no “subgroups” feature/);
-  assert.equal(await page.isVisible('#message'), true);
-  assert.deepEqual(state.results, [], 'no demo runs');
+  const { state, errors } = await load(page, `?log2=${LOG2}`);
+  await screenshot(page, 'browser-demo-emulated.png');
+
+  for (const r of state.results) {
+    console.log(`${r.ok ? 'PASS' : 'FAIL'} ${r.id.padEnd(13)} ${r.ms?.toFixed(3) ?? '-'} ms (${r.clock ?? 'no time'}, emulated)${r.ok ? '' : `: ${r.detail}`}`);
+  }
+  const why = `${state.error ?? ''}\n${errors}`;
+  assert.equal(state.status, 'pass', `page status ${state.status}${why}`);
+  const requested = await page.evaluate(() => window.requestedFeatures);
+  assert.equal(requested.length, 1, 'the page opens one device');
+  assert.ok(!requested[0].includes('subgroups'), `the device is requested without subgroups: ${requested[0]}`);
+  assert.deepEqual(state.subgroups, { mode: 'emulated', size: 32 }, 'the page runs emulated subgroups of 32');
+  assert.match(await page.textContent('#subgroups'), /emulated in workgroup memory, S = 32/, 'the page says so');
+  assert.deepEqual(state.results.map((r) => r.id), DEMOS, 'the page runs every demo');
+  for (const r of state.results) {
+    assert.ok(r.ok, `${r.id}: ${r.detail}${why}`);
+    assert.equal(await page.getAttribute(`#demo-${r.id}`, 'data-result'), 'pass');
+  }
   await page.close();
 });
