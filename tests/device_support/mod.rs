@@ -41,24 +41,34 @@ pub fn is_child() -> bool {
     std::env::var_os(CHILD).is_some()
 }
 
-/// A device on lavapipe, opened as an application would: the adapter's
-/// limits and the features its wavekit target needs.
-pub fn open() -> (wgpu::Device, wgpu::Queue) {
+/// Lavapipe's adapter.
+fn lavapipe() -> wgpu::Adapter {
     let mut desc = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
     desc.backends = wgpu::Backends::VULKAN;
     let instance = wgpu::Instance::new(desc);
-    let adapter = pollster::block_on(instance.enumerate_adapters(wgpu::Backends::VULKAN))
+    pollster::block_on(instance.enumerate_adapters(wgpu::Backends::VULKAN))
         .into_iter()
         .find(|a| a.get_info().name.contains("llvmpipe"))
-        .expect("lavapipe is installed by scripts/setup");
-    let target = wavekit::Target::from_adapter(&adapter).expect("lavapipe has subgroups");
-    let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+        .expect("lavapipe is installed by scripts/setup")
+}
+
+/// A device of `adapter` with `features` and the adapter's limits.
+fn request(adapter: &wgpu::Adapter, features: wgpu::Features) -> (wgpu::Device, wgpu::Queue) {
+    pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
         label: Some("device test"),
-        required_features: target.wgpu_features(),
+        required_features: features,
         required_limits: adapter.limits(),
         ..Default::default()
     }))
-    .expect("opens lavapipe");
+    .expect("opens lavapipe")
+}
+
+/// A device on lavapipe, opened as an application would: the adapter's
+/// limits and the features its wavekit target needs.
+pub fn open() -> (wgpu::Device, wgpu::Queue) {
+    let adapter = lavapipe();
+    let target = wavekit::Target::from_adapter(&adapter).expect("lavapipe has subgroups");
+    let (device, queue) = request(&adapter, target.wgpu_features());
     eprintln!(
         "lavapipe, subgroups {}",
         device.adapter_info().subgroup_min_size
@@ -69,20 +79,7 @@ pub fn open() -> (wgpu::Device, wgpu::Queue) {
 /// A device on lavapipe opened without the subgroup features, as on an
 /// adapter that has none: `wavekit::device` then emulates subgroups.
 pub fn open_without_subgroups() -> (wgpu::Device, wgpu::Queue) {
-    let mut desc = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
-    desc.backends = wgpu::Backends::VULKAN;
-    let instance = wgpu::Instance::new(desc);
-    let adapter = pollster::block_on(instance.enumerate_adapters(wgpu::Backends::VULKAN))
-        .into_iter()
-        .find(|a| a.get_info().name.contains("llvmpipe"))
-        .expect("lavapipe is installed by scripts/setup");
-    pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
-        label: Some("device test without subgroups"),
-        required_features: wgpu::Features::empty(),
-        required_limits: adapter.limits(),
-        ..Default::default()
-    }))
-    .expect("opens lavapipe")
+    request(&lavapipe(), wgpu::Features::empty())
 }
 
 /// The device's storage offset alignment.
