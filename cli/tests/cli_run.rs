@@ -1,5 +1,7 @@
 //! `wavekit run`: a composed shader on lavapipe with .npy and raw buffers,
-//! and buffers of the wrong size refused before dispatch.
+//! a kernel that sorts a `read_write` buffer in place in bind group 1 with
+//! a uniform beside it, and bad buffers and `--out`s refused before
+//! dispatch with one error line.
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
@@ -127,4 +129,212 @@ fn refuses_buffers_that_do_not_fit_the_shader() {
     assert!(
         String::from_utf8_lossy(&out.stderr).contains("positive multiple of 4, the buffer has 6")
     );
+}
+
+/// An odd-even transposition sort of `keys[..params.n]` by one workgroup,
+/// in place, in bind group 1 (group 0 is empty) with a uniform.
+const SORT: &str = "struct Params {
+    n: u32,
+}
+
+@group(1) @binding(0) var<storage, read_write> keys: array<u32>;
+@group(1) @binding(1) var<uniform> params: Params;
+
+const THREADS: u32 = 64u;
+
+@compute @workgroup_size(64)
+fn main(@builtin(local_invocation_index) t: u32) {
+    let n = min(params.n, arrayLength(&keys));
+    for (var round = 0u; round < n; round++) {
+        for (var i = 2u * t + (round & 1u); i + 1u < n; i += 2u * THREADS) {
+            let a = keys[i];
+            let b = keys[i + 1u];
+            if (a > b) {
+                keys[i] = b;
+                keys[i + 1u] = a;
+            }
+        }
+        storageBarrier();
+    }
+}
+";
+
+/// The sort kernel, 300 pseudo-random keys as `.npy` and `n` as a raw
+/// uniform; returns (shader, keys.npy, params.bin, the keys).
+fn sort_inputs(tag: &str) -> (PathBuf, PathBuf, PathBuf, Vec<u32>) {
+    let shader = scratch(&format!("{tag}-sort.wgsl"));
+    std::fs::write(&shader, SORT).unwrap();
+    let mut state = 0x2545_f491_u32;
+    let keys: Vec<u32> = (0..300)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            state % 1000
+        })
+        .collect();
+    let keys_path = scratch(&format!("{tag}-keys.npy"));
+    npyz::to_file_1d(&keys_path, keys.iter().copied()).unwrap();
+    let params = scratch(&format!("{tag}-params.bin"));
+    std::fs::write(&params, (keys.len() as u32).to_le_bytes()).unwrap();
+    (shader, keys_path, params, keys)
+}
+
+#[test]
+fn sorts_a_read_write_buffer_in_place_in_group_1_with_a_uniform() {
+    let (shader, keys_path, params, keys) = sort_inputs("ok");
+    let sorted = scratch("sorted.npy");
+    let out = wavekit(&[
+        "run",
+        shader.to_str().unwrap(),
+        "--bind",
+        &format!("1:0={}", keys_path.display()),
+        "--bind",
+        &format!("1:1={}", params.display()),
+        "--out",
+        &format!("1:0={}", sorted.display()),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let bytes = std::fs::read(&sorted).unwrap();
+    let file = npyz::NpyFile::new(&bytes[..]).unwrap();
+    assert_eq!(file.shape(), &[keys.len() as u64]);
+    let got: Vec<u32> = file.into_vec().unwrap();
+    let mut want = keys.clone();
+    want.sort_unstable();
+    assert_ne!(keys, want, "the input was sorted already");
+    assert_eq!(got, want);
+    // The input file is untouched.
+    let bytes = std::fs::read(&keys_path).unwrap();
+    let input: Vec<u32> = npyz::NpyFile::new(&bytes[..]).unwrap().into_vec().unwrap();
+    assert_eq!(input, keys);
+}
+
+/// Asserts a failed run whose stderr has exactly one `error:` line, which
+/// contains `needle`, and no panic.
+fn assert_one_error_line(args: &[&str], needle: &str) {
+    let out = wavekit(args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{args:?} should fail");
+    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    let errors: Vec<&str> = stderr.lines().filter(|l| l.starts_with("error")).collect();
+    assert_eq!(errors.len(), 1, "{args:?}: {stderr}");
+    assert!(errors[0].contains(needle), "{args:?}: {stderr}");
+}
+
+#[test]
+fn refuses_bad_in_place_and_uniform_bindings_with_one_line() {
+    let (shader, keys_path, params, _) = sort_inputs("bad");
+    let shader = shader.to_str().unwrap();
+    let keys = format!("1:0={}", keys_path.display());
+    let params = format!("1:1={}", params.display());
+    let wide = scratch("bad-wide-params.bin");
+    std::fs::write(&wide, [0u8; 8]).unwrap();
+    let wide = format!("1:1={}", wide.display());
+    let raw_keys = scratch("bad-keys.bin");
+    std::fs::write(&raw_keys, [0u8; 16]).unwrap();
+    let raw_keys = format!("1:0={}", raw_keys.display());
+    let sorted = format!("1:0={}", scratch("bad-sorted.npy").display());
+    let cases: [(Vec<&str>, &str); 7] = [
+        (
+            vec!["--bind", &keys, "--bind", &wide],
+            "binding 1:1 (`params`) is a uniform of exactly 4 bytes (its type's size), the \
+             buffer has 8",
+        ),
+        (
+            vec!["--bind", &keys],
+            "the shader's binding 1:1 (`params`) has no --bind",
+        ),
+        (
+            vec!["--bind", &keys, "--bind", &params, "--out", "1:1=p.npy"],
+            "--out `1:1=p.npy`: binding 1:1 (`params`) is a uniform: only a \
+             `var<storage, read_write>` binding is read back",
+        ),
+        (
+            vec!["--bind", &keys, "--bind", &params, "--out", "2:0=x.npy"],
+            "--out `2:0=x.npy`: the shader has no buffer at 2:0",
+        ),
+        (
+            vec!["--bind", &raw_keys, "--bind", &params, "--out", &sorted],
+            "binding 1:0 (`keys`) was read from a raw file, which has no element type for a .npy",
+        ),
+        (
+            vec!["--bind", &keys, "--bind", &params, "--bind", &keys],
+            "1:0 (`keys`) is already bound by --bind",
+        ),
+        (
+            vec!["--bind", &keys, "--bind", &params, "--out", "rest.npy"],
+            "1 plain --out files for 0 output bindings",
+        ),
+    ];
+    for (extra, needle) in cases {
+        let mut args = vec!["run", shader];
+        args.extend(extra);
+        assert_one_error_line(&args, needle);
+    }
+    // An `--out` naming a read-only storage binding.
+    let scan = scratch("bad-scan.wgsl");
+    std::fs::write(&scan, SHADER).unwrap();
+    let input = scratch("bad-input.npy");
+    npyz::to_file_1d(&input, (0..128).map(|i| i as f32)).unwrap();
+    assert_one_error_line(
+        &[
+            "run",
+            scan.to_str().unwrap(),
+            "--bind",
+            &format!("0:0={}", input.display()),
+            "--bind",
+            "0:1=out:f32:128",
+            "--bind",
+            "0:2=out:f32:2",
+            "--out",
+            "0:0=back.npy",
+        ],
+        "--out `0:0=back.npy`: binding 0:0 (`input`) is read-only in the shader: only a \
+         `var<storage, read_write>` binding is read back",
+    );
+}
+
+/// The positional `--out` and `--out G:B=FILE` together: the slot form
+/// takes its binding, the plain files the other outputs in order.
+#[test]
+fn plain_and_slot_outs_mix() {
+    let shader = scratch("mix.wgsl");
+    std::fs::write(&shader, SHADER).unwrap();
+    let input = scratch("mix-input.npy");
+    let values: Vec<f32> = (0..128).map(|i| (i % 3) as f32).collect();
+    npyz::to_file_1d(&input, values.iter().copied()).unwrap();
+    let (scan, totals) = (scratch("mix-scan.npy"), scratch("mix-totals.npy"));
+    let out = wavekit(&[
+        "run",
+        shader.to_str().unwrap(),
+        "--workgroups",
+        "2",
+        "--bind",
+        &format!("0:0={}", input.display()),
+        "--bind",
+        "0:1=out:f32:128",
+        "--bind",
+        "0:2=out:f32:2",
+        "--out",
+        &format!("0:2={}", totals.display()),
+        "--out",
+        scan.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let read = |path: &PathBuf| -> Vec<f32> {
+        let bytes = std::fs::read(path).unwrap();
+        npyz::NpyFile::new(&bytes[..]).unwrap().into_vec().unwrap()
+    };
+    let want: Vec<f32> = values.chunks(64).map(|c| c.iter().sum()).collect();
+    assert_eq!(read(&totals), want);
+    assert_eq!(read(&scan).len(), 128);
+    assert_eq!(read(&scan)[63], want[0]);
 }

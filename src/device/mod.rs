@@ -58,6 +58,3 @@ pub use radix_sort::{KeyType, RadixSort, RadixSortAlgorithm, RadixSortOptions};
 pub use reduce::{Reduce, ReduceOp, ReduceType};
 pub use scan::{Scan, ScanKind};
 pub use slice::Slice;
-
-#[cfg(feature = "runner")]
-pub(crate) use context::layout_entries;

@@ -13,8 +13,11 @@ pub struct BufferBinding {
     pub binding: u32,
     /// The variable's name.
     pub name: String,
-    /// Whether the shader may write it.
+    /// Whether the shader may write it (`var<storage, read_write>`).
     pub writable: bool,
+    /// Whether it is a `var<uniform>` (which takes exactly
+    /// [`BufferBinding::fixed_bytes`]).
+    pub uniform: bool,
     /// Bytes before a runtime-sized array, or the whole size if fixed.
     pub fixed_bytes: u32,
     /// Element stride of a trailing runtime-sized array, if there is one.
@@ -22,7 +25,10 @@ pub struct BufferBinding {
 }
 
 impl BufferBinding {
-    /// Checks a buffer of `bytes` against the binding.
+    /// Checks a buffer of `bytes` against the binding: exactly the fixed
+    /// size, or the fixed part plus a positive whole number of elements of
+    /// a trailing runtime-sized array. The error names the slot and both
+    /// sizes.
     pub fn check(&self, bytes: u64) -> Result<(), String> {
         let fixed = u64::from(self.fixed_bytes);
         let ok = match self.runtime_stride {
@@ -36,6 +42,11 @@ impl BufferBinding {
             return Ok(());
         }
         Err(match self.runtime_stride {
+            None if self.uniform => format!(
+                "binding {}:{} (`{}`) is a uniform of exactly {fixed} bytes (its type's size), \
+                 the buffer has {bytes}",
+                self.group, self.binding, self.name
+            ),
             None => format!(
                 "binding {}:{} (`{}`) takes exactly {fixed} bytes, the buffer has {bytes}",
                 self.group, self.binding, self.name
@@ -91,6 +102,7 @@ pub fn buffer_bindings(module: &naga::Module) -> Vec<BufferBinding> {
                 binding: binding.binding,
                 name: var.name.clone().unwrap_or_default(),
                 writable,
+                uniform: matches!(var.space, naga::AddressSpace::Uniform),
                 fixed_bytes,
                 runtime_stride,
             })

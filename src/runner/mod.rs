@@ -1,8 +1,9 @@
 //! The one host API over wavekit's back ends: open a device (a wgpu
 //! adapter, a CUDA GPU or a HIP GPU), build a kernel from a validated module, bind
-//! storage buffers by number, dispatch, read back. The conformance suite,
+//! storage and uniform buffers by group and number, dispatch, read back. The conformance suite,
 //! the CLI and the demos run the same code on every back end.
 
+mod binding;
 #[cfg(feature = "native")]
 mod cuda_device;
 #[cfg(feature = "native")]
@@ -19,8 +20,10 @@ mod program;
 mod select;
 mod validate;
 mod wgpu_device;
+mod wgpu_layout;
 mod wgpu_program;
 
+pub use binding::{Binding, Slot};
 pub use layout::{BufferBinding, buffer_bindings};
 pub use options::KernelOptions;
 pub use program::{Buffer, Recorder, Step};
@@ -36,19 +39,6 @@ use hip_device::{HipDevice, HipKernelHandle};
 use crate::error::Error;
 use crate::expand::ValidModule;
 use crate::target::Target;
-
-/// One storage buffer of a dispatch, bound at `@group(0) @binding(i)` for its
-/// position `i` in the list.
-#[derive(Clone, Copy, Debug)]
-pub enum Binding<'a> {
-    /// Read-only input (`var<storage, read>`).
-    Input(&'a [u8]),
-    /// Output of `size` bytes, zero-filled, read back after the dispatch.
-    Output {
-        /// Byte size.
-        size: u64,
-    },
-}
 
 /// What a device is, for reports.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -204,8 +194,9 @@ impl Gpu {
         })
     }
 
-    /// Dispatches `kernel` over `workgroups` with `bindings`; returns the
-    /// contents of the output buffers, in binding order.
+    /// Dispatches `kernel` over `workgroups` with `bindings[i]` at
+    /// `@group(0) @binding(i)`; returns the contents of the buffers read
+    /// back ([`Binding::Output`], [`Binding::ReadWrite`]), in list order.
     pub fn run(
         &self,
         kernel: &Kernel,
@@ -220,20 +211,36 @@ impl Gpu {
         self.run_at(kernel, &numbered, workgroups)
     }
 
-    /// Like [`Gpu::run`], with explicit `@binding` numbers (group 0).
+    /// Like [`Gpu::run`], with explicit `@binding` numbers in group 0.
     pub fn run_at(
         &self,
         kernel: &Kernel,
         numbered: &[(u32, Binding<'_>)],
         workgroups: [u32; 3],
     ) -> Result<Vec<Vec<u8>>, Error> {
-        self.check_numbered(kernel, numbered, workgroups)?;
+        self.run_slots(kernel, &in_group_0(numbered), workgroups)
+    }
+
+    /// Dispatches `kernel` over `workgroups` with each buffer of `bound` at
+    /// its [`Slot`], in any bind groups; returns the contents of the
+    /// buffers read back ([`Binding::Output`], [`Binding::ReadWrite`]), in
+    /// the order of `bound`. Before anything reaches the device, every
+    /// binding is checked against the variable the shader declares at its
+    /// slot (present, bound once, of the right kind and size); a mismatch
+    /// is an [`Error::Dispatch`] that names the slot and the numbers.
+    pub fn run_slots(
+        &self,
+        kernel: &Kernel,
+        bound: &[(Slot, Binding<'_>)],
+        workgroups: [u32; 3],
+    ) -> Result<Vec<Vec<u8>>, Error> {
+        self.check_slots(kernel, bound, workgroups)?;
         match (&self.device, &kernel.inner) {
-            (Device::Wgpu(d), KernelInner::Wgpu(k)) => d.run_at(k, numbered, workgroups),
+            (Device::Wgpu(d), KernelInner::Wgpu(k)) => d.run_slots(k, bound, workgroups),
             #[cfg(feature = "native")]
-            (Device::Cuda(d), KernelInner::Cuda(k)) => d.run_at(k, numbered, workgroups),
+            (Device::Cuda(d), KernelInner::Cuda(k)) => d.run_slots(k, bound, workgroups),
             #[cfg(feature = "native")]
-            (Device::Hip(d), KernelInner::Hip(k)) => d.run_at(k, numbered, workgroups),
+            (Device::Hip(d), KernelInner::Hip(k)) => d.run_slots(k, bound, workgroups),
             #[cfg(feature = "native")]
             _ => Err(Error::Gpu(
                 "a kernel dispatched on another back end than the one that built it".into(),
@@ -252,18 +259,31 @@ impl Gpu {
         warmup: usize,
         runs: usize,
     ) -> Result<Vec<f64>, Error> {
-        self.check_numbered(kernel, numbered, workgroups)?;
+        self.time_slots(kernel, &in_group_0(numbered), workgroups, warmup, runs)
+    }
+
+    /// Like [`Gpu::time_at`], with buffers bound at any [`Slot`] as for
+    /// [`Gpu::run_slots`]; nothing is read back.
+    pub fn time_slots(
+        &self,
+        kernel: &Kernel,
+        bound: &[(Slot, Binding<'_>)],
+        workgroups: [u32; 3],
+        warmup: usize,
+        runs: usize,
+    ) -> Result<Vec<f64>, Error> {
+        self.check_slots(kernel, bound, workgroups)?;
         match (&self.device, &kernel.inner) {
             (Device::Wgpu(d), KernelInner::Wgpu(k)) => {
-                d.time_at(k, numbered, workgroups, warmup, runs)
+                d.time_slots(k, bound, workgroups, warmup, runs)
             }
             #[cfg(feature = "native")]
             (Device::Cuda(d), KernelInner::Cuda(k)) => {
-                d.time_at(k, numbered, workgroups, warmup, runs)
+                d.time_slots(k, bound, workgroups, warmup, runs)
             }
             #[cfg(feature = "native")]
             (Device::Hip(d), KernelInner::Hip(k)) => {
-                d.time_at(k, numbered, workgroups, warmup, runs)
+                d.time_slots(k, bound, workgroups, warmup, runs)
             }
             #[cfg(feature = "native")]
             _ => Err(Error::Gpu(
@@ -274,25 +294,24 @@ impl Gpu {
 }
 
 impl Gpu {
-    /// The host-side checks of a dispatch of `kernel` with `numbered`.
-    fn check_numbered(
+    /// The host-side checks of a dispatch of `kernel` with `bound`.
+    fn check_slots(
         &self,
         kernel: &Kernel,
-        numbered: &[(u32, Binding<'_>)],
+        bound: &[(Slot, Binding<'_>)],
         workgroups: [u32; 3],
     ) -> Result<(), Error> {
-        let bound: Vec<validate::Bound> = numbered
+        let bound: Vec<validate::Bound> = bound
             .iter()
-            .map(|(binding, b)| match b {
-                Binding::Input(data) => validate::Bound {
-                    binding: *binding,
-                    bytes: data.len() as u64,
-                    output: false,
-                },
-                Binding::Output { size } => validate::Bound {
-                    binding: *binding,
-                    bytes: *size,
-                    output: true,
+            .map(|(slot, b)| validate::Bound {
+                group: slot.group,
+                binding: slot.binding,
+                bytes: b.bytes(),
+                kind: match b {
+                    Binding::Input(_) => validate::BoundKind::Input,
+                    Binding::Output { .. } => validate::BoundKind::Output,
+                    Binding::ReadWrite(_) => validate::BoundKind::ReadWrite,
+                    Binding::Uniform(_) => validate::BoundKind::Uniform,
                 },
             })
             .collect();
@@ -307,6 +326,14 @@ impl Gpu {
             &self.limits,
         )
     }
+}
+
+/// `@binding` numbers of group 0 as slots.
+fn in_group_0<'a>(numbered: &[(u32, Binding<'a>)]) -> Vec<(Slot, Binding<'a>)> {
+    numbered
+        .iter()
+        .map(|(binding, b)| (Slot::new(0, *binding), *b))
+        .collect()
 }
 
 /// Little-endian `u32` words of a read-back buffer.

@@ -1,53 +1,81 @@
-//! Buffers of a native (CUDA, HIP) launch: the bindings, numbered by
-//! `@binding`, matched to the kernel ABI's buffer order and size-checked.
+//! Buffers of a native (CUDA, HIP) launch: the bindings, at their slots in
+//! any bind group, matched to the kernel ABI's buffer order (every storage
+//! and uniform buffer, by group then binding) and size-checked.
 
 use wavekit_native::abi::KernelAbi;
 
-use super::Binding;
+use super::{Binding, Slot};
 use crate::error::Error;
 
-/// Host copies of a launch's buffers in ABI order, and where its outputs are.
+/// Host copies of a launch's buffers in ABI order, and where the buffers
+/// read back are.
 pub(super) struct NativeBuffers {
-    /// Inputs copied, outputs zeroed; the launch copies results back here.
+    /// Inputs, read-write buffers and uniforms copied, outputs zeroed; the
+    /// launch copies results back here.
     pub(super) buffers: Vec<Vec<u8>>,
-    /// Index and byte size of each output, in binding order.
-    outputs: Vec<(usize, usize)>,
+    /// Index in the caller's list, index in `buffers` and byte size of
+    /// each buffer read back.
+    read_back: Vec<(usize, usize, usize)>,
 }
 
 impl NativeBuffers {
-    /// Matches bindings (group 0) to `abi`, checking each buffer's size
-    /// against its binding.
-    pub(super) fn bind(abi: &KernelAbi, numbered: &[(u32, Binding<'_>)]) -> Result<Self, Error> {
+    /// Matches `bound` to `abi`'s parameters by slot, checking each
+    /// buffer's size against its binding. The runner's host-side checks
+    /// ran first; what is refused here is an error, never a panic.
+    pub(super) fn bind(abi: &KernelAbi, bound: &[(Slot, Binding<'_>)]) -> Result<Self, Error> {
         let mut buffers = Vec::new();
-        let mut outputs = Vec::new();
+        let mut read_back = Vec::new();
         for param in &abi.buffers {
-            let found = numbered
-                .iter()
-                .find(|(binding, _)| param.group == 0 && *binding == param.binding);
-            let bytes = match found {
-                Some((_, Binding::Input(data))) => data.to_vec(),
-                Some((_, Binding::Output { size })) => {
-                    outputs.push((buffers.len(), *size as usize));
-                    vec![0; *size as usize]
+            let at = Slot::new(param.group, param.binding);
+            let Some((listed, (_, binding))) =
+                bound.iter().enumerate().find(|(_, (slot, _))| *slot == at)
+            else {
+                return Err(Error::Gpu(format!(
+                    "no buffer for @group({}) @binding({})",
+                    param.group, param.binding
+                )));
+            };
+            if param.uniform != matches!(binding, Binding::Uniform(_)) {
+                return Err(Error::Gpu(format!(
+                    "@group({}) @binding({}) is {} in the kernel, the buffer bound there is not",
+                    param.group,
+                    param.binding,
+                    if param.uniform {
+                        "a uniform"
+                    } else {
+                        "a storage buffer"
+                    }
+                )));
+            }
+            let bytes = match binding {
+                Binding::Input(data) | Binding::Uniform(data) => data.to_vec(),
+                Binding::ReadWrite(data) => {
+                    read_back.push((listed, buffers.len(), data.len()));
+                    data.to_vec()
                 }
-                None => {
-                    return Err(Error::Gpu(format!(
-                        "no buffer for @group({}) @binding({})",
-                        param.group, param.binding
-                    )));
+                Binding::Output { size } => {
+                    let size = usize::try_from(*size).map_err(|_| {
+                        Error::Gpu(format!("an output of {size} bytes does not fit in memory"))
+                    })?;
+                    read_back.push((listed, buffers.len(), size));
+                    vec![0; size]
                 }
             };
             param.check(bytes.len()).map_err(Error::Gpu)?;
             buffers.push(bytes);
         }
-        Ok(NativeBuffers { buffers, outputs })
+        read_back.sort_by_key(|(listed, _, _)| *listed);
+        Ok(NativeBuffers { buffers, read_back })
     }
 
-    /// The outputs' contents, in binding order.
+    /// The contents of the buffers read back, in the caller's list order.
     pub(super) fn outputs(self) -> Vec<Vec<u8>> {
-        self.outputs
+        self.read_back
             .into_iter()
-            .map(|(index, size)| self.buffers[index][..size].to_vec())
+            .map(|(_, index, size)| self.buffers[index][..size].to_vec())
             .collect()
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -10,7 +10,7 @@ use wavekit_native::lower::Source;
 
 use super::native_buffers::NativeBuffers;
 use super::program::{Buffer, BufferInner};
-use super::{Binding, DeviceInfo, Kernel};
+use super::{Binding, DeviceInfo, Kernel, Slot};
 use crate::error::Error;
 use crate::expand::ValidModule;
 use crate::target::{Backend, ScalarFeatures, SubgroupSize, Target};
@@ -113,14 +113,17 @@ impl<T: NativeTarget> NativeDevice<T> {
         self.layer.load(&self.driver, module, entry, bounds)
     }
 
-    /// Launches with buffers bound by `@binding` number (group 0).
-    pub(super) fn run_at(
+    /// Launches with buffers bound at their slots (any group; uniforms
+    /// too: the kernel ABI takes every storage and uniform buffer, in
+    /// (group, binding) order); returns the buffers read back, in the order
+    /// of `bound`.
+    pub(super) fn run_slots(
         &self,
         kernel: &NativeKernel<T>,
-        numbered: &[(u32, Binding<'_>)],
+        bound: &[(Slot, Binding<'_>)],
         workgroups: [u32; 3],
     ) -> Result<Vec<Vec<u8>>, Error> {
-        let mut bound = NativeBuffers::bind(&kernel.abi, numbered)?;
+        let mut bound = NativeBuffers::bind(&kernel.abi, bound)?;
         self.driver.launch(
             &kernel.kernel,
             &mut bound.buffers,
@@ -133,15 +136,15 @@ impl<T: NativeTarget> NativeDevice<T> {
 
     /// Times `runs` launches after `warmup` with the runtime's events;
     /// milliseconds.
-    pub(super) fn time_at(
+    pub(super) fn time_slots(
         &self,
         kernel: &NativeKernel<T>,
-        numbered: &[(u32, Binding<'_>)],
+        bound: &[(Slot, Binding<'_>)],
         workgroups: [u32; 3],
         warmup: usize,
         runs: usize,
     ) -> Result<Vec<f64>, Error> {
-        let mut bound = NativeBuffers::bind(&kernel.abi, numbered)?;
+        let mut bound = NativeBuffers::bind(&kernel.abi, bound)?;
         let times = self.driver.time(
             &kernel.kernel,
             &mut bound.buffers,

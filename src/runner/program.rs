@@ -22,7 +22,7 @@ use wavekit_native::cuda::CudaBuffer;
 #[cfg(feature = "native")]
 use wavekit_native::hip::HipBuffer;
 
-use super::validate::{Bound, check_dispatch};
+use super::validate::{Bound, BoundKind, check_dispatch};
 use super::{Device, Gpu, Kernel, KernelInner};
 use crate::error::Error;
 
@@ -195,9 +195,10 @@ impl Gpu {
                     .iter()
                     .enumerate()
                     .map(|(i, b)| Bound {
+                        group: 0,
                         binding: i as u32,
                         bytes: b.size,
-                        output: false,
+                        kind: BoundKind::Input,
                     })
                     .collect();
                 check_dispatch(

@@ -1,6 +1,8 @@
 //! Host-side checks before a dispatch, the same on every back end: the
-//! buffers bound against the bindings the shader declares (present, not
-//! extra, big enough, an output only where the shader writes) and the
+//! buffers bound against the bindings the shader declares, in any bind
+//! group (present, not extra, bound once, big enough, read back only where
+//! the shader writes, a uniform exactly where and as big as the shader
+//! declares one) and the
 //! workgroup counts and buffer sizes against the device's limits. Each
 //! error names the number and the limit, where wgpu would bury the same
 //! fact in a validation message and CUDA or HIP would read out of bounds.
@@ -54,12 +56,37 @@ impl DeviceLimits {
 /// A buffer bound for a dispatch.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Bound {
-    /// `@binding` number (group 0).
+    /// `@group` number.
+    pub group: u32,
+    /// `@binding` number.
     pub binding: u32,
     /// Size in bytes.
     pub bytes: u64,
-    /// Whether the caller reads it back as an output.
-    pub output: bool,
+    /// How it is filled and whether it is read back.
+    pub kind: BoundKind,
+}
+
+/// What a bound buffer is, as [`super::Binding`] says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BoundKind {
+    /// A storage buffer, not read back.
+    Input,
+    /// A zero-filled storage buffer, read back.
+    Output,
+    /// A storage buffer initialised from data and read back.
+    ReadWrite,
+    /// A uniform buffer.
+    Uniform,
+}
+
+/// How errors name a slot: `@binding(b)` in group 0 (as they always
+/// have), `@group(g) @binding(b)` in the others.
+fn slot(group: u32, binding: u32) -> String {
+    if group == 0 {
+        format!("@binding({binding})")
+    } else {
+        format!("@group({group}) @binding({binding})")
+    }
 }
 
 /// Checks one dispatch of entry point `entry`, whose module declares
@@ -87,18 +114,25 @@ pub fn check_dispatch(
             ));
         }
     }
-    if let Some(other) = declared.iter().find(|d| d.group != 0) {
-        return fail(format!(
-            "`{}` is in @group({}): the runner binds group 0 only",
-            other.name, other.group
-        ));
-    }
-    for b in bound {
-        if !declared.iter().any(|d| d.binding == b.binding) {
-            let known: Vec<String> = declared.iter().map(|d| d.binding.to_string()).collect();
+    for (i, b) in bound.iter().enumerate() {
+        let at = slot(b.group, b.binding);
+        if !declared
+            .iter()
+            .any(|d| d.group == b.group && d.binding == b.binding)
+        {
+            let all_in_0 = declared.iter().all(|d| d.group == 0);
+            let known: Vec<String> = declared
+                .iter()
+                .map(|d| {
+                    if all_in_0 {
+                        d.binding.to_string()
+                    } else {
+                        slot(d.group, d.binding)
+                    }
+                })
+                .collect();
             return fail(format!(
-                "a buffer is bound at @binding({}), which the shader does not declare (it declares {})",
-                b.binding,
+                "a buffer is bound at {at}, which the shader does not declare (it declares {})",
                 if known.is_empty() {
                     "no buffers".to_string()
                 } else {
@@ -106,19 +140,62 @@ pub fn check_dispatch(
                 }
             ));
         }
+        if bound[..i]
+            .iter()
+            .any(|o| o.group == b.group && o.binding == b.binding)
+        {
+            return fail(format!(
+                "two buffers are bound at {at}: bind each slot once"
+            ));
+        }
     }
     for d in declared {
-        let Some(b) = bound.iter().find(|b| b.binding == d.binding) else {
+        let at = slot(d.group, d.binding);
+        let Some(b) = bound
+            .iter()
+            .find(|b| b.group == d.group && b.binding == d.binding)
+        else {
             return fail(format!(
-                "@binding({}) (`{}`) has no buffer: every declared binding needs one",
-                d.binding, d.name
+                "{at} (`{}`) has no buffer: every declared binding needs one",
+                d.name
             ));
         };
-        if b.output && !d.writable {
-            return fail(format!(
-                "@binding({}) (`{}`) is read-only in the shader: an output there would stay zero",
-                d.binding, d.name
-            ));
+        match (d.uniform, b.kind) {
+            (true, BoundKind::Uniform) => {
+                if b.bytes != u64::from(d.fixed_bytes) {
+                    return fail(format!(
+                        "{at} (`{}`) is a uniform of {} bytes (its type's size), the buffer has {}",
+                        d.name, d.fixed_bytes, b.bytes
+                    ));
+                }
+                continue;
+            }
+            (true, _) => {
+                return fail(format!(
+                    "{at} (`{}`) is a `var<uniform>`: it takes a uniform buffer, not a storage one",
+                    d.name
+                ));
+            }
+            (false, BoundKind::Uniform) => {
+                return fail(format!(
+                    "{at} (`{}`) is a storage buffer: it takes a storage buffer, not a uniform",
+                    d.name
+                ));
+            }
+            (false, BoundKind::Output) if !d.writable => {
+                return fail(format!(
+                    "{at} (`{}`) is read-only in the shader: an output there would stay zero",
+                    d.name
+                ));
+            }
+            (false, BoundKind::ReadWrite) if !d.writable => {
+                return fail(format!(
+                    "{at} (`{}`) is read-only in the shader: reading it back would return its \
+                     input unchanged",
+                    d.name
+                ));
+            }
+            (false, _) => {}
         }
         let needed = u64::from(d.fixed_bytes) + u64::from(d.runtime_stride.unwrap_or(0));
         if b.bytes < needed {
@@ -130,15 +207,15 @@ pub fn check_dispatch(
                 None => format!("{} bytes", d.fixed_bytes),
             };
             return fail(format!(
-                "@binding({}) (`{}`) has a buffer of {} bytes, the shader needs {what}",
-                d.binding, d.name, b.bytes
+                "{at} (`{}`) has a buffer of {} bytes, the shader needs {what}",
+                d.name, b.bytes
             ));
         }
         if b.bytes > limits.max_storage_binding {
             return fail(format!(
-                "@binding({}) (`{}`) has a buffer of {} bytes: the device binds at most {} bytes \
+                "{at} (`{}`) has a buffer of {} bytes: the device binds at most {} bytes \
                  (max_storage_buffer_binding_size)",
-                d.binding, d.name, b.bytes, limits.max_storage_binding
+                d.name, b.bytes, limits.max_storage_binding
             ));
         }
     }

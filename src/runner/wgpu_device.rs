@@ -1,12 +1,12 @@
 //! The wgpu back end of the runner: pipelines from naga modules, storage
-//! buffers bound by number, dispatch and read-back.
+//! and uniform buffers bound by group and number, dispatch and read-back.
 
 use std::borrow::Cow;
 
 use wgpu::util::DeviceExt;
 
-use super::{AdapterChoice, Binding, KernelOptions};
-use crate::device::layout_entries;
+use super::wgpu_layout::{check_groups, group_entries};
+use super::{AdapterChoice, Binding, KernelOptions, Slot, buffer_bindings};
 use crate::error::Error;
 use crate::expand::ValidModule;
 use crate::target::{SubgroupChoice, Target};
@@ -23,6 +23,8 @@ pub struct WgpuDevice {
 pub struct WgpuKernel {
     pipeline: wgpu::ComputePipeline,
     entry: String,
+    /// Bind group layouts of the pipeline: groups `0..groups`.
+    groups: u32,
 }
 
 impl WgpuKernel {
@@ -111,19 +113,27 @@ impl WgpuDevice {
             // module terminates, or that every access is in bounds.
             unsafe { self.device.create_shader_module_trusted(descriptor, checks) }
         };
-        // An explicit layout keeps every declared binding, used or not, so
-        // callers can always bind buffers by position.
-        let bind_group_layout =
-            self.device
-                .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-                    label: Some(entry),
-                    entries: &layout_entries(&module.module),
-                });
+        // Explicit layouts keep every declared binding, used or not, so
+        // callers can always bind buffers by slot.
+        let declared = buffer_bindings(&module.module);
+        check_groups(entry, &declared, self.device.limits().max_bind_groups)?;
+        let bind_group_layouts: Vec<wgpu::BindGroupLayout> = group_entries(&declared)
+            .iter()
+            .map(|entries| {
+                self.device
+                    .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                        label: Some(entry),
+                        entries,
+                    })
+            })
+            .collect();
+        let layouts: Vec<Option<&wgpu::BindGroupLayout>> =
+            bind_group_layouts.iter().map(Some).collect();
         let pipeline_layout = self
             .device
             .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
                 label: Some(entry),
-                bind_group_layouts: &[Some(&bind_group_layout)],
+                bind_group_layouts: &layouts,
                 immediate_size: 0,
             });
         let pipeline = self
@@ -142,35 +152,55 @@ impl WgpuDevice {
         Ok(WgpuKernel {
             pipeline,
             entry: entry.to_string(),
+            groups: bind_group_layouts.len() as u32,
         })
     }
 
     /// Dispatches `kernel` over `workgroups` with buffers bound by
-    /// `@binding` number (group 0); returns the output buffers' contents.
+    /// `@binding` number (group 0); returns the contents of the buffers
+    /// read back, in list order. The host-side checks are
+    /// [`super::Gpu::run_at`]'s.
     pub fn run_at(
         &self,
         kernel: &WgpuKernel,
         numbered: &[(u32, Binding<'_>)],
         workgroups: [u32; 3],
     ) -> Result<Vec<Vec<u8>>, Error> {
+        let bound: Vec<(Slot, Binding<'_>)> = numbered
+            .iter()
+            .map(|(binding, b)| (Slot::new(0, *binding), *b))
+            .collect();
+        self.run_slots(kernel, &bound, workgroups)
+    }
+
+    /// Dispatches `kernel` over `workgroups` with buffers bound at their
+    /// slots; returns the contents of the buffers read back
+    /// ([`Binding::Output`], [`Binding::ReadWrite`]), in the order of
+    /// `bound`. The host-side checks are [`super::Gpu::run_slots`]'s.
+    pub fn run_slots(
+        &self,
+        kernel: &WgpuKernel,
+        bound: &[(Slot, Binding<'_>)],
+        workgroups: [u32; 3],
+    ) -> Result<Vec<Vec<u8>>, Error> {
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let (buffers, bind_group) = self.bind(kernel, numbered);
+        let (buffers, bind_groups) = self.bind(kernel, bound);
         let mut encoder = self
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
         {
             let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor::default());
             pass.set_pipeline(&kernel.pipeline);
-            pass.set_bind_group(0, &bind_group, &[]);
+            for (group, bind_group) in bind_groups.iter().enumerate() {
+                pass.set_bind_group(group as u32, bind_group, &[]);
+            }
             pass.dispatch_workgroups(workgroups[0], workgroups[1], workgroups[2]);
         }
         let staging: Vec<(wgpu::Buffer, u64)> = buffers
             .iter()
-            .zip(numbered)
-            .filter_map(|(buffer, (_, binding))| match binding {
-                Binding::Output { size } => Some((buffer, *size)),
-                Binding::Input(_) => None,
-            })
+            .zip(bound)
+            .filter(|(_, (_, binding))| binding.read_back())
+            .map(|(buffer, (_, binding))| (buffer, binding.bytes()))
             .map(|(buffer, wanted)| {
                 let size = buffer.size();
                 let readback = self.device.create_buffer(&wgpu::BufferDescriptor {
@@ -210,49 +240,60 @@ impl WgpuDevice {
             .collect()
     }
 
-    /// The buffers of `numbered` (inputs uploaded, outputs zeroed) and
-    /// their bind group.
+    /// The buffers of `bound` (inputs, read-write buffers and uniforms
+    /// uploaded, outputs zeroed), in list order, and a bind group for each
+    /// of the pipeline's groups, in group order.
     fn bind(
         &self,
         kernel: &WgpuKernel,
-        numbered: &[(u32, Binding<'_>)],
-    ) -> (Vec<wgpu::Buffer>, wgpu::BindGroup) {
-        let usage_in = wgpu::BufferUsages::STORAGE;
-        let usage_out = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC;
-        let buffers: Vec<wgpu::Buffer> = numbered
+        bound: &[(Slot, Binding<'_>)],
+    ) -> (Vec<wgpu::Buffer>, Vec<wgpu::BindGroup>) {
+        let storage = wgpu::BufferUsages::STORAGE;
+        let read_back = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC;
+        let init = |label: &str, data: &[u8], usage: wgpu::BufferUsages| {
+            self.device
+                .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                    label: Some(label),
+                    contents: padded(data).as_ref(),
+                    usage,
+                })
+        };
+        let buffers: Vec<wgpu::Buffer> = bound
             .iter()
             .map(|(_, binding)| match binding {
-                Binding::Input(data) => {
-                    self.device
-                        .create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                            label: Some("wavekit input"),
-                            contents: padded(data).as_ref(),
-                            usage: usage_in,
-                        })
+                Binding::Input(data) => init("wavekit input", data, storage),
+                Binding::ReadWrite(data) => init("wavekit read-write", data, read_back),
+                Binding::Uniform(data) => {
+                    init("wavekit uniform", data, wgpu::BufferUsages::UNIFORM)
                 }
                 Binding::Output { size } => self.device.create_buffer(&wgpu::BufferDescriptor {
                     label: Some("wavekit output"),
                     size: (*size).max(4).next_multiple_of(4),
-                    usage: usage_out,
+                    usage: read_back,
                     mapped_at_creation: false,
                 }),
             })
             .collect();
-        let layout = kernel.pipeline.get_bind_group_layout(0);
-        let entries: Vec<wgpu::BindGroupEntry<'_>> = buffers
-            .iter()
-            .zip(numbered)
-            .map(|(buffer, (binding, _))| wgpu::BindGroupEntry {
-                binding: *binding,
-                resource: buffer.as_entire_binding(),
+        let bind_groups = (0..kernel.groups)
+            .map(|group| {
+                let layout = kernel.pipeline.get_bind_group_layout(group);
+                let entries: Vec<wgpu::BindGroupEntry<'_>> = buffers
+                    .iter()
+                    .zip(bound)
+                    .filter(|(_, (slot, _))| slot.group == group)
+                    .map(|(buffer, (slot, _))| wgpu::BindGroupEntry {
+                        binding: slot.binding,
+                        resource: buffer.as_entire_binding(),
+                    })
+                    .collect();
+                self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                    label: Some(&kernel.entry),
+                    layout: &layout,
+                    entries: &entries,
+                })
             })
             .collect();
-        let bind_group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some(&kernel.entry),
-            layout: &layout,
-            entries: &entries,
-        });
-        (buffers, bind_group)
+        (buffers, bind_groups)
     }
 
     /// Times `runs` dispatches (after `warmup` untimed ones) with GPU
@@ -266,10 +307,26 @@ impl WgpuDevice {
         warmup: usize,
         runs: usize,
     ) -> Result<Vec<f64>, Error> {
+        let bound: Vec<(Slot, Binding<'_>)> = numbered
+            .iter()
+            .map(|(binding, b)| (Slot::new(0, *binding), *b))
+            .collect();
+        self.time_slots(kernel, &bound, workgroups, warmup, runs)
+    }
+
+    /// Like [`WgpuDevice::time_at`], with buffers bound at their slots.
+    pub fn time_slots(
+        &self,
+        kernel: &WgpuKernel,
+        bound: &[(Slot, Binding<'_>)],
+        workgroups: [u32; 3],
+        warmup: usize,
+        runs: usize,
+    ) -> Result<Vec<f64>, Error> {
         self.require_timestamps()?;
         let runs = runs.max(1);
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let (_buffers, bind_group) = self.bind(kernel, numbered);
+        let (_buffers, bind_groups) = self.bind(kernel, bound);
         let count = 2 * runs as u32;
         let queries = self.device.create_query_set(&wgpu::QuerySetDescriptor {
             label: Some("wavekit timestamps"),
@@ -290,7 +347,9 @@ impl WgpuDevice {
                 }),
             });
             pass.set_pipeline(&kernel.pipeline);
-            pass.set_bind_group(0, &bind_group, &[]);
+            for (group, bind_group) in bind_groups.iter().enumerate() {
+                pass.set_bind_group(group as u32, bind_group, &[]);
+            }
             pass.dispatch_workgroups(workgroups[0], workgroups[1], workgroups[2]);
         }
         self.queue.submit([encoder.finish()]);
@@ -360,7 +419,7 @@ impl WgpuDevice {
     }
 }
 
-/// Storage buffers must be a non-zero multiple of 4 bytes.
+/// Storage and uniform buffers must be a non-zero multiple of 4 bytes.
 fn padded(data: &[u8]) -> Cow<'_, [u8]> {
     if !data.is_empty() && data.len().is_multiple_of(4) {
         Cow::Borrowed(data)

@@ -1,6 +1,8 @@
 //! `wavekit run`: compose a compute shader and run it on a wgpu adapter or a
-//! native back end (CUDA, HIP), with buffers read from and written to `.npy`
-//! or raw little-endian files.
+//! native back end (CUDA, HIP), with buffers in any bind group (storage
+//! inputs, outputs, read-write buffers initialised from a file and read
+//! back, uniforms) read from and written to `.npy` or raw little-endian
+//! files.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -8,16 +10,26 @@ use std::process::ExitCode;
 use clap::Args;
 
 use wavekit::Error;
-use wavekit::runner::{Binding, buffer_bindings};
+use wavekit::runner::{Binding, BufferBinding, Slot, buffer_bindings};
 
 use super::compose_args::ComposeArgs;
 use super::device_args::DeviceArgs;
 use super::run_inputs::{
-    BindWhat, Element, parse_bind, parse_workgroups, read_buffer, write_buffer,
+    BindWhat, Element, Out, is_npy, parse_bind, parse_out, parse_workgroups, read_buffer,
+    write_buffer,
 };
 
 /// Arguments of `wavekit run`.
 #[derive(Args, Debug)]
+#[command(after_help = "\
+Buffers are matched to the shader's bindings by `@group` and `@binding` (any group), \
+and every binding the shader declares needs one --bind. A file bound to a \
+`var<uniform>` must hold exactly its type's size; one bound to a \
+`var<storage, read_write>` is its initial contents and is read back after the \
+dispatch, so a kernel that works in place (a sort) takes `--bind 1:0=keys.npy \
+--out 1:0=sorted.npy`. Writable bindings without an --out are read back and dropped.
+
+Example: wavekit run sort.wgsl --bind 1:0=keys.npy --bind 1:1=params.bin --out 1:0=sorted.npy")]
 pub struct RunArgs {
     /// The WGSL shader (with `#import wavekit::...` lines if it wants).
     shader: PathBuf,
@@ -27,12 +39,17 @@ pub struct RunArgs {
     /// Workgroups to dispatch, `X[,Y[,Z]]`.
     #[arg(long, default_value = "1")]
     workgroups: String,
-    /// A buffer: `G:B=FILE` (input from .npy or raw bytes) or `G:B=out:TYPE:COUNT`
-    /// (an output of COUNT elements of u32, i32, f32, u64, i64 or f64). Repeatable.
+    /// A buffer at `@group(G) @binding(B)`: `G:B=FILE` (its contents from .npy or
+    /// raw bytes: an input, a read-write buffer's initial contents, or a uniform)
+    /// or `G:B=out:TYPE:COUNT` (a zero-filled output of COUNT elements of u32, i32,
+    /// f32, u64, i64 or f64). Repeatable.
     #[arg(long = "bind", value_name = "G:B=...")]
     bindings: Vec<String>,
-    /// Where to write the outputs, in binding order (`.npy`, else raw). Repeatable.
-    #[arg(long = "out")]
+    /// Where to write a buffer read back (`.npy`, else raw bytes): `G:B=FILE` for
+    /// the writable binding at G:B (an `out:` one or a read-write one bound to a
+    /// file), or a plain FILE for the next `out:` binding, in (group, binding)
+    /// order, that no `G:B=FILE` names. Repeatable.
+    #[arg(long = "out", value_name = "[G:B=]FILE")]
     outputs: Vec<PathBuf>,
     #[command(flatten)]
     device: DeviceArgs,
@@ -42,8 +59,42 @@ pub struct RunArgs {
 
 /// Where a buffer's contents come from.
 enum Source {
-    Input(Vec<u8>),
+    /// A file's bytes, and its element type when it is a `.npy`; bound as
+    /// the shader declares the binding (input, read-write or uniform).
+    File(Vec<u8>, Option<Element>),
+    /// A zero-filled output.
     Output(Element, u64),
+}
+
+/// One `--bind`, checked against the binding the shader declares there.
+struct Bound<'a> {
+    slot: Slot,
+    declared: &'a BufferBinding,
+    source: Source,
+    /// The `--bind` as written, for errors.
+    spec: &'a str,
+}
+
+impl Bound<'_> {
+    /// The runner's binding: a file bound to a writable buffer is read back.
+    fn binding(&self) -> Binding<'_> {
+        match &self.source {
+            Source::File(data, _) if self.declared.uniform => Binding::Uniform(data),
+            Source::File(data, _) if self.declared.writable => Binding::ReadWrite(data),
+            Source::File(data, _) => Binding::Input(data),
+            Source::Output(element, count) => Binding::Output {
+                size: element.bytes(*count),
+            },
+        }
+    }
+
+    /// The element type a `.npy` of it is written in, if known.
+    fn element(&self) -> Option<Element> {
+        match &self.source {
+            Source::File(_, element) => *element,
+            Source::Output(element, _) => Some(*element),
+        }
+    }
 }
 
 pub fn run(args: &RunArgs) -> Result<ExitCode, Error> {
@@ -63,11 +114,37 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, Error> {
         &args.shader.display().to_string(),
     )?;
     let declared = buffer_bindings(&composed.module.module);
-    let mut buffers: Vec<(u32, Source)> = Vec::new();
-    for spec in &args.bindings {
+    let mut buffers = bind_all(&args.bindings, &declared)?;
+    buffers.sort_by_key(|b| b.slot);
+    let outs = place_outputs(&args.outputs, &buffers)?;
+    let bound: Vec<(Slot, Binding<'_>)> = buffers.iter().map(|b| (b.slot, b.binding())).collect();
+    let kernel = gpu.kernel(&composed.module, &args.entry)?;
+    let results = gpu.run_slots(&kernel, &bound, workgroups)?;
+    // The results are the buffers read back, in the order of `bound`.
+    let read_back = buffers.iter().filter(|b| b.binding().read_back());
+    for (buffer, data) in read_back.zip(&results) {
+        for (path, element, _) in outs.iter().filter(|(_, _, slot)| *slot == buffer.slot) {
+            write_buffer(path, data, *element)?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Parses every `--bind`, reads its file, and checks it against the
+/// binding the shader declares at its slot: declared, bound once, an
+/// output only where the shader writes, the right size. Then every
+/// declared binding must have one.
+fn bind_all<'a>(
+    specs: &'a [String],
+    declared: &'a [BufferBinding],
+) -> Result<Vec<Bound<'a>>, Error> {
+    let usage = |m: String| Error::Usage(m);
+    let mut buffers: Vec<Bound<'a>> = Vec::new();
+    for spec in specs {
         let bind = parse_bind(spec)?;
+        let slot = Slot::new(bind.group, bind.binding);
         let (group, binding) = (bind.group, bind.binding);
-        let declared = declared
+        let found = declared
             .iter()
             .find(|d| d.group == group && d.binding == binding)
             .ok_or_else(|| {
@@ -75,66 +152,138 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, Error> {
                     "--bind `{spec}`: the shader has no buffer at {group}:{binding}"
                 ))
             })?;
+        if let Some(earlier) = buffers.iter().find(|b| b.slot == slot) {
+            return Err(usage(format!(
+                "--bind `{spec}`: {group}:{binding} (`{}`) is already bound by --bind `{}`",
+                found.name, earlier.spec
+            )));
+        }
         let source = match bind.what {
             BindWhat::Output(element, count) => {
-                if !declared.writable {
+                if !found.writable {
                     return Err(usage(format!(
                         "--bind `{spec}`: `{}` is read-only",
-                        declared.name
+                        found.name
                     )));
                 }
                 Source::Output(element, count)
             }
-            BindWhat::File(path) => Source::Input(read_buffer(Path::new(&path))?),
+            BindWhat::File(path) => {
+                let (data, element) = read_buffer(Path::new(&path))?;
+                Source::File(data, element)
+            }
         };
         let bytes = match &source {
-            Source::Input(data) => data.len() as u64,
+            Source::File(data, _) => data.len() as u64,
             Source::Output(element, count) => element.bytes(*count),
         };
-        declared
+        found
             .check(bytes)
             .map_err(|m| usage(format!("--bind `{spec}`: {m}")))?;
-        buffers.push((binding, source));
+        buffers.push(Bound {
+            slot,
+            declared: found,
+            source,
+            spec,
+        });
     }
-    for declared in &declared {
-        if !buffers.iter().any(|(b, _)| *b == declared.binding) {
+    for d in declared {
+        if !buffers
+            .iter()
+            .any(|b| b.slot == Slot::new(d.group, d.binding))
+        {
             return Err(usage(format!(
                 "the shader's binding {}:{} (`{}`) has no --bind",
-                declared.group, declared.binding, declared.name
+                d.group, d.binding, d.name
             )));
         }
     }
-    buffers.sort_by_key(|(b, _)| *b);
-    let numbered: Vec<(u32, Binding<'_>)> = buffers
-        .iter()
-        .map(|(b, source)| {
-            let binding = match source {
-                Source::Input(data) => Binding::Input(data),
-                Source::Output(element, count) => Binding::Output {
-                    size: element.bytes(*count),
-                },
+    Ok(buffers)
+}
+
+/// Where each buffer read back is written: `--out G:B=FILE` at its slot
+/// (which must be a writable binding, named once), the plain `--out FILE`s
+/// in order to the `out:` bindings no `G:B=FILE` names, in (group,
+/// binding) order; `buffers` are in that order. A `.npy` needs an element
+/// type, which a raw input file does not give.
+fn place_outputs<'a>(
+    outputs: &'a [PathBuf],
+    buffers: &[Bound<'_>],
+) -> Result<Vec<(&'a Path, Element, Slot)>, Error> {
+    let usage = |m: String| Error::Usage(m);
+    let mut named: Vec<(&'a Path, Slot, &'a Path)> = Vec::new();
+    let mut plain: Vec<&'a Path> = Vec::new();
+    for spec in outputs {
+        match parse_out(spec)? {
+            Out::Slot {
+                group,
+                binding,
+                path,
+            } => {
+                let slot = Slot::new(group, binding);
+                if named.iter().any(|(_, s, _)| *s == slot) {
+                    return Err(usage(format!(
+                        "--out `{}`: {group}:{binding} already has an --out",
+                        spec.display()
+                    )));
+                }
+                named.push((spec, slot, path));
+            }
+            Out::Next(path) => plain.push(path),
+        }
+    }
+    let mut placed = Vec::new();
+    for (spec, slot, path) in &named {
+        let what = |m: String| usage(format!("--out `{}`: {m}", spec.display()));
+        let (group, binding) = (slot.group, slot.binding);
+        // Every binding the shader declares has a --bind by now.
+        let buffer = buffers
+            .iter()
+            .find(|b| b.slot == *slot)
+            .ok_or_else(|| what(format!("the shader has no buffer at {group}:{binding}")))?;
+        let name = &buffer.declared.name;
+        if !buffer.declared.writable {
+            let kind = if buffer.declared.uniform {
+                "a uniform"
+            } else {
+                "read-only in the shader"
             };
-            (*b, binding)
-        })
-        .collect();
-    let kernel = gpu.kernel(&composed.module, &args.entry)?;
-    let results = gpu.run_at(&kernel, &numbered, workgroups)?;
-    let elements: Vec<Element> = buffers
+            return Err(what(format!(
+                "binding {group}:{binding} (`{name}`) is {kind}: only a `var<storage, read_write>` \
+                 binding is read back"
+            )));
+        }
+        let element = match (buffer.element(), is_npy(path)) {
+            (Some(element), _) => element,
+            // Raw bytes: the element type is not used.
+            (None, false) => Element::U32,
+            (None, true) => {
+                return Err(what(format!(
+                    "binding {group}:{binding} (`{name}`) was read from a raw file, which has no \
+                     element type for a .npy: bind a .npy, or write raw bytes (a name not ending \
+                     in .npy)"
+                )));
+            }
+        };
+        placed.push((*path, element, *slot));
+    }
+    let unnamed: Vec<&Bound<'_>> = buffers
         .iter()
-        .filter_map(|(_, s)| match s {
-            Source::Output(element, _) => Some(*element),
-            Source::Input(_) => None,
-        })
+        .filter(|b| matches!(b.source, Source::Output(..)))
+        .filter(|b| !named.iter().any(|(_, s, _)| *s == b.slot))
         .collect();
-    if args.outputs.len() > results.len() {
+    if plain.len() > unnamed.len() {
         return Err(usage(format!(
-            "{} --out files for {} output bindings",
-            args.outputs.len(),
-            results.len()
+            "{} plain --out files for {} output bindings (`G:B=out:TYPE:COUNT`) without a \
+             `--out G:B=FILE`",
+            plain.len(),
+            unnamed.len()
         )));
     }
-    for ((path, data), element) in args.outputs.iter().zip(&results).zip(elements) {
-        write_buffer(path, data, element)?;
+    for (path, buffer) in plain.into_iter().zip(unnamed) {
+        if let Some(element) = buffer.element() {
+            placed.push((path, element, buffer.slot));
+        }
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(placed)
 }

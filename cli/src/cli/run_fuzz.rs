@@ -1,18 +1,22 @@
 //! Fuzz target (d): what `wavekit run` parses — its command line (through
-//! clap), `--workgroups`, `--bind` specs and `.npy` files — on arbitrary
-//! input: a value or a usage error, never a panic. The first byte of an
-//! input picks the parser (`a` arguments, one per line; `b` a bind spec;
-//! `w` workgroups; `n` a `.npy` file); the corpus is
+//! clap), `--workgroups`, `--bind` and `--out` specs and `.npy` files — on
+//! arbitrary input: a value or a usage error, never a panic. The first byte
+//! of an input picks the parser (`a` arguments, one per line; `b` a bind
+//! spec, `G:B=FILE` or `G:B=out:TYPE:COUNT` in any group; `o` an out spec,
+//! `G:B=FILE` or a plain file; `w` workgroups; `n` a `.npy` file); the
+//! corpus is
 //! `tests/fuzz/corpus/run/` and the driver `tests/fuzz/driver.rs`, both at
 //! the workspace root.
 
 #[path = "../../../tests/fuzz/driver.rs"]
 mod driver;
 
+use std::path::Path;
+
 use clap::Parser;
 
 use super::Cli;
-use super::run_inputs::{npy_bytes, parse_bind, parse_workgroups};
+use super::run_inputs::{Out, npy_bytes, parse_bind, parse_out, parse_workgroups};
 
 const DICTIONARY: &[&str] = &[
     "\n--bind\n",
@@ -22,6 +26,9 @@ const DICTIONARY: &[&str] = &[
     "\n--backend\n",
     "\n--device\n",
     "0:0=",
+    "1:0=",
+    "3:7=",
+    "4294967296:0=",
     "out:",
     ":u32:",
     ":f64:",
@@ -47,7 +54,7 @@ fn check(input: &[u8]) -> Result<(), String> {
     let text = String::from_utf8_lossy(rest);
     match mode {
         b'n' => {
-            if let Ok(data) = npy_bytes(rest, "fuzz.npy")
+            if let Ok((data, _)) = npy_bytes(rest, "fuzz.npy")
                 && data.len() > rest.len()
             {
                 return Err(format!(
@@ -62,6 +69,17 @@ fn check(input: &[u8]) -> Result<(), String> {
                 let _ = e.to_string();
             }
         }
+        b'o' => match parse_out(Path::new(&*text)) {
+            Ok(Out::Slot { path, .. })
+                if path.as_os_str().is_empty() || !text.ends_with(path.to_str().unwrap_or("")) =>
+            {
+                return Err(format!("`{text}` parsed to the file {path:?}"));
+            }
+            Ok(_) => {}
+            Err(e) => {
+                let _ = e.to_string();
+            }
+        },
         b'w' => {
             let _ = parse_workgroups(&text);
         }
@@ -89,6 +107,32 @@ fn run_inputs_never_panic() {
         },
         check,
     );
+}
+
+/// Groups other than 0 are parsed (the runner binds any group); an
+/// `--out` is a slot only when it starts with `G:B=`.
+#[test]
+fn bind_and_out_specs_take_any_group() {
+    let bind = parse_bind("1:0=keys.npy").expect("group 1");
+    assert_eq!((bind.group, bind.binding), (1, 0));
+    assert_eq!(
+        parse_out(Path::new("1:0=sorted.npy")).expect("a slot"),
+        Out::Slot {
+            group: 1,
+            binding: 0,
+            path: Path::new("sorted.npy")
+        }
+    );
+    for plain in ["sorted.npy", "a=b.npy", "x:1=y.npy", "1:=y.npy"] {
+        assert_eq!(
+            parse_out(Path::new(plain)).expect("a plain file"),
+            Out::Next(Path::new(plain))
+        );
+    }
+    let error = parse_out(Path::new("4294967296:0=x.npy")).expect_err("beyond u32");
+    assert!(error.to_string().contains("beyond 2^32 - 1"), "{error}");
+    let error = parse_out(Path::new("1:0=")).expect_err("no file");
+    assert!(error.to_string().contains("no file after `=`"), "{error}");
 }
 
 /// `count * element size` overflowed (a panic in debug builds, a wrong

@@ -1,7 +1,7 @@
 //! What `wavekit run` reads before it touches a device: `--workgroups`,
-//! `--bind` specs and `.npy` files, parsed into values or refused with a
-//! usage error (never a panic: `run_fuzz.rs` fuzzes all of it); and how
-//! outputs are written back.
+//! `--bind` and `--out` specs and `.npy` files, parsed into values or
+//! refused with a usage error (never a panic: `run_fuzz.rs` fuzzes all of
+//! it); and how buffers read back are written out.
 
 use std::path::Path;
 
@@ -73,9 +73,6 @@ pub(super) fn parse_bind(spec: &str) -> Result<Bind, Error> {
         .split_once(':')
         .and_then(|(g, b)| Some((g.parse::<u32>().ok()?, b.parse::<u32>().ok()?)))
         .ok_or_else(|| usage(format!("`{slot}` is not G:B")))?;
-    if group != 0 {
-        return Err(usage("only group 0 is supported".into()));
-    }
     let what = match what.split(':').collect::<Vec<_>>().as_slice() {
         ["out", ty, count] => {
             let element =
@@ -100,6 +97,52 @@ pub(super) fn parse_bind(spec: &str) -> Result<Bind, Error> {
     })
 }
 
+/// One `--out`: where a buffer read back goes.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum Out<'a> {
+    /// `G:B=FILE`: the writable binding at group `G`, binding `B`.
+    Slot {
+        /// `@group`.
+        group: u32,
+        /// `@binding`.
+        binding: u32,
+        /// The file.
+        path: &'a Path,
+    },
+    /// A plain `FILE`: the next `out:TYPE:COUNT` binding that no `G:B=FILE`
+    /// names, in (group, binding) order.
+    Next(&'a Path),
+}
+
+/// Parses an `--out`: `G:B=FILE` when it starts with two decimal numbers
+/// split by `:` and followed by `=` and a file, else a plain file (so a
+/// file whose name merely contains `=` or `:` stays a plain file).
+pub(super) fn parse_out(spec: &Path) -> Result<Out<'_>, Error> {
+    let Some((slot, file)) = spec.to_str().and_then(|s| s.split_once('=')) else {
+        return Ok(Out::Next(spec));
+    };
+    let numbers = slot.split_once(':').filter(|(g, b)| {
+        [g, b]
+            .iter()
+            .all(|n| !n.is_empty() && n.bytes().all(|c| c.is_ascii_digit()))
+    });
+    let Some((group, binding)) = numbers else {
+        return Ok(Out::Next(spec));
+    };
+    let usage = |m: &str| Error::Usage(format!("--out `{}`: {m}", spec.display()));
+    let (Ok(group), Ok(binding)) = (group.parse::<u32>(), binding.parse::<u32>()) else {
+        return Err(usage("the group or binding is beyond 2^32 - 1"));
+    };
+    if file.is_empty() {
+        return Err(usage("no file after `=`"));
+    }
+    Ok(Out::Slot {
+        group,
+        binding,
+        path: Path::new(file),
+    })
+}
+
 /// Parses `X[,Y[,Z]]`.
 pub(super) fn parse_workgroups(text: &str) -> Option<[u32; 3]> {
     let parts: Vec<u32> = text
@@ -114,24 +157,27 @@ pub(super) fn parse_workgroups(text: &str) -> Option<[u32; 3]> {
     }
 }
 
-fn is_npy(path: &Path) -> bool {
+/// Whether `path` names a `.npy` file (else buffers are raw bytes).
+pub(super) fn is_npy(path: &Path) -> bool {
     path.extension().is_some_and(|e| e == "npy")
 }
 
-/// A buffer's bytes: the data of a 1-D little-endian `.npy`, or the raw file.
-pub(super) fn read_buffer(path: &Path) -> Result<Vec<u8>, Error> {
+/// A buffer's bytes and, for a `.npy`, its element type: the data of a
+/// little-endian `.npy`, or the raw file (no element type).
+pub(super) fn read_buffer(path: &Path) -> Result<(Vec<u8>, Option<Element>), Error> {
     let bytes = std::fs::read(path)
         .map_err(|e| Error::Usage(format!("cannot read {}: {e}", path.display())))?;
     if !is_npy(path) {
-        return Ok(bytes);
+        return Ok((bytes, None));
     }
-    npy_bytes(&bytes, &path.display().to_string())
+    let (data, element) = npy_bytes(&bytes, &path.display().to_string())?;
+    Ok((data, Some(element)))
 }
 
 /// The data of the `.npy` file `bytes` (called `name` in errors) as bytes
 /// in host order, which is what the buffers hold (every platform wavekit
-/// runs on is little-endian).
-pub(super) fn npy_bytes(bytes: &[u8], name: &str) -> Result<Vec<u8>, Error> {
+/// runs on is little-endian), and its element type.
+pub(super) fn npy_bytes(bytes: &[u8], name: &str) -> Result<(Vec<u8>, Element), Error> {
     let io = |e: std::io::Error| Error::Usage(format!("cannot read {name}: {e}"));
     match header_shape(bytes) {
         Some(Ok(shape))
@@ -185,6 +231,7 @@ pub(super) fn npy_bytes(bytes: &[u8], name: &str) -> Result<Vec<u8>, Error> {
         Element::I64 => npy_data::<i64>(file),
         Element::F64 => npy_data::<f64>(file),
     }
+    .map(|data| (data, element))
     .map_err(io)
 }
 
@@ -237,7 +284,8 @@ fn npy_write<T: npyz::AutoSerialize + bytemuck::Pod>(
     npyz::to_file_1d(path, bytemuck::pod_collect_to_vec::<u8, T>(data))
 }
 
-/// Writes an output as a 1-D `.npy` of its element type, or raw bytes.
+/// Writes a buffer read back as a 1-D `.npy` of its element type, or raw
+/// bytes.
 pub(super) fn write_buffer(path: &Path, data: &[u8], element: Element) -> Result<(), Error> {
     let io = |e: std::io::Error| Error::Usage(format!("cannot write {}: {e}", path.display()));
     if !is_npy(path) {
