@@ -9,7 +9,8 @@ mod device_support;
 use device_support::*;
 use wavekit::Dtype;
 use wavekit::device::{
-    KeyType, RadixSort, Reduce, ReduceOp, ReduceType, Scan, ScanAlgorithm, Slice,
+    KeyType, RadixSort, RadixSortAlgorithm, Reduce, ReduceOp, ReduceType, Scan, ScanAlgorithm,
+    Slice,
 };
 
 const SIZES: [usize; 5] = [0, 1, 8191, 8193, 100_003];
@@ -28,6 +29,7 @@ fn scan_reduce_and_sort_on_emulated_subgroups() {
     assert_eq!(scan.algorithm(), ScanAlgorithm::ReduceThenScan);
     let reduce = Reduce::new(&device, ReduceOp::Sum, ReduceType::U32).expect("builds");
     let sort = RadixSort::keys(&device, KeyType::U32).expect("builds");
+    assert_eq!(sort.algorithm(), RadixSortAlgorithm::ReduceThenScan);
     for (i, &n) in SIZES.iter().enumerate() {
         let input = random(n, 0, 7 + i as u64);
         let source = guarded(&device, &input, 0, 64);
