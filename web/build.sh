@@ -89,32 +89,22 @@ emit() {
 # gen/NAME.emulated.wgsl and lists it under "emulated" in the manifest. The
 # emulation's contract (every wavekit call reached by the whole workgroup)
 # excludes the single-pass look-back entry points (scan_lookback,
-# select_lookback) and their look_back(), which only the first subgroup calls;
-# the page does not run them (it runs reduce-then-scan: count_tiles/scatter,
-# tile_reduce/scan_tile_sums/tile_scan), so they are edited out of the source.
+# select_lookback), whose look-back only the first subgroup makes: their
+# shaders say so with `const LOOK_BACK = true;`, edited to false here as the
+# library and the demos do on emulated subgroups, and the composer prunes what
+# the constant turns off. The page does not run them there (it runs
+# reduce-then-scan: count_tiles/scatter, tile_reduce/scan_tile_sums/tile_scan).
 emit_emulated() {
     edited="$gen/.$2.emulated.wgsl"
+    sed 's/^const LOOK_BACK = true;$/const LOOK_BACK = false;/' "$1" >"$edited"
     case "$2" in
-    scan) drop="look_back scan_lookback" ;;
-    compact) drop="look_back select_lookback" ;;
-    *) drop="" ;;
+    scan | compact)
+        if ! grep -q '^const LOOK_BACK = false;$' "$edited"; then
+            echo "web: $2: $1 has no 'const LOOK_BACK = true;' line (build.sh turns the look-back off with it)" >&2
+            exit 1
+        fi
+        ;;
     esac
-    awk -v names="$drop" '
-        # Drops the functions named in `names`: each from its `fn NAME(` line
-        # to the next `}` at column 0, with the attribute line right before it.
-        BEGIN { n = split(names, list, " "); for (i = 1; i <= n; i++) drop[list[i]] = 1 }
-        skipping { if ($0 ~ /^}/) skipping = 0; next }
-        /^fn / {
-            name = $2; sub(/\(.*/, "", name)
-            if (name in drop) { skipping = 1; held = 0; dropped[name] = 1; next }
-        }
-        held { print attribute; held = 0 }
-        /^@/ { attribute = $0; held = 1; next }
-        { print }
-        END {
-            if (held) print attribute
-            for (name in drop) if (!(name in dropped)) { print "no fn " name > "/dev/stderr"; exit 1 }
-        }' "$1" >"$edited" || { echo "web: $2: $1 has changed under build.sh (above)" >&2; exit 1; }
     out="$gen/$2.emulated.wgsl"
     if ! "$wavekit" emit "$edited" --lang wgsl-browser --subgroups "emulated:$emulated_size" -o "$out"; then
         echo "web: $2: cannot be emitted with emulated subgroups of $emulated_size (above)" >&2

@@ -51,6 +51,11 @@ const STATE_AGGREGATE = 0x40000000u;
 const STATE_PREFIX = 0x80000000u;
 const STATE_MASK = 0xc0000000u;
 const COUNT_MASK = 0x3fffffffu;
+// Whether select_lookback compacts (the host edits it to false where
+// subgroups are emulated, as scan.wgsl's: one subgroup cannot look back
+// alone there; select_lookback then returns at once, and the host runs the
+// three passes).
+const LOOK_BACK = true;
 
 @group(0) @binding(0) var<storage, read> input: array<u32>;
 @group(0) @binding(1) var<storage, read_write> output: array<u32>;
@@ -167,6 +172,9 @@ fn look_back(tile: u32) -> u32 {
 
 @compute @workgroup_size(BLOCK)
 fn select_lookback(@builtin(local_invocation_index) t: u32) {
+    if !LOOK_BACK {
+        return;
+    }
     if t == 0u {
         shared_tile = atomicAdd(&tile_offsets[0], 1u);
     }

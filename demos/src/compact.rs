@@ -46,7 +46,22 @@ impl Demo for Compact {
             "u32_half_three_pass" => ScanAlgorithm::ReduceThenScan,
             _ => return Err(unknown_variant(self, variant)),
         };
-        let module = ctx.compose(SHADER, "compact.wgsl", &[])?;
+        // The look-back entry point is emptied on emulated subgroups
+        // (`LOOK_BACK` in the shader), where only three passes run.
+        let emulated = ctx.gpu.target().is_emulated();
+        if emulated && algorithm == ScanAlgorithm::DecoupledLookBack {
+            return Err(Error::Usage(
+                "the single-pass compaction needs hardware subgroups: its look-back is one \
+                 subgroup's, which emulated subgroups cannot run alone; take u32_half_three_pass"
+                    .into(),
+            ));
+        }
+        let edits: &[(&str, &str)] = if emulated {
+            &[("const LOOK_BACK = true;", "const LOOK_BACK = false;")]
+        } else {
+            &[]
+        };
+        let module = ctx.compose(SHADER, "compact.wgsl", edits)?;
         let plan = match algorithm {
             ScanAlgorithm::DecoupledLookBack => {
                 let [select] = ctx.kernels(&module, ["select_lookback"])?;

@@ -78,8 +78,8 @@ fn demos_pass_at_subgroup_size_16() {
 /// The demos on emulated subgroups (`--subgroups emulated:32`, no
 /// subgroup feature requested), checked as above at four sizes: the scan
 /// and the sorts take reduce-then-scan there (the look-back is one
-/// subgroup's, which workgroup barriers cannot emulate), the OneSweep sort
-/// a 256-thread shape. Compaction is not among them yet (issue 22).
+/// subgroup's, which workgroup barriers cannot emulate), as does the
+/// compaction (three passes), the OneSweep sort a 256-thread shape.
 #[test]
 fn demos_pass_on_emulated_subgroups() {
     let out = Command::new(env!("CARGO_BIN_EXE_wavekit-demos"))
@@ -89,6 +89,7 @@ fn demos_pass_on_emulated_subgroups() {
             "histogram",
             "contact_sort",
             "radix_sort",
+            "compact",
             "--variant",
             "auto",
             "--variant",
@@ -111,6 +112,10 @@ fn demos_pass_on_emulated_subgroups() {
             "keys_onesweep",
             "--variant",
             "pairs_onesweep",
+            "--variant",
+            "u32_half",
+            "--variant",
+            "u32_half_three_pass",
             "--subgroups",
             "emulated:32",
             "--adapter",
@@ -126,5 +131,5 @@ fn demos_pass_on_emulated_subgroups() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stdout}\n{stderr}");
     let ok = stdout.lines().filter(|l| l.starts_with("ok ")).count();
-    assert_eq!(ok, 11 * 4, "want 11 variants at 4 sizes:\n{stdout}");
+    assert_eq!(ok, 13 * 4, "want 13 variants at 4 sizes:\n{stdout}");
 }
