@@ -50,6 +50,7 @@ mod context;
 mod radix_sort;
 mod reduce;
 mod scan;
+mod scan_operator;
 pub mod shaders;
 mod slice;
 
@@ -57,4 +58,5 @@ pub use algorithm::ScanAlgorithm;
 pub use radix_sort::{KeyType, RadixSort, RadixSortAlgorithm, RadixSortOptions};
 pub use reduce::{Reduce, ReduceOp, ReduceType};
 pub use scan::{Scan, ScanKind};
+pub use scan_operator::ScanOperator;
 pub use slice::Slice;

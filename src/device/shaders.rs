@@ -18,3 +18,6 @@ pub const REDUCE_FINAL: &str = include_str!("shaders/reduce_final.wgsl");
 pub const RADIX_ONESWEEP: &str = include_str!("shaders/radix_onesweep.wgsl");
 /// Reduce-then-scan radix sort pass: upsweep and downsweep.
 pub const RADIX_SORT: &str = include_str!("shaders/radix_sort.wgsl");
+/// Device-wide scan of a 32-bit type under an associative operator
+/// (f32 sums, min, max, user WGSL functions): reduce-then-scan.
+pub const SCAN_OP: &str = include_str!("shaders/scan_op.wgsl");
