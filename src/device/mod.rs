@@ -51,6 +51,7 @@ mod radix_sort;
 mod reduce;
 mod scan;
 mod scan_operator;
+mod segmented_sort;
 pub mod shaders;
 mod slice;
 
@@ -59,4 +60,5 @@ pub use radix_sort::{KeyType, RadixSort, RadixSortAlgorithm, RadixSortOptions};
 pub use reduce::{Reduce, ReduceOp, ReduceType};
 pub use scan::{Scan, ScanKind};
 pub use scan_operator::ScanOperator;
+pub use segmented_sort::SegmentedSort;
 pub use slice::Slice;
