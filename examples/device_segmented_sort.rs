@@ -40,7 +40,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
     }
     let segments = offsets.len() as u32 - 1;
-    println!("{}: {}", adapter.get_info().name, sort.describe(n));
+    println!("{}: {}", adapter.get_info().name, sort.describe());
 
     let keys: Vec<f32> = (0..n)
         .map(|i| ((i * 7919) % 1009) as f32 / 8.0 - 60.0)

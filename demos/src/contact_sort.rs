@@ -107,7 +107,7 @@ impl Demo for ContactSort {
                 let algorithm = format!(
                     "wavekit::device::SegmentedSort::record_pairs, segments of {}: {}",
                     1 << log2_segment,
-                    sort.describe(0)
+                    sort.describe()
                 );
                 (Some(sort), algorithm)
             }

@@ -321,18 +321,18 @@ impl SegmentedSort {
         Ok(())
     }
 
-    /// What a call on `n` keys records, in words (for reports).
-    pub fn describe(&self, n: u32) -> String {
+    /// What its calls record, in words (for reports).
+    pub fn describe(&self) -> String {
         format!(
             "segmented sort of {} keys{}: segments <= 32 by sg::bitonic_sort_kv_tiled in \
-             registers, <= 1024 by merges in workgroup memory, longer by {} global merge passes",
+             registers, <= 1024 by merges in workgroup memory, longer by ceil(log2(n / 1024)) \
+             global merge passes",
             match self.key {
                 KeyType::U32 => "u32",
                 KeyType::I32 => "i32",
                 KeyType::F32 => "f32",
             },
             if self.pairs { " with u32 values" } else { "" },
-            Self::passes(n)
         )
     }
 }
