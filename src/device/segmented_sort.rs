@@ -12,8 +12,6 @@ use crate::error::Error;
 const CHUNK: u64 = 1024;
 /// Segments per `sort_short` workgroup (256 threads, 32 per segment).
 const SHORT_PER_GROUP: u64 = 8;
-/// Elements per `merge_pass` workgroup.
-const MERGE_GROUP: u64 = 256;
 /// The most keys a call takes (the merge widths stay below 2^31).
 const MAX_KEYS: u32 = 1 << 30;
 /// Merge passes for `MAX_KEYS`: `CHUNK << passes >= n`.
@@ -313,7 +311,7 @@ impl SegmentedSort {
                 self.ctx.grid(u64::from(n).div_ceil(CHUNK) as u32),
             ),
         ];
-        let merge_grid = self.ctx.grid(u64::from(n).div_ceil(MERGE_GROUP) as u32);
+        let merge_grid = self.ctx.grid(u64::from(n).div_ceil(CHUNK) as u32);
         for p in 0..Self::passes(n) {
             ops.push(Op::Dispatch(&self.merge, binding(u64::from(p)), merge_grid));
         }

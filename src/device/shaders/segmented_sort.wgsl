@@ -23,15 +23,16 @@
 //     one's pieces go to the scratch's run A, and chunk_flags[chunk] says
 //     whether the chunk holds such pieces. Chunks without segments longer
 //     than 32 return after one look at their segments' offsets.
-//   merge_pass (ceil(n / 256) workgroups, one element per thread), pass
+//   merge_pass (ceil(n / CHUNK) workgroups, 4 elements per thread), pass
 //     p = arrayLength(&pass_info) - 1 (the host binds p + 1 words, as n
 //     reaches every shader as a binding's size): the runs of width
 //     w = CHUNK << p, aligned to multiples of w and cut at segment ends,
 //     are merged pairwise into runs of 2w, reading run A (p even) or B
 //     (p odd) and writing the other, or the outputs once the segment lies
 //     inside one run of 2w. The host records ceil(log2(n / CHUNK)) passes.
-//     Threads of other elements return after a binary search of offsets
-//     (log2(segments) reads), whole workgroups after one flag read.
+//     Workgroups of chunks without unfinished segments return after one
+//     flag read; other elements after a binary search of the offsets
+//     (log2(segments) reads).
 // Merges count the partner run's pairs strictly less (lower run) or less or
 // equal (upper run), so equal pairs keep their order and the order is the
 // total (key, value) order. Keys are encoded to unsigned bits of the same
@@ -403,40 +404,43 @@ fn segment_of_index(i: u32, segments: u32) -> u32 {
 fn merge_pass(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: vec3<u32>,
               @builtin(num_workgroups) nwg: vec3<u32>) {
     let n = arrayLength(&keys_in);
-    let first = (wid.x + wid.y * nwg.x) * BLOCK;
-    if first >= n || scratch[chunk_flag_index(first / CHUNK)] == 0u {
+    let chunk = wid.x + wid.y * nwg.x;
+    let first = chunk * CHUNK;
+    if first >= n || scratch[chunk_flag_index(chunk)] == 0u {
         return;
     }
-    let p = first + t;
-    if p >= n {
-        return;
-    }
-    let seg = segment_of(p, 0u, segment_count());
     let w = CHUNK << (arrayLength(&pass_info) - 1u);
-    if seg.y - seg.x <= SHORT || inside_run(seg, w) {
-        return;
-    }
     let src = (arrayLength(&pass_info) - 1u) & 1u;
-    let key = run_key(src, p);
-    let value = run_value(src, p);
-    let partner = partner_run(p, seg, w);
-    let upper = ((p / w) & 1u) == 1u;
-    var a = partner.x;
-    var b = partner.y;
-    while a < b {
-        let mid = (a + b) / 2u;
-        let mk = run_key(src, mid);
-        let mv = run_value(src, mid);
-        if select(less(mk, mv, key, value), !less(key, value, mk, mv), upper) {
-            a = mid + 1u;
-        } else {
-            b = mid;
+    for (var k = 0u; k < PER_THREAD; k++) {
+        let p = first + t + BLOCK * k;
+        if p >= n {
+            break;
         }
-    }
-    let dest = merge_target(p, seg, w, a - partner.x);
-    if inside_run(seg, 2u * w) {
-        store_out(dest, key, value);
-    } else {
-        store_run(1u - src, dest, key, value);
+        let seg = segment_of(p, 0u, segment_count());
+        if seg.y - seg.x <= SHORT || inside_run(seg, w) {
+            continue;
+        }
+        let key = run_key(src, p);
+        let value = run_value(src, p);
+        let partner = partner_run(p, seg, w);
+        let upper = ((p / w) & 1u) == 1u;
+        var a = partner.x;
+        var b = partner.y;
+        while a < b {
+            let mid = (a + b) / 2u;
+            let mk = run_key(src, mid);
+            let mv = run_value(src, mid);
+            if select(less(mk, mv, key, value), !less(key, value, mk, mv), upper) {
+                a = mid + 1u;
+            } else {
+                b = mid;
+            }
+        }
+        let dest = merge_target(p, seg, w, a - partner.x);
+        if inside_run(seg, 2u * w) {
+            store_out(dest, key, value);
+        } else {
+            store_run(1u - src, dest, key, value);
+        }
     }
 }
