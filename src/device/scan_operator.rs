@@ -22,7 +22,7 @@ pub enum ScanOperator {
     /// `max(a, b)`, identity the dtype's smallest value (f32: -inf).
     Max,
     /// Your WGSL function `fn NAME(a: T, b: T) -> T` (T the scan's dtype:
-    /// `u32`, `i32` or `f32`), passed to the block layer's user-operator
+    /// `u32`, `i32` or `f32`, spelled out or as the shader's `alias T`), passed to the block layer's user-operator
     /// scans as `block::exclusive_scan<T, 256, NAME>` is. It must be
     /// associative, need not be commutative (operands are always combined
     /// earlier first), and may call helper functions defined in the same
