@@ -18,3 +18,14 @@ pub const REDUCE_FINAL: &str = include_str!("shaders/reduce_final.wgsl");
 pub const RADIX_ONESWEEP: &str = include_str!("shaders/radix_onesweep.wgsl");
 /// Reduce-then-scan radix sort pass: upsweep and downsweep.
 pub const RADIX_SORT: &str = include_str!("shaders/radix_sort.wgsl");
+/// Device-wide scan of a 32-bit type under an associative operator
+/// (f32 sums, min, max, user WGSL functions): reduce-then-scan.
+pub const SCAN_OP: &str = include_str!("shaders/scan_op.wgsl");
+/// Segmented sort: short segments in registers, chunks in workgroup
+/// memory, long segments by global merge passes.
+pub const SEGMENTED_SORT: &str = include_str!("shaders/segmented_sort.wgsl");
+/// The demos' contact sort: fixed segments of `2^LOG2_SEG` (f32, u32)
+/// pairs sorted in registers (the browser page and the demos' native path
+/// run it; [`SegmentedSort`](super::SegmentedSort)'s short path is its
+/// general-offset form).
+pub const CONTACT_SORT: &str = include_str!("shaders/contact_sort.wgsl");
