@@ -46,15 +46,23 @@
 //! `select_if`, `histogram`, `segmented_sort`, 64-bit keys and a CUDA path.
 
 mod algorithm;
+mod compaction;
 mod context;
+mod histogram;
 mod radix_sort;
 mod reduce;
+mod run_length;
 mod scan;
+mod select;
 pub mod shaders;
 mod slice;
+mod user_fn;
 
 pub use algorithm::ScanAlgorithm;
+pub use histogram::{EvenLevels, Histogram};
 pub use radix_sort::{KeyType, RadixSort, RadixSortAlgorithm, RadixSortOptions};
 pub use reduce::{Reduce, ReduceOp, ReduceType};
+pub use run_length::RunLengthEncode;
 pub use scan::{Scan, ScanKind};
+pub use select::SelectIf;
 pub use slice::Slice;

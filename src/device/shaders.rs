@@ -18,3 +18,13 @@ pub const REDUCE_FINAL: &str = include_str!("shaders/reduce_final.wgsl");
 pub const RADIX_ONESWEEP: &str = include_str!("shaders/radix_onesweep.wgsl");
 /// Reduce-then-scan radix sort pass: upsweep and downsweep.
 pub const RADIX_SORT: &str = include_str!("shaders/radix_sort.wgsl");
+/// Stream compaction by a predicate (or of run starts): single pass with
+/// look-back, or tile counts and scatter around the device scan.
+pub const COMPACT: &str = include_str!("shaders/compact.wgsl");
+/// Histogram by a bin function: workgroup histograms with
+/// subgroup-aggregated atomics, or global atomics for many bins.
+pub const HISTOGRAM: &str = include_str!("shaders/histogram.wgsl");
+/// Run keys and lengths from the run starts the compaction wrote.
+pub const RUN_LENGTH: &str = include_str!("shaders/run_length.wgsl");
+/// Zeroes a binding (a count, a histogram) without `COPY_DST`.
+pub const ZERO: &str = include_str!("shaders/zero.wgsl");
