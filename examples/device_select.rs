@@ -39,7 +39,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     let n = 1_000_003u32;
     let values: Vec<f32> = (0..n)
-        .map(|i| ((i * 7919) % 1000) as f32 / 500.0 - 1.0)
+        .map(|i| (i.wrapping_mul(7919) % 1000) as f32 / 500.0 - 1.0)
         .collect();
     let offset = u64::from(device.limits().min_storage_buffer_offset_alignment);
     let input = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
