@@ -68,10 +68,12 @@ impl EvenLevels {
         match self {
             EvenLevels::F32 { lower, upper } => {
                 let scale = bins as f32 / (upper - lower);
-                if !(lower < upper && lower.is_finite() && upper.is_finite())
-                    || !scale.is_finite()
-                    || scale <= 0.0
-                {
+                let valid = lower < upper
+                    && lower.is_finite()
+                    && upper.is_finite()
+                    && scale.is_finite()
+                    && scale > 0.0;
+                if !valid {
                     return Err(Error::Usage(format!(
                         "{NAME}: even levels {self:?}: lower and upper must be finite, lower \
                          below upper, and {bins} / (upper - lower) a finite f32, not {scale}"
