@@ -113,16 +113,20 @@ fn rank_tile(tile: u32, t: u32) -> TileRanks {
     var kept = 0u;
     for (var k = 0u; k < ITEMS; k++) {
         let i = first + k * size;
+        // Lanes past the end see a zero element and keep nothing (`&`
+        // evaluates both sides: a select, not a branch).
         var x: T;
-        var flag = false;
         if i < n {
             x = input[i];
-            if RUN_STARTS {
-                flag = i == 0u || x != input[i - 1u];
-                x = bitcast<T>(i);
-            } else {
-                flag = keep(x);
+        }
+        var flag = (i < n) & keep(x);
+        if RUN_STARTS {
+            var before = x;
+            if i > 0u && i < n {
+                before = input[i - 1u];
             }
+            flag = (i < n) & ((i == 0u) | (x != before));
+            x = bitcast<T>(i);
         }
         let b = sg::ballot(flag);
         values[k] = x;
