@@ -2,17 +2,18 @@
 //! the subgroup features): every algorithm composes with emulated
 //! subgroups, picks what runs there (reduce-then-scan, a 256-thread
 //! OneSweep) and matches the CPU reference at edge sizes; forcing the
-//! look-back scan, which one subgroup makes alone, is a clear error. The
-//! segmented sort (its in-register short path on emulated shuffles) and an
-//! operator scan (max) run there too.
+//! look-back scan or selection, which one subgroup makes alone, is a clear
+//! error. The segmented sort (its in-register short path on emulated
+//! shuffles), an operator scan (max), the selection, the run-length
+//! encoding and the histogram run there too.
 
 mod device_support;
 
 use device_support::*;
 use wavekit::Dtype;
 use wavekit::device::{
-    KeyType, RadixSort, RadixSortAlgorithm, Reduce, ReduceOp, ReduceType, Scan, ScanAlgorithm,
-    ScanKind, ScanOperator, SegmentedSort, Slice,
+    EvenLevels, Histogram, KeyType, RadixSort, RadixSortAlgorithm, Reduce, ReduceOp, ReduceType,
+    RunLengthEncode, Scan, ScanAlgorithm, ScanKind, ScanOperator, SegmentedSort, SelectIf, Slice,
 };
 
 const SIZES: [usize; 5] = [0, 1, 8191, 8193, 100_003];
@@ -184,4 +185,126 @@ fn segmented_sort_and_operator_scan_on_emulated_subgroups() {
             .collect();
         assert_same(&read[2][..n], &want_scan, &format!("max scan n = {n}"));
     }
+}
+
+
+#[test]
+fn select_run_length_and_histogram_on_emulated_subgroups() {
+    let (device, queue) = open_without_subgroups();
+    let select = SelectIf::new(
+        &device,
+        Dtype::U32,
+        "fn keep(x: u32) -> bool { return x % 3u == 1u; }",
+    )
+    .expect("builds");
+    assert_eq!(select.algorithm(), ScanAlgorithm::ReduceThenScan);
+    let rle = RunLengthEncode::new(&device, Dtype::U32).expect("builds");
+    assert_eq!(rle.algorithm(), ScanAlgorithm::ReduceThenScan);
+    let histogram = Histogram::even(
+        &device,
+        40,
+        EvenLevels::U32 {
+            lower: 0,
+            upper: 120,
+        },
+    )
+    .expect("builds");
+    for (i, &n) in SIZES.iter().enumerate() {
+        let input: Vec<u32> = random(n, 120, 11 + i as u64)
+            .into_iter()
+            .enumerate()
+            .map(|(j, x)| if j % 5 == 0 { x } else { x / 60 })
+            .collect();
+        let source = guarded(&device, &input, 0, 64);
+        let selected = zeroed(&device, 4 * n as u64);
+        let unique = zeroed(&device, 4 * n as u64);
+        let lengths = zeroed(&device, 4 * n as u64);
+        let counts = zeroed(&device, 1024);
+        let bins = zeroed(&device, 4 * 40);
+        let temp_bytes = select
+            .temp_storage_bytes(n as u32)
+            .max(rle.temp_storage_bytes(n as u32));
+        let temp = zeroed(&device, temp_bytes);
+        let mut encoder = encoder(&device);
+        let slice = |b| Slice::new(b, 0);
+        select
+            .record(
+                &mut encoder,
+                slice(&source),
+                slice(&selected),
+                slice(&counts),
+                n as u32,
+                slice(&temp),
+            )
+            .expect("select records");
+        let runs_at = alignment(&device);
+        rle.record(
+            &mut encoder,
+            slice(&source),
+            slice(&unique),
+            slice(&lengths),
+            Slice::new(&counts, runs_at),
+            n as u32,
+            slice(&temp),
+        )
+        .expect("run-length encoding records");
+        histogram
+            .record(&mut encoder, slice(&source), slice(&bins), n as u32)
+            .expect("histogram records");
+        let read = submit_and_read(
+            &device,
+            &queue,
+            encoder,
+            &[&selected, &counts, &unique, &lengths, &bins],
+        );
+        let want: Vec<u32> = input.iter().copied().filter(|x| x % 3 == 1).collect();
+        assert_eq!(read[1][0] as usize, want.len(), "select count n = {n}");
+        assert_same(&read[0][..want.len()], &want, &format!("select n = {n}"));
+        let mut want_unique = Vec::new();
+        let mut want_lengths: Vec<u32> = Vec::new();
+        for (j, &x) in input.iter().enumerate() {
+            if j == 0 || x != input[j - 1] {
+                want_unique.push(x);
+                want_lengths.push(0);
+            }
+            *want_lengths.last_mut().expect("a run") += 1;
+        }
+        let runs = read[1][(runs_at / 4) as usize] as usize;
+        assert_eq!(runs, want_unique.len(), "runs n = {n}");
+        assert_same(&read[2][..runs], &want_unique, &format!("keys n = {n}"));
+        assert_same(&read[3][..runs], &want_lengths, &format!("lengths n = {n}"));
+        let mut want_bins = vec![0u32; 40];
+        for &x in &input {
+            want_bins[(x / 3) as usize] += 1;
+        }
+        assert_same(&read[4], &want_bins, &format!("histogram n = {n}"));
+    }
+}
+
+#[test]
+fn a_forced_look_back_selection_is_an_error_on_emulated_subgroups() {
+    let (device, _queue) = open_without_subgroups();
+    let select = SelectIf::new(
+        &device,
+        Dtype::I32,
+        "fn keep(x: i32) -> bool { return x < 0; }",
+    )
+    .expect("builds")
+    .with_algorithm(ScanAlgorithm::DecoupledLookBack);
+    let input = zeroed(&device, 1 << 12);
+    let output = zeroed(&device, 1 << 12);
+    let count = zeroed(&device, 4);
+    let temp = zeroed(&device, select.temp_storage_bytes(1000));
+    let message = select
+        .record(
+            &mut encoder(&device),
+            Slice::new(&input, 0),
+            Slice::new(&output, 0),
+            Slice::new(&count, 0),
+            1000,
+            Slice::new(&temp, 0),
+        )
+        .expect_err("the look-back cannot run")
+        .to_string();
+    assert!(message.contains("needs hardware subgroups"), "{message}");
 }

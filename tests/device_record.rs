@@ -1,13 +1,16 @@
 //! `wavekit::device` calls recorded with other work: a scan and a radix
-//! sort recorded into one command encoder around the caller's own copy,
-//! checked after one submit; and calls with bad slices, which must return
+//! sort recorded into one command encoder around the caller's own copy, a
+//! selection and a histogram of its output in another, checked after one
+//! submit; and calls with bad slices, which must return
 //! an error naming the numbers and record nothing, never panic.
 
 mod device_support;
 
 use device_support::*;
 use wavekit::Dtype;
-use wavekit::device::{KeyType, RadixSort, Reduce, ReduceOp, ReduceType, Scan, Slice};
+use wavekit::device::{
+    EvenLevels, Histogram, KeyType, RadixSort, Reduce, ReduceOp, ReduceType, Scan, SelectIf, Slice,
+};
 
 #[test]
 fn two_algorithms_and_a_copy_in_one_encoder() {
@@ -59,6 +62,57 @@ fn two_algorithms_and_a_copy_in_one_encoder() {
         })
         .collect();
     assert_same(&read[1], &want, "offsets");
+}
+
+#[test]
+fn a_selection_and_a_histogram_of_its_output_in_one_encoder() {
+    let (device, queue) = open();
+    let n = 30_000usize;
+    let samples: Vec<u32> = random(n, 1000, 3);
+    let input = guarded(&device, &samples, 0, 0);
+    let kept = zeroed(&device, 4 * n as u64);
+    let count = zeroed(&device, 4);
+    let bins = zeroed(&device, 4 * 10);
+    let select = SelectIf::new(
+        &device,
+        Dtype::U32,
+        "fn keep(x: u32) -> bool { return x >= 500u; }",
+    )
+    .expect("builds");
+    let histogram = Histogram::even(
+        &device,
+        10,
+        EvenLevels::U32 {
+            lower: 0,
+            upper: 1000,
+        },
+    )
+    .expect("builds");
+    let temp = zeroed(&device, select.temp_storage_bytes(n as u32));
+    let mut encoder = encoder(&device);
+    select
+        .record(
+            &mut encoder,
+            (&input).into(),
+            (&kept).into(),
+            (&count).into(),
+            n as u32,
+            (&temp).into(),
+        )
+        .expect("records the selection");
+    // The histogram reads all n words of `kept`: the rest are zero (bin 0).
+    histogram
+        .record(&mut encoder, (&kept).into(), (&bins).into(), n as u32)
+        .expect("records the histogram");
+    let read = submit_and_read(&device, &queue, encoder, &[&count, &bins]);
+    let want: Vec<u32> = samples.iter().copied().filter(|&x| x >= 500).collect();
+    assert_eq!(read[0][0] as usize, want.len(), "count");
+    let mut want_bins = vec![0u32; 10];
+    want_bins[0] = (n - want.len()) as u32;
+    for &x in &want {
+        want_bins[(x / 100) as usize] += 1;
+    }
+    assert_same(&read[1], &want_bins, "bins of the kept elements");
 }
 
 #[test]

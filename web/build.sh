@@ -25,7 +25,8 @@ set -eu
 cd "$(dirname "$0")/.."
 wavekit=${WAVEKIT:-./target/release/wavekit}
 src=demos/shaders
-# The shaders wavekit::device owns (scan, reduce) live with the library.
+# The shaders wavekit::device owns (scan, reduce, compact, histogram) live with
+# the library.
 device_src=src/device/shaders
 gen=web/gen
 # The emulated subgroup size (see above).

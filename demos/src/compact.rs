@@ -1,9 +1,13 @@
 //! `compact`: stream compaction with `ballot` and lane masks
-//! (`shaders/compact.wgsl`): each kept element is ranked inside its
-//! subgroup by popcount, and the tiles learn how many elements the tiles
-//! before them kept either by decoupled look-back in the same pass or by a
-//! count pass and the device scan of the counts (three passes), chosen per
-//! device as the scan is ([`crate::scan::algorithm_for`]).
+//! (`src/device/shaders/compact.wgsl`): each kept element is ranked inside
+//! its subgroup by popcount, and the tiles learn how many elements the
+//! tiles before them kept either by decoupled look-back in the same pass or
+//! by a count pass and the device scan of the counts (three passes), chosen
+//! per device as the scan is ([`crate::scan::algorithm_for`]).
+//!
+//! Through wgpu the demo runs [`wavekit::device::SelectIf`] (the shader's
+//! default predicate, as WGSL), so its timings are the library's; on CUDA
+//! and HIP its own steps over the same shader.
 
 use wavekit::Error;
 use wavekit::runner::{Buffer, Kernel, Step};
@@ -12,7 +16,9 @@ use crate::harness::{Ctx, Report, Timing, bytes_of, check_equal, grid, random_u3
 use crate::scan::{DeviceScan, ScanAlgorithm};
 use crate::{Demo, Prepared, unknown_variant};
 
-const SHADER: &str = include_str!("../shaders/compact.wgsl");
+const SHADER: &str = wavekit::device::shaders::COMPACT;
+/// The predicate, as the library takes it (the shader's default).
+const PREDICATE: &str = "fn keep(x: u32) -> bool { return x < 0x80000000u; }";
 /// Elements per tile (256 threads × 16).
 const TILE: usize = 4096;
 /// Elements below this are kept (about half of uniform u32).
@@ -61,6 +67,14 @@ impl Demo for Compact {
         } else {
             &[]
         };
+        // Through wgpu the library selects, so the benchmark measures it.
+        let library = match ctx.gpu.wgpu() {
+            Some(device) => Some(
+                wavekit::device::SelectIf::new(device.device(), wavekit::Dtype::U32, PREDICATE)?
+                    .with_algorithm(algorithm),
+            ),
+            None => None,
+        };
         let module = ctx.compose(SHADER, "compact.wgsl", edits)?;
         let plan = match algorithm {
             ScanAlgorithm::DecoupledLookBack => {
@@ -79,6 +93,7 @@ impl Demo for Compact {
         Ok(Box::new(PreparedCompact {
             ctx,
             variant: variant.to_string(),
+            library,
             plan,
         }))
     }
@@ -99,6 +114,7 @@ enum Plan<'c> {
 struct PreparedCompact<'c> {
     ctx: &'c Ctx<'c>,
     variant: String,
+    library: Option<wavekit::device::SelectIf>,
     plan: Plan<'c>,
 }
 
@@ -116,6 +132,32 @@ impl Prepared for PreparedCompact<'_> {
         let padded_tiles = tiles.next_multiple_of(4);
         let input_buffer = gpu.upload(bytes_of(&input))?;
         let output = gpu.buffer(4 * n as u64)?;
+        if let Some(library) = &self.library {
+            let count = gpu.buffer(4)?;
+            let temp = gpu.buffer(library.temp_storage_bytes(n as u32))?;
+            let buffers = [&input_buffer, &output, &count, &temp].map(|b| b.wgpu());
+            let [
+                Some(input_wgpu),
+                Some(output_wgpu),
+                Some(count_wgpu),
+                Some(temp_wgpu),
+            ] = buffers
+            else {
+                return Err(Error::Gpu("compact: wgpu buffers expected".into()));
+            };
+            let record = |encoder: &mut wgpu::CommandEncoder| {
+                library.record(
+                    encoder,
+                    input_wgpu.into(),
+                    output_wgpu.into(),
+                    count_wgpu.into(),
+                    n as u32,
+                    temp_wgpu.into(),
+                )
+            };
+            let timing = self.ctx.run(&[Step::Record(&record)])?;
+            return self.check(&input, &output, &count, timing, library.describe());
+        }
         let tile_counts = gpu.buffer(4 * padded_tiles as u64)?;
         let tile_offsets = gpu.buffer(4 * padded_tiles as u64)?;
         let count = gpu.buffer(4)?;
@@ -129,7 +171,8 @@ impl Prepared for PreparedCompact<'_> {
                     Step::dispatch(select, &buffers, groups),
                 ];
                 let timing = self.ctx.run(&steps)?;
-                let how = "single pass, decoupled look-back";
+                let how =
+                    "ballot + lanemask_lt ranks per subgroup; single pass, decoupled look-back";
                 self.check(&input, &output, &count, timing, how)
             }
             Plan::ThreePass {
@@ -142,7 +185,8 @@ impl Prepared for PreparedCompact<'_> {
                 steps.extend(scan.steps(&tile_counts, &tile_offsets, &scratch));
                 steps.push(Step::dispatch(scatter, &buffers, groups));
                 let how = format!(
-                    "tile counts, the device scan of them ({}), scatter",
+                    "ballot + lanemask_lt ranks per subgroup; tile counts, the device scan of \
+                     them ({}), scatter",
                     scan.algorithm().describe()
                 );
                 let timing = self.ctx.run(&steps)?;
@@ -153,7 +197,8 @@ impl Prepared for PreparedCompact<'_> {
 }
 
 impl PreparedCompact<'_> {
-    /// Checks the output against the CPU and reports.
+    /// Checks the output against the CPU and reports (`algorithm`: what
+    /// ran, in words).
     fn check(
         &self,
         input: &[u32],
@@ -178,7 +223,7 @@ impl PreparedCompact<'_> {
             "compact",
             &self.variant,
             self.ctx,
-            &format!("ballot + lanemask_lt ranks per subgroup; {algorithm}"),
+            algorithm,
             input.len(),
             4 * (input.len() + want.len()) as u64,
             timing,

@@ -1,6 +1,11 @@
 //! `histogram`: 256-bin histogram of the low byte of u32 keys with
 //! workgroup histograms and subgroup-aggregated atomics
-//! (`shaders/histogram.wgsl`).
+//! (`src/device/shaders/histogram.wgsl`).
+//!
+//! Through wgpu the demo runs [`wavekit::device::Histogram`] (the low byte
+//! as a WGSL bin function), so its timings are the library's (which zero
+//! the bins with a dispatch of their own); on CUDA and HIP its own steps
+//! over the same shader.
 
 use rand::Rng;
 use wavekit::Error;
@@ -9,7 +14,9 @@ use wavekit::runner::{Kernel, Step};
 use crate::harness::{Ctx, Report, bytes_of, check_equal, rng, words_of};
 use crate::{Demo, Prepared, unknown_variant};
 
-const SHADER: &str = include_str!("../shaders/histogram.wgsl");
+const SHADER: &str = wavekit::device::shaders::HISTOGRAM;
+/// The bin of a key, as the library takes it (the shader's default).
+const BIN_FN: &str = "fn bin(x: u32) -> u32 { return x & 0xffu; }";
 const BLOCK: usize = 256;
 /// Workgroups: enough to fill a large GPU; each folds a grid-stride share.
 const MAX_GROUPS: usize = 1024;
@@ -39,10 +46,21 @@ impl Demo for Histogram {
         }
         let module = ctx.compose(SHADER, "histogram.wgsl", &[])?;
         let [kernel] = ctx.kernels(&module, ["histogram"])?;
+        // Through wgpu the library counts, so the benchmark measures it.
+        let library = match ctx.gpu.wgpu() {
+            Some(device) => Some(wavekit::device::Histogram::with_bin_fn(
+                device.device(),
+                wavekit::Dtype::U32,
+                256,
+                BIN_FN,
+            )?),
+            None => None,
+        };
         Ok(Box::new(PreparedHistogram {
             ctx,
             skewed: variant == "skewed",
             kernel,
+            library,
         }))
     }
 }
@@ -51,6 +69,7 @@ struct PreparedHistogram<'c> {
     ctx: &'c Ctx<'c>,
     skewed: bool,
     kernel: Kernel,
+    library: Option<wavekit::device::Histogram>,
 }
 
 impl PreparedHistogram<'_> {
@@ -79,11 +98,22 @@ impl Prepared for PreparedHistogram<'_> {
         let input_buffer = gpu.upload(bytes_of(&input))?;
         let bins = gpu.buffer(4 * 256)?;
         let groups = n.div_ceil(BLOCK * 8).clamp(1, MAX_GROUPS) as u32;
-        let steps = [
-            Step::Zero(&bins),
-            Step::dispatch(&self.kernel, &[&input_buffer, &bins], [groups, 1, 1]),
-        ];
-        let timing = self.ctx.run(&steps)?;
+        let timing = match &self.library {
+            Some(library) => {
+                let [Some(input), Some(histogram)] = [&input_buffer, &bins].map(|b| b.wgpu())
+                else {
+                    return Err(Error::Gpu("histogram: wgpu buffers expected".into()));
+                };
+                let record = |encoder: &mut wgpu::CommandEncoder| {
+                    library.record(encoder, input.into(), histogram.into(), n as u32)
+                };
+                self.ctx.run(&[Step::Record(&record)])?
+            }
+            None => self.ctx.run(&[
+                Step::Zero(&bins),
+                Step::dispatch(&self.kernel, &[&input_buffer, &bins], [groups, 1, 1]),
+            ])?,
+        };
         let got: Vec<u32> = words_of(&gpu.read(&bins)?);
         let mut want = vec![0u32; 256];
         for &key in &input {

@@ -47,7 +47,7 @@ fn kernels() -> Vec<DemoKernel> {
         plain("scan.wgsl", wavekit::device::shaders::SCAN, "scan_lookback"),
         plain(
             "compact.wgsl",
-            include_str!("../shaders/compact.wgsl"),
+            wavekit::device::shaders::COMPACT,
             "select_lookback",
         ),
     ];

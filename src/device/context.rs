@@ -41,7 +41,8 @@ impl Context {
     }
 
     /// `source` with each `from` of `edits` (a declaration such as
-    /// `alias T = f32;`) replaced by its `to`, composed for the device.
+    /// `alias T = f32;`, which must occur exactly once) replaced by its
+    /// `to`, composed for the device.
     pub fn compose(
         &self,
         source: &str,
@@ -50,10 +51,19 @@ impl Context {
     ) -> Result<ValidModule, Error> {
         let mut text = source.to_string();
         for (from, to) in edits {
-            if !text.contains(from) {
-                return Err(Error::Usage(format!(
-                    "{file_name}: the declaration `{from}` to edit is not there"
-                )));
+            match text.matches(from).count() {
+                1 => {}
+                0 => {
+                    return Err(Error::Usage(format!(
+                        "{file_name}: the declaration `{from}` to edit is not there"
+                    )));
+                }
+                // A comment quoting the declaration would take the edit.
+                count => {
+                    return Err(Error::Usage(format!(
+                        "{file_name}: the declaration `{from}` to edit is there {count} times"
+                    )));
+                }
             }
             text = text.replacen(from, to, 1);
         }

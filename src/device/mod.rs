@@ -1,7 +1,7 @@
 //! Device-wide algorithms on the caller's own wgpu device and buffers
 //! (feature `device`), in the manner of CUB's `Device*` layer: prefix scans,
-//! reductions and radix sorts built from wavekit's subgroup and block
-//! primitives.
+//! reductions, radix sorts, selections, run-length encodings and
+//! histograms built from wavekit's subgroup and block primitives.
 //!
 //! Each algorithm is an object built once per [`wgpu::Device`] (and dtype or
 //! options): its shaders are composed for the device's subgroup sizes
@@ -11,9 +11,10 @@
 //!
 //! - no allocation and no read-back inside a call: the algorithm's scratch
 //!   lives in a caller-provided temp slice of at least
-//!   `temp_storage_bytes(n)` bytes (as CUB's `d_temp_storage`), and the
-//!   element count reaches the shaders as the size of the bindings, so no
-//!   uniform is written either; a call creates bind groups only;
+//!   `temp_storage_bytes(n)` bytes (as CUB's `d_temp_storage`;
+//!   [`Histogram`] needs none), and the element count reaches the shaders
+//!   as the size of the bindings, so no uniform is written either; a call
+//!   creates bind groups only;
 //! - a call validates everything first and returns an [`Error`](crate::Error)
 //!   naming the numbers (a buffer too small, an offset that is not a multiple
 //!   of the device's `min_storage_buffer_offset_alignment`, a buffer without
@@ -35,33 +36,49 @@
 //! | [`Reduce`] | sum, min or max of f32, i32 or u32 | `DeviceReduce::Sum` / `Min` / `Max` |
 //! | [`RadixSort`] | stable LSD sort of u32, i32 or f32 keys, with u32 values or without, over a bit range | `DeviceRadixSort::SortKeys` / `SortPairs` |
 //! | [`SegmentedSort`] | each segment (begin offsets) of u32, i32 or f32 keys sorted, with u32 values (on (key, value)) or without | `DeviceSegmentedSort::SortKeys` / `SortPairs` |
+//! | [`SelectIf`] | the u32, i32 or f32 elements for which a WGSL predicate holds, in order, and their number | `DeviceSelect::If` |
+//! | [`RunLengthEncode`] | the key and length of each run of equal u32 or i32 keys, and the number of runs | `DeviceRunLengthEncode::Encode` |
+//! | [`Histogram`] | u32 counts of f32, u32 or i32 samples in even bins or by a WGSL bin function | `DeviceHistogram::HistogramEven` |
 //!
 //! Algorithm choice: where the device keeps started workgroups running while
-//! others spin (NVIDIA, AMD and Intel GPUs), scans and sorts use a single
-//! pass with decoupled look-back (the sort is OneSweep); elsewhere
+//! others spin (NVIDIA, AMD and Intel GPUs), scans, selections and sorts use
+//! a single pass with decoupled look-back (the sort is OneSweep); elsewhere
 //! (CPU adapters, mobile and Apple GPUs, unknown vendors) three-pass
 //! reduce-then-scan ([`ScanAlgorithm::for_adapter`]). Every object takes an
 //! override. Scans under an operator other than the u32 / i32 sum always
 //! run reduce-then-scan; the segmented sort has one algorithm (short
 //! segments in registers, chunks in workgroup memory, global merges).
 //!
-//! Not yet here (issue 20): `select_if`, `histogram`, a look-back for
+//! A caller's WGSL ([`SelectIf`]'s predicate, [`Histogram`]'s bin function)
+//! is composed on its own before the algorithm's shader: a malformed one is
+//! an error at its own line and column, and one that does not declare the
+//! function the shader calls is an [`Error::Usage`](crate::Error::Usage).
+//!
+//! Not yet here (issue 20): `DeviceSelect::Flagged`, a look-back for
 //! operator scans, 64-bit keys and a CUDA path.
 
 mod algorithm;
+mod compaction;
 mod context;
+mod histogram;
 mod radix_sort;
 mod reduce;
+mod run_length;
 mod scan;
 mod scan_operator;
 mod segmented_sort;
+mod select;
 pub mod shaders;
 mod slice;
+mod user_fn;
 
 pub use algorithm::ScanAlgorithm;
+pub use histogram::{EvenLevels, Histogram};
 pub use radix_sort::{KeyType, RadixSort, RadixSortAlgorithm, RadixSortOptions};
 pub use reduce::{Reduce, ReduceOp, ReduceType};
+pub use run_length::RunLengthEncode;
 pub use scan::{Scan, ScanKind};
 pub use scan_operator::ScanOperator;
 pub use segmented_sort::SegmentedSort;
+pub use select::SelectIf;
 pub use slice::Slice;

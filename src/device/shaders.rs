@@ -29,3 +29,13 @@ pub const SEGMENTED_SORT: &str = include_str!("shaders/segmented_sort.wgsl");
 /// run it; [`SegmentedSort`](super::SegmentedSort)'s short path is its
 /// general-offset form).
 pub const CONTACT_SORT: &str = include_str!("shaders/contact_sort.wgsl");
+/// Stream compaction by a predicate (or of run starts): single pass with
+/// look-back, or tile counts and scatter around the device scan.
+pub const COMPACT: &str = include_str!("shaders/compact.wgsl");
+/// Histogram by a bin function: workgroup histograms with
+/// subgroup-aggregated atomics, or global atomics for many bins.
+pub const HISTOGRAM: &str = include_str!("shaders/histogram.wgsl");
+/// Run keys and lengths from the run starts the compaction wrote.
+pub const RUN_LENGTH: &str = include_str!("shaders/run_length.wgsl");
+/// Zeroes a binding (a count, a histogram) without `COPY_DST`.
+pub const ZERO: &str = include_str!("shaders/zero.wgsl");

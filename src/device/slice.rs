@@ -144,3 +144,27 @@ pub(crate) fn distinct(
     }
     Ok(())
 }
+
+/// Fails when two of `ranges` (named) overlap in one buffer: outputs and
+/// scratch that share a buffer must not share bytes.
+pub(crate) fn disjoint(algorithm: &str, ranges: &[(&str, Range<'_>)]) -> Result<(), Error> {
+    for (i, (a_name, a)) in ranges.iter().enumerate() {
+        for (b_name, b) in &ranges[i + 1..] {
+            if a.buffer == b.buffer
+                && a.size > 0
+                && b.size > 0
+                && a.offset < b.offset + b.size
+                && b.offset < a.offset + a.size
+            {
+                return Err(Error::Usage(format!(
+                    "{algorithm}: `{a_name}` (bytes {}..{}) and `{b_name}` (bytes {}..{}) overlap in one buffer",
+                    a.offset,
+                    a.offset + a.size,
+                    b.offset,
+                    b.offset + b.size
+                )));
+            }
+        }
+    }
+    Ok(())
+}

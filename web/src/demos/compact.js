@@ -1,4 +1,5 @@
-// demos/shaders/compact.wgsl: stream compaction of the u32s below 2^31, in
+// src/device/shaders/compact.wgsl (wavekit::device::SelectIf's shader, with
+// its default predicate): stream compaction of the u32s below 2^31, in
 // order, in its three-pass form: count_tiles counts each tile's kept
 // elements, scan.wgsl turns the counts into tile offsets, and scatter places
 // each kept element by sg::ballot and sg::lanemask_lt ranks. (The shader's

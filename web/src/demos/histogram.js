@@ -1,4 +1,5 @@
-// demos/shaders/histogram.wgsl: a 256-bin histogram of the low byte of each
+// src/device/shaders/histogram.wgsl (wavekit::device::Histogram's shader,
+// with its default bin function): a 256-bin histogram of the low byte of each
 // u32, counted in workgroup memory; a subgroup whose lanes share one bin
 // (sg::all_equal) adds them with one atomic from an elected lane.
 import { bars } from '../chart.js';

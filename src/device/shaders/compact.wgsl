@@ -1,5 +1,14 @@
-// Stream compaction: the elements of `input` below THRESHOLD, in order,
-// into `output`, and their number into `count[0]`.
+// Stream compaction: the elements of `input` for which `keep` holds, in
+// order, into `output`, and their number into `count[0]`
+// (wavekit::device::SelectIf, wavekit::device::RunLengthEncode's first step,
+// the demos' `compact`).
+//
+// Host edits (each a whole declaration, below): the element type T (u32,
+// i32 or f32); the predicate `keep` (a pure function of the element; the
+// default keeps the u32 below 2^31); RUN_STARTS (true: keep the elements
+// that differ from the one before them, and the first, writing each one's
+// index, as u32 bits of T, instead of the element: the run starts of a
+// run-length encoding); LOOK_BACK (below).
 //
 // Tiles of TILE = BLOCK * ITEMS elements, lane-striped: subgroup g of S
 // lanes owns the ITEMS * S consecutive elements from tile * TILE +
@@ -29,7 +38,7 @@
 //   count_tiles, then the device scan of tile_counts into tile_offsets, then
 //     scatter (three passes, portable): the same ranks, with the tile's
 //     offset from tile_offsets.
-// Bindings: 0 input (array<u32>, n), 1 output (array<u32>, n),
+// Bindings: 0 input (array<T>, n), 1 output (array<T>, n),
 //   2 tile_counts (select_lookback: its tile_state, one word per tile;
 //   otherwise the counts), 3 tile_offsets (array<u32>, tiles rounded up to a
 //   multiple of 4; select_lookback: its tile counter in word 0), 4 count
@@ -44,7 +53,9 @@
 const BLOCK = 256u;
 const ITEMS = 16u;
 const TILE = BLOCK * ITEMS;
-const THRESHOLD = 0x80000000u;
+alias T = u32;
+fn keep(x: T) -> bool { return x < 0x80000000u; }
+const RUN_STARTS = false;
 // Subgroups per workgroup at the smallest subgroup size, 4 lanes.
 const MAX_SUBGROUPS = BLOCK / 4u;
 const STATE_AGGREGATE = 0x40000000u;
@@ -57,8 +68,8 @@ const COUNT_MASK = 0x3fffffffu;
 // three passes).
 const LOOK_BACK = true;
 
-@group(0) @binding(0) var<storage, read> input: array<u32>;
-@group(0) @binding(1) var<storage, read_write> output: array<u32>;
+@group(0) @binding(0) var<storage, read> input: array<T>;
+@group(0) @binding(1) var<storage, read_write> output: array<T>;
 @group(0) @binding(2) var<storage, read_write> tile_counts: array<atomic<u32>>;
 @group(0) @binding(3) var<storage, read_write> tile_offsets: array<atomic<u32>>;
 @group(0) @binding(4) var<storage, read_write> count: array<u32>;
@@ -83,7 +94,7 @@ fn rank_in_subgroup(b: vec4<u32>, lane: u32) -> u32 {
 /// A thread's part of a ranked tile: its elements, where each kept one goes
 /// among the tile's kept elements (NONE: dropped), and the tile's count.
 struct TileRanks {
-    values: array<u32, ITEMS>,
+    values: array<T, ITEMS>,
     positions: array<u32, ITEMS>,
     total: u32,
 }
@@ -97,19 +108,29 @@ fn rank_tile(tile: u32, t: u32) -> TileRanks {
     let subgroup = t / size;
     let first = tile * TILE + subgroup * ITEMS * size + lane;
     let n = arrayLength(&input);
-    var values: array<u32, ITEMS>;
+    var values: array<T, ITEMS>;
     var positions: array<u32, ITEMS>;
     var kept = 0u;
     for (var k = 0u; k < ITEMS; k++) {
         let i = first + k * size;
-        var x = THRESHOLD;
+        // Lanes past the end see a zero element and keep nothing (`&`
+        // evaluates both sides: a select, not a branch).
+        var x: T;
         if i < n {
             x = input[i];
         }
-        let keep = x < THRESHOLD;
-        let b = sg::ballot(keep);
+        var flag = (i < n) & keep(x);
+        if RUN_STARTS {
+            var before = x;
+            if i > 0u && i < n {
+                before = input[i - 1u];
+            }
+            flag = (i < n) & ((i == 0u) | (x != before));
+            x = bitcast<T>(i);
+        }
+        let b = sg::ballot(flag);
         values[k] = x;
-        positions[k] = select(NONE, kept + rank_in_subgroup(b, lane), keep);
+        positions[k] = select(NONE, kept + rank_in_subgroup(b, lane), flag);
         let whole = countOneBits(b);
         kept += whole.x + whole.y + whole.z + whole.w;
     }

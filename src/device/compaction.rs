@@ -1,0 +1,178 @@
+//! The compaction engine shared by [`SelectIf`](super::SelectIf) and
+//! [`RunLengthEncode`](super::RunLengthEncode): `shaders/compact.wgsl`
+//! composed for an element type and a predicate (or the run starts), its
+//! temp layout and its commands, single pass with look-back or tile counts,
+//! the device scan of them and a scatter.
+
+use super::ScanAlgorithm;
+use super::context::{Context, Op, Pipeline, TempLayout};
+use super::scan::{Scan, ScanKind};
+use super::shaders;
+use super::slice::Range;
+use crate::error::Error;
+
+/// Elements per tile (256 threads × 16).
+pub(crate) const TILE: u64 = 4096;
+/// The single pass publishes counts in 30 bits.
+pub(crate) const MAX_LOOKBACK: u32 = (1 << 30) - 1;
+
+/// What the compaction keeps and writes.
+pub(crate) enum Keep<'a> {
+    /// The elements for which the caller's `fn keep(x: T) -> bool` holds
+    /// (its WGSL text), written as themselves.
+    Predicate(&'a str),
+    /// The first element and each that differs from the one before it,
+    /// written as its index.
+    RunStarts,
+}
+
+/// The compaction's pipelines on one device, for one element type and
+/// predicate.
+pub(crate) struct Compaction {
+    pub ctx: Context,
+    pub algorithm: ScanAlgorithm,
+    lookback: Pipeline,
+    count_tiles: Pipeline,
+    scatter: Pipeline,
+    zero: Pipeline,
+    scan: Scan,
+}
+
+/// The temp regions of a call: tile counts (the look-back's tile states),
+/// tile offsets (the look-back's tile counter in word 0), the scan's temp.
+pub(crate) struct Regions {
+    tiles: u32,
+    counts: (u64, u64),
+    offsets: (u64, u64),
+    scan: (u64, u64),
+}
+
+impl Compaction {
+    /// Composes `compact.wgsl` for `element` (a WGSL scalar type) and
+    /// `keep`; a predicate must have been checked (`user_fn::check`).
+    pub fn new(ctx: Context, element: &str, keep: Keep<'_>) -> Result<Self, Error> {
+        let emulated = ctx.target.is_emulated();
+        let alias = format!("alias T = {element};");
+        let look_back = format!("const LOOK_BACK = {};", !emulated);
+        let mut edits = vec![
+            ("alias T = u32;", alias.as_str()),
+            ("const LOOK_BACK = true;", look_back.as_str()),
+        ];
+        let default = "fn keep(x: T) -> bool { return x < 0x80000000u; }";
+        match keep {
+            Keep::Predicate(text) => edits.push((default, text)),
+            Keep::RunStarts => {
+                edits.push(("const RUN_STARTS = false;", "const RUN_STARTS = true;"));
+                // Unused; the default compares with a u32.
+                edits.push((default, "fn keep(x: T) -> bool { return true; }"));
+            }
+        }
+        let module = ctx.compose(shaders::COMPACT, "compact.wgsl", &edits)?;
+        let [lookback, count_tiles, scatter] =
+            ctx.pipelines(&module, ["select_lookback", "count_tiles", "scatter"])?;
+        let zero_module = ctx.compose(shaders::ZERO, "zero.wgsl", &[])?;
+        let [zero] = ctx.pipelines(&zero_module, ["zero"])?;
+        let scan = Scan::with_context(ctx.clone(), ScanKind::Exclusive, true)?
+            .with_algorithm(ScanAlgorithm::ReduceThenScan);
+        Ok(Compaction {
+            algorithm: if emulated {
+                ScanAlgorithm::ReduceThenScan
+            } else {
+                ScanAlgorithm::for_adapter(&ctx.info)
+            },
+            ctx,
+            lookback,
+            count_tiles,
+            scatter,
+            zero,
+            scan,
+        })
+    }
+
+    /// Places the temp regions of a call on `n` elements in `layout`.
+    pub fn place(&self, layout: &mut TempLayout, n: u32) -> Regions {
+        let tiles = u64::from(n).div_ceil(TILE) as u32;
+        let words = u64::from(tiles);
+        Regions {
+            tiles,
+            counts: layout.place(4 * words),
+            offsets: layout.place(4 * words.next_multiple_of(4)),
+            scan: layout.place(self.scan.temp_storage_bytes(tiles)),
+        }
+    }
+
+    /// Fails where the chosen algorithm cannot run: the look-back on
+    /// emulated subgroups, or on 2^30 elements or more.
+    pub fn check(&self, name: &str, n: u32) -> Result<(), Error> {
+        if self.algorithm != ScanAlgorithm::DecoupledLookBack {
+            return Ok(());
+        }
+        if self.ctx.target.is_emulated() {
+            return Err(Error::Usage(format!(
+                "{name}: the decoupled look-back needs hardware subgroups, and this device's \
+                 are emulated: use ScanAlgorithm::ReduceThenScan"
+            )));
+        }
+        if n > MAX_LOOKBACK {
+            return Err(Error::Usage(format!(
+                "{name}: the single pass (decoupled look-back) publishes counts in 30 bits and \
+                 takes at most {MAX_LOOKBACK} elements, not {n}: use ScanAlgorithm::ReduceThenScan"
+            )));
+        }
+        Ok(())
+    }
+
+    /// The commands of a checked call: `input` and `output` `n` elements,
+    /// `count` one word, `temp` holding `regions`. `n = 0` writes a zero
+    /// count.
+    pub fn ops<'a>(
+        &'a self,
+        input: Range<'a>,
+        output: Range<'a>,
+        count: Range<'a>,
+        n: u32,
+        temp: Range<'a>,
+        regions: &Regions,
+    ) -> Vec<Op<'a>> {
+        if n == 0 {
+            return vec![Op::Dispatch(&self.zero, vec![count], [1, 1, 1])];
+        }
+        let counts = temp.sub(regions.counts.0, regions.counts.1);
+        let offsets = temp.sub(regions.offsets.0, regions.offsets.1);
+        let bindings = vec![input, output, counts, offsets, count];
+        let grid = self.ctx.grid(regions.tiles);
+        match self.algorithm {
+            ScanAlgorithm::DecoupledLookBack => vec![
+                Op::Clear(counts),
+                Op::Clear(offsets),
+                Op::Dispatch(&self.lookback, bindings, grid),
+            ],
+            ScanAlgorithm::ReduceThenScan => {
+                let scan_temp = temp.sub(regions.scan.0, regions.scan.1);
+                let words = 4 * u64::from(regions.tiles);
+                let mut ops = vec![Op::Dispatch(&self.count_tiles, bindings.clone(), grid)];
+                ops.extend(self.scan.ops(
+                    counts.sub(0, words),
+                    offsets.sub(0, words),
+                    regions.tiles,
+                    scan_temp,
+                ));
+                ops.push(Op::Dispatch(&self.scatter, bindings, grid));
+                ops
+            }
+        }
+    }
+
+    /// What a call does, in words.
+    pub fn describe(&self) -> &'static str {
+        match self.algorithm {
+            ScanAlgorithm::DecoupledLookBack => {
+                "ballot + lanemask_lt ranks per subgroup; single pass, decoupled look-back"
+            }
+            ScanAlgorithm::ReduceThenScan => {
+                "ballot + lanemask_lt ranks per subgroup; tile counts, the device scan of them \
+                 (reduce-then-scan), scatter"
+            }
+        }
+    }
+}

@@ -1,0 +1,135 @@
+//! [`SelectIf`]: device-wide stream compaction of u32, i32 or f32 by a
+//! caller's WGSL predicate (`shaders/compact.wgsl` through
+//! [`Compaction`](super::compaction)), as CUB's `DeviceSelect::If`.
+
+use super::ScanAlgorithm;
+use super::compaction::{Compaction, Keep};
+use super::context::{Context, TempLayout, record};
+use super::slice::{Slice, disjoint, distinct};
+use super::user_fn::{self, Signature};
+use crate::dtype::Dtype;
+use crate::error::Error;
+
+const NAME: &str = "wavekit::device::SelectIf";
+
+/// A device-wide selection: the elements for which a WGSL predicate holds,
+/// in their order, and how many there are. Built once per device, element
+/// type and predicate.
+///
+/// - **Predicate**: the WGSL text of `fn keep(x: T) -> bool` (`T` is the
+///   element type, also spelled out: `fn keep(x: u32) -> bool { return x <
+///   100u; }`), a pure function of the element; it may bring helper
+///   functions and module-scope constants, imports nothing and calls no
+///   subgroup or barrier operation (it runs in non-uniform control flow).
+///   It is composed on its own first: a malformed one is an
+///   [`Error::Compose`] or [`Error::Wgsl`] at its own line and column.
+/// - **Dtypes**: u32, i32, f32 (4-byte elements).
+/// - **Placement**: input `n` elements; output room for `n` elements (the
+///   kept ones are its first `count`, the rest untouched); count one u32;
+///   temp at least [`SelectIf::temp_storage_bytes`] bytes
+///   (`STORAGE | COPY_DST`). The input's buffer is none of the others
+///   (it is bound read-only); output, count and temp may share a buffer
+///   where their bytes do not overlap.
+/// - **Algorithm**: tiles of 4096 elements (256 threads × 16, lane-striped);
+///   each kept element is ranked in its subgroup by `sg::ballot` and
+///   `sg::lanemask_lt` (a popcount), the subgroups' totals through
+///   workgroup memory; tiles learn the kept elements before them by
+///   decoupled look-back in the same pass (1 read of each element, 1 write
+///   of each kept one; at most 2^30 − 1 elements), or by a count pass, the
+///   device scan of the tile counts and a scatter pass (2 reads, 1 write),
+///   by [`ScanAlgorithm::for_adapter`] unless overridden (reduce-then-scan
+///   on emulated subgroups, where the look-back cannot run).
+/// - **Cost of a call**: up to 2 clears and 5 dispatches (1 for `n = 0`,
+///   which writes a zero count); a bind group per dispatch; nothing
+///   allocated, nothing read back.
+pub struct SelectIf {
+    compaction: Compaction,
+    dtype: Dtype,
+}
+
+impl SelectIf {
+    /// The selection of `dtype` elements (u32, i32 or f32) by `predicate`
+    /// (the text of `fn keep(x: T) -> bool`) on `device`, which must have
+    /// been created with [`Target::wgpu_features`](crate::Target::wgpu_features).
+    /// Checks the predicate, composes and compiles the pipelines (once).
+    pub fn new(device: &wgpu::Device, dtype: Dtype, predicate: &str) -> Result<Self, Error> {
+        let element = user_fn::element(NAME, dtype, &[Dtype::U32, Dtype::I32, Dtype::F32])?;
+        let ctx = Context::new(device)?;
+        let signature = Signature {
+            algorithm: NAME,
+            name: "keep",
+            returns: "bool",
+        };
+        user_fn::check(&ctx, &signature, predicate, element)?;
+        Ok(SelectIf {
+            compaction: Compaction::new(ctx, element, Keep::Predicate(predicate))?,
+            dtype,
+        })
+    }
+
+    /// The same selection with `algorithm` instead of the device's choice.
+    /// Forcing [`ScanAlgorithm::DecoupledLookBack`] on a device that does
+    /// not keep started workgroups running may hang it; on emulated
+    /// subgroups its calls are errors (the look-back is one subgroup's).
+    pub fn with_algorithm(mut self, algorithm: ScanAlgorithm) -> Self {
+        self.compaction.algorithm = algorithm;
+        self
+    }
+
+    /// The algorithm its calls record.
+    pub fn algorithm(&self) -> ScanAlgorithm {
+        self.compaction.algorithm
+    }
+
+    /// The element type.
+    pub fn dtype(&self) -> Dtype {
+        self.dtype
+    }
+
+    /// What a call does, in words, for reports.
+    pub fn describe(&self) -> &'static str {
+        self.compaction.describe()
+    }
+
+    /// Temp bytes a call on `n` elements needs (a few bytes per 4096
+    /// elements, plus alignment padding).
+    pub fn temp_storage_bytes(&self, n: u32) -> u64 {
+        let mut layout = TempLayout::new(&self.compaction.ctx.limits);
+        self.compaction.place(&mut layout, n);
+        layout.bytes()
+    }
+
+    /// Records the selection of the `n` elements at `input` into `output`
+    /// (the kept elements in order) and `count` (their number, one u32),
+    /// with scratch at `temp`. Checks every slice first (an error names the
+    /// slice and the numbers, and nothing is recorded).
+    pub fn record(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        input: Slice<'_>,
+        output: Slice<'_>,
+        count: Slice<'_>,
+        n: u32,
+        temp: Slice<'_>,
+    ) -> Result<(), Error> {
+        for (what, slice) in [("output", output), ("count", count), ("temp", temp)] {
+            distinct(NAME, ("input", input), (what, slice))?;
+        }
+        let ctx = &self.compaction.ctx;
+        let bytes = 4 * u64::from(n);
+        let input = ctx.limits.check(NAME, "input", input, bytes, false)?;
+        let output = ctx.limits.check(NAME, "output", output, bytes, false)?;
+        let count = ctx.limits.check(NAME, "count", count, 4, false)?;
+        let mut layout = TempLayout::new(&ctx.limits);
+        let regions = self.compaction.place(&mut layout, n);
+        let temp = ctx.limits.check(NAME, "temp", temp, layout.bytes(), true)?;
+        disjoint(
+            NAME,
+            &[("output", output), ("count", count), ("temp", temp)],
+        )?;
+        self.compaction.check(NAME, n)?;
+        let ops = self.compaction.ops(input, output, count, n, temp, &regions);
+        record(&ctx.device, encoder, &ops);
+        Ok(())
+    }
+}

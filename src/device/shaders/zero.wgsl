@@ -1,0 +1,16 @@
+// Zeroes every word of `words`: a dispatch of ceil(len / 256) workgroups
+// (spilling into y), one word per thread. The device algorithms write a
+// zero count or clear the caller's output with it where `clear_buffer`
+// would need COPY_DST on the caller's buffer.
+// Bindings: 0 words (array<u32>).
+
+@group(0) @binding(0) var<storage, read_write> words: array<u32>;
+
+@compute @workgroup_size(256)
+fn zero(@builtin(global_invocation_id) gid: vec3<u32>,
+        @builtin(num_workgroups) nwg: vec3<u32>) {
+    let i = gid.x + gid.y * nwg.x * 256u;
+    if i < arrayLength(&words) {
+        words[i] = 0u;
+    }
+}
