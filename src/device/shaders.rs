@@ -18,3 +18,7 @@ pub const REDUCE_FINAL: &str = include_str!("shaders/reduce_final.wgsl");
 pub const RADIX_ONESWEEP: &str = include_str!("shaders/radix_onesweep.wgsl");
 /// Reduce-then-scan radix sort pass: upsweep and downsweep.
 pub const RADIX_SORT: &str = include_str!("shaders/radix_sort.wgsl");
+/// The key functions of 64-bit keys (pairs of u32 words) that a host puts
+/// into [`RADIX_SORT`] for a sort of u64, i64 or f64 keys (see the file's
+/// header); not a shader on its own.
+pub const RADIX_KEY64: &str = include_str!("shaders/radix_key64.wgsl");
