@@ -31,8 +31,9 @@ const MAX_KEYS: u32 = (1 << 30) - 1;
 /// `&[u64]` on every platform wgpu runs on); the shaders read a key as two
 /// u32 words, low word first, and extract each 8-bit digit from them, so
 /// they need no 64-bit integers in WGSL (`SHADER_INT64`) and run on every
-/// device the 32-bit sort runs on. They sort by reduce-then-scan (OneSweep
-/// takes 32-bit keys only, for now).
+/// device the 32-bit sort runs on, by either algorithm (OneSweep stages a
+/// tile's keys one word at a time, so its workgroup memory is that of
+/// 32-bit keys).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum KeyType {
     /// Unsigned.
@@ -117,7 +118,7 @@ pub struct RadixSortOptions {
     /// input order. Each 8 bits (rounded up) are a pass.
     pub bits: Bits<u32>,
     /// The algorithm; `None` picks [`RadixSortAlgorithm::for_adapter`]
-    /// (reduce-then-scan on emulated subgroups and for 64-bit keys).
+    /// (reduce-then-scan on emulated subgroups).
     pub algorithm: Option<RadixSortAlgorithm>,
 }
 
@@ -152,11 +153,11 @@ impl Default for RadixSortOptions {
 ///   Any buffer may hold several of the slices, as long as the ranges do not
 ///   overlap (every binding is declared `read_write`).
 /// - **Limits**: `n < 2^30`; `bits` within `0..=32` (`0..=64` for 64-bit
-///   keys), not empty. 64-bit keys take reduce-then-scan only.
+///   keys), not empty.
 /// - **Cost of a call** (OneSweep): one clear, `2 + passes` dispatches;
-///   (reduce-then-scan): `passes × (2 + the scan's)` dispatches, each pass
-///   reading the keys twice and writing them once (64-bit keys: up to 8
-///   passes of twice the bytes).
+///   (reduce-then-scan): `passes × (2 + the scan's)` dispatches. 64-bit
+///   keys: up to 8 passes, each moving twice the key bytes (OneSweep: one
+///   histogram read for all 8, and two more workgroup barriers a tile).
 pub struct RadixSort {
     ctx: Context,
     options: RadixSortOptions,
@@ -264,8 +265,7 @@ impl RadixSort {
     /// A sort of `options` on `device` (created with the subgroup features,
     /// [`Target::wgpu_features`](crate::Target::wgpu_features)); composes
     /// and compiles one pipeline per pass (once). Fails on an empty or
-    /// out-of-range bit range, on OneSweep asked for 64-bit keys and on
-    /// subgroups outside 4..=128.
+    /// out-of-range bit range and on subgroups outside 4..=128.
     pub fn new(device: &wgpu::Device, options: RadixSortOptions) -> Result<Self, Error> {
         let bits = &options.bits;
         let width = options.key.bits();
@@ -276,20 +276,13 @@ impl RadixSort {
                 bits.start, bits.end, options.key
             )));
         }
-        if options.key.is_wide() && options.algorithm == Some(RadixSortAlgorithm::OneSweep) {
-            return Err(Error::Usage(format!(
-                "wavekit::device::RadixSort: OneSweep sorts 32-bit keys only, not {:?}; \
-                 64-bit keys sort by reduce-then-scan (leave `algorithm` None)",
-                options.key
-            )));
-        }
         let ctx = Context::new(device)?;
         // On emulated subgroups OneSweep's eight ballots per key are eight
         // workgroup exchanges: reduce-then-scan ran 4.1x faster there (H100,
         // Vulkan, 2^24 keys: 2.24 against 9.18 ms,
         // docs/benchmarks/2026-11-25f-h100-emulated).
         let algorithm = options.algorithm.unwrap_or_else(|| {
-            if ctx.target.is_emulated() || options.key.is_wide() {
+            if ctx.target.is_emulated() {
                 RadixSortAlgorithm::ReduceThenScan
             } else {
                 RadixSortAlgorithm::for_adapter(&ctx.info)

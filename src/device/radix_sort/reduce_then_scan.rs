@@ -39,7 +39,7 @@ impl ReduceThenScan {
     pub fn new(ctx: &Context, options: &RadixSortOptions) -> Result<Self, Error> {
         let mut source = writable(shaders::RADIX_SORT);
         if options.key.is_wide() {
-            source = wide::widen(&source)?;
+            source = wide::widen(&source, wide::PassShader::ReduceThenScan)?;
         }
         let mut built = Vec::new();
         for pass in passes(&options.bits) {

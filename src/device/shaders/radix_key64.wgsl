@@ -1,18 +1,21 @@
-// 64-bit keys (u64, i64, f64) for the reduce-then-scan pass shader
-// (radix_sort.wgsl): not a shader on its own, but the functions the host
-// puts into radix_sort.wgsl's text for a sort of 64-bit keys
-// (wavekit::device::RadixSort, src/device/radix_sort/wide.rs):
+// 64-bit keys (u64, i64, f64) for the radix sort pass shaders
+// (radix_sort.wgsl and radix_onesweep.wgsl): not a shader on its own, but
+// the functions the host puts into a pass shader's text for a sort of
+// 64-bit keys (wavekit::device::RadixSort, src/device/radix_sort/wide.rs):
 //   - keys_in / keys_out are declared array<vec2<u32>> and the passes' key
 //     arrays array<vec2<u32>, ITEMS>: a key is two u32 words, low word
 //     first, which is how a little-endian u64 / i64 / f64 buffer is laid
 //     out, so the caller's 8-byte keys are read and written as they are;
-//   - each function below replaces radix_sort.wgsl's function of the same
-//     name (key_digit is added), and the digit of a key comes from
-//     key_digit rather than `extractBits(key, SHIFT, DIGIT_BITS)`; the radix
-//     rank ranks that digit itself (bit_start 0).
+//   - each function below replaces the pass shader's function of the same
+//     name, or is added, and the shader's digit extractions
+//     (`extractBits(key, SHIFT, DIGIT_BITS)` and the like) become calls of
+//     key_digit / digit_at; radix_sort.wgsl's radix rank ranks the digit
+//     itself (bit_start 0); radix_onesweep.wgsl stages a tile's keys for
+//     the scatter one word at a time, so its workgroup memory stays that of
+//     32-bit keys, and counts 8 passes' digits in its histogram.
 // Every operation stays on 32-bit words (no SHADER_INT64), so 64-bit keys
 // sort on every device the 32-bit sort runs on. KEY_ORDER, SHIFT (0..63),
-// DIGIT_BITS, FIRST_PASS, LAST_PASS and keys_in are radix_sort.wgsl's.
+// DIGIT_BITS, FIRST_PASS, LAST_PASS and keys_in are the pass shader's.
 
 // The caller's key as unsigned 64-bit bits in the same order (KEY_ORDER 0:
 // u64, as it is; 1: i64, the sign bit (bit 31 of the high word) flipped;
@@ -57,12 +60,17 @@ fn store_key(key: vec2<u32>) -> vec2<u32> {
     return key;
 }
 
-// This pass's digit of an (encoded) key: its bits SHIFT .. SHIFT +
-// DIGIT_BITS, which straddle the two words when the caller's begin bit is
-// not a multiple of 8 (a funnel shift of the words; the high word is
-// shifted twice so that SHIFT 0 shifts it out rather than by 32).
-fn key_digit(key: vec2<u32>) -> u32 {
-    let s = SHIFT & 31u;
+// Bits shift .. shift + bits (bits <= 8) of an (encoded) key, which
+// straddle the two words when the caller's begin bit is not a multiple of
+// 8: a funnel shift of the words (the high word is shifted twice so that a
+// shift of 0 shifts it out rather than by 32).
+fn digit_at(key: vec2<u32>, shift: u32, bits: u32) -> u32 {
+    let s = shift & 31u;
     let funnel = (key.x >> s) | ((key.y << (31u - s)) << 1u);
-    return extractBits(select(funnel, key.y >> s, SHIFT >= 32u), 0u, DIGIT_BITS);
+    return extractBits(select(funnel, key.y >> s, shift >= 32u), 0u, bits);
+}
+
+// This pass's digit of an (encoded) key.
+fn key_digit(key: vec2<u32>) -> u32 {
+    return digit_at(key, SHIFT, DIGIT_BITS);
 }
