@@ -335,6 +335,7 @@ fn radix_sort_64_cases() {
         RadixSortAlgorithm::ReduceThenScan,
         "lavapipe's choice"
     );
+    assert_eq!(auto.options().bits, 0..64, "all bits of a u64");
     check64(&device, &queue, &auto, 3001, false);
     for algorithm in [
         RadixSortAlgorithm::OneSweep,

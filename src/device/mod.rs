@@ -33,7 +33,7 @@
 //! |---|---|---|
 //! | [`Scan`] | exclusive / inclusive prefix sum of u32 or i32 | `DeviceScan::ExclusiveSum` / `InclusiveSum` |
 //! | [`Reduce`] | sum, min or max of f32, i32 or u32 | `DeviceReduce::Sum` / `Min` / `Max` |
-//! | [`RadixSort`] | stable LSD sort of u32, i32 or f32 keys, with u32 values or without, over a bit range | `DeviceRadixSort::SortKeys` / `SortPairs` |
+//! | [`RadixSort`] | stable LSD sort of u32, i32, f32, u64, i64 or f64 keys (64-bit keys as two u32 words: any device), with u32 values or without, over a bit range | `DeviceRadixSort::SortKeys` / `SortPairs` |
 //!
 //! Algorithm choice: where the device keeps started workgroups running while
 //! others spin (NVIDIA, AMD and Intel GPUs), scans and sorts use a single
@@ -43,7 +43,7 @@
 //! override.
 //!
 //! Not yet here (issue 20): scans of f32 or over a user WGSL operator,
-//! `select_if`, `histogram`, `segmented_sort`, 64-bit keys and a CUDA path.
+//! `select_if`, `histogram`, `segmented_sort` and a CUDA path.
 
 mod algorithm;
 mod context;

@@ -115,7 +115,10 @@ pub struct RadixSortOptions {
     /// The key bits that order (of the encoded key, as CUB's `begin_bit`,
     /// `end_bit`): `0..32` for all of a 32-bit key, `0..64` of a 64-bit
     /// one; bits outside are ignored, so keys equal in the range keep their
-    /// input order. Each 8 bits (rounded up) are a pass.
+    /// input order. Each 8 bits (rounded up) are a pass. The default is
+    /// `0..32`: a sort of 64-bit keys built from these options sets
+    /// `0..64` for all bits ([`RadixSort::keys`] and [`RadixSort::pairs`]
+    /// do).
     pub bits: Bits<u32>,
     /// The algorithm; `None` picks [`RadixSortAlgorithm::for_adapter`]
     /// (reduce-then-scan on emulated subgroups).
@@ -304,25 +307,28 @@ impl RadixSort {
         })
     }
 
-    /// A sort of keys of type `key`, all bits, the device's algorithm.
+    /// A sort of keys of type `key`, all bits (32 or 64), the device's
+    /// algorithm.
     pub fn keys(device: &wgpu::Device, key: KeyType) -> Result<Self, Error> {
         RadixSort::new(
             device,
             RadixSortOptions {
                 key,
+                bits: 0..key.bits(),
                 ..RadixSortOptions::default()
             },
         )
     }
 
-    /// A sort of `key` keys with u32 values, all bits, the device's
-    /// algorithm.
+    /// A sort of `key` keys with u32 values, all bits (32 or 64), the
+    /// device's algorithm.
     pub fn pairs(device: &wgpu::Device, key: KeyType) -> Result<Self, Error> {
         RadixSort::new(
             device,
             RadixSortOptions {
                 key,
                 pairs: true,
+                bits: 0..key.bits(),
                 ..RadixSortOptions::default()
             },
         )

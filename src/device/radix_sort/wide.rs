@@ -222,7 +222,13 @@ mod tests {
             assert!(wide.contains("fn key_digit(key: vec2<u32>) -> u32"));
             assert!(wide.contains("fn encode_key(k: vec2<u32>) -> vec2<u32>"));
             assert!(!wide.contains("fn encode_key(k: u32)"));
-            assert!(!wide.contains("SHIFT, DIGIT_BITS)"), "{shader:?}");
+            for narrow in [
+                "extractBits(key, SHIFT, DIGIT_BITS)",
+                "extractBits(keys[s], SHIFT, DIGIT_BITS)",
+                "8, SHIFT, DIGIT_BITS>",
+            ] {
+                assert!(!wide.contains(narrow), "{shader:?}: {narrow}");
+            }
             assert!(wide.contains("keys_out: array<vec2<u32>>;"), "{shader:?}");
         }
         assert_eq!(functions(shaders::RADIX_KEY64).len(), 6);
