@@ -55,7 +55,8 @@ const REDUCE_THEN_SCAN: [(&str, &str); 3] = [
 ];
 
 /// `radix_onesweep.wgsl`: the digit functions take two words; the
-/// histogram counts 8 passes' digits (and zeroes 8 tile counters); keys
+/// histogram counts up to 8 passes' digits (the passes past the fourth
+/// only where the bit range has them) and zeroes 8 tile counters; keys
 /// past the end are all ones in both words; the scatter stages the low
 /// words, then the high words, through the same workgroup array (so the
 /// kernel's workgroup memory, and the shape the host picks, stay those of
@@ -87,10 +88,19 @@ const ONESWEEP: [(&str, &str); 13] = [
     (
         "atomicAdd(&bins[3u * RADIX + pass_digit(key, 3u)], 1u);",
         "atomicAdd(&bins[3u * RADIX + pass_digit(key, 3u)], 1u);
-                atomicAdd(&bins[4u * RADIX + pass_digit(key, 4u)], 1u);
-                atomicAdd(&bins[5u * RADIX + pass_digit(key, 5u)], 1u);
-                atomicAdd(&bins[6u * RADIX + pass_digit(key, 6u)], 1u);
-                atomicAdd(&bins[7u * RADIX + pass_digit(key, 7u)], 1u);",
+                // Passes 4..7 only where the bit range has them (constant).
+                if BEGIN_BIT + 32u < END_BIT {
+                    atomicAdd(&bins[4u * RADIX + pass_digit(key, 4u)], 1u);
+                }
+                if BEGIN_BIT + 40u < END_BIT {
+                    atomicAdd(&bins[5u * RADIX + pass_digit(key, 5u)], 1u);
+                }
+                if BEGIN_BIT + 48u < END_BIT {
+                    atomicAdd(&bins[6u * RADIX + pass_digit(key, 6u)], 1u);
+                }
+                if BEGIN_BIT + 56u < END_BIT {
+                    atomicAdd(&bins[7u * RADIX + pass_digit(key, 7u)], 1u);
+                }",
     ),
     (
         "keys[s] = 0xffffffffu;",
