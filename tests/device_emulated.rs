@@ -3,7 +3,8 @@
 //! subgroups, picks what runs there (reduce-then-scan, a 256-thread
 //! OneSweep) and matches the CPU reference at edge sizes (64-bit keys
 //! too); forcing the look-back scan, which one subgroup makes alone, is a
-//! clear error.
+//! clear error. The segmented sort (its in-register short path on emulated
+//! shuffles) and an operator scan (max) run there too.
 
 mod device_support;
 
@@ -11,7 +12,7 @@ use device_support::*;
 use wavekit::Dtype;
 use wavekit::device::{
     KeyType, RadixSort, RadixSortAlgorithm, Reduce, ReduceOp, ReduceType, Scan, ScanAlgorithm,
-    Slice,
+    ScanKind, ScanOperator, SegmentedSort, Slice,
 };
 
 const SIZES: [usize; 5] = [0, 1, 8191, 8193, 100_003];
@@ -152,4 +153,80 @@ fn a_forced_look_back_is_an_error_on_emulated_subgroups() {
         .expect_err("the look-back cannot run")
         .to_string();
     assert!(message.contains("needs hardware subgroups"), "{message}");
+}
+
+#[test]
+fn segmented_sort_and_operator_scan_on_emulated_subgroups() {
+    let (device, queue) = open_without_subgroups();
+    let sort = SegmentedSort::pairs(&device, KeyType::U32).expect("builds");
+    let scan = Scan::with_operator(&device, ScanKind::Inclusive, Dtype::U32, ScanOperator::Max)
+        .expect("builds");
+    for (i, &n) in SIZES.iter().enumerate() {
+        let keys = random(n, 1000, 30 + i as u64);
+        let values = random(n, 0, 40 + i as u64);
+        // Segments of 0, 1, 7, 32, 33, 900 and 3000 elements in turn.
+        let mut offsets = vec![0u32];
+        for len in [0, 1, 7, 32, 33, 900, 3000].into_iter().cycle() {
+            let end = (*offsets.last().unwrap() as usize + len).min(n);
+            offsets.push(end as u32);
+            if end == n {
+                break;
+            }
+        }
+        let segments = (offsets.len() - 1) as u32;
+        let keys_in = guarded(&device, &keys, 0, 64);
+        let values_in = guarded(&device, &values, 0, 64);
+        let offsets_buffer = guarded(&device, &offsets, 0, 64);
+        let keys_out = zeroed(&device, 4 * n as u64 + 64);
+        let values_out = zeroed(&device, 4 * n as u64 + 64);
+        let scanned = zeroed(&device, 4 * n as u64 + 64);
+        let temp = zeroed(&device, sort.temp_storage_bytes(n as u32));
+        let scan_temp = zeroed(&device, scan.temp_storage_bytes(n as u32));
+        let mut encoder = encoder(&device);
+        let slice = |b| Slice::new(b, 0);
+        sort.record_pairs(
+            &mut encoder,
+            slice(&keys_in),
+            slice(&keys_out),
+            slice(&values_in),
+            slice(&values_out),
+            n as u32,
+            slice(&offsets_buffer),
+            segments,
+            slice(&temp),
+        )
+        .expect("sort records");
+        scan.record(
+            &mut encoder,
+            slice(&keys_in),
+            slice(&scanned),
+            n as u32,
+            slice(&scan_temp),
+        )
+        .expect("scan records");
+        let read = submit_and_read(
+            &device,
+            &queue,
+            encoder,
+            &[&keys_out, &values_out, &scanned],
+        );
+        let mut want: Vec<(u32, u32)> = keys.iter().copied().zip(values.iter().copied()).collect();
+        for s in offsets.windows(2) {
+            want[s[0] as usize..s[1] as usize].sort_unstable();
+        }
+        let got: Vec<(u32, u32)> = read[0][..n]
+            .iter()
+            .copied()
+            .zip(read[1][..n].iter().copied())
+            .collect();
+        assert_same(&got, &want, &format!("segmented sort n = {n}"));
+        let want_scan: Vec<u32> = keys
+            .iter()
+            .scan(0u32, |m, &x| {
+                *m = (*m).max(x);
+                Some(*m)
+            })
+            .collect();
+        assert_same(&read[2][..n], &want_scan, &format!("max scan n = {n}"));
+    }
 }

@@ -406,6 +406,11 @@ fn radix_sort_64_bad_options() {
     assert!(m.contains("40..40"), "{m}");
     let m = build(KeyType::U32, 0..40, None).expect("a 32-bit key has 32 bits");
     assert!(m.contains("0..40") && m.contains("0..32"), "{m}");
+    let m = wavekit::device::SegmentedSort::keys(&device, KeyType::F64)
+        .err()
+        .expect("the segmented sort takes 32-bit keys")
+        .to_string();
+    assert!(m.contains("F64") && m.contains("32-bit"), "{m}");
     // A keys slice holds 8 bytes a key.
     let sort = build_ok(&device, KeyType::U64);
     let keys = zeroed(&device, 8 * 100 - 4);

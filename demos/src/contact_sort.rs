@@ -1,6 +1,5 @@
 //! `contact_sort`: many independent small key/value sorts — the
-//! contact-pruning pattern of a physics engine's narrow phase
-//! (`shaders/contact_sort.wgsl`). Each body owns a segment of `2^L` contact
+//! contact-pruning pattern of a physics engine's narrow phase. Each body owns a segment of `2^L` contact
 //! slots (variants `seg32`, `seg16`, `seg8`: L = 5, 4, 3), a random number
 //! of them filled with (signed distance: f32 key, contact id: u32 value) and
 //! the rest with the sentinel (+inf, 0xffffffff); every segment is sorted
@@ -8,7 +7,16 @@
 //! documented tie-break of `sg::bitonic_sort_kv_tiled` — so a body's deepest
 //! contacts come first and its empty slots last.
 //!
-//! Dispatch: `ceil(n / 256)` workgroups of 256 threads (spilling into y past
+//! Through wgpu the demo runs [`wavekit::device::SegmentedSort`] (pairs,
+//! f32 keys) over segment offsets `0, 2^L, 2 · 2^L, ..., n` uploaded before
+//! the timed runs, so its timings are the library's: every segment is at
+//! most 32 long, so its short path sorts them, one segment per 32 threads
+//! in registers (plus its chunk and merge dispatches, which return at once
+//! for such segments). On the native back ends (CUDA, HIP), where the
+//! library has no path, the demo dispatches the library's fixed-segment
+//! shader `src/device/shaders/contact_sort.wgsl` itself, as described next.
+//!
+//! Native dispatch: `ceil(n / 256)` workgroups of 256 threads (spilling into y past
 //! 65535), one element per thread, `256 / 2^L` segments per workgroup;
 //! thread (subgroup s, lane l) takes element `s × S + l` of its workgroup.
 //! Bindings: 0 keys in (f32), 1 values in (u32), 2 keys out, 3 values out;
@@ -28,12 +36,13 @@
 //! Bytes counted: keys and values read and written, `16 n`.
 
 use wavekit::Error;
+use wavekit::device::{KeyType, SegmentedSort, shaders};
 use wavekit::runner::{Kernel, Step};
 
 use crate::harness::{Ctx, Report, bytes_of, check_equal, grid, groups, random_u32, words_of};
 use crate::{Demo, Prepared, unknown_variant};
 
-const SHADER: &str = include_str!("../shaders/contact_sort.wgsl");
+const SHADER: &str = shaders::CONTACT_SORT;
 const BLOCK: usize = 256;
 /// The empty slot: sorts after every real contact.
 const SENTINEL: (f32, u32) = (f32::INFINITY, u32::MAX);
@@ -91,12 +100,26 @@ impl Demo for ContactSort {
                 1 << log2_segment
             )
         };
+        // Through wgpu the library runs (so the benchmark measures it).
+        let (library, algorithm) = match ctx.gpu.wgpu() {
+            Some(device) => {
+                let sort = SegmentedSort::pairs(device.device(), KeyType::F32)?;
+                let algorithm = format!(
+                    "wavekit::device::SegmentedSort::record_pairs, segments of {}: {}",
+                    1 << log2_segment,
+                    sort.describe()
+                );
+                (Some(sort), algorithm)
+            }
+            None => (None, algorithm),
+        };
         Ok(Box::new(PreparedContactSort {
             ctx,
             variant: variant.to_string(),
             segment: 1 << log2_segment,
             algorithm,
             kernel,
+            library,
         }))
     }
 }
@@ -107,6 +130,7 @@ struct PreparedContactSort<'c> {
     segment: usize,
     algorithm: String,
     kernel: Kernel,
+    library: Option<SegmentedSort>,
 }
 
 impl PreparedContactSort<'_> {
@@ -146,13 +170,52 @@ impl Prepared for PreparedContactSort<'_> {
             gpu.buffer(4 * n as u64)?,
             gpu.buffer(4 * n as u64)?,
         ];
-        let buffer_refs: Vec<_> = buffers.iter().collect();
-        let steps = [Step::dispatch(
-            &self.kernel,
-            &buffer_refs,
-            grid(groups(n, BLOCK)),
-        )];
-        let timing = self.ctx.run(&steps)?;
+        let timing = match &self.library {
+            Some(sort) => {
+                let offsets: Vec<u32> = (0..n.div_ceil(self.segment))
+                    .map(|s| (s * self.segment) as u32)
+                    .chain([n as u32])
+                    .collect();
+                let segments = (offsets.len() - 1) as u32;
+                let offsets = gpu.upload(bytes_of(&offsets))?;
+                let temp = gpu.buffer(sort.temp_storage_bytes(n as u32))?;
+                let [
+                    Some(keys_in),
+                    Some(values_in),
+                    Some(keys_out),
+                    Some(values_out),
+                ] = buffers.each_ref().map(|b| b.wgpu())
+                else {
+                    return Err(Error::Gpu("contact_sort: wgpu buffers expected".into()));
+                };
+                let (Some(offsets), Some(temp)) = (offsets.wgpu(), temp.wgpu()) else {
+                    return Err(Error::Gpu("contact_sort: wgpu buffers expected".into()));
+                };
+                let record = |encoder: &mut wgpu::CommandEncoder| {
+                    sort.record_pairs(
+                        encoder,
+                        keys_in.into(),
+                        keys_out.into(),
+                        values_in.into(),
+                        values_out.into(),
+                        n as u32,
+                        offsets.into(),
+                        segments,
+                        temp.into(),
+                    )
+                };
+                self.ctx.run(&[Step::Record(&record)])?
+            }
+            None => {
+                let buffer_refs: Vec<_> = buffers.iter().collect();
+                let steps = [Step::dispatch(
+                    &self.kernel,
+                    &buffer_refs,
+                    grid(groups(n, BLOCK)),
+                )];
+                self.ctx.run(&steps)?
+            }
+        };
         let got_keys: Vec<f32> = words_of(&gpu.read(&buffers[2])?);
         let got_values: Vec<u32> = words_of(&gpu.read(&buffers[3])?);
         let got: Vec<(f32, u32)> = got_keys.into_iter().zip(got_values).collect();

@@ -31,25 +31,30 @@
 //!
 //! | object | what | CUB |
 //! |---|---|---|
-//! | [`Scan`] | exclusive / inclusive prefix sum of u32 or i32 | `DeviceScan::ExclusiveSum` / `InclusiveSum` |
+//! | [`Scan`] | exclusive / inclusive prefix sum of u32 or i32; of f32, min, max or your WGSL operator ([`ScanOperator`]) | `DeviceScan::ExclusiveSum` / `InclusiveSum` / `ExclusiveScan` / `InclusiveScan` |
 //! | [`Reduce`] | sum, min or max of f32, i32 or u32 | `DeviceReduce::Sum` / `Min` / `Max` |
 //! | [`RadixSort`] | stable LSD sort of u32, i32, f32, u64, i64 or f64 keys (64-bit keys as two u32 words: any device), with u32 values or without, over a bit range | `DeviceRadixSort::SortKeys` / `SortPairs` |
+//! | [`SegmentedSort`] | each segment (begin offsets) of u32, i32 or f32 keys sorted, with u32 values (on (key, value)) or without | `DeviceSegmentedSort::SortKeys` / `SortPairs` |
 //!
 //! Algorithm choice: where the device keeps started workgroups running while
 //! others spin (NVIDIA, AMD and Intel GPUs), scans and sorts use a single
 //! pass with decoupled look-back (the sort is OneSweep); elsewhere
 //! (CPU adapters, mobile and Apple GPUs, unknown vendors) three-pass
 //! reduce-then-scan ([`ScanAlgorithm::for_adapter`]). Every object takes an
-//! override.
+//! override. Scans under an operator other than the u32 / i32 sum always
+//! run reduce-then-scan; the segmented sort has one algorithm (short
+//! segments in registers, chunks in workgroup memory, global merges).
 //!
-//! Not yet here (issue 20): scans of f32 or over a user WGSL operator,
-//! `select_if`, `histogram`, `segmented_sort` and a CUDA path.
+//! Not yet here (issue 20): `select_if`, `histogram`, a look-back for
+//! operator scans and a CUDA path.
 
 mod algorithm;
 mod context;
 mod radix_sort;
 mod reduce;
 mod scan;
+mod scan_operator;
+mod segmented_sort;
 pub mod shaders;
 mod slice;
 
@@ -57,4 +62,6 @@ pub use algorithm::ScanAlgorithm;
 pub use radix_sort::{KeyType, RadixSort, RadixSortAlgorithm, RadixSortOptions};
 pub use reduce::{Reduce, ReduceOp, ReduceType};
 pub use scan::{Scan, ScanKind};
+pub use scan_operator::ScanOperator;
+pub use segmented_sort::SegmentedSort;
 pub use slice::Slice;

@@ -1,10 +1,13 @@
-//! [`Scan`]: device-wide exclusive or inclusive prefix sum of u32 or i32
-//! (`shaders/scan.wgsl` over vec4 tiles, `shaders/scan_tail.wgsl` for the
-//! last `n mod 4` elements), as CUB's `DeviceScan::ExclusiveSum` /
-//! `InclusiveSum`.
+//! [`Scan`]: device-wide exclusive or inclusive prefix scan, as CUB's
+//! `DeviceScan::ExclusiveSum` / `InclusiveSum` / `ExclusiveScan` /
+//! `InclusiveScan`: sums of u32 or i32 over `shaders/scan.wgsl`'s vec4
+//! tiles (`shaders/scan_tail.wgsl` for the last `n mod 4` elements), and f32
+//! sums, min, max and user WGSL operators ([`ScanOperator`]) over
+//! `shaders/scan_op.wgsl`.
 
 use super::ScanAlgorithm;
 use super::context::{Context, Op, Pipeline, TempLayout, record};
+use super::scan_operator::{OperatorKernels, ScanOperator};
 use super::shaders;
 use super::slice::{Range, Slice, distinct};
 use crate::dtype::Dtype;
@@ -22,30 +25,49 @@ pub enum ScanKind {
     Inclusive,
 }
 
-/// A device-wide prefix sum, built once per device and kind.
+/// A device-wide prefix scan, built once per device, kind, dtype and
+/// operator.
 ///
-/// - **Dtypes**: u32 and i32, wrapping on overflow (two's complement, so
-///   both are the same bits). f32 and user operators are not here yet.
+/// - **Dtypes and operators**: sums of u32 and i32, wrapping on overflow
+///   (two's complement, so both are the same bits) — [`Scan::new`]; and
+///   with [`Scan::with_operator`], sums of f32, min and max of u32, i32 and
+///   f32, and any associative WGSL function of yours with its identity
+///   ([`ScanOperator`]). An f32 sum is reassociated (per thread, then a
+///   tree over threads and tiles), so it differs from the sequential sum by
+///   rounding: by at most about `n ε Σ|x|` in theory and far less in
+///   practice (the tests allow `1e-5 Σ|x|` at 2^20 elements).
 /// - **Placement**: input and output are `n` 4-byte elements at their
 ///   slices; they must be different buffers (not in place), and the input's
 ///   buffer is not the temp's. Temp: at least
 ///   [`Scan::temp_storage_bytes`] bytes, `STORAGE | COPY_DST`.
-/// - **Algorithm**: lane-striped vec4 tiles of 8192 elements, each scanned
-///   with `sg::inclusive_add` per vec4 and a block pass over the subgroups'
-///   totals; tiles chained by decoupled look-back (one pass: 1 read and
-///   1 write per element) or by reduce-then-scan (three passes: 2 reads and
-///   1 write), by [`ScanAlgorithm::for_adapter`] unless overridden.
-/// - **Cost of a call**: up to 2 clears and 4 dispatches; a bind group per
-///   dispatch; nothing allocated.
+/// - **Algorithm**: u32 / i32 sums: lane-striped vec4 tiles of 8192
+///   elements, each scanned with `sg::inclusive_add` per vec4 and a block
+///   pass over the subgroups' totals; tiles chained by decoupled look-back
+///   (one pass: 1 read and 1 write per element) or by reduce-then-scan
+///   (three passes: 2 reads and 1 write), by [`ScanAlgorithm::for_adapter`]
+///   unless overridden. Other operators: reduce-then-scan over tiles of
+///   2048 elements, 8 consecutive per thread, with the block layer's
+///   user-operator scans (`block::exclusive_scan<T, 256, F>`); always
+///   three passes (the look-back's packed publications are the sum's).
+/// - **Cost of a call**: up to 2 clears and 4 dispatches (operator scans:
+///   3 dispatches); a bind group per dispatch; nothing allocated.
 pub struct Scan {
     ctx: Context,
     kind: ScanKind,
     algorithm: ScanAlgorithm,
-    lookback: Pipeline,
-    tile_reduce: Pipeline,
-    scan_tile_sums: Pipeline,
-    tile_scan: Pipeline,
-    tail: Pipeline,
+    kernels: Kernels,
+}
+
+/// The pipelines of a scan: the vec4 sum or an operator's.
+enum Kernels {
+    Sum {
+        lookback: Pipeline,
+        tile_reduce: Pipeline,
+        scan_tile_sums: Pipeline,
+        tile_scan: Pipeline,
+        tail: Pipeline,
+    },
+    Operator(OperatorKernels),
 }
 
 impl Scan {
@@ -60,6 +82,36 @@ impl Scan {
             )));
         }
         Scan::with_context(Context::new(device)?, kind, false)
+    }
+
+    /// The scan of `kind` over `dtype` (u32, i32 or f32) under `operator`
+    /// on `device` (created with the subgroup features, as for
+    /// [`Scan::new`]). [`ScanOperator::Add`] of u32 or i32 is the same scan
+    /// as [`Scan::new`]'s; every other operator runs reduce-then-scan.
+    /// Composes and compiles its pipelines (once); a user operator that
+    /// does not compile is an [`Error::Compose`] pointing at its text.
+    pub fn with_operator(
+        device: &wgpu::Device,
+        kind: ScanKind,
+        dtype: Dtype,
+        operator: ScanOperator,
+    ) -> Result<Self, Error> {
+        if !matches!(dtype, Dtype::U32 | Dtype::I32 | Dtype::F32) {
+            return Err(Error::Usage(format!(
+                "wavekit::device::Scan scans u32, i32 or f32, not {dtype}"
+            )));
+        }
+        let ctx = Context::new(device)?;
+        if operator == ScanOperator::Add && dtype != Dtype::F32 {
+            return Scan::with_context(ctx, kind, false);
+        }
+        let kernels = OperatorKernels::new(&ctx, kind, dtype, &operator)?;
+        Ok(Scan {
+            ctx,
+            kind,
+            algorithm: ScanAlgorithm::ReduceThenScan,
+            kernels: Kernels::Operator(kernels),
+        })
     }
 
     /// The exclusive sum ([`ScanKind::Exclusive`]).
@@ -116,18 +168,22 @@ impl Scan {
             },
             ctx,
             kind,
-            lookback,
-            tile_reduce,
-            scan_tile_sums,
-            tile_scan,
-            tail,
+            kernels: Kernels::Sum {
+                lookback,
+                tile_reduce,
+                scan_tile_sums,
+                tile_scan,
+                tail,
+            },
         })
     }
 
     /// The same scan with `algorithm` instead of the device's choice.
     /// Forcing [`ScanAlgorithm::DecoupledLookBack`] on a device that does
     /// not keep started workgroups running may hang it; on emulated
-    /// subgroups its calls are errors (the look-back is one subgroup's).
+    /// subgroups, and for scans under an operator other than the u32 / i32
+    /// sum, its calls are errors (the look-back is one subgroup's, and its
+    /// packed publications are the sum's).
     pub fn with_algorithm(mut self, algorithm: ScanAlgorithm) -> Self {
         self.algorithm = algorithm;
         self
@@ -144,9 +200,12 @@ impl Scan {
     }
 
     /// Temp bytes a call on `n` elements needs (a few bytes per 8192
-    /// elements, plus alignment padding).
+    /// elements — 4 per 2048 for operator scans — plus alignment padding).
     pub fn temp_storage_bytes(&self, n: u32) -> u64 {
-        self.temp_layout(n).0.bytes()
+        match &self.kernels {
+            Kernels::Sum { .. } => self.temp_layout(n).0.bytes(),
+            Kernels::Operator(k) => k.temp_storage_bytes(&self.ctx, n),
+        }
     }
 
     /// The temp regions: tile state, tile counter.
@@ -178,11 +237,19 @@ impl Scan {
         let input = limits.check(NAME, "input", input, bytes, false)?;
         let output = limits.check(NAME, "output", output, bytes, false)?;
         let temp = limits.check(NAME, "temp", temp, self.temp_storage_bytes(n), true)?;
-        if self.algorithm == ScanAlgorithm::DecoupledLookBack && self.ctx.target.is_emulated() {
-            return Err(Error::Usage(format!(
-                "{NAME}: the decoupled look-back needs hardware subgroups, and this device's \
-                 are emulated: use ScanAlgorithm::ReduceThenScan"
-            )));
+        if self.algorithm == ScanAlgorithm::DecoupledLookBack {
+            if let Kernels::Operator(_) = self.kernels {
+                return Err(Error::Usage(format!(
+                    "{NAME}: the decoupled look-back is the u32 / i32 sum's; scans under \
+                     another operator run ScanAlgorithm::ReduceThenScan"
+                )));
+            }
+            if self.ctx.target.is_emulated() {
+                return Err(Error::Usage(format!(
+                    "{NAME}: the decoupled look-back needs hardware subgroups, and this \
+                     device's are emulated: use ScanAlgorithm::ReduceThenScan"
+                )));
+            }
         }
         if n == 0 {
             return Ok(());
@@ -200,6 +267,16 @@ impl Scan {
         n: u32,
         temp: Range<'a>,
     ) -> Vec<Op<'a>> {
+        let (lookback, tile_reduce, scan_tile_sums, tile_scan, tail) = match &self.kernels {
+            Kernels::Sum {
+                lookback,
+                tile_reduce,
+                scan_tile_sums,
+                tile_scan,
+                tail,
+            } => (lookback, tile_reduce, scan_tile_sums, tile_scan, tail),
+            Kernels::Operator(k) => return k.ops(&self.ctx, input, output, n, temp),
+        };
         let (_, [state, counter], tiles) = self.temp_layout(n);
         let state = temp.sub(state.0, state.1);
         let counter = temp.sub(counter.0, counter.1);
@@ -217,21 +294,17 @@ impl Scan {
                 ScanAlgorithm::DecoupledLookBack => {
                     ops.push(Op::Clear(state));
                     ops.push(Op::Clear(counter));
-                    ops.push(Op::Dispatch(&self.lookback, bindings, grid));
+                    ops.push(Op::Dispatch(lookback, bindings, grid));
                 }
                 ScanAlgorithm::ReduceThenScan => {
-                    ops.push(Op::Dispatch(&self.tile_reduce, bindings.clone(), grid));
-                    ops.push(Op::Dispatch(
-                        &self.scan_tile_sums,
-                        bindings.clone(),
-                        [1, 1, 1],
-                    ));
-                    ops.push(Op::Dispatch(&self.tile_scan, bindings, grid));
+                    ops.push(Op::Dispatch(tile_reduce, bindings.clone(), grid));
+                    ops.push(Op::Dispatch(scan_tile_sums, bindings.clone(), [1, 1, 1]));
+                    ops.push(Op::Dispatch(tile_scan, bindings, grid));
                 }
             }
         }
         if !n.is_multiple_of(4) {
-            ops.push(Op::Dispatch(&self.tail, vec![input, output], [1, 1, 1]));
+            ops.push(Op::Dispatch(tail, vec![input, output], [1, 1, 1]));
         }
         ops
     }

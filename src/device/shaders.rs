@@ -19,6 +19,17 @@ pub const RADIX_ONESWEEP: &str = include_str!("shaders/radix_onesweep.wgsl");
 /// Reduce-then-scan radix sort pass: upsweep and downsweep.
 pub const RADIX_SORT: &str = include_str!("shaders/radix_sort.wgsl");
 /// The key functions of 64-bit keys (pairs of u32 words) that a host puts
-/// into [`RADIX_SORT`] for a sort of u64, i64 or f64 keys (see the file's
-/// header); not a shader on its own.
+/// into [`RADIX_SORT`] and [`RADIX_ONESWEEP`] for a sort of u64, i64 or
+/// f64 keys (see the file's header); not a shader on its own.
 pub const RADIX_KEY64: &str = include_str!("shaders/radix_key64.wgsl");
+/// Device-wide scan of a 32-bit type under an associative operator
+/// (f32 sums, min, max, user WGSL functions): reduce-then-scan.
+pub const SCAN_OP: &str = include_str!("shaders/scan_op.wgsl");
+/// Segmented sort: short segments in registers, chunks in workgroup
+/// memory, long segments by global merge passes.
+pub const SEGMENTED_SORT: &str = include_str!("shaders/segmented_sort.wgsl");
+/// The demos' contact sort: fixed segments of `2^LOG2_SEG` (f32, u32)
+/// pairs sorted in registers (the browser page and the demos' native path
+/// run it; [`SegmentedSort`](super::SegmentedSort)'s short path is its
+/// general-offset form).
+pub const CONTACT_SORT: &str = include_str!("shaders/contact_sort.wgsl");

@@ -1,4 +1,4 @@
-// demos/shaders/contact_sort.wgsl: many small key/value sorts, the
+// src/device/shaders/contact_sort.wgsl: many small key/value sorts, the
 // contact-pruning pattern. Each body's segment of 32 contact slots (key: f32
 // signed distance, value: u32 contact id; empty slots (+inf, 0xffffffff)) is
 // sorted ascending on (key, value) by sg::bitonic_sort_kv_tiled in registers,

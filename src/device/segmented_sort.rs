@@ -1,0 +1,368 @@
+//! [`SegmentedSort`]: sorts every segment of 32-bit keys (u32, i32, f32),
+//! alone or with u32 values, given the segments' begin offsets, as CUB's
+//! `DeviceSegmentedSort::SortKeys` / `SortPairs` (`shaders/segmented_sort.wgsl`).
+
+use super::KeyType;
+use super::context::{Context, Op, Pipeline, TempLayout, record};
+use super::shaders;
+use super::slice::{Slice, distinct};
+use crate::error::Error;
+
+/// Elements a `sort_chunk` workgroup sorts in workgroup memory.
+const CHUNK: u64 = 1024;
+/// Segments per `sort_short` workgroup (256 threads, 32 per segment).
+const SHORT_PER_GROUP: u64 = 8;
+/// The most keys a call takes (the merge widths stay below 2^31).
+const MAX_KEYS: u32 = 1 << 30;
+/// Merge passes for `MAX_KEYS`: `CHUNK << passes >= n`.
+const MAX_PASSES: u64 = 20;
+
+/// A device-wide segmented sort, built once per device, key type and
+/// whether values travel with the keys.
+///
+/// - **Segments**: `n_segments + 1` u32 offsets, non-decreasing, the last
+///   at most `n`: segment `s` is elements `offsets[s] .. offsets[s + 1]`
+///   (CUB's `d_begin_offsets = offsets`, `d_end_offsets = offsets + 1`).
+///   Segments may be empty; elements before the first offset or after the
+///   last are not written. Offsets that break these rules give unspecified
+///   outputs, never an access outside the slices.
+/// - **Order**: each segment ascending by key in the order of
+///   [`KeyType`] (f32: `-inf < -1 < -0.0 < +0.0 < inf`, NaNs by their
+///   bits, as [`RadixSort`](super::RadixSort)), pairs with equal keys by
+///   ascending value: the result is the one sort of the (key, value)
+///   tuples, deterministic. That is not a stable sort by key, except when
+///   the values of equal keys come ascending (as indices do); keys alone
+///   are indistinguishable when equal.
+/// - **Placement**: keys (and values) in and out are `n` 4-byte elements;
+///   the inputs (keys, values, offsets) must not share a buffer with the
+///   outputs or the temp (not in place), and the outputs and temp must not
+///   overlap. Temp: at least [`SegmentedSort::temp_storage_bytes`] bytes
+///   (about 8 n for keys, 16 n for pairs), `STORAGE | COPY_DST`; its
+///   binding is limited by the device's `max_storage_buffer_binding_size`.
+/// - **Algorithm**: the length of each segment is read on the device, so
+///   every call records three kinds of dispatch. Segments of at most 32
+///   elements: one per 32 threads, sorted in registers by
+///   `sg::bitonic_sort_kv_tiled` (the demos' contact sort), merged through
+///   workgroup memory where subgroups are narrower than 32 lanes. Longer
+///   segments: their pieces in each aligned chunk of 1024 elements sorted in
+///   workgroup memory by 10 merge levels (binary search per element), done
+///   when the segment lies in one chunk; longer ones then merged in global
+///   memory, pass p merging runs of `1024 · 2^p` (aligned, cut at the
+///   segment's ends) pairwise, `ceil(log2(n / 1024))` passes, each
+///   returning at once in chunks without such segments.
+/// - **Cost of a call**: `2 + ceil(log2(n / 1024))` dispatches, a bind
+///   group each, nothing allocated. Short segments: one read and one write
+///   per element plus 15 shuffles (32-lane subgroups) — but 32 threads per
+///   segment whatever its length. Segments up to 1024 elements: plus 10
+///   workgroup-memory merge levels. Longer: plus per pass one read, one
+///   write and a binary search (`log2(run)` reads) per element, and a
+///   search of the offsets (`log2(n_segments)` reads); every element of
+///   every call also pays that offsets search once per pass.
+pub struct SegmentedSort {
+    ctx: Context,
+    key: KeyType,
+    pairs: bool,
+    short: Pipeline,
+    chunk: Pipeline,
+    merge: Pipeline,
+}
+
+impl SegmentedSort {
+    /// The sort of `key` keys, with u32 values when `pairs`, on `device`
+    /// (created with the subgroup features,
+    /// [`Target::wgpu_features`](crate::Target::wgpu_features), or without
+    /// them, where subgroups are emulated). Composes and compiles its
+    /// pipelines (once). Fails on 64-bit keys, which it does not sort.
+    pub fn new(device: &wgpu::Device, key: KeyType, pairs: bool) -> Result<Self, Error> {
+        let order = match key {
+            KeyType::U32 => 0,
+            KeyType::I32 => 1,
+            KeyType::F32 => 2,
+            KeyType::U64 | KeyType::I64 | KeyType::F64 => {
+                return Err(Error::Usage(format!(
+                    "wavekit::device::SegmentedSort: {key:?} keys: it sorts 32-bit keys \
+                     (u32, i32, f32); 64-bit keys sort with RadixSort"
+                )));
+            }
+        };
+        let ctx = Context::new(device)?;
+        let log2_tile = ctx.target.subgroup_size.min().trailing_zeros().min(5);
+        let order = format!("const KEY_ORDER = {order}u;");
+        let pairs_decl = format!("const PAIRS = {pairs};");
+        let tile = format!("const LOG2_TILE = {log2_tile}u;");
+        let module = ctx.compose(
+            shaders::SEGMENTED_SORT,
+            "segmented_sort.wgsl",
+            &[
+                ("const KEY_ORDER = 0u;", &order),
+                ("const PAIRS = true;", &pairs_decl),
+                ("const LOG2_TILE = 5u;", &tile),
+            ],
+        )?;
+        let [short, chunk, merge] =
+            ctx.pipelines(&module, ["sort_short", "sort_chunk", "merge_pass"])?;
+        Ok(SegmentedSort {
+            ctx,
+            key,
+            pairs,
+            short,
+            chunk,
+            merge,
+        })
+    }
+
+    /// Keys alone (CUB's `SortKeys`).
+    pub fn keys(device: &wgpu::Device, key: KeyType) -> Result<Self, Error> {
+        SegmentedSort::new(device, key, false)
+    }
+
+    /// Keys with u32 values (CUB's `SortPairs`).
+    pub fn pairs(device: &wgpu::Device, key: KeyType) -> Result<Self, Error> {
+        SegmentedSort::new(device, key, true)
+    }
+
+    /// The key type.
+    pub fn key(&self) -> KeyType {
+        self.key
+    }
+
+    /// Whether values travel with the keys.
+    pub fn has_values(&self) -> bool {
+        self.pairs
+    }
+
+    /// The merge passes a call on `n` keys records.
+    fn passes(n: u32) -> u32 {
+        let chunks = u64::from(n).div_ceil(CHUNK);
+        chunks.next_power_of_two().trailing_zeros()
+    }
+
+    /// The temp regions: scratch (runs and chunk flags), pass sizes.
+    fn temp_layout(&self, n: u32) -> (TempLayout, [(u64, u64); 2]) {
+        let n = u64::from(n);
+        let runs = if self.pairs { 4 } else { 2 };
+        let mut layout = TempLayout::new(&self.ctx.limits);
+        let scratch = layout.place(4 * (runs * n + n.div_ceil(CHUNK)));
+        let pass = layout.place(4 * MAX_PASSES);
+        (layout, [scratch, pass])
+    }
+
+    /// Temp bytes a call on `n` keys needs: two runs of keys (and of values
+    /// for pairs), a flag per 1024 keys, 80 bytes, alignment padding.
+    pub fn temp_storage_bytes(&self, n: u32) -> u64 {
+        self.temp_layout(n).0.bytes()
+    }
+
+    /// Records the sort of each of the `n_segments` segments of the `n`
+    /// keys at `keys_in` into `keys_out`, the segments given by the
+    /// `n_segments + 1` offsets at `offsets`. Checks every slice first (an
+    /// error names the slice and the numbers, and nothing is recorded);
+    /// `n = 0` or no segment records nothing. Fails on a sort built for
+    /// pairs.
+    #[allow(clippy::too_many_arguments)]
+    pub fn record_keys(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        keys_in: Slice<'_>,
+        keys_out: Slice<'_>,
+        n: u32,
+        offsets: Slice<'_>,
+        n_segments: u32,
+        temp: Slice<'_>,
+    ) -> Result<(), Error> {
+        if self.pairs {
+            return Err(Error::Usage(
+                "wavekit::device::SegmentedSort: built for pairs: call record_pairs".into(),
+            ));
+        }
+        self.record(
+            encoder,
+            [keys_in, keys_out],
+            None,
+            n,
+            offsets,
+            n_segments,
+            temp,
+        )
+    }
+
+    /// Records the sort of each segment of the `n` keys at `keys_in` with
+    /// their values at `values_in` into `keys_out` and `values_out`; as
+    /// [`SegmentedSort::record_keys`] otherwise. Fails on a sort built for
+    /// keys alone.
+    #[allow(clippy::too_many_arguments)]
+    pub fn record_pairs(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        keys_in: Slice<'_>,
+        keys_out: Slice<'_>,
+        values_in: Slice<'_>,
+        values_out: Slice<'_>,
+        n: u32,
+        offsets: Slice<'_>,
+        n_segments: u32,
+        temp: Slice<'_>,
+    ) -> Result<(), Error> {
+        if !self.pairs {
+            return Err(Error::Usage(
+                "wavekit::device::SegmentedSort: built for keys alone: call record_keys".into(),
+            ));
+        }
+        self.record(
+            encoder,
+            [keys_in, keys_out],
+            Some([values_in, values_out]),
+            n,
+            offsets,
+            n_segments,
+            temp,
+        )
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn record(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        keys: [Slice<'_>; 2],
+        values: Option<[Slice<'_>; 2]>,
+        n: u32,
+        offsets: Slice<'_>,
+        n_segments: u32,
+        temp: Slice<'_>,
+    ) -> Result<(), Error> {
+        const NAME: &str = "wavekit::device::SegmentedSort";
+        if n > MAX_KEYS {
+            return Err(Error::Usage(format!(
+                "{NAME}: {n} keys; it sorts at most 2^30 = {MAX_KEYS}"
+            )));
+        }
+        let mut inputs = vec![("keys_in", keys[0]), ("offsets", offsets)];
+        let mut outputs = vec![("keys_out", keys[1]), ("temp", temp)];
+        if let Some([values_in, values_out]) = values {
+            inputs.push(("values_in", values_in));
+            outputs.push(("values_out", values_out));
+        }
+        for &input in &inputs {
+            for &output in &outputs {
+                distinct(NAME, input, output)?;
+            }
+        }
+        let limits = &self.ctx.limits;
+        let bytes = 4 * u64::from(n);
+        let (layout, [scratch, pass]) = self.temp_layout(n);
+        let keys_in = limits.check(NAME, "keys_in", keys[0], bytes, false)?;
+        let keys_out = limits.check(NAME, "keys_out", keys[1], bytes, false)?;
+        let offsets = limits.check(
+            NAME,
+            "offsets",
+            offsets,
+            4 * (u64::from(n_segments) + 1),
+            false,
+        )?;
+        let temp = limits.check(NAME, "temp", temp, layout.bytes(), true)?;
+        let (values_in, values_out) = match values {
+            Some([a, b]) => (
+                limits.check(NAME, "values_in", a, bytes, false)?,
+                limits.check(NAME, "values_out", b, bytes, false)?,
+            ),
+            // Never read or written without values: any bytes of the same
+            // access as a binding of the same buffer.
+            None => (keys_in, keys_out),
+        };
+        let mut written = vec![("keys_out", keys_out), ("temp", temp)];
+        if values.is_some() {
+            written.push(("values_out", values_out));
+        }
+        for (i, (a_name, a)) in written.iter().enumerate() {
+            for (b_name, b) in &written[i + 1..] {
+                if a.buffer == b.buffer
+                    && a.offset < b.offset + b.size
+                    && b.offset < a.offset + a.size
+                {
+                    return Err(Error::Usage(format!(
+                        "{NAME}: `{a_name}` (bytes {}..{}) and `{b_name}` (bytes {}..{}) overlap in one buffer",
+                        a.offset,
+                        a.offset + a.size,
+                        b.offset,
+                        b.offset + b.size
+                    )));
+                }
+            }
+        }
+        if n == 0 || n_segments == 0 {
+            return Ok(());
+        }
+        let scratch = temp.sub(scratch.0, scratch.1);
+        let binding = |pass_index: u64| {
+            vec![
+                keys_in,
+                values_in,
+                offsets,
+                keys_out,
+                values_out,
+                scratch,
+                temp.sub(pass.0, 4 * (pass_index + 1)),
+            ]
+        };
+        let mut ops: Vec<Op<'_>> = vec![
+            Op::Dispatch(
+                &self.short,
+                binding(0),
+                self.ctx
+                    .grid(u64::from(n_segments).div_ceil(SHORT_PER_GROUP) as u32),
+            ),
+            Op::Dispatch(
+                &self.chunk,
+                binding(0),
+                self.ctx.grid(u64::from(n).div_ceil(CHUNK) as u32),
+            ),
+        ];
+        let merge_grid = self.ctx.grid(u64::from(n).div_ceil(CHUNK) as u32);
+        for p in 0..Self::passes(n) {
+            ops.push(Op::Dispatch(&self.merge, binding(u64::from(p)), merge_grid));
+        }
+        record(&self.ctx.device, encoder, &ops);
+        Ok(())
+    }
+
+    /// What its calls record, in words (for reports).
+    pub fn describe(&self) -> String {
+        format!(
+            "segmented sort of {} keys{}: segments <= 32 by sg::bitonic_sort_kv_tiled in \
+             registers, <= 1024 by merges in workgroup memory, longer by ceil(log2(n / 1024)) \
+             global merge passes",
+            match self.key {
+                KeyType::U32 => "u32",
+                KeyType::I32 => "i32",
+                KeyType::F32 => "f32",
+                KeyType::U64 => "u64",
+                KeyType::I64 => "i64",
+                KeyType::F64 => "f64",
+            },
+            if self.pairs { " with u32 values" } else { "" },
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pass_counts() {
+        for (n, want) in [
+            (0, 0),
+            (1, 0),
+            (1024, 0),
+            (1025, 1),
+            (2048, 1),
+            (2049, 2),
+            (1 << 20, 10),
+            (MAX_KEYS, 20),
+        ] {
+            assert_eq!(SegmentedSort::passes(n), want, "n = {n}");
+            assert!(CHUNK << want >= u64::from(n), "n = {n}");
+        }
+        assert!(u64::from(SegmentedSort::passes(MAX_KEYS)) <= MAX_PASSES);
+    }
+}

@@ -1,0 +1,446 @@
+// Device-wide segmented sort of 32-bit keys, alone or with u32 values
+// (wavekit::device::SegmentedSort, as CUB's DeviceSegmentedSort): segment s
+// is elements offsets[s] .. offsets[s + 1] of the n keys; each segment is
+// sorted ascending on (key, value) (keys alone: on the key), into the same
+// places of the outputs. Elements outside every segment are not written.
+//
+// Three kinds of dispatch, by segment length (read on the device, so the
+// host records all of them):
+//   sort_short (ceil(segments / 8) workgroups): segments of at most 32
+//     elements, one per 32 threads (thread (subgroup s, lane l) is slot
+//     (s * S + l) mod 32 of segment (s * S + l) / 32 of its workgroup):
+//     the in-register sort of the demos' contact sort (contact_sort.wgsl),
+//     `sg::bitonic_sort_kv_tiled<u32, u32, LOG2_TILE>` per tile of 2^LOG2_TILE
+//     lanes, and where subgroups are narrower than 32 lanes the sorted tiles
+//     merged pairwise through workgroup memory. Empty slots are the largest
+//     pair (0xffffffff, 0xffffffff) and only the segment's slots are
+//     written. Workgroups whose 8 segments are all longer return at once.
+//   sort_chunk (ceil(n / CHUNK) workgroups): the longer segments' pieces in
+//     each aligned chunk of CHUNK elements, sorted in workgroup memory by
+//     log2(CHUNK) merge levels (each element binary-searches its place in
+//     the partner run of its segment, 3 barriers per level). A segment
+//     inside one chunk is then done and written to the outputs; a longer
+//     one's pieces go to the scratch's run A, and chunk_flags[chunk] says
+//     whether the chunk holds such pieces. Chunks without segments longer
+//     than 32 return after one look at their segments' offsets.
+//   merge_pass (ceil(n / CHUNK) workgroups, 4 elements per thread), pass
+//     p = arrayLength(&pass_info) - 1 (the host binds p + 1 words, as n
+//     reaches every shader as a binding's size): the runs of width
+//     w = CHUNK << p, aligned to multiples of w and cut at segment ends,
+//     are merged pairwise into runs of 2w, reading run A (p even) or B
+//     (p odd) and writing the other, or the outputs once the segment lies
+//     inside one run of 2w. The host records ceil(log2(n / CHUNK)) passes.
+//     Workgroups of chunks without unfinished segments return after one
+//     flag read; other elements after a binary search of the offsets
+//     (log2(segments) reads).
+// Merges count the partner run's pairs strictly less (lower run) or less or
+// equal (upper run), so equal pairs keep their order and the order is the
+// total (key, value) order. Keys are encoded to unsigned bits of the same
+// order (KEY_ORDER, as radix_sort.wgsl) and decoded on the way out.
+// Offsets must be non-decreasing with offsets[segments] <= n; other offsets
+// give unspecified (but in-bounds) results.
+//
+// Host edits: KEY_ORDER, PAIRS, LOG2_TILE (log2 of the smallest subgroup
+// size, at most 5).
+// Bindings: 0 keys_in, 1 values_in (array<u32>, n; values any 4 bytes
+//   without PAIRS), 2 offsets (segments + 1), 3 keys_out, 4 values_out
+//   (n; values any 4 bytes without PAIRS), 5 scratch (keys A, keys B, then
+//   with PAIRS values A, values B, n words each, then one flag per chunk),
+//   6 pass_info (p + 1 words, not read).
+#import wavekit::subgroup as sg
+
+const KEY_ORDER = 0u;
+const PAIRS = true;
+const LOG2_TILE = 5u;
+const LOG2_SEG = 5u;
+const SEG = 32u;
+const BLOCK = 256u;
+const CHUNK = 1024u;
+const PER_THREAD = CHUNK / BLOCK;
+// The largest segment sort_short sorts.
+const SHORT = 32u;
+
+@group(0) @binding(0) var<storage, read> keys_in: array<u32>;
+@group(0) @binding(1) var<storage, read> values_in: array<u32>;
+@group(0) @binding(2) var<storage, read> offsets: array<u32>;
+@group(0) @binding(3) var<storage, read_write> keys_out: array<u32>;
+@group(0) @binding(4) var<storage, read_write> values_out: array<u32>;
+@group(0) @binding(5) var<storage, read_write> scratch: array<u32>;
+@group(0) @binding(6) var<storage, read_write> pass_info: array<u32>;
+
+var<workgroup> merge_keys: array<u32, CHUNK>;
+var<workgroup> merge_values: array<u32, CHUNK>;
+var<workgroup> vote: atomic<u32>;
+var<workgroup> vote_result: u32;
+
+fn encode_key(k: u32) -> u32 {
+    if KEY_ORDER == 1u {
+        return k ^ 0x80000000u;
+    }
+    if KEY_ORDER == 2u {
+        return k ^ select(0x80000000u, 0xffffffffu, (k >> 31u) == 1u);
+    }
+    return k;
+}
+
+fn decode_key(b: u32) -> u32 {
+    if KEY_ORDER == 1u {
+        return b ^ 0x80000000u;
+    }
+    if KEY_ORDER == 2u {
+        return b ^ select(0xffffffffu, 0x80000000u, (b >> 31u) == 1u);
+    }
+    return b;
+}
+
+fn less(a_key: u32, a_value: u32, b_key: u32, b_value: u32) -> bool {
+    return a_key < b_key || (a_key == b_key && a_value < b_value);
+}
+
+/// Whether `mine` holds in any thread of the workgroup (every thread
+/// calls it, in uniform control flow; `t` the local index).
+fn workgroup_any(t: u32, mine: bool) -> bool {
+    if t == 0u {
+        atomicStore(&vote, 0u);
+    }
+    workgroupBarrier();
+    if mine {
+        atomicOr(&vote, 1u);
+    }
+    workgroupBarrier();
+    if t == 0u {
+        vote_result = atomicLoad(&vote);
+    }
+    return workgroupUniformLoad(&vote_result) != 0u;
+}
+
+fn segment_count() -> u32 {
+    return max(arrayLength(&offsets), 1u) - 1u;
+}
+
+/// Segment s's elements [begin, end), clamped into 0..n.
+fn bounds(s: u32) -> vec2<u32> {
+    let n = arrayLength(&keys_in);
+    let end = min(offsets[s + 1u], n);
+    return vec2<u32>(min(offsets[s], end), end);
+}
+
+/// The segment holding element i, searched in segments lo..hi (hi at most
+/// segment_count()), as its bounds; (i, i + 1) when none holds it (the
+/// element then stays).
+fn segment_of(i: u32, lo: u32, hi: u32) -> vec2<u32> {
+    // The last segment s in lo..hi with offsets[s] <= i.
+    var a = lo;
+    var b = hi;
+    while a < b {
+        let mid = (a + b) / 2u;
+        if offsets[mid] <= i {
+            a = mid + 1u;
+        } else {
+            b = mid;
+        }
+    }
+    if a > lo {
+        let seg = bounds(a - 1u);
+        if i >= seg.x && i < seg.y {
+            return seg;
+        }
+    }
+    return vec2<u32>(i, i + 1u);
+}
+
+fn value_in(i: u32) -> u32 {
+    if PAIRS {
+        return values_in[i];
+    }
+    return 0u;
+}
+
+fn store_out(i: u32, key: u32, value: u32) {
+    keys_out[i] = decode_key(key);
+    if PAIRS {
+        values_out[i] = value;
+    }
+}
+
+/// Run A (0) or B (1) of the scratch: key i, value i.
+fn run_key(run: u32, i: u32) -> u32 {
+    return scratch[run * arrayLength(&keys_in) + i];
+}
+
+fn run_value(run: u32, i: u32) -> u32 {
+    if PAIRS {
+        return scratch[(2u + run) * arrayLength(&keys_in) + i];
+    }
+    return 0u;
+}
+
+fn store_run(run: u32, i: u32, key: u32, value: u32) {
+    scratch[run * arrayLength(&keys_in) + i] = key;
+    if PAIRS {
+        scratch[(2u + run) * arrayLength(&keys_in) + i] = value;
+    }
+}
+
+fn chunk_flag_index(chunk: u32) -> u32 {
+    return select(2u, 4u, PAIRS) * arrayLength(&keys_in) + chunk;
+}
+
+/// Whether a segment of bounds `seg` lies inside one aligned run of `w`.
+fn inside_run(seg: vec2<u32>, w: u32) -> bool {
+    return seg.x / w == (seg.y - 1u) / w;
+}
+
+/// Where the element at `p` of segment `seg` goes when the runs of width
+/// `w` (aligned, cut at the segment's ends) merge pairwise: `rank` is how
+/// many of the partner run's elements go before it, counted by the caller
+/// over `partner` (returned first: [start, end) of the partner run) — see
+/// merge_target.
+fn partner_run(p: u32, seg: vec2<u32>, w: u32) -> vec2<u32> {
+    let r = p / w;
+    let q = r ^ 1u;
+    let start = clamp(q * w, seg.x, seg.y);
+    let end = clamp(q * w + w, seg.x, seg.y);
+    return vec2<u32>(start, end);
+}
+
+/// The position of the element at `p` after the merge, `rank` the count of
+/// the partner run's elements before it.
+fn merge_target(p: u32, seg: vec2<u32>, w: u32, rank: u32) -> u32 {
+    let r = p / w;
+    let own_start = max(r * w, seg.x);
+    let merged_start = max((r & ~1u) * w, seg.x);
+    return merged_start + (p - own_start) + rank;
+}
+
+@compute @workgroup_size(BLOCK)
+fn sort_short(@builtin(local_invocation_index) t: u32, @builtin(subgroup_id) subgroup: u32,
+              @builtin(subgroup_invocation_id) lane: u32, @builtin(subgroup_size) size: u32,
+              @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    let first_segment = (wid.x + wid.y * nwg.x) * (BLOCK / SEG);
+    let segments = segment_count();
+    // Whether any of the workgroup's segments is short.
+    var mine = false;
+    if t < BLOCK / SEG && first_segment + t < segments {
+        let seg = bounds(first_segment + t);
+        mine = seg.y - seg.x <= SHORT;
+    }
+    if !workgroup_any(t, mine) {
+        return;
+    }
+    let p = subgroup * size + lane;
+    let s = first_segment + p / SEG;
+    let slot = p % SEG;
+    var seg = vec2<u32>(0u, 0u);
+    if s < segments {
+        seg = bounds(s);
+    }
+    let is_short = seg.y - seg.x <= SHORT;
+    var key = 0xffffffffu;
+    var value = 0xffffffffu;
+    if is_short && slot < seg.y - seg.x {
+        key = encode_key(keys_in[seg.x + slot]);
+        value = value_in(seg.x + slot);
+    }
+    let sorted = sg::bitonic_sort_kv_tiled<u32, u32, LOG2_TILE>(key, value);
+    key = sorted.key;
+    value = sorted.value;
+    if LOG2_TILE < LOG2_SEG {
+        for (var level = LOG2_TILE; level < LOG2_SEG; level++) {
+            merge_keys[p] = key;
+            merge_values[p] = value;
+            workgroupBarrier();
+            let run = 1u << level;
+            let pair = p & ~(2u * run - 1u);
+            let upper = (p & run) != 0u;
+            let other = pair + select(run, 0u, upper);
+            var lo = 0u;
+            var hi = run;
+            while lo < hi {
+                let mid = (lo + hi) / 2u;
+                let k = merge_keys[other + mid];
+                let v = merge_values[other + mid];
+                if select(less(k, v, key, value), !less(key, value, k, v), upper) {
+                    lo = mid + 1u;
+                } else {
+                    hi = mid;
+                }
+            }
+            workgroupBarrier();
+            let at = pair + (p & (run - 1u)) + lo;
+            merge_keys[at] = key;
+            merge_values[at] = value;
+            workgroupBarrier();
+            key = merge_keys[p];
+            value = merge_values[p];
+        }
+    }
+    if is_short && slot < seg.y - seg.x {
+        store_out(seg.x + slot, key, value);
+    }
+}
+
+@compute @workgroup_size(BLOCK)
+fn sort_chunk(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: vec3<u32>,
+              @builtin(num_workgroups) nwg: vec3<u32>) {
+    let n = arrayLength(&keys_in);
+    let chunk = wid.x + wid.y * nwg.x;
+    let first = chunk * CHUNK;
+    if first >= n {
+        return;
+    }
+    let last = min(first + CHUNK, n) - 1u;
+    let segments = segment_count();
+    // The segments that may hold the chunk's elements: lo..hi.
+    let lo = segment_of_index(first, segments);
+    let hi = min(segment_of_index(last, segments) + 1u, segments);
+    var mine = false;
+    for (var s = lo + t; s < hi; s += BLOCK) {
+        let seg = bounds(s);
+        mine = mine || (seg.y - seg.x > SHORT && seg.x <= last && seg.y > first);
+    }
+    if !workgroup_any(t, mine) {
+        if t == 0u {
+            scratch[chunk_flag_index(chunk)] = 0u;
+        }
+        return;
+    }
+    // Positions first + t + BLOCK k, their segments (cut to the chunk for
+    // the merges), elements past n or outside long segments alone.
+    var segs: array<vec2<u32>, PER_THREAD>;
+    var is_long: array<bool, PER_THREAD>;
+    var unfinished = 0u;
+    for (var k = 0u; k < PER_THREAD; k++) {
+        let p = first + t + BLOCK * k;
+        var seg = vec2<u32>(p, p + 1u);
+        if p < n {
+            seg = segment_of(p, lo, hi);
+        }
+        is_long[k] = seg.y - seg.x > SHORT;
+        if !is_long[k] {
+            seg = vec2<u32>(p, p + 1u);
+        } else if !inside_run(seg, CHUNK) {
+            unfinished = 1u;
+        }
+        segs[k] = seg;
+        var key = 0xffffffffu;
+        var value = 0xffffffffu;
+        if p < n {
+            key = encode_key(keys_in[p]);
+            value = value_in(p);
+        }
+        merge_keys[t + BLOCK * k] = key;
+        merge_values[t + BLOCK * k] = value;
+    }
+    workgroupBarrier();
+    for (var w = 1u; w < CHUNK; w *= 2u) {
+        var dests: array<u32, PER_THREAD>;
+        var keys: array<u32, PER_THREAD>;
+        var values: array<u32, PER_THREAD>;
+        for (var k = 0u; k < PER_THREAD; k++) {
+            let p = first + t + BLOCK * k;
+            let key = merge_keys[t + BLOCK * k];
+            let value = merge_values[t + BLOCK * k];
+            let seg = vec2<u32>(max(segs[k].x, first), min(segs[k].y, first + CHUNK));
+            let partner = partner_run(p, seg, w);
+            let upper = ((p / w) & 1u) == 1u;
+            var a = partner.x;
+            var b = partner.y;
+            while a < b {
+                let mid = (a + b) / 2u;
+                let mk = merge_keys[mid - first];
+                let mv = merge_values[mid - first];
+                if select(less(mk, mv, key, value), !less(key, value, mk, mv), upper) {
+                    a = mid + 1u;
+                } else {
+                    b = mid;
+                }
+            }
+            dests[k] = merge_target(p, seg, w, a - partner.x) - first;
+            keys[k] = key;
+            values[k] = value;
+        }
+        workgroupBarrier();
+        for (var k = 0u; k < PER_THREAD; k++) {
+            merge_keys[dests[k]] = keys[k];
+            merge_values[dests[k]] = values[k];
+        }
+        workgroupBarrier();
+    }
+    for (var k = 0u; k < PER_THREAD; k++) {
+        let p = first + t + BLOCK * k;
+        if p < n && is_long[k] {
+            let key = merge_keys[t + BLOCK * k];
+            let value = merge_values[t + BLOCK * k];
+            if inside_run(segs[k], CHUNK) {
+                store_out(p, key, value);
+            } else {
+                store_run(0u, p, key, value);
+            }
+        }
+    }
+    let any_unfinished = workgroup_any(t, unfinished != 0u);
+    if t == 0u {
+        scratch[chunk_flag_index(chunk)] = select(0u, 1u, any_unfinished);
+    }
+}
+
+/// The last segment s with offsets[s] <= i (0 when none), of all segments.
+fn segment_of_index(i: u32, segments: u32) -> u32 {
+    var a = 0u;
+    var b = segments;
+    while a < b {
+        let mid = (a + b) / 2u;
+        if offsets[mid] <= i {
+            a = mid + 1u;
+        } else {
+            b = mid;
+        }
+    }
+    return max(a, 1u) - 1u;
+}
+
+@compute @workgroup_size(BLOCK)
+fn merge_pass(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: vec3<u32>,
+              @builtin(num_workgroups) nwg: vec3<u32>) {
+    let n = arrayLength(&keys_in);
+    let chunk = wid.x + wid.y * nwg.x;
+    let first = chunk * CHUNK;
+    if first >= n || scratch[chunk_flag_index(chunk)] == 0u {
+        return;
+    }
+    let w = CHUNK << (arrayLength(&pass_info) - 1u);
+    let src = (arrayLength(&pass_info) - 1u) & 1u;
+    for (var k = 0u; k < PER_THREAD; k++) {
+        let p = first + t + BLOCK * k;
+        if p >= n {
+            break;
+        }
+        let seg = segment_of(p, 0u, segment_count());
+        if seg.y - seg.x <= SHORT || inside_run(seg, w) {
+            continue;
+        }
+        let key = run_key(src, p);
+        let value = run_value(src, p);
+        let partner = partner_run(p, seg, w);
+        let upper = ((p / w) & 1u) == 1u;
+        var a = partner.x;
+        var b = partner.y;
+        while a < b {
+            let mid = (a + b) / 2u;
+            let mk = run_key(src, mid);
+            let mv = run_value(src, mid);
+            if select(less(mk, mv, key, value), !less(key, value, mk, mv), upper) {
+                a = mid + 1u;
+            } else {
+                b = mid;
+            }
+        }
+        let dest = merge_target(p, seg, w, a - partner.x);
+        if inside_run(seg, 2u * w) {
+            store_out(dest, key, value);
+        } else {
+            store_run(1u - src, dest, key, value);
+        }
+    }
+}
