@@ -1,6 +1,8 @@
 //! `wavekit::device::RadixSort` in a wgpu application: open a device with
 //! the features wavekit's target needs, build the sort once, record it into
-//! your own command encoder on your own buffers, submit, read back.
+//! your own command encoder on your own buffers, submit, read back: f32
+//! keys with u32 values, then u64 keys alone (64-bit keys are 8 bytes each,
+//! as a `&[u64]` casts; they need no 64-bit integer support on the device).
 //!
 //! `cargo run --example device_radix_sort --features runner [adapter-name]`
 //! (`llvmpipe` on a machine without a GPU). An application needs only the
@@ -106,9 +108,69 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         &got_keys[got_keys.len() - 3..],
         if ok { "matches the CPU" } else { "WRONG" }
     );
+    if !ok {
+        return Err("the sort differs from the CPU's".into());
+    }
+    u64_keys(&device, &queue)
+}
+
+/// Sorts u64 keys alone and checks them against the CPU's sort.
+fn u64_keys(device: &wgpu::Device, queue: &wgpu::Queue) -> Result<(), Box<dyn std::error::Error>> {
+    let sort = RadixSort::keys(device, KeyType::U64)?;
+    let keys: Vec<u64> = (0..100_000u64)
+        .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (i % 40))
+        .collect();
+    let n = keys.len() as u32;
+    let bytes = 8 * u64::from(n);
+    let keys_in = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: None,
+        contents: bytemuck::cast_slice(&keys),
+        usage: wgpu::BufferUsages::STORAGE,
+    });
+    let buffer = |usage| {
+        device.create_buffer(&wgpu::BufferDescriptor {
+            label: None,
+            size: bytes,
+            usage,
+            mapped_at_creation: false,
+        })
+    };
+    let keys_out = buffer(wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC);
+    let readback = buffer(wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST);
+    let temp = device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("sort temp"),
+        size: sort.temp_storage_bytes(n),
+        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    let mut encoder = device.create_command_encoder(&Default::default());
+    sort.record_keys(
+        &mut encoder,
+        Slice::from(&keys_in),
+        Slice::from(&keys_out),
+        n,
+        Slice::from(&temp),
+    )?;
+    encoder.copy_buffer_to_buffer(&keys_out, 0, &readback, 0, bytes);
+    queue.submit([encoder.finish()]);
+    readback
+        .slice(..)
+        .map_async(wgpu::MapMode::Read, |r| r.expect("maps"));
+    device.poll(wgpu::PollType::wait_indefinitely())?;
+    let got: Vec<u64> = bytemuck::pod_collect_to_vec(&readback.slice(..).get_mapped_range()?);
+    let mut want = keys;
+    want.sort_unstable();
+    let ok = got == want;
+    println!(
+        "sorted {n} u64 keys ({:?}): first {:#x}, last {:#x}: {}",
+        sort.algorithm(),
+        got[0],
+        got[got.len() - 1],
+        if ok { "matches the CPU" } else { "WRONG" }
+    );
     if ok {
         Ok(())
     } else {
-        Err("the sort differs from the CPU's".into())
+        Err("the u64 sort differs from the CPU's".into())
     }
 }

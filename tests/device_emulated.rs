@@ -1,9 +1,9 @@
 //! `wavekit::device` on a device without subgroups (lavapipe opened without
 //! the subgroup features): every algorithm composes with emulated
 //! subgroups, picks what runs there (reduce-then-scan, a 256-thread
-//! OneSweep) and matches the CPU reference at edge sizes; forcing the
-//! look-back scan or selection, which one subgroup makes alone, is a clear
-//! error. The segmented sort (its in-register short path on emulated
+//! OneSweep) and matches the CPU reference at edge sizes (64-bit keys
+//! too); forcing the look-back scan or selection, which one subgroup makes
+//! alone, is a clear error. The segmented sort (its in-register short path on emulated
 //! shuffles), an operator scan (max), the selection, the run-length
 //! encoding and the histogram run there too.
 
@@ -86,6 +86,51 @@ fn scan_reduce_and_sort_on_emulated_subgroups() {
         let mut want_sort = input.clone();
         want_sort.sort_unstable();
         assert_same(&read[2][..n], &want_sort, &format!("sort n = {n}"));
+    }
+}
+
+#[test]
+fn sort_of_64_bit_keys_on_emulated_subgroups() {
+    let (device, queue) = open_without_subgroups();
+    let sort = RadixSort::pairs(&device, KeyType::I64).expect("builds");
+    assert_eq!(sort.algorithm(), RadixSortAlgorithm::ReduceThenScan);
+    for (i, &n) in SIZES.iter().enumerate() {
+        let keys: Vec<u64> = random(2 * n, 0, 31 + i as u64)
+            .chunks_exact(2)
+            .map(|w| u64::from(w[0]) | (u64::from(w[1]) << 32))
+            .collect();
+        let words: Vec<u32> = keys
+            .iter()
+            .flat_map(|&k| [k as u32, (k >> 32) as u32])
+            .collect();
+        let values: Vec<u32> = (0..n as u32).collect();
+        let keys_in = guarded(&device, &words, 0, 64);
+        let values_in = guarded(&device, &values, 0, 64);
+        let keys_out = zeroed(&device, 8 * n as u64 + 64);
+        let values_out = zeroed(&device, 4 * n as u64 + 64);
+        let temp = zeroed(&device, sort.temp_storage_bytes(n as u32));
+        let mut encoder = encoder(&device);
+        let slice = |b| Slice::new(b, 0);
+        sort.record_pairs(
+            &mut encoder,
+            slice(&keys_in),
+            slice(&keys_out),
+            slice(&values_in),
+            slice(&values_out),
+            n as u32,
+            slice(&temp),
+        )
+        .expect("sort records");
+        let read = submit_and_read(&device, &queue, encoder, &[&keys_out, &values_out]);
+        let got: Vec<(i64, u32)> = (0..n)
+            .map(|j| {
+                let k = u64::from(read[0][2 * j]) | (u64::from(read[0][2 * j + 1]) << 32);
+                (k as i64, read[1][j])
+            })
+            .collect();
+        let mut want: Vec<(i64, u32)> = keys.iter().map(|&k| k as i64).zip(0..).collect();
+        want.sort_by_key(|&(k, _)| k);
+        assert_same(&got, &want, &format!("i64 pairs n = {n}"));
     }
 }
 

@@ -1,6 +1,8 @@
 //! `wavekit::device::RadixSort` on lavapipe at subgroup sizes 4, 8 and 16
 //! against a CPU reference: keys and pairs (stability checked through the
-//! values), u32, i32 and f32 keys, bit ranges, both algorithms, edge sizes
+//! values), u32, i32 and f32 keys and u64, i64 and f64 keys, bit ranges
+//! (of 64-bit keys also one whose digit straddles the words), both
+//! algorithms, edge sizes
 //! (0, 1, a tile ± 1, odd sizes, and 2^20 at subgroup size 8), slices at non-zero offsets inside
 //! larger buffers whose other bytes must stay, and in place.
 
@@ -23,6 +25,7 @@ fn reference(keys: &[u32], key: KeyType, bits: &std::ops::Range<u32>) -> Vec<(u3
                     0x8000_0000
                 }
             }
+            other => panic!("{other:?} is not a 32-bit key"),
         };
         let width = bits.end - bits.start;
         let mask = if width == 32 {
@@ -197,4 +200,235 @@ fn radix_sort_cases() {
 #[test]
 fn radix_sort_at_each_subgroup_size() {
     at_each_subgroup_size("radix_sort_cases");
+}
+
+/// `key`'s 64-bit keys in the order the sort gives them: the ordered bits
+/// (i64 the sign bit flipped, f64 negative keys every bit and the others
+/// the sign bit, so NaNs sort by their bits) in `bits`.
+fn ordered64(k: u64, key: KeyType, bits: &std::ops::Range<u32>) -> u64 {
+    let b = match key {
+        KeyType::U64 => k,
+        KeyType::I64 => k ^ (1 << 63),
+        KeyType::F64 => k ^ if k >> 63 == 1 { u64::MAX } else { 1 << 63 },
+        other => panic!("{other:?} is not a 64-bit key"),
+    };
+    let width = bits.end - bits.start;
+    let mask = if width == 64 {
+        u64::MAX
+    } else {
+        (1 << width) - 1
+    };
+    (b >> bits.start) & mask
+}
+
+/// 64-bit keys of `key` type with duplicates, their bits spanning both
+/// words: i64 keys of both signs with -1, `i64::MIN` and `i64::MAX`
+/// among them; f64 keys of both signs, zeros of both signs, infinities,
+/// NaNs of both signs, and values differing only in the low word.
+fn keys64(key: KeyType, n: usize, seed: u64) -> Vec<u64> {
+    let distinct = (n / 4).max(1) as u32;
+    random(n, distinct, seed)
+        .into_iter()
+        .map(|x| {
+            let k = u64::from(x).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            match (key, x % 11) {
+                (KeyType::I64, 0) => u64::MAX,
+                (KeyType::I64, 1) => i64::MIN as u64,
+                (KeyType::I64, 2) => i64::MAX as u64,
+                (KeyType::F64, 0) => (-0.0f64).to_bits(),
+                (KeyType::F64, 1) => 0,
+                (KeyType::F64, 2) => f64::INFINITY.to_bits(),
+                (KeyType::F64, 3) => f64::NEG_INFINITY.to_bits(),
+                (KeyType::F64, 4) => f64::NAN.to_bits(),
+                (KeyType::F64, 5) => (-f64::NAN).to_bits(),
+                (KeyType::F64, 6) => (1.0f64 + f64::EPSILON * f64::from(x % 5)).to_bits(),
+                (KeyType::F64, _) => ((k as i64 as f64) / 1e6).to_bits(),
+                _ => k,
+            }
+        })
+        .collect()
+}
+
+/// The words of 64-bit keys as a little-endian buffer holds them.
+fn words(keys: &[u64]) -> Vec<u32> {
+    keys.iter()
+        .flat_map(|&k| [k as u32, (k >> 32) as u32])
+        .collect()
+}
+
+/// As [`check`], for 64-bit keys: sorts `n` keys (with values when the
+/// sort has pairs) at offsets inside guarded buffers, or in place, and
+/// compares keys and values with a stable CPU sort.
+fn check64(device: &wgpu::Device, queue: &wgpu::Queue, sort: &RadixSort, n: usize, in_place: bool) {
+    let options = sort.options();
+    let align = alignment(device);
+    let data = keys64(options.key, n, n as u64 + 11);
+    let values: Vec<u32> = (0..n as u32).collect();
+    let (in_at, out_at) = (align, if in_place { align } else { 3 * align });
+    let keys_in = guarded(device, &words(&data), in_at, 64);
+    let keys_out_buffer = guarded(device, &vec![GUARD; 2 * n], out_at, 64);
+    let keys_out = if in_place { &keys_in } else { &keys_out_buffer };
+    let values_in = guarded(device, &values, in_at, 64);
+    let values_out_buffer = guarded(device, &vec![GUARD; n], out_at, 64);
+    let values_out = if in_place {
+        &values_in
+    } else {
+        &values_out_buffer
+    };
+    let temp = zeroed(device, sort.temp_storage_bytes(n as u32));
+    let mut encoder = encoder(device);
+    if options.pairs {
+        sort.record_pairs(
+            &mut encoder,
+            Slice::new(&keys_in, in_at),
+            Slice::new(keys_out, out_at),
+            Slice::new(&values_in, in_at),
+            Slice::new(values_out, out_at),
+            n as u32,
+            (&temp).into(),
+        )
+    } else {
+        sort.record_keys(
+            &mut encoder,
+            Slice::new(&keys_in, in_at),
+            Slice::new(keys_out, out_at),
+            n as u32,
+            (&temp).into(),
+        )
+    }
+    .expect("records");
+    let read = submit_and_read(device, queue, encoder, &[keys_out, values_out]);
+    let what = format!(
+        "{:?} {:?} pairs {} bits {:?} n = {n}{}",
+        sort.algorithm(),
+        options.key,
+        options.pairs,
+        options.bits,
+        if in_place { " in place" } else { "" }
+    );
+    let got_words = inside(&read[0], out_at, 2 * n, &what);
+    let got_keys: Vec<u64> = got_words
+        .chunks_exact(2)
+        .map(|w| u64::from(w[0]) | (u64::from(w[1]) << 32))
+        .collect();
+    let mut want: Vec<(u64, u32)> = data.iter().copied().zip(0..).collect();
+    want.sort_by_key(|&(k, _)| ordered64(k, options.key, &options.bits));
+    if options.pairs {
+        let got_values = inside(&read[1], out_at, n, &what);
+        let got: Vec<(u64, u32)> = got_keys.into_iter().zip(got_values).collect();
+        assert_same(&got, &want, &what);
+    } else {
+        let want: Vec<u64> = want.into_iter().map(|(k, _)| k).collect();
+        assert_same(&got_keys, &want, &what);
+    }
+}
+
+#[test]
+fn radix_sort_64_cases() {
+    if !is_child() {
+        return;
+    }
+    let (device, queue) = open();
+    let auto = RadixSort::keys(&device, KeyType::U64).expect("builds");
+    assert_eq!(
+        auto.algorithm(),
+        RadixSortAlgorithm::ReduceThenScan,
+        "lavapipe's choice"
+    );
+    assert_eq!(auto.options().bits, 0..64, "all bits of a u64");
+    check64(&device, &queue, &auto, 3001, false);
+    for algorithm in [
+        RadixSortAlgorithm::OneSweep,
+        RadixSortAlgorithm::ReduceThenScan,
+    ] {
+        // Tiles: OneSweep 1024 (128 × 8) to 3072 keys (512 × 6),
+        // reduce-then-scan 2048.
+        let sizes = [
+            0, 1, 2, 5, 1023, 1024, 1025, 2047, 2048, 2049, 3071, 3073, 10_007,
+        ];
+        let pairs = sort(&device, KeyType::U64, true, 0..64, algorithm);
+        for &n in &sizes {
+            check64(&device, &queue, &pairs, n, false);
+        }
+        // 8 passes: in place.
+        check64(&device, &queue, &pairs, 5000, true);
+        for key in [KeyType::I64, KeyType::F64] {
+            let keys = sort(&device, key, false, 0..64, algorithm);
+            check64(&device, &queue, &keys, 4099, false);
+            check64(&device, &queue, &keys, 3001, true);
+            let pairs = sort(&device, key, true, 0..64, algorithm);
+            check64(&device, &queue, &pairs, 2049, false);
+        }
+        // Partial ranges: the low word and a byte of the high one (5
+        // passes), the high word alone, a digit straddling the words
+        // (28..36), and 8 passes whose last digit is 1 bit wide.
+        for (key, bits) in [
+            (KeyType::U64, 0..40),
+            (KeyType::U64, 32..64),
+            (KeyType::I64, 28..36),
+            (KeyType::F64, 4..61),
+        ] {
+            let range = sort(&device, key, true, bits, algorithm);
+            check64(&device, &queue, &range, 4097, false);
+        }
+        // 2^20 keys at one subgroup size (8), to keep the test short.
+        if std::env::var("LP_NATIVE_VECTOR_WIDTH").as_deref() == Ok("256") {
+            let big = sort(&device, KeyType::U64, false, 0..64, algorithm);
+            check64(&device, &queue, &big, 1 << 20, false);
+        }
+    }
+}
+
+#[test]
+fn radix_sort_64_at_each_subgroup_size() {
+    at_each_subgroup_size("radix_sort_64_cases");
+}
+
+#[test]
+fn radix_sort_64_bad_options() {
+    let (device, _queue) = open();
+    let build = |key, bits, algorithm| {
+        RadixSort::new(
+            &device,
+            RadixSortOptions {
+                key,
+                pairs: false,
+                bits,
+                algorithm,
+            },
+        )
+        .err()
+        .map(|e| e.to_string())
+    };
+    let m = build(KeyType::U64, 0..65, None).expect("bits past 64 are refused");
+    assert!(m.contains("0..65") && m.contains("0..64"), "{m}");
+    let m = build(KeyType::F64, 40..40, None).expect("an empty range is refused");
+    assert!(m.contains("40..40"), "{m}");
+    let m = build(KeyType::U32, 0..40, None).expect("a 32-bit key has 32 bits");
+    assert!(m.contains("0..40") && m.contains("0..32"), "{m}");
+    let m = wavekit::device::SegmentedSort::keys(&device, KeyType::F64)
+        .err()
+        .expect("the segmented sort takes 32-bit keys")
+        .to_string();
+    assert!(m.contains("F64") && m.contains("32-bit"), "{m}");
+    // A keys slice holds 8 bytes a key.
+    let sort = build_ok(&device, KeyType::U64);
+    let keys = zeroed(&device, 8 * 100 - 4);
+    let out = zeroed(&device, 8 * 100);
+    let temp = zeroed(&device, sort.temp_storage_bytes(100));
+    let m = sort
+        .record_keys(
+            &mut encoder(&device),
+            Slice::new(&keys, 0),
+            Slice::new(&out, 0),
+            100,
+            Slice::new(&temp, 0),
+        )
+        .expect_err("keys_in is 4 bytes short")
+        .to_string();
+    assert!(m.contains("keys_in") && m.contains("800"), "{m}");
+}
+
+fn build_ok(device: &wgpu::Device, key: KeyType) -> RadixSort {
+    RadixSort::keys(device, key).expect("builds")
 }

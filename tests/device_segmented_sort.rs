@@ -23,6 +23,7 @@ fn reference(
         KeyType::U32 => u64::from(k),
         KeyType::I32 => u64::from(k ^ 0x8000_0000),
         KeyType::F32 => u64::from(if k >> 31 == 1 { !k } else { k ^ 0x8000_0000 }),
+        other => panic!("{other:?}: the segmented sort takes 32-bit keys"),
     };
     let (mut keys, mut values) = (keys.to_vec(), values.to_vec());
     for s in offsets.windows(2) {
@@ -68,6 +69,7 @@ fn check(
             ])
             .take(n)
             .collect(),
+        other => panic!("{other:?}: the segmented sort takes 32-bit keys"),
     };
     let values = random(n, 0, seed ^ 0x55);
     let what = format!(

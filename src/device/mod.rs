@@ -34,7 +34,7 @@
 //! |---|---|---|
 //! | [`Scan`] | exclusive / inclusive prefix sum of u32 or i32; of f32, min, max or your WGSL operator ([`ScanOperator`]) | `DeviceScan::ExclusiveSum` / `InclusiveSum` / `ExclusiveScan` / `InclusiveScan` |
 //! | [`Reduce`] | sum, min or max of f32, i32 or u32 | `DeviceReduce::Sum` / `Min` / `Max` |
-//! | [`RadixSort`] | stable LSD sort of u32, i32 or f32 keys, with u32 values or without, over a bit range | `DeviceRadixSort::SortKeys` / `SortPairs` |
+//! | [`RadixSort`] | stable LSD sort of u32, i32, f32, u64, i64 or f64 keys (64-bit keys as two u32 words: any device), with u32 values or without, over a bit range | `DeviceRadixSort::SortKeys` / `SortPairs` |
 //! | [`SegmentedSort`] | each segment (begin offsets) of u32, i32 or f32 keys sorted, with u32 values (on (key, value)) or without | `DeviceSegmentedSort::SortKeys` / `SortPairs` |
 //! | [`SelectIf`] | the u32, i32 or f32 elements for which a WGSL predicate holds, in order, and their number | `DeviceSelect::If` |
 //! | [`RunLengthEncode`] | the key and length of each run of equal u32 or i32 keys, and the number of runs | `DeviceRunLengthEncode::Encode` |
@@ -55,7 +55,7 @@
 //! function the shader calls is an [`Error::Usage`](crate::Error::Usage).
 //!
 //! Not yet here (issue 20): `DeviceSelect::Flagged`, a look-back for
-//! operator scans, 64-bit keys and a CUDA path.
+//! operator scans and a CUDA path.
 
 mod algorithm;
 mod compaction;

@@ -1,11 +1,13 @@
 //! [`RadixSort`]: device-wide stable LSD radix sort of 32-bit keys (u32,
-//! i32, f32), alone or with u32 values, over a bit range, as CUB's
-//! `DeviceRadixSort::SortKeys` / `SortPairs`: the options, the checks of a
-//! call, and the ping-pong schedule; the two algorithms are [`onesweep`] and
-//! [`reduce_then_scan`].
+//! i32, f32) and 64-bit keys (u64, i64, f64), alone or with u32 values,
+//! over a bit range, as CUB's `DeviceRadixSort::SortKeys` / `SortPairs`:
+//! the options, the checks of a call, and the ping-pong schedule; the two
+//! algorithms are [`onesweep`] and [`reduce_then_scan`], and [`wide`] the
+//! edits for 64-bit keys.
 
 mod onesweep;
 mod reduce_then_scan;
+mod wide;
 
 use std::ops::Range as Bits;
 
@@ -22,7 +24,16 @@ type Region = (u64, u64);
 /// The most keys a sort takes: the look-back's counts are 30-bit.
 const MAX_KEYS: u32 = (1 << 30) - 1;
 
-/// How a key's bits order it.
+/// How a key's bits order it, and its width.
+///
+/// 64-bit keys are 8 bytes each in the caller's buffers, laid out as a
+/// little-endian `u64` / `i64` / `f64` (so `bytemuck::cast_slice` of a
+/// `&[u64]` on every platform wgpu runs on); the shaders read a key as two
+/// u32 words, low word first, and extract each 8-bit digit from them, so
+/// they need no 64-bit integers in WGSL (`SHADER_INT64`) and run on every
+/// device the 32-bit sort runs on, by either algorithm (OneSweep stages a
+/// tile's keys one word at a time, so its workgroup memory is that of
+/// 32-bit keys).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum KeyType {
     /// Unsigned.
@@ -33,15 +44,39 @@ pub enum KeyType {
     /// bit, so `-inf < -1 < -0.0 < +0.0 < 1 < inf` and NaNs sort by their
     /// bits (negative NaNs first, positive last), as CUB does.
     F32,
+    /// Unsigned 64-bit.
+    U64,
+    /// Two's complement 64-bit: the sign bit (bit 63) flipped.
+    I64,
+    /// IEEE 754 binary64, ordered as [`KeyType::F32`]: negative keys have
+    /// all 64 bits flipped, the others the sign bit, so
+    /// `-inf < -1 < -0.0 < +0.0 < 1 < inf` and NaNs sort by their bits
+    /// (negative NaNs first, positive last).
+    F64,
 }
 
 impl KeyType {
     fn order(self) -> u32 {
         match self {
-            KeyType::U32 => 0,
-            KeyType::I32 => 1,
-            KeyType::F32 => 2,
+            KeyType::U32 | KeyType::U64 => 0,
+            KeyType::I32 | KeyType::I64 => 1,
+            KeyType::F32 | KeyType::F64 => 2,
         }
+    }
+
+    /// Bits of a key: 32 or 64 (the end of the widest bit range).
+    pub fn bits(self) -> u32 {
+        if self.is_wide() { 64 } else { 32 }
+    }
+
+    /// Bytes of a key in the caller's buffers: 4 or 8.
+    pub fn bytes(self) -> u64 {
+        u64::from(self.bits() / 8)
+    }
+
+    /// Whether it is a 64-bit key (two u32 words in the shaders).
+    pub fn is_wide(self) -> bool {
+        matches!(self, KeyType::U64 | KeyType::I64 | KeyType::F64)
     }
 }
 
@@ -78,9 +113,12 @@ pub struct RadixSortOptions {
     /// Whether u32 values travel with the keys.
     pub pairs: bool,
     /// The key bits that order (of the encoded key, as CUB's `begin_bit`,
-    /// `end_bit`): `0..32` for all; bits outside are ignored, so keys equal
-    /// in the range keep their input order. Each 8 bits (rounded up) are a
-    /// pass.
+    /// `end_bit`): `0..32` for all of a 32-bit key, `0..64` of a 64-bit
+    /// one; bits outside are ignored, so keys equal in the range keep their
+    /// input order. Each 8 bits (rounded up) are a pass. The default is
+    /// `0..32`: a sort of 64-bit keys built from these options sets
+    /// `0..64` for all bits ([`RadixSort::keys`] and [`RadixSort::pairs`]
+    /// do).
     pub bits: Bits<u32>,
     /// The algorithm; `None` picks [`RadixSortAlgorithm::for_adapter`]
     /// (reduce-then-scan on emulated subgroups).
@@ -104,19 +142,25 @@ impl Default for RadixSortOptions {
 /// - **Semantics**: stable (equal keys, in the bit range, keep their input
 ///   order, and so do their values); keys written back in the caller's
 ///   format.
-/// - **Placement**: `keys_in` / `values_in` are `n` 4-byte elements, only
-///   read; `keys_out` / `values_out` `n` elements, written. In place
+/// - **Placement**: `keys_in` is `n` keys of 4 bytes (8 for 64-bit keys,
+///   see [`KeyType`]) and `values_in` `n` u32, only read; `keys_out` /
+///   `values_out` as many, written. In place
 ///   (`keys_in` the same range as `keys_out`, and the values likewise) works
-///   when the pass count (`ceil(bits / 8)`) is even, as for all 32 bits;
-///   otherwise the ranges must not overlap. Temp: at least
+///   when the pass count (`ceil(bits / 8)`) is even, as for all 32 or 64
+///   bits; otherwise the ranges must not overlap. Temp: at least
 ///   [`RadixSort::temp_storage_bytes`] bytes, `STORAGE | COPY_DST`, which
-///   holds the ping-pong keys (and values): about `4 n` (`8 n` with values)
-///   plus the look-back state (OneSweep: 1 KiB per tile of up to 3072 keys).
+///   holds the ping-pong keys (and values): about `4 n` (`8 n` with values;
+///   64-bit keys `8 n`, `12 n` with values) plus the algorithm's state
+///   (OneSweep: 1 KiB per tile of up to 3072 keys; reduce-then-scan: the
+///   count matrix, at most 2 × 4 MiB, and its scan's).
 ///   Any buffer may hold several of the slices, as long as the ranges do not
 ///   overlap (every binding is declared `read_write`).
-/// - **Limits**: `n < 2^30`; `bits` within `0..=32`, not empty.
+/// - **Limits**: `n < 2^30`; `bits` within `0..=32` (`0..=64` for 64-bit
+///   keys), not empty.
 /// - **Cost of a call** (OneSweep): one clear, `2 + passes` dispatches;
-///   (reduce-then-scan): `passes × (2 + the scan's)` dispatches.
+///   (reduce-then-scan): `passes × (2 + the scan's)` dispatches. 64-bit
+///   keys: up to 8 passes, each moving twice the key bytes (OneSweep: one
+///   histogram read for all 8, and two more workgroup barriers a tile).
 pub struct RadixSort {
     ctx: Context,
     options: RadixSortOptions,
@@ -227,10 +271,12 @@ impl RadixSort {
     /// out-of-range bit range and on subgroups outside 4..=128.
     pub fn new(device: &wgpu::Device, options: RadixSortOptions) -> Result<Self, Error> {
         let bits = &options.bits;
-        if bits.start >= bits.end || bits.end > 32 {
+        let width = options.key.bits();
+        if bits.start >= bits.end || bits.end > width {
             return Err(Error::Usage(format!(
-                "wavekit::device::RadixSort: bits {}..{} are not a non-empty range within 0..32",
-                bits.start, bits.end
+                "wavekit::device::RadixSort: bits {}..{} are not a non-empty range within 0..{width} \
+                 (the bits of a {:?} key)",
+                bits.start, bits.end, options.key
             )));
         }
         let ctx = Context::new(device)?;
@@ -261,25 +307,28 @@ impl RadixSort {
         })
     }
 
-    /// A sort of keys of type `key`, all bits, the device's algorithm.
+    /// A sort of keys of type `key`, all bits (32 or 64), the device's
+    /// algorithm.
     pub fn keys(device: &wgpu::Device, key: KeyType) -> Result<Self, Error> {
         RadixSort::new(
             device,
             RadixSortOptions {
                 key,
+                bits: 0..key.bits(),
                 ..RadixSortOptions::default()
             },
         )
     }
 
-    /// A sort of `key` keys with u32 values, all bits, the device's
-    /// algorithm.
+    /// A sort of `key` keys with u32 values, all bits (32 or 64), the
+    /// device's algorithm.
     pub fn pairs(device: &wgpu::Device, key: KeyType) -> Result<Self, Error> {
         RadixSort::new(
             device,
             RadixSortOptions {
                 key,
                 pairs: true,
+                bits: 0..key.bits(),
                 ..RadixSortOptions::default()
             },
         )
@@ -307,7 +356,7 @@ impl RadixSort {
     /// algorithm's own regions.
     fn temp_layout(&self, n: u32) -> (TempLayout, [Region; 2], Vec<Region>) {
         let mut layout = TempLayout::new(&self.ctx.limits);
-        let keys = layout.place(4 * u64::from(n));
+        let keys = layout.place(self.options.key.bytes() * u64::from(n));
         let values = layout.place(if self.options.pairs {
             4 * u64::from(n)
         } else {
@@ -389,10 +438,11 @@ impl RadixSort {
         }
         let limits = &self.ctx.limits;
         let bytes = 4 * u64::from(n);
+        let key_bytes = self.options.key.bytes() * u64::from(n);
         let (layout, [alt_keys, alt_values], own) = self.temp_layout(n);
         let temp = limits.check(NAME, "temp", temp, layout.bytes(), true)?;
-        let keys_in = limits.check(NAME, "keys_in", keys[0], bytes, false)?;
-        let keys_out = limits.check(NAME, "keys_out", keys[1], bytes, false)?;
+        let keys_in = limits.check(NAME, "keys_in", keys[0], key_bytes, false)?;
+        let keys_out = limits.check(NAME, "keys_out", keys[1], key_bytes, false)?;
         let placeholder = temp.sub(alt_values.0, 4);
         let (values_in, values_out) = match values {
             Some([a, b]) => (
@@ -412,7 +462,7 @@ impl RadixSort {
             return Ok(());
         }
         let sort = SortRanges {
-            keys: [keys_in, keys_out, temp.sub(alt_keys.0, bytes)],
+            keys: [keys_in, keys_out, temp.sub(alt_keys.0, key_bytes)],
             values: match values {
                 Some(_) => [values_in, values_out, temp.sub(alt_values.0, bytes)],
                 None => [placeholder; 3],

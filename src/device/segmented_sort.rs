@@ -72,14 +72,20 @@ impl SegmentedSort {
     /// (created with the subgroup features,
     /// [`Target::wgpu_features`](crate::Target::wgpu_features), or without
     /// them, where subgroups are emulated). Composes and compiles its
-    /// pipelines (once).
+    /// pipelines (once). Fails on 64-bit keys, which it does not sort.
     pub fn new(device: &wgpu::Device, key: KeyType, pairs: bool) -> Result<Self, Error> {
-        let ctx = Context::new(device)?;
         let order = match key {
             KeyType::U32 => 0,
             KeyType::I32 => 1,
             KeyType::F32 => 2,
+            KeyType::U64 | KeyType::I64 | KeyType::F64 => {
+                return Err(Error::Usage(format!(
+                    "wavekit::device::SegmentedSort: {key:?} keys: it sorts 32-bit keys \
+                     (u32, i32, f32); 64-bit keys sort with RadixSort"
+                )));
+            }
         };
+        let ctx = Context::new(device)?;
         let log2_tile = ctx.target.subgroup_size.min().trailing_zeros().min(5);
         let order = format!("const KEY_ORDER = {order}u;");
         let pairs_decl = format!("const PAIRS = {pairs};");
@@ -329,6 +335,9 @@ impl SegmentedSort {
                 KeyType::U32 => "u32",
                 KeyType::I32 => "i32",
                 KeyType::F32 => "f32",
+                KeyType::U64 => "u64",
+                KeyType::I64 => "i64",
+                KeyType::F64 => "f64",
             },
             if self.pairs { " with u32 values" } else { "" },
         )

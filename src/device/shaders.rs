@@ -18,6 +18,10 @@ pub const REDUCE_FINAL: &str = include_str!("shaders/reduce_final.wgsl");
 pub const RADIX_ONESWEEP: &str = include_str!("shaders/radix_onesweep.wgsl");
 /// Reduce-then-scan radix sort pass: upsweep and downsweep.
 pub const RADIX_SORT: &str = include_str!("shaders/radix_sort.wgsl");
+/// The key functions of 64-bit keys (pairs of u32 words) that a host puts
+/// into [`RADIX_SORT`] and [`RADIX_ONESWEEP`] for a sort of u64, i64 or
+/// f64 keys (see the file's header); not a shader on its own.
+pub const RADIX_KEY64: &str = include_str!("shaders/radix_key64.wgsl");
 /// Device-wide scan of a 32-bit type under an associative operator
 /// (f32 sums, min, max, user WGSL functions): reduce-then-scan.
 pub const SCAN_OP: &str = include_str!("shaders/scan_op.wgsl");

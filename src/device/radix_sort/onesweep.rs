@@ -1,9 +1,10 @@
 //! The OneSweep sort (`shaders/radix_onesweep.wgsl`): one histogram kernel
 //! for every pass's digits, one scan of the digit counts, then one kernel
 //! per pass that ranks a tile with subgroup ballots, finds its digits'
-//! output offsets by decoupled look-back and scatters.
+//! output offsets by decoupled look-back and scatters. 64-bit keys take
+//! the same shader through [`wide::widen`].
 
-use super::{PassBits, RadixSortOptions, SortRanges, key_edits, passes};
+use super::{PassBits, RadixSortOptions, SortRanges, key_edits, passes, wide};
 use crate::device::context::{Context, Op, Pipeline, TempLayout, writable};
 use crate::device::shaders;
 use crate::device::slice::Range;
@@ -72,10 +73,14 @@ pub(crate) struct OneSweep {
     digit_offsets: Pipeline,
     passes: Vec<Pipeline>,
     shape: Shape,
+    /// Passes the histogram counts (4 for 32-bit keys, 8 for 64-bit):
+    /// the digit counts and tile counters in temp are per pass.
+    histograms: u64,
 }
 
 impl OneSweep {
-    /// Composes one module per pass. Fails on subgroups outside 4..=128.
+    /// Composes one module per pass (of 64-bit keys when the key type is).
+    /// Fails on subgroups outside 4..=128.
     pub fn new(ctx: &Context, options: &RadixSortOptions) -> Result<Self, Error> {
         let sizes = &ctx.target.subgroup_size;
         let (min, max) = (sizes.min(), sizes.max());
@@ -122,7 +127,10 @@ impl OneSweep {
                 format!("const END_BIT = {}u;", options.bits.end),
             ),
         ];
-        let source = writable(shaders::RADIX_ONESWEEP);
+        let mut source = writable(shaders::RADIX_ONESWEEP);
+        if options.key.is_wide() {
+            source = wide::widen(&source, wide::PassShader::OneSweep)?;
+        }
         let compose = |index: usize, pass: &PassBits| {
             let mut edits = common.clone();
             edits.push(("const PASS = 0u;", format!("const PASS = {index}u;")));
@@ -147,6 +155,7 @@ impl OneSweep {
             digit_offsets,
             passes: pass_pipelines,
             shape,
+            histograms: u64::from(options.key.bits() / 8),
         })
     }
 
@@ -173,9 +182,9 @@ impl OneSweep {
     /// Places its temp regions: digit counts, tile state, tile counters.
     pub fn temp(&self, layout: &mut TempLayout, n: u32) -> Vec<(u64, u64)> {
         vec![
-            layout.place(4 * RADIX * 4),
+            layout.place(4 * RADIX * self.histograms),
             layout.place(4 * RADIX * self.tiles(n)),
-            layout.place(4 * 4),
+            layout.place(4 * self.histograms),
         ]
     }
 

@@ -2,9 +2,10 @@
 //! without the look-back's forward-progress guarantee: per pass an upsweep
 //! counting each partition's digits, the device scan of the count matrix,
 //! and a downsweep ranking 256-key slices with
-//! `block::radix_rank_match_atomic_or` and scattering.
+//! `block::radix_rank_match_atomic_or` and scattering. 64-bit keys take
+//! the same shader through [`wide::widen`].
 
-use super::{RadixSortOptions, SortRanges, key_edits, passes};
+use super::{RadixSortOptions, SortRanges, key_edits, passes, wide};
 use crate::device::context::{Context, Op, Pipeline, TempLayout, writable};
 use crate::device::scan::{Scan, ScanKind};
 use crate::device::shaders;
@@ -32,10 +33,14 @@ pub(crate) struct ReduceThenScan {
 }
 
 impl ReduceThenScan {
-    /// Composes one module per pass, and the device scan (reduce-then-scan
-    /// too unless the device keeps started workgroups running).
+    /// Composes one module per pass (of 64-bit keys when the key type is),
+    /// and the device scan (reduce-then-scan too unless the device keeps
+    /// started workgroups running).
     pub fn new(ctx: &Context, options: &RadixSortOptions) -> Result<Self, Error> {
-        let source = writable(shaders::RADIX_SORT);
+        let mut source = writable(shaders::RADIX_SORT);
+        if options.key.is_wide() {
+            source = wide::widen(&source, wide::PassShader::ReduceThenScan)?;
+        }
         let mut built = Vec::new();
         for pass in passes(&options.bits) {
             let mut edits = key_edits(options.key, &pass);
