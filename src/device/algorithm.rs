@@ -9,6 +9,15 @@ pub enum ScanAlgorithm {
     /// (Merrill & Garland 2016). Needs workgroups that have started to keep
     /// making progress while others spin, which WebGPU and Vulkan do not
     /// promise.
+    ///
+    /// Forced on a CPU adapter it is not reliable: on lavapipe (Mesa 22.3,
+    /// subgroup size 4) the scan's spin loop has been seen to end before a
+    /// predecessor published, about one run in six at 2^20 elements
+    /// (128 tiles), and the result is then wrong (`wavekit-demos scan
+    /// --variant lookback --adapter llvmpipe --log2 20..=20` with
+    /// `LP_NATIVE_VECTOR_WIDTH=128`). [`ScanAlgorithm::for_adapter`] never
+    /// picks it there; the tests force it on lavapipe only up to a few
+    /// tiles. On the H100 (CUDA and Vulkan) every checked run has passed.
     DecoupledLookBack,
     /// Three passes: tile sums, a scan of them, tile scans. Portable.
     ReduceThenScan,
