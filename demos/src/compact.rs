@@ -68,7 +68,7 @@ impl Demo for Compact {
             &[]
         };
         // Through wgpu the library selects, so the benchmark measures it.
-        let library = match ctx.gpu.wgpu() {
+        let library = match ctx.library_device() {
             Some(device) => Some(
                 wavekit::device::SelectIf::new(device.device(), wavekit::Dtype::U32, PREDICATE)?
                     .with_algorithm(algorithm),

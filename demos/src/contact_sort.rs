@@ -101,7 +101,7 @@ impl Demo for ContactSort {
             )
         };
         // Through wgpu the library runs (so the benchmark measures it).
-        let (library, algorithm) = match ctx.gpu.wgpu() {
+        let (library, algorithm) = match ctx.library_device() {
             Some(device) => {
                 let sort = SegmentedSort::pairs(device.device(), KeyType::F32)?;
                 let algorithm = format!(

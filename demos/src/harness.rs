@@ -66,6 +66,18 @@ impl<'g> Ctx<'g> {
         self
     }
 
+    /// The wgpu device the demos' `wavekit::device` algorithms record on:
+    /// `gpu`'s, unless `WAVEKIT_DEMOS_OWN_STEPS` is set (an experiment:
+    /// the demo then runs its own steps over the library's shaders, as on
+    /// CUDA and HIP, to tell the library's recording from its kernels), or
+    /// none on the native back ends.
+    pub fn library_device(&self) -> Option<&wavekit::runner::WgpuDevice> {
+        if std::env::var_os("WAVEKIT_DEMOS_OWN_STEPS").is_some() {
+            return None;
+        }
+        self.gpu.wgpu()
+    }
+
     /// Composes a demo shader, after replacing each `from` of `edits` (a
     /// declaration such as `alias T = f32;`) by its `to`.
     pub fn compose(

@@ -47,7 +47,7 @@ impl Demo for Histogram {
         let module = ctx.compose(SHADER, "histogram.wgsl", &[])?;
         let [kernel] = ctx.kernels(&module, ["histogram"])?;
         // Through wgpu the library counts, so the benchmark measures it.
-        let library = match ctx.gpu.wgpu() {
+        let library = match ctx.library_device() {
             Some(device) => Some(wavekit::device::Histogram::with_bin_fn(
                 device.device(),
                 wavekit::Dtype::U32,
