@@ -5,9 +5,10 @@
 //! by a count pass and the device scan of the counts (three passes), chosen
 //! per device as the scan is ([`crate::scan::algorithm_for`]).
 //!
-//! Through wgpu the demo runs [`wavekit::device::SelectIf`] (the shader's
-//! default predicate, as WGSL), so its timings are the library's; on CUDA
-//! and HIP its own steps over the same shader.
+//! The demo runs its own steps over the library's shader on every back end;
+//! with `WAVEKIT_DEMOS_LIBRARY` set it records [`wavekit::device::SelectIf`]
+//! (the shader's default predicate, as WGSL) through wgpu instead, which is
+//! not yet as fast ([`Ctx::library_device`](crate::harness::Ctx::library_device) says by how much).
 
 use wavekit::Error;
 use wavekit::runner::{Buffer, Kernel, Step};
@@ -67,7 +68,7 @@ impl Demo for Compact {
         } else {
             &[]
         };
-        // Through wgpu the library selects, so the benchmark measures it.
+        // The library selects where asked to ([`Ctx::library_device`](crate::harness::Ctx::library_device)).
         let library = match ctx.library_device() {
             Some(device) => Some(
                 wavekit::device::SelectIf::new(device.device(), wavekit::Dtype::U32, PREDICATE)?

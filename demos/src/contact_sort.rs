@@ -7,14 +7,15 @@
 //! documented tie-break of `sg::bitonic_sort_kv_tiled` — so a body's deepest
 //! contacts come first and its empty slots last.
 //!
-//! Through wgpu the demo runs [`wavekit::device::SegmentedSort`] (pairs,
-//! f32 keys) over segment offsets `0, 2^L, 2 · 2^L, ..., n` uploaded before
-//! the timed runs, so its timings are the library's: every segment is at
-//! most 32 long, so its short path sorts them, one segment per 32 threads
-//! in registers (plus its chunk and merge dispatches, which return at once
-//! for such segments). On the native back ends (CUDA, HIP), where the
-//! library has no path, the demo dispatches the library's fixed-segment
-//! shader `src/device/shaders/contact_sort.wgsl` itself, as described next.
+//! The demo dispatches the library's fixed-segment shader
+//! `src/device/shaders/contact_sort.wgsl` itself on every back end, as
+//! described next. With `WAVEKIT_DEMOS_LIBRARY` set it runs
+//! [`wavekit::device::SegmentedSort`] (pairs, f32 keys) through wgpu instead,
+//! over segment offsets `0, 2^L, 2 · 2^L, ..., n` uploaded before the timed
+//! runs: every segment is at most 32 long, so its short path sorts them, one
+//! segment per 32 threads in registers (plus its chunk and merge dispatches,
+//! which return at once for such segments) — general offsets, 2.4–9× the
+//! fixed-segment kernel's time ([`Ctx::library_device`](crate::harness::Ctx::library_device)).
 //!
 //! Native dispatch: `ceil(n / 256)` workgroups of 256 threads (spilling into y past
 //! 65535), one element per thread, `256 / 2^L` segments per workgroup;
@@ -100,7 +101,7 @@ impl Demo for ContactSort {
                 1 << log2_segment
             )
         };
-        // Through wgpu the library runs (so the benchmark measures it).
+        // The library sorts where asked to ([`Ctx::library_device`](crate::harness::Ctx::library_device)).
         let (library, algorithm) = match ctx.library_device() {
             Some(device) => {
                 let sort = SegmentedSort::pairs(device.device(), KeyType::F32)?;

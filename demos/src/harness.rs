@@ -66,16 +66,18 @@ impl<'g> Ctx<'g> {
         self
     }
 
-    /// The wgpu device the demos' `wavekit::device` algorithms record on:
-    /// `gpu`'s, unless `WAVEKIT_DEMOS_OWN_STEPS` is set (an experiment:
-    /// the demo then runs its own steps over the library's shaders, as on
-    /// CUDA and HIP, to tell the library's recording from its kernels), or
-    /// none on the native back ends.
+    /// The wgpu device on which `compact`, `histogram` and `contact_sort`
+    /// record their `wavekit::device` algorithm (`SelectIf`, `Histogram`,
+    /// `SegmentedSort`): `gpu`'s only where `WAVEKIT_DEMOS_LIBRARY` is set.
+    /// By default they run their own steps over the library's shaders on
+    /// every back end, because the library's calls are not yet as fast as
+    /// those steps (H100, Vulkan, 2^24, 2026-11-25h: compaction 0.068
+    /// against 0.054 ms and histogram 0.054 against 0.045, a fixed ~10 µs
+    /// per call; `SegmentedSort`'s general path 2.4–9× the fixed-segment
+    /// kernel on segments of 32..8). `reduce`, `scan` and `radix_sort`
+    /// always record through the library on wgpu: theirs matched.
     pub fn library_device(&self) -> Option<&wavekit::runner::WgpuDevice> {
-        if std::env::var_os("WAVEKIT_DEMOS_OWN_STEPS").is_some() {
-            return None;
-        }
-        self.gpu.wgpu()
+        std::env::var_os("WAVEKIT_DEMOS_LIBRARY").and_then(|_| self.gpu.wgpu())
     }
 
     /// Composes a demo shader, after replacing each `from` of `edits` (a

@@ -2,10 +2,11 @@
 //! workgroup histograms and subgroup-aggregated atomics
 //! (`src/device/shaders/histogram.wgsl`).
 //!
-//! Through wgpu the demo runs [`wavekit::device::Histogram`] (the low byte
-//! as a WGSL bin function), so its timings are the library's (which zero
-//! the bins with a dispatch of their own); on CUDA and HIP its own steps
-//! over the same shader.
+//! The demo runs its own steps over the library's shader on every back end;
+//! with `WAVEKIT_DEMOS_LIBRARY` set it records [`wavekit::device::Histogram`]
+//! (the low byte as a WGSL bin function; it zeroes the bins with a dispatch
+//! of its own) through wgpu instead, which is not yet as fast
+//! ([`Ctx::library_device`](crate::harness::Ctx::library_device) says by how much).
 
 use rand::Rng;
 use wavekit::Error;
@@ -46,7 +47,7 @@ impl Demo for Histogram {
         }
         let module = ctx.compose(SHADER, "histogram.wgsl", &[])?;
         let [kernel] = ctx.kernels(&module, ["histogram"])?;
-        // Through wgpu the library counts, so the benchmark measures it.
+        // The library counts where asked to ([`Ctx::library_device`](crate::harness::Ctx::library_device)).
         let library = match ctx.library_device() {
             Some(device) => Some(wavekit::device::Histogram::with_bin_fn(
                 device.device(),
