@@ -232,7 +232,6 @@ fn segmented_sort_and_operator_scan_on_emulated_subgroups() {
     }
 }
 
-
 #[test]
 fn select_run_length_and_histogram_on_emulated_subgroups() {
     let (device, queue) = open_without_subgroups();

@@ -5,10 +5,12 @@
 //! by a count pass and the device scan of the counts (three passes), chosen
 //! per device as the scan is ([`crate::scan::algorithm_for`]).
 //!
-//! The demo runs its own steps over the library's shader on every back end;
-//! with `WAVEKIT_DEMOS_LIBRARY` set it records [`wavekit::device::SelectIf`]
-//! (the shader's default predicate, as WGSL) through wgpu instead, which is
-//! not yet as fast ([`Ctx::library_device`](crate::harness::Ctx::library_device) says by how much).
+//! Through wgpu the demo records [`wavekit::device::SelectIf`] (the
+//! shader's default predicate, as WGSL), so its timings are the library's,
+//! the zeroing of the look-back state included; on CUDA and HIP (and with
+//! `WAVEKIT_DEMOS_LIBRARY=0`) its own steps over the same shader, whose
+//! leading zeros are not timed
+//! ([`Ctx::library_device`](crate::harness::Ctx::library_device)).
 
 use wavekit::Error;
 use wavekit::runner::{Buffer, Kernel, Step};
@@ -68,8 +70,8 @@ impl Demo for Compact {
         } else {
             &[]
         };
-        // The library selects where asked to ([`Ctx::library_device`](crate::harness::Ctx::library_device)).
-        let library = match ctx.library_device() {
+        // Through wgpu the library selects, so the benchmark measures it.
+        let library = match ctx.library_device(true) {
             Some(device) => Some(
                 wavekit::device::SelectIf::new(device.device(), wavekit::Dtype::U32, PREDICATE)?
                     .with_algorithm(algorithm),

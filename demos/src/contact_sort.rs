@@ -9,7 +9,7 @@
 //!
 //! The demo dispatches the library's fixed-segment shader
 //! `src/device/shaders/contact_sort.wgsl` itself on every back end, as
-//! described next. With `WAVEKIT_DEMOS_LIBRARY` set it runs
+//! described next. With `WAVEKIT_DEMOS_LIBRARY=1` it runs
 //! [`wavekit::device::SegmentedSort`] (pairs, f32 keys) through wgpu instead,
 //! over segment offsets `0, 2^L, 2 · 2^L, ..., n` uploaded before the timed
 //! runs: every segment is at most 32 long, so its short path sorts them, one
@@ -102,7 +102,7 @@ impl Demo for ContactSort {
             )
         };
         // The library sorts where asked to ([`Ctx::library_device`](crate::harness::Ctx::library_device)).
-        let (library, algorithm) = match ctx.library_device() {
+        let (library, algorithm) = match ctx.library_device(false) {
             Some(device) => {
                 let sort = SegmentedSort::pairs(device.device(), KeyType::F32)?;
                 let algorithm = format!(

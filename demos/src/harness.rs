@@ -66,18 +66,23 @@ impl<'g> Ctx<'g> {
         self
     }
 
-    /// The wgpu device on which `compact`, `histogram` and `contact_sort`
-    /// record their `wavekit::device` algorithm (`SelectIf`, `Histogram`,
-    /// `SegmentedSort`): `gpu`'s only where `WAVEKIT_DEMOS_LIBRARY` is set.
-    /// By default they run their own steps over the library's shaders on
-    /// every back end, because the library's calls are not yet as fast as
-    /// those steps (H100, Vulkan, 2^24, 2026-11-25h: compaction 0.068
-    /// against 0.054 ms and histogram 0.054 against 0.045, a fixed ~10 µs
-    /// per call; `SegmentedSort`'s general path 2.4–9× the fixed-segment
-    /// kernel on segments of 32..8). `reduce`, `scan` and `radix_sort`
-    /// always record through the library on wgpu: theirs matched.
-    pub fn library_device(&self) -> Option<&wavekit::runner::WgpuDevice> {
-        std::env::var_os("WAVEKIT_DEMOS_LIBRARY").and_then(|_| self.gpu.wgpu())
+    /// The wgpu device on which a demo records its `wavekit::device`
+    /// algorithm, or `None` to run its own steps over the library's shaders
+    /// (always on the native back ends). `WAVEKIT_DEMOS_LIBRARY=1` or `=0`
+    /// chooses; otherwise `by_default` does: `compact` and `histogram`
+    /// record `SelectIf` and `Histogram` (their timings then include the
+    /// zeroing of the look-back state and of the bins, as CUB's include its
+    /// init kernels, where the steps' leading zeros are not timed), and
+    /// `contact_sort` dispatches its fixed-segment kernel, since
+    /// `SegmentedSort`'s general path is 2.4–9× its time on segments of
+    /// 32..8 (H100, Vulkan, 2^24: docs/benchmarks/2026-11-25h-h100-device-library).
+    pub fn library_device(&self, by_default: bool) -> Option<&wavekit::runner::WgpuDevice> {
+        let library = match std::env::var("WAVEKIT_DEMOS_LIBRARY").as_deref() {
+            Ok("0") => false,
+            Ok(_) => true,
+            Err(_) => by_default,
+        };
+        if library { self.gpu.wgpu() } else { None }
     }
 
     /// Composes a demo shader, after replacing each `from` of `edits` (a
