@@ -62,16 +62,33 @@ fn keys(key: KeyType, n: usize, seed: u64) -> Vec<u32> {
         .collect()
 }
 
-/// Sorts `n` keys (with values when the sort has pairs) at offsets inside
-/// guarded buffers, or in place, and checks them.
-fn check(device: &wgpu::Device, queue: &wgpu::Queue, sort: &RadixSort, n: usize, in_place: bool) {
+/// What [`sort_on_device`] read back: the sorted key words and values
+/// (values only for pairs) from inside their guarded buffers.
+struct Sorted {
+    key_words: Vec<u32>,
+    values: Vec<u32>,
+    what: String,
+}
+
+/// Sorts `n` keys of `key_words` (one or two words a key) with values
+/// `0..n` when the sort has pairs, at offsets inside guarded buffers (the
+/// output at `out_slots` alignments in), or in place, and reads them back,
+/// checking that nothing outside the slices changed.
+fn sort_on_device(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    sort: &RadixSort,
+    key_words: &[u32],
+    n: usize,
+    in_place: bool,
+    out_slots: u64,
+) -> Sorted {
     let options = sort.options();
     let align = alignment(device);
-    let data = keys(options.key, n, n as u64 + 3);
     let values: Vec<u32> = (0..n as u32).collect();
-    let (in_at, out_at) = (align, if in_place { align } else { 2 * align });
-    let keys_in = guarded(device, &data, in_at, 64);
-    let keys_out_buffer = guarded(device, &vec![GUARD; n], out_at, 64);
+    let (in_at, out_at) = (align, if in_place { align } else { out_slots * align });
+    let keys_in = guarded(device, key_words, in_at, 64);
+    let keys_out_buffer = guarded(device, &vec![GUARD; key_words.len()], out_at, 64);
     let keys_out = if in_place { &keys_in } else { &keys_out_buffer };
     let values_in = guarded(device, &values, in_at, 64);
     let values_out_buffer = guarded(device, &vec![GUARD; n], out_at, 64);
@@ -111,10 +128,31 @@ fn check(device: &wgpu::Device, queue: &wgpu::Queue, sort: &RadixSort, n: usize,
         options.bits,
         if in_place { " in place" } else { "" }
     );
-    let got_keys = inside(&read[0], out_at, n, &what);
+    let key_words = inside(&read[0], out_at, key_words.len(), &what);
+    let values = if options.pairs {
+        inside(&read[1], out_at, n, &what)
+    } else {
+        Vec::new()
+    };
+    Sorted {
+        key_words,
+        values,
+        what,
+    }
+}
+
+/// Sorts `n` keys (with values when the sort has pairs) at offsets inside
+/// guarded buffers, or in place, and checks them.
+fn check(device: &wgpu::Device, queue: &wgpu::Queue, sort: &RadixSort, n: usize, in_place: bool) {
+    let options = sort.options();
+    let data = keys(options.key, n, n as u64 + 3);
+    let Sorted {
+        key_words: got_keys,
+        values: got_values,
+        what,
+    } = sort_on_device(device, queue, sort, &data, n, in_place, 2);
     let want = reference(&data, options.key, &options.bits);
     if options.pairs {
-        let got_values = inside(&read[1], out_at, n, &what);
         let got: Vec<(u32, u32)> = got_keys.into_iter().zip(got_values).collect();
         assert_same(&got, &want, &what);
     } else {
@@ -261,52 +299,12 @@ fn words(keys: &[u64]) -> Vec<u32> {
 /// compares keys and values with a stable CPU sort.
 fn check64(device: &wgpu::Device, queue: &wgpu::Queue, sort: &RadixSort, n: usize, in_place: bool) {
     let options = sort.options();
-    let align = alignment(device);
     let data = keys64(options.key, n, n as u64 + 11);
-    let values: Vec<u32> = (0..n as u32).collect();
-    let (in_at, out_at) = (align, if in_place { align } else { 3 * align });
-    let keys_in = guarded(device, &words(&data), in_at, 64);
-    let keys_out_buffer = guarded(device, &vec![GUARD; 2 * n], out_at, 64);
-    let keys_out = if in_place { &keys_in } else { &keys_out_buffer };
-    let values_in = guarded(device, &values, in_at, 64);
-    let values_out_buffer = guarded(device, &vec![GUARD; n], out_at, 64);
-    let values_out = if in_place {
-        &values_in
-    } else {
-        &values_out_buffer
-    };
-    let temp = zeroed(device, sort.temp_storage_bytes(n as u32));
-    let mut encoder = encoder(device);
-    if options.pairs {
-        sort.record_pairs(
-            &mut encoder,
-            Slice::new(&keys_in, in_at),
-            Slice::new(keys_out, out_at),
-            Slice::new(&values_in, in_at),
-            Slice::new(values_out, out_at),
-            n as u32,
-            (&temp).into(),
-        )
-    } else {
-        sort.record_keys(
-            &mut encoder,
-            Slice::new(&keys_in, in_at),
-            Slice::new(keys_out, out_at),
-            n as u32,
-            (&temp).into(),
-        )
-    }
-    .expect("records");
-    let read = submit_and_read(device, queue, encoder, &[keys_out, values_out]);
-    let what = format!(
-        "{:?} {:?} pairs {} bits {:?} n = {n}{}",
-        sort.algorithm(),
-        options.key,
-        options.pairs,
-        options.bits,
-        if in_place { " in place" } else { "" }
-    );
-    let got_words = inside(&read[0], out_at, 2 * n, &what);
+    let Sorted {
+        key_words: got_words,
+        values: got_values,
+        what,
+    } = sort_on_device(device, queue, sort, &words(&data), n, in_place, 3);
     let got_keys: Vec<u64> = got_words
         .chunks_exact(2)
         .map(|w| u64::from(w[0]) | (u64::from(w[1]) << 32))
@@ -314,7 +312,6 @@ fn check64(device: &wgpu::Device, queue: &wgpu::Queue, sort: &RadixSort, n: usiz
     let mut want: Vec<(u64, u32)> = data.iter().copied().zip(0..).collect();
     want.sort_by_key(|&(k, _)| ordered64(k, options.key, &options.bits));
     if options.pairs {
-        let got_values = inside(&read[1], out_at, n, &what);
         let got: Vec<(u64, u32)> = got_keys.into_iter().zip(got_values).collect();
         assert_same(&got, &want, &what);
     } else {
