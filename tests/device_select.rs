@@ -13,10 +13,10 @@ use wavekit::Dtype;
 use wavekit::device::{ScanAlgorithm, SelectIf, Slice};
 
 const TILE: usize = 4096;
-/// The largest input the forced look-back gets here: lavapipe does not
-/// promise the look-back's forward progress (it is not the algorithm the
-/// library picks there), and past a few tiles its spinning tiles now and
-/// then read a stale prefix (the scan's look-back too, at 2^20), so the
+/// The largest input the forced look-back gets here: it is not the
+/// algorithm the library picks on lavapipe, and past a few tiles lavapipe's
+/// spinning tiles now and then count a predecessor as 0 (about one run in
+/// ten at 2^20: `ScanAlgorithm::DecoupledLookBack` says more), so the
 /// look-back is checked at up to 4 tiles, as the demos check it at 8.
 const LOOKBACK_MAX: usize = 3 * TILE + 5;
 

@@ -11,13 +11,17 @@ pub enum ScanAlgorithm {
     /// promise.
     ///
     /// Forced on a CPU adapter it is not reliable: on lavapipe (Mesa 22.3,
-    /// subgroup size 4) the scan's spin loop has been seen to end before a
-    /// predecessor published, about one run in six at 2^20 elements
-    /// (128 tiles), and the result is then wrong (`wavekit-demos scan
-    /// --variant lookback --adapter llvmpipe --log2 20..=20` with
-    /// `LP_NATIVE_VECTOR_WIDTH=128`). [`ScanAlgorithm::for_adapter`] never
-    /// picks it there; the tests force it on lavapipe only up to a few
-    /// tiles. On the H100 (CUDA and Vulkan) every checked run has passed.
+    /// subgroup size 4) the selection's look-back has been seen to count a
+    /// predecessor tile as 0, about one run in ten at 2^20 elements
+    /// (256 tiles), so the count and the output are wrong (`wavekit-demos
+    /// compact --variant u32_half_lookback --adapter llvmpipe --log2 20..=20`
+    /// with `LP_NATIVE_VECTOR_WIDTH=128`). The scan's did the same (one run
+    /// in eight) until its spin loop lost the branch around its read
+    /// (`look_back` in `shaders/scan.wgsl`: 0 in 65 runs since); the same
+    /// change did not cure the selection's, whose cause is not found yet.
+    /// [`ScanAlgorithm::for_adapter`] never picks look-back there, and the
+    /// tests force it on lavapipe only up to a few tiles. On the H100
+    /// (CUDA and Vulkan) every checked run has passed.
     DecoupledLookBack,
     /// Three passes: tile sums, a scan of them, tile scans. Portable.
     ReduceThenScan,
