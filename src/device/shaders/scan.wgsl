@@ -184,22 +184,14 @@ fn look_back(tile: u32) -> u32 {
     var prefix = 0u;
     var end = tile;
     loop {
-        // Lanes past tile 0 count as a prefix of 0 (they read tile 0, and
-        // ignore it). The lanes spin together (one vote per round, reached
-        // by every lane): the subgroup operations' contract is a converged
-        // subgroup. Every lane reads every round and keeps its first
-        // publication, with no branch around the read: with the read under
-        // `if seen.state == 0u`, lavapipe (Mesa 22.3, subgroups of 4) now
-        // and then left the loop with a lane unpublished, counted as 0
-        // (one run in 8 at 2^20 elements, 128 tiles; none in 65 without
-        // the branch).
-        let past_first = lane >= end;
-        let p = select(end - 1u - lane, 0u, past_first);
-        var seen = Publication(select(0u, STATE_PREFIX, past_first), 0u);
+        // Lanes past tile 0 read nothing and count as a prefix of 0. The
+        // lanes spin together (one vote per round, reached by every lane):
+        // the subgroup operations' contract is a converged subgroup.
+        var seen = Publication(select(0u, STATE_PREFIX, lane >= end), 0u);
         loop {
-            let read = read_publication(p);
-            let keep = seen.state != 0u;
-            seen = Publication(select(read.state, seen.state, keep), select(read.value, seen.value, keep));
+            if seen.state == 0u {
+                seen = read_publication(end - 1u - lane);
+            }
             if sg::all_true(seen.state != 0u) {
                 break;
             }
