@@ -11,14 +11,15 @@ pub enum ScanAlgorithm {
     /// promise.
     ///
     /// Forced on a CPU adapter it is not reliable: on lavapipe (Mesa 22.3,
-    /// subgroup size 4) the selection's look-back has been seen to count a
-    /// predecessor tile as 0, about one run in ten at 2^20 elements
-    /// (256 tiles), so the count and the output are wrong (`wavekit-demos
-    /// compact --variant u32_half_lookback --adapter llvmpipe --log2 20..=20`
-    /// with `LP_NATIVE_VECTOR_WIDTH=128`). The scan's did the same (one run
-    /// in eight) until its spin loop lost the branch around its read
-    /// (`look_back` in `shaders/scan.wgsl`: 0 in 65 runs since); the same
-    /// change did not cure the selection's, whose cause is not found yet.
+    /// subgroup size 4) the look-back has been seen to count a predecessor
+    /// tile as 0, about one run in eight at 2^20 elements for the scan
+    /// (128 tiles) and one in ten for the selection (256 tiles), so the
+    /// result is wrong (`wavekit-demos scan --variant lookback --adapter
+    /// llvmpipe --log2 20..=20` with `LP_NATIVE_VECTOR_WIDTH=128`). A spin
+    /// loop with no branch around its read cured the scan's there (0 in 65
+    /// runs) but cost 15 % (CUDA) and 58 % (Vulkan) on the H100 at 2^24, so
+    /// it is not taken; the cause is not found yet
+    /// (docs/benchmarks/2026-11-25h-h100-device-library).
     /// [`ScanAlgorithm::for_adapter`] never picks look-back there, and the
     /// tests force it on lavapipe only up to a few tiles. On the H100
     /// (CUDA and Vulkan) every checked run has passed.
