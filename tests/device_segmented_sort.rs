@@ -231,6 +231,17 @@ fn segmented_sort_at_each_subgroup_size() {
     at_each_subgroup_size("segmented_sort_cases");
 }
 
+/// The arguments of a `record_pairs` call that [`bad_calls_are_errors`]
+/// varies.
+#[derive(Clone, Copy)]
+struct Pairs<'a> {
+    keys_out: &'a wgpu::Buffer,
+    values_out: &'a wgpu::Buffer,
+    n: u32,
+    segments: u32,
+    temp: &'a wgpu::Buffer,
+}
+
 #[test]
 fn bad_calls_are_errors() {
     let (device, _queue) = open();
@@ -244,54 +255,47 @@ fn bad_calls_are_errors() {
     let temp = zeroed(&device, sort.temp_storage_bytes(n));
     let s = |b| Slice::new(b, 0);
     let message = |r: Result<(), wavekit::Error>| r.expect_err("fails").to_string();
-    let m = message(sort.record_pairs(
-        &mut encoder(&device),
-        s(&keys),
-        s(&out),
-        s(&values),
-        s(&values_out),
+    // A good `record_pairs` call, each case below with one thing wrong.
+    let good = Pairs {
+        keys_out: &out,
+        values_out: &values_out,
         n,
-        s(&offsets),
-        5,
-        s(&temp),
-    ));
+        segments: 1,
+        temp: &temp,
+    };
+    let pairs = |c: Pairs| {
+        message(sort.record_pairs(
+            &mut encoder(&device),
+            s(&keys),
+            Slice::new(c.keys_out, 0),
+            s(&values),
+            Slice::new(c.values_out, 0),
+            c.n,
+            s(&offsets),
+            c.segments,
+            Slice::new(c.temp, 0),
+        ))
+    };
+    let m = pairs(Pairs {
+        segments: 5,
+        ..good
+    });
     assert!(m.contains("`offsets`") && m.contains("24 bytes"), "{m}");
-    let m = message(sort.record_pairs(
-        &mut encoder(&device),
-        s(&keys),
-        s(&keys),
-        s(&values),
-        s(&values_out),
-        n,
-        s(&offsets),
-        1,
-        s(&temp),
-    ));
+    let m = pairs(Pairs {
+        keys_out: &keys,
+        ..good
+    });
     assert!(m.contains("same buffer"), "{m}");
-    let m = message(sort.record_pairs(
-        &mut encoder(&device),
-        s(&keys),
-        s(&out),
-        s(&values),
-        s(&out),
-        n,
-        s(&offsets),
-        1,
-        s(&temp),
-    ));
+    let m = pairs(Pairs {
+        values_out: &out,
+        ..good
+    });
     assert!(m.contains("overlap"), "{m}");
     let small = zeroed(&device, 64);
-    let m = message(sort.record_pairs(
-        &mut encoder(&device),
-        s(&keys),
-        s(&out),
-        s(&values),
-        s(&values_out),
-        n,
-        s(&offsets),
-        1,
-        s(&small),
-    ));
+    let m = pairs(Pairs {
+        temp: &small,
+        ..good
+    });
     assert!(m.contains("`temp`"), "{m}");
     let m = message(sort.record_keys(
         &mut encoder(&device),
@@ -303,16 +307,9 @@ fn bad_calls_are_errors() {
         s(&temp),
     ));
     assert!(m.contains("record_pairs"), "{m}");
-    let m = message(sort.record_pairs(
-        &mut encoder(&device),
-        s(&keys),
-        s(&out),
-        s(&values),
-        s(&values_out),
-        (1 << 30) + 1,
-        s(&offsets),
-        1,
-        s(&temp),
-    ));
+    let m = pairs(Pairs {
+        n: (1 << 30) + 1,
+        ..good
+    });
     assert!(m.contains("at most 2^30"), "{m}");
 }
