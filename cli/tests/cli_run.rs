@@ -34,35 +34,45 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>, @builtin(workgroup_id) wg:
 }
 ";
 
-#[test]
-fn runs_a_composed_shader_from_npy_to_npy() {
-    let shader = scratch("scan.wgsl");
+/// Runs [`SHADER`] (two workgroups of a block scan) on 128 values
+/// `i % modulo` written to `NAME-input.npy`, with `outs` as its `--out`
+/// flags' values; checks that it succeeded and returns the values.
+fn run_block_scan(name: &str, modulo: u32, outs: &[String]) -> Vec<f32> {
+    let shader = scratch(&format!("{name}.wgsl"));
     std::fs::write(&shader, SHADER).unwrap();
-    let input = scratch("input.npy");
-    let values: Vec<f32> = (0..128).map(|i| (i % 5) as f32).collect();
+    let input = scratch(&format!("{name}-input.npy"));
+    let values: Vec<f32> = (0..128).map(|i| (i % modulo) as f32).collect();
     npyz::to_file_1d(&input, values.iter().copied()).unwrap();
-    let (scan, totals) = (scratch("scan.npy"), scratch("totals.bin"));
-    let out = wavekit(&[
+    let bind = format!("0:0={}", input.display());
+    let mut args = vec![
         "run",
         shader.to_str().unwrap(),
         "--workgroups",
         "2",
         "--bind",
-        &format!("0:0={}", input.display()),
+        &bind,
         "--bind",
         "0:1=out:f32:128",
         "--bind",
         "0:2=out:f32:2",
-        "--out",
-        scan.to_str().unwrap(),
-        "--out",
-        totals.to_str().unwrap(),
-    ]);
+    ];
+    for out in outs {
+        args.extend(["--out", out.as_str()]);
+    }
+    let out = wavekit(&args);
     assert!(
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    values
+}
+
+#[test]
+fn runs_a_composed_shader_from_npy_to_npy() {
+    let (scan, totals) = (scratch("scan.npy"), scratch("totals.bin"));
+    let outs = [&scan, &totals].map(|p| p.display().to_string());
+    let values = run_block_scan("scan", 5, &outs);
     let bytes = std::fs::read(&scan).unwrap();
     let got: Vec<f32> = npyz::NpyFile::new(&bytes[..]).unwrap().into_vec().unwrap();
     for (block, chunk) in values.chunks(64).enumerate() {
@@ -302,33 +312,12 @@ fn refuses_bad_in_place_and_uniform_bindings_with_one_line() {
 /// takes its binding, the plain files the other outputs in order.
 #[test]
 fn plain_and_slot_outs_mix() {
-    let shader = scratch("mix.wgsl");
-    std::fs::write(&shader, SHADER).unwrap();
-    let input = scratch("mix-input.npy");
-    let values: Vec<f32> = (0..128).map(|i| (i % 3) as f32).collect();
-    npyz::to_file_1d(&input, values.iter().copied()).unwrap();
     let (scan, totals) = (scratch("mix-scan.npy"), scratch("mix-totals.npy"));
-    let out = wavekit(&[
-        "run",
-        shader.to_str().unwrap(),
-        "--workgroups",
-        "2",
-        "--bind",
-        &format!("0:0={}", input.display()),
-        "--bind",
-        "0:1=out:f32:128",
-        "--bind",
-        "0:2=out:f32:2",
-        "--out",
-        &format!("0:2={}", totals.display()),
-        "--out",
-        scan.to_str().unwrap(),
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let outs = [
+        format!("0:2={}", totals.display()),
+        scan.display().to_string(),
+    ];
+    let values = run_block_scan("mix", 3, &outs);
     let read = |path: &PathBuf| -> Vec<f32> {
         let bytes = std::fs::read(path).unwrap();
         npyz::NpyFile::new(&bytes[..]).unwrap().into_vec().unwrap()
