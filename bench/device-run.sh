@@ -29,7 +29,8 @@
 # the GPU's clocks drop while the CPU prepares and checks inputs) LOG2_LO=10 LOG2_MID=24
 # LOG2_HI=28 VULKAN_LOG2_HI=26 FULL=0 (1: every variant at every size on both
 # back ends; takes about 9 minutes: give it BUDGET_S=570 or split it with PARTS)
-# PARTS="refs cuda cub micro vulkan" DEMOS="reduce scan ..." ADAPTER= (wgpu
+# PARTS="refs cuda cub micro vulkan" (also: tests, the wavekit::device CUDA
+# tests; cuda_steps, the CUDA demos on their own steps) DEMOS="reduce scan ..." ADAPTER= (wgpu
 # adapter substring) SMS= (default: from PyTorch, else 132) SETUP=1 (0: skip
 # unpacking .llvm-debs and .gl, for a dry run off the device machine)
 # MICRO_ARGS= (more flags for wavekit's micro, e.g. "--blocks-per-sm 2 --trips 4"
@@ -227,18 +228,20 @@ variants_of() {
     } | awk '!seen[$0]++'
 }
 
-# demos BACKEND LABEL TOP RESERVE: each demo, every variant up to 2^MID, then
-# its default variant (the first; radix_sort: keys, pairs and
-# keys_reduce_then_scan) from 2^(MID+1) to 2^TOP.
+# demos BACKEND LABEL TOP RESERVE [VAR=VALUE...]: each demo, every variant up
+# to 2^MID, then its default variant (the first; radix_sort: keys, pairs and
+# keys_reduce_then_scan) from 2^(MID+1) to 2^TOP, with the variables set.
 demos() {
     local backend=$1 label=$2 top=$3 reserve=$4 demo
+    shift 4
+    local vars=("$@")
     local mid=$((top < MID ? top : MID))
     local adapter=()
     [[ $backend == vulkan && -n $ADAPTER ]] && adapter=(--adapter "$ADAPTER")
     for demo in $DEMOS; do
         local base=$RAW/wavekit/wavekit-$label-$demo
         step "$label $demo 2^$LO..2^$mid" 150 "$reserve" "$base-all.log" "$base-all.log" \
-            "${WK[@]}" "$WK_DEMOS" "$demo" --backend "$backend" "${adapter[@]}" \
+            "${WK[@]}" "${vars[@]}" "$WK_DEMOS" "$demo" --backend "$backend" "${adapter[@]}" \
             --log2 "$LO..=$mid" --warmup "$WARMUP" --warmup-ms "$WARMUP_MS" --settle-ms "$SETTLE_MS" --runs "$RUNS" --json "$base-all.json"
         ((top > mid)) || continue
         local variants
@@ -256,7 +259,7 @@ demos() {
         local cap=150
         [[ $demo == radix_sort ]] && cap=240
         step "$label $demo ${variants[*]} 2^$((mid + 1))..2^$top" "$cap" "$reserve" "$base-top.log" "$base-top.log" \
-            "${WK[@]}" "$WK_DEMOS" "$demo" --backend "$backend" "${adapter[@]}" "${flags[@]}" \
+            "${WK[@]}" "${vars[@]}" "$WK_DEMOS" "$demo" --backend "$backend" "${adapter[@]}" "${flags[@]}" \
             --log2 "$((mid + 1))..=$top" --warmup "$WARMUP" --warmup-ms "$WARMUP_MS" --settle-ms "$SETTLE_MS" --runs "$RUNS" --json "$base-top.json"
         # The cliff check (issue 19, bench/src/cliff.rs): on Vulkan each
         # large size of each of those variants again in a process of its
@@ -268,7 +271,7 @@ demos() {
             for ((n = mid + 1; n <= top; n++)); do
                 local one=$RAW/alone/wavekit-$label-$demo-$v-$n
                 step "$label $demo $v 2^$n alone" 90 "$reserve" "$one.log" "$one.log" \
-                    "${WK[@]}" "$WK_DEMOS" "$demo" --backend "$backend" "${adapter[@]}" --variant "$v" \
+                    "${WK[@]}" "${vars[@]}" "$WK_DEMOS" "$demo" --backend "$backend" "${adapter[@]}" --variant "$v" \
                     --log2 "$n..=$n" --warmup "$WARMUP" --warmup-ms "$WARMUP_MS" --settle-ms "$SETTLE_MS" --runs "$RUNS" --json "$one.json"
             done
         done
@@ -292,7 +295,18 @@ if has_part refs; then
         --warmup "$WARMUP" --warmup-ms "$WARMUP_MS" --runs "$RUNS" --out "$RAW/ref/torch.jsonl"
 fi
 
+if has_part tests; then
+    # The wavekit::device CUDA tests (tests/device_cuda.rs), packed by
+    # TESTS=1 bash bench/pack.sh.
+    TESTS_BIN=$(first_file "$BIN/wk-device-cuda")
+    step "wavekit::device CUDA tests" 120 60 "$INFO/device-cuda-tests.log" "$INFO/device-cuda-tests.log" \
+        "${WK[@]}" "$TESTS_BIN" --test-threads 1
+fi
+
 has_part cuda && demos cuda cuda "$HI" 100
+# The demos' own steps over the same shaders instead of wavekit::device
+# (label cuda-steps): the library's cost against them, in the same run.
+has_part cuda_steps && demos cuda cuda-steps "$HI" 100 WAVEKIT_DEMOS_LIBRARY=0
 
 if has_part cub; then
     wait_build 150

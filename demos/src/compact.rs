@@ -13,6 +13,7 @@
 //! ([`Ctx::library_device`](crate::harness::Ctx::library_device)).
 
 use wavekit::Error;
+use wavekit::device::Queue;
 use wavekit::runner::{Buffer, Kernel, Step};
 
 use crate::harness::{Ctx, Report, Timing, bytes_of, check_equal, grid, random_u32, words_of};
@@ -70,10 +71,11 @@ impl Demo for Compact {
         } else {
             &[]
         };
-        // Through wgpu the library selects, so the benchmark measures it.
+        // The library selects (so the benchmark measures it) unless asked
+        // not to, and on HIP.
         let library = match ctx.library_device(true) {
             Some(device) => Some(
-                wavekit::device::SelectIf::new(device.device(), wavekit::Dtype::U32, PREDICATE)?
+                wavekit::device::SelectIf::new(device, wavekit::Dtype::U32, PREDICATE)?
                     .with_algorithm(algorithm),
             ),
             None => None,
@@ -138,24 +140,14 @@ impl Prepared for PreparedCompact<'_> {
         if let Some(library) = &self.library {
             let count = gpu.buffer(4)?;
             let temp = gpu.buffer(library.temp_storage_bytes(n as u32))?;
-            let buffers = [&input_buffer, &output, &count, &temp].map(|b| b.wgpu());
-            let [
-                Some(input_wgpu),
-                Some(output_wgpu),
-                Some(count_wgpu),
-                Some(temp_wgpu),
-            ] = buffers
-            else {
-                return Err(Error::Gpu("compact: wgpu buffers expected".into()));
-            };
-            let record = |encoder: &mut wgpu::CommandEncoder| {
+            let record = |queue: Queue<'_>| {
                 library.record(
-                    encoder,
-                    input_wgpu.into(),
-                    output_wgpu.into(),
-                    count_wgpu.into(),
+                    queue,
+                    input_buffer.slice()?,
+                    output.slice()?,
+                    count.slice()?,
                     n as u32,
-                    temp_wgpu.into(),
+                    temp.slice()?,
                 )
             };
             let timing = self.ctx.run(&[Step::Record(&record)])?;

@@ -37,6 +37,7 @@
 //! Bytes counted: keys and values read and written, `16 n`.
 
 use wavekit::Error;
+use wavekit::device::Queue;
 use wavekit::device::{KeyType, SegmentedSort, shaders};
 use wavekit::runner::{Kernel, Step};
 
@@ -104,7 +105,7 @@ impl Demo for ContactSort {
         // The library sorts where asked to ([`Ctx::library_device`](crate::harness::Ctx::library_device)).
         let (library, algorithm) = match ctx.library_device(false) {
             Some(device) => {
-                let sort = SegmentedSort::pairs(device.device(), KeyType::F32)?;
+                let sort = SegmentedSort::pairs(device, KeyType::F32)?;
                 let algorithm = format!(
                     "wavekit::device::SegmentedSort::record_pairs, segments of {}: {}",
                     1 << log2_segment,
@@ -180,29 +181,18 @@ impl Prepared for PreparedContactSort<'_> {
                 let segments = (offsets.len() - 1) as u32;
                 let offsets = gpu.upload(bytes_of(&offsets))?;
                 let temp = gpu.buffer(sort.temp_storage_bytes(n as u32))?;
-                let [
-                    Some(keys_in),
-                    Some(values_in),
-                    Some(keys_out),
-                    Some(values_out),
-                ] = buffers.each_ref().map(|b| b.wgpu())
-                else {
-                    return Err(Error::Gpu("contact_sort: wgpu buffers expected".into()));
-                };
-                let (Some(offsets), Some(temp)) = (offsets.wgpu(), temp.wgpu()) else {
-                    return Err(Error::Gpu("contact_sort: wgpu buffers expected".into()));
-                };
-                let record = |encoder: &mut wgpu::CommandEncoder| {
+                let [keys_in, values_in, keys_out, values_out] = &buffers;
+                let record = |queue: Queue<'_>| {
                     sort.record_pairs(
-                        encoder,
-                        keys_in.into(),
-                        keys_out.into(),
-                        values_in.into(),
-                        values_out.into(),
+                        queue,
+                        keys_in.slice()?,
+                        keys_out.slice()?,
+                        values_in.slice()?,
+                        values_out.slice()?,
                         n as u32,
-                        offsets.into(),
+                        offsets.slice()?,
                         segments,
-                        temp.into(),
+                        temp.slice()?,
                     )
                 };
                 self.ctx.run(&[Step::Record(&record)])?

@@ -6,6 +6,7 @@
 //! two steps.
 
 use wavekit::Error;
+use wavekit::device::Queue;
 use wavekit::runner::{Buffer, Kernel, Step};
 
 use crate::harness::{Ctx, Report, bytes_of, random_u32, words_of};
@@ -50,10 +51,11 @@ impl Demo for Reduce {
                 &format!("final_{entry}"),
             ],
         )?;
-        // Through wgpu the library reduces, so the benchmark measures it.
-        let library = match ctx.gpu.wgpu() {
+        // The library reduces (so the benchmark measures it) unless asked
+        // not to, and on HIP.
+        let library = match ctx.library_device(true) {
             Some(device) => Some(wavekit::device::Reduce::new(
-                device.device(),
+                device,
                 match op {
                     "sum" => wavekit::device::ReduceOp::Sum,
                     "min" => wavekit::device::ReduceOp::Min,
@@ -187,12 +189,14 @@ impl Prepared for PreparedReduce<'_> {
         let timing = match &self.library {
             Some(library) => {
                 let temp = gpu.buffer(library.temp_storage_bytes(n as u32))?;
-                let buffers = [&input_buffer, &result, &temp].map(|b| b.wgpu());
-                let [Some(input), Some(result), Some(temp)] = buffers else {
-                    return Err(Error::Gpu("reduce: wgpu buffers expected".into()));
-                };
-                let record = |encoder: &mut wgpu::CommandEncoder| {
-                    library.record(encoder, input.into(), result.into(), n as u32, temp.into())
+                let record = |queue: Queue<'_>| {
+                    library.record(
+                        queue,
+                        input_buffer.slice()?,
+                        result.slice()?,
+                        n as u32,
+                        temp.slice()?,
+                    )
                 };
                 self.ctx.run(&[Step::Record(&record)])?
             }

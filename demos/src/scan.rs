@@ -2,11 +2,13 @@
 //! single pass with decoupled look-back where the device lets spinning
 //! workgroups wait on each other, reduce-then-scan elsewhere.
 //!
-//! Through wgpu the demo runs [`wavekit::device::Scan`], so its timings
-//! are the library's; on CUDA and HIP it runs [`DeviceScan`]'s steps over
-//! the same shader. [`DeviceScan`] is also the scan the radix sort uses.
+//! Through wgpu and CUDA the demo runs [`wavekit::device::Scan`], so its
+//! timings are the library's; on HIP (or with `WAVEKIT_DEMOS_LIBRARY=0`) it
+//! runs [`DeviceScan`]'s steps over the same shader. [`DeviceScan`] is also
+//! the scan the radix sort's reduce-then-scan steps use.
 
 use wavekit::Error;
+use wavekit::device::Queue;
 use wavekit::runner::{Buffer, Gpu, Kernel, Step};
 
 use crate::harness::{Ctx, Report, bytes_of, check_equal, grid, random_u32, words_of};
@@ -154,11 +156,11 @@ impl Demo for Scan {
             _ => return Err(unknown_variant(self, variant)),
         };
         let scan = DeviceScan::new(ctx, algorithm)?;
-        // Through wgpu the library runs (so the benchmark measures it); on
-        // the native back ends the demo's own steps over the same shader.
-        let library = match ctx.gpu.wgpu() {
+        // The library runs (so the benchmark measures it) unless asked
+        // not to, and on HIP the demo's own steps over the same shader.
+        let library = match ctx.library_device(true) {
             Some(device) => Some(
-                wavekit::device::Scan::exclusive_sum(device.device(), wavekit::Dtype::U32)?
+                wavekit::device::Scan::exclusive_sum(device, wavekit::Dtype::U32)?
                     .with_algorithm(scan.algorithm()),
             ),
             None => None,
@@ -186,12 +188,14 @@ impl Prepared for PreparedScan<'_> {
         let timing = match &self.library {
             Some(library) => {
                 let temp = ctx.gpu.buffer(library.temp_storage_bytes(n as u32))?;
-                let buffers = [&input_buffer, &output, &temp].map(|b| b.wgpu());
-                let [Some(input), Some(output), Some(temp)] = buffers else {
-                    return Err(Error::Gpu("scan: wgpu buffers expected".into()));
-                };
-                let record = |encoder: &mut wgpu::CommandEncoder| {
-                    library.record(encoder, input.into(), output.into(), n as u32, temp.into())
+                let record = |queue: Queue<'_>| {
+                    library.record(
+                        queue,
+                        input_buffer.slice()?,
+                        output.slice()?,
+                        n as u32,
+                        temp.slice()?,
+                    )
                 };
                 ctx.run(&[Step::Record(&record)])?
             }

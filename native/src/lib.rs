@@ -22,5 +22,9 @@ pub mod nvptx;
 pub mod target;
 pub mod tools;
 
+/// The cudarc these kernels are launched with: callers name its types
+/// (contexts, streams, device memory) through this re-export, so theirs and
+/// ours are the same version.
+pub use cudarc;
 pub use error::NativeError;
 pub use lower::BoundsChecks;

@@ -78,7 +78,7 @@ impl Compaction {
             algorithm: if emulated {
                 ScanAlgorithm::ReduceThenScan
             } else {
-                ScanAlgorithm::for_adapter(&ctx.info)
+                ctx.scan_algorithm()
             },
             ctx,
             lookback,

@@ -4,7 +4,9 @@
 
 use std::borrow::Cow;
 
-use super::slice::{Range, SliceLimits};
+use super::ScanAlgorithm;
+use super::backend::{Device, Queue};
+use super::slice::{Memory, Range, SliceLimits};
 use crate::compose::Composer;
 use crate::error::Error;
 use crate::expand::ValidModule;
@@ -13,31 +15,84 @@ use crate::target::Target;
 /// The caller's device, its target and its limits.
 #[derive(Clone)]
 pub(crate) struct Context {
-    pub device: wgpu::Device,
+    pub api: Api,
     pub target: Target,
-    pub info: wgpu::AdapterInfo,
     pub limits: SliceLimits,
 }
 
-/// A compiled entry point and its bind group layout (every binding of
-/// group 0 the module declares, in binding order).
-pub(crate) struct Pipeline {
-    pipeline: wgpu::ComputePipeline,
-    layout: wgpu::BindGroupLayout,
-    entry: String,
+/// The API a context's device is on.
+#[derive(Clone)]
+pub(crate) enum Api {
+    /// A wgpu device and its adapter.
+    Wgpu {
+        device: wgpu::Device,
+        info: Box<wgpu::AdapterInfo>,
+    },
+    /// A CUDA context.
+    #[cfg(feature = "native")]
+    Cuda(std::sync::Arc<super::cuda::CudaApi>),
+}
+
+/// A compiled entry point: a wgpu pipeline and its bind group layout
+/// (every binding of group 0 the module declares, in binding order), or a
+/// loaded CUDA kernel.
+pub(crate) enum Pipeline {
+    Wgpu {
+        pipeline: wgpu::ComputePipeline,
+        layout: wgpu::BindGroupLayout,
+        entry: String,
+    },
+    #[cfg(feature = "native")]
+    Cuda(super::cuda::CudaPipeline),
 }
 
 impl Context {
-    /// The context of `device`, which must have been created with
+    /// The context of `device`: a wgpu device must have been created with
     /// [`Target::wgpu_features`] (subgroups).
-    pub fn new(device: &wgpu::Device) -> Result<Self, Error> {
-        let target = Target::from_device(device)?;
-        Ok(Context {
-            device: device.clone(),
-            target,
-            info: device.adapter_info(),
-            limits: SliceLimits::of(device),
-        })
+    pub fn new(device: Device<'_>) -> Result<Self, Error> {
+        match device {
+            Device::Wgpu(device) => {
+                let target = Target::from_device(device)?;
+                Ok(Context {
+                    api: Api::Wgpu {
+                        device: device.clone(),
+                        info: Box::new(device.adapter_info()),
+                    },
+                    target,
+                    limits: SliceLimits::of(device),
+                })
+            }
+            #[cfg(feature = "native")]
+            Device::Cuda(context) => super::cuda::CudaApi::context(context),
+        }
+    }
+
+    /// The scan algorithm for the device ([`ScanAlgorithm::for_adapter`];
+    /// look-back on CUDA, whose devices keep started blocks running).
+    pub fn scan_algorithm(&self) -> ScanAlgorithm {
+        match &self.api {
+            Api::Wgpu { info, .. } => ScanAlgorithm::for_adapter(info),
+            #[cfg(feature = "native")]
+            Api::Cuda(_) => ScanAlgorithm::DecoupledLookBack,
+        }
+    }
+
+    /// Whether the device is a CPU adapter (lavapipe, WARP).
+    pub fn is_cpu(&self) -> bool {
+        match &self.api {
+            Api::Wgpu { info, .. } => info.device_type == wgpu::DeviceType::Cpu,
+            #[cfg(feature = "native")]
+            Api::Cuda(_) => false,
+        }
+    }
+
+    /// The wgpu device's limits, or `None` on CUDA.
+    pub fn wgpu_limits(&self) -> Option<wgpu::Limits> {
+        match &self.api {
+            Api::Wgpu { device, .. } => Some(device.limits()),
+            #[cfg(feature = "native")]
+            Api::Cuda(_) => None,
+        }
     }
 
     /// `source` with each `from` of `edits` (a declaration such as
@@ -72,74 +127,51 @@ impl Context {
             .module)
     }
 
-    /// Compiles `entries` of `module`, without wgpu's loop bounding (see
-    /// the safety note) and with its bounds checks.
+    /// Compiles `entries` of `module`, with bounds checks (wgpu: without
+    /// its loop bounding, see the safety note).
     pub fn pipelines<const N: usize>(
         &self,
         module: &ValidModule,
         entries: [&str; N],
     ) -> Result<[Pipeline; N], Error> {
-        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let descriptor = wgpu::ShaderModuleDescriptor {
-            label: Some("wavekit::device"),
-            source: wgpu::ShaderSource::Naga(Cow::Owned(module.module.clone())),
-        };
-        let checks = wgpu::ShaderRuntimeChecks {
-            force_loop_bounding: false,
-            ..wgpu::ShaderRuntimeChecks::checked()
-        };
-        // SAFETY: every loop of the device shaders terminates: item loops
-        // are counted, and the look-back spin loops end once the earlier
-        // tiles publish, which they do where look-back is chosen (devices
-        // that keep started workgroups running, `ScanAlgorithm::for_adapter`,
-        // or a caller's explicit override). wgpu's loop bounding kept the
-        // item loops rolled on NVIDIA's Vulkan driver, their private arrays
-        // in local memory (H100, 2^24: scan 67 against 244 G items/s).
-        let shader = unsafe { self.device.create_shader_module_trusted(descriptor, checks) };
-        let layout = self
-            .device
-            .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-                label: Some("wavekit::device"),
-                entries: &layout_entries(&module.module),
-            });
-        let pipeline_layout = self
-            .device
-            .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-                label: Some("wavekit::device"),
-                bind_group_layouts: &[Some(&layout)],
-                immediate_size: 0,
-            });
-        let built = entries.map(|entry| Pipeline {
-            pipeline: self
-                .device
-                .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                    label: Some(entry),
-                    layout: Some(&pipeline_layout),
-                    module: &shader,
-                    entry_point: Some(entry),
-                    compilation_options: Default::default(),
-                    cache: None,
-                }),
-            layout: layout.clone(),
-            entry: entry.to_string(),
-        });
-        if let Some(error) = pollster::block_on(scope.pop()) {
-            return Err(Error::Gpu(format!(
-                "wavekit::device pipelines {:?}: {error}",
-                entries
-            )));
+        match &self.api {
+            Api::Wgpu { device, .. } => wgpu_pipelines(device, module, entries),
+            #[cfg(feature = "native")]
+            Api::Cuda(cuda) => {
+                cuda.pipelines(module, entries, wavekit_native::BoundsChecks::Restrict)
+            }
         }
-        Ok(built)
+    }
+
+    /// [`Context::pipelines`], and on CUDA without bounds checks (wgpu
+    /// keeps its own: there they cost the OneSweep sort 2.5 %).
+    ///
+    /// # Safety
+    ///
+    /// Every array access of the entries stays in bounds for every input
+    /// the algorithm accepts (the shader proves it in its comments).
+    pub unsafe fn pipelines_proven<const N: usize>(
+        &self,
+        module: &ValidModule,
+        entries: [&str; N],
+    ) -> Result<[Pipeline; N], Error> {
+        match &self.api {
+            #[cfg(feature = "native")]
+            Api::Cuda(cuda) => {
+                cuda.pipelines(module, entries, wavekit_native::BoundsChecks::Unchecked)
+            }
+            _ => self.pipelines(module, entries),
+        }
     }
 
     /// Workgroups of a dispatch of at least `count`: one-dimensional up to
-    /// the device's limit per dimension, then spilling into y (shaders take
-    /// the linear index `wid.x + wid.y * nwg.x` and return past `count`).
+    /// the device's limit per dimension (at most 65535), then spilling into
+    /// y (shaders take the linear index `wid.x + wid.y * nwg.x` and return
+    /// past `count`).
     pub fn grid(&self, count: u32) -> [u32; 3] {
         let max = self
-            .device
-            .limits()
-            .max_compute_workgroups_per_dimension
+            .wgpu_limits()
+            .map_or(65535, |limits| limits.max_compute_workgroups_per_dimension)
             .min(65535);
         if count <= max {
             [count.max(1), 1, 1]
@@ -147,6 +179,60 @@ impl Context {
             [max, count.div_ceil(max), 1]
         }
     }
+}
+
+/// Compiles `entries` of `module` on a wgpu device, without wgpu's loop
+/// bounding (see the safety note) and with its bounds checks.
+fn wgpu_pipelines<const N: usize>(
+    device: &wgpu::Device,
+    module: &ValidModule,
+    entries: [&str; N],
+) -> Result<[Pipeline; N], Error> {
+    let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
+    let descriptor = wgpu::ShaderModuleDescriptor {
+        label: Some("wavekit::device"),
+        source: wgpu::ShaderSource::Naga(Cow::Owned(module.module.clone())),
+    };
+    let checks = wgpu::ShaderRuntimeChecks {
+        force_loop_bounding: false,
+        ..wgpu::ShaderRuntimeChecks::checked()
+    };
+    // SAFETY: every loop of the device shaders terminates: item loops
+    // are counted, and the look-back spin loops end once the earlier
+    // tiles publish, which they do where look-back is chosen (devices
+    // that keep started workgroups running, `ScanAlgorithm::for_adapter`,
+    // or a caller's explicit override). wgpu's loop bounding kept the
+    // item loops rolled on NVIDIA's Vulkan driver, their private arrays
+    // in local memory (H100, 2^24: scan 67 against 244 G items/s).
+    let shader = unsafe { device.create_shader_module_trusted(descriptor, checks) };
+    let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some("wavekit::device"),
+        entries: &layout_entries(&module.module),
+    });
+    let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+        label: Some("wavekit::device"),
+        bind_group_layouts: &[Some(&layout)],
+        immediate_size: 0,
+    });
+    let built = entries.map(|entry| Pipeline::Wgpu {
+        pipeline: device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some(entry),
+            layout: Some(&pipeline_layout),
+            module: &shader,
+            entry_point: Some(entry),
+            compilation_options: Default::default(),
+            cache: None,
+        }),
+        layout: layout.clone(),
+        entry: entry.to_string(),
+    });
+    if let Some(error) = pollster::block_on(scope.pop()) {
+        return Err(Error::Gpu(format!(
+            "wavekit::device pipelines {:?}: {error}",
+            entries
+        )));
+    }
+    Ok(built)
 }
 
 /// `source` with every read-only storage binding declared `read_write`:
@@ -166,14 +252,34 @@ pub(crate) enum Op<'a> {
     Dispatch(&'a Pipeline, Vec<Range<'a>>, [u32; 3]),
 }
 
+/// Puts `ops` in `queue`, which must be of `ctx`'s API.
+pub(crate) fn record(ctx: &Context, queue: Queue<'_>, ops: &[Op<'_>]) -> Result<(), Error> {
+    match (&ctx.api, queue) {
+        (Api::Wgpu { device, .. }, Queue::Wgpu(encoder)) => {
+            record_wgpu(device, encoder, ops);
+            Ok(())
+        }
+        #[cfg(feature = "native")]
+        (Api::Cuda(cuda), Queue::Cuda(stream)) => cuda.queue(stream, ops),
+        #[cfg(feature = "native")]
+        (Api::Wgpu { .. }, Queue::Cuda(_)) => Err(Error::Usage(
+            "wavekit::device: an algorithm built on a wgpu device called on a CUDA stream".into(),
+        )),
+        #[cfg(feature = "native")]
+        (Api::Cuda(_), Queue::Wgpu(_)) => Err(Error::Usage(
+            "wavekit::device: an algorithm built on CUDA called on a wgpu command encoder".into(),
+        )),
+    }
+}
+
 /// Records `ops` into `encoder`: clears as `clear_buffer`, each run of
 /// dispatches as one compute pass (wgpu orders dispatches within a pass).
-pub(crate) fn record(device: &wgpu::Device, encoder: &mut wgpu::CommandEncoder, ops: &[Op<'_>]) {
+fn record_wgpu(device: &wgpu::Device, encoder: &mut wgpu::CommandEncoder, ops: &[Op<'_>]) {
     let mut at = 0;
     while at < ops.len() {
         match &ops[at] {
             Op::Clear(range) => {
-                encoder.clear_buffer(range.buffer, range.offset, Some(range.size));
+                encoder.clear_buffer(wgpu_buffer(range), range.offset, Some(range.size));
                 at += 1;
             }
             Op::Dispatch(..) => {
@@ -182,26 +288,47 @@ pub(crate) fn record(device: &wgpu::Device, encoder: &mut wgpu::CommandEncoder, 
                     timestamp_writes: None,
                 });
                 while let Some(Op::Dispatch(pipeline, ranges, grid)) = ops.get(at) {
+                    let Pipeline::Wgpu {
+                        pipeline,
+                        layout,
+                        entry,
+                    } = pipeline
+                    else {
+                        unreachable!("a wgpu context builds wgpu pipelines")
+                    };
                     let entries: Vec<wgpu::BindGroupEntry<'_>> = ranges
                         .iter()
                         .enumerate()
                         .map(|(i, range)| wgpu::BindGroupEntry {
                             binding: i as u32,
-                            resource: range.binding(),
+                            resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                                buffer: wgpu_buffer(range),
+                                offset: range.offset,
+                                size: std::num::NonZeroU64::new(range.size.max(4)),
+                            }),
                         })
                         .collect();
                     let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-                        label: Some(&pipeline.entry),
-                        layout: &pipeline.layout,
+                        label: Some(entry),
+                        layout,
                         entries: &entries,
                     });
-                    pass.set_pipeline(&pipeline.pipeline);
+                    pass.set_pipeline(pipeline);
                     pass.set_bind_group(0, &bind_group, &[]);
                     pass.dispatch_workgroups(grid[0], grid[1], grid[2]);
                     at += 1;
                 }
             }
         }
+    }
+}
+
+/// The wgpu buffer of a range of a wgpu algorithm's call.
+fn wgpu_buffer<'a>(range: &Range<'a>) -> &'a wgpu::Buffer {
+    match range.buffer {
+        Memory::Wgpu(buffer) => buffer,
+        #[cfg(feature = "native")]
+        Memory::Cuda { .. } => unreachable!("slices are checked to be of the algorithm's API"),
     }
 }
 

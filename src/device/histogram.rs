@@ -2,6 +2,7 @@
 //! even bins over `[lower, upper)` or by a caller's WGSL bin function
 //! (`shaders/histogram.wgsl`), as CUB's `DeviceHistogram::HistogramEven`.
 
+use super::backend::{Device, Queue};
 use super::context::{Context, Op, Pipeline, record};
 use super::shaders;
 use super::slice::{Slice, distinct};
@@ -191,7 +192,11 @@ impl Histogram {
     /// `bins` even bins over `levels`' `[lower, upper)` on `device`, which
     /// must have been created with
     /// [`Target::wgpu_features`](crate::Target::wgpu_features).
-    pub fn even(device: &wgpu::Device, bins: u32, levels: EvenLevels) -> Result<Self, Error> {
+    pub fn even<'d>(
+        device: impl Into<Device<'d>>,
+        bins: u32,
+        levels: EvenLevels,
+    ) -> Result<Self, Error> {
         Self::check_bins(bins)?;
         let text = levels.bin_fn(bins)?;
         Self::build(device, levels.dtype(), bins, &text, false)
@@ -200,8 +205,8 @@ impl Histogram {
     /// `bins` bins of `dtype` samples (u32, i32 or f32) by `bin_fn`, the
     /// WGSL text of `fn bin(x: T) -> u32`, on `device`. A malformed
     /// function is an error at its own line and column.
-    pub fn with_bin_fn(
-        device: &wgpu::Device,
+    pub fn with_bin_fn<'d>(
+        device: impl Into<Device<'d>>,
         dtype: Dtype,
         bins: u32,
         bin_fn: &str,
@@ -219,15 +224,15 @@ impl Histogram {
         Ok(())
     }
 
-    fn build(
-        device: &wgpu::Device,
+    fn build<'d>(
+        device: impl Into<Device<'d>>,
         dtype: Dtype,
         bins: u32,
         bin_fn: &str,
         check: bool,
     ) -> Result<Self, Error> {
         let element = user_fn::element(NAME, dtype, &[Dtype::U32, Dtype::I32, Dtype::F32])?;
-        let ctx = Context::new(device)?;
+        let ctx = Context::new(device.into())?;
         if check {
             let signature = Signature {
                 algorithm: NAME,
@@ -274,9 +279,9 @@ impl Histogram {
     /// Records the histogram of the `n` samples at `samples` into the
     /// `bins` u32 at `histogram` (overwritten). Checks every slice first
     /// (an error names the slice and the numbers, and nothing is recorded).
-    pub fn record(
+    pub fn record<'q>(
         &self,
-        encoder: &mut wgpu::CommandEncoder,
+        queue: impl Into<Queue<'q>>,
         samples: Slice<'_>,
         histogram: Slice<'_>,
         n: u32,
@@ -304,7 +309,6 @@ impl Histogram {
                 [groups, 1, 1],
             ));
         }
-        record(&self.ctx.device, encoder, &ops);
-        Ok(())
+        record(&self.ctx, queue.into(), &ops)
     }
 }

@@ -58,8 +58,11 @@
 //! operator scans and a CUDA path.
 
 mod algorithm;
+mod backend;
 mod compaction;
 mod context;
+#[cfg(feature = "native")]
+mod cuda;
 mod histogram;
 mod radix_sort;
 mod reduce;
@@ -73,6 +76,7 @@ mod slice;
 mod user_fn;
 
 pub use algorithm::ScanAlgorithm;
+pub use backend::{Device, Queue};
 pub use histogram::{EvenLevels, Histogram};
 pub use radix_sort::{KeyType, RadixSort, RadixSortAlgorithm, RadixSortOptions};
 pub use reduce::{Reduce, ReduceOp, ReduceType};

@@ -12,6 +12,7 @@ mod wide;
 use std::ops::Range as Bits;
 
 use super::ScanAlgorithm;
+use super::backend::{Device, Queue};
 use super::context::{Context, Op, TempLayout, record};
 use super::slice::{Range, Slice};
 use crate::error::Error;
@@ -98,7 +99,12 @@ impl RadixSortAlgorithm {
     /// OneSweep where the device scan would use look-back, else
     /// reduce-then-scan.
     pub fn for_adapter(info: &wgpu::AdapterInfo) -> Self {
-        match ScanAlgorithm::for_adapter(info) {
+        Self::for_scan(ScanAlgorithm::for_adapter(info))
+    }
+
+    /// OneSweep with the look-back scan, else reduce-then-scan.
+    pub(crate) fn for_scan(scan: ScanAlgorithm) -> Self {
+        match scan {
             ScanAlgorithm::DecoupledLookBack => RadixSortAlgorithm::OneSweep,
             ScanAlgorithm::ReduceThenScan => RadixSortAlgorithm::ReduceThenScan,
         }
@@ -269,7 +275,10 @@ impl RadixSort {
     /// [`Target::wgpu_features`](crate::Target::wgpu_features)); composes
     /// and compiles one pipeline per pass (once). Fails on an empty or
     /// out-of-range bit range and on subgroups outside 4..=128.
-    pub fn new(device: &wgpu::Device, options: RadixSortOptions) -> Result<Self, Error> {
+    pub fn new<'d>(
+        device: impl Into<Device<'d>>,
+        options: RadixSortOptions,
+    ) -> Result<Self, Error> {
         let bits = &options.bits;
         let width = options.key.bits();
         if bits.start >= bits.end || bits.end > width {
@@ -279,7 +288,7 @@ impl RadixSort {
                 bits.start, bits.end, options.key
             )));
         }
-        let ctx = Context::new(device)?;
+        let ctx = Context::new(device.into())?;
         // On emulated subgroups OneSweep's eight ballots per key are eight
         // workgroup exchanges: reduce-then-scan ran 4.1x faster there (H100,
         // Vulkan, 2^24 keys: 2.24 against 9.18 ms,
@@ -288,7 +297,7 @@ impl RadixSort {
             if ctx.target.is_emulated() {
                 RadixSortAlgorithm::ReduceThenScan
             } else {
-                RadixSortAlgorithm::for_adapter(&ctx.info)
+                RadixSortAlgorithm::for_scan(ctx.scan_algorithm())
             }
         });
         let sorter = match algorithm {
@@ -309,7 +318,7 @@ impl RadixSort {
 
     /// A sort of keys of type `key`, all bits (32 or 64), the device's
     /// algorithm.
-    pub fn keys(device: &wgpu::Device, key: KeyType) -> Result<Self, Error> {
+    pub fn keys<'d>(device: impl Into<Device<'d>>, key: KeyType) -> Result<Self, Error> {
         RadixSort::new(
             device,
             RadixSortOptions {
@@ -322,7 +331,7 @@ impl RadixSort {
 
     /// A sort of `key` keys with u32 values, all bits (32 or 64), the
     /// device's algorithm.
-    pub fn pairs(device: &wgpu::Device, key: KeyType) -> Result<Self, Error> {
+    pub fn pairs<'d>(device: impl Into<Device<'d>>, key: KeyType) -> Result<Self, Error> {
         RadixSort::new(
             device,
             RadixSortOptions {
@@ -377,9 +386,9 @@ impl RadixSort {
     /// Records the sort of the `n` keys at `keys_in` into `keys_out`.
     /// Fails (recording nothing) on a bad slice or `n`, naming the numbers,
     /// and on a sort built for pairs.
-    pub fn record_keys(
+    pub fn record_keys<'q>(
         &self,
-        encoder: &mut wgpu::CommandEncoder,
+        queue: impl Into<Queue<'q>>,
         keys_in: Slice<'_>,
         keys_out: Slice<'_>,
         n: u32,
@@ -390,7 +399,7 @@ impl RadixSort {
                 "wavekit::device::RadixSort: built for pairs: call record_pairs".into(),
             ));
         }
-        self.record(encoder, [keys_in, keys_out], None, n, temp)
+        self.record(queue, [keys_in, keys_out], None, n, temp)
     }
 
     /// Records the sort of the `n` keys at `keys_in` with their values at
@@ -398,9 +407,9 @@ impl RadixSort {
     /// nothing) on a bad slice or `n`, naming the numbers, and on a sort
     /// built for keys alone.
     #[allow(clippy::too_many_arguments)]
-    pub fn record_pairs(
+    pub fn record_pairs<'q>(
         &self,
-        encoder: &mut wgpu::CommandEncoder,
+        queue: impl Into<Queue<'q>>,
         keys_in: Slice<'_>,
         keys_out: Slice<'_>,
         values_in: Slice<'_>,
@@ -414,7 +423,7 @@ impl RadixSort {
             ));
         }
         self.record(
-            encoder,
+            queue,
             [keys_in, keys_out],
             Some([values_in, values_out]),
             n,
@@ -422,9 +431,9 @@ impl RadixSort {
         )
     }
 
-    fn record(
+    fn record<'q>(
         &self,
-        encoder: &mut wgpu::CommandEncoder,
+        queue: impl Into<Queue<'q>>,
         keys: [Slice<'_>; 2],
         values: Option<[Slice<'_>; 2]>,
         n: u32,
@@ -473,8 +482,7 @@ impl RadixSort {
             Sorter::OneSweep(s) => s.ops(&self.ctx, &sort, &own, n, plan.len()),
             Sorter::ReduceThenScan(s) => s.ops(&self.ctx, &sort, &own, n, plan.len()),
         };
-        record(&self.ctx.device, encoder, &ops);
-        Ok(())
+        record(&self.ctx, queue.into(), &ops)
     }
 }
 

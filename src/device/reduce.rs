@@ -2,6 +2,7 @@
 //! (`shaders/reduce.wgsl`'s `partial_*` over the whole vec4s, then
 //! `shaders/reduce_final.wgsl`), as CUB's `DeviceReduce::Sum` / `Min` / `Max`.
 
+use super::backend::{Device, Queue};
 use super::context::{Context, Op, Pipeline, TempLayout, record};
 use super::shaders;
 use super::slice::Slice;
@@ -80,8 +81,12 @@ pub struct Reduce {
 impl Reduce {
     /// The reduction by `op` of `ty` elements on `device` (created with the
     /// subgroup features, [`Target::wgpu_features`](crate::Target::wgpu_features)).
-    pub fn new(device: &wgpu::Device, op: ReduceOp, ty: ReduceType) -> Result<Self, Error> {
-        let ctx = Context::new(device)?;
+    pub fn new<'d>(
+        device: impl Into<Device<'d>>,
+        op: ReduceOp,
+        ty: ReduceType,
+    ) -> Result<Self, Error> {
+        let ctx = Context::new(device.into())?;
         let alias = format!("alias T = {};", ty.wgsl());
         let module = ctx.compose(
             shaders::REDUCE,
@@ -148,9 +153,9 @@ impl Reduce {
     /// Records the reduction of the `n` elements at `input` into the one
     /// element at `result`, with scratch at `temp`. Checks every slice first
     /// (an error names it and the numbers, and nothing is recorded).
-    pub fn record(
+    pub fn record<'q>(
         &self,
-        encoder: &mut wgpu::CommandEncoder,
+        queue: impl Into<Queue<'q>>,
         input: Slice<'_>,
         result: Slice<'_>,
         n: u32,
@@ -189,7 +194,6 @@ impl Reduce {
             ));
             ops
         };
-        record(&self.ctx.device, encoder, &ops);
-        Ok(())
+        record(&self.ctx, queue.into(), &ops)
     }
 }

@@ -4,6 +4,7 @@
 //! `DeviceRunLengthEncode::Encode`.
 
 use super::ScanAlgorithm;
+use super::backend::{Device, Queue};
 use super::compaction::{Compaction, Keep};
 use super::context::{Context, Op, Pipeline, TempLayout, record};
 use super::shaders;
@@ -46,9 +47,9 @@ impl RunLengthEncode {
     /// The encoding of `dtype` keys (u32 or i32) on `device`, which must
     /// have been created with [`Target::wgpu_features`](crate::Target::wgpu_features).
     /// Composes and compiles its pipelines (once).
-    pub fn new(device: &wgpu::Device, dtype: Dtype) -> Result<Self, Error> {
+    pub fn new<'d>(device: impl Into<Device<'d>>, dtype: Dtype) -> Result<Self, Error> {
         let element = user_fn::element(NAME, dtype, &[Dtype::U32, Dtype::I32])?;
-        let ctx = Context::new(device)?;
+        let ctx = Context::new(device.into())?;
         let alias = format!("alias T = {element};");
         let module = ctx.compose(
             shaders::RUN_LENGTH,
@@ -94,9 +95,9 @@ impl RunLengthEncode {
     /// `runs` (one u32), with scratch at `temp`. Checks every slice first
     /// (an error names the slice and the numbers, and nothing is recorded).
     #[allow(clippy::too_many_arguments)]
-    pub fn record(
+    pub fn record<'q>(
         &self,
-        encoder: &mut wgpu::CommandEncoder,
+        queue: impl Into<Queue<'q>>,
         input: Slice<'_>,
         unique: Slice<'_>,
         lengths: Slice<'_>,
@@ -139,7 +140,6 @@ impl RunLengthEncode {
                 ctx.grid(n.div_ceil(256)),
             ));
         }
-        record(&ctx.device, encoder, &ops);
-        Ok(())
+        record(ctx, queue.into(), &ops)
     }
 }

@@ -6,6 +6,7 @@
 //! `shaders/scan_op.wgsl`.
 
 use super::ScanAlgorithm;
+use super::backend::{Device, Queue};
 use super::context::{Context, Op, Pipeline, TempLayout, record};
 use super::scan_operator::{OperatorKernels, ScanOperator};
 use super::shaders;
@@ -75,13 +76,17 @@ impl Scan {
     /// have been created with the subgroup features
     /// ([`Target::wgpu_features`](crate::Target::wgpu_features)).
     /// Composes and compiles its pipelines (once).
-    pub fn new(device: &wgpu::Device, kind: ScanKind, dtype: Dtype) -> Result<Self, Error> {
+    pub fn new<'d>(
+        device: impl Into<Device<'d>>,
+        kind: ScanKind,
+        dtype: Dtype,
+    ) -> Result<Self, Error> {
         if !matches!(dtype, Dtype::U32 | Dtype::I32) {
             return Err(Error::Usage(format!(
                 "wavekit::device::Scan sums u32 or i32, not {dtype}"
             )));
         }
-        Scan::with_context(Context::new(device)?, kind, false)
+        Scan::with_context(Context::new(device.into())?, kind, false)
     }
 
     /// The scan of `kind` over `dtype` (u32, i32 or f32) under `operator`
@@ -90,8 +95,8 @@ impl Scan {
     /// as [`Scan::new`]'s; every other operator runs reduce-then-scan.
     /// Composes and compiles its pipelines (once); a user operator that
     /// does not compile is an [`Error::Compose`] pointing at its text.
-    pub fn with_operator(
-        device: &wgpu::Device,
+    pub fn with_operator<'d>(
+        device: impl Into<Device<'d>>,
         kind: ScanKind,
         dtype: Dtype,
         operator: ScanOperator,
@@ -101,7 +106,7 @@ impl Scan {
                 "wavekit::device::Scan scans u32, i32 or f32, not {dtype}"
             )));
         }
-        let ctx = Context::new(device)?;
+        let ctx = Context::new(device.into())?;
         if operator == ScanOperator::Add && dtype != Dtype::F32 {
             return Scan::with_context(ctx, kind, false);
         }
@@ -115,12 +120,12 @@ impl Scan {
     }
 
     /// The exclusive sum ([`ScanKind::Exclusive`]).
-    pub fn exclusive_sum(device: &wgpu::Device, dtype: Dtype) -> Result<Self, Error> {
+    pub fn exclusive_sum<'d>(device: impl Into<Device<'d>>, dtype: Dtype) -> Result<Self, Error> {
         Scan::new(device, ScanKind::Exclusive, dtype)
     }
 
     /// The inclusive sum ([`ScanKind::Inclusive`]).
-    pub fn inclusive_sum(device: &wgpu::Device, dtype: Dtype) -> Result<Self, Error> {
+    pub fn inclusive_sum<'d>(device: impl Into<Device<'d>>, dtype: Dtype) -> Result<Self, Error> {
         Scan::new(device, ScanKind::Inclusive, dtype)
     }
 
@@ -164,7 +169,7 @@ impl Scan {
             algorithm: if emulated {
                 ScanAlgorithm::ReduceThenScan
             } else {
-                ScanAlgorithm::for_adapter(&ctx.info)
+                ctx.scan_algorithm()
             },
             ctx,
             kind,
@@ -221,9 +226,9 @@ impl Scan {
     /// elements at `output`, with scratch at `temp`. Checks every slice
     /// first (an error names the slice and the numbers, and nothing is
     /// recorded); `n = 0` records nothing.
-    pub fn record(
+    pub fn record<'q>(
         &self,
-        encoder: &mut wgpu::CommandEncoder,
+        queue: impl Into<Queue<'q>>,
         input: Slice<'_>,
         output: Slice<'_>,
         n: u32,
@@ -254,8 +259,7 @@ impl Scan {
         if n == 0 {
             return Ok(());
         }
-        record(&self.ctx.device, encoder, &self.ops(input, output, n, temp));
-        Ok(())
+        record(&self.ctx, queue.into(), &self.ops(input, output, n, temp))
     }
 
     /// The commands of a checked call (`n > 0`, `temp` at least

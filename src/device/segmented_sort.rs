@@ -3,6 +3,7 @@
 //! `DeviceSegmentedSort::SortKeys` / `SortPairs` (`shaders/segmented_sort.wgsl`).
 
 use super::KeyType;
+use super::backend::{Device, Queue};
 use super::context::{Context, Op, Pipeline, TempLayout, record};
 use super::shaders;
 use super::slice::{Slice, distinct};
@@ -73,7 +74,11 @@ impl SegmentedSort {
     /// [`Target::wgpu_features`](crate::Target::wgpu_features), or without
     /// them, where subgroups are emulated). Composes and compiles its
     /// pipelines (once). Fails on 64-bit keys, which it does not sort.
-    pub fn new(device: &wgpu::Device, key: KeyType, pairs: bool) -> Result<Self, Error> {
+    pub fn new<'d>(
+        device: impl Into<Device<'d>>,
+        key: KeyType,
+        pairs: bool,
+    ) -> Result<Self, Error> {
         let order = match key {
             KeyType::U32 => 0,
             KeyType::I32 => 1,
@@ -85,7 +90,7 @@ impl SegmentedSort {
                 )));
             }
         };
-        let ctx = Context::new(device)?;
+        let ctx = Context::new(device.into())?;
         let log2_tile = ctx.target.subgroup_size.min().trailing_zeros().min(5);
         let order = format!("const KEY_ORDER = {order}u;");
         let pairs_decl = format!("const PAIRS = {pairs};");
@@ -112,12 +117,12 @@ impl SegmentedSort {
     }
 
     /// Keys alone (CUB's `SortKeys`).
-    pub fn keys(device: &wgpu::Device, key: KeyType) -> Result<Self, Error> {
+    pub fn keys<'d>(device: impl Into<Device<'d>>, key: KeyType) -> Result<Self, Error> {
         SegmentedSort::new(device, key, false)
     }
 
     /// Keys with u32 values (CUB's `SortPairs`).
-    pub fn pairs(device: &wgpu::Device, key: KeyType) -> Result<Self, Error> {
+    pub fn pairs<'d>(device: impl Into<Device<'d>>, key: KeyType) -> Result<Self, Error> {
         SegmentedSort::new(device, key, true)
     }
 
@@ -160,9 +165,9 @@ impl SegmentedSort {
     /// `n = 0` or no segment records nothing. Fails on a sort built for
     /// pairs.
     #[allow(clippy::too_many_arguments)]
-    pub fn record_keys(
+    pub fn record_keys<'q>(
         &self,
-        encoder: &mut wgpu::CommandEncoder,
+        queue: impl Into<Queue<'q>>,
         keys_in: Slice<'_>,
         keys_out: Slice<'_>,
         n: u32,
@@ -176,7 +181,7 @@ impl SegmentedSort {
             ));
         }
         self.record(
-            encoder,
+            queue,
             [keys_in, keys_out],
             None,
             n,
@@ -191,9 +196,9 @@ impl SegmentedSort {
     /// [`SegmentedSort::record_keys`] otherwise. Fails on a sort built for
     /// keys alone.
     #[allow(clippy::too_many_arguments)]
-    pub fn record_pairs(
+    pub fn record_pairs<'q>(
         &self,
-        encoder: &mut wgpu::CommandEncoder,
+        queue: impl Into<Queue<'q>>,
         keys_in: Slice<'_>,
         keys_out: Slice<'_>,
         values_in: Slice<'_>,
@@ -209,7 +214,7 @@ impl SegmentedSort {
             ));
         }
         self.record(
-            encoder,
+            queue,
             [keys_in, keys_out],
             Some([values_in, values_out]),
             n,
@@ -220,9 +225,9 @@ impl SegmentedSort {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn record(
+    fn record<'q>(
         &self,
-        encoder: &mut wgpu::CommandEncoder,
+        queue: impl Into<Queue<'q>>,
         keys: [Slice<'_>; 2],
         values: Option<[Slice<'_>; 2]>,
         n: u32,
@@ -321,8 +326,7 @@ impl SegmentedSort {
         for p in 0..Self::passes(n) {
             ops.push(Op::Dispatch(&self.merge, binding(u64::from(p)), merge_grid));
         }
-        record(&self.ctx.device, encoder, &ops);
-        Ok(())
+        record(&self.ctx, queue.into(), &ops)
     }
 
     /// What its calls record, in words (for reports).

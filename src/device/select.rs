@@ -3,6 +3,7 @@
 //! [`Compaction`](super::compaction)), as CUB's `DeviceSelect::If`.
 
 use super::ScanAlgorithm;
+use super::backend::{Device, Queue};
 use super::compaction::{Compaction, Keep};
 use super::context::{Context, TempLayout, record};
 use super::slice::{Slice, disjoint, distinct};
@@ -52,9 +53,13 @@ impl SelectIf {
     /// (the text of `fn keep(x: T) -> bool`) on `device`, which must have
     /// been created with [`Target::wgpu_features`](crate::Target::wgpu_features).
     /// Checks the predicate, composes and compiles the pipelines (once).
-    pub fn new(device: &wgpu::Device, dtype: Dtype, predicate: &str) -> Result<Self, Error> {
+    pub fn new<'d>(
+        device: impl Into<Device<'d>>,
+        dtype: Dtype,
+        predicate: &str,
+    ) -> Result<Self, Error> {
         let element = user_fn::element(NAME, dtype, &[Dtype::U32, Dtype::I32, Dtype::F32])?;
-        let ctx = Context::new(device)?;
+        let ctx = Context::new(device.into())?;
         let signature = Signature {
             algorithm: NAME,
             name: "keep",
@@ -103,9 +108,9 @@ impl SelectIf {
     /// (the kept elements in order) and `count` (their number, one u32),
     /// with scratch at `temp`. Checks every slice first (an error names the
     /// slice and the numbers, and nothing is recorded).
-    pub fn record(
+    pub fn record<'q>(
         &self,
-        encoder: &mut wgpu::CommandEncoder,
+        queue: impl Into<Queue<'q>>,
         input: Slice<'_>,
         output: Slice<'_>,
         count: Slice<'_>,
@@ -129,7 +134,6 @@ impl SelectIf {
         )?;
         self.compaction.check(NAME, n)?;
         let ops = self.compaction.ops(input, output, count, n, temp, &regions);
-        record(&ctx.device, encoder, &ops);
-        Ok(())
+        record(ctx, queue.into(), &ops)
     }
 }

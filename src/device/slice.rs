@@ -4,41 +4,130 @@
 use crate::error::Error;
 
 /// The part of a caller's buffer from byte `offset` on, passed to a device
-/// algorithm. How many bytes from there it reads or writes follows from
-/// the element count of the call (`n` elements of 4 bytes for data slices,
-/// `temp_storage_bytes(n)` for temp slices); bytes past those are never
-/// touched.
+/// algorithm: a [`wgpu::Buffer`] on a wgpu device ([`Slice::new`], or
+/// `(&buffer).into()`), device memory on a CUDA context ([`Slice::cuda`],
+/// `(&cuda_slice).into()`, [`Slice::from_raw_cuda`]). How many bytes from
+/// there it reads or writes follows from the element count of the call
+/// (`n` elements of 4 bytes for data slices, `temp_storage_bytes(n)` for
+/// temp slices); bytes past those are never touched.
 ///
-/// Requirements, checked by every call: `offset` a multiple of the device's
-/// `min_storage_buffer_offset_alignment` (256 on most GPUs), the bytes in
-/// the buffer, and the buffer created with [`wgpu::BufferUsages::STORAGE`]
-/// (temp slices also [`wgpu::BufferUsages::COPY_DST`]).
+/// Requirements, checked by every call: the bytes in the buffer; on wgpu,
+/// `offset` a multiple of the device's `min_storage_buffer_offset_alignment`
+/// (256 on most GPUs) and the buffer created with
+/// [`wgpu::BufferUsages::STORAGE`] (temp slices also
+/// [`wgpu::BufferUsages::COPY_DST`]); on CUDA, the address plus `offset` a
+/// multiple of 16 (the kernels load vec4s).
 #[derive(Clone, Copy, Debug)]
 pub struct Slice<'a> {
-    /// The buffer.
-    pub buffer: &'a wgpu::Buffer,
-    /// Byte offset of the first element.
-    pub offset: u64,
+    memory: Memory<'a>,
+    offset: u64,
+}
+
+/// The buffer a [`Slice`] or a bound range lies in.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Memory<'a> {
+    /// A wgpu buffer.
+    Wgpu(&'a wgpu::Buffer),
+    /// CUDA device memory: its address and its size in bytes.
+    #[cfg(feature = "native")]
+    Cuda { address: u64, bytes: u64 },
+}
+
+impl PartialEq for Memory<'_> {
+    /// The same buffer (CUDA: the same start address).
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Memory::Wgpu(a), Memory::Wgpu(b)) => a == b,
+            #[cfg(feature = "native")]
+            (Memory::Cuda { address: a, .. }, Memory::Cuda { address: b, .. }) => a == b,
+            #[cfg(feature = "native")]
+            _ => false,
+        }
+    }
+}
+
+impl Memory<'_> {
+    /// Bytes in the buffer.
+    fn size(&self) -> u64 {
+        match self {
+            Memory::Wgpu(buffer) => buffer.size(),
+            #[cfg(feature = "native")]
+            Memory::Cuda { bytes, .. } => *bytes,
+        }
+    }
 }
 
 impl<'a> Slice<'a> {
-    /// The part of `buffer` from byte `offset` on.
+    /// The part of wgpu `buffer` from byte `offset` on.
     pub fn new(buffer: &'a wgpu::Buffer, offset: u64) -> Self {
-        Slice { buffer, offset }
+        Slice {
+            memory: Memory::Wgpu(buffer),
+            offset,
+        }
+    }
+
+    /// The part of the CUDA device memory `memory` from byte `offset` on
+    /// (a view of a `CudaSlice` is the slice and an offset).
+    ///
+    /// The call queues work on the stream it is given and does not tell
+    /// cudarc's per-slice event tracking: when the memory is also used on
+    /// other streams, order those uses with the call's stream yourself
+    /// (as with CUB's raw pointers), and keep the memory allocated until
+    /// the stream has run the call.
+    #[cfg(feature = "native")]
+    pub fn cuda<T>(memory: &'a wavekit_native::cudarc::driver::CudaSlice<T>, offset: u64) -> Self {
+        use wavekit_native::cudarc::driver::DevicePtr;
+        // The guard records a read on the slice's own stream when cudarc
+        // tracks events; the call's stream is not known here.
+        let (address, _guard) = memory.device_ptr(memory.stream());
+        let bytes = memory.num_bytes() as u64;
+        Slice {
+            memory: Memory::Cuda { address, bytes },
+            offset,
+        }
+    }
+
+    /// The `bytes` bytes of CUDA device memory at `address` (a
+    /// `CUdeviceptr`), for memory that cudarc does not own.
+    ///
+    /// # Safety
+    ///
+    /// `address` must start `bytes` bytes of device memory of the context
+    /// the algorithm was built on, allocated until the stream has run
+    /// every call given this slice; nothing else may use them meanwhile.
+    #[cfg(feature = "native")]
+    pub unsafe fn from_raw_cuda(address: u64, bytes: u64) -> Self {
+        Slice {
+            memory: Memory::Cuda { address, bytes },
+            offset: 0,
+        }
+    }
+
+    /// Byte offset of the first element.
+    pub fn offset(&self) -> u64 {
+        self.offset
     }
 }
 
 impl<'a> From<&'a wgpu::Buffer> for Slice<'a> {
     /// The buffer from its start.
     fn from(buffer: &'a wgpu::Buffer) -> Self {
-        Slice { buffer, offset: 0 }
+        Slice::new(buffer, 0)
+    }
+}
+
+#[cfg(feature = "native")]
+impl<'a, T> From<&'a wavekit_native::cudarc::driver::CudaSlice<T>> for Slice<'a> {
+    /// The device memory from its start.
+    fn from(memory: &'a wavekit_native::cudarc::driver::CudaSlice<T>) -> Self {
+        Slice::cuda(memory, 0)
     }
 }
 
 /// A checked byte range of a buffer, as bound.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Range<'a> {
-    pub buffer: &'a wgpu::Buffer,
+    pub buffer: Memory<'a>,
     pub offset: u64,
     pub size: u64,
 }
@@ -54,22 +143,30 @@ impl<'a> Range<'a> {
         }
     }
 
-    /// As a wgpu binding (`size` is never 0: callers bind no empty range).
-    pub fn binding(&self) -> wgpu::BindingResource<'a> {
-        wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-            buffer: self.buffer,
-            offset: self.offset,
-            size: std::num::NonZeroU64::new(self.size.max(4)),
-        })
+    /// Whether the two ranges share a byte.
+    pub fn overlaps(&self, other: &Range<'_>) -> bool {
+        self.buffer == other.buffer
+            && self.size > 0
+            && other.size > 0
+            && self.offset < other.offset + other.size
+            && other.offset < self.offset + self.size
     }
 }
 
 /// The limits a call checks its slices against.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct SliceLimits {
+    /// Alignment of a bound range's start: of the offset on wgpu, of the
+    /// address on CUDA.
     pub alignment: u64,
     pub max_binding: u64,
+    /// Whether the algorithm runs on CUDA (its slices must be CUDA memory).
+    pub cuda: bool,
 }
+
+/// CUDA ranges start at a multiple of this: the kernels load `vec4`s.
+#[cfg(feature = "native")]
+pub(crate) const CUDA_ALIGNMENT: u64 = 16;
 
 impl SliceLimits {
     pub fn of(device: &wgpu::Device) -> Self {
@@ -77,6 +174,18 @@ impl SliceLimits {
         SliceLimits {
             alignment: u64::from(limits.min_storage_buffer_offset_alignment),
             max_binding: limits.max_storage_buffer_binding_size,
+            cuda: false,
+        }
+    }
+
+    /// The limits of the CUDA path: the kernel ABI passes byte lengths as
+    /// `u32` ([`wavekit_native::abi`]).
+    #[cfg(feature = "native")]
+    pub fn cuda() -> Self {
+        SliceLimits {
+            alignment: CUDA_ALIGNMENT,
+            max_binding: u64::from(u32::MAX) / 4 * 4,
+            cuda: true,
         }
     }
 
@@ -91,12 +200,31 @@ impl SliceLimits {
         temp: bool,
     ) -> Result<Range<'a>, Error> {
         let fail = |why: String| Err(Error::Usage(format!("{algorithm}: `{what}`: {why}")));
-        let size = slice.buffer.size();
-        if !slice.offset.is_multiple_of(self.alignment) {
-            return fail(format!(
-                "offset {} is not a multiple of the device's min_storage_buffer_offset_alignment {}",
-                slice.offset, self.alignment
-            ));
+        let size = slice.memory.size();
+        let start = match slice.memory {
+            Memory::Wgpu(_) if self.cuda => {
+                return fail("a wgpu buffer, and this algorithm was built on CUDA".into());
+            }
+            Memory::Wgpu(_) => slice.offset,
+            #[cfg(feature = "native")]
+            Memory::Cuda { .. } if !self.cuda => {
+                return fail("CUDA memory, and this algorithm was built on a wgpu device".into());
+            }
+            #[cfg(feature = "native")]
+            Memory::Cuda { address, .. } => address.wrapping_add(slice.offset),
+        };
+        if !start.is_multiple_of(self.alignment) {
+            return fail(if self.cuda {
+                format!(
+                    "address {start:#x} (offset {}) is not a multiple of {}",
+                    slice.offset, self.alignment
+                )
+            } else {
+                format!(
+                    "offset {} is not a multiple of the device's min_storage_buffer_offset_alignment {}",
+                    slice.offset, self.alignment
+                )
+            });
         }
         if slice.offset.checked_add(bytes).is_none_or(|end| end > size) {
             return fail(format!(
@@ -110,19 +238,21 @@ impl SliceLimits {
                 self.max_binding
             ));
         }
-        let usage = slice.buffer.usage();
-        let mut needed = wgpu::BufferUsages::STORAGE;
-        if temp {
-            needed |= wgpu::BufferUsages::COPY_DST;
-        }
-        if !usage.contains(needed) {
-            return fail(format!(
-                "the buffer's usage {usage:?} lacks {:?}",
-                needed - usage
-            ));
+        if let Memory::Wgpu(buffer) = slice.memory {
+            let usage = buffer.usage();
+            let mut needed = wgpu::BufferUsages::STORAGE;
+            if temp {
+                needed |= wgpu::BufferUsages::COPY_DST;
+            }
+            if !usage.contains(needed) {
+                return fail(format!(
+                    "the buffer's usage {usage:?} lacks {:?}",
+                    needed - usage
+                ));
+            }
         }
         Ok(Range {
-            buffer: slice.buffer,
+            buffer: slice.memory,
             offset: slice.offset,
             size: bytes,
         })
@@ -136,7 +266,7 @@ pub(crate) fn distinct(
     a: (&str, Slice<'_>),
     b: (&str, Slice<'_>),
 ) -> Result<(), Error> {
-    if a.1.buffer == b.1.buffer {
+    if a.1.memory == b.1.memory {
         return Err(Error::Usage(format!(
             "{algorithm}: `{}` and `{}` are the same buffer; this algorithm does not run in place (wgpu binds a buffer either read-only or read-write in one dispatch)",
             a.0, b.0
@@ -150,12 +280,7 @@ pub(crate) fn distinct(
 pub(crate) fn disjoint(algorithm: &str, ranges: &[(&str, Range<'_>)]) -> Result<(), Error> {
     for (i, (a_name, a)) in ranges.iter().enumerate() {
         for (b_name, b) in &ranges[i + 1..] {
-            if a.buffer == b.buffer
-                && a.size > 0
-                && b.size > 0
-                && a.offset < b.offset + b.size
-                && b.offset < a.offset + a.size
-            {
+            if a.overlaps(b) {
                 return Err(Error::Usage(format!(
                     "{algorithm}: `{a_name}` (bytes {}..{}) and `{b_name}` (bytes {}..{}) overlap in one buffer",
                     a.offset,

@@ -12,6 +12,7 @@ use wavekit_native::nvptx::{self, PtxOptions};
 use super::native_device::{NativeDevice, NativeKernel, NativeTarget, source};
 use super::program::{Buffer, BufferInner};
 use super::{Kernel, KernelInner};
+use crate::device::Queue;
 use crate::error::Error;
 use crate::expand::ValidModule;
 use crate::target::Backend;
@@ -34,16 +35,7 @@ impl NativeTarget for CudaTarget {
     fn open(ordinal: usize) -> Result<(Cuda, Self, String), Error> {
         let cuda = Cuda::open(ordinal)?;
         let (major, minor) = cuda.compute_capability()?;
-        let sm = match major * 10 + minor {
-            cc if cc >= 90 => 90,
-            cc if cc >= 80 => 80,
-            cc if cc >= 70 => 70,
-            cc => {
-                return Err(Error::Gpu(format!(
-                    "CUDA device {ordinal} is sm_{cc}; the native back end needs sm_70 or newer"
-                )));
-            }
-        };
+        let sm = cuda.ptx_sm()?;
         let driver = cuda.version()?;
         let description = format!(
             "CUDA {}.{} driver, PTX for sm_{sm} (compute capability {major}.{minor})",
@@ -97,5 +89,9 @@ impl NativeTarget for CudaTarget {
 
     fn buffer_inner(buffer: CudaBuffer) -> BufferInner {
         BufferInner::Cuda(buffer)
+    }
+
+    fn queue(cuda: &Cuda) -> Option<Queue<'_>> {
+        Some(Queue::Cuda(cuda.stream()))
     }
 }

@@ -16,6 +16,7 @@ use wavekit_native::lower::KernelRequest;
 use super::native_device::{NativeDevice, NativeKernel, NativeTarget, source};
 use super::program::{Buffer, BufferInner};
 use super::{Kernel, KernelInner};
+use crate::device::Queue;
 use crate::error::Error;
 use crate::expand::ValidModule;
 use crate::target::Backend;
@@ -101,5 +102,9 @@ impl NativeTarget for HipTarget {
 
     fn buffer_inner(buffer: HipBuffer) -> BufferInner {
         BufferInner::Hip(buffer)
+    }
+
+    fn queue(_: &Hip) -> Option<Queue<'_>> {
+        None
     }
 }

@@ -154,6 +154,19 @@ impl Gpu {
         }
     }
 
+    /// The device [`crate::device`] algorithms are built on to run in this
+    /// GPU's programs ([`Step::Record`] on [`Buffer::slice`]s): the wgpu
+    /// device, or the CUDA context; `None` on HIP.
+    pub fn library_device(&self) -> Option<crate::device::Device<'_>> {
+        match &self.device {
+            Device::Wgpu(d) => Some(d.device().into()),
+            #[cfg(feature = "native")]
+            Device::Cuda(d) => Some(d.driver.context().into()),
+            #[cfg(feature = "native")]
+            Device::Hip(_) => None,
+        }
+    }
+
     /// Builds a kernel for entry point `entry` of `module`, with every
     /// runtime check of [`KernelOptions::default`].
     pub fn kernel(&self, module: &ValidModule, entry: &str) -> Result<Kernel, Error> {

@@ -11,6 +11,7 @@ use wavekit_native::lower::Source;
 use super::native_buffers::NativeBuffers;
 use super::program::{Buffer, BufferInner};
 use super::{Binding, DeviceInfo, Kernel, Slot};
+use crate::device::Queue;
 use crate::error::Error;
 use crate::expand::ValidModule;
 use crate::target::{Backend, ScalarFeatures, SubgroupSize, Target};
@@ -50,6 +51,11 @@ pub(super) trait NativeTarget: Sized {
 
     /// A buffer of this back end as the runner holds it.
     fn buffer_inner(buffer: driver::Buffer<Self::Driver>) -> BufferInner;
+
+    /// The queue [`crate::device`] algorithms record into on this device
+    /// (the driver's own, so that they run in order with the program's
+    /// other steps), or `None` where they have no path.
+    fn queue(driver: &Self::Driver) -> Option<Queue<'_>>;
 }
 
 /// An opened native device.

@@ -3,6 +3,7 @@
 //! (each dispatch's buffers in the kernel ABI's order, checked against
 //! their bindings) and run or timed by `wavekit-native`'s driver layer.
 
+use wavekit_native::NativeError;
 use wavekit_native::driver::{self, Programs};
 
 use super::native_device::{NativeDevice, NativeTarget};
@@ -28,7 +29,9 @@ impl<T: NativeTarget> NativeDevice<T> {
 
     /// Runs a program of steps and waits for it.
     pub(super) fn execute(&self, steps: &[Step<'_>]) -> Result<(), Error> {
-        Ok(self.driver.execute(&driver_steps::<T>(steps)?)?)
+        Ok(self
+            .driver
+            .execute(&driver_steps::<T>(&self.driver, steps)?)?)
     }
 
     /// Times a program with the runtime's events; milliseconds per run.
@@ -38,16 +41,20 @@ impl<T: NativeTarget> NativeDevice<T> {
         warmup: usize,
         runs: usize,
     ) -> Result<Vec<f64>, Error> {
-        let times = self
-            .driver
-            .time_program(&driver_steps::<T>(steps)?, warmup, runs.max(1))?;
+        let times = self.driver.time_program(
+            &driver_steps::<T>(&self.driver, steps)?,
+            warmup,
+            runs.max(1),
+        )?;
         Ok(times.into_iter().map(f64::from).collect())
     }
 }
 
 /// The steps in the driver's terms: each dispatch's buffers put in the
-/// kernel ABI's order and checked against their bindings' sizes.
+/// kernel ABI's order and checked against their bindings' sizes; recorded
+/// steps as calls recording into the driver's queue.
 fn driver_steps<'a, T: NativeTarget + 'a>(
+    device: &'a T::Driver,
     steps: &[Step<'a>],
 ) -> Result<Vec<driver::Step<'a, T::Driver>>, Error> {
     let buffer = |buffer: &'a Buffer| T::buffer_of(buffer).ok_or_else(|| foreign("a native step"));
@@ -95,11 +102,19 @@ fn driver_steps<'a, T: NativeTarget + 'a>(
                     src: buffer(src)?,
                     dst: buffer(dst)?,
                 },
-                Step::Record(_) => {
-                    return Err(Error::Gpu(
-                        "a recorded step (wgpu command encoder) in a program on a native device"
-                            .into(),
-                    ));
+                Step::Record(record) => {
+                    if T::queue(device).is_none() {
+                        return Err(Error::Gpu(format!(
+                            "a recorded step (a wavekit::device call) in a program on {:?}, \
+                             which has no queue for it",
+                            T::BACKEND
+                        )));
+                    }
+                    let record = *record;
+                    driver::Step::Call(driver::Call(Box::new(move || match T::queue(device) {
+                        Some(queue) => record(queue).map_err(|e| NativeError::Cuda(e.to_string())),
+                        None => Err(NativeError::Cuda("no queue for a recorded step".into())),
+                    })))
                 }
             })
         })

@@ -24,6 +24,7 @@ use wavekit_native::hip::HipBuffer;
 
 use super::validate::{Bound, BoundKind, check_dispatch};
 use super::{Device, Gpu, Kernel, KernelInner};
+use crate::device::{Queue, Slice};
 use crate::error::Error;
 
 /// A buffer in device memory, usable by any number of dispatches.
@@ -44,6 +45,20 @@ impl Buffer {
     /// Size in bytes, as the kernels see it (`arrayLength` counts from this).
     pub fn size(&self) -> u64 {
         self.size
+    }
+
+    /// The whole buffer as a [`crate::device`] algorithm's slice: the wgpu
+    /// buffer, or the CUDA allocation. HIP buffers have none (an error).
+    pub fn slice(&self) -> Result<Slice<'_>, Error> {
+        match &self.inner {
+            BufferInner::Wgpu(b) => Ok(b.into()),
+            #[cfg(feature = "native")]
+            BufferInner::Cuda(b) => Ok(Slice::cuda(b.memory(), 0)),
+            #[cfg(feature = "native")]
+            BufferInner::Hip(_) => Err(Error::Usage(
+                "wavekit::device has no HIP path: a HIP buffer is not a device slice".into(),
+            )),
+        }
     }
 
     /// The wgpu buffer, on a wgpu device (`STORAGE | COPY_SRC | COPY_DST`,
@@ -78,14 +93,15 @@ pub enum Step<'a> {
         /// Destination.
         dst: &'a Buffer,
     },
-    /// Records into the program's command encoder (wgpu only: a native
-    /// device refuses it), e.g. a [`crate::device`] algorithm on the
-    /// program's buffers ([`Buffer::wgpu`]). Timed like any step.
+    /// Records into the program's queue — the command encoder on wgpu,
+    /// the device's stream on CUDA (HIP refuses it) — e.g. a
+    /// [`crate::device`] algorithm on the program's buffers
+    /// ([`Buffer::slice`]). Timed like any step.
     Record(&'a Recorder<'a>),
 }
 
-/// What a [`Step::Record`] runs: it records commands into the encoder.
-pub type Recorder<'a> = dyn Fn(&mut wgpu::CommandEncoder) -> Result<(), Error> + 'a;
+/// What a [`Step::Record`] runs: it records commands into the queue.
+pub type Recorder<'a> = dyn Fn(Queue<'_>) -> Result<(), Error> + 'a;
 
 impl<'a> Step<'a> {
     /// A dispatch with `buffers[i]` at binding `i`.

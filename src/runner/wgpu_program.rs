@@ -4,6 +4,7 @@
 
 use super::program::{Buffer, BufferInner, Step, foreign, leading_zeros};
 use super::wgpu_device::WgpuDevice;
+use crate::device::Queue;
 use crate::error::Error;
 
 impl WgpuDevice {
@@ -189,7 +190,7 @@ impl WgpuDevice {
                 pass.dispatch_workgroups(workgroups[0], workgroups[1], workgroups[2]);
             }
             Step::Zero(buffer) => encoder.clear_buffer(wgpu_buffer(buffer)?, 0, None),
-            Step::Record(record) => record(encoder)?,
+            Step::Record(record) => record(Queue::Wgpu(encoder))?,
             Step::Copy { src, dst } => {
                 let bytes = src.size().min(dst.size()).next_multiple_of(4);
                 let (src, dst) = (wgpu_buffer(src)?, wgpu_buffer(dst)?);

@@ -50,6 +50,7 @@ pub mod onesweep;
 pub mod reduce_then_scan;
 
 use wavekit::Error;
+use wavekit::device::Queue;
 use wavekit::device::RadixSortAlgorithm as LibraryAlgorithm;
 use wavekit::runner::{Buffer, Gpu, Step};
 
@@ -58,13 +59,6 @@ use crate::scan::ScanAlgorithm;
 use crate::{Demo, Prepared, unknown_variant};
 use onesweep::OneSweep;
 use reduce_then_scan::ReduceThenScan;
-
-/// The wgpu buffer of a runner buffer on a wgpu device.
-fn wgpu_of(buffer: &Buffer) -> Result<&wgpu::Buffer, Error> {
-    buffer
-        .wgpu()
-        .ok_or_else(|| Error::Gpu("radix_sort: wgpu buffers expected".into()))
-}
 
 /// The digit shifts of the four passes.
 const SHIFTS: [u32; 4] = [0, 8, 16, 24];
@@ -142,10 +136,11 @@ impl Demo for RadixSort {
         } else {
             RadixAlgorithm::for_device(ctx.gpu)
         };
-        let sorter = match (ctx.gpu.wgpu(), algorithm) {
-            // Through wgpu the library sorts, so the benchmark measures it.
+        let sorter = match (ctx.library_device(true), algorithm) {
+            // The library sorts (so the benchmark measures it) unless asked
+            // not to, and on HIP.
             (Some(device), _) => Sorter::Library(Box::new(wavekit::device::RadixSort::new(
-                device.device(),
+                device,
                 wavekit::device::RadixSortOptions {
                     pairs,
                     algorithm: Some(match algorithm {
@@ -174,7 +169,7 @@ impl Demo for RadixSort {
 enum Sorter<'c> {
     OneSweep(Box<OneSweep>),
     ReduceThenScan(Box<ReduceThenScan<'c>>),
-    /// [`wavekit::device::RadixSort`] (wgpu devices).
+    /// [`wavekit::device::RadixSort`] (wgpu devices and CUDA).
     Library(Box<wavekit::device::RadixSort>),
 }
 
@@ -203,28 +198,26 @@ impl PreparedRadixSort<'_> {
             Sorter::Library(sort) => {
                 let gpu = self.ctx.gpu;
                 let temp = gpu.buffer(sort.temp_storage_bytes(n as u32))?;
-                let (keys_in, keys_out) = (wgpu_of(&buffers.keys[0])?, wgpu_of(&buffers.keys[2])?);
-                let (values_in, values_out) =
-                    (wgpu_of(&buffers.values[0])?, wgpu_of(&buffers.values[2])?);
-                let temp = wgpu_of(&temp)?;
-                let record = |encoder: &mut wgpu::CommandEncoder| {
+                let (keys_in, keys_out) = (&buffers.keys[0], &buffers.keys[2]);
+                let (values_in, values_out) = (&buffers.values[0], &buffers.values[2]);
+                let record = |queue: Queue<'_>| {
                     if self.pairs {
                         sort.record_pairs(
-                            encoder,
-                            keys_in.into(),
-                            keys_out.into(),
-                            values_in.into(),
-                            values_out.into(),
+                            queue,
+                            keys_in.slice()?,
+                            keys_out.slice()?,
+                            values_in.slice()?,
+                            values_out.slice()?,
                             n as u32,
-                            temp.into(),
+                            temp.slice()?,
                         )
                     } else {
                         sort.record_keys(
-                            encoder,
-                            keys_in.into(),
-                            keys_out.into(),
+                            queue,
+                            keys_in.slice()?,
+                            keys_out.slice()?,
                             n as u32,
-                            temp.into(),
+                            temp.slice()?,
                         )
                     }
                 };

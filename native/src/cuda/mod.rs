@@ -12,6 +12,7 @@
 //! `nvrtc` feature and drops the JIT's error log.
 
 mod module;
+mod stream;
 
 use std::ffi::c_void;
 use std::fmt::Display;
@@ -146,6 +147,21 @@ impl Cuda {
             .compute_capability()
             .map_err(|e| cuda_error("reading the compute capability", e))?;
         Ok((major as u32, minor as u32))
+    }
+
+    /// The PTX target for the device, as compute capability × 10: sm_90,
+    /// sm_80 or sm_70, the newest of them the device runs. Older devices
+    /// are refused.
+    pub fn ptx_sm(&self) -> Result<u32, NativeError> {
+        let (major, minor) = self.compute_capability()?;
+        match major * 10 + minor {
+            cc if cc >= 90 => Ok(90),
+            cc if cc >= 80 => Ok(80),
+            cc if cc >= 70 => Ok(70),
+            cc => Err(NativeError::Cuda(format!(
+                "the CUDA device is sm_{cc}; wavekit's PTX needs sm_70 or newer"
+            ))),
+        }
     }
 
     /// Makes the context current on the calling thread, for the raw driver

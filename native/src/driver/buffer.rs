@@ -28,6 +28,11 @@ impl<D: Driver> Buffer<D> {
         self.len == 0
     }
 
+    /// The driver's allocation (at least [`Buffer::len`] bytes).
+    pub fn memory(&self) -> &D::Memory {
+        &self.memory
+    }
+
     /// A zeroed buffer of `len` bytes; `label` names it in errors ("buffer
     /// 2", "a buffer").
     pub(super) fn zeroed(driver: &D, len: usize, label: &dyn Display) -> Result<Self, NativeError> {

@@ -31,7 +31,7 @@ use crate::error::NativeError;
 
 pub use buffer::Buffer;
 pub use launch::Launch;
-pub use program::{Programs, Step};
+pub use program::{Call, Programs, Step};
 
 /// The primitive operations of a GPU runtime, on one device.
 ///

@@ -32,6 +32,19 @@ pub enum Step<'a, D: Driver> {
         /// Destination.
         dst: &'a Buffer<D>,
     },
+    /// Queues the caller's own work on the driver's queue (for CUDA, its
+    /// stream, [`crate::cuda::Cuda::stream`]): e.g. a `wavekit::device`
+    /// algorithm's call. Timed like any step.
+    Call(Call<'a>),
+}
+
+/// What a [`Step::Call`] runs: it queues work and returns without waiting.
+pub struct Call<'a>(pub Box<dyn Fn() -> Result<(), NativeError> + 'a>);
+
+impl std::fmt::Debug for Call<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Call")
+    }
 }
 
 /// Device-resident buffers and programs over them, written once for every
@@ -125,6 +138,7 @@ fn prepare<'s, D: Driver>(
                 }
                 Step::Zero(buffer) => Prepared::Zero(buffer),
                 Step::Copy { src, dst } => Prepared::Copy { src, dst },
+                Step::Call(call) => Prepared::Call(call),
             })
         })
         .collect()

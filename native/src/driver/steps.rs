@@ -4,6 +4,7 @@
 
 use std::fmt::Display;
 
+use super::program::Call;
 use super::{Buffer, Driver, Kernel};
 use crate::abi::KernelArgs;
 use crate::error::NativeError;
@@ -19,6 +20,8 @@ pub(super) enum Prepared<'a, D: Driver> {
         src: &'a Buffer<D>,
         dst: &'a Buffer<D>,
     },
+    /// The caller's own work.
+    Call(&'a Call<'a>),
 }
 
 /// The (start, end) event pair of each timed run.
@@ -112,6 +115,7 @@ impl<'a, D: Driver> Prepared<'a, D> {
             Prepared::Copy { src, dst } => driver
                 .copy_on_device(&src.memory, &dst.memory, src.len.min(dst.len))
                 .map_err(|e| driver.fail("copying between buffers", e)),
+            Prepared::Call(call) => (call.0)(),
         }
     }
 }

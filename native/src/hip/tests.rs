@@ -572,6 +572,7 @@ fn runs_programs_on_a_stub_runtime() {
         }
         other => panic!("expected a foreign-kernel error, got {other:?}"),
     }
+    drop((steps, clears));
     drop((input, work, count, empty, kernel));
     assert_eq!(stub.live(), 0, "buffers and the module released");
     stub.remove();

@@ -9,6 +9,7 @@ use crate::device::context::{Context, Op, Pipeline, TempLayout, writable};
 use crate::device::shaders;
 use crate::device::slice::Range;
 use crate::error::Error;
+use crate::expand::ValidModule;
 use crate::target::EMULATED_MAX_THREADS;
 
 /// Digits per pass.
@@ -41,18 +42,37 @@ impl Shape {
         4 * words
     }
 
+    /// On CUDA, 512 × 12 (32-bit keys alone) or 512 × 8 (with values),
+    /// 512 × 6 for 64-bit keys: measured through CUDA on an H100 at 2^26
+    /// keys, 2.09 ms at 512 × 12 against 2.19 at 512 × 15 and 2.49 at
+    /// 512 × 8, pairs 2.90 ms at 512 × 8 against 2.94 at 512 × 10 and 3.53
+    /// at 512 × 12 (docs/benchmarks/2026-11-24b-h100/NOTES.md).
+    ///
     /// Through wgpu, the first shape the device holds: 512 × 6 (subgroups
     /// of at least 16 lanes, for the counter rows), else 256 × 8 (at least
     /// 8), else 128 × 8. Measured on an H100 through Vulkan at 2^24 keys:
     /// 0.85 ms at 512 × 6 against 0.90 at 512 × 12 (pairs 0.94 against
     /// 1.03), docs/benchmarks/2026-11-24b-h100/NOTES.md. Emulated
     /// subgroups take at most [`EMULATED_MAX_THREADS`] threads: never 512.
-    pub fn for_device(device: &wgpu::Device, min: u32, emulated: bool) -> Shape {
-        let limits = device.limits();
+    pub fn for_context(ctx: &Context, min: u32, options: &RadixSortOptions) -> Shape {
         let wide = Shape {
             block: 512,
             items: 6,
         };
+        let Some(limits) = ctx.wgpu_limits() else {
+            return match (options.key.is_wide(), options.pairs) {
+                (true, _) => wide,
+                (false, false) => Shape {
+                    block: 512,
+                    items: 12,
+                },
+                (false, true) => Shape {
+                    block: 512,
+                    items: 8,
+                },
+            };
+        };
+        let emulated = ctx.target.is_emulated();
         if min >= 16
             && (!emulated || wide.block <= EMULATED_MAX_THREADS)
             && limits.max_compute_invocations_per_workgroup >= wide.block
@@ -64,6 +84,25 @@ impl Shape {
             block: if min >= 8 { 256 } else { 128 },
             items: 8,
         }
+    }
+}
+
+/// Compiles `entries` of a OneSweep module. 32-bit keys: the shader proves
+/// its accesses in bounds ("Bounds" in `radix_onesweep.wgsl`), so CUDA runs
+/// them unchecked (wgpu keeps its checks either way); 64-bit keys (the
+/// widened shader) keep the checks.
+fn build<const N: usize>(
+    ctx: &Context,
+    options: &RadixSortOptions,
+    module: &ValidModule,
+    entries: [&str; N],
+) -> Result<[Pipeline; N], Error> {
+    if options.key.is_wide() {
+        ctx.pipelines(module, entries)
+    } else {
+        // SAFETY: the shader's "Bounds" comment: every index is in range
+        // for bindings sized as `OneSweep::ops` binds them.
+        unsafe { ctx.pipelines_proven(module, entries) }
     }
 }
 
@@ -89,10 +128,10 @@ impl OneSweep {
                 "the OneSweep radix sort needs subgroups of 4 to 128 lanes, not {min}..={max}"
             )));
         }
-        let shape = Shape::for_device(&ctx.device, min, ctx.target.is_emulated());
+        let shape = Shape::for_context(ctx, min, options);
         // lavapipe let a spin on atomicLoad end early (scan.wgsl); on an
         // H100 the read-modify-write spin cost 45% more through CUDA.
-        let cpu = ctx.info.device_type == wgpu::DeviceType::Cpu;
+        let cpu = ctx.is_cpu();
         let common = vec![
             (
                 "const PAIRS = false;",
@@ -141,13 +180,15 @@ impl OneSweep {
         let plan = passes(&options.bits);
         // The histogram and the digit offsets do not depend on the pass:
         // they come from pass 0's module.
-        let [histogram, digit_offsets, first] = ctx.pipelines(
+        let [histogram, digit_offsets, first] = build(
+            ctx,
+            options,
             &compose(0, &plan[0])?,
             ["histogram", "digit_offsets", "onesweep"],
         )?;
         let mut pass_pipelines = vec![first];
         for (index, pass) in plan.iter().enumerate().skip(1) {
-            let [onesweep] = ctx.pipelines(&compose(index, pass)?, ["onesweep"])?;
+            let [onesweep] = build(ctx, options, &compose(index, pass)?, ["onesweep"])?;
             pass_pipelines.push(onesweep);
         }
         Ok(OneSweep {

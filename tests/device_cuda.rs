@@ -1,0 +1,583 @@
+//! `wavekit::device` on CUDA: every algorithm built on a CUDA context and
+//! queued on a stream, on `CudaSlice`s at a non-zero offset inside larger
+//! allocations with guard words around, checked against a CPU reference
+//! at edge sizes (1, 3, tile ± 1, odd sizes, 2^20 + 5); two algorithms and
+//! the caller's own copy on one stream; and the calls a CUDA algorithm
+//! refuses. Skipped (with a note) on machines without a CUDA driver; run
+//! on the device machine:
+//!
+//! ```text
+//! cargo test --features native --test device_cuda -- --nocapture
+//! ```
+
+mod device_support;
+
+use std::sync::Arc;
+
+use device_support::{GUARD, assert_same, random};
+use wavekit::Dtype;
+use wavekit::device::{
+    EvenLevels, Histogram, KeyType, RadixSort, RadixSortOptions, Reduce, ReduceOp, ReduceType,
+    RunLengthEncode, Scan, ScanAlgorithm, ScanKind, ScanOperator, SegmentedSort, SelectIf, Slice,
+};
+use wavekit_native::NativeError;
+use wavekit_native::cuda::Cuda;
+use wavekit_native::cudarc::driver::{CudaContext, CudaSlice, CudaStream, DeviceRepr};
+
+/// Sizes every algorithm is checked at.
+const SIZES: [usize; 8] = [1, 3, 4, 2047, 8191, 8193, 100_003, (1 << 20) + 5];
+
+/// Guard words before and after each slice; the slice starts 64 bytes in.
+const PAD: usize = 16;
+
+/// The CUDA context of device 0, or `None` (with a note) without a driver.
+fn context() -> Option<Arc<CudaContext>> {
+    match Cuda::open(0) {
+        Ok(cuda) => Some(cuda.context().clone()),
+        Err(NativeError::NoCudaDriver(why)) => {
+            eprintln!(
+                "skipped: no CUDA device ({why}); the wavekit::device CUDA tests run on a GPU"
+            );
+            None
+        }
+        Err(e) => panic!("{e}"),
+    }
+}
+
+/// `data` between 64 bytes of `guard`s on each side, on the device.
+fn guarded<T: DeviceRepr + Copy>(stream: &Arc<CudaStream>, data: &[T], guard: T) -> CudaSlice<T> {
+    let pad = 64 / std::mem::size_of::<T>();
+    let mut host = vec![guard; pad];
+    host.extend_from_slice(data);
+    host.extend(std::iter::repeat_n(guard, pad));
+    stream.clone_htod(&host).expect("copies to the device")
+}
+
+/// The slice of a [`guarded`] allocation that holds its data.
+fn inner<T>(memory: &CudaSlice<T>) -> Slice<'_> {
+    Slice::cuda(memory, 64)
+}
+
+/// A guarded allocation of `n` u32 guard words, for outputs.
+fn output(stream: &Arc<CudaStream>, n: usize) -> CudaSlice<u32> {
+    guarded(stream, &vec![GUARD; n], GUARD)
+}
+
+/// A zeroed temp allocation of `bytes` bytes.
+fn temp(stream: &Arc<CudaStream>, bytes: u64) -> CudaSlice<u8> {
+    stream
+        .alloc_zeros::<u8>(bytes.max(4) as usize)
+        .expect("allocates temp")
+}
+
+/// The data between the guards of a u32 allocation, after checking them.
+fn read_u32(stream: &Arc<CudaStream>, memory: &CudaSlice<u32>, what: &str) -> Vec<u32> {
+    let host = stream.clone_dtoh(memory).expect("copies back");
+    let n = host.len() - 2 * PAD;
+    assert!(
+        host[..PAD]
+            .iter()
+            .chain(&host[PAD + n..])
+            .all(|&w| w == GUARD),
+        "{what}: a guard word was overwritten"
+    );
+    host[PAD..PAD + n].to_vec()
+}
+
+fn exclusive(input: &[u32]) -> Vec<u32> {
+    input
+        .iter()
+        .scan(0u32, |sum, &x| {
+            let before = *sum;
+            *sum = sum.wrapping_add(x);
+            Some(before)
+        })
+        .collect()
+}
+
+#[test]
+fn scans_on_a_stream() {
+    let Some(ctx) = context() else { return };
+    let stream = ctx.new_stream().expect("a stream");
+    let exclusive_sum = Scan::exclusive_sum(&ctx, Dtype::U32).expect("builds");
+    assert_eq!(exclusive_sum.algorithm(), ScanAlgorithm::DecoupledLookBack);
+    let scans = [
+        ("exclusive look-back", exclusive_sum),
+        (
+            "exclusive reduce-then-scan",
+            Scan::exclusive_sum(&ctx, Dtype::U32)
+                .expect("builds")
+                .with_algorithm(ScanAlgorithm::ReduceThenScan),
+        ),
+        (
+            "inclusive look-back",
+            Scan::inclusive_sum(&ctx, Dtype::U32).expect("builds"),
+        ),
+        (
+            "inclusive max",
+            Scan::with_operator(&ctx, ScanKind::Inclusive, Dtype::U32, ScanOperator::Max)
+                .expect("builds"),
+        ),
+    ];
+    for (i, &n) in SIZES.iter().enumerate() {
+        let input = random(n, if i % 2 == 0 { 0 } else { 1000 }, i as u64);
+        let source = guarded(&stream, &input, GUARD);
+        for (name, scan) in &scans {
+            let out = output(&stream, n);
+            let scratch = temp(&stream, scan.temp_storage_bytes(n as u32));
+            scan.record(
+                &stream,
+                inner(&source),
+                inner(&out),
+                n as u32,
+                (&scratch).into(),
+            )
+            .expect("queues");
+            let got = read_u32(&stream, &out, name);
+            let want: Vec<u32> = match *name {
+                "inclusive look-back" => exclusive(&input)
+                    .iter()
+                    .zip(&input)
+                    .map(|(a, b)| a.wrapping_add(*b))
+                    .collect(),
+                "inclusive max" => input
+                    .iter()
+                    .scan(0u32, |m, &x| {
+                        *m = (*m).max(x);
+                        Some(*m)
+                    })
+                    .collect(),
+                _ => exclusive(&input),
+            };
+            assert_same(&got, &want, &format!("{name}, n = {n}"));
+        }
+        assert_same(
+            &read_u32(&stream, &source, "scan input"),
+            &input,
+            "the scan's input is unchanged",
+        );
+    }
+}
+
+#[test]
+fn reductions_on_a_stream() {
+    let Some(ctx) = context() else { return };
+    let stream = ctx.new_stream().expect("a stream");
+    let sum = Reduce::new(&ctx, ReduceOp::Sum, ReduceType::U32).expect("builds");
+    let max = Reduce::new(&ctx, ReduceOp::Max, ReduceType::I32).expect("builds");
+    let fsum = Reduce::new(&ctx, ReduceOp::Sum, ReduceType::F32).expect("builds");
+    for (i, &n) in SIZES.iter().enumerate() {
+        let words = random(n, 0, 40 + i as u64);
+        let source = guarded(&stream, &words, GUARD);
+        let floats: Vec<f32> = words.iter().map(|&w| (w % 2001) as f32 - 1000.0).collect();
+        let float_source = guarded(&stream, &floats, f32::from_bits(GUARD));
+        let results = output(&stream, 12);
+        let bytes = sum.temp_storage_bytes(n as u32);
+        let bytes = bytes.max(max.temp_storage_bytes(n as u32));
+        let bytes = bytes.max(fsum.temp_storage_bytes(n as u32));
+        let scratch = temp(&stream, bytes);
+        // Three reductions into one output allocation, one temp reused.
+        for (k, (reduce, source)) in [(&sum, &source), (&max, &source)].into_iter().enumerate() {
+            reduce
+                .record(
+                    &stream,
+                    inner(source),
+                    Slice::cuda(&results, 64 + 16 * k as u64),
+                    n as u32,
+                    (&scratch).into(),
+                )
+                .expect("queues");
+        }
+        fsum.record(
+            &stream,
+            Slice::cuda(&float_source, 64),
+            Slice::cuda(&results, 64 + 32),
+            n as u32,
+            (&scratch).into(),
+        )
+        .expect("queues");
+        let host = stream.clone_dtoh(&results).expect("copies back");
+        let got = &host[PAD..];
+        let want_sum = words.iter().fold(0u32, |a, &b| a.wrapping_add(b));
+        let want_max = words.iter().map(|&w| w as i32).max().expect("n > 0");
+        assert_eq!(got[0], want_sum, "sum u32, n = {n}");
+        assert_eq!(got[4] as i32, want_max, "max i32, n = {n}");
+        let want_f: f64 = floats.iter().map(|&x| f64::from(x)).sum();
+        let bound: f64 = 1e-5 * floats.iter().map(|&x| f64::from(x).abs()).sum::<f64>() + 1.0;
+        let got_f = f64::from(f32::from_bits(got[8]));
+        assert!(
+            (got_f - want_f).abs() <= bound,
+            "sum f32, n = {n}: got {got_f}, want {want_f}"
+        );
+    }
+}
+
+#[test]
+fn radix_sorts_on_a_stream() {
+    let Some(ctx) = context() else { return };
+    let stream = ctx.new_stream().expect("a stream");
+    let keys = RadixSort::keys(&ctx, KeyType::U32).expect("builds");
+    let pairs = RadixSort::pairs(&ctx, KeyType::U32).expect("builds");
+    let floats = RadixSort::keys(&ctx, KeyType::F32).expect("builds");
+    let low_bits = RadixSort::new(
+        &ctx,
+        RadixSortOptions {
+            key: KeyType::U32,
+            pairs: true,
+            bits: 4..20,
+            algorithm: None,
+        },
+    )
+    .expect("builds");
+    let wide = RadixSort::keys(&ctx, KeyType::U64).expect("builds");
+    for (i, &n) in SIZES.iter().enumerate() {
+        let input = random(n, if i % 3 == 0 { 64 } else { 0 }, 70 + i as u64);
+        let source = guarded(&stream, &input, GUARD);
+        let index: Vec<u32> = (0..n as u32).collect();
+        let values = guarded(&stream, &index, GUARD);
+        let bytes = [&keys, &pairs, &floats, &low_bits, &wide]
+            .iter()
+            .map(|s| s.temp_storage_bytes(n as u32))
+            .max()
+            .expect("sorts");
+        let scratch = temp(&stream, bytes);
+
+        let out = output(&stream, n);
+        keys.record_keys(
+            &stream,
+            inner(&source),
+            inner(&out),
+            n as u32,
+            (&scratch).into(),
+        )
+        .expect("queues");
+        let mut want = input.clone();
+        want.sort_unstable();
+        assert_same(
+            &read_u32(&stream, &out, "keys"),
+            &want,
+            &format!("u32 keys, n = {n}"),
+        );
+
+        for (name, sort, mask) in [
+            ("pairs", &pairs, u32::MAX),
+            ("bits 4..20", &low_bits, 0xffff0),
+        ] {
+            let (keys_out, values_out) = (output(&stream, n), output(&stream, n));
+            sort.record_pairs(
+                &stream,
+                inner(&source),
+                inner(&keys_out),
+                inner(&values),
+                inner(&values_out),
+                n as u32,
+                (&scratch).into(),
+            )
+            .expect("queues");
+            let mut want: Vec<(u32, u32)> = input.iter().copied().zip(0..).collect();
+            want.sort_by_key(|&(k, _)| k & mask);
+            let (want_keys, want_values): (Vec<u32>, Vec<u32>) = want.into_iter().unzip();
+            assert_same(
+                &read_u32(&stream, &keys_out, name),
+                &want_keys,
+                &format!("{name} keys, n = {n}"),
+            );
+            assert_same(
+                &read_u32(&stream, &values_out, name),
+                &want_values,
+                &format!("{name} values (stable), n = {n}"),
+            );
+        }
+
+        let float_keys: Vec<f32> = input
+            .iter()
+            .map(|&w| {
+                if w % 7 == 0 {
+                    -0.0
+                } else {
+                    (w as i32) as f32 * 1e-3
+                }
+            })
+            .collect();
+        let float_source = guarded(&stream, &float_keys, 0.0f32);
+        let float_out = guarded(&stream, &vec![0.0f32; n], 0.0f32);
+        floats
+            .record_keys(
+                &stream,
+                Slice::cuda(&float_source, 64),
+                Slice::cuda(&float_out, 64),
+                n as u32,
+                (&scratch).into(),
+            )
+            .expect("queues");
+        let got: Vec<u32> = stream.clone_dtoh(&float_out).expect("copies back")[PAD..PAD + n]
+            .iter()
+            .map(|x| x.to_bits())
+            .collect();
+        let mut want = float_keys.clone();
+        want.sort_by(f32::total_cmp);
+        let want: Vec<u32> = want.iter().map(|x| x.to_bits()).collect();
+        assert_same(&got, &want, &format!("f32 keys, n = {n}"));
+
+        let wide_keys: Vec<u64> = input
+            .iter()
+            .zip(input.iter().rev())
+            .map(|(&a, &b)| (u64::from(a) << 32 | u64::from(b)) >> (i % 4))
+            .collect();
+        let wide_source = guarded(&stream, &wide_keys, 0u64);
+        let wide_out = guarded(&stream, &vec![0u64; n], 0u64);
+        wide.record_keys(
+            &stream,
+            Slice::cuda(&wide_source, 64),
+            Slice::cuda(&wide_out, 64),
+            n as u32,
+            (&scratch).into(),
+        )
+        .expect("queues");
+        let got = stream.clone_dtoh(&wide_out).expect("copies back")[8..8 + n].to_vec();
+        let mut want = wide_keys.clone();
+        want.sort_unstable();
+        assert_same(&got, &want, &format!("u64 keys, n = {n}"));
+    }
+}
+
+#[test]
+fn segmented_sort_select_run_length_and_histogram_on_a_stream() {
+    let Some(ctx) = context() else { return };
+    let stream = ctx.new_stream().expect("a stream");
+    let segmented = SegmentedSort::keys(&ctx, KeyType::U32).expect("builds");
+    let select = SelectIf::new(
+        &ctx,
+        Dtype::U32,
+        "fn keep(x: u32) -> bool { return x % 3u == 1u; }",
+    )
+    .expect("builds");
+    assert_eq!(select.algorithm(), ScanAlgorithm::DecoupledLookBack);
+    let rle = RunLengthEncode::new(&ctx, Dtype::U32).expect("builds");
+    let histogram = Histogram::even(
+        &ctx,
+        40,
+        EvenLevels::U32 {
+            lower: 0,
+            upper: 120,
+        },
+    )
+    .expect("builds");
+    for (i, &n) in SIZES.iter().enumerate() {
+        let input: Vec<u32> = random(n, 120, 90 + i as u64)
+            .into_iter()
+            .enumerate()
+            .map(|(j, x)| if j % 5 == 0 { x } else { x / 60 })
+            .collect();
+        let source = guarded(&stream, &input, GUARD);
+        // Segments of 0 to 3000 keys.
+        let mut offsets = vec![0u32];
+        let lengths = random(n, 3000, 5 + i as u64);
+        for (k, &len) in lengths.iter().enumerate() {
+            let last = *offsets.last().expect("one offset");
+            let len = if k % 4 == 0 { len } else { len % 33 };
+            offsets.push((last + len).min(n as u32));
+            if last + len >= n as u32 {
+                break;
+            }
+        }
+        *offsets.last_mut().expect("an offset") = n as u32;
+        let offsets_memory = guarded(&stream, &offsets, GUARD);
+        let segments = offsets.len() as u32 - 1;
+        let bytes = segmented
+            .temp_storage_bytes(n as u32)
+            .max(select.temp_storage_bytes(n as u32))
+            .max(rle.temp_storage_bytes(n as u32));
+        let scratch = temp(&stream, bytes);
+        let sorted = output(&stream, n);
+        segmented
+            .record_keys(
+                &stream,
+                inner(&source),
+                inner(&sorted),
+                n as u32,
+                inner(&offsets_memory),
+                segments,
+                (&scratch).into(),
+            )
+            .expect("queues");
+        let mut want = input.clone();
+        for w in offsets.windows(2) {
+            want[w[0] as usize..w[1] as usize].sort_unstable();
+        }
+        assert_same(
+            &read_u32(&stream, &sorted, "segmented"),
+            &want,
+            &format!("segmented sort, n = {n}"),
+        );
+
+        let (selected, counts) = (output(&stream, n), output(&stream, 8));
+        select
+            .record(
+                &stream,
+                inner(&source),
+                inner(&selected),
+                inner(&counts),
+                n as u32,
+                (&scratch).into(),
+            )
+            .expect("queues");
+        let (unique, run_lengths) = (output(&stream, n), output(&stream, n));
+        rle.record(
+            &stream,
+            inner(&source),
+            inner(&unique),
+            inner(&run_lengths),
+            Slice::cuda(&counts, 64 + 16),
+            n as u32,
+            (&scratch).into(),
+        )
+        .expect("queues");
+        let bins = guarded(&stream, &[0u32; 40], GUARD);
+        histogram
+            .record(&stream, inner(&source), inner(&bins), n as u32)
+            .expect("queues");
+
+        let count = read_u32(&stream, &counts, "counts");
+        let want: Vec<u32> = input.iter().copied().filter(|x| x % 3 == 1).collect();
+        assert_eq!(count[0] as usize, want.len(), "select count, n = {n}");
+        assert_same(
+            &read_u32(&stream, &selected, "select")[..want.len()],
+            &want,
+            &format!("select, n = {n}"),
+        );
+        let mut want_unique = Vec::new();
+        let mut want_lengths: Vec<u32> = Vec::new();
+        for (j, &x) in input.iter().enumerate() {
+            if j == 0 || x != input[j - 1] {
+                want_unique.push(x);
+                want_lengths.push(0);
+            }
+            *want_lengths.last_mut().expect("a run") += 1;
+        }
+        let runs = count[4] as usize;
+        assert_eq!(runs, want_unique.len(), "runs, n = {n}");
+        assert_same(
+            &read_u32(&stream, &unique, "unique")[..runs],
+            &want_unique,
+            &format!("run keys, n = {n}"),
+        );
+        assert_same(
+            &read_u32(&stream, &run_lengths, "lengths")[..runs],
+            &want_lengths,
+            &format!("run lengths, n = {n}"),
+        );
+        let mut want_bins = vec![0u32; 40];
+        for &x in &input {
+            want_bins[(x / 3) as usize] += 1;
+        }
+        assert_same(
+            &read_u32(&stream, &bins, "bins"),
+            &want_bins,
+            &format!("histogram, n = {n}"),
+        );
+    }
+}
+
+#[test]
+fn two_algorithms_and_the_callers_copy_share_a_stream() {
+    let Some(ctx) = context() else { return };
+    let stream = ctx.new_stream().expect("a stream");
+    let scan = Scan::exclusive_sum(&ctx, Dtype::U32).expect("builds");
+    let reduce = Reduce::new(&ctx, ReduceOp::Max, ReduceType::U32).expect("builds");
+    let n = 300_001;
+    let input = random(n, 1000, 3);
+    let mut source = output(&stream, n);
+    let scanned = output(&stream, n);
+    let result = output(&stream, 1);
+    let scratch = temp(
+        &stream,
+        scan.temp_storage_bytes(n as u32)
+            .max(reduce.temp_storage_bytes(n as u32)),
+    );
+    // The caller's own copy, then the scan of it, then the reduction of the
+    // scan: all queued before anything is read, ordered by the stream.
+    let mut staged = vec![GUARD; PAD];
+    staged.extend_from_slice(&input);
+    staged.extend(std::iter::repeat_n(GUARD, PAD));
+    stream
+        .memcpy_htod(&staged, &mut source)
+        .expect("queues the copy");
+    scan.record(
+        &stream,
+        inner(&source),
+        inner(&scanned),
+        n as u32,
+        (&scratch).into(),
+    )
+    .expect("queues");
+    reduce
+        .record(
+            &stream,
+            inner(&scanned),
+            inner(&result),
+            n as u32,
+            (&scratch).into(),
+        )
+        .expect("queues");
+    let want = exclusive(&input);
+    assert_same(
+        &read_u32(&stream, &scanned, "scanned"),
+        &want,
+        "scan of the copy",
+    );
+    assert_eq!(
+        read_u32(&stream, &result, "result")[0],
+        *want.last().expect("n > 0"),
+        "max of the scan"
+    );
+}
+
+#[test]
+fn bad_cuda_calls_are_errors() {
+    let Some(ctx) = context() else { return };
+    let stream = ctx.new_stream().expect("a stream");
+    let scan = Scan::exclusive_sum(&ctx, Dtype::U32).expect("builds");
+    let n = 1000u32;
+    let data = output(&stream, n as usize);
+    let out = output(&stream, n as usize);
+    let scratch = temp(&stream, scan.temp_storage_bytes(n));
+    let expect_error = |result: Result<(), wavekit::Error>, needle: &str| {
+        let message = result.expect_err("refused").to_string();
+        assert!(
+            message.contains(needle),
+            "{message:?} should say {needle:?}"
+        );
+    };
+    expect_error(
+        scan.record(
+            &stream,
+            Slice::cuda(&data, 68),
+            inner(&out),
+            n,
+            (&scratch).into(),
+        ),
+        "is not a multiple of 16",
+    );
+    expect_error(
+        scan.record(
+            &stream,
+            inner(&data),
+            inner(&out),
+            n + PAD as u32 + 1,
+            (&scratch).into(),
+        ),
+        "do not fit the buffer",
+    );
+    expect_error(
+        scan.record(&stream, inner(&data), inner(&data), n, (&scratch).into()),
+        "are the same buffer",
+    );
+    let small = temp(&stream, 4);
+    expect_error(
+        scan.record(&stream, inner(&data), inner(&out), n, (&small).into()),
+        "`temp`",
+    );
+    // Nothing was queued by the refused calls: the output keeps its guards.
+    assert!(read_u32(&stream, &out, "out").iter().all(|&w| w == GUARD));
+}
