@@ -30,7 +30,7 @@
 # LOG2_HI=28 VULKAN_LOG2_HI=26 FULL=0 (1: every variant at every size on both
 # back ends; takes about 9 minutes: give it BUDGET_S=570 or split it with PARTS)
 # PARTS="refs cuda cub micro vulkan" (also: tests, the wavekit::device CUDA
-# tests; cuda_steps, the CUDA demos on their own steps) DEMOS="reduce scan ..." ADAPTER= (wgpu
+# tests; cuda_steps and vulkan_steps, the demos on their own steps) DEMOS="reduce scan ..." ADAPTER= (wgpu
 # adapter substring) SMS= (default: from PyTorch, else 132) SETUP=1 (0: skip
 # unpacking .llvm-debs and .gl, for a dry run off the device machine)
 # MICRO_ARGS= (more flags for wavekit's micro, e.g. "--blocks-per-sm 2 --trips 4"
@@ -346,6 +346,7 @@ if has_part micro; then
 fi
 
 has_part vulkan && demos vulkan vulkan "$VK_HI" 0
+has_part vulkan_steps && demos vulkan vulkan-steps "$VK_HI" 0 WAVEKIT_DEMOS_LIBRARY=0
 
 # ---- the end -------------------------------------------------------------------
 kill "$BUILD_PID" 2>/dev/null

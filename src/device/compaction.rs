@@ -143,8 +143,8 @@ impl Compaction {
         let grid = self.ctx.grid(regions.tiles);
         match self.algorithm {
             ScanAlgorithm::DecoupledLookBack => vec![
-                Op::Clear(counts),
-                Op::Clear(offsets),
+                // One clear: the offsets follow the counts in temp.
+                Op::Clear(counts.through(&offsets)),
                 Op::Dispatch(&self.lookback, bindings, grid),
             ],
             ScanAlgorithm::ReduceThenScan => {

@@ -296,8 +296,8 @@ impl Scan {
             let grid = self.ctx.grid(tiles);
             match self.algorithm {
                 ScanAlgorithm::DecoupledLookBack => {
-                    ops.push(Op::Clear(state));
-                    ops.push(Op::Clear(counter));
+                    // One clear: the counter follows the state in temp.
+                    ops.push(Op::Clear(state.through(&counter)));
                     ops.push(Op::Dispatch(lookback, bindings, grid));
                 }
                 ScanAlgorithm::ReduceThenScan => {

@@ -143,6 +143,18 @@ impl<'a> Range<'a> {
         }
     }
 
+    /// The bytes from this range's start to the end of `last`, a later
+    /// range of the same buffer (both regions of one temp slice): one
+    /// clear instead of two, the alignment padding between them included.
+    pub fn through(&self, last: &Range<'a>) -> Range<'a> {
+        debug_assert!(self.buffer == last.buffer && self.offset <= last.offset);
+        Range {
+            buffer: self.buffer,
+            offset: self.offset,
+            size: last.offset + last.size - self.offset,
+        }
+    }
+
     /// Whether the two ranges share a byte.
     pub fn overlaps(&self, other: &Range<'_>) -> bool {
         self.buffer == other.buffer
