@@ -17,8 +17,9 @@ use std::sync::Arc;
 use device_support::{GUARD, assert_same, random};
 use wavekit::Dtype;
 use wavekit::device::{
-    EvenLevels, Histogram, KeyType, RadixSort, RadixSortOptions, Reduce, ReduceOp, ReduceType,
-    RunLengthEncode, Scan, ScanAlgorithm, ScanKind, ScanOperator, SegmentedSort, SelectIf, Slice,
+    EvenLevels, FlagType, Histogram, KeyType, RadixSort, RadixSortOptions, Reduce, ReduceOp,
+    ReduceType, RunLengthEncode, Scan, ScanAlgorithm, ScanKind, ScanOperator, SegmentedSort,
+    SelectFlagged, SelectIf, Slice,
 };
 use wavekit_native::NativeError;
 use wavekit_native::cuda::Cuda;
@@ -354,6 +355,7 @@ fn segmented_sort_select_run_length_and_histogram_on_a_stream() {
     .expect("builds");
     assert_eq!(select.algorithm(), ScanAlgorithm::DecoupledLookBack);
     let rle = RunLengthEncode::new(&ctx, Dtype::U32).expect("builds");
+    let flagged = SelectFlagged::new(&ctx, Dtype::U32, FlagType::U8).expect("builds");
     let histogram = Histogram::even(
         &ctx,
         40,
@@ -475,6 +477,33 @@ fn segmented_sort_select_run_length_and_histogram_on_a_stream() {
             &read_u32(&stream, &bins, "bins"),
             &want_bins,
             &format!("histogram, n = {n}"),
+        );
+
+        // The elements at even-valued positions of the input, by u8 flags.
+        let flag_bytes: Vec<u8> = (0..n.next_multiple_of(4))
+            .map(|j| u8::from(j < n && input[j] % 2 == 0))
+            .collect();
+        let flags = stream.clone_htod(&flag_bytes).expect("copies flags");
+        let (kept, kept_count) = (output(&stream, n), output(&stream, 1));
+        let scratch = temp(&stream, flagged.temp_storage_bytes(n as u32));
+        flagged
+            .record(
+                &stream,
+                inner(&source),
+                (&flags).into(),
+                inner(&kept),
+                inner(&kept_count),
+                n as u32,
+                (&scratch).into(),
+            )
+            .expect("queues");
+        let want: Vec<u32> = input.iter().copied().filter(|x| x % 2 == 0).collect();
+        let count = read_u32(&stream, &kept_count, "flagged count")[0] as usize;
+        assert_eq!(count, want.len(), "flagged count, n = {n}");
+        assert_same(
+            &read_u32(&stream, &kept, "flagged")[..count],
+            &want,
+            &format!("flagged, n = {n}"),
         );
     }
 }

@@ -4,13 +4,14 @@
 //! look-back up to 4 tiles, see [`LOOKBACK_MAX`]), slices at
 //! non-zero offsets inside larger buffers whose other bytes must stay; and
 //! predicates that are not WGSL, or not `fn keep(x: T) -> bool`, as errors
-//! at their own line.
+//! at their own line. `SelectFlagged` the same way, with u8 and u32 flags
+//! in the input's own buffer.
 
 mod device_support;
 
 use device_support::*;
 use wavekit::Dtype;
-use wavekit::device::{ScanAlgorithm, SelectIf, Slice};
+use wavekit::device::{FlagType, ScanAlgorithm, SelectFlagged, SelectIf, Slice};
 
 const TILE: usize = 4096;
 /// The largest input the forced look-back gets here: it is not the
@@ -138,6 +139,139 @@ fn select_cases() {
 #[test]
 fn select_at_each_subgroup_size() {
     at_each_subgroup_size("select_cases");
+}
+
+/// `SelectFlagged` of `n` i32 with `flags` of one type, the flags in the
+/// input's buffer after the elements.
+fn check_flagged(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    select: &SelectFlagged,
+    n: usize,
+    seed: u64,
+) {
+    let align = alignment(device);
+    let input = random(n, 0, seed);
+    let keep: Vec<bool> = random(n, 3, seed + 1).iter().map(|&f| f == 0).collect();
+    let flag_words: Vec<u32> = match select.flag_type() {
+        FlagType::U32 => keep.iter().map(|&k| if k { 7 } else { 0 }).collect(),
+        FlagType::U8 => keep
+            .chunks(4)
+            .map(|c| {
+                c.iter()
+                    .enumerate()
+                    .map(|(i, &k)| u32::from(k) << (8 * i))
+                    .sum()
+            })
+            .collect(),
+    };
+    // Input, then the flags at the next aligned offset, in one buffer.
+    let flags_at = align + (4 * n as u64).next_multiple_of(align);
+    let mut words = input.clone();
+    words.resize(((flags_at - align) / 4) as usize, GUARD);
+    words.extend_from_slice(&flag_words);
+    let (out_at, count_at) = (2 * align, 3 * align);
+    let shared = guarded(device, &words, align, 64);
+    let output = guarded(device, &vec![GUARD; n], out_at, 64);
+    let count = guarded(device, &[GUARD], count_at, 64);
+    let temp = zeroed(device, select.temp_storage_bytes(n as u32));
+    let mut encoder = encoder(device);
+    select
+        .record(
+            &mut encoder,
+            Slice::new(&shared, align),
+            Slice::new(&shared, flags_at),
+            Slice::new(&output, out_at),
+            Slice::new(&count, count_at),
+            n as u32,
+            (&temp).into(),
+        )
+        .expect("records");
+    let read = submit_and_read(device, queue, encoder, &[&output, &count]);
+    let what = format!(
+        "{:?} flags {:?} n = {n}",
+        select.flag_type(),
+        select.algorithm()
+    );
+    let want: Vec<u32> = input
+        .iter()
+        .zip(&keep)
+        .filter(|(_, k)| **k)
+        .map(|(&x, _)| x)
+        .collect();
+    let got_count = inside(&read[1], count_at, 1, &what)[0] as usize;
+    assert_eq!(got_count, want.len(), "{what}: count");
+    let got = inside(&read[0], out_at, n, &what);
+    assert_same(&got[..got_count], &want, &what);
+    assert!(
+        got[got_count..].iter().all(|&w| w == GUARD),
+        "{what}: output past the count"
+    );
+}
+
+#[test]
+fn flagged_cases() {
+    if !is_child() {
+        return;
+    }
+    let (device, queue) = open();
+    let sizes = [0, 1, 2, 31, TILE - 1, TILE + 1, 3 * TILE + 5, 50_001];
+    for flags in [FlagType::U8, FlagType::U32] {
+        let select = SelectFlagged::new(&device, Dtype::I32, flags).expect("builds");
+        let lookback = SelectFlagged::new(&device, Dtype::I32, flags)
+            .expect("builds")
+            .with_algorithm(ScanAlgorithm::DecoupledLookBack);
+        for (seed, &n) in sizes.iter().enumerate() {
+            check_flagged(&device, &queue, &select, n, seed as u64);
+            if n <= LOOKBACK_MAX {
+                check_flagged(&device, &queue, &lookback, n, seed as u64 + 100);
+            }
+        }
+        check_flagged(&device, &queue, &select, (1 << 20) + 3, 9);
+    }
+}
+
+#[test]
+fn flagged_at_each_subgroup_size() {
+    at_each_subgroup_size("flagged_cases");
+}
+
+#[test]
+fn flagged_bad_slices_are_errors() {
+    let (device, _queue) = open();
+    let select = SelectFlagged::new(&device, Dtype::U32, FlagType::U8).expect("builds");
+    let n = 1001u32;
+    let input = zeroed(&device, 4 * u64::from(n));
+    let flags = zeroed(&device, 1000);
+    let output = zeroed(&device, 4 * u64::from(n));
+    let temp = zeroed(&device, select.temp_storage_bytes(n));
+    let mut encoder = encoder(&device);
+    let mut call = |flags: Slice<'_>, output: Slice<'_>| {
+        select
+            .record(
+                &mut encoder,
+                (&input).into(),
+                flags,
+                output,
+                Slice::new(&output_count(&device), 0),
+                n,
+                (&temp).into(),
+            )
+            .expect_err("refused")
+            .to_string()
+    };
+    let short = call((&flags).into(), (&output).into());
+    assert!(short.contains("`flags`: 1004 bytes"), "{short}");
+    let same = call((&input).into(), (&input).into());
+    assert!(
+        same.contains("`input` and `output` are the same buffer"),
+        "{same}"
+    );
+}
+
+/// A one-word count buffer.
+fn output_count(device: &wgpu::Device) -> wgpu::Buffer {
+    zeroed(device, 4)
 }
 
 #[test]

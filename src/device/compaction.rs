@@ -21,9 +21,52 @@ pub(crate) enum Keep<'a> {
     /// The elements for which the caller's `fn keep(x: T) -> bool` holds
     /// (its WGSL text), written as themselves.
     Predicate(&'a str),
+    /// The elements whose flag (binding 5) is not zero, written as
+    /// themselves.
+    Flags(FlagType),
     /// The first element and each that differs from the one before it,
     /// written as its index.
     RunStarts,
+}
+
+/// The flags of [`SelectFlagged`](super::SelectFlagged): one per element,
+/// selected where not zero.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FlagType {
+    /// One byte per element (CUB's usual `char` flags), packed four to a
+    /// word: the slice holds `n` bytes rounded up to a multiple of 4.
+    U8,
+    /// One u32 per element.
+    U32,
+}
+
+impl FlagType {
+    /// Bytes the flags of `n` elements take, as bound.
+    pub(crate) fn bytes(self, n: u32) -> u64 {
+        match self {
+            FlagType::U8 => u64::from(n).next_multiple_of(4),
+            FlagType::U32 => 4 * u64::from(n),
+        }
+    }
+
+    /// The shader's `keep_at` for these flags, with their binding. Indices
+    /// past the end (lanes beyond `n`, whose flag is masked off) read the
+    /// last word.
+    fn keep_at(self) -> &'static str {
+        match self {
+            FlagType::U8 => {
+                "@group(0) @binding(5) var<storage, read> flags: array<u32>;
+fn keep_at(i: u32, x: T) -> bool {
+    let word = flags[min(i / 4u, arrayLength(&flags) - 1u)];
+    return ((word >> (8u * (i % 4u))) & 0xffu) != 0u;
+}"
+            }
+            FlagType::U32 => {
+                "@group(0) @binding(5) var<storage, read> flags: array<u32>;
+fn keep_at(i: u32, x: T) -> bool { return flags[min(i, arrayLength(&flags) - 1u)] != 0u; }"
+            }
+        }
+    }
 }
 
 /// The compaction's pipelines on one device, for one element type and
@@ -59,8 +102,14 @@ impl Compaction {
             ("const LOOK_BACK = true;", look_back.as_str()),
         ];
         let default = "fn keep(x: T) -> bool { return x < 0x80000000u; }";
+        let by_index = "fn keep_at(i: u32, x: T) -> bool { return keep(x); }";
         match keep {
             Keep::Predicate(text) => edits.push((default, text)),
+            Keep::Flags(flags) => {
+                edits.push((by_index, flags.keep_at()));
+                // Unused; the default compares with a u32.
+                edits.push((default, "fn keep(x: T) -> bool { return true; }"));
+            }
             Keep::RunStarts => {
                 edits.push(("const RUN_STARTS = false;", "const RUN_STARTS = true;"));
                 // Unused; the default compares with a u32.
@@ -123,11 +172,13 @@ impl Compaction {
     }
 
     /// The commands of a checked call: `input` and `output` `n` elements,
-    /// `count` one word, `temp` holding `regions`. `n = 0` writes a zero
-    /// count.
+    /// `count` one word, `temp` holding `regions`, `flags` the flags of a
+    /// compaction built with [`Keep::Flags`]. `n = 0` writes a zero count.
+    #[allow(clippy::too_many_arguments)]
     pub fn ops<'a>(
         &'a self,
         input: Range<'a>,
+        flags: Option<Range<'a>>,
         output: Range<'a>,
         count: Range<'a>,
         n: u32,
@@ -139,7 +190,8 @@ impl Compaction {
         }
         let counts = temp.sub(regions.counts.0, regions.counts.1);
         let offsets = temp.sub(regions.offsets.0, regions.offsets.1);
-        let bindings = vec![input, output, counts, offsets, count];
+        let mut bindings = vec![input, output, counts, offsets, count];
+        bindings.extend(flags);
         let grid = self.ctx.grid(regions.tiles);
         match self.algorithm {
             ScanAlgorithm::DecoupledLookBack => vec![

@@ -1,30 +1,36 @@
-//! Device-wide algorithms on the caller's own wgpu device and buffers
-//! (feature `device`), in the manner of CUB's `Device*` layer: prefix scans,
+//! Device-wide algorithms on the caller's own device and buffers (feature
+//! `device`), in the manner of CUB's `Device*` layer: prefix scans,
 //! reductions, radix sorts, selections, run-length encodings and
 //! histograms built from wavekit's subgroup and block primitives.
 //!
-//! Each algorithm is an object built once per [`wgpu::Device`] (and dtype or
-//! options): its shaders are composed for the device's subgroup sizes
-//! ([`Target::from_device`](crate::Target::from_device)) and its pipelines
-//! compiled once. A call then *records* the algorithm into the caller's
-//! [`wgpu::CommandEncoder`] on [`Slice`]s of the caller's buffers:
+//! Each algorithm is an object built once per [`Device`] — a
+//! [`wgpu::Device`], or with the `native` feature a cudarc `CudaContext` —
+//! and dtype or options: its shaders are composed for the device's
+//! subgroup sizes ([`Target::from_device`](crate::Target::from_device); 32
+//! on CUDA) and its pipelines compiled once (on CUDA, lowered to PTX by
+//! `wavekit-native` and loaded into the context). A call then puts the
+//! algorithm in a [`Queue`] — the caller's [`wgpu::CommandEncoder`], or a
+//! CUDA stream — on [`Slice`]s of the caller's buffers:
 //!
 //! - no allocation and no read-back inside a call: the algorithm's scratch
 //!   lives in a caller-provided temp slice of at least
 //!   `temp_storage_bytes(n)` bytes (as CUB's `d_temp_storage`;
 //!   [`Histogram`] needs none), and the element count reaches the shaders
 //!   as the size of the bindings, so no uniform is written either; a call
-//!   creates bind groups only;
+//!   creates bind groups only (on CUDA: launches and clears);
 //! - a call validates everything first and returns an [`Error`](crate::Error)
 //!   naming the numbers (a buffer too small, an offset that is not a multiple
-//!   of the device's `min_storage_buffer_offset_alignment`, a buffer without
-//!   `STORAGE` usage, `n` beyond a binding limit), never panicking on bad
+//!   of the device's `min_storage_buffer_offset_alignment` — of 16 for CUDA
+//!   addresses —, a buffer without `STORAGE` usage, `n` beyond a binding
+//!   limit, a slice or queue of the other API), never panicking on bad
 //!   input; nothing is recorded when it fails;
-//! - the commands run when the caller submits the encoder, in order with the
-//!   caller's other commands (wgpu orders the commands of an encoder), so
-//!   several algorithms and the caller's own passes and copies can share one
-//!   encoder, and calls recorded one after another can share one temp slice
-//!   sized for the largest of them.
+//! - on wgpu the commands run when the caller submits the encoder, in order
+//!   with the caller's other commands (wgpu orders the commands of an
+//!   encoder); on CUDA they are queued on the stream at once, in order with
+//!   its other work, and nothing waits. Either way several algorithms and
+//!   the caller's own work can share one encoder or stream, and calls
+//!   recorded one after another can share one temp slice sized for the
+//!   largest of them.
 //!
 //! Buffers: every slice an algorithm binds needs [`wgpu::BufferUsages::STORAGE`];
 //! temp slices also [`wgpu::BufferUsages::COPY_DST`] (the look-back state is
@@ -37,6 +43,7 @@
 //! | [`RadixSort`] | stable LSD sort of u32, i32, f32, u64, i64 or f64 keys (64-bit keys as two u32 words: any device), with u32 values or without, over a bit range | `DeviceRadixSort::SortKeys` / `SortPairs` |
 //! | [`SegmentedSort`] | each segment (begin offsets) of u32, i32 or f32 keys sorted, with u32 values (on (key, value)) or without | `DeviceSegmentedSort::SortKeys` / `SortPairs` |
 //! | [`SelectIf`] | the u32, i32 or f32 elements for which a WGSL predicate holds, in order, and their number | `DeviceSelect::If` |
+//! | [`SelectFlagged`] | the u32, i32 or f32 elements whose u8 or u32 flag is not zero, in order, and their number | `DeviceSelect::Flagged` |
 //! | [`RunLengthEncode`] | the key and length of each run of equal u32 or i32 keys, and the number of runs | `DeviceRunLengthEncode::Encode` |
 //! | [`Histogram`] | u32 counts of f32, u32 or i32 samples in even bins or by a WGSL bin function | `DeviceHistogram::HistogramEven` |
 //!
@@ -54,8 +61,14 @@
 //! an error at its own line and column, and one that does not declare the
 //! function the shader calls is an [`Error::Usage`](crate::Error::Usage).
 //!
-//! Not yet here (issue 20): `DeviceSelect::Flagged`, a look-back for
-//! operator scans and a CUDA path.
+//! CUDA: algorithms take the look-back (OneSweep for the sort: 512 × 12
+//! keys a tile, 512 × 8 with values); the OneSweep kernels of 32-bit keys
+//! run without bounds checks (their shader proves its indices), every other
+//! kernel keeps them. A [`Slice`] of a `CudaSlice` or of a raw device
+//! address is not tracked by cudarc's per-slice events: order its uses on
+//! other streams yourself, as with CUB's pointers.
+//!
+//! Not yet here (issue 20): a look-back for operator scans and a HIP path.
 
 mod algorithm;
 mod backend;
@@ -77,6 +90,7 @@ mod user_fn;
 
 pub use algorithm::ScanAlgorithm;
 pub use backend::{Device, Queue};
+pub use compaction::FlagType;
 pub use histogram::{EvenLevels, Histogram};
 pub use radix_sort::{KeyType, RadixSort, RadixSortAlgorithm, RadixSortOptions};
 pub use reduce::{Reduce, ReduceOp, ReduceType};
@@ -84,5 +98,5 @@ pub use run_length::RunLengthEncode;
 pub use scan::{Scan, ScanKind};
 pub use scan_operator::ScanOperator;
 pub use segmented_sort::SegmentedSort;
-pub use select::SelectIf;
+pub use select::{SelectFlagged, SelectIf};
 pub use slice::Slice;

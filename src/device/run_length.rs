@@ -132,7 +132,9 @@ impl RunLengthEncode {
         )?;
         self.compaction.check(NAME, n)?;
         let starts = temp.sub(starts.0, bytes);
-        let mut ops = self.compaction.ops(input, starts, runs, n, temp, &regions);
+        let mut ops = self
+            .compaction
+            .ops(input, None, starts, runs, n, temp, &regions);
         if n > 0 {
             ops.push(Op::Dispatch(
                 &self.lengths,

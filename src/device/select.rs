@@ -4,7 +4,7 @@
 
 use super::ScanAlgorithm;
 use super::backend::{Device, Queue};
-use super::compaction::{Compaction, Keep};
+use super::compaction::{Compaction, FlagType, Keep};
 use super::context::{Context, TempLayout, record};
 use super::slice::{Slice, disjoint, distinct};
 use super::user_fn::{self, Signature};
@@ -117,23 +117,142 @@ impl SelectIf {
         n: u32,
         temp: Slice<'_>,
     ) -> Result<(), Error> {
-        for (what, slice) in [("output", output), ("count", count), ("temp", temp)] {
-            distinct(NAME, ("input", input), (what, slice))?;
-        }
-        let ctx = &self.compaction.ctx;
-        let bytes = 4 * u64::from(n);
-        let input = ctx.limits.check(NAME, "input", input, bytes, false)?;
-        let output = ctx.limits.check(NAME, "output", output, bytes, false)?;
-        let count = ctx.limits.check(NAME, "count", count, 4, false)?;
-        let mut layout = TempLayout::new(&ctx.limits);
-        let regions = self.compaction.place(&mut layout, n);
-        let temp = ctx.limits.check(NAME, "temp", temp, layout.bytes(), true)?;
-        disjoint(
+        select(
             NAME,
-            &[("output", output), ("count", count), ("temp", temp)],
-        )?;
-        self.compaction.check(NAME, n)?;
-        let ops = self.compaction.ops(input, output, count, n, temp, &regions);
-        record(ctx, queue.into(), &ops)
+            &self.compaction,
+            queue.into(),
+            [input, output, count, temp],
+            None,
+            n,
+        )
     }
+}
+
+/// A device-wide selection by flags: the elements whose flag is not zero,
+/// in their order, and how many there are, as CUB's
+/// `DeviceSelect::Flagged`. Built once per device, element type and flag
+/// type.
+///
+/// - **Dtypes**: u32, i32, f32 elements; u8 or u32 flags ([`FlagType`]).
+/// - **Placement**: as [`SelectIf`]'s, and the flags of the `n` elements
+///   (u8: `n` bytes rounded up to a multiple of 4), which may share the
+///   input's buffer (both are read-only) and no other.
+/// - **Algorithm and cost**: [`SelectIf`]'s, each element's flag read
+///   beside it.
+pub struct SelectFlagged {
+    compaction: Compaction,
+    dtype: Dtype,
+    flags: FlagType,
+}
+
+impl SelectFlagged {
+    /// The selection of `dtype` elements (u32, i32 or f32) by `flags` on
+    /// `device` (created with [`Target::wgpu_features`](crate::Target::wgpu_features)
+    /// on wgpu). Composes and compiles the pipelines (once).
+    pub fn new<'d>(
+        device: impl Into<Device<'d>>,
+        dtype: Dtype,
+        flags: FlagType,
+    ) -> Result<Self, Error> {
+        const NAME: &str = FLAGGED;
+        let element = user_fn::element(NAME, dtype, &[Dtype::U32, Dtype::I32, Dtype::F32])?;
+        let ctx = Context::new(device.into())?;
+        Ok(SelectFlagged {
+            compaction: Compaction::new(ctx, element, Keep::Flags(flags))?,
+            dtype,
+            flags,
+        })
+    }
+
+    /// The same selection with `algorithm` instead of the device's choice
+    /// (as [`SelectIf::with_algorithm`]).
+    pub fn with_algorithm(mut self, algorithm: ScanAlgorithm) -> Self {
+        self.compaction.algorithm = algorithm;
+        self
+    }
+
+    /// The algorithm its calls record.
+    pub fn algorithm(&self) -> ScanAlgorithm {
+        self.compaction.algorithm
+    }
+
+    /// The element type.
+    pub fn dtype(&self) -> Dtype {
+        self.dtype
+    }
+
+    /// The flag type.
+    pub fn flag_type(&self) -> FlagType {
+        self.flags
+    }
+
+    /// Temp bytes a call on `n` elements needs ([`SelectIf::temp_storage_bytes`]'s).
+    pub fn temp_storage_bytes(&self, n: u32) -> u64 {
+        let mut layout = TempLayout::new(&self.compaction.ctx.limits);
+        self.compaction.place(&mut layout, n);
+        layout.bytes()
+    }
+
+    /// Records the selection of the `n` elements at `input` whose flag at
+    /// `flags` is not zero into `output` (in order) and `count` (their
+    /// number, one u32), with scratch at `temp`. Checks every slice first
+    /// (an error names the slice and the numbers, and nothing is recorded).
+    #[allow(clippy::too_many_arguments)]
+    pub fn record<'q>(
+        &self,
+        queue: impl Into<Queue<'q>>,
+        input: Slice<'_>,
+        flags: Slice<'_>,
+        output: Slice<'_>,
+        count: Slice<'_>,
+        n: u32,
+        temp: Slice<'_>,
+    ) -> Result<(), Error> {
+        select(
+            FLAGGED,
+            &self.compaction,
+            queue.into(),
+            [input, output, count, temp],
+            Some((flags, self.flags.bytes(n))),
+            n,
+        )
+    }
+}
+
+const FLAGGED: &str = "wavekit::device::SelectFlagged";
+
+/// A selection's call: `slices` are input, output, count and temp; `flags`
+/// the flags' slice and bytes where the compaction reads flags.
+fn select(
+    name: &str,
+    compaction: &Compaction,
+    queue: Queue<'_>,
+    [input, output, count, temp]: [Slice<'_>; 4],
+    flags: Option<(Slice<'_>, u64)>,
+    n: u32,
+) -> Result<(), Error> {
+    let read = std::iter::once(("input", input)).chain(flags.map(|(f, _)| ("flags", f)));
+    for reader in read {
+        for (what, slice) in [("output", output), ("count", count), ("temp", temp)] {
+            distinct(name, reader, (what, slice))?;
+        }
+    }
+    let ctx = &compaction.ctx;
+    let bytes = 4 * u64::from(n);
+    let input = ctx.limits.check(name, "input", input, bytes, false)?;
+    let flags = flags
+        .map(|(f, bytes)| ctx.limits.check(name, "flags", f, bytes, false))
+        .transpose()?;
+    let output = ctx.limits.check(name, "output", output, bytes, false)?;
+    let count = ctx.limits.check(name, "count", count, 4, false)?;
+    let mut layout = TempLayout::new(&ctx.limits);
+    let regions = compaction.place(&mut layout, n);
+    let temp = ctx.limits.check(name, "temp", temp, layout.bytes(), true)?;
+    disjoint(
+        name,
+        &[("output", output), ("count", count), ("temp", temp)],
+    )?;
+    compaction.check(name, n)?;
+    let ops = compaction.ops(input, flags, output, count, n, temp, &regions);
+    record(ctx, queue, &ops)
 }

@@ -5,7 +5,9 @@
 //
 // Host edits (each a whole declaration, below): the element type T (u32,
 // i32 or f32); the predicate `keep` (a pure function of the element; the
-// default keeps the u32 below 2^31); RUN_STARTS (true: keep the elements
+// default keeps the u32 below 2^31); `keep_at` (of the element's index and
+// the element: DeviceSelect::Flagged's reads its flag from a sixth binding,
+// `flags`, declared with it); RUN_STARTS (true: keep the elements
 // that differ from the one before them, and the first, writing each one's
 // index, as u32 bits of T, instead of the element: the run starts of a
 // run-length encoding); LOOK_BACK (below).
@@ -42,7 +44,8 @@
 //   2 tile_counts (select_lookback: its tile_state, one word per tile;
 //   otherwise the counts), 3 tile_offsets (array<u32>, tiles rounded up to a
 //   multiple of 4; select_lookback: its tile counter in word 0), 4 count
-//   (1 word). Every entry point binds all five.
+//   (1 word), and with flags 5 flags (u32 words). Every entry point binds
+//   them all.
 // Contract: subgroups are formed of consecutive local_invocation_index
 // values (as everywhere wavekit's block primitives run), size 4..128.
 // Cost per tile: 1 read of each element and 1 write of each kept one,
@@ -55,6 +58,7 @@ const ITEMS = 16u;
 const TILE = BLOCK * ITEMS;
 alias T = u32;
 fn keep(x: T) -> bool { return x < 0x80000000u; }
+fn keep_at(i: u32, x: T) -> bool { return keep(x); }
 const RUN_STARTS = false;
 // Subgroups per workgroup at the smallest subgroup size, 4 lanes.
 const MAX_SUBGROUPS = BLOCK / 4u;
@@ -119,7 +123,7 @@ fn rank_tile(tile: u32, t: u32) -> TileRanks {
         if i < n {
             x = input[i];
         }
-        var flag = (i < n) & keep(x);
+        var flag = (i < n) & keep_at(i, x);
         if RUN_STARTS {
             var before = x;
             if i > 0u && i < n {
