@@ -481,7 +481,7 @@ fn segmented_sort_select_run_length_and_histogram_on_a_stream() {
 
         // The elements at even-valued positions of the input, by u8 flags.
         let flag_bytes: Vec<u8> = (0..n.next_multiple_of(4))
-            .map(|j| u8::from(j < n && input[j] % 2 == 0))
+            .map(|j| u8::from(j < n && input[j].is_multiple_of(2)))
             .collect();
         let flags = stream.clone_htod(&flag_bytes).expect("copies flags");
         let (kept, kept_count) = (output(&stream, n), output(&stream, 1));
@@ -497,7 +497,7 @@ fn segmented_sort_select_run_length_and_histogram_on_a_stream() {
                 (&scratch).into(),
             )
             .expect("queues");
-        let want: Vec<u32> = input.iter().copied().filter(|x| x % 2 == 0).collect();
+        let want: Vec<u32> = input.iter().copied().filter(|x| x.is_multiple_of(2)).collect();
         let count = read_u32(&stream, &kept_count, "flagged count")[0] as usize;
         assert_eq!(count, want.len(), "flagged count, n = {n}");
         assert_same(
