@@ -17,9 +17,9 @@ use std::sync::Arc;
 use device_support::{GUARD, assert_same, random};
 use wavekit::Dtype;
 use wavekit::device::{
-    EvenLevels, FlagType, Histogram, KeyType, RadixSort, RadixSortOptions, Reduce, ReduceOp,
-    ReduceType, RunLengthEncode, Scan, ScanAlgorithm, ScanKind, ScanOperator, SegmentedSort,
-    SelectFlagged, SelectIf, Slice,
+    EvenLevels, FixedSegmentedSort, FlagType, Histogram, KeyType, RadixSort, RadixSortOptions,
+    Reduce, ReduceOp, ReduceType, RunLengthEncode, Scan, ScanAlgorithm, ScanKind, ScanOperator,
+    SegmentedSort, SelectFlagged, SelectIf, Slice,
 };
 use wavekit_native::NativeError;
 use wavekit_native::cuda::Cuda;
@@ -347,6 +347,7 @@ fn segmented_sort_select_run_length_and_histogram_on_a_stream() {
     let Some(ctx) = context() else { return };
     let stream = ctx.new_stream().expect("a stream");
     let segmented = SegmentedSort::keys(&ctx, KeyType::U32).expect("builds");
+    let fixed = FixedSegmentedSort::new(&ctx, KeyType::I32, true, 16).expect("builds");
     let select = SelectIf::new(
         &ctx,
         Dtype::U32,
@@ -407,6 +408,37 @@ fn segmented_sort_select_run_length_and_histogram_on_a_stream() {
         for w in offsets.windows(2) {
             want[w[0] as usize..w[1] as usize].sort_unstable();
         }
+        // Segments of 16 (i32 keys, index values) by the fixed-length sort.
+        let index: Vec<u32> = (0..n as u32).collect();
+        let values = guarded(&stream, &index, GUARD);
+        let (fixed_keys, fixed_values) = (output(&stream, n), output(&stream, n));
+        fixed
+            .record_pairs(
+                &stream,
+                inner(&source),
+                inner(&fixed_keys),
+                inner(&values),
+                inner(&fixed_values),
+                n as u32,
+            )
+            .expect("queues");
+        let mut want_pairs: Vec<(i32, u32)> = input.iter().map(|&k| k as i32).zip(0..).collect();
+        for chunk in want_pairs.chunks_mut(16) {
+            chunk.sort_unstable();
+        }
+        let (want_keys, want_values): (Vec<u32>, Vec<u32>) =
+            want_pairs.into_iter().map(|(k, v)| (k as u32, v)).unzip();
+        assert_same(
+            &read_u32(&stream, &fixed_keys, "fixed keys"),
+            &want_keys,
+            &format!("fixed keys, n = {n}"),
+        );
+        assert_same(
+            &read_u32(&stream, &fixed_values, "fixed values"),
+            &want_values,
+            &format!("fixed values, n = {n}"),
+        );
+
         assert_same(
             &read_u32(&stream, &sorted, "segmented"),
             &want,
@@ -497,7 +529,11 @@ fn segmented_sort_select_run_length_and_histogram_on_a_stream() {
                 (&scratch).into(),
             )
             .expect("queues");
-        let want: Vec<u32> = input.iter().copied().filter(|x| x.is_multiple_of(2)).collect();
+        let want: Vec<u32> = input
+            .iter()
+            .copied()
+            .filter(|x| x.is_multiple_of(2))
+            .collect();
         let count = read_u32(&stream, &kept_count, "flagged count")[0] as usize;
         assert_eq!(count, want.len(), "flagged count, n = {n}");
         assert_same(

@@ -73,7 +73,7 @@ impl Demo for Compact {
         };
         // The library selects (so the benchmark measures it) unless asked
         // not to, and on HIP.
-        let library = match ctx.library_device(true) {
+        let library = match ctx.library_device() {
             Some(device) => Some(
                 wavekit::device::SelectIf::new(device, wavekit::Dtype::U32, PREDICATE)?
                     .with_algorithm(algorithm),

@@ -7,17 +7,14 @@
 //! documented tie-break of `sg::bitonic_sort_kv_tiled` — so a body's deepest
 //! contacts come first and its empty slots last.
 //!
-//! The demo dispatches the library's fixed-segment shader
-//! `src/device/shaders/contact_sort.wgsl` itself on every back end, as
-//! described next. With `WAVEKIT_DEMOS_LIBRARY=1` it runs
-//! [`wavekit::device::SegmentedSort`] (pairs, f32 keys) through wgpu instead,
-//! over segment offsets `0, 2^L, 2 · 2^L, ..., n` uploaded before the timed
-//! runs: every segment is at most 32 long, so its short path sorts them, one
-//! segment per 32 threads in registers (plus its chunk and merge dispatches,
-//! which return at once for such segments) — general offsets, 2.4–9× the
-//! fixed-segment kernel's time ([`Ctx::library_device`](crate::harness::Ctx::library_device)).
+//! Through wgpu and CUDA the demo records [`wavekit::device::FixedSegmentedSort`]
+//! (pairs, f32 keys, segments of `2^L`), so its timings are the library's; on
+//! HIP, or with `WAVEKIT_DEMOS_LIBRARY=0`
+//! ([`Ctx::library_device`](crate::harness::Ctx::library_device)), it
+//! dispatches the same shader, `src/device/shaders/contact_sort.wgsl`,
+//! itself.
 //!
-//! Native dispatch: `ceil(n / 256)` workgroups of 256 threads (spilling into y past
+//! Dispatch: `ceil(n / 256)` workgroups of 256 threads (spilling into y past
 //! 65535), one element per thread, `256 / 2^L` segments per workgroup;
 //! thread (subgroup s, lane l) takes element `s × S + l` of its workgroup.
 //! Bindings: 0 keys in (f32), 1 values in (u32), 2 keys out, 3 values out;
@@ -38,7 +35,7 @@
 
 use wavekit::Error;
 use wavekit::device::Queue;
-use wavekit::device::{KeyType, SegmentedSort, shaders};
+use wavekit::device::{FixedSegmentedSort, KeyType, shaders};
 use wavekit::runner::{Kernel, Step};
 
 use crate::harness::{Ctx, Report, bytes_of, check_equal, grid, groups, random_u32, words_of};
@@ -102,13 +99,13 @@ impl Demo for ContactSort {
                 1 << log2_segment
             )
         };
-        // The library sorts where asked to ([`Ctx::library_device`](crate::harness::Ctx::library_device)).
-        let (library, algorithm) = match ctx.library_device(false) {
+        // The library sorts (so the benchmark measures it) unless asked
+        // not to, and on HIP.
+        let (library, algorithm) = match ctx.library_device() {
             Some(device) => {
-                let sort = SegmentedSort::pairs(device, KeyType::F32)?;
+                let sort = FixedSegmentedSort::new(device, KeyType::F32, true, 1 << log2_segment)?;
                 let algorithm = format!(
-                    "wavekit::device::SegmentedSort::record_pairs, segments of {}: {}",
-                    1 << log2_segment,
+                    "wavekit::device::FixedSegmentedSort::record_pairs, {}",
                     sort.describe()
                 );
                 (Some(sort), algorithm)
@@ -132,7 +129,7 @@ struct PreparedContactSort<'c> {
     segment: usize,
     algorithm: String,
     kernel: Kernel,
-    library: Option<SegmentedSort>,
+    library: Option<FixedSegmentedSort>,
 }
 
 impl PreparedContactSort<'_> {
@@ -174,13 +171,6 @@ impl Prepared for PreparedContactSort<'_> {
         ];
         let timing = match &self.library {
             Some(sort) => {
-                let offsets: Vec<u32> = (0..n.div_ceil(self.segment))
-                    .map(|s| (s * self.segment) as u32)
-                    .chain([n as u32])
-                    .collect();
-                let segments = (offsets.len() - 1) as u32;
-                let offsets = gpu.upload(bytes_of(&offsets))?;
-                let temp = gpu.buffer(sort.temp_storage_bytes(n as u32))?;
                 let [keys_in, values_in, keys_out, values_out] = &buffers;
                 let record = |queue: Queue<'_>| {
                     sort.record_pairs(
@@ -190,9 +180,6 @@ impl Prepared for PreparedContactSort<'_> {
                         values_in.slice()?,
                         values_out.slice()?,
                         n as u32,
-                        offsets.slice()?,
-                        segments,
-                        temp.slice()?,
                     )
                 };
                 self.ctx.run(&[Step::Record(&record)])?

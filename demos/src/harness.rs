@@ -68,24 +68,17 @@ impl<'g> Ctx<'g> {
 
     /// The device on which a demo records its `wavekit::device` algorithm
     /// (the wgpu device or the CUDA context, [`Gpu::library_device`]), or
-    /// `None` to run its own steps over the library's shaders (always on
-    /// HIP). `WAVEKIT_DEMOS_LIBRARY=1` or `=0` chooses; otherwise
-    /// `by_default` does: every demo but `contact_sort` records the library
-    /// (timings then include the zeroing of look-back state and bins, as
-    /// CUB's include its init kernels, where the steps' leading zeros are
-    /// not timed); `contact_sort` dispatches its fixed-segment kernel, since
-    /// `SegmentedSort`'s general path is 2.4–9× its time on segments of
-    /// 32..8 (H100, Vulkan, 2^24: docs/benchmarks/2026-11-25h-h100-device-library).
-    pub fn library_device(&self, by_default: bool) -> Option<wavekit::device::Device<'_>> {
-        let library = match std::env::var("WAVEKIT_DEMOS_LIBRARY").as_deref() {
-            Ok("0") => false,
-            Ok(_) => true,
-            Err(_) => by_default,
-        };
-        if library {
-            self.gpu.library_device()
-        } else {
+    /// `None` to run its own steps over the library's shaders: on HIP, and
+    /// with `WAVEKIT_DEMOS_LIBRARY=0` (the library's cost against those
+    /// steps, in the same run: bench/device-run.sh's `cuda_steps` and
+    /// `vulkan_steps`). The library's timings include its zeroing of
+    /// look-back state and bins, as CUB's include its init kernels; the
+    /// steps' leading zeros are not timed.
+    pub fn library_device(&self) -> Option<wavekit::device::Device<'_>> {
+        if std::env::var("WAVEKIT_DEMOS_LIBRARY").as_deref() == Ok("0") {
             None
+        } else {
+            self.gpu.library_device()
         }
     }
 

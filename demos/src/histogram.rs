@@ -51,7 +51,7 @@ impl Demo for Histogram {
         let [kernel] = ctx.kernels(&module, ["histogram"])?;
         // The library counts (so the benchmark measures it) unless asked
         // not to, and on HIP.
-        let library = match ctx.library_device(true) {
+        let library = match ctx.library_device() {
             Some(device) => Some(wavekit::device::Histogram::with_bin_fn(
                 device,
                 wavekit::Dtype::U32,

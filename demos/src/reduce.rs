@@ -53,7 +53,7 @@ impl Demo for Reduce {
         )?;
         // The library reduces (so the benchmark measures it) unless asked
         // not to, and on HIP.
-        let library = match ctx.library_device(true) {
+        let library = match ctx.library_device() {
             Some(device) => Some(wavekit::device::Reduce::new(
                 device,
                 match op {

@@ -158,7 +158,7 @@ impl Demo for Scan {
         let scan = DeviceScan::new(ctx, algorithm)?;
         // The library runs (so the benchmark measures it) unless asked
         // not to, and on HIP the demo's own steps over the same shader.
-        let library = match ctx.library_device(true) {
+        let library = match ctx.library_device() {
             Some(device) => Some(
                 wavekit::device::Scan::exclusive_sum(device, wavekit::Dtype::U32)?
                     .with_algorithm(scan.algorithm()),

@@ -42,6 +42,7 @@
 //! | [`Reduce`] | sum, min or max of f32, i32 or u32 | `DeviceReduce::Sum` / `Min` / `Max` |
 //! | [`RadixSort`] | stable LSD sort of u32, i32, f32, u64, i64 or f64 keys (64-bit keys as two u32 words: any device), with u32 values or without, over a bit range | `DeviceRadixSort::SortKeys` / `SortPairs` |
 //! | [`SegmentedSort`] | each segment (begin offsets) of u32, i32 or f32 keys sorted, with u32 values (on (key, value)) or without | `DeviceSegmentedSort::SortKeys` / `SortPairs` |
+//! | [`FixedSegmentedSort`] | each segment of one length (1..=32, a power of two) of u32, i32 or f32 keys sorted in registers, with u32 values or without | (none: `DeviceSegmentedSort` with offsets `0, len, 2 len, …`) |
 //! | [`SelectIf`] | the u32, i32 or f32 elements for which a WGSL predicate holds, in order, and their number | `DeviceSelect::If` |
 //! | [`SelectFlagged`] | the u32, i32 or f32 elements whose u8 or u32 flag is not zero, in order, and their number | `DeviceSelect::Flagged` |
 //! | [`RunLengthEncode`] | the key and length of each run of equal u32 or i32 keys, and the number of runs | `DeviceRunLengthEncode::Encode` |
@@ -76,6 +77,7 @@ mod compaction;
 mod context;
 #[cfg(feature = "native")]
 mod cuda;
+mod fixed_segmented_sort;
 mod histogram;
 mod radix_sort;
 mod reduce;
@@ -91,6 +93,7 @@ mod user_fn;
 pub use algorithm::ScanAlgorithm;
 pub use backend::{Device, Queue};
 pub use compaction::FlagType;
+pub use fixed_segmented_sort::FixedSegmentedSort;
 pub use histogram::{EvenLevels, Histogram};
 pub use radix_sort::{KeyType, RadixSort, RadixSortAlgorithm, RadixSortOptions};
 pub use reduce::{Reduce, ReduceOp, ReduceType};

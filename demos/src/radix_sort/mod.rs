@@ -136,7 +136,7 @@ impl Demo for RadixSort {
         } else {
             RadixAlgorithm::for_device(ctx.gpu)
         };
-        let sorter = match (ctx.library_device(true), algorithm) {
+        let sorter = match (ctx.library_device(), algorithm) {
             // The library sorts (so the benchmark measures it) unless asked
             // not to, and on HIP.
             (Some(device), _) => Sorter::Library(Box::new(wavekit::device::RadixSort::new(

@@ -1,8 +1,9 @@
-// Many independent small key/value sorts: the contact-pruning pattern. Each
-// body owns a segment of 2^LOG2_SEG contact slots (key: f32 signed distance,
-// value: u32 contact id; empty slots hold the sentinel (+inf, 0xffffffff));
-// every segment is sorted ascending on (key, value), so the body's deepest
-// contacts come first and the sentinels last.
+// Many independent small key/value sorts of one segment length: the
+// contact-pruning pattern. Each body owns a segment of 2^LOG2_SEG contact
+// slots (key: f32 signed distance, value: u32 contact id; empty slots hold
+// the sentinel (+inf, 0xffffffff)); every segment is sorted ascending on
+// (key, value), so the body's deepest contacts come first and the sentinels
+// last.
 //
 // Dispatch: ceil(n / 256) workgroups of BLOCK = 256 threads, spilling into y
 //   past 65535 (the host's `grid`); workgroup g = wid.x + wid.y * nwg.x
@@ -25,25 +26,56 @@
 //   run by binary search (log2(run) + 1 reads), strictly-less from the lower
 //   run and less-or-equal from the upper, then is written there; 2 barriers
 //   per level.
-// Bindings: 0 keys_in (array<f32>, n), 1 values_in (array<u32>, n),
-//   2 keys_out (array<f32>, n), 3 values_out (array<u32>, n). Results in the
+// Keys: the bits of u32, i32 or f32 keys (KEY_ORDER 0, 1, 2; f32 by
+//   default), encoded to u32 of the same order (radix_sort.wgsl's flip: f32
+//   -0 before +0, NaNs by their bits) and decoded on the way out, so the
+//   sort compares u32; the empty slot encodes to the largest key.
+// Host edits: LOG2_SEG, LOG2_TILE, KEY_ORDER, PAIRS (false: keys alone;
+//   the value bindings are then bound but never read or written, and ties
+//   of equal keys go either way, which equal keys cannot show).
+//   wavekit::device::FixedSegmentedSort, the demos' `contact_sort` and the
+//   browser page run this file.
+// Bindings: 0 keys_in (array<u32>, n), 1 values_in (array<u32>, n),
+//   2 keys_out (array<u32>, n), 3 values_out (array<u32>, n). Results in the
 //   same places as their segment's inputs.
 #import wavekit::subgroup as sg
 
 const LOG2_SEG = 5u;
 const LOG2_TILE = 5u;
+const KEY_ORDER = 2u;
+const PAIRS = true;
 const BLOCK = 256u;
 
-@group(0) @binding(0) var<storage, read> keys_in: array<f32>;
+@group(0) @binding(0) var<storage, read> keys_in: array<u32>;
 @group(0) @binding(1) var<storage, read> values_in: array<u32>;
-@group(0) @binding(2) var<storage, read_write> keys_out: array<f32>;
+@group(0) @binding(2) var<storage, read_write> keys_out: array<u32>;
 @group(0) @binding(3) var<storage, read_write> values_out: array<u32>;
 
-var<workgroup> merge_keys: array<f32, BLOCK>;
+var<workgroup> merge_keys: array<u32, BLOCK>;
 var<workgroup> merge_values: array<u32, BLOCK>;
 
+fn encode_key(k: u32) -> u32 {
+    if KEY_ORDER == 1u {
+        return k ^ 0x80000000u;
+    }
+    if KEY_ORDER == 2u {
+        return k ^ select(0x80000000u, 0xffffffffu, (k >> 31u) == 1u);
+    }
+    return k;
+}
+
+fn decode_key(b: u32) -> u32 {
+    if KEY_ORDER == 1u {
+        return b ^ 0x80000000u;
+    }
+    if KEY_ORDER == 2u {
+        return b ^ select(0xffffffffu, 0x80000000u, (b >> 31u) == 1u);
+    }
+    return b;
+}
+
 // The lexicographic order the bitonic sort uses.
-fn less(a_key: f32, a_value: u32, b_key: f32, b_value: u32) -> bool {
+fn less(a_key: u32, a_value: u32, b_key: u32, b_value: u32) -> bool {
     return a_key < b_key || (a_key == b_key && a_value < b_value);
 }
 
@@ -58,13 +90,16 @@ fn main(@builtin(subgroup_id) subgroup: u32, @builtin(subgroup_invocation_id) la
     }
     let p = subgroup * size + lane;
     let i = first + p;
-    var key = as_f32(0x7f800000u);
+    var key = 0xffffffffu;
     var value = 0xffffffffu;
     if i < n {
-        key = keys_in[i];
-        value = values_in[i];
+        key = encode_key(keys_in[i]);
+        value = 0u;
+        if PAIRS {
+            value = values_in[i];
+        }
     }
-    let sorted = sg::bitonic_sort_kv_tiled<f32, u32, LOG2_TILE>(key, value);
+    let sorted = sg::bitonic_sort_kv_tiled<u32, u32, LOG2_TILE>(key, value);
     key = sorted.key;
     value = sorted.value;
     if LOG2_TILE < LOG2_SEG {
@@ -99,13 +134,9 @@ fn main(@builtin(subgroup_id) subgroup: u32, @builtin(subgroup_invocation_id) la
         }
     }
     if i < n {
-        keys_out[i] = key;
-        values_out[i] = value;
+        keys_out[i] = decode_key(key);
+        if PAIRS {
+            values_out[i] = value;
+        }
     }
-}
-
-/// `bitcast<f32>` through a function: a constant expression may not make
-/// +inf (browsers reject `bitcast<f32>(0x7f800000u)`), a call is not one.
-fn as_f32(bits: u32) -> f32 {
-    return bitcast<f32>(bits);
 }

@@ -1,0 +1,231 @@
+//! [`FixedSegmentedSort`]: sorts every segment of one power-of-two length
+//! up to 32 of 32-bit keys, alone or with u32 values, in registers
+//! (`shaders/contact_sort.wgsl`): the many-small-sorts pattern (contacts
+//! per body, neighbours per particle) without an offsets array.
+
+use super::KeyType;
+use super::backend::{Device, Queue};
+use super::context::{Context, Op, Pipeline, record};
+use super::shaders;
+use super::slice::{Slice, disjoint, distinct};
+use crate::error::Error;
+
+/// Threads (and elements) per workgroup of the kernel.
+const BLOCK: u64 = 256;
+
+/// A device-wide sort of fixed-length segments, built once per device, key
+/// type, whether values travel with the keys, and segment length.
+///
+/// - **Segments**: elements `s · len .. (s + 1) · len` for a length `len`
+///   of 1, 2, 4, 8, 16 or 32; `n` need not be a multiple of it (the last
+///   segment is then shorter). The same results as
+///   [`SegmentedSort`](super::SegmentedSort) with offsets `0, len, 2 len,
+///   …, n`, in a fraction of its time (H100 through Vulkan at 2^24 pairs:
+///   `docs/benchmarks/2026-11-25h-h100-device-library/`).
+/// - **Order**: [`SegmentedSort`](super::SegmentedSort)'s: ascending by
+///   key in the order of [`KeyType`] (f32 `-0.0` before `+0.0`, NaNs by
+///   their bits), pairs with equal keys by ascending value.
+/// - **Placement**: keys (and values) in and out are `n` 4-byte elements;
+///   inputs must not share a buffer with outputs (not in place), and the
+///   outputs must not overlap. No temp.
+/// - **Algorithm**: one element per thread, 256 per workgroup; each
+///   aligned tile of `min(len, smallest subgroup size)` lanes sorted by
+///   `sg::bitonic_sort_kv_tiled` in registers (`log2(t)(log2(t) + 1)`
+///   shuffles per element, no workgroup memory), then, where subgroups are
+///   narrower than a segment, `log2(len / t)` merge levels through
+///   workgroup memory.
+/// - **Cost of a call**: one dispatch of `ceil(n / 256)` workgroups, one
+///   read and one write of each key (and value).
+pub struct FixedSegmentedSort {
+    ctx: Context,
+    key: KeyType,
+    pairs: bool,
+    segment: u32,
+    kernel: Pipeline,
+}
+
+impl FixedSegmentedSort {
+    /// The sort of `key` keys (u32, i32 or f32), with u32 values when
+    /// `pairs`, in segments of `segment` elements (1, 2, 4, 8, 16 or 32), on
+    /// `device` (created with [`Target::wgpu_features`](crate::Target::wgpu_features)
+    /// on wgpu). Composes and compiles its pipeline (once).
+    pub fn new<'d>(
+        device: impl Into<Device<'d>>,
+        key: KeyType,
+        pairs: bool,
+        segment: u32,
+    ) -> Result<Self, Error> {
+        const NAME: &str = "wavekit::device::FixedSegmentedSort";
+        let order = match key {
+            KeyType::U32 => 0,
+            KeyType::I32 => 1,
+            KeyType::F32 => 2,
+            KeyType::U64 | KeyType::I64 | KeyType::F64 => {
+                return Err(Error::Usage(format!(
+                    "{NAME}: {key:?} keys: it sorts 32-bit keys (u32, i32, f32)"
+                )));
+            }
+        };
+        if !segment.is_power_of_two() || segment > 32 {
+            return Err(Error::Usage(format!(
+                "{NAME}: segments of {segment} elements: it sorts segments of 1, 2, 4, 8, 16 \
+                 or 32 (SegmentedSort takes any offsets)"
+            )));
+        }
+        let ctx = Context::new(device.into())?;
+        let log2_segment = segment.trailing_zeros();
+        // The widest tile every subgroup of the device sorts in registers.
+        let log2_tile = log2_segment.min(ctx.target.subgroup_size.min().trailing_zeros());
+        let edits = [
+            format!("const LOG2_SEG = {log2_segment}u;"),
+            format!("const LOG2_TILE = {log2_tile}u;"),
+            format!("const KEY_ORDER = {order}u;"),
+            format!("const PAIRS = {pairs};"),
+        ];
+        let module = ctx.compose(
+            shaders::CONTACT_SORT,
+            "contact_sort.wgsl",
+            &[
+                ("const LOG2_SEG = 5u;", &edits[0]),
+                ("const LOG2_TILE = 5u;", &edits[1]),
+                ("const KEY_ORDER = 2u;", &edits[2]),
+                ("const PAIRS = true;", &edits[3]),
+            ],
+        )?;
+        let [kernel] = ctx.pipelines(&module, ["main"])?;
+        Ok(FixedSegmentedSort {
+            ctx,
+            key,
+            pairs,
+            segment,
+            kernel,
+        })
+    }
+
+    /// The key type.
+    pub fn key(&self) -> KeyType {
+        self.key
+    }
+
+    /// Whether values travel with the keys.
+    pub fn has_values(&self) -> bool {
+        self.pairs
+    }
+
+    /// Elements per segment.
+    pub fn segment(&self) -> u32 {
+        self.segment
+    }
+
+    /// What its calls record, in words (for reports).
+    pub fn describe(&self) -> String {
+        let tile = self
+            .segment
+            .min(self.ctx.target.subgroup_size.min())
+            .trailing_zeros();
+        let merges = self.segment.trailing_zeros() - tile;
+        format!(
+            "segments of {}: sg::bitonic_sort_kv_tiled<_, _, {tile}> in registers ({} shuffles \
+             per element){}",
+            self.segment,
+            tile * (tile + 1),
+            if merges > 0 {
+                format!(", then {merges} merge levels through workgroup memory")
+            } else {
+                String::new()
+            }
+        )
+    }
+
+    /// Records the sort of each segment of the `n` keys at `keys_in` into
+    /// `keys_out`. Checks every slice first (an error names the slice and
+    /// the numbers, and nothing is recorded); `n = 0` records nothing.
+    /// Fails on a sort built for pairs.
+    pub fn record_keys<'q>(
+        &self,
+        queue: impl Into<Queue<'q>>,
+        keys_in: Slice<'_>,
+        keys_out: Slice<'_>,
+        n: u32,
+    ) -> Result<(), Error> {
+        if self.pairs {
+            return Err(Error::Usage(
+                "wavekit::device::FixedSegmentedSort: built for pairs: call record_pairs".into(),
+            ));
+        }
+        self.record(queue.into(), [keys_in, keys_out], None, n)
+    }
+
+    /// Records the sort of each segment of the `n` keys at `keys_in` with
+    /// their values at `values_in` into `keys_out` and `values_out`; as
+    /// [`FixedSegmentedSort::record_keys`] otherwise. Fails on a sort built
+    /// for keys alone.
+    pub fn record_pairs<'q>(
+        &self,
+        queue: impl Into<Queue<'q>>,
+        keys_in: Slice<'_>,
+        keys_out: Slice<'_>,
+        values_in: Slice<'_>,
+        values_out: Slice<'_>,
+        n: u32,
+    ) -> Result<(), Error> {
+        if !self.pairs {
+            return Err(Error::Usage(
+                "wavekit::device::FixedSegmentedSort: built for keys alone: call record_keys"
+                    .into(),
+            ));
+        }
+        self.record(
+            queue.into(),
+            [keys_in, keys_out],
+            Some([values_in, values_out]),
+            n,
+        )
+    }
+
+    fn record(
+        &self,
+        queue: Queue<'_>,
+        keys: [Slice<'_>; 2],
+        values: Option<[Slice<'_>; 2]>,
+        n: u32,
+    ) -> Result<(), Error> {
+        const NAME: &str = "wavekit::device::FixedSegmentedSort";
+        let mut inputs = vec![("keys_in", keys[0])];
+        let mut outputs = vec![("keys_out", keys[1])];
+        if let Some([values_in, values_out]) = values {
+            inputs.push(("values_in", values_in));
+            outputs.push(("values_out", values_out));
+        }
+        for &input in &inputs {
+            for &output in &outputs {
+                distinct(NAME, input, output)?;
+            }
+        }
+        let limits = &self.ctx.limits;
+        let bytes = 4 * u64::from(n);
+        let keys_in = limits.check(NAME, "keys_in", keys[0], bytes, false)?;
+        let keys_out = limits.check(NAME, "keys_out", keys[1], bytes, false)?;
+        let (values_in, values_out) = match values {
+            Some([a, b]) => {
+                let values_in = limits.check(NAME, "values_in", a, bytes, false)?;
+                let values_out = limits.check(NAME, "values_out", b, bytes, false)?;
+                disjoint(NAME, &[("keys_out", keys_out), ("values_out", values_out)])?;
+                (values_in, values_out)
+            }
+            // Never read or written without values: bytes of the same
+            // access as a binding of the same buffer.
+            None => (keys_in, keys_out),
+        };
+        if n == 0 {
+            return Ok(());
+        }
+        let grid = self.ctx.grid(u64::from(n).div_ceil(BLOCK) as u32);
+        let ops = [Op::Dispatch(
+            &self.kernel,
+            vec![keys_in, values_in, keys_out, values_out],
+            grid,
+        )];
+        record(&self.ctx, queue, &ops)
+    }
+}
