@@ -3,6 +3,7 @@
 //! storage, and recording clears and dispatches into the caller's encoder.
 
 use std::borrow::Cow;
+use std::sync::Arc;
 
 use super::ScanAlgorithm;
 use super::backend::{Device, Queue};
@@ -27,6 +28,9 @@ pub(crate) enum Api {
     Wgpu {
         device: wgpu::Device,
         info: Box<wgpu::AdapterInfo>,
+        /// `shaders/zero.wgsl`: clears recorded as dispatches in the
+        /// algorithm's compute pass.
+        zero: Arc<Pipeline>,
     },
     /// A CUDA context.
     #[cfg(feature = "native")]
@@ -53,10 +57,15 @@ impl Context {
         match device {
             Device::Wgpu(device) => {
                 let target = Target::from_device(device)?;
+                let zero_module = Composer::new(target.clone())
+                    .compose(super::shaders::ZERO, "zero.wgsl")?
+                    .module;
+                let [zero] = wgpu_pipelines(device, &zero_module, ["zero"])?;
                 Ok(Context {
                     api: Api::Wgpu {
                         device: device.clone(),
                         info: Box::new(device.adapter_info()),
+                        zero: Arc::new(zero),
                     },
                     target,
                     limits: SliceLimits::of(device),
@@ -255,8 +264,25 @@ pub(crate) enum Op<'a> {
 /// Puts `ops` in `queue`, which must be of `ctx`'s API.
 pub(crate) fn record(ctx: &Context, queue: Queue<'_>, ops: &[Op<'_>]) -> Result<(), Error> {
     match (&ctx.api, queue) {
-        (Api::Wgpu { device, .. }, Queue::Wgpu(encoder)) => {
-            record_wgpu(device, encoder, ops);
+        (Api::Wgpu { device, zero, .. }, Queue::Wgpu(encoder)) => {
+            if std::env::var("WAVEKIT_DEVICE_ZERO").as_deref() == Ok("clear") {
+                record_wgpu(device, encoder, ops);
+                return Ok(());
+            }
+            // Clears as zero dispatches in the compute pass: no pass break
+            // and transfer barrier around a clear_buffer.
+            let ops: Vec<Op<'_>> = ops
+                .iter()
+                .map(|op| match op {
+                    Op::Clear(range) => Op::Dispatch(
+                        zero,
+                        vec![*range],
+                        ctx.grid((range.size / 4).div_ceil(256) as u32),
+                    ),
+                    Op::Dispatch(p, r, g) => Op::Dispatch(p, r.clone(), *g),
+                })
+                .collect();
+            record_wgpu(device, encoder, &ops);
             Ok(())
         }
         #[cfg(feature = "native")]
