@@ -52,9 +52,12 @@ impl WgpuDevice {
         let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
             label: Some("wavekit"),
             // Timestamp queries, where the adapter has them, time dispatches
-            // on the GPU (`Gpu::time`).
+            // on the GPU (`Gpu::time`); inside encoders, they bracket a
+            // program's recorded steps (`Step::Record`).
             required_features: target.wgpu_features()
-                | (adapter.features() & wgpu::Features::TIMESTAMP_QUERY),
+                | (adapter.features()
+                    & (wgpu::Features::TIMESTAMP_QUERY
+                        | wgpu::Features::TIMESTAMP_QUERY_INSIDE_ENCODERS)),
             required_limits: limits,
             ..Default::default()
         }))

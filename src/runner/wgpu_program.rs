@@ -142,14 +142,30 @@ impl WgpuDevice {
                     end_of_pass_write_index: end.then_some(at + 1),
                 })
         };
-        // An empty pass carrying timestamps, where a clear or copy stands.
+        // Where a clear, copy or recorded step stands: the timestamps
+        // written in the encoder where the device can, else an empty pass
+        // carrying them.
+        let inside = self
+            .device()
+            .features()
+            .contains(wgpu::Features::TIMESTAMP_QUERY_INSIDE_ENCODERS)
+            && std::env::var_os("WAVEKIT_MARKER_PASSES").is_none();
         let marker = |encoder: &mut wgpu::CommandEncoder,
                       writes: Option<wgpu::ComputePassTimestampWrites<'_>>| {
-            if writes.is_some() {
-                drop(encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            match writes {
+                Some(w) if inside => {
+                    for index in [w.beginning_of_pass_write_index, w.end_of_pass_write_index]
+                        .into_iter()
+                        .flatten()
+                    {
+                        encoder.write_timestamp(w.query_set, index);
+                    }
+                }
+                Some(w) => drop(encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
                     label: Some("wavekit timestamp"),
-                    timestamp_writes: writes,
-                }));
+                    timestamp_writes: Some(w),
+                })),
+                None => {}
             }
         };
         for (i, (step, bind_group)) in steps.iter().zip(bind_groups).enumerate() {
