@@ -52,11 +52,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let values_in = storage(bytemuck::cast_slice(&values));
     let keys_out = storage(&vec![0; 4 * keys.len()]);
     let values_out = storage(&vec![0; 4 * keys.len()]);
-    // Scratch, as CUB's d_temp_storage: STORAGE | COPY_DST.
+    // Scratch, as CUB's d_temp_storage: STORAGE is all it needs.
     let temp = device.create_buffer(&wgpu::BufferDescriptor {
         label: Some("sort temp"),
         size: sort.temp_storage_bytes(n),
-        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+        usage: wgpu::BufferUsages::STORAGE,
         mapped_at_creation: false,
     });
     let readback = device.create_buffer(&wgpu::BufferDescriptor {

@@ -9,7 +9,8 @@ mod device_support;
 use device_support::*;
 use wavekit::Dtype;
 use wavekit::device::{
-    EvenLevels, Histogram, KeyType, RadixSort, Reduce, ReduceOp, ReduceType, Scan, SelectIf, Slice,
+    EvenLevels, Histogram, KeyType, RadixSort, Reduce, ReduceOp, ReduceType, Scan, ScanAlgorithm,
+    SelectIf, Slice,
 };
 
 #[test]
@@ -115,6 +116,54 @@ fn a_selection_and_a_histogram_of_its_output_in_one_encoder() {
     assert_same(&read[1], &want_bins, "bins of the kept elements");
 }
 
+/// STORAGE alone is enough for temp: the look-back state and the tile
+/// counter are zeroed by a dispatch in the scan's pass, not `clear_buffer`
+/// (which needs COPY_DST); both algorithms, twice on the same temp.
+#[test]
+fn a_temp_with_storage_usage_alone_serves() {
+    let (device, queue) = open();
+    let n = 3 * 8192 + 5;
+    let input = random(n, 1000, 4);
+    let data = guarded(&device, &input, 0, 64);
+    let out = zeroed(&device, 4 * n as u64);
+    for algorithm in [
+        ScanAlgorithm::DecoupledLookBack,
+        ScanAlgorithm::ReduceThenScan,
+    ] {
+        let scan = Scan::exclusive_sum(&device, Dtype::U32)
+            .expect("builds")
+            .with_algorithm(algorithm);
+        let temp = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("STORAGE-only temp"),
+            size: scan.temp_storage_bytes(n as u32),
+            usage: wgpu::BufferUsages::STORAGE,
+            mapped_at_creation: false,
+        });
+        for _ in 0..2 {
+            let mut encoder = encoder(&device);
+            scan.record(
+                &mut encoder,
+                (&data).into(),
+                (&out).into(),
+                n as u32,
+                (&temp).into(),
+            )
+            .expect("records");
+            let read = submit_and_read(&device, &queue, encoder, &[&out]);
+            let mut sum = 0u32;
+            let want: Vec<u32> = input
+                .iter()
+                .map(|&x| {
+                    let before = sum;
+                    sum += x;
+                    before
+                })
+                .collect();
+            assert_same(&read[0], &want, &format!("{algorithm:?}"));
+        }
+    }
+}
+
 #[test]
 fn bad_slices_are_errors() {
     let (device, _queue) = open();
@@ -125,10 +174,10 @@ fn bad_slices_are_errors() {
     let out = zeroed(&device, 4 * u64::from(n) + align);
     let scan = Scan::exclusive_sum(&device, Dtype::U32).expect("builds");
     let temp = zeroed(&device, scan.temp_storage_bytes(n));
-    let no_copy_dst = device.create_buffer(&wgpu::BufferDescriptor {
+    let no_storage = device.create_buffer(&wgpu::BufferDescriptor {
         label: None,
         size: 1 << 16,
-        usage: wgpu::BufferUsages::STORAGE,
+        usage: wgpu::BufferUsages::COPY_DST,
         mapped_at_creation: false,
     });
     let mut encoder = encoder(&device);
@@ -174,9 +223,9 @@ fn bad_slices_are_errors() {
         (&data).into(),
         (&out).into(),
         n,
-        (&no_copy_dst).into(),
+        (&no_storage).into(),
     ));
-    assert!(m.contains("`temp`") && m.contains("COPY_DST"), "{m}");
+    assert!(m.contains("`temp`") && m.contains("lacks STORAGE"), "{m}");
 
     let tiny_temp = zeroed(&device, 4);
     let sort = RadixSort::keys(&device, KeyType::F32).expect("builds");

@@ -255,7 +255,8 @@ pub(crate) fn writable(source: &str) -> String {
 
 /// One command of an algorithm.
 pub(crate) enum Op<'a> {
-    /// `clear_buffer` of a range (outside compute passes).
+    /// Zeroes a range: on wgpu a dispatch of `shaders/zero.wgsl` in the
+    /// algorithm's compute pass, on CUDA `cuMemsetD8Async`.
     Clear(Range<'a>),
     /// A dispatch with bindings 0, 1, ... of group 0.
     Dispatch(&'a Pipeline, Vec<Range<'a>>, [u32; 3]),
@@ -265,24 +266,7 @@ pub(crate) enum Op<'a> {
 pub(crate) fn record(ctx: &Context, queue: Queue<'_>, ops: &[Op<'_>]) -> Result<(), Error> {
     match (&ctx.api, queue) {
         (Api::Wgpu { device, zero, .. }, Queue::Wgpu(encoder)) => {
-            if std::env::var("WAVEKIT_DEVICE_ZERO").as_deref() == Ok("clear") {
-                record_wgpu(device, encoder, ops);
-                return Ok(());
-            }
-            // Clears as zero dispatches in the compute pass: no pass break
-            // and transfer barrier around a clear_buffer.
-            let ops: Vec<Op<'_>> = ops
-                .iter()
-                .map(|op| match op {
-                    Op::Clear(range) => Op::Dispatch(
-                        zero,
-                        vec![*range],
-                        ctx.grid((range.size / 4).div_ceil(256) as u32),
-                    ),
-                    Op::Dispatch(p, r, g) => Op::Dispatch(p, r.clone(), *g),
-                })
-                .collect();
-            record_wgpu(device, encoder, &ops);
+            record_wgpu(ctx, device, zero, encoder, ops);
             Ok(())
         }
         #[cfg(feature = "native")]
@@ -298,54 +282,58 @@ pub(crate) fn record(ctx: &Context, queue: Queue<'_>, ops: &[Op<'_>]) -> Result<
     }
 }
 
-/// Records `ops` into `encoder`: clears as `clear_buffer`, each run of
-/// dispatches as one compute pass (wgpu orders dispatches within a pass).
-fn record_wgpu(device: &wgpu::Device, encoder: &mut wgpu::CommandEncoder, ops: &[Op<'_>]) {
-    let mut at = 0;
-    while at < ops.len() {
-        match &ops[at] {
-            Op::Clear(range) => {
-                encoder.clear_buffer(wgpu_buffer(range), range.offset, Some(range.size));
-                at += 1;
-            }
-            Op::Dispatch(..) => {
-                let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                    label: Some("wavekit::device"),
-                    timestamp_writes: None,
-                });
-                while let Some(Op::Dispatch(pipeline, ranges, grid)) = ops.get(at) {
-                    let Pipeline::Wgpu {
-                        pipeline,
-                        layout,
-                        entry,
-                    } = pipeline
-                    else {
-                        unreachable!("a wgpu context builds wgpu pipelines")
-                    };
-                    let entries: Vec<wgpu::BindGroupEntry<'_>> = ranges
-                        .iter()
-                        .enumerate()
-                        .map(|(i, range)| wgpu::BindGroupEntry {
-                            binding: i as u32,
-                            resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                                buffer: wgpu_buffer(range),
-                                offset: range.offset,
-                                size: std::num::NonZeroU64::new(range.size.max(4)),
-                            }),
-                        })
-                        .collect();
-                    let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-                        label: Some(entry),
-                        layout,
-                        entries: &entries,
-                    });
-                    pass.set_pipeline(pipeline);
-                    pass.set_bind_group(0, &bind_group, &[]);
-                    pass.dispatch_workgroups(grid[0], grid[1], grid[2]);
-                    at += 1;
-                }
-            }
-        }
+/// Records `ops` into `encoder` as one compute pass (wgpu orders the
+/// dispatches of a pass), clears as dispatches of `zero`: a
+/// `clear_buffer` would end the pass and add a transfer barrier (H100
+/// through Vulkan: 4–6 µs a call more, docs/benchmarks/2026-11-25i-h100-cuda-library).
+fn record_wgpu(
+    ctx: &Context,
+    device: &wgpu::Device,
+    zero: &Pipeline,
+    encoder: &mut wgpu::CommandEncoder,
+    ops: &[Op<'_>],
+) {
+    let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+        label: Some("wavekit::device"),
+        timestamp_writes: None,
+    });
+    for op in ops {
+        let (pipeline, ranges, grid) = match op {
+            Op::Clear(range) => (
+                zero,
+                std::slice::from_ref(range),
+                ctx.grid((range.size / 4).div_ceil(256) as u32),
+            ),
+            Op::Dispatch(pipeline, ranges, grid) => (*pipeline, ranges.as_slice(), *grid),
+        };
+        let Pipeline::Wgpu {
+            pipeline,
+            layout,
+            entry,
+        } = pipeline
+        else {
+            unreachable!("a wgpu context builds wgpu pipelines")
+        };
+        let entries: Vec<wgpu::BindGroupEntry<'_>> = ranges
+            .iter()
+            .enumerate()
+            .map(|(i, range)| wgpu::BindGroupEntry {
+                binding: i as u32,
+                resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                    buffer: wgpu_buffer(range),
+                    offset: range.offset,
+                    size: std::num::NonZeroU64::new(range.size.max(4)),
+                }),
+            })
+            .collect();
+        let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some(entry),
+            layout,
+            entries: &entries,
+        });
+        pass.set_pipeline(pipeline);
+        pass.set_bind_group(0, &bind_group, &[]);
+        pass.dispatch_workgroups(grid[0], grid[1], grid[2]);
     }
 }
 

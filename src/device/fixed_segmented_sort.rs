@@ -204,12 +204,12 @@ impl FixedSegmentedSort {
         }
         let limits = &self.ctx.limits;
         let bytes = 4 * u64::from(n);
-        let keys_in = limits.check(NAME, "keys_in", keys[0], bytes, false)?;
-        let keys_out = limits.check(NAME, "keys_out", keys[1], bytes, false)?;
+        let keys_in = limits.check(NAME, "keys_in", keys[0], bytes)?;
+        let keys_out = limits.check(NAME, "keys_out", keys[1], bytes)?;
         let (values_in, values_out) = match values {
             Some([a, b]) => {
-                let values_in = limits.check(NAME, "values_in", a, bytes, false)?;
-                let values_out = limits.check(NAME, "values_out", b, bytes, false)?;
+                let values_in = limits.check(NAME, "values_in", a, bytes)?;
+                let values_out = limits.check(NAME, "values_out", b, bytes)?;
                 disjoint(NAME, &[("keys_out", keys_out), ("values_out", values_out)])?;
                 (values_in, values_out)
             }

@@ -288,14 +288,8 @@ impl Histogram {
     ) -> Result<(), Error> {
         distinct(NAME, ("samples", samples), ("histogram", histogram))?;
         let limits = &self.ctx.limits;
-        let samples = limits.check(NAME, "samples", samples, 4 * u64::from(n), false)?;
-        let histogram = limits.check(
-            NAME,
-            "histogram",
-            histogram,
-            4 * u64::from(self.bins),
-            false,
-        )?;
+        let samples = limits.check(NAME, "samples", samples, 4 * u64::from(n))?;
+        let histogram = limits.check(NAME, "histogram", histogram, 4 * u64::from(self.bins))?;
         let mut ops = vec![Op::Dispatch(
             &self.zero,
             vec![histogram],

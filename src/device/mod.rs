@@ -32,9 +32,9 @@
 //!   recorded one after another can share one temp slice sized for the
 //!   largest of them.
 //!
-//! Buffers: every slice an algorithm binds needs [`wgpu::BufferUsages::STORAGE`];
-//! temp slices also [`wgpu::BufferUsages::COPY_DST`] (the look-back state is
-//! cleared with `clear_buffer`). Offsets are in bytes.
+//! Buffers: every slice an algorithm binds needs [`wgpu::BufferUsages::STORAGE`]
+//! (temp too: its look-back state is zeroed by a dispatch in the
+//! algorithm's compute pass, not `clear_buffer`). Offsets are in bytes.
 //!
 //! | object | what | CUB |
 //! |---|---|---|

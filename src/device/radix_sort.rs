@@ -154,7 +154,7 @@ impl Default for RadixSortOptions {
 ///   (`keys_in` the same range as `keys_out`, and the values likewise) works
 ///   when the pass count (`ceil(bits / 8)`) is even, as for all 32 or 64
 ///   bits; otherwise the ranges must not overlap. Temp: at least
-///   [`RadixSort::temp_storage_bytes`] bytes, `STORAGE | COPY_DST`, which
+///   [`RadixSort::temp_storage_bytes`] bytes, `STORAGE`, which
 ///   holds the ping-pong keys (and values): about `4 n` (`8 n` with values;
 ///   64-bit keys `8 n`, `12 n` with values) plus the algorithm's state
 ///   (OneSweep: 1 KiB per tile of up to 3072 keys; reduce-then-scan: the
@@ -449,14 +449,14 @@ impl RadixSort {
         let bytes = 4 * u64::from(n);
         let key_bytes = self.options.key.bytes() * u64::from(n);
         let (layout, [alt_keys, alt_values], own) = self.temp_layout(n);
-        let temp = limits.check(NAME, "temp", temp, layout.bytes(), true)?;
-        let keys_in = limits.check(NAME, "keys_in", keys[0], key_bytes, false)?;
-        let keys_out = limits.check(NAME, "keys_out", keys[1], key_bytes, false)?;
+        let temp = limits.check(NAME, "temp", temp, layout.bytes())?;
+        let keys_in = limits.check(NAME, "keys_in", keys[0], key_bytes)?;
+        let keys_out = limits.check(NAME, "keys_out", keys[1], key_bytes)?;
         let placeholder = temp.sub(alt_values.0, 4);
         let (values_in, values_out) = match values {
             Some([a, b]) => (
-                limits.check(NAME, "values_in", a, bytes, false)?,
-                limits.check(NAME, "values_out", b, bytes, false)?,
+                limits.check(NAME, "values_in", a, bytes)?,
+                limits.check(NAME, "values_out", b, bytes)?,
             ),
             None => (placeholder, placeholder),
         };

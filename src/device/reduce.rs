@@ -60,7 +60,7 @@ impl ReduceType {
 /// A device-wide reduction, built once per device, operator and type.
 ///
 /// - **Placement**: input `n` 4-byte elements, result 1 element; temp at
-///   least [`Reduce::temp_storage_bytes`] bytes (`STORAGE | COPY_DST`).
+///   least [`Reduce::temp_storage_bytes`] bytes (`STORAGE`).
 ///   Input, result and temp must be three different buffers (wgpu binds a
 ///   buffer read-only or read-write in one dispatch).
 /// - **Algorithm** (as CUB's, no float atomics, so an f32 sum is
@@ -166,9 +166,9 @@ impl Reduce {
         super::slice::distinct(NAME, ("input", input), ("temp", temp))?;
         super::slice::distinct(NAME, ("result", result), ("temp", temp))?;
         let limits = &self.ctx.limits;
-        let temp = limits.check(NAME, "temp", temp, self.temp_storage_bytes(n), true)?;
-        let result = limits.check(NAME, "result", result, 4, false)?;
-        let input = limits.check(NAME, "input", input, 4 * u64::from(n), false)?;
+        let temp = limits.check(NAME, "temp", temp, self.temp_storage_bytes(n))?;
+        let result = limits.check(NAME, "result", result, 4)?;
+        let input = limits.check(NAME, "input", input, 4 * u64::from(n))?;
         let groups = Self::groups(n);
         let partials = temp.sub(0, 4 * groups.max(1));
         let ops = if n == 0 {

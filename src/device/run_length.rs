@@ -23,7 +23,7 @@ const NAME: &str = "wavekit::device::RunLengthEncode";
 /// - **Placement**: input `n` keys; unique keys and lengths room for `n`
 ///   each (the first `runs` are written, the rest untouched); runs one u32;
 ///   temp at least [`RunLengthEncode::temp_storage_bytes`] bytes
-///   (`STORAGE | COPY_DST`), about 4 bytes per key. The input's buffer is
+///   (`STORAGE`), about 4 bytes per key. The input's buffer is
 ///   none of the others (it is bound read-only); the others may share a
 ///   buffer where their bytes do not overlap.
 /// - **Algorithm**: the run starts (the first key and each that differs
@@ -115,12 +115,12 @@ impl RunLengthEncode {
         }
         let ctx = &self.compaction.ctx;
         let bytes = 4 * u64::from(n);
-        let input = ctx.limits.check(NAME, "input", input, bytes, false)?;
-        let unique = ctx.limits.check(NAME, "unique", unique, bytes, false)?;
-        let lengths = ctx.limits.check(NAME, "lengths", lengths, bytes, false)?;
-        let runs = ctx.limits.check(NAME, "runs", runs, 4, false)?;
+        let input = ctx.limits.check(NAME, "input", input, bytes)?;
+        let unique = ctx.limits.check(NAME, "unique", unique, bytes)?;
+        let lengths = ctx.limits.check(NAME, "lengths", lengths, bytes)?;
+        let runs = ctx.limits.check(NAME, "runs", runs, 4)?;
         let (layout, regions, starts) = self.layout(n);
-        let temp = ctx.limits.check(NAME, "temp", temp, layout.bytes(), true)?;
+        let temp = ctx.limits.check(NAME, "temp", temp, layout.bytes())?;
         disjoint(
             NAME,
             &[

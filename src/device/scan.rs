@@ -40,7 +40,7 @@ pub enum ScanKind {
 /// - **Placement**: input and output are `n` 4-byte elements at their
 ///   slices; they must be different buffers (not in place), and the input's
 ///   buffer is not the temp's. Temp: at least
-///   [`Scan::temp_storage_bytes`] bytes, `STORAGE | COPY_DST`.
+///   [`Scan::temp_storage_bytes`] bytes, `STORAGE`.
 /// - **Algorithm**: u32 / i32 sums: lane-striped vec4 tiles of 8192
 ///   elements, each scanned with `sg::inclusive_add` per vec4 and a block
 ///   pass over the subgroups' totals; tiles chained by decoupled look-back
@@ -239,9 +239,9 @@ impl Scan {
         distinct(NAME, ("input", input), ("temp", temp))?;
         let limits = &self.ctx.limits;
         let bytes = 4 * u64::from(n);
-        let input = limits.check(NAME, "input", input, bytes, false)?;
-        let output = limits.check(NAME, "output", output, bytes, false)?;
-        let temp = limits.check(NAME, "temp", temp, self.temp_storage_bytes(n), true)?;
+        let input = limits.check(NAME, "input", input, bytes)?;
+        let output = limits.check(NAME, "output", output, bytes)?;
+        let temp = limits.check(NAME, "temp", temp, self.temp_storage_bytes(n))?;
         if self.algorithm == ScanAlgorithm::DecoupledLookBack {
             if let Kernels::Operator(_) = self.kernels {
                 return Err(Error::Usage(format!(

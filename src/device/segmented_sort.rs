@@ -38,7 +38,7 @@ const MAX_PASSES: u64 = 20;
 ///   the inputs (keys, values, offsets) must not share a buffer with the
 ///   outputs or the temp (not in place), and the outputs and temp must not
 ///   overlap. Temp: at least [`SegmentedSort::temp_storage_bytes`] bytes
-///   (about 8 n for keys, 16 n for pairs), `STORAGE | COPY_DST`; its
+///   (about 8 n for keys, 16 n for pairs), `STORAGE`; its
 ///   binding is limited by the device's `max_storage_buffer_binding_size`.
 /// - **Algorithm**: the length of each segment is read on the device, so
 ///   every call records three kinds of dispatch. Segments of at most 32
@@ -255,20 +255,14 @@ impl SegmentedSort {
         let limits = &self.ctx.limits;
         let bytes = 4 * u64::from(n);
         let (layout, [scratch, pass]) = self.temp_layout(n);
-        let keys_in = limits.check(NAME, "keys_in", keys[0], bytes, false)?;
-        let keys_out = limits.check(NAME, "keys_out", keys[1], bytes, false)?;
-        let offsets = limits.check(
-            NAME,
-            "offsets",
-            offsets,
-            4 * (u64::from(n_segments) + 1),
-            false,
-        )?;
-        let temp = limits.check(NAME, "temp", temp, layout.bytes(), true)?;
+        let keys_in = limits.check(NAME, "keys_in", keys[0], bytes)?;
+        let keys_out = limits.check(NAME, "keys_out", keys[1], bytes)?;
+        let offsets = limits.check(NAME, "offsets", offsets, 4 * (u64::from(n_segments) + 1))?;
+        let temp = limits.check(NAME, "temp", temp, layout.bytes())?;
         let (values_in, values_out) = match values {
             Some([a, b]) => (
-                limits.check(NAME, "values_in", a, bytes, false)?,
-                limits.check(NAME, "values_out", b, bytes, false)?,
+                limits.check(NAME, "values_in", a, bytes)?,
+                limits.check(NAME, "values_out", b, bytes)?,
             ),
             // Never read or written without values: any bytes of the same
             // access as a binding of the same buffer.

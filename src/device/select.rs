@@ -28,7 +28,7 @@ const NAME: &str = "wavekit::device::SelectIf";
 /// - **Placement**: input `n` elements; output room for `n` elements (the
 ///   kept ones are its first `count`, the rest untouched); count one u32;
 ///   temp at least [`SelectIf::temp_storage_bytes`] bytes
-///   (`STORAGE | COPY_DST`). The input's buffer is none of the others
+///   (`STORAGE`). The input's buffer is none of the others
 ///   (it is bound read-only); output, count and temp may share a buffer
 ///   where their bytes do not overlap.
 /// - **Algorithm**: tiles of 4096 elements (256 threads × 16, lane-striped);
@@ -239,15 +239,15 @@ fn select(
     }
     let ctx = &compaction.ctx;
     let bytes = 4 * u64::from(n);
-    let input = ctx.limits.check(name, "input", input, bytes, false)?;
+    let input = ctx.limits.check(name, "input", input, bytes)?;
     let flags = flags
-        .map(|(f, bytes)| ctx.limits.check(name, "flags", f, bytes, false))
+        .map(|(f, bytes)| ctx.limits.check(name, "flags", f, bytes))
         .transpose()?;
-    let output = ctx.limits.check(name, "output", output, bytes, false)?;
-    let count = ctx.limits.check(name, "count", count, 4, false)?;
+    let output = ctx.limits.check(name, "output", output, bytes)?;
+    let count = ctx.limits.check(name, "count", count, 4)?;
     let mut layout = TempLayout::new(&ctx.limits);
     let regions = compaction.place(&mut layout, n);
-    let temp = ctx.limits.check(name, "temp", temp, layout.bytes(), true)?;
+    let temp = ctx.limits.check(name, "temp", temp, layout.bytes())?;
     disjoint(
         name,
         &[("output", output), ("count", count), ("temp", temp)],

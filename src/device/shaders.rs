@@ -41,5 +41,6 @@ pub const COMPACT: &str = include_str!("shaders/compact.wgsl");
 pub const HISTOGRAM: &str = include_str!("shaders/histogram.wgsl");
 /// Run keys and lengths from the run starts the compaction wrote.
 pub const RUN_LENGTH: &str = include_str!("shaders/run_length.wgsl");
-/// Zeroes a binding (a count, a histogram) without `COPY_DST`.
+/// Zeroes a binding (a count, a histogram, look-back state) in a compute
+/// pass, without `COPY_DST`.
 pub const ZERO: &str = include_str!("shaders/zero.wgsl");

@@ -14,8 +14,7 @@ use crate::error::Error;
 /// Requirements, checked by every call: the bytes in the buffer; on wgpu,
 /// `offset` a multiple of the device's `min_storage_buffer_offset_alignment`
 /// (256 on most GPUs) and the buffer created with
-/// [`wgpu::BufferUsages::STORAGE`] (temp slices also
-/// [`wgpu::BufferUsages::COPY_DST`]); on CUDA, the address plus `offset` a
+/// [`wgpu::BufferUsages::STORAGE`]; on CUDA, the address plus `offset` a
 /// multiple of 16 (the kernels load vec4s).
 #[derive(Clone, Copy, Debug)]
 pub struct Slice<'a> {
@@ -202,14 +201,13 @@ impl SliceLimits {
     }
 
     /// `slice` checked to hold `bytes` bytes for `what` (`"keys_in"`, ...)
-    /// of algorithm `algorithm`; `temp` slices also need `COPY_DST`.
+    /// of algorithm `algorithm`.
     pub fn check<'a>(
         &self,
         algorithm: &str,
         what: &str,
         slice: Slice<'a>,
         bytes: u64,
-        temp: bool,
     ) -> Result<Range<'a>, Error> {
         let fail = |why: String| Err(Error::Usage(format!("{algorithm}: `{what}`: {why}")));
         let size = slice.memory.size();
@@ -252,15 +250,8 @@ impl SliceLimits {
         }
         if let Memory::Wgpu(buffer) = slice.memory {
             let usage = buffer.usage();
-            let mut needed = wgpu::BufferUsages::STORAGE;
-            if temp {
-                needed |= wgpu::BufferUsages::COPY_DST;
-            }
-            if !usage.contains(needed) {
-                return fail(format!(
-                    "the buffer's usage {usage:?} lacks {:?}",
-                    needed - usage
-                ));
+            if !usage.contains(wgpu::BufferUsages::STORAGE) {
+                return fail(format!("the buffer's usage {usage:?} lacks STORAGE"));
             }
         }
         Ok(Range {

@@ -144,12 +144,12 @@ impl WgpuDevice {
         };
         // Where a clear, copy or recorded step stands: the timestamps
         // written in the encoder where the device can, else an empty pass
-        // carrying them.
+        // carrying them (on an H100 through Vulkan those cost 1.5–2 µs a
+        // run more: docs/benchmarks/2026-11-25i-h100-cuda-library).
         let inside = self
             .device()
             .features()
-            .contains(wgpu::Features::TIMESTAMP_QUERY_INSIDE_ENCODERS)
-            && std::env::var_os("WAVEKIT_MARKER_PASSES").is_none();
+            .contains(wgpu::Features::TIMESTAMP_QUERY_INSIDE_ENCODERS);
         let marker = |encoder: &mut wgpu::CommandEncoder,
                       writes: Option<wgpu::ComputePassTimestampWrites<'_>>| {
             match writes {
