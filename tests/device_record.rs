@@ -164,6 +164,28 @@ fn a_temp_with_storage_usage_alone_serves() {
     }
 }
 
+/// CUDA memory given to an algorithm built on a wgpu device is refused
+/// before anything is recorded (the address is never touched).
+#[cfg(feature = "native")]
+#[test]
+fn a_cuda_slice_on_a_wgpu_algorithm_is_an_error() {
+    let (device, _queue) = open();
+    let scan = Scan::exclusive_sum(&device, Dtype::U32).expect("builds");
+    let out = zeroed(&device, 4096);
+    let temp = zeroed(&device, scan.temp_storage_bytes(1000));
+    // SAFETY: the call refuses the slice before using its address.
+    let cuda = unsafe { Slice::from_raw_cuda(0x1000, 4096) };
+    let mut encoder = encoder(&device);
+    let m = scan
+        .record(&mut encoder, cuda, (&out).into(), 1000, (&temp).into())
+        .expect_err("refused")
+        .to_string();
+    assert!(
+        m.contains("`input`: CUDA memory, and this algorithm was built on a wgpu device"),
+        "{m}"
+    );
+}
+
 #[test]
 fn bad_slices_are_errors() {
     let (device, _queue) = open();
