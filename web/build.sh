@@ -53,6 +53,12 @@ emit() {
         case " $missing " in *" $1 "*) ;; *) missing="$missing $1" ;; esac
         return
     fi
+    # A device shader that says `// Append: sort_common.wgsl` gets that
+    # file after it, as wavekit::device::shaders gives it.
+    if grep -q '^// Append: sort_common.wgsl' "$source"; then
+        cat "$source" "$device_src/sort_common.wgsl" >"$gen/.$2.appended.wgsl"
+        source="$gen/.$2.appended.wgsl"
+    fi
     if [ -n "${5:-}" ]; then
         if ! grep -q "$5" "$source"; then
             echo "web: $2: no line of $source matches '$5'" >&2
@@ -83,7 +89,7 @@ emit() {
     manifest="$manifest${manifest:+,
   }$entry"
     emit_emulated "$source" "$2"
-    rm -f "$gen/.err" "$gen/.$2.wgsl" "$gen/.$2.emulated.wgsl"
+    rm -f "$gen/.err" "$gen/.$2.wgsl" "$gen/.$2.emulated.wgsl" "$gen/.$2.appended.wgsl"
 }
 
 # emit_emulated SOURCE NAME: composes SOURCE with emulated subgroups into

@@ -27,12 +27,22 @@ pub const RADIX_KEY64: &str = include_str!("shaders/radix_key64.wgsl");
 pub const SCAN_OP: &str = include_str!("shaders/scan_op.wgsl");
 /// Segmented sort: short segments in registers, chunks in workgroup
 /// memory, long segments by global merge passes.
-pub const SEGMENTED_SORT: &str = include_str!("shaders/segmented_sort.wgsl");
-/// The demos' contact sort: fixed segments of `2^LOG2_SEG` (f32, u32)
-/// pairs sorted in registers (the browser page and the demos' native path
-/// run it; [`SegmentedSort`](super::SegmentedSort)'s short path is its
-/// general-offset form).
-pub const CONTACT_SORT: &str = include_str!("shaders/contact_sort.wgsl");
+/// With `shaders/sort_common.wgsl` appended.
+pub const SEGMENTED_SORT: &str = concat!(
+    include_str!("shaders/segmented_sort.wgsl"),
+    "\n",
+    include_str!("shaders/sort_common.wgsl")
+);
+/// The contact sort: fixed segments of `2^LOG2_SEG` (key, u32 value)
+/// pairs sorted in registers ([`FixedSegmentedSort`](super::FixedSegmentedSort),
+/// the demos' `contact_sort` and the browser page run it;
+/// [`SegmentedSort`](super::SegmentedSort)'s short path is its
+/// general-offset form). With `shaders/sort_common.wgsl` appended.
+pub const CONTACT_SORT: &str = concat!(
+    include_str!("shaders/contact_sort.wgsl"),
+    "\n",
+    include_str!("shaders/sort_common.wgsl")
+);
 /// Stream compaction by a predicate (or of run starts): single pass with
 /// look-back, or tile counts and scatter around the device scan.
 pub const COMPACT: &str = include_str!("shaders/compact.wgsl");

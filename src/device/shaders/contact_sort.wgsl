@@ -38,6 +38,7 @@
 // Bindings: 0 keys_in (array<u32>, n), 1 values_in (array<u32>, n),
 //   2 keys_out (array<u32>, n), 3 values_out (array<u32>, n). Results in the
 //   same places as their segment's inputs.
+// Append: sort_common.wgsl (encode_key, decode_key, less, merge_tiles).
 #import wavekit::subgroup as sg
 
 const LOG2_SEG = 5u;
@@ -54,30 +55,6 @@ const BLOCK = 256u;
 var<workgroup> merge_keys: array<u32, BLOCK>;
 var<workgroup> merge_values: array<u32, BLOCK>;
 
-fn encode_key(k: u32) -> u32 {
-    if KEY_ORDER == 1u {
-        return k ^ 0x80000000u;
-    }
-    if KEY_ORDER == 2u {
-        return k ^ select(0x80000000u, 0xffffffffu, (k >> 31u) == 1u);
-    }
-    return k;
-}
-
-fn decode_key(b: u32) -> u32 {
-    if KEY_ORDER == 1u {
-        return b ^ 0x80000000u;
-    }
-    if KEY_ORDER == 2u {
-        return b ^ select(0xffffffffu, 0x80000000u, (b >> 31u) == 1u);
-    }
-    return b;
-}
-
-// The lexicographic order the bitonic sort uses.
-fn less(a_key: u32, a_value: u32, b_key: u32, b_value: u32) -> bool {
-    return a_key < b_key || (a_key == b_key && a_value < b_value);
-}
 
 @compute @workgroup_size(BLOCK)
 fn main(@builtin(subgroup_id) subgroup: u32, @builtin(subgroup_invocation_id) lane: u32,
@@ -103,35 +80,9 @@ fn main(@builtin(subgroup_id) subgroup: u32, @builtin(subgroup_invocation_id) la
     key = sorted.key;
     value = sorted.value;
     if LOG2_TILE < LOG2_SEG {
-        for (var level = LOG2_TILE; level < LOG2_SEG; level++) {
-            merge_keys[p] = key;
-            merge_values[p] = value;
-            workgroupBarrier();
-            let run = 1u << level;
-            let pair = p & ~(2u * run - 1u);
-            let upper = (p & run) != 0u;
-            let other = pair + select(run, 0u, upper);
-            // How many of the other run's pairs go before this one.
-            var lo = 0u;
-            var hi = run;
-            while lo < hi {
-                let mid = (lo + hi) / 2u;
-                let k = merge_keys[other + mid];
-                let v = merge_values[other + mid];
-                if select(less(k, v, key, value), !less(key, value, k, v), upper) {
-                    lo = mid + 1u;
-                } else {
-                    hi = mid;
-                }
-            }
-            workgroupBarrier();
-            let at = pair + (p & (run - 1u)) + lo;
-            merge_keys[at] = key;
-            merge_values[at] = value;
-            workgroupBarrier();
-            key = merge_keys[p];
-            value = merge_values[p];
-        }
+        let merged = merge_tiles(p, key, value);
+        key = merged.x;
+        value = merged.y;
     }
     if i < n {
         keys_out[i] = decode_key(key);

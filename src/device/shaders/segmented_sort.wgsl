@@ -47,6 +47,7 @@
 //   (n; values any 4 bytes without PAIRS), 5 scratch (keys A, keys B, then
 //   with PAIRS values A, values B, n words each, then one flag per chunk),
 //   6 pass_info (p + 1 words, not read).
+// Append: sort_common.wgsl (encode_key, decode_key, less, merge_tiles).
 #import wavekit::subgroup as sg
 
 const KEY_ORDER = 0u;
@@ -72,30 +73,6 @@ var<workgroup> merge_keys: array<u32, CHUNK>;
 var<workgroup> merge_values: array<u32, CHUNK>;
 var<workgroup> vote: atomic<u32>;
 var<workgroup> vote_result: u32;
-
-fn encode_key(k: u32) -> u32 {
-    if KEY_ORDER == 1u {
-        return k ^ 0x80000000u;
-    }
-    if KEY_ORDER == 2u {
-        return k ^ select(0x80000000u, 0xffffffffu, (k >> 31u) == 1u);
-    }
-    return k;
-}
-
-fn decode_key(b: u32) -> u32 {
-    if KEY_ORDER == 1u {
-        return b ^ 0x80000000u;
-    }
-    if KEY_ORDER == 2u {
-        return b ^ select(0xffffffffu, 0x80000000u, (b >> 31u) == 1u);
-    }
-    return b;
-}
-
-fn less(a_key: u32, a_value: u32, b_key: u32, b_value: u32) -> bool {
-    return a_key < b_key || (a_key == b_key && a_value < b_value);
-}
 
 /// Whether `mine` holds in any thread of the workgroup (every thread
 /// calls it, in uniform control flow; `t` the local index).
@@ -246,34 +223,9 @@ fn sort_short(@builtin(local_invocation_index) t: u32, @builtin(subgroup_id) sub
     key = sorted.key;
     value = sorted.value;
     if LOG2_TILE < LOG2_SEG {
-        for (var level = LOG2_TILE; level < LOG2_SEG; level++) {
-            merge_keys[p] = key;
-            merge_values[p] = value;
-            workgroupBarrier();
-            let run = 1u << level;
-            let pair = p & ~(2u * run - 1u);
-            let upper = (p & run) != 0u;
-            let other = pair + select(run, 0u, upper);
-            var lo = 0u;
-            var hi = run;
-            while lo < hi {
-                let mid = (lo + hi) / 2u;
-                let k = merge_keys[other + mid];
-                let v = merge_values[other + mid];
-                if select(less(k, v, key, value), !less(key, value, k, v), upper) {
-                    lo = mid + 1u;
-                } else {
-                    hi = mid;
-                }
-            }
-            workgroupBarrier();
-            let at = pair + (p & (run - 1u)) + lo;
-            merge_keys[at] = key;
-            merge_values[at] = value;
-            workgroupBarrier();
-            key = merge_keys[p];
-            value = merge_values[p];
-        }
+        let merged = merge_tiles(p, key, value);
+        key = merged.x;
+        value = merged.y;
     }
     if is_short && slot < seg.y - seg.x {
         store_out(seg.x + slot, key, value);
