@@ -53,10 +53,14 @@ emit() {
         case " $missing " in *" $1 "*) ;; *) missing="$missing $1" ;; esac
         return
     fi
-    # A device shader that says `// Append: sort_common.wgsl` gets that
-    # file after it, as wavekit::device::shaders gives it.
-    if grep -q '^// Append: sort_common.wgsl' "$source"; then
-        cat "$source" "$device_src/sort_common.wgsl" >"$gen/.$2.appended.wgsl"
+    # A device shader that says `// Append: a.wgsl (...), b.wgsl (...)`
+    # gets those files after it, as wavekit::device::shaders gives it.
+    appended=$(sed -n 's/^\/\/ Append: //p' "$source" | grep -o '[a-z_0-9]*\.wgsl' || true)
+    if [ -n "$appended" ]; then
+        files=""
+        for f in $appended; do files="$files $device_src/$f"; done
+        # shellcheck disable=SC2086 # one word per file
+        cat "$source" $files >"$gen/.$2.appended.wgsl"
         source="$gen/.$2.appended.wgsl"
     fi
     if [ -n "${5:-}" ]; then

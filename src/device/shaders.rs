@@ -15,9 +15,17 @@ pub const REDUCE: &str = include_str!("shaders/reduce.wgsl");
 /// elements, or the identity for no elements.
 pub const REDUCE_FINAL: &str = include_str!("shaders/reduce_final.wgsl");
 /// OneSweep radix sort: digit histograms, their offsets and one pass kernel.
-pub const RADIX_ONESWEEP: &str = include_str!("shaders/radix_onesweep.wgsl");
+pub const RADIX_ONESWEEP: &str = concat!(
+    include_str!("shaders/radix_onesweep.wgsl"),
+    "\n",
+    include_str!("shaders/key_order.wgsl")
+);
 /// Reduce-then-scan radix sort pass: upsweep and downsweep.
-pub const RADIX_SORT: &str = include_str!("shaders/radix_sort.wgsl");
+pub const RADIX_SORT: &str = concat!(
+    include_str!("shaders/radix_sort.wgsl"),
+    "\n",
+    include_str!("shaders/key_order.wgsl")
+);
 /// The key functions of 64-bit keys (pairs of u32 words) that a host puts
 /// into [`RADIX_SORT`] and [`RADIX_ONESWEEP`] for a sort of u64, i64 or
 /// f64 keys (see the file's header); not a shader on its own.
@@ -27,21 +35,26 @@ pub const RADIX_KEY64: &str = include_str!("shaders/radix_key64.wgsl");
 pub const SCAN_OP: &str = include_str!("shaders/scan_op.wgsl");
 /// Segmented sort: short segments in registers, chunks in workgroup
 /// memory, long segments by global merge passes.
-/// With `shaders/sort_common.wgsl` appended.
+/// With `shaders/key_order.wgsl` and `shaders/sort_merge.wgsl` appended.
 pub const SEGMENTED_SORT: &str = concat!(
     include_str!("shaders/segmented_sort.wgsl"),
     "\n",
-    include_str!("shaders/sort_common.wgsl")
+    include_str!("shaders/key_order.wgsl"),
+    "\n",
+    include_str!("shaders/sort_merge.wgsl")
 );
 /// The contact sort: fixed segments of `2^LOG2_SEG` (key, u32 value)
 /// pairs sorted in registers ([`FixedSegmentedSort`](super::FixedSegmentedSort),
 /// the demos' `contact_sort` and the browser page run it;
 /// [`SegmentedSort`](super::SegmentedSort)'s short path is its
-/// general-offset form). With `shaders/sort_common.wgsl` appended.
+/// general-offset form). With `shaders/key_order.wgsl` and
+/// `shaders/sort_merge.wgsl` appended.
 pub const CONTACT_SORT: &str = concat!(
     include_str!("shaders/contact_sort.wgsl"),
     "\n",
-    include_str!("shaders/sort_common.wgsl")
+    include_str!("shaders/key_order.wgsl"),
+    "\n",
+    include_str!("shaders/sort_merge.wgsl")
 );
 /// Stream compaction by a predicate (or of run starts): single pass with
 /// look-back, or tile counts and scatter around the device scan.

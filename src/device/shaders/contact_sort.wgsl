@@ -38,7 +38,7 @@
 // Bindings: 0 keys_in (array<u32>, n), 1 values_in (array<u32>, n),
 //   2 keys_out (array<u32>, n), 3 values_out (array<u32>, n). Results in the
 //   same places as their segment's inputs.
-// Append: sort_common.wgsl (encode_key, decode_key, less, merge_tiles).
+// Append: key_order.wgsl (encode_key, decode_key), sort_merge.wgsl (less, merge_tiles).
 #import wavekit::subgroup as sg
 
 const LOG2_SEG = 5u;

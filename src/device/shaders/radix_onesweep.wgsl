@@ -77,6 +77,7 @@
 //   scan and 256 look-back walks; plus 1 read and 4 workgroup atomicAdds
 //   per key for the four histograms, once. Workgroup memory:
 //   SUBGROUPS * 512 + TILE * 4 + 3 KiB.
+// Append: key_order.wgsl (encode_key, decode_key).
 #import wavekit::subgroup as sg
 #import wavekit::block as blk
 
@@ -88,7 +89,7 @@ const BEGIN_BIT = 0u;
 const END_BIT = 32u;
 const SHIFT = BEGIN_BIT + 8u * PASS;
 const DIGIT_BITS = 8u;
-// Key order (see encode_key): 0 u32, 1 i32, 2 f32. The first pass
+// Key order (see encode_key in key_order.wgsl): 0 u32, 1 i32, 2 f32. The first pass
 // encodes the keys it reads, the last decodes those it writes; with u32
 // keys both are the identity.
 const KEY_ORDER = 0u;
@@ -135,29 +136,6 @@ var<workgroup> tile_first: array<u32, RADIX>;
 var<workgroup> digit_base: array<u32, RADIX>;
 // The tile's keys (then values) in their output order.
 var<workgroup> staged: array<u32, TILE>;
-
-// The caller's key bits as unsigned bits in the same order (KEY_ORDER 0:
-// u32, as they are; 1: i32, the sign bit flipped; 2: f32, IEEE order:
-// negative keys all bits flipped, the others the sign bit), and back.
-fn encode_key(k: u32) -> u32 {
-    if KEY_ORDER == 1u {
-        return k ^ 0x80000000u;
-    }
-    if KEY_ORDER == 2u {
-        return k ^ select(0x80000000u, 0xffffffffu, (k >> 31u) == 1u);
-    }
-    return k;
-}
-
-fn decode_key(b: u32) -> u32 {
-    if KEY_ORDER == 1u {
-        return b ^ 0x80000000u;
-    }
-    if KEY_ORDER == 2u {
-        return b ^ select(0xffffffffu, 0x80000000u, (b >> 31u) == 1u);
-    }
-    return b;
-}
 
 // Key `i` of keys_in, encoded when this pass reads the caller's keys.
 fn load_key(i: u32) -> u32 {

@@ -33,13 +33,14 @@
 //   (6 workgroup barriers + one 256-thread block exclusive scan, 1 workgroup
 //   atomicOr per key); with PAIRS one more read and write per key.
 // Workgroup memory: the radix rank's (about 10 KiB at 32 lanes) + 2 KiB.
+// Append: key_order.wgsl (encode_key, decode_key).
 #import wavekit::block as blk
 
 const SHIFT = 0u;
 // Bits of this pass's digit: 8, or fewer in a last pass that ends at the
 // caller's end bit (wavekit::device::RadixSort edits it).
 const DIGIT_BITS = 8u;
-// Key order (see encode_key): 0 u32, 1 i32, 2 f32. The first pass
+// Key order (see encode_key in key_order.wgsl): 0 u32, 1 i32, 2 f32. The first pass
 // encodes the keys it reads, the last decodes those it writes; with u32
 // keys both are the identity.
 const KEY_ORDER = 0u;
@@ -62,29 +63,6 @@ var<workgroup> histogram: array<atomic<u32>, RADIX>;
 // Two banks of the running output offset of each digit: slice s reads one
 // and writes the other, so no barrier beyond the rank's is needed.
 var<workgroup> running: array<u32, 512>;
-
-// The caller's key bits as unsigned bits in the same order (KEY_ORDER 0:
-// u32, as they are; 1: i32, the sign bit flipped; 2: f32, IEEE order:
-// negative keys all bits flipped, the others the sign bit), and back.
-fn encode_key(k: u32) -> u32 {
-    if KEY_ORDER == 1u {
-        return k ^ 0x80000000u;
-    }
-    if KEY_ORDER == 2u {
-        return k ^ select(0x80000000u, 0xffffffffu, (k >> 31u) == 1u);
-    }
-    return k;
-}
-
-fn decode_key(b: u32) -> u32 {
-    if KEY_ORDER == 1u {
-        return b ^ 0x80000000u;
-    }
-    if KEY_ORDER == 2u {
-        return b ^ select(0xffffffffu, 0x80000000u, (b >> 31u) == 1u);
-    }
-    return b;
-}
 
 // Key `i` of keys_in, encoded when this pass reads the caller's keys.
 fn load_key(i: u32) -> u32 {

@@ -47,7 +47,7 @@
 //   (n; values any 4 bytes without PAIRS), 5 scratch (keys A, keys B, then
 //   with PAIRS values A, values B, n words each, then one flag per chunk),
 //   6 pass_info (p + 1 words, not read).
-// Append: sort_common.wgsl (encode_key, decode_key, less, merge_tiles).
+// Append: key_order.wgsl (encode_key, decode_key), sort_merge.wgsl (less, merge_tiles).
 #import wavekit::subgroup as sg
 
 const KEY_ORDER = 0u;

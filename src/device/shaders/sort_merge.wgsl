@@ -1,33 +1,11 @@
 // What the segmented sorts share (segmented_sort.wgsl, contact_sort.wgsl;
-// `wavekit::device::shaders` appends this file to each, as web/build.sh
-// does for the browser page): the key encoding, the (key, value) order,
-// and the merge of sorted register tiles through workgroup memory.
+// `wavekit::device::shaders` appends this file to each, after
+// key_order.wgsl, as web/build.sh does for the browser page): the
+// (key, value) order and the merge of sorted register tiles through
+// workgroup memory.
 //
-// The shader before it declares KEY_ORDER (0: u32 keys, as they are; 1:
-// i32, the sign bit flipped; 2: f32, IEEE order: negative keys all bits
-// flipped, the others the sign bit), LOG2_TILE and LOG2_SEG, and the
-// workgroup arrays merge_keys and merge_values (at least one element per
-// thread).
-
-fn encode_key(k: u32) -> u32 {
-    if KEY_ORDER == 1u {
-        return k ^ 0x80000000u;
-    }
-    if KEY_ORDER == 2u {
-        return k ^ select(0x80000000u, 0xffffffffu, (k >> 31u) == 1u);
-    }
-    return k;
-}
-
-fn decode_key(b: u32) -> u32 {
-    if KEY_ORDER == 1u {
-        return b ^ 0x80000000u;
-    }
-    if KEY_ORDER == 2u {
-        return b ^ select(0xffffffffu, 0x80000000u, (b >> 31u) == 1u);
-    }
-    return b;
-}
+// The shader declares LOG2_TILE and LOG2_SEG, and the workgroup arrays
+// merge_keys and merge_values (at least one element per thread).
 
 // The lexicographic order the sorts use.
 fn less(a_key: u32, a_value: u32, b_key: u32, b_value: u32) -> bool {
