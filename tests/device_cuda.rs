@@ -14,7 +14,7 @@ mod device_support;
 
 use std::sync::Arc;
 
-use device_support::{GUARD, assert_same, random};
+use device_support::{GUARD, assert_same, bins_of_three, random, run_length_reference, runs_input};
 use wavekit::Dtype;
 use wavekit::device::{
     EvenLevels, FixedSegmentedSort, FlagType, Histogram, KeyType, RadixSort, RadixSortOptions,
@@ -367,11 +367,7 @@ fn segmented_sort_select_run_length_and_histogram_on_a_stream() {
     )
     .expect("builds");
     for (i, &n) in SIZES.iter().enumerate() {
-        let input: Vec<u32> = random(n, 120, 90 + i as u64)
-            .into_iter()
-            .enumerate()
-            .map(|(j, x)| if j % 5 == 0 { x } else { x / 60 })
-            .collect();
+        let input = runs_input(n, 90 + i as u64);
         let source = guarded(&stream, &input, GUARD);
         // Segments of 0 to 3000 keys.
         let mut offsets = vec![0u32];
@@ -480,15 +476,7 @@ fn segmented_sort_select_run_length_and_histogram_on_a_stream() {
             &want,
             &format!("select, n = {n}"),
         );
-        let mut want_unique = Vec::new();
-        let mut want_lengths: Vec<u32> = Vec::new();
-        for (j, &x) in input.iter().enumerate() {
-            if j == 0 || x != input[j - 1] {
-                want_unique.push(x);
-                want_lengths.push(0);
-            }
-            *want_lengths.last_mut().expect("a run") += 1;
-        }
+        let (want_unique, want_lengths) = run_length_reference(&input);
         let runs = count[4] as usize;
         assert_eq!(runs, want_unique.len(), "runs, n = {n}");
         assert_same(
@@ -501,10 +489,7 @@ fn segmented_sort_select_run_length_and_histogram_on_a_stream() {
             &want_lengths,
             &format!("run lengths, n = {n}"),
         );
-        let mut want_bins = vec![0u32; 40];
-        for &x in &input {
-            want_bins[(x / 3) as usize] += 1;
-        }
+        let want_bins = bins_of_three(&input);
         assert_same(
             &read_u32(&stream, &bins, "bins"),
             &want_bins,

@@ -254,11 +254,7 @@ fn select_run_length_and_histogram_on_emulated_subgroups() {
     )
     .expect("builds");
     for (i, &n) in SIZES.iter().enumerate() {
-        let input: Vec<u32> = random(n, 120, 11 + i as u64)
-            .into_iter()
-            .enumerate()
-            .map(|(j, x)| if j % 5 == 0 { x } else { x / 60 })
-            .collect();
+        let input = runs_input(n, 11 + i as u64);
         let source = guarded(&device, &input, 0, 64);
         let selected = zeroed(&device, 4 * n as u64);
         let unique = zeroed(&device, 4 * n as u64);
@@ -304,23 +300,12 @@ fn select_run_length_and_histogram_on_emulated_subgroups() {
         let want: Vec<u32> = input.iter().copied().filter(|x| x % 3 == 1).collect();
         assert_eq!(read[1][0] as usize, want.len(), "select count n = {n}");
         assert_same(&read[0][..want.len()], &want, &format!("select n = {n}"));
-        let mut want_unique = Vec::new();
-        let mut want_lengths: Vec<u32> = Vec::new();
-        for (j, &x) in input.iter().enumerate() {
-            if j == 0 || x != input[j - 1] {
-                want_unique.push(x);
-                want_lengths.push(0);
-            }
-            *want_lengths.last_mut().expect("a run") += 1;
-        }
+        let (want_unique, want_lengths) = run_length_reference(&input);
         let runs = read[1][(runs_at / 4) as usize] as usize;
         assert_eq!(runs, want_unique.len(), "runs n = {n}");
         assert_same(&read[2][..runs], &want_unique, &format!("keys n = {n}"));
         assert_same(&read[3][..runs], &want_lengths, &format!("lengths n = {n}"));
-        let mut want_bins = vec![0u32; 40];
-        for &x in &input {
-            want_bins[(x / 3) as usize] += 1;
-        }
+        let want_bins = bins_of_three(&input);
         assert_same(&read[4], &want_bins, &format!("histogram n = {n}"));
     }
 }

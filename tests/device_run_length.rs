@@ -31,20 +31,6 @@ fn keys(n: usize, longest: u32, seed: u64) -> Vec<u32> {
     keys
 }
 
-fn reference(keys: &[u32]) -> (Vec<u32>, Vec<u32>) {
-    let mut unique = Vec::new();
-    let mut lengths: Vec<u32> = Vec::new();
-    for (i, &k) in keys.iter().enumerate() {
-        if i == 0 || k != keys[i - 1] {
-            unique.push(k);
-            lengths.push(1);
-        } else {
-            *lengths.last_mut().expect("a run") += 1;
-        }
-    }
-    (unique, lengths)
-}
-
 fn check(
     device: &wgpu::Device,
     queue: &wgpu::Queue,
@@ -76,7 +62,7 @@ fn check(
     .expect("records");
     let read = submit_and_read(device, queue, encoder, &[&unique, &lengths, &temp]);
     let what = format!("{:?} n = {n}, runs up to {longest}", rle.algorithm());
-    let (want_unique, want_lengths) = reference(&input);
+    let (want_unique, want_lengths) = run_length_reference(&input);
     let runs = read[2][(runs_at / 4) as usize] as usize;
     assert_eq!(runs, want_unique.len(), "{what}: runs");
     let got_unique = inside(&read[0], out_at, n, &what);

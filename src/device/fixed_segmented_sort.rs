@@ -6,8 +6,9 @@
 use super::KeyType;
 use super::backend::{Device, Queue};
 use super::context::{Context, Op, Pipeline, record};
+use super::segmented_sort::named_sides;
 use super::shaders;
-use super::slice::{Slice, disjoint, distinct};
+use super::slice::{Slice, disjoint, distinct_each};
 use crate::error::Error;
 
 /// Threads (and elements) per workgroup of the kernel.
@@ -191,17 +192,8 @@ impl FixedSegmentedSort {
         n: u32,
     ) -> Result<(), Error> {
         const NAME: &str = "wavekit::device::FixedSegmentedSort";
-        let mut inputs = vec![("keys_in", keys[0])];
-        let mut outputs = vec![("keys_out", keys[1])];
-        if let Some([values_in, values_out]) = values {
-            inputs.push(("values_in", values_in));
-            outputs.push(("values_out", values_out));
-        }
-        for &input in &inputs {
-            for &output in &outputs {
-                distinct(NAME, input, output)?;
-            }
-        }
+        let (readers, writers) = named_sides(keys, values);
+        distinct_each(NAME, &readers, &writers)?;
         let limits = &self.ctx.limits;
         let bytes = 4 * u64::from(n);
         let keys_in = limits.check(NAME, "keys_in", keys[0], bytes)?;

@@ -6,7 +6,7 @@ use super::KeyType;
 use super::backend::{Device, Queue};
 use super::context::{Context, Op, Pipeline, TempLayout, record};
 use super::shaders;
-use super::slice::{Slice, distinct};
+use super::slice::{Slice, distinct_each};
 use crate::error::Error;
 
 /// Elements a `sort_chunk` workgroup sorts in workgroup memory.
@@ -241,17 +241,10 @@ impl SegmentedSort {
                 "{NAME}: {n} keys; it sorts at most 2^30 = {MAX_KEYS}"
             )));
         }
-        let mut inputs = vec![("keys_in", keys[0]), ("offsets", offsets)];
-        let mut outputs = vec![("keys_out", keys[1]), ("temp", temp)];
-        if let Some([values_in, values_out]) = values {
-            inputs.push(("values_in", values_in));
-            outputs.push(("values_out", values_out));
-        }
-        for &input in &inputs {
-            for &output in &outputs {
-                distinct(NAME, input, output)?;
-            }
-        }
+        let (mut readers, mut writers) = named_sides(keys, values);
+        readers.push(("offsets", offsets));
+        writers.push(("temp", temp));
+        distinct_each(NAME, &readers, &writers)?;
         let limits = &self.ctx.limits;
         let bytes = 4 * u64::from(n);
         let (layout, [scratch, pass]) = self.temp_layout(n);
@@ -340,6 +333,25 @@ impl SegmentedSort {
             if self.pairs { " with u32 values" } else { "" },
         )
     }
+}
+
+/// The named read and written slices of a sort of `keys` (in, out) and
+/// optional `values` (in, out), for [`distinct_each`].
+#[allow(clippy::type_complexity)]
+pub(crate) fn named_sides<'a>(
+    keys: [Slice<'a>; 2],
+    values: Option<[Slice<'a>; 2]>,
+) -> (
+    Vec<(&'static str, Slice<'a>)>,
+    Vec<(&'static str, Slice<'a>)>,
+) {
+    let mut readers = vec![("keys_in", keys[0])];
+    let mut writers = vec![("keys_out", keys[1])];
+    if let Some([values_in, values_out]) = values {
+        readers.push(("values_in", values_in));
+        writers.push(("values_out", values_out));
+    }
+    (readers, writers)
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@ use super::ScanAlgorithm;
 use super::backend::{Device, Queue};
 use super::compaction::{Compaction, FlagType, Keep};
 use super::context::{Context, TempLayout, record};
-use super::slice::{Slice, disjoint, distinct};
+use super::slice::{Slice, disjoint, distinct_each};
 use super::user_fn::{self, Signature};
 use crate::dtype::Dtype;
 use crate::error::Error;
@@ -231,12 +231,14 @@ fn select(
     flags: Option<(Slice<'_>, u64)>,
     n: u32,
 ) -> Result<(), Error> {
-    let read = std::iter::once(("input", input)).chain(flags.map(|(f, _)| ("flags", f)));
-    for reader in read {
-        for (what, slice) in [("output", output), ("count", count), ("temp", temp)] {
-            distinct(name, reader, (what, slice))?;
-        }
-    }
+    let readers: Vec<_> = std::iter::once(("input", input))
+        .chain(flags.map(|(f, _)| ("flags", f)))
+        .collect();
+    distinct_each(
+        name,
+        &readers,
+        &[("output", output), ("count", count), ("temp", temp)],
+    )?;
     let ctx = &compaction.ctx;
     let bytes = 4 * u64::from(n);
     let input = ctx.limits.check(name, "input", input, bytes)?;

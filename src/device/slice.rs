@@ -278,6 +278,20 @@ pub(crate) fn distinct(
     Ok(())
 }
 
+/// [`distinct`] for each of `readers` against each of `writers`.
+pub(crate) fn distinct_each(
+    algorithm: &str,
+    readers: &[(&str, Slice<'_>)],
+    writers: &[(&str, Slice<'_>)],
+) -> Result<(), Error> {
+    for &reader in readers {
+        for &writer in writers {
+            distinct(algorithm, reader, writer)?;
+        }
+    }
+    Ok(())
+}
+
 /// Fails when two of `ranges` (named) overlap in one buffer: outputs and
 /// scratch that share a buffer must not share bytes.
 pub(crate) fn disjoint(algorithm: &str, ranges: &[(&str, Range<'_>)]) -> Result<(), Error> {

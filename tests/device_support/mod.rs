@@ -198,3 +198,38 @@ pub fn assert_same<T: PartialEq + std::fmt::Debug>(got: &[T], want: &[T], what: 
         );
     }
 }
+
+/// `n` keys below 120 in runs (four of five follow `x / 60` of a random
+/// x, so equal neighbours are common): the run-length, selection and
+/// histogram tests' input.
+pub fn runs_input(n: usize, seed: u64) -> Vec<u32> {
+    random(n, 120, seed)
+        .into_iter()
+        .enumerate()
+        .map(|(j, x)| if j % 5 == 0 { x } else { x / 60 })
+        .collect()
+}
+
+/// The key and length of each run of equal `keys`.
+pub fn run_length_reference(keys: &[u32]) -> (Vec<u32>, Vec<u32>) {
+    let mut unique = Vec::new();
+    let mut lengths: Vec<u32> = Vec::new();
+    for (i, &k) in keys.iter().enumerate() {
+        if i == 0 || k != keys[i - 1] {
+            unique.push(k);
+            lengths.push(1);
+        } else {
+            *lengths.last_mut().expect("a run") += 1;
+        }
+    }
+    (unique, lengths)
+}
+
+/// Counts of [`runs_input`] keys in 40 bins of 3 (`EvenLevels::U32 { 0, 120 }`).
+pub fn bins_of_three(keys: &[u32]) -> Vec<u32> {
+    let mut bins = vec![0u32; 40];
+    for &x in keys {
+        bins[(x / 3) as usize] += 1;
+    }
+    bins
+}
