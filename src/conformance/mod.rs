@@ -3,8 +3,8 @@
 //!
 //! Cases are batched into one kernel per (family, lowering), so a suite is a
 //! dozen pipelines whatever the number of cases. Before any op runs, the
-//! [adapter check](adapter_check) makes sure the adapter's subgroups are as
-//! wide as it reports; if not, the suite reports a failed adapter and runs
+//! adapter check (`adapter_check.rs`) makes sure the adapter's subgroups are
+//! as wide as it reports; if not, the suite reports a failed adapter and runs
 //! no op (their failures would say nothing about the ops).
 
 mod adapter_check;
