@@ -77,7 +77,6 @@ pub(crate) struct Compaction {
     lookback: Pipeline,
     count_tiles: Pipeline,
     scatter: Pipeline,
-    zero: Pipeline,
     scan: Scan,
 }
 
@@ -119,8 +118,6 @@ impl Compaction {
         let module = ctx.compose(shaders::COMPACT, "compact.wgsl", &edits)?;
         let [lookback, count_tiles, scatter] =
             ctx.pipelines(&module, ["select_lookback", "count_tiles", "scatter"])?;
-        let zero_module = ctx.compose(shaders::ZERO, "zero.wgsl", &[])?;
-        let [zero] = ctx.pipelines(&zero_module, ["zero"])?;
         let scan = Scan::with_context(ctx.clone(), ScanKind::Exclusive, true)?
             .with_algorithm(ScanAlgorithm::ReduceThenScan);
         Ok(Compaction {
@@ -133,7 +130,6 @@ impl Compaction {
             lookback,
             count_tiles,
             scatter,
-            zero,
             scan,
         })
     }
@@ -186,7 +182,7 @@ impl Compaction {
         regions: &Regions,
     ) -> Vec<Op<'a>> {
         if n == 0 {
-            return vec![Op::Dispatch(&self.zero, vec![count], [1, 1, 1])];
+            return vec![Op::Clear(count)];
         }
         let counts = temp.sub(regions.counts.0, regions.counts.1);
         let offsets = temp.sub(regions.offsets.0, regions.offsets.1);

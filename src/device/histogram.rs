@@ -184,7 +184,6 @@ fn integer_bin_fn(
 pub struct Histogram {
     ctx: Context,
     bins: u32,
-    zero: Pipeline,
     count: Pipeline,
 }
 
@@ -261,14 +260,7 @@ impl Histogram {
             "histogram_global"
         };
         let [count] = ctx.pipelines(&module, [entry])?;
-        let zero_module = ctx.compose(shaders::ZERO, "zero.wgsl", &[])?;
-        let [zero] = ctx.pipelines(&zero_module, ["zero"])?;
-        Ok(Histogram {
-            ctx,
-            bins,
-            zero,
-            count,
-        })
+        Ok(Histogram { ctx, bins, count })
     }
 
     /// The number of bins.
@@ -290,11 +282,7 @@ impl Histogram {
         let limits = &self.ctx.limits;
         let samples = limits.check(NAME, "samples", samples, 4 * u64::from(n))?;
         let histogram = limits.check(NAME, "histogram", histogram, 4 * u64::from(self.bins))?;
-        let mut ops = vec![Op::Dispatch(
-            &self.zero,
-            vec![histogram],
-            self.ctx.grid(self.bins.div_ceil(BLOCK as u32)),
-        )];
+        let mut ops = vec![Op::Clear(histogram)];
         if n > 0 {
             let groups = u64::from(n).div_ceil(BLOCK * 8).clamp(1, MAX_GROUPS) as u32;
             ops.push(Op::Dispatch(

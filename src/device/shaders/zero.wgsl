@@ -1,7 +1,8 @@
 // Zeroes every word of `words`: a dispatch of ceil(len / 256) workgroups
-// (spilling into y), one word per thread. The device algorithms write a
-// zero count or clear the caller's output with it where `clear_buffer`
-// would need COPY_DST on the caller's buffer.
+// (spilling into y), one word per thread. Every clear of wavekit::device on
+// wgpu (look-back state, a zero count, histogram bins) is this dispatch in
+// the call's compute pass: `clear_buffer` would end the pass, add a
+// transfer barrier and need COPY_DST on the caller's buffer.
 // Bindings: 0 words (array<u32>).
 
 @group(0) @binding(0) var<storage, read_write> words: array<u32>;
