@@ -296,11 +296,14 @@ if has_part refs; then
 fi
 
 if has_part tests; then
-    # The wavekit::device CUDA tests (tests/device_cuda.rs), packed by
-    # TESTS=1 bash bench/pack.sh.
+    # The wavekit::device CUDA tests (tests/device_cuda.rs) and the CUDA
+    # example, packed by TESTS=1 bash bench/pack.sh.
     TESTS_BIN=$(first_file "$BIN/wk-device-cuda")
     step "wavekit::device CUDA tests" 120 60 "$INFO/device-cuda-tests.log" "$INFO/device-cuda-tests.log" \
         "${WK[@]}" "$TESTS_BIN" --test-threads 1
+    EXAMPLE_BIN=$(first_file "$BIN/wk-example-device-cuda")
+    step "examples/device_cuda.rs" 60 60 "$INFO/example-device-cuda.log" "$INFO/example-device-cuda.log" \
+        "${WK[@]}" "$EXAMPLE_BIN"
 fi
 
 has_part cuda && demos cuda cuda "$HI" 100

@@ -48,12 +48,15 @@ fi
 if [[ ${PROBE:-1} == 1 && -f target/release/wavekit-alloc-probe ]]; then
     strip -o "$stage/wk-alloc-probe" target/release/wavekit-alloc-probe
 fi
-# TESTS=1: the wavekit::device CUDA tests (tests/device_cuda.rs), for
-# bench/device-run.sh's `tests` part (2.6 MB packed).
+# TESTS=1: the wavekit::device CUDA tests (tests/device_cuda.rs) and the
+# CUDA example, for bench/device-run.sh's `tests` part.
 if [[ ${TESTS:-0} == 1 ]]; then
     test_bin=$(cargo test --release --locked --features native --test device_cuda --no-run 2>&1 |
         grep -o 'target/release/deps/device_cuda-[0-9a-f]*' | tail -n 1)
     strip -o "$stage/wk-device-cuda" "$test_bin"
+    # And the CUDA example (examples/device_cuda.rs), which the part runs too.
+    cargo build --release --locked --features native --example device_cuda
+    strip -o "$stage/wk-example-device-cuda" target/release/examples/device_cuda
 fi
 # The device machine gets no .git: the commit the binaries were built from.
 git describe --always --dirty >"$stage/commit.txt"
