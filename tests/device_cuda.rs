@@ -14,12 +14,15 @@ mod device_support;
 
 use std::sync::Arc;
 
-use device_support::{GUARD, assert_same, bins_of_three, random, run_length_reference, runs_input};
+use device_support::{
+    GUARD, assert_same, bins_of_three, histogram_of_thirds, random, run_length_reference,
+    runs_input,
+};
 use wavekit::Dtype;
 use wavekit::device::{
-    EvenLevels, FixedSegmentedSort, FlagType, Histogram, KeyType, RadixSort, RadixSortOptions,
-    Reduce, ReduceOp, ReduceType, RunLengthEncode, Scan, ScanAlgorithm, ScanKind, ScanOperator,
-    SegmentedSort, SelectFlagged, SelectIf, Slice,
+    FixedSegmentedSort, FlagType, KeyType, RadixSort, RadixSortOptions, Reduce, ReduceOp,
+    ReduceType, RunLengthEncode, Scan, ScanAlgorithm, ScanKind, ScanOperator, SegmentedSort,
+    SelectFlagged, SelectIf, Slice,
 };
 use wavekit_native::NativeError;
 use wavekit_native::cuda::Cuda;
@@ -357,15 +360,7 @@ fn segmented_sort_select_run_length_and_histogram_on_a_stream() {
     assert_eq!(select.algorithm(), ScanAlgorithm::DecoupledLookBack);
     let rle = RunLengthEncode::new(&ctx, Dtype::U32).expect("builds");
     let flagged = SelectFlagged::new(&ctx, Dtype::U32, FlagType::U8).expect("builds");
-    let histogram = Histogram::even(
-        &ctx,
-        40,
-        EvenLevels::U32 {
-            lower: 0,
-            upper: 120,
-        },
-    )
-    .expect("builds");
+    let histogram = histogram_of_thirds(&ctx);
     for (i, &n) in SIZES.iter().enumerate() {
         let input = runs_input(n, 90 + i as u64);
         let source = guarded(&stream, &input, GUARD);

@@ -12,8 +12,8 @@ mod device_support;
 use device_support::*;
 use wavekit::Dtype;
 use wavekit::device::{
-    EvenLevels, Histogram, KeyType, RadixSort, RadixSortAlgorithm, Reduce, ReduceOp, ReduceType,
-    RunLengthEncode, Scan, ScanAlgorithm, ScanKind, ScanOperator, SegmentedSort, SelectIf, Slice,
+    KeyType, RadixSort, RadixSortAlgorithm, Reduce, ReduceOp, ReduceType, RunLengthEncode, Scan,
+    ScanAlgorithm, ScanKind, ScanOperator, SegmentedSort, SelectIf, Slice,
 };
 
 const SIZES: [usize; 5] = [0, 1, 8191, 8193, 100_003];
@@ -244,15 +244,7 @@ fn select_run_length_and_histogram_on_emulated_subgroups() {
     assert_eq!(select.algorithm(), ScanAlgorithm::ReduceThenScan);
     let rle = RunLengthEncode::new(&device, Dtype::U32).expect("builds");
     assert_eq!(rle.algorithm(), ScanAlgorithm::ReduceThenScan);
-    let histogram = Histogram::even(
-        &device,
-        40,
-        EvenLevels::U32 {
-            lower: 0,
-            upper: 120,
-        },
-    )
-    .expect("builds");
+    let histogram = histogram_of_thirds(&device);
     for (i, &n) in SIZES.iter().enumerate() {
         let input = runs_input(n, 11 + i as u64);
         let source = guarded(&device, &input, 0, 64);

@@ -93,6 +93,8 @@ impl Compaction {
     /// Composes `compact.wgsl` for `element` (a WGSL scalar type) and
     /// `keep`; a predicate must have been checked (`user_fn::check`).
     pub fn new(ctx: Context, element: &str, keep: Keep<'_>) -> Result<Self, Error> {
+        // The look-back's state and an empty input's count are clears.
+        let ctx = ctx.with_clears()?;
         let emulated = ctx.target.is_emulated();
         let alias = format!("alias T = {element};");
         let look_back = format!("const LOOK_BACK = {};", !emulated);

@@ -3,7 +3,7 @@
 //! storage, and recording clears and dispatches into the caller's encoder.
 
 use std::borrow::Cow;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use super::ScanAlgorithm;
 use super::backend::{Device, Queue};
@@ -29,8 +29,9 @@ pub(crate) enum Api {
         device: wgpu::Device,
         info: Box<wgpu::AdapterInfo>,
         /// `shaders/zero.wgsl`: clears recorded as dispatches in the
-        /// algorithm's compute pass.
-        zero: Arc<Pipeline>,
+        /// algorithm's compute pass; compiled by [`Context::with_clears`],
+        /// once per context and the contexts cloned from it.
+        zero: Arc<OnceLock<Pipeline>>,
     },
     /// A CUDA context.
     #[cfg(feature = "native")]
@@ -57,15 +58,11 @@ impl Context {
         match device {
             Device::Wgpu(device) => {
                 let target = Target::from_device(device)?;
-                let zero_module = Composer::new(target.clone())
-                    .compose(super::shaders::ZERO, "zero.wgsl")?
-                    .module;
-                let [zero] = wgpu_pipelines(device, &zero_module, ["zero"])?;
                 Ok(Context {
                     api: Api::Wgpu {
                         device: device.clone(),
                         info: Box::new(device.adapter_info()),
-                        zero: Arc::new(zero),
+                        zero: Arc::new(OnceLock::new()),
                     },
                     target,
                     limits: SliceLimits::of(device),
@@ -74,6 +71,21 @@ impl Context {
             #[cfg(feature = "native")]
             Device::Cuda(context) => super::cuda::CudaApi::context(context),
         }
+    }
+
+    /// The context, ready to record [`Op::Clear`]: on wgpu its zero
+    /// pipeline compiled (once; CUDA clears with a memset). Every algorithm
+    /// that records clears builds its context with this.
+    pub fn with_clears(self) -> Result<Self, Error> {
+        if let Api::Wgpu { device, zero, .. } = &self.api
+            && zero.get().is_none()
+        {
+            let module = self.compose(super::shaders::ZERO, "zero.wgsl", &[])?;
+            let [pipeline] = wgpu_pipelines(device, &module, ["zero"])?;
+            // A clone racing here compiled the same pipeline: keep either.
+            let _ = zero.set(pipeline);
+        }
+        Ok(self)
     }
 
     /// The scan algorithm for the device ([`ScanAlgorithm::for_adapter`];
@@ -266,7 +278,13 @@ pub(crate) enum Op<'a> {
 pub(crate) fn record(ctx: &Context, queue: Queue<'_>, ops: &[Op<'_>]) -> Result<(), Error> {
     match (&ctx.api, queue) {
         (Api::Wgpu { device, zero, .. }, Queue::Wgpu(encoder)) => {
-            record_wgpu(ctx, device, zero, encoder, ops);
+            if zero.get().is_none() && ops.iter().any(|op| matches!(op, Op::Clear(_))) {
+                return Err(Error::Gpu(
+                    "wavekit::device: a clear on a context built without Context::with_clears"
+                        .into(),
+                ));
+            }
+            record_wgpu(ctx, device, zero.get(), encoder, ops);
             Ok(())
         }
         #[cfg(feature = "native")]
@@ -289,7 +307,7 @@ pub(crate) fn record(ctx: &Context, queue: Queue<'_>, ops: &[Op<'_>]) -> Result<
 fn record_wgpu(
     ctx: &Context,
     device: &wgpu::Device,
-    zero: &Pipeline,
+    zero: Option<&Pipeline>,
     encoder: &mut wgpu::CommandEncoder,
     ops: &[Op<'_>],
 ) {
@@ -300,7 +318,7 @@ fn record_wgpu(
     for op in ops {
         let (pipeline, ranges, grid) = match op {
             Op::Clear(range) => (
-                zero,
+                zero.unwrap_or_else(|| unreachable!("`record` checks the zero pipeline")),
                 std::slice::from_ref(range),
                 ctx.grid((range.size / 4).div_ceil(256) as u32),
             ),

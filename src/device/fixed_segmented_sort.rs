@@ -8,7 +8,7 @@ use super::backend::{Device, Queue};
 use super::context::{Context, Op, Pipeline, record};
 use super::segmented_sort::named_sides;
 use super::shaders;
-use super::slice::{Slice, disjoint, distinct_each};
+use super::slice::{Slice, disjoint, distinct_each, values_match};
 use crate::error::Error;
 
 /// Threads (and elements) per workgroup of the kernel.
@@ -149,11 +149,6 @@ impl FixedSegmentedSort {
         keys_out: Slice<'_>,
         n: u32,
     ) -> Result<(), Error> {
-        if self.pairs {
-            return Err(Error::Usage(
-                "wavekit::device::FixedSegmentedSort: built for pairs: call record_pairs".into(),
-            ));
-        }
         self.record(queue.into(), [keys_in, keys_out], None, n)
     }
 
@@ -170,12 +165,6 @@ impl FixedSegmentedSort {
         values_out: Slice<'_>,
         n: u32,
     ) -> Result<(), Error> {
-        if !self.pairs {
-            return Err(Error::Usage(
-                "wavekit::device::FixedSegmentedSort: built for keys alone: call record_keys"
-                    .into(),
-            ));
-        }
         self.record(
             queue.into(),
             [keys_in, keys_out],
@@ -192,6 +181,7 @@ impl FixedSegmentedSort {
         n: u32,
     ) -> Result<(), Error> {
         const NAME: &str = "wavekit::device::FixedSegmentedSort";
+        values_match(NAME, self.pairs, values.is_some())?;
         let (readers, writers) = named_sides(keys, values);
         distinct_each(NAME, &readers, &writers)?;
         let limits = &self.ctx.limits;

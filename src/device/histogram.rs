@@ -231,7 +231,7 @@ impl Histogram {
         check: bool,
     ) -> Result<Self, Error> {
         let element = user_fn::element(NAME, dtype, &[Dtype::U32, Dtype::I32, Dtype::F32])?;
-        let ctx = Context::new(device.into())?;
+        let ctx = Context::new(device.into())?.with_clears()?;
         if check {
             let signature = Signature {
                 algorithm: NAME,

@@ -14,7 +14,7 @@ use std::ops::Range as Bits;
 use super::ScanAlgorithm;
 use super::backend::{Device, Queue};
 use super::context::{Context, Op, TempLayout, record};
-use super::slice::{Range, Slice};
+use super::slice::{Range, Slice, values_match};
 use crate::error::Error;
 use onesweep::OneSweep;
 use reduce_then_scan::ReduceThenScan;
@@ -288,7 +288,7 @@ impl RadixSort {
                 bits.start, bits.end, options.key
             )));
         }
-        let ctx = Context::new(device.into())?;
+        let ctx = Context::new(device.into())?.with_clears()?;
         // On emulated subgroups OneSweep's eight ballots per key are eight
         // workgroup exchanges: reduce-then-scan ran 4.1x faster there (H100,
         // Vulkan, 2^24 keys: 2.24 against 9.18 ms,
@@ -394,11 +394,6 @@ impl RadixSort {
         n: u32,
         temp: Slice<'_>,
     ) -> Result<(), Error> {
-        if self.options.pairs {
-            return Err(Error::Usage(
-                "wavekit::device::RadixSort: built for pairs: call record_pairs".into(),
-            ));
-        }
         self.record(queue, [keys_in, keys_out], None, n, temp)
     }
 
@@ -417,11 +412,6 @@ impl RadixSort {
         n: u32,
         temp: Slice<'_>,
     ) -> Result<(), Error> {
-        if !self.options.pairs {
-            return Err(Error::Usage(
-                "wavekit::device::RadixSort: built for keys alone: call record_keys".into(),
-            ));
-        }
         self.record(
             queue,
             [keys_in, keys_out],
@@ -440,6 +430,7 @@ impl RadixSort {
         temp: Slice<'_>,
     ) -> Result<(), Error> {
         const NAME: &str = "wavekit::device::RadixSort";
+        values_match(NAME, self.options.pairs, values.is_some())?;
         if n > MAX_KEYS {
             return Err(Error::Usage(format!(
                 "{NAME}: {n} keys; it sorts at most 2^30 - 1 = {MAX_KEYS}"

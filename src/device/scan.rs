@@ -137,6 +137,8 @@ impl Scan {
         kind: ScanKind,
         writable_input: bool,
     ) -> Result<Self, Error> {
+        // The look-back clears its tile state.
+        let ctx = ctx.with_clears()?;
         let inclusive = format!("const INCLUSIVE = {};", matches!(kind, ScanKind::Inclusive));
         // One subgroup looks back: not possible on emulated subgroups.
         let emulated = ctx.target.is_emulated();

@@ -6,7 +6,7 @@ use super::KeyType;
 use super::backend::{Device, Queue};
 use super::context::{Context, Op, Pipeline, TempLayout, record};
 use super::shaders;
-use super::slice::{Slice, distinct_each};
+use super::slice::{Slice, distinct_each, values_match};
 use crate::error::Error;
 
 /// Elements a `sort_chunk` workgroup sorts in workgroup memory.
@@ -175,11 +175,6 @@ impl SegmentedSort {
         n_segments: u32,
         temp: Slice<'_>,
     ) -> Result<(), Error> {
-        if self.pairs {
-            return Err(Error::Usage(
-                "wavekit::device::SegmentedSort: built for pairs: call record_pairs".into(),
-            ));
-        }
         self.record(
             queue,
             [keys_in, keys_out],
@@ -208,11 +203,6 @@ impl SegmentedSort {
         n_segments: u32,
         temp: Slice<'_>,
     ) -> Result<(), Error> {
-        if !self.pairs {
-            return Err(Error::Usage(
-                "wavekit::device::SegmentedSort: built for keys alone: call record_keys".into(),
-            ));
-        }
         self.record(
             queue,
             [keys_in, keys_out],
@@ -236,6 +226,7 @@ impl SegmentedSort {
         temp: Slice<'_>,
     ) -> Result<(), Error> {
         const NAME: &str = "wavekit::device::SegmentedSort";
+        values_match(NAME, self.pairs, values.is_some())?;
         if n > MAX_KEYS {
             return Err(Error::Usage(format!(
                 "{NAME}: {n} keys; it sorts at most 2^30 = {MAX_KEYS}"

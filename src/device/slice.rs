@@ -278,6 +278,24 @@ pub(crate) fn distinct(
     Ok(())
 }
 
+/// Fails when a call of a sort gives values (`given`) and the sort was
+/// built for keys alone, or none and it was built for pairs.
+pub(crate) fn values_match(
+    algorithm: &str,
+    built_for_pairs: bool,
+    given: bool,
+) -> Result<(), Error> {
+    match (built_for_pairs, given) {
+        (true, false) => Err(Error::Usage(format!(
+            "{algorithm}: built for pairs: call record_pairs"
+        ))),
+        (false, true) => Err(Error::Usage(format!(
+            "{algorithm}: built for keys alone: call record_keys"
+        ))),
+        _ => Ok(()),
+    }
+}
+
 /// [`distinct`] for each of `readers` against each of `writers`.
 pub(crate) fn distinct_each(
     algorithm: &str,

@@ -225,6 +225,22 @@ pub fn run_length_reference(keys: &[u32]) -> (Vec<u32>, Vec<u32>) {
     (unique, lengths)
 }
 
+/// The histogram [`bins_of_three`] computes on the CPU: 40 even bins of
+/// u32 over `0..120`.
+pub fn histogram_of_thirds<'d>(
+    device: impl Into<wavekit::device::Device<'d>>,
+) -> wavekit::device::Histogram {
+    wavekit::device::Histogram::even(
+        device,
+        40,
+        wavekit::device::EvenLevels::U32 {
+            lower: 0,
+            upper: 120,
+        },
+    )
+    .expect("builds")
+}
+
 /// Counts of [`runs_input`] keys in 40 bins of 3 (`EvenLevels::U32 { 0, 120 }`).
 pub fn bins_of_three(keys: &[u32]) -> Vec<u32> {
     let mut bins = vec![0u32; 40];

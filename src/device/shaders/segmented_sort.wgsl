@@ -106,17 +106,8 @@ fn bounds(s: u32) -> vec2<u32> {
 /// segment_count()), as its bounds; (i, i + 1) when none holds it (the
 /// element then stays).
 fn segment_of(i: u32, lo: u32, hi: u32) -> vec2<u32> {
-    // The last segment s in lo..hi with offsets[s] <= i.
-    var a = lo;
-    var b = hi;
-    while a < b {
-        let mid = (a + b) / 2u;
-        if offsets[mid] <= i {
-            a = mid + 1u;
-        } else {
-            b = mid;
-        }
-    }
+    // The last segment s in lo..hi with offsets[s] <= i is a - 1.
+    let a = offsets_after(i, lo, hi);
     if a > lo {
         let seg = bounds(a - 1u);
         if i >= seg.x && i < seg.y {
@@ -339,8 +330,14 @@ fn sort_chunk(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wi
 
 /// The last segment s with offsets[s] <= i (0 when none), of all segments.
 fn segment_of_index(i: u32, segments: u32) -> u32 {
-    var a = 0u;
-    var b = segments;
+    return max(offsets_after(i, 0u, segments), 1u) - 1u;
+}
+
+/// The first s in lo..hi with offsets[s] > i (hi when none): a binary
+/// search, log2(hi - lo) + 1 reads.
+fn offsets_after(i: u32, lo: u32, hi: u32) -> u32 {
+    var a = lo;
+    var b = hi;
     while a < b {
         let mid = (a + b) / 2u;
         if offsets[mid] <= i {
@@ -349,7 +346,7 @@ fn segment_of_index(i: u32, segments: u32) -> u32 {
             b = mid;
         }
     }
-    return max(a, 1u) - 1u;
+    return a;
 }
 
 @compute @workgroup_size(BLOCK)
