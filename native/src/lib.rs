@@ -27,4 +27,4 @@ pub mod tools;
 /// ours are the same version.
 pub use cudarc;
 pub use error::NativeError;
-pub use lower::BoundsChecks;
+pub use lower::{BoundsChecks, LowerOptions};

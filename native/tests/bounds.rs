@@ -1,15 +1,17 @@
-//! WGSL's bounds semantics in the native lowering, checked without a GPU:
-//! by default every dynamic index into a storage buffer's runtime-sized
+//! WGSL's guarantees in the native lowering, checked without a GPU: by
+//! default every dynamic index into a storage buffer's runtime-sized
 //! array, a workgroup array, a private array or a vector is clamped
-//! (`min.u32` in PTX, `v_min_u32` on AMDGPU); `BoundsChecks::Unchecked`
-//! leaves none of it. The run-time counterpart, a kernel writing out of
-//! bounds on purpose, is `cuda_bounds.rs`.
+//! (`min.u32` in PTX, `v_min_u32` on AMDGPU), and workgroup memory starts
+//! zeroed; `BoundsChecks::Unchecked` leaves no clamp, and
+//! `LowerOptions::zero_initialize_workgroup_memory: false` no zeroing. The
+//! run-time counterpart, a kernel writing out of bounds on purpose, is
+//! `cuda_bounds.rs`.
 
-use wavekit_native::BoundsChecks;
 use wavekit_native::amdgpu::{self, Amdgpu, Arch};
 use wavekit_native::lower::{KernelRequest, Source};
 use wavekit_native::nvptx::{self, PtxOptions};
 use wavekit_native::tools;
+use wavekit_native::{BoundsChecks, LowerOptions};
 
 fn module(source: &str) -> (naga::Module, naga::valid::ModuleInfo) {
     let module = naga::front::wgsl::parse_str(source)
@@ -23,7 +25,7 @@ fn module(source: &str) -> (naga::Module, naga::valid::ModuleInfo) {
     (module, info)
 }
 
-fn ptx(source: &str, bounds: BoundsChecks) -> String {
+fn ptx(source: &str, lower: impl Into<LowerOptions>) -> String {
     let (module, info) = module(source);
     let ptx = nvptx::compile(
         &module,
@@ -35,7 +37,7 @@ fn ptx(source: &str, bounds: BoundsChecks) -> String {
                 name: "shader.wgsl",
                 text: source,
             }),
-            bounds,
+            lower: lower.into(),
         },
     )
     .unwrap_or_else(|e| panic!("{e}"));
@@ -169,7 +171,7 @@ fn the_abi_refuses_a_runtime_array_without_an_element() {
         &PtxOptions {
             sm: 90,
             source: None,
-            bounds: BoundsChecks::default(),
+            lower: BoundsChecks::default().into(),
         },
     )
     .expect("PTX");
@@ -179,4 +181,42 @@ fn the_abi_refuses_a_runtime_array_without_an_element() {
     assert!(message.contains("8 bytes"), "{message}");
     output.check(8).expect("one element");
     output.check(12).expect("two elements");
+}
+
+/// A kernel that writes its workgroup array before reading it: 256 words
+/// over 64 threads, so the zeroing is four stores a thread and a barrier.
+const WRITES_FIRST: &str = "
+@group(0) @binding(0) var<storage, read_write> output: array<u32>;
+var<workgroup> tile: array<u32, 256>;
+@compute @workgroup_size(64)
+fn main(@builtin(local_invocation_index) li: u32) {
+    for (var k = li; k < 256u; k += 64u) {
+        tile[k] = k * 3u;
+    }
+    workgroupBarrier();
+    output[li] = tile[255u - li];
+}
+";
+
+#[test]
+fn workgroup_memory_is_zeroed_unless_the_options_say_not() {
+    let zeroed = ptx(WRITES_FIRST, LowerOptions::default());
+    let bare = ptx(
+        WRITES_FIRST,
+        LowerOptions {
+            zero_initialize_workgroup_memory: false,
+            ..LowerOptions::default()
+        },
+    );
+    let proven = ptx(WRITES_FIRST, LowerOptions::proven());
+    let barriers = |text: &str| count(text, "barrier.sync") + count(text, "bar.sync");
+    // The zeroing's stores of 0 and its barrier, then the shader's own.
+    assert!(
+        count(&zeroed, "st.shared.u32") > count(&bare, "st.shared.u32"),
+        "{zeroed}"
+    );
+    assert_eq!(barriers(&zeroed), 2, "{zeroed}");
+    assert_eq!(barriers(&bare), 1, "{bare}");
+    assert_eq!(barriers(&proven), 1, "{proven}");
+    assert_eq!(count(&proven, "min.u32"), 0, "{proven}");
 }

@@ -94,7 +94,7 @@ fn out_of_bounds_accesses_stay_inside_their_buffers() {
         &PtxOptions {
             sm: 90,
             source: None,
-            bounds: BoundsChecks::Restrict,
+            lower: BoundsChecks::Restrict.into(),
         },
     )
     .expect("PTX");

@@ -32,7 +32,7 @@ fn run(cuda: &Cuda, source: &str, buffers: &mut [Vec<u8>], groups: u32) {
         &PtxOptions {
             sm: 90,
             source: None,
-            bounds: Default::default(),
+            lower: Default::default(),
         },
     )
     .expect("PTX");

@@ -29,7 +29,7 @@ fn ptx(source: &str, sm: u32) -> Result<Ptx, NativeError> {
                 name: "shader.wgsl",
                 text: source,
             }),
-            bounds: Default::default(),
+            lower: Default::default(),
         },
     )
 }

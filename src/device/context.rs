@@ -158,14 +158,19 @@ impl Context {
         match &self.api {
             Api::Wgpu { device, .. } => wgpu_pipelines(device, module, entries),
             #[cfg(feature = "native")]
-            Api::Cuda(cuda) => {
-                cuda.pipelines(module, entries, wavekit_native::BoundsChecks::Restrict)
-            }
+            Api::Cuda(cuda) => cuda.pipelines(
+                module,
+                entries,
+                wavekit_native::BoundsChecks::Restrict.into(),
+            ),
         }
     }
 
-    /// [`Context::pipelines`], and on CUDA without bounds checks (wgpu
-    /// keeps its own: there they cost the OneSweep sort 2.5 %).
+    /// [`Context::pipelines`], and on CUDA without bounds checks. wgpu keeps
+    /// its checks and its zeroing of workgroup memory: without either or
+    /// both, the OneSweep sort ran 1–4 % slower through Vulkan, and on CUDA
+    /// without the zeroing 10 % slower (H100,
+    /// docs/benchmarks/2026-11-25j-h100-workgroup-zeroing).
     ///
     /// # Safety
     ///
@@ -178,9 +183,11 @@ impl Context {
     ) -> Result<[Pipeline; N], Error> {
         match &self.api {
             #[cfg(feature = "native")]
-            Api::Cuda(cuda) => {
-                cuda.pipelines(module, entries, wavekit_native::BoundsChecks::Unchecked)
-            }
+            Api::Cuda(cuda) => cuda.pipelines(
+                module,
+                entries,
+                wavekit_native::BoundsChecks::Unchecked.into(),
+            ),
             _ => self.pipelines(module, entries),
         }
     }

@@ -7,7 +7,7 @@
 
 use std::sync::Arc;
 
-use wavekit_native::BoundsChecks;
+use wavekit_native::LowerOptions;
 use wavekit_native::abi::KernelAbi;
 use wavekit_native::cuda::{Cuda, CudaKernel};
 use wavekit_native::cudarc::driver::{CudaContext, CudaStream};
@@ -50,12 +50,13 @@ impl CudaApi {
         })
     }
 
-    /// Lowers each of `entries` to PTX with `bounds` checks and loads it.
+    /// Lowers each of `entries` to PTX with `lower` options (bounds checks,
+    /// workgroup zeroing) and loads it.
     pub fn pipelines<const N: usize>(
         &self,
         module: &ValidModule,
         entries: [&str; N],
-        bounds: BoundsChecks,
+        lower: LowerOptions,
     ) -> Result<[Pipeline; N], Error> {
         let options = PtxOptions {
             sm: self.sm,
@@ -63,7 +64,7 @@ impl CudaApi {
                 name: "wavekit::device",
                 text: &module.source,
             }),
-            bounds,
+            lower,
         };
         let built = entries
             .iter()

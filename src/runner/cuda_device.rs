@@ -4,7 +4,7 @@
 //! JIT-loaded through the CUDA driver API, loaded at run time; subgroups are
 //! warps of [`nvptx::WARP_SIZE`] lanes.
 
-use wavekit_native::BoundsChecks;
+use wavekit_native::LowerOptions;
 use wavekit_native::cuda::{Cuda, CudaBuffer};
 use wavekit_native::driver::{Driver, Launch};
 use wavekit_native::nvptx::{self, PtxOptions};
@@ -54,7 +54,7 @@ impl NativeTarget for CudaTarget {
         cuda: &Cuda,
         module: &ValidModule,
         entry: &str,
-        bounds: BoundsChecks,
+        lower: LowerOptions,
     ) -> Result<CudaKernelHandle, Error> {
         let ptx = nvptx::compile(
             &module.module,
@@ -63,7 +63,7 @@ impl NativeTarget for CudaTarget {
             &PtxOptions {
                 sm: self.sm,
                 source: Some(source(module)),
-                bounds,
+                lower,
             },
         )?;
         let kernel = cuda.load(&ptx.text, &ptx.entry)?;

@@ -7,7 +7,7 @@
 //! comes from `WAVEKIT_HIP_ARCH` (`gfx942`, `gfx1100`, ...), and the wave
 //! size from `WAVEKIT_HIP_WAVE` (RDNA only; 32 by default).
 
-use wavekit_native::BoundsChecks;
+use wavekit_native::LowerOptions;
 use wavekit_native::amdgpu::{self, Amdgpu, Arch};
 use wavekit_native::driver::{Driver, Launch};
 use wavekit_native::hip::{Hip, HipBuffer, arch_from_env};
@@ -69,7 +69,7 @@ impl NativeTarget for HipTarget {
         hip: &Hip,
         module: &ValidModule,
         entry: &str,
-        bounds: BoundsChecks,
+        lower: LowerOptions,
     ) -> Result<HipKernelHandle, Error> {
         let request = KernelRequest {
             module: &module.module,
@@ -78,7 +78,7 @@ impl NativeTarget for HipTarget {
             name: entry,
             source: Some(source(module)),
         };
-        let hsaco = amdgpu::compile_many_with(std::slice::from_ref(&request), self.amdgpu, bounds)?;
+        let hsaco = amdgpu::compile_many_with(std::slice::from_ref(&request), self.amdgpu, lower)?;
         let kernel = hip.load(&hsaco.bytes, entry)?;
         Ok(NativeKernel {
             kernel,

@@ -197,11 +197,11 @@ impl Gpu {
                 Device::Wgpu(d) => KernelInner::Wgpu(d.kernel(module, entry, options)?),
                 #[cfg(feature = "native")]
                 Device::Cuda(d) => {
-                    KernelInner::Cuda(d.kernel(module, entry, options.native_bounds())?)
+                    KernelInner::Cuda(d.kernel(module, entry, options.native_lower())?)
                 }
                 #[cfg(feature = "native")]
                 Device::Hip(d) => {
-                    KernelInner::Hip(d.kernel(module, entry, options.native_bounds())?)
+                    KernelInner::Hip(d.kernel(module, entry, options.native_lower())?)
                 }
             },
         })

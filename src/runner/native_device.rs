@@ -3,7 +3,7 @@
 //! device by its [`NativeTarget`], loaded, launched on bindings and timed.
 //! Programs over resident buffers are in `native_program.rs`.
 
-use wavekit_native::BoundsChecks;
+use wavekit_native::LowerOptions;
 use wavekit_native::abi::KernelAbi;
 use wavekit_native::driver::{self, Driver, Kernel as DriverKernel, Launch};
 use wavekit_native::lower::Source;
@@ -33,14 +33,14 @@ pub(super) trait NativeTarget: Sized {
     /// the device's [`Target`].
     fn subgroup_size(&self) -> u32;
 
-    /// Compiles entry point `entry` of `module` for the device, with
-    /// `bounds` checks, and loads it.
+    /// Compiles entry point `entry` of `module` for the device with
+    /// `lower` options (bounds checks, workgroup zeroing), and loads it.
     fn load(
         &self,
         driver: &Self::Driver,
         module: &ValidModule,
         entry: &str,
-        bounds: BoundsChecks,
+        lower: LowerOptions,
     ) -> Result<NativeKernel<Self>, Error>;
 
     /// `kernel` as this back end's, if it is one.
@@ -109,14 +109,14 @@ impl<T: NativeTarget> NativeDevice<T> {
         &self.target
     }
 
-    /// Compiles `entry` with `bounds` checks and loads it.
+    /// Compiles `entry` with `lower` options and loads it.
     pub(super) fn kernel(
         &self,
         module: &ValidModule,
         entry: &str,
-        bounds: BoundsChecks,
+        lower: LowerOptions,
     ) -> Result<NativeKernel<T>, Error> {
-        self.layer.load(&self.driver, module, entry, bounds)
+        self.layer.load(&self.driver, module, entry, lower)
     }
 
     /// Launches with buffers bound at their slots (any group; uniforms

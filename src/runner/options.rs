@@ -1,5 +1,6 @@
-//! How a kernel is built: the runtime checks wgpu adds to a shader, and
-//! the bounds checks the native back ends add the same way.
+//! How a kernel is built: the runtime checks wgpu adds to a shader, the
+//! bounds checks the native back ends add the same way, and the zeroing of
+//! workgroup memory both do.
 
 /// Options for [`Gpu::kernel_with`](super::Gpu::kernel_with).
 ///
@@ -13,19 +14,23 @@
 /// native back ends (CUDA, HIP) clamp indices as wgpu does
 /// (`wavekit_native::BoundsChecks::Restrict`) unless
 /// [`KernelOptions::without_bounds_checks`] turns that off too; they add
-/// no loop counter, so loop bounding changes nothing there.
+/// no loop counter, so loop bounding changes nothing there. Every back end
+/// zeroes workgroup memory when a workgroup starts, as WGSL says, unless
+/// [`KernelOptions::without_workgroup_zeroing`] turns that off.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct KernelOptions {
     loop_bounding: bool,
     bounds_checks: bool,
+    workgroup_zeroing: bool,
 }
 
 impl Default for KernelOptions {
-    /// wgpu's checks, all on.
+    /// wgpu's checks and WGSL's zeroed workgroup memory, all on.
     fn default() -> Self {
         KernelOptions {
             loop_bounding: true,
             bounds_checks: true,
+            workgroup_zeroing: true,
         }
     }
 }
@@ -63,19 +68,42 @@ impl KernelOptions {
         }
     }
 
+    /// The same options without zeroing workgroup memory when a workgroup
+    /// starts (wgpu's `zero_initialize_workgroup_memory: false`; the native
+    /// lowering's option of the same name).
+    ///
+    /// # Safety
+    ///
+    /// Every entry point of the module must write each workgroup word
+    /// before it reads it: a word read first is then undefined.
+    pub unsafe fn without_workgroup_zeroing(self) -> Self {
+        KernelOptions {
+            workgroup_zeroing: false,
+            ..self
+        }
+    }
+
     /// Whether the module's accesses are bounds-checked (by wgpu, or by
     /// the native lowering).
     pub fn bounds_checks(&self) -> bool {
         self.bounds_checks
     }
 
-    /// The native back ends' policy for these options.
+    /// Whether workgroup memory starts zeroed.
+    pub fn workgroup_zeroing(&self) -> bool {
+        self.workgroup_zeroing
+    }
+
+    /// The native lowering's options for these options.
     #[cfg(feature = "native")]
-    pub fn native_bounds(&self) -> wavekit_native::BoundsChecks {
-        if self.bounds_checks {
-            wavekit_native::BoundsChecks::Restrict
-        } else {
-            wavekit_native::BoundsChecks::Unchecked
+    pub fn native_lower(&self) -> wavekit_native::LowerOptions {
+        wavekit_native::LowerOptions {
+            bounds: if self.bounds_checks {
+                wavekit_native::BoundsChecks::Restrict
+            } else {
+                wavekit_native::BoundsChecks::Unchecked
+            },
+            zero_initialize_workgroup_memory: self.workgroup_zeroing,
         }
     }
 

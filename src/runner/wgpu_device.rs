@@ -146,7 +146,13 @@ impl WgpuDevice {
                 layout: Some(&pipeline_layout),
                 module: &shader,
                 entry_point: Some(entry),
-                compilation_options: Default::default(),
+                // SAFETY of `false`: `KernelOptions::without_workgroup_zeroing`
+                // is unsafe; its caller promised every workgroup word is
+                // written before it is read.
+                compilation_options: wgpu::PipelineCompilationOptions {
+                    zero_initialize_workgroup_memory: options.workgroup_zeroing(),
+                    ..Default::default()
+                },
                 cache: None,
             });
         if let Some(error) = pollster::block_on(scope.pop()) {

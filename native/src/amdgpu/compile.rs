@@ -10,7 +10,7 @@ use inkwell::targets::{
 use super::Amdgpu;
 use crate::abi::KernelAbi;
 use crate::error::NativeError;
-use crate::lower::{BoundsChecks, KernelRequest, lower_entry_point};
+use crate::lower::{BoundsChecks, KernelRequest, LowerOptions, lower_entry_point};
 
 /// A linked code object.
 #[derive(Clone, Debug)]
@@ -33,12 +33,14 @@ pub fn compile_many(kernels: &[KernelRequest<'_>], target: Amdgpu) -> Result<Hsa
     compile_many_with(kernels, target, BoundsChecks::default())
 }
 
-/// [`compile_many`] with an explicit bounds-check policy.
+/// [`compile_many`] with explicit lowering options (a [`BoundsChecks`]
+/// converts).
 pub fn compile_many_with(
     kernels: &[KernelRequest<'_>],
     target: Amdgpu,
-    bounds: BoundsChecks,
+    options: impl Into<LowerOptions>,
 ) -> Result<Hsaco, NativeError> {
+    let options = options.into();
     Target::initialize_amd_gpu(&InitializationConfig::default());
     let context = Context::create();
     let module = context.create_module("wavekit");
@@ -48,7 +50,7 @@ pub fn compile_many_with(
     let mut abis = Vec::new();
     for kernel in kernels {
         abis.push(lower_entry_point(
-            &context, &module, kernel, &target, bounds,
+            &context, &module, kernel, &target, options,
         )?);
     }
     module

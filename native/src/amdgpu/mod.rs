@@ -21,7 +21,7 @@ use inkwell::context::Context;
 use inkwell::module::Module;
 use inkwell::values::{FunctionValue, IntValue};
 
-pub use crate::lower::BoundsChecks;
+pub use crate::lower::{BoundsChecks, LowerOptions};
 pub use compile::{Hsaco, compile, compile_many, compile_many_with};
 
 use crate::error::NativeError;

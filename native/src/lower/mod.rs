@@ -4,7 +4,8 @@
 //! whose leading parameters are the *frame*: a pointer to the invocation's
 //! private variables, then each buffer binding's pointer and byte length.
 //! The entry point is wrapped in a kernel (see [`crate::abi`]) that builds
-//! the frame, the compute built-ins, zeroes workgroup memory, and calls it.
+//! the frame, the compute built-ins, zeroes workgroup memory (unless
+//! [`LowerOptions`] say the kernel needs no zeroing), and calls it.
 //!
 //! Memory follows naga's layout (struct member offsets, array strides)
 //! exactly: pointers are byte addresses and loads and stores walk the naga
@@ -17,6 +18,7 @@ mod function;
 mod loops;
 mod math;
 mod memory;
+mod options;
 mod subgroup;
 pub mod types;
 
@@ -37,6 +39,7 @@ use crate::target::{Cx, Dim, TargetLayer, llvm_error};
 
 pub use bounds::BoundsChecks;
 pub use function::FunctionLowerer;
+pub use options::LowerOptions;
 
 /// Where a module's WGSL came from, for error locations.
 #[derive(Clone, Copy, Debug)]
@@ -70,6 +73,8 @@ pub struct ModuleLowerer<'a, 'ctx> {
     pub(crate) entry_point: usize,
     /// What out-of-bounds indices do.
     pub(crate) bounds: BoundsChecks,
+    /// Whether the kernel zeroes its workgroup memory first.
+    pub(crate) zero_workgroup: bool,
 }
 
 /// One kernel to lower: an entry point of a validated module.
@@ -87,16 +92,18 @@ pub struct KernelRequest<'a> {
     pub source: Option<Source<'a>>,
 }
 
-/// Lowers `request` into `module` with `bounds` checks; returns the
-/// kernel's ABI. Several kernels may share one LLVM module (their functions
+/// Lowers `request` into `module` with `options` (bounds checks and
+/// workgroup zeroing; a [`BoundsChecks`] converts); returns the kernel's
+/// ABI. Several kernels may share one LLVM module (their functions
 /// get unique names).
 pub fn lower_entry_point<'ctx>(
     context: &'ctx Context,
     module: &Module<'ctx>,
     request: &KernelRequest<'_>,
     target: &dyn TargetLayer,
-    bounds: BoundsChecks,
+    options: impl Into<LowerOptions>,
 ) -> Result<KernelAbi, NativeError> {
+    let options = options.into();
     let KernelRequest {
         module: naga,
         info,
@@ -142,7 +149,8 @@ pub fn lower_entry_point<'ctx>(
         functions: HashMap::new(),
         lane_mask,
         entry_point: ep_index,
-        bounds,
+        bounds: options.bounds,
+        zero_workgroup: options.zero_initialize_workgroup_memory,
     };
     let abi = lowerer.declare_globals(ep.workgroup_size)?;
     let ep_info = info.get_entry_point(ep_index);
@@ -413,12 +421,13 @@ impl<'a, 'ctx> ModuleLowerer<'a, 'ctx> {
             num_subgroups: i32t.const_int((wx * wy * wz).div_ceil(lanes) as u64, false),
         };
 
-        // Workgroup memory starts zeroed (WGSL), spread over the workgroup.
+        // Workgroup memory starts zeroed (WGSL), spread over the workgroup,
+        // unless the caller's options say the kernel needs no zeroing.
         let ep_info = self.info.get_entry_point(self.entry_point);
         let used: Vec<_> = self
             .workgroup
             .iter()
-            .filter(|(handle, _)| !ep_info[**handle].is_empty())
+            .filter(|(handle, _)| self.zero_workgroup && !ep_info[**handle].is_empty())
             .map(|(_, global)| *global)
             .collect();
         if !used.is_empty() {

@@ -11,7 +11,7 @@ use inkwell::targets::{
 use super::Nvptx;
 use crate::abi::KernelAbi;
 use crate::error::NativeError;
-use crate::lower::{BoundsChecks, KernelRequest, Source, lower_entry_point};
+use crate::lower::{BoundsChecks, KernelRequest, LowerOptions, Source, lower_entry_point};
 use inkwell::values::BasicValue;
 
 /// How to compile.
@@ -21,8 +21,9 @@ pub struct PtxOptions<'a> {
     pub sm: u32,
     /// The WGSL the module came from, for error locations.
     pub source: Option<Source<'a>>,
-    /// Out-of-bounds indices: clamped (the default) or unchecked.
-    pub bounds: BoundsChecks,
+    /// Out-of-bounds indices (clamped by default) and workgroup zeroing
+    /// (on by default); a [`BoundsChecks`] converts.
+    pub lower: LowerOptions,
 }
 
 /// A compiled kernel.
@@ -52,7 +53,7 @@ pub fn compile(
             source: options.source,
         }],
         options.sm,
-        options.bounds,
+        options.lower,
     )?;
     Ok(Ptx {
         text,
@@ -71,12 +72,14 @@ pub fn compile_many(
     compile_many_with(kernels, sm, BoundsChecks::default())
 }
 
-/// [`compile_many`] with an explicit bounds-check policy.
+/// [`compile_many`] with explicit lowering options (a [`BoundsChecks`]
+/// converts).
 pub fn compile_many_with(
     kernels: &[KernelRequest<'_>],
     sm: u32,
-    bounds: BoundsChecks,
+    options: impl Into<LowerOptions>,
 ) -> Result<(String, Vec<KernelAbi>), NativeError> {
+    let options = options.into();
     if !matches!(sm, 70 | 75 | 80 | 86 | 89 | 90) {
         return Err(NativeError::Abi(format!(
             "sm_{sm} is not a supported target (sm_70, sm_75, sm_80, sm_86, sm_89, sm_90)"
@@ -91,7 +94,9 @@ pub fn compile_many_with(
     llvm.set_data_layout(&machine.get_target_data().get_data_layout());
     let mut abis = Vec::new();
     for kernel in kernels {
-        abis.push(lower_entry_point(&context, &llvm, kernel, &target, bounds)?);
+        abis.push(lower_entry_point(
+            &context, &llvm, kernel, &target, options,
+        )?);
     }
     link_libdevice(&context, &llvm)?;
     llvm.run_passes("default<O3>", &machine, PassBuilderOptions::create())

@@ -17,8 +17,8 @@ use inkwell::module::Module;
 use inkwell::types::BasicTypeEnum;
 use inkwell::values::{BasicValueEnum, FunctionValue, IntValue};
 
-pub use crate::lower::BoundsChecks;
 pub use crate::lower::KernelRequest;
+pub use crate::lower::{BoundsChecks, LowerOptions};
 pub use compile::{Ptx, PtxOptions, compile, compile_many, compile_many_with};
 
 use crate::error::NativeError;
