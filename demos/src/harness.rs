@@ -106,18 +106,23 @@ impl<'g> Ctx<'g> {
         self.build(module, entries, false)
     }
 
-    /// Builds the kernels of `entries` as [`Ctx::kernels`] does, and on the
+    /// Builds the kernels of `entries` as [`Ctx::kernels`] does: on the
     /// native back ends (CUDA, HIP) without the lowering's bounds checks
-    /// ([`KernelOptions::without_bounds_checks`]). Through wgpu the checks
-    /// stay: there they cost the OneSweep sort 2.5 % and every other demo
-    /// nothing measurable (H100, docs/benchmarks/2026-11-25d-h100-vulkan-radix).
+    /// ([`KernelOptions::without_bounds_checks`]), through wgpu without
+    /// zeroing workgroup memory
+    /// ([`KernelOptions::without_workgroup_zeroing`]). Through wgpu the
+    /// bounds checks stay unless `WAVEKIT_DEMOS_UNCHECKED` is set, so that
+    /// the demos' own steps can measure them (the OneSweep sort: 2.5 %, H100,
+    /// docs/benchmarks/2026-11-25d-h100-vulkan-radix); `wavekit::device`
+    /// drops them there too.
     ///
     /// # Safety
     ///
     /// Every array access of the entries must stay in bounds for every
-    /// input the demo passes them: a kernel that proves its own bounds, as
-    /// the OneSweep passes do (`radix_onesweep.wgsl` says how). An access
-    /// out of bounds is then undefined behaviour on the native back ends.
+    /// input the demo passes them, and every workgroup word must be written
+    /// before it is read: a kernel that proves both, as the OneSweep passes
+    /// do (`radix_onesweep.wgsl` says how). An access out of bounds or a
+    /// read of an unwritten word is then undefined behaviour.
     pub unsafe fn kernels_proven<const N: usize>(
         &self,
         module: &ValidModule,
@@ -126,7 +131,8 @@ impl<'g> Ctx<'g> {
         self.build(module, entries, true)
     }
 
-    /// [`Ctx::kernels`], with the native bounds checks off when `proven`.
+    /// [`Ctx::kernels`], with the native bounds checks and the wgpu
+    /// workgroup zeroing off when `proven`.
     fn build<const N: usize>(
         &self,
         module: &ValidModule,
@@ -140,6 +146,12 @@ impl<'g> Ctx<'g> {
         // lavapipe in the tests, where the forced look-back variants run).
         let mut options = unsafe { KernelOptions::default().without_loop_bounding() };
         let native = self.gpu.wgpu().is_none();
+        if proven && !native {
+            // SAFETY: `kernels_proven`'s contract. Only through wgpu, as
+            // `wavekit::device` does: on CUDA the OneSweep pass ran 10 %
+            // slower without the zeroing.
+            options = unsafe { options.without_workgroup_zeroing() };
+        }
         if (proven && native) || std::env::var_os("WAVEKIT_DEMOS_UNCHECKED").is_some() {
             // SAFETY: `proven` is `kernels_proven`'s contract. The variable
             // is an experiment of issues 19 and 23 (what the bounds checks

@@ -1,6 +1,8 @@
 //! Machine-code budgets of the demos' hot kernels on the native CUDA back
 //! end, checked without a GPU: each kernel is composed for CUDA (32 lanes,
-//! the native tile shapes), lowered to PTX for sm_90, assembled by `ptxas
+//! the native tile shapes), lowered to PTX for sm_90 with the options it is
+//! built with (the OneSweep kernels without bounds checks, as
+//! `wavekit::device` and the demos build them on CUDA), assembled by `ptxas
 //! -v` (registers, stack frame, spills, shared memory) and disassembled by
 //! `nvdisasm` (local-memory accesses and the warp-level, barrier and atomic
 //! instructions), and compared with `tests/data/kernel_budgets.tsv`. A
@@ -19,8 +21,9 @@ use wavekit::compose::Composer;
 use wavekit::{Backend, ScalarFeatures, SubgroupSize, Target};
 use wavekit_demos::harness::edited;
 use wavekit_demos::radix_sort::onesweep::{self, PassConfig, Shape};
-use wavekit_native::nvptx::{KernelRequest, compile_many};
+use wavekit_native::nvptx::{KernelRequest, compile_many_with};
 use wavekit_native::tools;
+use wavekit_native::{BoundsChecks, LowerOptions};
 
 const SM: u32 = 90;
 const TABLE: &str = "tests/data/kernel_budgets.tsv";
@@ -34,6 +37,8 @@ struct DemoKernel {
     source: String,
     entry: &'static str,
     label: String,
+    /// How it is lowered.
+    lower: LowerOptions,
 }
 
 fn kernels() -> Vec<DemoKernel> {
@@ -42,6 +47,7 @@ fn kernels() -> Vec<DemoKernel> {
         source: source.to_string(),
         entry,
         label: "-".into(),
+        lower: LowerOptions::default(),
     };
     let mut all = vec![
         plain("scan.wgsl", wavekit::device::shaders::SCAN, "scan_lookback"),
@@ -74,6 +80,7 @@ fn kernels() -> Vec<DemoKernel> {
             source: source.clone(),
             entry: "onesweep",
             label: label.clone(),
+            lower: BoundsChecks::Unchecked.into(),
         });
         if !pairs {
             all.push(DemoKernel {
@@ -81,6 +88,7 @@ fn kernels() -> Vec<DemoKernel> {
                 source,
                 entry: "histogram",
                 label,
+                lower: BoundsChecks::Unchecked.into(),
             });
         }
     }
@@ -98,22 +106,28 @@ fn rows() -> Result<Vec<String>, String> {
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| e.to_string())?;
     let names: Vec<String> = (0..kernels.len()).map(|i| format!("k{i}")).collect();
-    let requests: Vec<KernelRequest> = kernels
-        .iter()
-        .zip(&modules)
-        .zip(&names)
-        .map(|((k, module), name)| KernelRequest {
-            module: &module.module,
-            info: &module.info,
-            entry: k.entry,
-            name,
-            source: None,
-        })
-        .collect();
-    let (ptx, _) = compile_many(&requests, SM).map_err(|e| e.to_string())?;
-    let usage = tools::resource_usage(&ptx, SM).map_err(|e| e.to_string())?;
-    let cubin = tools::assemble(&ptx, SM).map_err(|e| e.to_string())?;
-    let sass = tools::disassemble(&cubin).map_err(|e| e.to_string())?;
+    // One PTX module (one ptxas and nvdisasm run) per set of options.
+    let mut usage = std::collections::BTreeMap::new();
+    let mut sass = String::new();
+    for lower in [LowerOptions::default(), BoundsChecks::Unchecked.into()] {
+        let requests: Vec<KernelRequest> = kernels
+            .iter()
+            .zip(&modules)
+            .zip(&names)
+            .filter(|((k, _), _)| k.lower == lower)
+            .map(|((k, module), name)| KernelRequest {
+                module: &module.module,
+                info: &module.info,
+                entry: k.entry,
+                name,
+                source: None,
+            })
+            .collect();
+        let (ptx, _) = compile_many_with(&requests, SM, lower).map_err(|e| e.to_string())?;
+        usage.extend(tools::resource_usage(&ptx, SM).map_err(|e| e.to_string())?);
+        let cubin = tools::assemble(&ptx, SM).map_err(|e| e.to_string())?;
+        sass += &tools::disassemble(&cubin).map_err(|e| e.to_string())?;
+    }
     Ok(kernels
         .iter()
         .zip(&names)

@@ -61,8 +61,8 @@
 //   6 tile_counter (4 u32).
 // Contract: subgroups of consecutive local_invocation_index values, size
 //   4..128, BLOCK / S <= SUBGROUPS; n < 2^30.
-// Bounds (why a host may build these kernels without bounds checks, as the
-//   demos do on CUDA and HIP): with the bindings sized as above, every
+// Bounds (why a host may build these kernels without bounds checks, as
+//   wavekit::device does on CUDA): with the bindings sized as above, every
 //   index is in range by construction. Keys, values: read at i < n, written
 //   at a digit base + tile position, which is below n because the digit
 //   offsets are the exclusive prefix of the histograms of the same keys.
@@ -71,6 +71,17 @@
 //   SUBGROUPS rows of 128. tile_state: tile < ceil(n / TILE) (the grid's
 //   extra workgroups return first) times 256 plus a digit. staged: the rank
 //   of a key below n, which is below the tile's key count.
+// Workgroup memory (why a host may also skip zeroing it, as the demos'
+//   own steps do through wgpu): every entry writes each
+//   workgroup word before reading it. histogram: bins zeroed, then a
+//   barrier. onesweep: tile_slot written by thread 0 before the uniform
+//   load; counters zeroed before that load's barrier; tile_count and
+//   tile_first written for all 256 digits (threads < 128, two each) and
+//   digit_base for all of them (d in steps of BLOCK) before the barriers
+//   that precede their reads; staged written at the ranks of the tile's
+//   keys, which are exactly 0..tile_keys, the positions read. blk's
+//   exclusive_add (digit_offsets, onesweep) reads only the partials of
+//   lower subgroups, which those wrote before its barrier.
 // Cost per key and pass: 1 read and 1 write in digit runs (2 of each with
 //   PAIRS), 8 ballots, 1 shuffle, 1 + 1/S workgroup atomicAdds, a workgroup
 //   store and load; per tile 6 workgroup barriers (8 with PAIRS), a block
@@ -103,8 +114,9 @@ const BLOCK = 256u;
 const SUBGROUPS = 8u;
 // Keys per thread and tile.
 const ITEMS = 8u;
-// Spin on tile_state with atomicOr(x, 0) rather than atomicLoad: lavapipe
-// let a spin on atomicLoad end early (scan.wgsl); GPUs pay for the RMW.
+// Spin on tile_state with atomicOr(x, 0) rather than atomicLoad: a slower
+// round spends lavapipe's loop budget more slowly (scan.wgsl); GPUs pay for
+// the RMW.
 const SPIN_WITH_RMW = true;
 // Subgroups of at most 32 lanes: ballots fit their first word.
 const NARROW = false;
