@@ -376,3 +376,67 @@ fn operator_errors() {
             .contains("not f64")
     );
 }
+
+/// Why look-back is never lavapipe's default and why its tests run
+/// lavapipe's workgroups in order (`at_each_subgroup_size`): lavapipe (Mesa
+/// 22.3's llvmpipe) counts the loop iterations of an invocation in one
+/// budget of 65535 (`LP_MAX_TGSI_LOOP_ITERATIONS`, shared by every loop of
+/// the shader) and ends every loop once it is spent. A spin on a flag that
+/// is never set returns after 65535 rounds instead of hanging, and a
+/// counted loop after it then runs once, not 100000 times.
+#[test]
+fn lavapipe_ends_loops_after_65535_iterations() {
+    let (device, queue) = open();
+    let source = "
+@group(0) @binding(0) var<storage, read_write> words: array<atomic<u32>>;
+@compute @workgroup_size(1)
+fn main() {
+    var spins = 0u;
+    loop {
+        if atomicLoad(&words[0]) != 0u {
+            break;
+        }
+        spins += 1u;
+    }
+    atomicStore(&words[1], spins);
+    var counted = 0u;
+    for (var i = 0u; i < 100000u; i++) {
+        counted += 1u;
+    }
+    atomicStore(&words[2], counted);
+}";
+    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some("loop cap"),
+        source: wgpu::ShaderSource::Wgsl(source.into()),
+    });
+    let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+        label: Some("loop cap"),
+        layout: None,
+        module: &module,
+        entry_point: Some("main"),
+        compilation_options: Default::default(),
+        cache: None,
+    });
+    let words = zeroed(&device, 12);
+    let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("loop cap"),
+        layout: &pipeline.get_bind_group_layout(0),
+        entries: &[wgpu::BindGroupEntry {
+            binding: 0,
+            resource: words.as_entire_binding(),
+        }],
+    });
+    let mut encoder = encoder(&device);
+    {
+        let mut pass = encoder.begin_compute_pass(&Default::default());
+        pass.set_pipeline(&pipeline);
+        pass.set_bind_group(0, &bind_group, &[]);
+        pass.dispatch_workgroups(1, 1, 1);
+    }
+    let read = submit_and_read(&device, &queue, encoder, &[&words]);
+    assert_eq!(
+        read[0][1..3],
+        [65535, 1],
+        "spins of a never-set flag, then rounds of a 100000-round loop"
+    );
+}

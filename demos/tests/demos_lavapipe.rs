@@ -3,7 +3,8 @@
 //! against the CPU reference by the demo itself (a mismatch fails the run
 //! with the first wrong index), and one timed run per size exercises GPU
 //! timestamps. One process per subgroup size, because lavapipe reads
-//! `LP_NATIVE_VECTOR_WIDTH` once per process.
+//! `LP_NATIVE_VECTOR_WIDTH` once per process, with lavapipe's workgroups
+//! run in order.
 
 use std::process::Command;
 
@@ -24,6 +25,10 @@ fn run_all_demos(vector_width: u32) {
             "1",
         ])
         .env("LP_NATIVE_VECTOR_WIDTH", vector_width.to_string())
+        // Workgroups in order: the forced look-back variants would
+        // otherwise spin past lavapipe's loop budget when a worker thread
+        // is preempted (`ScanAlgorithm::DecoupledLookBack`'s docs).
+        .env("LP_NUM_THREADS", "0")
         .output()
         .expect("wavekit-demos runs");
     let stdout = String::from_utf8_lossy(&out.stdout);

@@ -10,19 +10,21 @@ pub enum ScanAlgorithm {
     /// making progress while others spin, which WebGPU and Vulkan do not
     /// promise.
     ///
-    /// Forced on a CPU adapter it is not reliable: on lavapipe (Mesa 22.3,
-    /// subgroup size 4) the look-back has been seen to count a predecessor
-    /// tile as 0, about one run in eight at 2^20 elements for the scan
-    /// (128 tiles) and one in ten for the selection (256 tiles), so the
-    /// result is wrong (`wavekit-demos scan --variant lookback --adapter
-    /// llvmpipe --log2 20..=20` with `LP_NATIVE_VECTOR_WIDTH=128`). A spin
-    /// loop with no branch around its read cured the scan's there (0 in 65
-    /// runs) but cost 15 % (CUDA) and 58 % (Vulkan) on the H100 at 2^24, so
-    /// it is not taken; the cause is not found yet
-    /// (docs/benchmarks/2026-11-25h-h100-device-library).
+    /// Forced on a CPU adapter it is not reliable. lavapipe (Mesa 22.3's
+    /// llvmpipe) gives each invocation one budget of 65535 loop
+    /// iterations, shared by all the shader's loops, and ends every loop
+    /// once it is spent (`LP_MAX_TGSI_LOOP_ITERATIONS`; the test
+    /// `lavapipe_ends_loops_after_65535_iterations` shows it). When the
+    /// worker thread that runs an earlier tile is preempted, a tile spinning
+    /// on it runs out of budget, leaves the spin as if the tile had
+    /// published, and counts it as 0 — the wrong results seen there about
+    /// once in eight scans of 2^20 elements on two busy cores
+    /// (docs/benchmarks/2026-11-25h-h100-device-library) and once in 20
+    /// OneSweep sorts. No spin can be made safe against that budget, so
     /// [`ScanAlgorithm::for_adapter`] never picks look-back there, and the
-    /// tests force it on lavapipe only up to a few tiles. On the H100
-    /// (CUDA and Vulkan) every checked run has passed.
+    /// tests that force it on lavapipe run its workgroups in order
+    /// (`LP_NUM_THREADS=0`), where no tile waits. On the H100 (CUDA and
+    /// Vulkan) every checked run has passed.
     DecoupledLookBack,
     /// Three passes: tile sums, a scan of them, tile scans. Portable.
     ReduceThenScan,

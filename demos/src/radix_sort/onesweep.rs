@@ -194,8 +194,9 @@ impl OneSweep {
             )));
         }
         let shape = shape_for(ctx, min, pairs)?;
-        // lavapipe let a spin on atomicLoad end early (scan.wgsl); on an
-        // H100 the read-modify-write spin cost 45% more through CUDA.
+        // CPU adapters spin with read-modify-writes, which spend lavapipe's
+        // loop budget more slowly (scan.wgsl); on an H100 the
+        // read-modify-write spin cost 45% more through CUDA.
         let cpu = ctx
             .gpu
             .wgpu()

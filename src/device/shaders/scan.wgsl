@@ -157,9 +157,12 @@ struct Publication {
 }
 
 fn read_publication(p: u32) -> Publication {
-    // Read with read-modify-writes, not atomicLoad: lavapipe (Mesa 22.3)
-    // let a spin loop of atomic loads end early with a zero prefix, about
-    // one run in six at 64 tiles, as if the loop had no side effect.
+    // Read with read-modify-writes, not atomicLoad: a slower round spends
+    // lavapipe's loop budget more slowly. lavapipe (Mesa 22.3) ends every
+    // loop of an invocation after 65535 iterations in all, so a spin that
+    // waits longer leaves with a zero prefix (ScanAlgorithm's docs): seen
+    // one run in six at 64 tiles with atomic loads, rarer with RMWs, never
+    // with workgroups run in order.
     let low = atomicOr(&tile_state[2u * p], 0u);
     let high = atomicOr(&tile_state[2u * p + 1u], 0u);
     let state = low & STATE_MASK;
