@@ -6,7 +6,7 @@
 //! (`llvm.amdgcn.readlane.i32`); `ballot.i32` on wave64 and `permlane64`
 //! before gfx11 crash llc instead of erroring, so this layer never emits
 //! them there; the C API cannot give a fence a sync scope, so scoped fences
-//! come from a small textual-IR module linked in ([`fences`]).
+//! come from a small textual-IR module linked in (`fences.rs`).
 //! [`code_object`] checks the linked code objects the way a loader reading
 //! them in place needs (the HIP driver does so before loading one).
 

@@ -18,7 +18,7 @@
 //! (or on a 5-bit address) picks the wrong half for lanes 32–63. The
 //! lane operand goes through an empty `asm "=v,0"`, so LLVM cannot see a
 //! uniform operand and rewrite the permute into `v_readlane_b32` (which
-//! would be wrong for the other-half read). [`tests`] checks the sequence
+//! would be wrong for the other-half read). The `tests` module checks the sequence
 //! on a lane-level model of RDNA wave64 for all 64 × 64 (lane, target)
 //! pairs, and that one plain `ds_bpermute` is not enough.
 
