@@ -113,8 +113,9 @@ impl<'g> Ctx<'g> {
     /// ([`KernelOptions::without_workgroup_zeroing`]). Through wgpu the
     /// bounds checks stay unless `WAVEKIT_DEMOS_UNCHECKED` is set, so that
     /// the demos' own steps can measure them (the OneSweep sort: 2.5 %, H100,
-    /// docs/benchmarks/2026-11-25d-h100-vulkan-radix); `wavekit::device`
-    /// drops them there too.
+    /// docs/benchmarks/2026-11-25d-h100-vulkan-radix). `wavekit::device`
+    /// keeps both through wgpu: its sort ran 1–4 % slower without them
+    /// (docs/benchmarks/2026-11-25j-h100-workgroup-zeroing).
     ///
     /// # Safety
     ///
@@ -147,9 +148,9 @@ impl<'g> Ctx<'g> {
         let mut options = unsafe { KernelOptions::default().without_loop_bounding() };
         let native = self.gpu.wgpu().is_none();
         if proven && !native {
-            // SAFETY: `kernels_proven`'s contract. Only through wgpu, as
-            // `wavekit::device` does: on CUDA the OneSweep pass ran 10 %
-            // slower without the zeroing.
+            // SAFETY: `kernels_proven`'s contract. Only through wgpu, where
+            // these steps ran 0.5-1.4 % faster without the zeroing; on CUDA
+            // the OneSweep pass ran 10 % slower without it.
             options = unsafe { options.without_workgroup_zeroing() };
         }
         if (proven && native) || std::env::var_os("WAVEKIT_DEMOS_UNCHECKED").is_some() {
