@@ -136,6 +136,14 @@ impl Compaction {
         })
     }
 
+    /// The temp layout of a call on `n` elements: the compaction's regions
+    /// alone (what a selection's temp holds).
+    pub fn layout(&self, n: u32) -> (TempLayout, Regions) {
+        let mut layout = TempLayout::new(&self.ctx.limits);
+        let regions = self.place(&mut layout, n);
+        (layout, regions)
+    }
+
     /// Places the temp regions of a call on `n` elements in `layout`.
     pub fn place(&self, layout: &mut TempLayout, n: u32) -> Regions {
         let tiles = u64::from(n).div_ceil(TILE) as u32;

@@ -57,16 +57,12 @@ impl FixedSegmentedSort {
         segment: u32,
     ) -> Result<Self, Error> {
         const NAME: &str = "wavekit::device::FixedSegmentedSort";
-        let order = match key {
-            KeyType::U32 => 0,
-            KeyType::I32 => 1,
-            KeyType::F32 => 2,
-            KeyType::U64 | KeyType::I64 | KeyType::F64 => {
-                return Err(Error::Usage(format!(
-                    "{NAME}: {key:?} keys: it sorts 32-bit keys (u32, i32, f32)"
-                )));
-            }
-        };
+        if key.is_wide() {
+            return Err(Error::Usage(format!(
+                "{NAME}: {key:?} keys: it sorts 32-bit keys (u32, i32, f32)"
+            )));
+        }
+        let order = key.order();
         if !segment.is_power_of_two() || segment > 32 {
             return Err(Error::Usage(format!(
                 "{NAME}: segments of {segment} elements: it sorts segments of 1, 2, 4, 8, 16 \

@@ -57,7 +57,9 @@ pub enum KeyType {
 }
 
 impl KeyType {
-    fn order(self) -> u32 {
+    /// The shaders' `KEY_ORDER` (`key_order.wgsl`): 0 unsigned, 1 signed,
+    /// 2 floating point.
+    pub(crate) fn order(self) -> u32 {
         match self {
             KeyType::U32 | KeyType::U64 => 0,
             KeyType::I32 | KeyType::I64 => 1,

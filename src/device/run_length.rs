@@ -78,8 +78,7 @@ impl RunLengthEncode {
 
     /// The temp layout: the compaction's regions, then the starts.
     fn layout(&self, n: u32) -> (TempLayout, super::compaction::Regions, (u64, u64)) {
-        let mut layout = TempLayout::new(&self.compaction.ctx.limits);
-        let regions = self.compaction.place(&mut layout, n);
+        let (mut layout, regions) = self.compaction.layout(n);
         let starts = layout.place(4 * u64::from(n));
         (layout, regions, starts)
     }

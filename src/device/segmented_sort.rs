@@ -79,17 +79,13 @@ impl SegmentedSort {
         key: KeyType,
         pairs: bool,
     ) -> Result<Self, Error> {
-        let order = match key {
-            KeyType::U32 => 0,
-            KeyType::I32 => 1,
-            KeyType::F32 => 2,
-            KeyType::U64 | KeyType::I64 | KeyType::F64 => {
-                return Err(Error::Usage(format!(
-                    "wavekit::device::SegmentedSort: {key:?} keys: it sorts 32-bit keys \
-                     (u32, i32, f32); 64-bit keys sort with RadixSort"
-                )));
-            }
-        };
+        if key.is_wide() {
+            return Err(Error::Usage(format!(
+                "wavekit::device::SegmentedSort: {key:?} keys: it sorts 32-bit keys \
+                 (u32, i32, f32); 64-bit keys sort with RadixSort"
+            )));
+        }
+        let order = key.order();
         let ctx = Context::new(device.into())?;
         let log2_tile = ctx.target.subgroup_size.min().trailing_zeros().min(5);
         let order = format!("const KEY_ORDER = {order}u;");

@@ -5,7 +5,7 @@
 use super::ScanAlgorithm;
 use super::backend::{Device, Queue};
 use super::compaction::{Compaction, FlagType, Keep};
-use super::context::{Context, TempLayout, record};
+use super::context::{Context, record};
 use super::slice::{Slice, disjoint, distinct_each};
 use super::user_fn::{self, Signature};
 use crate::dtype::Dtype;
@@ -99,9 +99,7 @@ impl SelectIf {
     /// Temp bytes a call on `n` elements needs (a few bytes per 4096
     /// elements, plus alignment padding).
     pub fn temp_storage_bytes(&self, n: u32) -> u64 {
-        let mut layout = TempLayout::new(&self.compaction.ctx.limits);
-        self.compaction.place(&mut layout, n);
-        layout.bytes()
+        self.compaction.layout(n).0.bytes()
     }
 
     /// Records the selection of the `n` elements at `input` into `output`
@@ -188,9 +186,7 @@ impl SelectFlagged {
 
     /// Temp bytes a call on `n` elements needs ([`SelectIf::temp_storage_bytes`]'s).
     pub fn temp_storage_bytes(&self, n: u32) -> u64 {
-        let mut layout = TempLayout::new(&self.compaction.ctx.limits);
-        self.compaction.place(&mut layout, n);
-        layout.bytes()
+        self.compaction.layout(n).0.bytes()
     }
 
     /// Records the selection of the `n` elements at `input` whose flag at
@@ -247,8 +243,7 @@ fn select(
         .transpose()?;
     let output = ctx.limits.check(name, "output", output, bytes)?;
     let count = ctx.limits.check(name, "count", count, 4)?;
-    let mut layout = TempLayout::new(&ctx.limits);
-    let regions = compaction.place(&mut layout, n);
+    let (layout, regions) = compaction.layout(n);
     let temp = ctx.limits.check(name, "temp", temp, layout.bytes())?;
     disjoint(
         name,

@@ -433,7 +433,7 @@ fn check(kernel: Kernel, input: &[u32], got: &[u32]) -> bool {
 fn time(
     gpu: &Gpu,
     kernel: Kernel,
-    before: &[(&wgpu::ComputePipeline, u32)],
+    before: &[(wgpu::ComputePipeline, u32)],
     timed: &wgpu::ComputePipeline,
     setup: &Setup,
     input: &[u32],
@@ -557,21 +557,18 @@ fn run(
             },
         )
     };
-    let tiles = n.div_ceil(kernel.tile()) as u32;
+    // One set of buffers for every form.
+    let buffers = setup(&gpu, kernel, &layout, &input);
     let before: Vec<(wgpu::ComputePipeline, u32)> = match kernel {
         Kernel::Scan => Vec::new(),
         Kernel::Onesweep => vec![
             (
                 pipeline(&gpu, &shader, &layout, "histogram", true),
-                tiles.min(1024),
+                buffers.grid.min(1024),
             ),
             (pipeline(&gpu, &shader, &layout, "digit_offsets", true), 1),
         ],
     };
-    let before: Vec<(&wgpu::ComputePipeline, u32)> = before.iter().map(|(p, g)| (p, *g)).collect();
-    // One set of buffers for every form: allocating per form made later
-    // forms up to 4x slower at 2^26 (issue 19's allocation cliff).
-    let buffers = setup(&gpu, kernel, &layout, &input);
     let mut all_ok = true;
     let mut report = |form: &str, timed: wgpu::ComputePipeline| {
         let (median, min, ok) = time(
