@@ -1,7 +1,7 @@
 //! `wavekit::device::SelectIf` on lavapipe at subgroup sizes 4, 8 and 16
 //! against a CPU reference: u32, i32 and f32 with their predicates, both
-//! algorithms, edge sizes (0, 1, a tile ± 1, odd sizes, 2^20; the
-//! look-back up to 4 tiles, see [`LOOKBACK_MAX`]), slices at
+//! algorithms (the single pass is lavapipe's, with its default threading),
+//! edge sizes (0, 1, a tile ± 1, odd sizes, 2^20), slices at
 //! non-zero offsets inside larger buffers whose other bytes must stay; and
 //! predicates that are not WGSL, or not `fn keep(x: T) -> bool`, as errors
 //! at their own line. `SelectFlagged` the same way, with u8 and u32 flags
@@ -14,12 +14,6 @@ use wavekit::Dtype;
 use wavekit::device::{FlagType, ScanAlgorithm, SelectFlagged, SelectIf, Slice};
 
 const TILE: usize = 4096;
-/// The largest input the forced look-back gets here: it is not the
-/// algorithm the library picks on lavapipe, and past a few tiles lavapipe's
-/// spinning tiles now and then count a predecessor as 0 (about one run in
-/// ten at 2^20: `ScanAlgorithm::DecoupledLookBack` says more), so the
-/// look-back is checked at up to 4 tiles, as the demos check it at 8.
-const LOOKBACK_MAX: usize = 3 * TILE + 5;
 
 /// A predicate, its CPU twin on the element's bits, and its inputs.
 struct Case {
@@ -118,17 +112,15 @@ fn select_cases() {
         let select = SelectIf::new(&device, case.dtype, case.predicate).expect("builds");
         assert_eq!(
             select.algorithm(),
-            ScanAlgorithm::ReduceThenScan,
-            "lavapipe's choice"
+            ScanAlgorithm::DecoupledLookBack,
+            "lavapipe's choice: the single pass"
         );
-        let lookback = SelectIf::new(&device, case.dtype, case.predicate)
+        let three_pass = SelectIf::new(&device, case.dtype, case.predicate)
             .expect("builds")
-            .with_algorithm(ScanAlgorithm::DecoupledLookBack);
+            .with_algorithm(ScanAlgorithm::ReduceThenScan);
         for (seed, &n) in sizes.iter().enumerate() {
             check(&device, &queue, &select, &case, n, seed as u64);
-            if n <= LOOKBACK_MAX {
-                check(&device, &queue, &lookback, &case, n, seed as u64 + 100);
-            }
+            check(&device, &queue, &three_pass, &case, n, seed as u64 + 100);
         }
     }
     let [u32_case, ..] = cases();
@@ -218,14 +210,12 @@ fn flagged_cases() {
     let sizes = [0, 1, 2, 31, TILE - 1, TILE + 1, 3 * TILE + 5, 50_001];
     for flags in [FlagType::U8, FlagType::U32] {
         let select = SelectFlagged::new(&device, Dtype::I32, flags).expect("builds");
-        let lookback = SelectFlagged::new(&device, Dtype::I32, flags)
+        let three_pass = SelectFlagged::new(&device, Dtype::I32, flags)
             .expect("builds")
-            .with_algorithm(ScanAlgorithm::DecoupledLookBack);
+            .with_algorithm(ScanAlgorithm::ReduceThenScan);
         for (seed, &n) in sizes.iter().enumerate() {
             check_flagged(&device, &queue, &select, n, seed as u64);
-            if n <= LOOKBACK_MAX {
-                check_flagged(&device, &queue, &lookback, n, seed as u64 + 100);
-            }
+            check_flagged(&device, &queue, &three_pass, n, seed as u64 + 100);
         }
         check_flagged(&device, &queue, &select, (1 << 20) + 3, 9);
     }

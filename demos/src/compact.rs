@@ -56,18 +56,11 @@ impl Demo for Compact {
             "u32_half_three_pass" => ScanAlgorithm::ReduceThenScan,
             _ => return Err(unknown_variant(self, variant)),
         };
-        // The look-back entry point is emptied on emulated subgroups
-        // (`LOOK_BACK` in the shader), where only three passes run.
+        // Emulated subgroups: thread 0 walks back alone (`WINDOW` in
+        // look_back.wgsl), as wavekit::device does.
         let emulated = ctx.gpu.target().is_emulated();
-        if emulated && algorithm == ScanAlgorithm::DecoupledLookBack {
-            return Err(Error::Usage(
-                "the single-pass compaction needs hardware subgroups: its look-back is one \
-                 subgroup's, which emulated subgroups cannot run alone; take u32_half_three_pass"
-                    .into(),
-            ));
-        }
         let edits: &[(&str, &str)] = if emulated {
-            &[("const LOOK_BACK = true;", "const LOOK_BACK = false;")]
+            &[("const WINDOW = true;", "const WINDOW = false;")]
         } else {
             &[]
         };

@@ -22,16 +22,12 @@ const TILE: usize = 8192;
 /// choice, [`wavekit::device::ScanAlgorithm`].
 pub use wavekit::device::ScanAlgorithm;
 
-/// The algorithm for `gpu`: look-back on the native back ends (CUDA and HIP
-/// run on NVIDIA and AMD GPUs), else the library's choice for the wgpu
-/// adapter ([`ScanAlgorithm::for_adapter`]: look-back on NVIDIA, AMD and
-/// Intel GPUs, reduce-then-scan elsewhere).
-/// On emulated subgroups, reduce-then-scan (the look-back is one
-/// subgroup's, which emulation cannot run).
+/// The algorithm for `gpu`: the single pass (look-back with fallback) on
+/// the native back ends and, by [`ScanAlgorithm::for_adapter`], on every
+/// wgpu adapter, emulated subgroups included.
 pub fn algorithm_for(gpu: &Gpu) -> ScanAlgorithm {
     match gpu.wgpu() {
         None => ScanAlgorithm::DecoupledLookBack,
-        Some(_) if gpu.target().is_emulated() => ScanAlgorithm::ReduceThenScan,
         Some(device) => ScanAlgorithm::for_adapter(device.info()),
     }
 }
@@ -57,10 +53,10 @@ impl<'c> DeviceScan<'c> {
     /// Kernels for `ctx`'s device; `algorithm` `None` picks
     /// [`algorithm_for`].
     pub fn new(ctx: &'c Ctx<'c>, algorithm: Option<ScanAlgorithm>) -> Result<Self, Error> {
-        // The look-back entry point is emptied on emulated subgroups
-        // (`LOOK_BACK` in the shader).
+        // Emulated subgroups: thread 0 walks back alone (`WINDOW` in
+        // look_back.wgsl), as wavekit::device does.
         let edits: &[(&str, &str)] = if ctx.gpu.target().is_emulated() {
-            &[("const LOOK_BACK = true;", "const LOOK_BACK = false;")]
+            &[("const WINDOW = true;", "const WINDOW = false;")]
         } else {
             &[]
         };

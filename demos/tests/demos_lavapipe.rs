@@ -25,10 +25,6 @@ fn run_all_demos(vector_width: u32) {
             "1",
         ])
         .env("LP_NATIVE_VECTOR_WIDTH", vector_width.to_string())
-        // Workgroups in order: the forced look-back variants would
-        // otherwise spin past lavapipe's loop budget when a worker thread
-        // is preempted (`ScanAlgorithm::DecoupledLookBack`'s docs).
-        .env("LP_NUM_THREADS", "0")
         .output()
         .expect("wavekit-demos runs");
     let stdout = String::from_utf8_lossy(&out.stdout);

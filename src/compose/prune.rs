@@ -10,9 +10,9 @@
 //! Why: every emulated primitive holds workgroup barriers, and a shader
 //! compiler that checks uniformity (the browser's) rejects a barrier under
 //! control flow it cannot prove uniform, even in code that never runs. A
-//! shader whose host turns an algorithm off with a constant (`scan.wgsl`'s
-//! `LOOK_BACK`, whose look-back is made by one subgroup and cannot be
-//! emulated) would otherwise be refused as a whole. On hardware subgroups
+//! shader whose host turns a path off with a constant (`look_back.wgsl`'s
+//! `WINDOW`, whose window walk is one subgroup's and cannot be emulated)
+//! would otherwise be refused as a whole. On hardware subgroups
 //! the module is left as written.
 
 use std::collections::HashSet;

@@ -95,13 +95,10 @@ impl Compaction {
     pub fn new(ctx: Context, element: &str, keep: Keep<'_>) -> Result<Self, Error> {
         // The look-back's state and an empty input's count are clears.
         let ctx = ctx.with_clears()?;
-        let emulated = ctx.target.is_emulated();
         let alias = format!("alias T = {element};");
-        let look_back = format!("const LOOK_BACK = {};", !emulated);
-        let mut edits = vec![
-            ("alias T = u32;", alias.as_str()),
-            ("const LOOK_BACK = true;", look_back.as_str()),
-        ];
+        let look_back = ctx.look_back_edits();
+        let mut edits = vec![("alias T = u32;", alias.as_str())];
+        edits.extend(look_back.iter().map(|(from, to)| (*from, to.as_str())));
         let default = "fn keep(x: T) -> bool { return x < 0x80000000u; }";
         let by_index = "fn keep_at(i: u32, x: T) -> bool { return keep(x); }";
         match keep {
@@ -123,11 +120,7 @@ impl Compaction {
         let scan = Scan::with_context(ctx.clone(), ScanKind::Exclusive, true)?
             .with_algorithm(ScanAlgorithm::ReduceThenScan);
         Ok(Compaction {
-            algorithm: if emulated {
-                ScanAlgorithm::ReduceThenScan
-            } else {
-                ctx.scan_algorithm()
-            },
+            algorithm: ctx.scan_algorithm(),
             ctx,
             lookback,
             count_tiles,
@@ -156,17 +149,11 @@ impl Compaction {
         }
     }
 
-    /// Fails where the chosen algorithm cannot run: the look-back on
-    /// emulated subgroups, or on 2^30 elements or more.
+    /// Fails where the chosen algorithm cannot run: the look-back on 2^30
+    /// elements or more.
     pub fn check(&self, name: &str, n: u32) -> Result<(), Error> {
         if self.algorithm != ScanAlgorithm::DecoupledLookBack {
             return Ok(());
-        }
-        if self.ctx.target.is_emulated() {
-            return Err(Error::Usage(format!(
-                "{name}: the decoupled look-back needs hardware subgroups, and this device's \
-                 are emulated: use ScanAlgorithm::ReduceThenScan"
-            )));
         }
         if n > MAX_LOOKBACK {
             return Err(Error::Usage(format!(

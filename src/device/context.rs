@@ -7,6 +7,7 @@ use std::sync::{Arc, OnceLock};
 
 use super::ScanAlgorithm;
 use super::backend::{Device, Queue};
+use super::debug::LookBackDebug;
 use super::slice::{Memory, Range, SliceLimits};
 use crate::compose::Composer;
 use crate::error::Error;
@@ -19,6 +20,8 @@ pub(crate) struct Context {
     pub api: Api,
     pub target: Target,
     pub limits: SliceLimits,
+    /// The look-back switches in force where the context was made.
+    pub look_back: LookBackDebug,
 }
 
 /// The API a context's device is on.
@@ -66,6 +69,7 @@ impl Context {
                     },
                     target,
                     limits: SliceLimits::of(device),
+                    look_back: LookBackDebug::current(),
                 })
             }
             #[cfg(feature = "native")]
@@ -89,13 +93,25 @@ impl Context {
     }
 
     /// The scan algorithm for the device ([`ScanAlgorithm::for_adapter`];
-    /// look-back on CUDA, whose devices keep started blocks running).
+    /// the single pass on CUDA too).
     pub fn scan_algorithm(&self) -> ScanAlgorithm {
         match &self.api {
             Api::Wgpu { info, .. } => ScanAlgorithm::for_adapter(info),
             #[cfg(feature = "native")]
             Api::Cuda(_) => ScanAlgorithm::DecoupledLookBack,
         }
+    }
+
+    /// The edits of a shader with the look-back protocol
+    /// (`shaders/look_back.wgsl`): its walk (`const WINDOW = true;`, one
+    /// subgroup reading S predecessors a round, false on emulated
+    /// subgroups: thread 0 alone) and the context's debugging switches
+    /// ([`LookBackDebug`]).
+    pub fn look_back_edits(&self) -> Vec<(&'static str, String)> {
+        let window = !self.target.is_emulated();
+        let mut edits = vec![("const WINDOW = true;", format!("const WINDOW = {window};"))];
+        edits.extend(self.look_back.edits());
+        edits
     }
 
     /// Whether the device is a CPU adapter (lavapipe, WARP).
@@ -226,12 +242,12 @@ fn wgpu_pipelines<const N: usize>(
         ..wgpu::ShaderRuntimeChecks::checked()
     };
     // SAFETY: every loop of the device shaders terminates: item loops
-    // are counted, and the look-back spin loops end once the earlier
-    // tiles publish, which they do where look-back is chosen (devices
-    // that keep started workgroups running, `ScanAlgorithm::for_adapter`,
-    // or a caller's explicit override). wgpu's loop bounding kept the
-    // item loops rolled on NVIDIA's Vulkan driver, their private arrays
-    // in local memory (H100, 2^24: scan 67 against 244 G items/s).
+    // are counted, and the look-back's spins are bounded (a walk that
+    // waits SPINS rounds falls back, `shaders/look_back.wgsl`), except
+    // under the `debug` switch that turns the fallback off. wgpu's loop
+    // bounding kept the item loops rolled on NVIDIA's Vulkan driver, their
+    // private arrays in local memory (H100, 2^24: scan 67 against 244 G
+    // items/s).
     let shader = unsafe { device.create_shader_module_trusted(descriptor, checks) };
     let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
         label: Some("wavekit::device"),

@@ -47,6 +47,7 @@ impl CudaApi {
             api: Api::Cuda(Arc::new(CudaApi { cuda, sm })),
             target,
             limits: SliceLimits::cuda(),
+            look_back: super::debug::LookBackDebug::current(),
         })
     }
 

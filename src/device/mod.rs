@@ -48,14 +48,17 @@
 //! | [`RunLengthEncode`] | the key and length of each run of equal u32 or i32 keys, and the number of runs | `DeviceRunLengthEncode::Encode` |
 //! | [`Histogram`] | u32 counts of f32, u32 or i32 samples in even bins or by a WGSL bin function | `DeviceHistogram::HistogramEven` |
 //!
-//! Algorithm choice: where the device keeps started workgroups running while
-//! others spin (NVIDIA, AMD and Intel GPUs), scans, selections and sorts use
-//! a single pass with decoupled look-back (the sort is OneSweep); elsewhere
-//! (CPU adapters, mobile and Apple GPUs, unknown vendors) three-pass
-//! reduce-then-scan ([`ScanAlgorithm::for_adapter`]). Every object takes an
-//! override. Scans under an operator other than the u32 / i32 sum always
-//! run reduce-then-scan; the segmented sort has one algorithm (short
-//! segments in registers, chunks in workgroup memory, global merges).
+//! Algorithm choice: scans (sums and operator scans), selections and sorts
+//! use a single pass with decoupled look-back and decoupled fallback (the
+//! sort is OneSweep) on every adapter ([`ScanAlgorithm::for_adapter`]):
+//! the fallback needs no forward-progress guarantee, so CPU adapters,
+//! Apple, mobile and browser GPUs and emulated subgroups get it too
+//! ([`debug`] has the switches that test it). Every object takes an
+//! override (three-pass reduce-then-scan); on emulated subgroups the radix
+//! sort picks reduce-then-scan by speed (OneSweep's eight ballots a key are
+//! eight workgroup exchanges there). The segmented sort has one algorithm
+//! (short segments in registers, chunks in workgroup memory, global
+//! merges).
 //!
 //! A caller's WGSL ([`SelectIf`]'s predicate, [`Histogram`]'s bin function)
 //! is composed on its own before the algorithm's shader: a malformed one is
@@ -69,7 +72,7 @@
 //! address is not tracked by cudarc's per-slice events: order its uses on
 //! other streams yourself, as with CUB's pointers.
 //!
-//! Not yet here (issue 20): a look-back for operator scans and a HIP path.
+//! Not yet here (issue 34): a HIP path.
 
 mod algorithm;
 mod backend;
@@ -77,6 +80,7 @@ mod compaction;
 mod context;
 #[cfg(feature = "native")]
 mod cuda;
+pub mod debug;
 mod fixed_segmented_sort;
 mod histogram;
 mod radix_sort;

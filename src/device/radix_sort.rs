@@ -88,8 +88,9 @@ impl KeyType {
 pub enum RadixSortAlgorithm {
     /// One histogram read for all passes, then one kernel per pass with
     /// decoupled look-back over per-tile digit counts (CUB's OneSweep): per
-    /// pass 1 read and 1 write of each key. Needs the look-back's forward
-    /// progress (see [`ScanAlgorithm::DecoupledLookBack`]).
+    /// pass 1 read and 1 write of each key. Its look-back falls back to
+    /// counting a stalled predecessor's digits itself, so it needs no
+    /// forward-progress guarantee (see [`ScanAlgorithm::DecoupledLookBack`]).
     OneSweep,
     /// Per pass an upsweep counting digits, the device scan of the counts
     /// and a downsweep ranking with `block::radix_rank_match_atomic_or`:
@@ -98,8 +99,8 @@ pub enum RadixSortAlgorithm {
 }
 
 impl RadixSortAlgorithm {
-    /// OneSweep where the device scan would use look-back, else
-    /// reduce-then-scan.
+    /// OneSweep where the device scan would use look-back (every adapter),
+    /// else reduce-then-scan.
     pub fn for_adapter(info: &wgpu::AdapterInfo) -> Self {
         Self::for_scan(ScanAlgorithm::for_adapter(info))
     }

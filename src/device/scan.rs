@@ -44,14 +44,18 @@ pub enum ScanKind {
 /// - **Algorithm**: u32 / i32 sums: lane-striped vec4 tiles of 8192
 ///   elements, each scanned with `sg::inclusive_add` per vec4 and a block
 ///   pass over the subgroups' totals; tiles chained by decoupled look-back
-///   (one pass: 1 read and 1 write per element) or by reduce-then-scan
-///   (three passes: 2 reads and 1 write), by [`ScanAlgorithm::for_adapter`]
-///   unless overridden. Other operators: reduce-then-scan over tiles of
-///   2048 elements, 8 consecutive per thread, with the block layer's
-///   user-operator scans (`block::exclusive_scan<T, 256, F>`); always
-///   three passes (the look-back's packed publications are the sum's).
+///   with decoupled fallback (one pass: 1 read and 1 write per element; the
+///   subgroup of thread 0 reads 32 predecessors a round) or by
+///   reduce-then-scan (three passes: 2 reads and 1 write), by
+///   [`ScanAlgorithm::for_adapter`] (the single pass, on every adapter)
+///   unless overridden. Other operators: tiles of 2048 elements, 8
+///   consecutive per thread, with the block layer's user-operator scans
+///   (`block::exclusive_scan<T, 256, F>`), chained by the same look-back
+///   (thread 0 combining one predecessor a round, earlier operand first)
+///   or by reduce-then-scan.
 /// - **Cost of a call**: up to 2 clears and 4 dispatches (operator scans:
-///   3 dispatches); a bind group per dispatch; nothing allocated.
+///   a clear and 1 dispatch, or 3 dispatches); a bind group per dispatch;
+///   nothing allocated.
 pub struct Scan {
     ctx: Context,
     kind: ScanKind,
@@ -92,7 +96,8 @@ impl Scan {
     /// The scan of `kind` over `dtype` (u32, i32 or f32) under `operator`
     /// on `device` (created with the subgroup features, as for
     /// [`Scan::new`]). [`ScanOperator::Add`] of u32 or i32 is the same scan
-    /// as [`Scan::new`]'s; every other operator runs reduce-then-scan.
+    /// as [`Scan::new`]'s; every other operator has tiles of its own
+    /// (`shaders/scan_op.wgsl`).
     /// Composes and compiles its pipelines (once); a user operator that
     /// does not compile is an [`Error::Compose`] pointing at its text.
     pub fn with_operator<'d>(
@@ -110,11 +115,12 @@ impl Scan {
         if operator == ScanOperator::Add && dtype != Dtype::F32 {
             return Scan::with_context(ctx, kind, false);
         }
+        let ctx = ctx.with_clears()?;
         let kernels = OperatorKernels::new(&ctx, kind, dtype, &operator)?;
         Ok(Scan {
+            algorithm: ctx.scan_algorithm(),
             ctx,
             kind,
-            algorithm: ScanAlgorithm::ReduceThenScan,
             kernels: Kernels::Operator(kernels),
         })
     }
@@ -140,13 +146,9 @@ impl Scan {
         // The look-back clears its tile state.
         let ctx = ctx.with_clears()?;
         let inclusive = format!("const INCLUSIVE = {};", matches!(kind, ScanKind::Inclusive));
-        // One subgroup looks back: not possible on emulated subgroups.
-        let emulated = ctx.target.is_emulated();
-        let look_back = format!("const LOOK_BACK = {};", !emulated);
-        let edits = [
-            ("const INCLUSIVE = false;", inclusive.as_str()),
-            ("const LOOK_BACK = true;", look_back.as_str()),
-        ];
+        let look_back = ctx.look_back_edits();
+        let mut edits = vec![("const INCLUSIVE = false;", inclusive.as_str())];
+        edits.extend(look_back.iter().map(|(from, to)| (*from, to.as_str())));
         let source = |text: &str| {
             if writable_input {
                 super::context::writable(text)
@@ -168,11 +170,7 @@ impl Scan {
             ctx.compose(&source(shaders::SCAN_TAIL), "scan_tail.wgsl", &edits[..1])?;
         let [tail] = ctx.pipelines(&tail_module, ["scan_tail"])?;
         Ok(Scan {
-            algorithm: if emulated {
-                ScanAlgorithm::ReduceThenScan
-            } else {
-                ctx.scan_algorithm()
-            },
+            algorithm: ctx.scan_algorithm(),
             ctx,
             kind,
             kernels: Kernels::Sum {
@@ -185,12 +183,9 @@ impl Scan {
         })
     }
 
-    /// The same scan with `algorithm` instead of the device's choice.
-    /// Forcing [`ScanAlgorithm::DecoupledLookBack`] on a device that does
-    /// not keep started workgroups running may hang it; on emulated
-    /// subgroups, and for scans under an operator other than the u32 / i32
-    /// sum, its calls are errors (the look-back is one subgroup's, and its
-    /// packed publications are the sum's).
+    /// The same scan with `algorithm` instead of the device's choice (the
+    /// single pass everywhere; [`ScanAlgorithm::ReduceThenScan`] is the
+    /// explicit alternative).
     pub fn with_algorithm(mut self, algorithm: ScanAlgorithm) -> Self {
         self.algorithm = algorithm;
         self
@@ -244,20 +239,6 @@ impl Scan {
         let input = limits.check(NAME, "input", input, bytes)?;
         let output = limits.check(NAME, "output", output, bytes)?;
         let temp = limits.check(NAME, "temp", temp, self.temp_storage_bytes(n))?;
-        if self.algorithm == ScanAlgorithm::DecoupledLookBack {
-            if let Kernels::Operator(_) = self.kernels {
-                return Err(Error::Usage(format!(
-                    "{NAME}: the decoupled look-back is the u32 / i32 sum's; scans under \
-                     another operator run ScanAlgorithm::ReduceThenScan"
-                )));
-            }
-            if self.ctx.target.is_emulated() {
-                return Err(Error::Usage(format!(
-                    "{NAME}: the decoupled look-back needs hardware subgroups, and this \
-                     device's are emulated: use ScanAlgorithm::ReduceThenScan"
-                )));
-            }
-        }
         if n == 0 {
             return Ok(());
         }
@@ -281,7 +262,9 @@ impl Scan {
                 tile_scan,
                 tail,
             } => (lookback, tile_reduce, scan_tile_sums, tile_scan, tail),
-            Kernels::Operator(k) => return k.ops(&self.ctx, input, output, n, temp),
+            Kernels::Operator(k) => {
+                return k.ops(&self.ctx, self.algorithm, input, output, n, temp);
+            }
         };
         let (_, [state, counter], tiles) = self.temp_layout(n);
         let state = temp.sub(state.0, state.1);

@@ -1,11 +1,11 @@
 //! [`ScanOperator`]: the operator of a [`Scan`](super::Scan) other than the
 //! u32 / i32 sum — f32 sums, min, max, a user WGSL function — and its
-//! reduce-then-scan pipelines over `shaders/scan_op.wgsl`.
+//! single-pass and reduce-then-scan pipelines over `shaders/scan_op.wgsl`.
 
-use super::ScanKind;
 use super::context::{Context, Op, Pipeline, TempLayout};
 use super::shaders;
 use super::slice::Range;
+use super::{ScanAlgorithm, ScanKind};
 use crate::dtype::Dtype;
 use crate::error::Error;
 
@@ -117,11 +117,21 @@ fn function_name(wgsl: &str) -> Result<&str, Error> {
     Ok(&rest[..end])
 }
 
-/// The three reduce-then-scan pipelines of an operator scan.
+/// The pipelines of an operator scan: the single pass and the three of
+/// reduce-then-scan.
 pub(crate) struct OperatorKernels {
+    lookback: Pipeline,
     tile_reduce: Pipeline,
     scan_tile_sums: Pipeline,
     tile_scan: Pipeline,
+}
+
+/// The temp regions of a call: tile sums (reduce-then-scan), tile state
+/// (the look-back, 2 words a tile) and the tile counter.
+struct Regions {
+    sums: (u64, u64),
+    state: (u64, u64),
+    counter: (u64, u64),
 }
 
 impl OperatorKernels {
@@ -134,19 +144,28 @@ impl OperatorKernels {
         let alias = format!("alias T = {dtype};");
         let inclusive = format!("const INCLUSIVE = {};", kind == ScanKind::Inclusive);
         let (op, identity) = operator.declarations(dtype)?;
-        let module = ctx.compose(
-            shaders::SCAN_OP,
-            "scan_op.wgsl",
-            &[
-                ("alias T = u32;", &alias),
-                ("const INCLUSIVE = false;", &inclusive),
-                ("fn scan_op(a: T, b: T) -> T { return a + b; }", &op),
-                ("fn scan_identity() -> T { return T(); }", &identity),
+        // The walk is thread 0's (`const WINDOW = false;` in the shader):
+        // only the debugging switches are edits.
+        let look_back = ctx.look_back.edits();
+        let mut edits = vec![
+            ("alias T = u32;", alias.as_str()),
+            ("const INCLUSIVE = false;", inclusive.as_str()),
+            ("fn scan_op(a: T, b: T) -> T { return a + b; }", op.as_str()),
+            ("fn scan_identity() -> T { return T(); }", identity.as_str()),
+        ];
+        edits.extend(look_back.iter().map(|(from, to)| (*from, to.as_str())));
+        let module = ctx.compose(shaders::SCAN_OP, "scan_op.wgsl", &edits)?;
+        let [lookback, tile_reduce, scan_tile_sums, tile_scan] = ctx.pipelines(
+            &module,
+            [
+                "scan_lookback",
+                "tile_reduce",
+                "scan_tile_sums",
+                "tile_scan",
             ],
         )?;
-        let [tile_reduce, scan_tile_sums, tile_scan] =
-            ctx.pipelines(&module, ["tile_reduce", "scan_tile_sums", "tile_scan"])?;
         Ok(OperatorKernels {
+            lookback,
             tile_reduce,
             scan_tile_sums,
             tile_scan,
@@ -157,29 +176,53 @@ impl OperatorKernels {
         u64::from(n).div_ceil(TILE) as u32
     }
 
-    pub fn temp_storage_bytes(&self, ctx: &Context, n: u32) -> u64 {
+    fn layout(ctx: &Context, n: u32) -> (TempLayout, Regions) {
+        let tiles = u64::from(Self::tiles(n));
         let mut layout = TempLayout::new(&ctx.limits);
-        layout.place(4 * u64::from(Self::tiles(n)));
-        layout.bytes()
+        let regions = Regions {
+            sums: layout.place(4 * tiles),
+            state: layout.place(8 * tiles),
+            counter: layout.place(4),
+        };
+        (layout, regions)
     }
 
-    /// The commands of a checked call (`n > 0`).
+    pub fn temp_storage_bytes(&self, ctx: &Context, n: u32) -> u64 {
+        Self::layout(ctx, n).0.bytes()
+    }
+
+    /// The commands of a checked call (`n > 0`) with `algorithm`.
     pub fn ops<'a>(
         &'a self,
         ctx: &Context,
+        algorithm: ScanAlgorithm,
         input: Range<'a>,
         output: Range<'a>,
         n: u32,
         temp: Range<'a>,
     ) -> Vec<Op<'a>> {
-        let tiles = Self::tiles(n);
-        let sums = temp.sub(0, 4 * u64::from(tiles));
-        let bindings = vec![input, output, sums];
-        let grid = ctx.grid(tiles);
-        vec![
-            Op::Dispatch(&self.tile_reduce, bindings.clone(), grid),
-            Op::Dispatch(&self.scan_tile_sums, bindings.clone(), [1, 1, 1]),
-            Op::Dispatch(&self.tile_scan, bindings, grid),
-        ]
+        let (_, regions) = Self::layout(ctx, n);
+        let state = temp.sub(regions.state.0, regions.state.1);
+        let counter = temp.sub(regions.counter.0, regions.counter.1);
+        let bindings = vec![
+            input,
+            output,
+            temp.sub(regions.sums.0, regions.sums.1),
+            state,
+            counter,
+        ];
+        let grid = ctx.grid(Self::tiles(n));
+        match algorithm {
+            ScanAlgorithm::DecoupledLookBack => vec![
+                // One clear: the counter follows the state in temp.
+                Op::Clear(state.through(&counter)),
+                Op::Dispatch(&self.lookback, bindings, grid),
+            ],
+            ScanAlgorithm::ReduceThenScan => vec![
+                Op::Dispatch(&self.tile_reduce, bindings.clone(), grid),
+                Op::Dispatch(&self.scan_tile_sums, bindings.clone(), [1, 1, 1]),
+                Op::Dispatch(&self.tile_scan, bindings, grid),
+            ],
+        }
     }
 }

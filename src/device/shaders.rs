@@ -4,8 +4,17 @@
 //! build script reads the files) use the same text.
 
 /// Device-wide exclusive / inclusive prefix sum of u32 over vec4 tiles:
-/// decoupled look-back or reduce-then-scan entry points.
-pub const SCAN: &str = include_str!("shaders/scan.wgsl");
+/// single-pass (decoupled look-back with decoupled fallback) or
+/// reduce-then-scan entry points.
+/// With `shaders/look_back.wgsl` and `shaders/look_back_words.wgsl`
+/// appended.
+pub const SCAN: &str = concat!(
+    include_str!("shaders/scan.wgsl"),
+    "\n",
+    include_str!("shaders/look_back.wgsl"),
+    "\n",
+    include_str!("shaders/look_back_words.wgsl")
+);
 /// The scan of the last `n mod 4` elements, which the vec4 tiles leave.
 pub const SCAN_TAIL: &str = include_str!("shaders/scan_tail.wgsl");
 /// Per-workgroup partial reductions of vec4 elements (`partial_*`) and
@@ -31,8 +40,16 @@ pub const RADIX_SORT: &str = concat!(
 /// f64 keys (see the file's header); not a shader on its own.
 pub const RADIX_KEY64: &str = include_str!("shaders/radix_key64.wgsl");
 /// Device-wide scan of a 32-bit type under an associative operator
-/// (f32 sums, min, max, user WGSL functions): reduce-then-scan.
-pub const SCAN_OP: &str = include_str!("shaders/scan_op.wgsl");
+/// (f32 sums, min, max, user WGSL functions): single pass (look-back with
+/// fallback, one predecessor a round) or reduce-then-scan. With
+/// `shaders/look_back.wgsl` and `shaders/look_back_words.wgsl` appended.
+pub const SCAN_OP: &str = concat!(
+    include_str!("shaders/scan_op.wgsl"),
+    "\n",
+    include_str!("shaders/look_back.wgsl"),
+    "\n",
+    include_str!("shaders/look_back_words.wgsl")
+);
 /// Segmented sort: short segments in registers, chunks in workgroup
 /// memory, long segments by global merge passes.
 /// With `shaders/key_order.wgsl` and `shaders/sort_merge.wgsl` appended.
@@ -58,7 +75,12 @@ pub const CONTACT_SORT: &str = concat!(
 );
 /// Stream compaction by a predicate (or of run starts): single pass with
 /// look-back, or tile counts and scatter around the device scan.
-pub const COMPACT: &str = include_str!("shaders/compact.wgsl");
+/// With `shaders/look_back.wgsl` appended.
+pub const COMPACT: &str = concat!(
+    include_str!("shaders/compact.wgsl"),
+    "\n",
+    include_str!("shaders/look_back.wgsl")
+);
 /// Histogram by a bin function: workgroup histograms with
 /// subgroup-aggregated atomics, or global atomics for many bins.
 pub const HISTOGRAM: &str = include_str!("shaders/histogram.wgsl");

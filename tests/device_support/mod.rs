@@ -19,22 +19,18 @@ pub const GUARD: u32 = 0xdead_beef;
 /// Runs test `name` of this binary again in one process per lavapipe
 /// subgroup size (4, 8, 16), failing with its output if any fails.
 ///
-/// lavapipe runs the children's workgroups one after another
-/// (`LP_NUM_THREADS=0`): it ends every loop of an invocation once the
-/// invocation has run 65535 loop iterations in all
-/// (`lavapipe_ends_loops_after_65535_iterations` in `device_scan.rs`), so a
-/// forced look-back whose earlier tile sits on a preempted worker thread
-/// would stop spinning early and use a prefix it never read (seen about
-/// once in 20 OneSweep sorts of 2^20 keys with two test processes on two
-/// cores). In order, every earlier tile has finished before a tile looks
-/// back, and no spin runs at all.
+/// lavapipe runs the children's workgroups with its default threading
+/// (one worker per core): the single-pass algorithms' look-back falls back
+/// rather than spin on a tile whose worker thread is preempted, so it needs
+/// no ordering of workgroups (before the fallback, these children ran
+/// `LP_NUM_THREADS=0`: lavapipe ends every loop of an invocation after
+/// 65535 iterations in all, and a spin that long left with a wrong prefix).
 pub fn at_each_subgroup_size(name: &str) {
     for width in [128, 256, 512] {
         let out = Command::new(std::env::current_exe().expect("the test binary"))
             .args(["--exact", name, "--nocapture", "--test-threads", "1"])
             .env(CHILD, "1")
             .env("LP_NATIVE_VECTOR_WIDTH", width.to_string())
-            .env("LP_NUM_THREADS", "0")
             .output()
             .expect("the test binary runs");
         let stdout = String::from_utf8_lossy(&out.stdout);

@@ -121,7 +121,7 @@ export class Gpu {
   // A compiled program: the shader module, one bind group layout built from the
   // shader's own @binding declarations (so every entry point of the shader
   // shares one bind group, whichever bindings it uses) and a pipeline per entry.
-  // Kept by name and entry points: a demo may reuse another's (compaction, the scan).
+  // Kept by name and entry points: asked for again (by any demo), a program is not compiled again.
   async program(name, entryPoints) {
     const key = `${name}:${entryPoints.join(',')}`;
     if (!this.programs.has(key)) this.programs.set(key, this.compile(name, entryPoints));

@@ -4,8 +4,11 @@
 // for each.
 //
 // URL parameters (the form sets them): log2 (elements = 2^log2, default 16),
-// seed (inputs, default 1). window.wavekit holds the state for scripts (the
-// browser test waits for window.wavekit.done).
+// seed (inputs, default 1); and n.ID (any count from 1 to 2^24) gives demo
+// ID its own number of elements, such as n.scan=65541 (the browser test's
+// sizes of several look-back tiles). window.wavekit holds the state for
+// scripts (the browser test waits for window.wavekit.done); each result
+// says how many elements its demo ran on.
 import { Gpu, requestAdapter, Unsupported } from './gpu.js';
 import { random } from './check.js';
 import demos from './demos/index.js';
@@ -56,14 +59,20 @@ async function run() {
   gpu.device.lost.then((info) => info.reason !== 'destroyed' && showMessage('error', `GPU device lost: ${info.message}`));
   state.status = 'running';
 
-  const n = 2 ** log2;
   for (const [index, demo] of demos.entries()) {
+    const n = elements(demo);
     const card = demoCard(demo, n);
     const result = await runDemo(gpu, demo, { n, rand: random(seed + index) });
-    state.results.push({ id: demo.id, ok: result.ok, detail: result.detail, ms: result.time?.ms, clock: result.time?.clock });
+    state.results.push({ id: demo.id, n, ok: result.ok, detail: result.detail, ms: result.time?.ms, clock: result.time?.clock });
     fillCard(card, result);
   }
   state.status = state.results.every((r) => r.ok) ? 'pass' : 'fail';
+}
+
+// The elements demo `demo` runs on: its n.ID parameter, else 2^log2.
+function elements(demo) {
+  const n = Number(params.get(`n.${demo.id}`) ?? NaN);
+  return Number.isFinite(n) ? Math.min(Math.max(Math.round(n), 1), 2 ** 24) : 2 ** log2;
 }
 
 // One demo, with WebGPU validation errors (which WebGPU reports

@@ -5,7 +5,10 @@
 //   node --test web/test/        # CHROMIUM=/path/to/chrome picks another browser
 //
 // Runs the page twice: on the adapter's subgroups, and with the `subgroups`
-// feature withheld, where every demo must pass on emulated subgroups. Keeps a
+// feature withheld, where every demo must pass on emulated subgroups. Both
+// runs include the single-pass scan and compaction (decoupled look-back with
+// decoupled fallback) and the OneSweep radix sort, on sizes of several
+// tiles, so that each tile's look-back walks over earlier ones. Keeps a
 // screenshot of each in web/artifacts/ (browser-demo.png,
 // browser-demo-emulated.png).
 import { after, before, test } from 'node:test';
@@ -20,10 +23,19 @@ const web = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const artifacts = path.join(web, 'artifacts');
 
 // Every demo the page must run and pass (the issue's list).
-const DEMOS = ['reduce', 'scan', 'compact', 'histogram', 'contact_sort', 'normalise'];
+const DEMOS = ['reduce', 'scan', 'compact', 'histogram', 'radix_sort', 'contact_sort', 'normalise'];
 // 2^14 elements: large enough for many workgroups, small enough for SwiftShader.
 const LOG2 = 14;
-const TIMEOUT_MS = 45_000;
+// The look-back demos' own sizes (the page's n.ID parameters), none a whole
+// number of tiles: the scan's 9 tiles of 8192 (the last with 5 elements, n
+// not a multiple of the vec4 the shader reads), the compaction's 9 of 4096,
+// the sort's 33 of 128 × 8 keys (SwiftShader's subgroups of 4) or 17 of
+// 256 × 8 (emulated, 32 lanes).
+const SIZES = { scan: 2 ** 16 + 5, compact: 2 ** 15 + 3, radix_sort: 2 ** 15 + 7 };
+const QUERY = `?log2=${LOG2}${Object.entries(SIZES)
+  .map(([id, n]) => `&n.${id}=${n}`)
+  .join('')}`;
+const TIMEOUT_MS = 90_000;
 
 // WebGPU on SwiftShader in headless Chromium; without the networking flags
 // Chromium keeps trying hosts this machine cannot reach. playwright's launch()
@@ -84,13 +96,27 @@ async function screenshot(page, name) {
   console.log(`screenshot: ${path.relative(process.cwd(), file)}`);
 }
 
+// Each demo ran on the elements asked for: SIZES for the look-back demos,
+// 2^LOG2 for the others; and the look-back demos in the tiles above, as
+// their details say (sortTiles: the sort's, with its shape).
+function checkSizes(state, sortTiles) {
+  for (const r of state.results) {
+    assert.equal(r.n, SIZES[r.id] ?? 2 ** LOG2, `${r.id} runs on the elements the test asks for`);
+  }
+  const tiles = { scan: '9 tiles', compact: '9 tiles', radix_sort: sortTiles };
+  for (const [id, want] of Object.entries(tiles)) {
+    const { detail } = state.results.find((r) => r.id === id);
+    assert.ok(detail.includes(`(${want}`), `${id} runs on ${want}: ${detail}`);
+  }
+}
+
 test('every demo passes on SwiftShader at subgroup size 4', async () => {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  const { state, errors } = await load(page, `?log2=${LOG2}`);
+  const { state, errors } = await load(page, QUERY);
   await screenshot(page, 'browser-demo.png');
 
   for (const r of state.results) {
-    console.log(`${r.ok ? 'PASS' : 'FAIL'} ${r.id.padEnd(13)} ${r.ms?.toFixed(3) ?? '-'} ms (${r.clock ?? 'no time'})${r.ok ? '' : `: ${r.detail}`}`);
+    console.log(`${r.ok ? 'PASS' : 'FAIL'} ${r.id.padEnd(13)} n=${String(r.n).padEnd(6)} ${r.ms?.toFixed(3) ?? '-'} ms (${r.clock ?? 'no time'})${r.ok ? '' : `: ${r.detail}`}`);
   }
   const why = `${state.error ?? ''}\n${errors}`;
   assert.equal(state.status, 'pass', `page status ${state.status}${why}`);
@@ -100,6 +126,7 @@ test('every demo passes on SwiftShader at subgroup size 4', async () => {
   assert.deepEqual(state.subgroups, { mode: 'native' }, 'the adapter has subgroups: no emulation');
   assert.match(await page.textContent('#subgroups'), /the adapter’s own/);
   assert.deepEqual(state.results.map((r) => r.id), DEMOS, 'the page runs every demo');
+  checkSizes(state, '33 tiles of 128 × 8');
   for (const r of state.results) {
     assert.ok(r.ok, `${r.id}: ${r.detail}${why}`);
     assert.ok(r.ms > 0, `${r.id} has a time`);
@@ -125,11 +152,11 @@ test('without the subgroups feature every demo runs emulated and the page says s
       return requestDevice.call(this, descriptor);
     };
   });
-  const { state, errors } = await load(page, `?log2=${LOG2}`);
+  const { state, errors } = await load(page, QUERY);
   await screenshot(page, 'browser-demo-emulated.png');
 
   for (const r of state.results) {
-    console.log(`${r.ok ? 'PASS' : 'FAIL'} ${r.id.padEnd(13)} ${r.ms?.toFixed(3) ?? '-'} ms (${r.clock ?? 'no time'}, emulated)${r.ok ? '' : `: ${r.detail}`}`);
+    console.log(`${r.ok ? 'PASS' : 'FAIL'} ${r.id.padEnd(13)} n=${String(r.n).padEnd(6)} ${r.ms?.toFixed(3) ?? '-'} ms (${r.clock ?? 'no time'}, emulated)${r.ok ? '' : `: ${r.detail}`}`);
   }
   const why = `${state.error ?? ''}\n${errors}`;
   assert.equal(state.status, 'pass', `page status ${state.status}${why}`);
@@ -139,6 +166,7 @@ test('without the subgroups feature every demo runs emulated and the page says s
   assert.deepEqual(state.subgroups, { mode: 'emulated', size: 32 }, 'the page runs emulated subgroups of 32');
   assert.match(await page.textContent('#subgroups'), /emulated in workgroup memory, S = 32/, 'the page says so');
   assert.deepEqual(state.results.map((r) => r.id), DEMOS, 'the page runs every demo');
+  checkSizes(state, '17 tiles of 256 × 8');
   for (const r of state.results) {
     assert.ok(r.ok, `${r.id}: ${r.detail}${why}`);
     assert.equal(await page.getAttribute(`#demo-${r.id}`, 'data-result'), 'pass');

@@ -89,9 +89,14 @@ pub enum RadixAlgorithm {
 }
 
 impl RadixAlgorithm {
-    /// OneSweep where the device scan would use decoupled look-back (the
-    /// same forward-progress assumption), else reduce-then-scan.
+    /// OneSweep where the device scan uses the single pass (every device),
+    /// else reduce-then-scan; on emulated subgroups reduce-then-scan, as
+    /// `wavekit::device::RadixSort` picks there (OneSweep's eight ballots a
+    /// key are eight workgroup exchanges).
     pub fn for_device(gpu: &Gpu) -> RadixAlgorithm {
+        if gpu.target().is_emulated() {
+            return RadixAlgorithm::ReduceThenScan;
+        }
         match crate::scan::algorithm_for(gpu) {
             ScanAlgorithm::DecoupledLookBack => RadixAlgorithm::OneSweep,
             ScanAlgorithm::ReduceThenScan => RadixAlgorithm::ReduceThenScan,

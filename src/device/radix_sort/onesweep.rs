@@ -133,7 +133,7 @@ impl OneSweep {
         // loop budget more slowly (scan.wgsl); on an H100 the
         // read-modify-write spin cost 45% more through CUDA.
         let cpu = ctx.is_cpu();
-        let common = vec![
+        let mut common = vec![
             (
                 "const PAIRS = false;",
                 format!("const PAIRS = {};", options.pairs),
@@ -167,6 +167,7 @@ impl OneSweep {
                 format!("const END_BIT = {}u;", options.bits.end),
             ),
         ];
+        common.extend(ctx.look_back.edits());
         let mut source = writable(shaders::RADIX_ONESWEEP);
         if options.key.is_wide() {
             source = wide::widen(&source, wide::PassShader::OneSweep)?;

@@ -10,7 +10,7 @@
 // `flags`, declared with it); RUN_STARTS (true: keep the elements
 // that differ from the one before them, and the first, writing each one's
 // index, as u32 bits of T, instead of the element: the run starts of a
-// run-length encoding); LOOK_BACK (below).
+// run-length encoding); WINDOW, FALLBACK and STALL_EVERY (below).
 //
 // Tiles of TILE = BLOCK * ITEMS elements, lane-striped: subgroup g of S
 // lanes owns the ITEMS * S consecutive elements from tile * TILE +
@@ -30,13 +30,16 @@
 //   select_lookback (single pass): tile_state and tile_counter zeroed first;
 //     one workgroup per tile (spilling into y). Each takes the next tile
 //     from tile_counter (so tiles start in order), ranks its tile, publishes
-//     its count, and the subgroup of thread 0 finds the kept elements of the
-//     tiles before it by decoupled look-back, S predecessors per step, as
-//     scan.wgsl does. A publication is one word, `state << 30 | count`
+//     its count, and finds the kept elements of the tiles before it by
+//     decoupled look-back with decoupled fallback (look_back.wgsl, appended:
+//     the protocol; S predecessors a round by the subgroup of thread 0, as
+//     scan.wgsl's, or one a round by thread 0 where subgroups are emulated;
+//     a predecessor unpublished for SPINS rounds is ranked again by the
+//     whole workgroup). A publication is one word, `state << 30 | count`
 //     (counts below 2^30: the host refuses larger inputs), read with
-//     atomicOr(x, 0) (scan.wgsl says why). The last tile writes count.
-//     Forward progress as in scan.wgsl: the host uses it where started
-//     workgroups keep running.
+//     atomicOr(x, 0) (scan.wgsl says why); the fallback installs a count
+//     with atomicMax (PREFIX outranks AGGREGATE). The last tile writes
+//     count. No forward-progress guarantee is needed.
 //   count_tiles, then the device scan of tile_counts into tile_offsets, then
 //     scatter (three passes, portable): the same ranks, with the tile's
 //     offset from tile_offsets.
@@ -50,7 +53,9 @@
 // values (as everywhere wavekit's block primitives run), size 4..128.
 // Cost per tile: 1 read of each element and 1 write of each kept one,
 // ITEMS ballots per thread, 6 workgroup barriers (select_lookback; one of
-// them zeroes the native back ends' workgroup memory).
+// them zeroes the native back ends' workgroup memory); a fallback adds one
+// rank of the stalled tile and 4 barriers.
+// Append: look_back.wgsl (look_back and its protocol).
 #import wavekit::subgroup as sg
 
 const BLOCK = 256u;
@@ -66,11 +71,11 @@ const STATE_AGGREGATE = 0x40000000u;
 const STATE_PREFIX = 0x80000000u;
 const STATE_MASK = 0xc0000000u;
 const COUNT_MASK = 0x3fffffffu;
-// Whether select_lookback compacts (the host edits it to false where
-// subgroups are emulated, as scan.wgsl's: one subgroup cannot look back
-// alone there; select_lookback then returns at once, and the host runs the
-// three passes).
-const LOOK_BACK = true;
+// The look-back's walk and switches, as scan.wgsl's (the host edits
+// WINDOW to false where subgroups are emulated).
+const WINDOW = true;
+const FALLBACK = true;
+const STALL_EVERY = 0u;
 
 @group(0) @binding(0) var<storage, read> input: array<T>;
 @group(0) @binding(1) var<storage, read_write> output: array<T>;
@@ -79,7 +84,6 @@ const LOOK_BACK = true;
 @group(0) @binding(4) var<storage, read_write> count: array<u32>;
 
 var<workgroup> shared_tile: u32;
-var<workgroup> shared_prefix: u32;
 var<workgroup> subgroup_totals: array<u32, MAX_SUBGROUPS>;
 
 fn tile_count() -> u32 {
@@ -105,6 +109,30 @@ struct TileRanks {
 
 const NONE = 0xffffffffu;
 
+/// Element `i` as the compaction sees it: what it writes (the element, or
+/// with RUN_STARTS its index) and whether it is kept.
+struct Element {
+    value: T,
+    kept: bool,
+}
+
+/// Element `i` of `n`; past the end, a zero that is not kept.
+fn element(i: u32, n: u32) -> Element {
+    // `&` evaluates both sides: a select, not a branch.
+    var x: T;
+    if i < n {
+        x = input[i];
+    }
+    if RUN_STARTS {
+        var before = x;
+        if i > 0u && i < n {
+            before = input[i - 1u];
+        }
+        return Element(bitcast<T>(i), (i < n) & ((i == 0u) | (x != before)));
+    }
+    return Element(x, (i < n) & keep_at(i, x));
+}
+
 /// Ranks tile `tile`'s kept elements (all threads of the workgroup).
 fn rank_tile(tile: u32, t: u32) -> TileRanks {
     let size = sg::group_size();
@@ -116,23 +144,10 @@ fn rank_tile(tile: u32, t: u32) -> TileRanks {
     var positions: array<u32, ITEMS>;
     var kept = 0u;
     for (var k = 0u; k < ITEMS; k++) {
-        let i = first + k * size;
-        // Lanes past the end see a zero element and keep nothing (`&`
-        // evaluates both sides: a select, not a branch).
-        var x: T;
-        if i < n {
-            x = input[i];
-        }
-        var flag = (i < n) & keep_at(i, x);
-        if RUN_STARTS {
-            var before = x;
-            if i > 0u && i < n {
-                before = input[i - 1u];
-            }
-            flag = (i < n) & ((i == 0u) | (x != before));
-            x = bitcast<T>(i);
-        }
-        let b = sg::ballot(flag);
+        let e = element(first + k * size, n);
+        let b = sg::ballot(e.kept);
+        let flag = e.kept;
+        let x = e.value;
         values[k] = x;
         positions[k] = select(NONE, kept + rank_in_subgroup(b, lane), flag);
         let whole = countOneBits(b);
@@ -164,42 +179,46 @@ fn scatter_tile(r: TileRanks, base: u32) {
     }
 }
 
-/// The kept elements of every tile before `tile` (> 0), from their
-/// publications, read by one whole subgroup, S predecessors a step (lane i
-/// reads tile `end - 1 - i`; the nearest inclusive prefix ends the walk).
-/// Every lane of the subgroup calls it; all get the sum.
-fn look_back(tile: u32) -> u32 {
-    let lane = sg::invocation_id();
-    let size = sg::group_size();
-    var prefix = 0u;
-    var end = tile;
-    loop {
-        // Lanes past tile 0 read nothing and count as a prefix of 0.
-        var word = select(0u, STATE_PREFIX, lane >= end);
-        loop {
-            if (word & STATE_MASK) == 0u {
-                word = atomicOr(&tile_counts[end - 1u - lane], 0u);
-            }
-            if sg::all_true((word & STATE_MASK) != 0u) {
-                break;
-            }
-        }
-        let is_prefix = (word & STATE_MASK) == STATE_PREFIX;
-        let nearest = sg::reduce_all_min<u32>(select(0xffffffffu, lane, is_prefix));
-        prefix += sg::reduce_all_add<u32>(select(0u, word & COUNT_MASK, lane <= nearest));
-        if nearest != 0xffffffffu {
-            break;
-        }
-        end -= size;
+// look_back.wgsl's publications: one word, `state << 30 | count`.
+fn lb_publish(tile: u32, state: u32, value: u32) {
+    atomicStore(&tile_counts[tile], (state << 30u) | value);
+}
+
+fn lb_read(p: u32) -> Publication {
+    let word = atomicOr(&tile_counts[p], 0u);
+    return Publication((word & STATE_MASK) >> 30u, word & COUNT_MASK);
+}
+
+fn lb_install(p: u32, aggregate: u32) -> Publication {
+    let state = select(STATE_AGGREGATE, STATE_PREFIX, p == 0u);
+    let was = atomicMax(&tile_counts[p], state | aggregate);
+    if (was & STATE_MASK) == STATE_PREFIX {
+        return Publication(LB_PREFIX, was & COUNT_MASK);
     }
-    return prefix;
+    return Publication(state >> 30u, aggregate);
+}
+
+// A fallback's count of tile p: its kept elements, counted per thread
+// (the order does not matter: an integer count).
+fn lb_tile_aggregate(p: u32, t: u32) -> u32 {
+    let n = arrayLength(&input);
+    var kept = 0u;
+    for (var i = p * TILE + t; i < min((p + 1u) * TILE, n); i += BLOCK) {
+        kept += select(0u, 1u, element(i, n).kept);
+    }
+    return lb_workgroup_sum(kept, t);
+}
+
+fn lb_combine(earlier: u32, later: u32) -> u32 {
+    return earlier + later;
+}
+
+fn lb_identity() -> u32 {
+    return 0u;
 }
 
 @compute @workgroup_size(BLOCK)
 fn select_lookback(@builtin(local_invocation_index) t: u32) {
-    if !LOOK_BACK {
-        return;
-    }
     if t == 0u {
         shared_tile = atomicAdd(&tile_offsets[0], 1u);
     }
@@ -209,24 +228,11 @@ fn select_lookback(@builtin(local_invocation_index) t: u32) {
         return;
     }
     let r = rank_tile(tile, t);
-    let looks_back = sg::any_true(t == 0u);
-    if looks_back {
-        var prefix = 0u;
-        if tile != 0u {
-            if t == 0u {
-                atomicStore(&tile_counts[tile], STATE_AGGREGATE | r.total);
-            }
-            prefix = look_back(tile);
-        }
-        if t == 0u {
-            atomicStore(&tile_counts[tile], STATE_PREFIX | (prefix + r.total));
-            shared_prefix = prefix;
-            if tile == tiles - 1u {
-                count[0] = prefix + r.total;
-            }
-        }
+    let prefix = tile_prefix(tile, t, r.total);
+    if t == 0u && tile == tiles - 1u {
+        count[0] = prefix + r.total;
     }
-    scatter_tile(r, workgroupUniformLoad(&shared_prefix));
+    scatter_tile(r, prefix);
 }
 
 @compute @workgroup_size(BLOCK)

@@ -42,14 +42,22 @@
 //   digit (atomicAdd returns where they go in the tile) and `sg::shuffle`
 //   hands it to its peers; a key's tile position is that plus its peers in
 //   lower lanes (`sg::lanemask_lt`).
-// Look-back: thread d (for each d in steps of BLOCK) walks back over the
+// Look-back with decoupled fallback (the protocol of look_back.wgsl, per
+//   digit): thread d (for each d in steps of BLOCK) walks back over the
 //   earlier tiles' words of digit d, summing aggregates until it meets a
-//   PREFIX, and publishes its inclusive prefix as PREFIX. A word is
-//   TAG << 30 | count. One tile_state, zeroed once, serves all four
-//   passes: even passes tag AGGREGATE 1 and
-//   PREFIX 2, odd passes 3 and 0, and every other tag reads as "not yet".
-//   Before tile k publishes in pass p, its word holds the zero of the
-//   initial state (p = 0) or pass p - 1's PREFIX, never a tag of pass p.
+//   PREFIX, and publishes its inclusive prefix as PREFIX. A walk waits at
+//   most SPINS reads on an unpublished word; then the workgroup takes the
+//   nearest tile any walk waits on, counts that tile's digits itself from
+//   its keys (the fallback: a histogram in counters' first row, free once
+//   the rank is done), installs the counts it finds missing
+//   (compare-and-swap from the stale word), and the walks waiting there
+//   go on before it. So no tile waits for another workgroup to be
+//   scheduled: the sort needs no forward-progress guarantee.
+//   A word is TAG << 30 | count. One tile_state, zeroed once, serves all
+//   four passes: even passes tag AGGREGATE 1 and PREFIX 2, odd passes 3
+//   and 0, and every other tag reads as "not yet". Before tile k publishes
+//   in pass p, its word holds the zero of the initial state (p = 0) or
+//   pass p - 1's PREFIX, never a tag of pass p.
 // Scatter: each key goes to its position in the tile's output order in a
 //   workgroup array, then thread t writes positions t, t + BLOCK, ... to
 //   their digit's base + position, so neighbouring threads write runs of
@@ -74,8 +82,10 @@
 // Workgroup memory (why a host may also skip zeroing it, as the demos'
 //   own steps do through wgpu): every entry writes each
 //   workgroup word before reading it. histogram: bins zeroed, then a
-//   barrier. onesweep: tile_slot written by thread 0 before the uniform
-//   load; counters zeroed before that load's barrier; tile_count and
+//   barrier. onesweep: tile_slot and stalled_any written by thread 0
+//   before the uniform load (stalled_any is reset by thread 0 each time it
+//   is read, between barriers; stalled_tile written before its uniform
+//   load); counters zeroed before that load's barrier; tile_count and
 //   tile_first written for all 256 digits (threads < 128, two each) and
 //   digit_base for all of them (d in steps of BLOCK) before the barriers
 //   that precede their reads; staged written at the ranks of the tile's
@@ -118,6 +128,15 @@ const ITEMS = 8u;
 // round spends lavapipe's loop budget more slowly (scan.wgsl); GPUs pay for
 // the RMW.
 const SPIN_WITH_RMW = true;
+// false: spin on a predecessor without bound (Merrill & Garland, for
+// comparison); STALL_EVERY: tiles k with k % STALL_EVERY == 0 never publish
+// (look_back.wgsl's debugging switch).
+const FALLBACK = true;
+const STALL_EVERY = 0u;
+// Reads a walk waits on an unpublished word before the fallback.
+const SPINS = 64u;
+// Digits per thread.
+const WALKS = (RADIX + BLOCK - 1u) / BLOCK;
 // Subgroups of at most 32 lanes: ballots fit their first word.
 const NARROW = false;
 const TILE = BLOCK * ITEMS;
@@ -138,6 +157,10 @@ const PREFIX = (2u - 2u * ODD) << 30u;
 
 var<workgroup> bins: array<atomic<u32>, 1024>;
 var<workgroup> tile_slot: u32;
+// The look-back's fallback: the nearest tile a walk waits on, plus 1 (0:
+// none), and the tile the workgroup counts.
+var<workgroup> stalled_any: atomic<u32>;
+var<workgroup> stalled_tile: u32;
 // Row g, word w: the counts (before the rank) or next tile positions
 // (during it) of digits 2w (low half) and 2w + 1 (high half) in subgroup g.
 var<workgroup> counters: array<atomic<u32>, SUBGROUPS * PAIRS_OF_DIGITS>;
@@ -287,26 +310,101 @@ fn counter_half(word: u32, digit: u32) -> u32 {
     return extractBits(word, 16u * (digit & 1u), 16u);
 }
 
-/// Digit d's exclusive prefix over the earlier tiles of this pass, from
-/// their publications; `tile` > 0.
-fn look_back(tile: u32, d: u32) -> u32 {
-    var prefix = 0u;
-    var k = tile - 1u;
-    loop {
-        var word: u32;
-        if SPIN_WITH_RMW {
-            word = atomicOr(&tile_state[k * RADIX + d], 0u);
-        } else {
-            word = atomicLoad(&tile_state[k * RADIX + d]);
+/// Tile `k`'s word of digit `d` as read now.
+fn read_state(k: u32, d: u32) -> u32 {
+    if SPIN_WITH_RMW {
+        return atomicOr(&tile_state[k * RADIX + d], 0u);
+    }
+    return atomicLoad(&tile_state[k * RADIX + d]);
+}
+
+/// Whether tile `tile` never publishes (the STALL_EVERY debugging switch).
+fn stalls(tile: u32) -> bool {
+    return STALL_EVERY != 0u && tile % max(STALL_EVERY, 1u) == 0u;
+}
+
+/// Installs `count`, tile `k`'s count of digit `d` as the fallback found
+/// it, unless the tile's own publication is there; returns the word to
+/// use: the tile's PREFIX, or `count` tagged AGGREGATE (tile 0: PREFIX).
+fn install(k: u32, d: u32, count: u32) -> u32 {
+    let mine = select(AGGREGATE, PREFIX, k == 0u) | count;
+    let old = atomicLoad(&tile_state[k * RADIX + d]);
+    if (old & ~COUNT_MASK) == PREFIX {
+        return old;
+    }
+    if (old & ~COUNT_MASK) != AGGREGATE {
+        // The word still holds the initial zero or the last pass's PREFIX.
+        let swapped = atomicCompareExchangeWeak(&tile_state[k * RADIX + d], old, mine);
+        if !swapped.exchanged && (swapped.old_value & ~COUNT_MASK) == PREFIX {
+            return swapped.old_value;
         }
-        let tag = word & ~COUNT_MASK;
-        if tag == PREFIX {
-            prefix += word & COUNT_MASK;
+    }
+    return mine;
+}
+
+/// The exclusive prefix, over the tiles before `tile` (> 0), of each digit
+/// `t + i * BLOCK` the thread owns. Every thread calls it, in uniform
+/// control flow (see "Look-back" above).
+fn look_back(tile: u32, t: u32) -> array<u32, WALKS> {
+    var prefix: array<u32, WALKS>;
+    // Tiles [end, tile) are summed; 0: the walk has met a PREFIX.
+    var end: array<u32, WALKS>;
+    for (var i = 0u; i < WALKS; i++) {
+        end[i] = select(0u, tile, t + i * BLOCK < RADIX);
+    }
+    loop {
+        for (var i = 0u; i < WALKS; i++) {
+            let d = t + i * BLOCK;
+            var spins = 0u;
+            while end[i] != 0u {
+                let word = read_state(end[i] - 1u, d);
+                let tag = word & ~COUNT_MASK;
+                if tag == PREFIX {
+                    prefix[i] += word & COUNT_MASK;
+                    end[i] = 0u;
+                } else if tag == AGGREGATE {
+                    prefix[i] += word & COUNT_MASK;
+                    end[i] -= 1u;
+                    spins = 0u;
+                } else {
+                    spins += 1u;
+                    if FALLBACK && spins >= SPINS {
+                        atomicMax(&stalled_any, end[i]);
+                        break;
+                    }
+                }
+            }
+        }
+        workgroupBarrier();
+        if t == 0u {
+            stalled_tile = atomicExchange(&stalled_any, 0u);
+        }
+        let stalled = workgroupUniformLoad(&stalled_tile);
+        if stalled == 0u {
             break;
         }
-        if tag == AGGREGATE {
-            prefix += word & COUNT_MASK;
-            k -= 1u;
+        // The fallback: tile stalled - 1's digit counts in counters' row 0.
+        let k = stalled - 1u;
+        if t < PAIRS_OF_DIGITS {
+            atomicStore(&counters[t], 0u);
+        }
+        workgroupBarrier();
+        let n = arrayLength(&keys_in);
+        for (var s = 0u; s < ITEMS; s++) {
+            let i = k * TILE + s * BLOCK + t;
+            if i < n {
+                let digit = digit_of(load_key(i));
+                atomicAdd(&counters[digit / 2u], 1u << (16u * (digit & 1u)));
+            }
+        }
+        workgroupBarrier();
+        for (var i = 0u; i < WALKS; i++) {
+            let d = t + i * BLOCK;
+            if end[i] == stalled {
+                let word = install(k, d, counter_half(atomicLoad(&counters[d / 2u]), d));
+                prefix[i] += word & COUNT_MASK;
+                end[i] = select(k, 0u, (word & ~COUNT_MASK) == PREFIX);
+            }
         }
     }
     return prefix;
@@ -316,6 +414,7 @@ fn look_back(tile: u32, d: u32) -> u32 {
 fn onesweep(@builtin(local_invocation_index) t: u32) {
     if t == 0u {
         tile_slot = atomicAdd(&tile_counter[PASS], 1u);
+        atomicStore(&stalled_any, 0u);
     }
     for (var k = t; k < SUBGROUPS * PAIRS_OF_DIGITS; k += BLOCK) {
         atomicStore(&counters[k], 0u);
@@ -372,8 +471,10 @@ fn onesweep(@builtin(local_invocation_index) t: u32) {
             high += word >> 16u;
         }
         let tag = select(AGGREGATE, PREFIX, tile == 0u);
-        atomicStore(&tile_state[tile * RADIX + 2u * t], tag | low);
-        atomicStore(&tile_state[tile * RADIX + 2u * t + 1u], tag | high);
+        if !stalls(tile) {
+            atomicStore(&tile_state[tile * RADIX + 2u * t], tag | low);
+            atomicStore(&tile_state[tile * RADIX + 2u * t + 1u], tag | high);
+        }
     }
     let start = blk::exclusive_add<u32, BLOCK>(low + high);
     if t < PAIRS_OF_DIGITS {
@@ -431,13 +532,18 @@ fn onesweep(@builtin(local_invocation_index) t: u32) {
     }
 
     // Look back, publish the inclusive prefix.
-    for (var d = t; d < RADIX; d += BLOCK) {
-        var prefix = 0u;
-        if tile > 0u {
-            prefix = look_back(tile, d);
-            atomicStore(&tile_state[tile * RADIX + d], PREFIX | (prefix + tile_count[d]));
+    var prefix: array<u32, WALKS>;
+    if tile > 0u {
+        prefix = look_back(tile, t);
+    }
+    for (var i = 0u; i < WALKS; i++) {
+        let d = t + i * BLOCK;
+        if d < RADIX {
+            if tile > 0u && !stalls(tile) {
+                atomicStore(&tile_state[tile * RADIX + d], PREFIX | (prefix[i] + tile_count[d]));
+            }
+            digit_base[d] = atomicLoad(&digits[PASS * RADIX + d]) + prefix[i] - tile_first[d];
         }
-        digit_base[d] = atomicLoad(&digits[PASS * RADIX + d]) + prefix - tile_first[d];
     }
 
     // Stage the keys in workgroup memory in their order in the tile's

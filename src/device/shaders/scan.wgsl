@@ -18,23 +18,20 @@
 //   look-back, 1 per tile for reduce-then-scan), 3 tile_counter (1 word).
 // Every entry point binds all four.
 //
-// Single pass, decoupled look-back (Merrill & Garland 2016):
+// Single pass, decoupled look-back with decoupled fallback (look_back.wgsl,
+// appended: the protocol, and why it needs no forward-progress guarantee):
 //   scan_lookback: tile_state and tile_counter zeroed first; dispatch
 //   `tiles` workgroups (spilling into y past 65535). Each workgroup takes
 //   the next tile index from tile_counter (so tiles start in order), scans
-//   its tile, publishes its aggregate, then the subgroup of thread 0 walks
-//   back over the predecessors' published aggregates, S tiles per step (one
-//   per lane, as CUB's warp-wide look-back), until it meets an inclusive
-//   prefix, and thread 0 publishes the tile's inclusive prefix.
-//   Forward progress: a workgroup spins on a predecessor that has already
-//   started (it took an earlier index), so it needs only that started
-//   workgroups keep running while others spin - true of NVIDIA, AMD and
-//   Intel GPUs and of CUDA, but not promised by WebGPU or Vulkan; the host
-//   picks reduce-then-scan elsewhere.
-//   WGSL has no 64-bit atomics, so a 32-bit value and its 2-bit state do not
-//   fit one word: each publication is two words, `state << 30 | 16 bits`,
-//   low half then high half. A reader that sees the two words in different
-//   states (a publication half-way) reads them again.
+//   its tile, publishes its aggregate, then looks back - the subgroup of
+//   thread 0 reading S predecessors a round (one per lane, as CUB's
+//   warp-wide look-back; WINDOW), or thread 0 one a round where subgroups
+//   are emulated - and thread 0 publishes the tile's inclusive prefix. A
+//   predecessor that stays unpublished for SPINS rounds is reduced by the
+//   whole workgroup from its input (the fallback), so the scan is correct
+//   on every adapter whatever its scheduler does.
+//   Publications are two words a tile (look_back_words.wgsl: WGSL has no
+//   64-bit atomics, so a 32-bit value and its 2-bit state take two).
 // Reduce-then-scan (three passes, no inter-workgroup waiting):
 //   tile_reduce (grid of tiles): tile_state[tile] = the tile's sum;
 //   scan_tile_sums (1 workgroup): tile_state becomes its exclusive scan;
@@ -44,7 +41,10 @@
 // Cost per tile: 1 read and 1 write of each element, QUADS
 //   `sg::inclusive_add` and `sg::broadcast` per thread, 6 workgroup barriers
 //   (2 per `workgroupUniformLoad`, 1 for the subgroup totals, 1 for the
-//   zeroed workgroup memory on the native back ends).
+//   zeroed workgroup memory on the native back ends); a fallback adds one
+//   read of the stalled tile and 4 barriers.
+// Append: look_back.wgsl (look_back and its protocol), look_back_words.wgsl
+// (publications in two words).
 #import wavekit::subgroup as sg
 #import wavekit::block as blk
 
@@ -56,14 +56,15 @@ const QUADS = 8u;
 const TILE_QUADS = BLOCK * QUADS;
 // Subgroups per workgroup at the smallest subgroup size, 4 lanes.
 const MAX_SUBGROUPS = BLOCK / 4u;
-// Whether scan_lookback scans (the host edits it to false where subgroups
-// are emulated: one subgroup cannot look back alone there, since every
-// emulated primitive is a workgroup barrier; scan_lookback then returns
-// at once, and the host picks reduce-then-scan).
-const LOOK_BACK = true;
-const STATE_AGGREGATE = 0x40000000u;
-const STATE_PREFIX = 0x80000000u;
-const STATE_MASK = 0xc0000000u;
+// The look-back's walk (look_back.wgsl): true, the subgroup of thread 0
+// reads S predecessors a round; the host edits it to false where subgroups
+// are emulated (every emulated operation is a workgroup barrier, which one
+// subgroup cannot reach alone), and thread 0 walks alone.
+const WINDOW = true;
+// false: spin on a predecessor without bound (Merrill & Garland, for
+// comparison); STALL_EVERY: look_back.wgsl's debugging switch.
+const FALLBACK = true;
+const STALL_EVERY = 0u;
 // Tile sums a thread of scan_tile_sums scans in registers.
 const SUMS_PER_THREAD = 16u;
 
@@ -73,7 +74,6 @@ const SUMS_PER_THREAD = 16u;
 @group(0) @binding(3) var<storage, read_write> tile_counter: array<atomic<u32>>;
 
 var<workgroup> shared_tile: u32;
-var<workgroup> shared_prefix: u32;
 var<workgroup> subgroup_totals: array<u32, MAX_SUBGROUPS>;
 // Thread sums of scan_tile_sums, in the same way.
 var<workgroup> sums_total: u32;
@@ -144,76 +144,31 @@ fn store_tile(tile: u32, t: u32, s: ThreadScan, base: u32) {
     }
 }
 
-fn publish(tile: u32, state: u32, value: u32) {
-    atomicStore(&tile_state[2u * tile], state | (value & 0xffffu));
-    atomicStore(&tile_state[2u * tile + 1u], state | (value >> 16u));
-}
-
-/// A predecessor's publication as one lane reads it: its state (0: not
-/// published, or published half-way) and value.
-struct Publication {
-    state: u32,
-    value: u32,
-}
-
-fn read_publication(p: u32) -> Publication {
-    // Read with read-modify-writes, not atomicLoad: a slower round spends
-    // lavapipe's loop budget more slowly. lavapipe (Mesa 22.3) ends every
-    // loop of an invocation after 65535 iterations in all, so a spin that
-    // waits longer leaves with a zero prefix (ScanAlgorithm's docs): seen
-    // one run in six at 64 tiles with atomic loads, rarer with RMWs, never
-    // with workgroups run in order.
-    let low = atomicOr(&tile_state[2u * p], 0u);
-    let high = atomicOr(&tile_state[2u * p + 1u], 0u);
-    let state = low & STATE_MASK;
-    if state != (high & STATE_MASK) {
-        return Publication(0u, 0u);
-    }
-    return Publication(state, (low & 0xffffu) | ((high & 0xffffu) << 16u));
-}
-
-/// The sum of every element before tile `tile` (> 0), from the
-/// predecessors' publications, read by one whole subgroup: lane i reads
-/// tile `end - 1 - i` of a window of S predecessors, the subgroup waits
-/// until every lane's is published, and the nearest inclusive prefix in the
-/// window (`sg::reduce_all_min` of the lanes that saw one) ends the walk;
-/// the aggregates up to it are summed with `sg::reduce_all_add`. Without a
-/// prefix in the window, it moves S tiles back. So a walk costs one round
-/// of reads per S predecessors, not one per predecessor. Every lane of the
-/// subgroup calls it; all get the sum.
-fn look_back(tile: u32) -> u32 {
-    let lane = sg::invocation_id();
-    let size = sg::group_size();
-    var prefix = 0u;
-    var end = tile;
-    loop {
-        // Lanes past tile 0 read nothing and count as a prefix of 0. The
-        // lanes spin together (one vote per round, reached by every lane):
-        // the subgroup operations' contract is a converged subgroup.
-        var seen = Publication(select(0u, STATE_PREFIX, lane >= end), 0u);
-        loop {
-            if seen.state == 0u {
-                seen = read_publication(end - 1u - lane);
-            }
-            if sg::all_true(seen.state != 0u) {
-                break;
-            }
+// look_back.wgsl's tile aggregate and operator: the u32 sum (wrapping,
+// so any order gives the owner's bits).
+fn lb_tile_aggregate(p: u32, t: u32) -> u32 {
+    let len = arrayLength(&input);
+    var sum = 0u;
+    for (var k = 0u; k < QUADS; k++) {
+        let i = p * TILE_QUADS + k * BLOCK + t;
+        if i < len {
+            let q = input[i];
+            sum += q.x + q.y + q.z + q.w;
         }
-        let nearest = sg::reduce_all_min<u32>(select(0xffffffffu, lane, seen.state == STATE_PREFIX));
-        prefix += sg::reduce_all_add<u32>(select(0u, seen.value, lane <= nearest));
-        if nearest != 0xffffffffu {
-            break;
-        }
-        end -= size;
     }
-    return prefix;
+    return lb_workgroup_sum(sum, t);
+}
+
+fn lb_combine(earlier: u32, later: u32) -> u32 {
+    return earlier + later;
+}
+
+fn lb_identity() -> u32 {
+    return 0u;
 }
 
 @compute @workgroup_size(BLOCK)
 fn scan_lookback(@builtin(local_invocation_index) t: u32) {
-    if !LOOK_BACK {
-        return;
-    }
     if t == 0u {
         shared_tile = atomicAdd(&tile_counter[0], 1u);
     }
@@ -222,22 +177,7 @@ fn scan_lookback(@builtin(local_invocation_index) t: u32) {
         return;
     }
     let s = scan_tile(tile, t);
-    // The subgroup of thread 0 looks back (whatever the subgroups' layout).
-    let looks_back = sg::any_true(t == 0u);
-    if looks_back {
-        var prefix = 0u;
-        if tile != 0u {
-            if t == 0u {
-                publish(tile, STATE_AGGREGATE, s.tile_total);
-            }
-            prefix = look_back(tile);
-        }
-        if t == 0u {
-            publish(tile, STATE_PREFIX, prefix + s.tile_total);
-            shared_prefix = prefix;
-        }
-    }
-    store_tile(tile, t, s, workgroupUniformLoad(&shared_prefix));
+    store_tile(tile, t, s, tile_prefix(tile, t, s.tile_total));
 }
 
 @compute @workgroup_size(BLOCK)

@@ -1,30 +1,47 @@
 // Device-wide exclusive or inclusive scan of a 32-bit T under an
 // associative operator with an identity (wavekit::device::Scan for f32 sums,
 // min, max and user operators; the u32 / i32 sums keep scan.wgsl's vec4
-// tiles and look-back, whose generated code this file leaves unchanged).
+// tiles and window look-back, whose generated code this file leaves
+// unchanged).
 //
-// Reduce-then-scan over tiles of TILE = BLOCK * ITEMS elements; thread t of
-// a tile owns its ITEMS consecutive elements (blocked), so every
-// combination takes the earlier operand first and the operator need not be
-// commutative:
-//   tile_reduce (grid of tiles): tile_sums[tile] = the tile's combination
-//     (each thread folds its items, `blk::inclusive_scan<T, BLOCK, scan_op>`
-//     over the threads' folds, the last thread writes);
+// Tiles of TILE = BLOCK * ITEMS elements; thread t of a tile owns its ITEMS
+// consecutive elements (blocked), so every combination takes the earlier
+// operand first and the operator need not be commutative.
+//
+// Single pass, decoupled look-back with decoupled fallback (look_back.wgsl,
+// appended; publications in two words, look_back_words.wgsl):
+//   scan_lookback: tile_state and tile_counter zeroed first; one workgroup
+//     per tile (spilling into y). Each takes the next tile from
+//     tile_counter, combines its tile (`tile_aggregate`: the fold of each
+//     thread's items, then `blk::inclusive_scan<T, BLOCK, scan_op>` over the
+//     folds), publishes that aggregate, and thread 0 walks back one
+//     predecessor a round (WINDOW is false: a window would need the
+//     operator across lanes in order), combining `scan_op(earlier, later)`;
+//     a predecessor unpublished for SPINS rounds is combined again from its
+//     input by the whole workgroup with the same `tile_aggregate`, so its
+//     bits equal the owner's (what the fallback's atomicMax install needs,
+//     float operators included). Then the tile is scanned from that prefix.
+// Reduce-then-scan (three passes, portable):
+//   tile_reduce (grid of tiles): tile_sums[tile] = the tile's combination;
 //   scan_tile_sums (1 workgroup): tile_sums becomes its exclusive scan;
 //   tile_scan (grid of tiles): each tile scanned from tile_sums[tile].
 // Elements past n read as the identity and are not written, so n need not
-// be a multiple of anything. No look-back: a tile's publication would need
-// the operator's combination of a window of predecessors in order, and
-// three passes need no forward progress.
+// be a multiple of anything.
 //
 // Host edits: `alias T`, `const INCLUSIVE`, the operator `fn scan_op` (the
 // host replaces its line by the user's function text and a `scan_op` that
-// calls it) and `fn scan_identity`.
+// calls it) and `fn scan_identity`; FALLBACK and STALL_EVERY (look_back.wgsl).
 // Bindings: 0 input (array<T>, n), 1 output (array<T>, n), 2 tile_sums
-//   (array<T>, one per tile).
-// Cost per element: 2 reads and 1 write, 2 calls of the operator; per
-//   tile 2 block scans (log2(S) shuffles and operator calls per thread and
-//   one barrier each); scan_tile_sums reads and writes each tile sum once.
+//   (array<T>, one per tile), 3 tile_state (2 words per tile), 4
+//   tile_counter (1 word). Every entry point binds all five.
+// Cost per element: single pass 1 read and 1 write, 3 calls of the
+//   operator; reduce-then-scan 2 reads and 1 write, 2 calls; per tile 2
+//   block scans (log2(S) shuffles and operator calls per thread and one
+//   barrier each), and a uniform load per look-back round. scan_tile_sums
+//   reads and writes each tile sum once.
+// Append: look_back.wgsl (look_back and its protocol), look_back_words.wgsl
+// (publications in two words).
+#import wavekit::subgroup as sg
 #import wavekit::block as blk
 
 alias T = u32;
@@ -39,8 +56,17 @@ fn scan_identity() -> T { return T(); }
 @group(0) @binding(0) var<storage, read> input: array<T>;
 @group(0) @binding(1) var<storage, read_write> output: array<T>;
 @group(0) @binding(2) var<storage, read_write> tile_sums: array<T>;
+@group(0) @binding(3) var<storage, read_write> tile_state: array<atomic<u32>>;
+@group(0) @binding(4) var<storage, read_write> tile_counter: array<atomic<u32>>;
+
+// The look-back (look_back.wgsl): thread 0 walks, one predecessor a round.
+const WINDOW = false;
+const FALLBACK = true;
+const STALL_EVERY = 0u;
 
 var<workgroup> chunk_total: T;
+var<workgroup> shared_tile: u32;
+var<workgroup> tile_total: T;
 
 fn tile_count() -> u32 {
     return (arrayLength(&input) + TILE - 1u) / TILE;
@@ -66,6 +92,58 @@ fn fold(items: array<T, ITEMS>) -> T {
         acc = scan_op(acc, items[k]);
     }
     return acc;
+}
+
+/// Tile `tile`'s combination of thread `t`'s `items`, in every thread: the
+/// one function that the owner and a fallback use, so both get its bits.
+fn tile_aggregate(items: array<T, ITEMS>, t: u32) -> T {
+    let total = blk::inclusive_scan<T, BLOCK, scan_op>(fold(items));
+    if t == BLOCK - 1u {
+        tile_total = total;
+    }
+    return workgroupUniformLoad(&tile_total);
+}
+
+fn lb_tile_aggregate(p: u32, t: u32) -> u32 {
+    return bitcast<u32>(tile_aggregate(load_items(p, t), t));
+}
+
+fn lb_combine(earlier: u32, later: u32) -> u32 {
+    return bitcast<u32>(scan_op(bitcast<T>(earlier), bitcast<T>(later)));
+}
+
+fn lb_identity() -> u32 {
+    return bitcast<u32>(scan_identity());
+}
+
+/// Writes thread `t`'s elements of tile `tile` scanned from `prefix`, the
+/// combination of every element before the tile.
+fn store_items(tile: u32, t: u32, items: array<T, ITEMS>, prefix: T) {
+    let before = blk::exclusive_scan<T, BLOCK, scan_op>(fold(items), scan_identity());
+    var running = scan_op(prefix, before);
+    let n = arrayLength(&output);
+    let first = tile * TILE + t * ITEMS;
+    for (var k = 0u; k < ITEMS; k++) {
+        let exclusive = running;
+        running = scan_op(running, items[k]);
+        if first + k < n {
+            output[first + k] = select(exclusive, running, INCLUSIVE);
+        }
+    }
+}
+
+@compute @workgroup_size(BLOCK)
+fn scan_lookback(@builtin(local_invocation_index) t: u32) {
+    if t == 0u {
+        shared_tile = atomicAdd(&tile_counter[0], 1u);
+    }
+    let tile = workgroupUniformLoad(&shared_tile);
+    if tile >= tile_count() {
+        return;
+    }
+    let items = load_items(tile, t);
+    let aggregate = bitcast<u32>(tile_aggregate(items, t));
+    store_items(tile, t, items, bitcast<T>(tile_prefix(tile, t, aggregate)));
 }
 
 @compute @workgroup_size(BLOCK)
@@ -117,16 +195,5 @@ fn tile_scan(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid
     if tile >= tile_count() {
         return;
     }
-    let items = load_items(tile, t);
-    let before = blk::exclusive_scan<T, BLOCK, scan_op>(fold(items), scan_identity());
-    var running = scan_op(tile_sums[tile], before);
-    let n = arrayLength(&output);
-    let first = tile * TILE + t * ITEMS;
-    for (var k = 0u; k < ITEMS; k++) {
-        let exclusive = running;
-        running = scan_op(running, items[k]);
-        if first + k < n {
-            output[first + k] = select(exclusive, running, INCLUSIVE);
-        }
-    }
+    store_items(tile, t, load_items(tile, t), tile_sums[tile]);
 }

@@ -1,23 +1,28 @@
 // src/device/shaders/compact.wgsl (wavekit::device::SelectIf's shader, with
 // its default predicate): stream compaction of the u32s below 2^31, in
-// order, in its three-pass form: count_tiles counts each tile's kept
-// elements, scan.wgsl turns the counts into tile offsets, and scatter places
-// each kept element by sg::ballot and sg::lanemask_lt ranks. (The shader's
-// single pass, select_lookback, is not run here: a workgroup waits for
-// earlier ones, which WebGPU does not promise to keep running.)
+// order, in one pass, select_lookback: each workgroup takes the next tile
+// from the tile counter, ranks its kept elements by sg::ballot and
+// sg::lanemask_lt, publishes its count and finds the kept elements of the
+// tiles before it by decoupled look-back with decoupled fallback
+// (look_back.wgsl), then scatters. No workgroup waits on another being
+// scheduled, which WebGPU does not promise. On emulated subgroups thread 0
+// walks back alone (build.sh edits `const WINDOW` to false).
 import { bars } from '../chart.js';
 import { all, compare, equal } from '../check.js';
 import { grid } from '../gpu.js';
-import { scanSteps } from './scan.js';
 
 // Elements per tile: 256 threads × 16 (the shader's TILE).
 const TILE = 4096;
 const THRESHOLD = 0x80000000;
+// A tile's publication: one word, `state << 30 | count`.
+const STATE_PREFIX = 0x80000000;
+const STATE_MASK = 0xc0000000;
+const COUNT_MASK = 0x3fffffff;
 
 export default {
   id: 'compact',
   title: 'Compaction',
-  about: 'Keep the u32s below 2^31, in order: sg::ballot and lane-mask ranks, tile offsets from the scan.',
+  about: 'Keep the u32s below 2^31, in order: sg::ballot and lane-mask ranks, one pass with decoupled look-back (and fallback) for the tile offsets.',
 
   async run(gpu, { n, rand }) {
     // The kept fraction drifts along the input (10% to 90%), so tiles differ.
@@ -26,26 +31,31 @@ export default {
       return (keep ? 0 : THRESHOLD) + Math.floor(rand() * THRESHOLD);
     });
     const tiles = Math.ceil(n / TILE);
-    // The scan reads the counts as vec4s: a multiple of 4 words.
-    const padded = Math.ceil(tiles / 4) * 4;
-    const program = await gpu.program('compact', ['count_tiles', 'scatter']);
+    const program = await gpu.program('compact', ['select_lookback']);
     const buffers = [
       gpu.storage(input, 'input'),
       gpu.storage(n * 4, 'output'),
-      gpu.storage(padded * 4, 'tile_counts'),
-      gpu.storage(padded * 4, 'tile_offsets'),
+      // The look-back's state: one word per tile.
+      gpu.storage(tiles * 4, 'tile_counts'),
+      // select_lookback's tile counter, in word 0.
+      gpu.storage(4 * 4, 'tile_offsets'),
       gpu.storage(4, 'count'),
     ];
     const bindGroup = gpu.bind(program, buffers);
-    const steps = [
-      { pipeline: program.pipelines.count_tiles, bindGroup, workgroups: grid(tiles) },
-      ...(await scanSteps(gpu, buffers[2], buffers[3], padded)),
-      { pipeline: program.pipelines.scatter, bindGroup, workgroups: grid(tiles) },
-    ];
-    const time = await gpu.time(steps);
+    const time = await gpu.time([{ pipeline: program.pipelines.select_lookback, bindGroup, workgroups: grid(tiles) }], {
+      // The look-back's state and the tile counter start from zero on every run.
+      prologue: (encoder) => {
+        encoder.clearBuffer(buffers[2]);
+        encoder.clearBuffer(buffers[3]);
+      },
+    });
     const [count] = await gpu.read(buffers[4], Uint32Array);
     const output = await gpu.read(buffers[1], Uint32Array);
-    const tileCounts = await gpu.read(buffers[2], Uint32Array);
+    // Each tile ends with its inclusive prefix (kept elements up to its
+    // end) tagged PREFIX: its count is the step from the tile before.
+    const state = await gpu.read(buffers[2], Uint32Array);
+    const prefixes = Array.from(state.subarray(0, tiles), (w) => ((w & STATE_MASK) >>> 0 === STATE_PREFIX ? w & COUNT_MASK : NaN));
+    const tileCounts = prefixes.map((p, t) => p - (t ? prefixes[t - 1] : 0));
 
     const kept = input.filter((x) => x < THRESHOLD);
     const wantCounts = Array.from({ length: tiles }, (_, t) =>
@@ -55,11 +65,12 @@ export default {
     return {
       ...all(
         equal('kept', count, kept.length),
-        compare('compacted elements', output.subarray(0, count), kept),
-        compare('tile counts', tileCounts, wantCounts),
+        compare(`compacted elements (${tiles} tiles, one pass)`, output.subarray(0, count), kept),
+        compare('tile counts (from the published prefixes)', tileCounts, wantCounts),
       ),
       time,
-      chart: bars(tileCounts.slice(0, shown), {
+      // (A tile that did not end with its prefix drawn at 0.)
+      chart: bars(tileCounts.slice(0, shown).map((c) => c || 0), {
         caption: `kept elements of the first ${shown} of ${tiles} tiles of ${TILE}; ticks: JavaScript reference`,
         reference: wantCounts.slice(0, shown),
       }),

@@ -1,0 +1,79 @@
+//! Debugging switches of the single-pass algorithms' look-back, for tests
+//! and benchmarks: emulate a scheduler that never runs some workgroups
+//! again, and the Merrill & Garland look-back that spins without bound.
+//!
+//! The switches are read when an algorithm object is built (its shaders
+//! are composed with them), on the building thread only: build inside
+//! [`with_look_back`], then use the object anywhere.
+//!
+//! ```no_run
+//! # fn demo(device: &wgpu::Device) -> Result<(), wavekit::Error> {
+//! use wavekit::device::{Scan, debug::{LookBackDebug, with_look_back}};
+//! // Every third tile never publishes: later tiles must fall back.
+//! let stalls = LookBackDebug { stall_every: 3, ..LookBackDebug::default() };
+//! let scan = with_look_back(stalls, || Scan::exclusive_sum(device, wavekit::Dtype::U32))?;
+//! # let _ = scan; Ok(()) }
+//! ```
+
+use std::cell::Cell;
+
+/// How the look-back of the objects built under [`with_look_back`]
+/// behaves. The default is what every object gets: no stalls, the
+/// fallback on.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct LookBackDebug {
+    /// Nonzero: tile `k` with `k % stall_every == 0` never publishes its
+    /// aggregate or prefix (it still computes its own output), as if its
+    /// workgroup were never scheduled again until every other had ended.
+    /// With the fallback every result stays right; without it, later
+    /// tiles spin forever (a GPU hangs until its watchdog; lavapipe ends
+    /// the spin after its loop budget, with wrong results).
+    pub stall_every: u32,
+    /// Spin on an unpublished predecessor without bound (Merrill &
+    /// Garland's look-back, as wavekit had it before the fallback): needs
+    /// a scheduler that keeps started workgroups running. For comparison
+    /// only.
+    pub without_fallback: bool,
+}
+
+thread_local! {
+    static LOOK_BACK: Cell<LookBackDebug> = const {
+        Cell::new(LookBackDebug { stall_every: 0, without_fallback: false })
+    };
+}
+
+/// Runs `build` with `debug` as the look-back of every algorithm object it
+/// builds on this thread, then restores the previous switches (also when
+/// `build` panics).
+pub fn with_look_back<R>(debug: LookBackDebug, build: impl FnOnce() -> R) -> R {
+    struct Restore(LookBackDebug);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            LOOK_BACK.with(|cell| cell.set(self.0));
+        }
+    }
+    let _restore = Restore(LOOK_BACK.with(|cell| cell.replace(debug)));
+    build()
+}
+
+impl LookBackDebug {
+    /// The switches in force on this thread.
+    pub(crate) fn current() -> LookBackDebug {
+        LOOK_BACK.with(Cell::get)
+    }
+
+    /// The shader edits of these switches: `const FALLBACK = true;` and
+    /// `const STALL_EVERY = 0u;`, as every look-back shader declares them.
+    pub(crate) fn edits(&self) -> [(&'static str, String); 2] {
+        [
+            (
+                "const FALLBACK = true;",
+                format!("const FALLBACK = {};", !self.without_fallback),
+            ),
+            (
+                "const STALL_EVERY = 0u;",
+                format!("const STALL_EVERY = {}u;", self.stall_every),
+            ),
+        ]
+    }
+}

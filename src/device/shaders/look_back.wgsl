@@ -1,0 +1,245 @@
+// Decoupled look-back with decoupled fallback: how a tile of a single-pass
+// algorithm learns the combination of every tile before it, without
+// assuming that the workgroups of earlier tiles make progress (Smith,
+// Levien & Owens, "Decoupled Fallback", SPAA 2025). Appended by
+// `wavekit::device::shaders` (and web/build.sh) to scan.wgsl,
+// compact.wgsl and scan_op.wgsl; radix_onesweep.wgsl follows the same
+// protocol per digit in its own code.
+//
+// Protocol. Tiles are numbered in the order their workgroups start (an
+// atomic counter). Tile k publishes its aggregate (AGGREGATE) as soon as it
+// has it, then walks back over tiles k-1, k-2, ... combining aggregates
+// until it meets an inclusive prefix (PREFIX), and publishes its own
+// inclusive prefix. Merrill & Garland's look-back spins on a predecessor
+// until it publishes: correct only where a workgroup that has started keeps
+// running while others spin, which WebGPU, Vulkan, Metal and CPU adapters
+// do not promise. Here a walk spins at most SPINS rounds on an unpublished
+// predecessor; then the whole workgroup computes that predecessor's
+// aggregate itself from its input (the fallback), installs it (an
+// atomicMax over the state word, so that a PREFIX already there wins and
+// an AGGREGATE there is the same value), and walks on. So no workgroup ever
+// waits for another to be scheduled, and every walk ends: at worst it
+// recomputes every earlier tile.
+//
+// The includer defines:
+//   `fn lb_publish(tile: u32, state: u32, value: u32)` - publishes `value`
+//     for `tile` as LB_AGGREGATE or LB_PREFIX;
+//   `fn lb_read(p: u32) -> Publication` - tile p's state word(s) as read
+//     now: LB_PENDING (nothing, or a publication half-way), LB_AGGREGATE or
+//     LB_PREFIX, and the value;
+//   `fn lb_install(p: u32, aggregate: u32) -> Publication` - installs
+//     tile p's aggregate computed by the fallback; returns tile p's PREFIX
+//     if its owner had published it, else `aggregate` as LB_AGGREGATE
+//     (tile 0's aggregate is its inclusive prefix: the includer installs
+//     and returns it as LB_PREFIX);
+//   `fn lb_tile_aggregate(p: u32, t: u32) -> u32` - tile p's aggregate,
+//     bit for bit the value its owner publishes; called by every thread
+//     of the workgroup in uniform control flow (it may use barriers and
+//     subgroup operations; `lb_workgroup_sum` below serves integer sums);
+//   `const BLOCK: u32` - threads per workgroup, at most 256;
+//   `fn lb_combine(earlier: u32, later: u32) -> u32` and
+//     `fn lb_identity() -> u32` - the operator on the values' bits;
+//   `const WINDOW: bool` - true: the subgroup of thread 0 reads S
+//     predecessors a round (one per lane) and sums them with subgroup
+//     reductions (the operator must be the u32 sum); false: thread 0 reads
+//     one predecessor a round, with no subgroup operation (any operator;
+//     emulated subgroups, whose every operation is a workgroup barrier);
+//   `const FALLBACK: bool` - false spins without bound (Merrill & Garland;
+//     kept for comparison and for the stall test);
+//   `const STALL_EVERY: u32` - a debugging switch: nonzero makes every tile
+//     k with k % STALL_EVERY == 0 never publish (it still computes its own
+//     output), as a scheduler that never runs it again until all others
+//     finish would. Without the fallback, its successors never finish.
+// Cost: on the common path one round of reads per S predecessors (WINDOW)
+// and one uniform load; a fallback costs one read of the stalled tile.
+// Workgroup memory: 68 words.
+
+/// A tile's publication as read: LB_PENDING, LB_AGGREGATE or LB_PREFIX,
+/// and its value.
+struct Publication {
+    state: u32,
+    value: u32,
+}
+
+const LB_PENDING = 0u;
+const LB_AGGREGATE = 1u;
+const LB_PREFIX = 2u;
+// Rounds a walk waits on an unpublished predecessor before the fallback.
+const SPINS = 64u;
+// Walk.stalled: the walk has met a PREFIX; the walk goes on.
+const LB_DONE = 0xffffffffu;
+const LB_WALK = 0xfffffffeu;
+
+// Subgroup sums of lb_workgroup_sum: workgroups of at most 256 threads
+// (BLOCK, the includer's) in subgroups of 4 or more lanes.
+var<workgroup> lb_totals: array<u32, 64>;
+var<workgroup> lb_stalled: u32;
+var<workgroup> lb_prefix: u32;
+var<workgroup> lb_got: Publication;
+
+/// Whether tile `tile` never publishes (the STALL_EVERY debugging switch).
+fn lb_stalls(tile: u32) -> bool {
+    return STALL_EVERY != 0u && tile % max(STALL_EVERY, 1u) == 0u;
+}
+
+/// The sum of `x` over the workgroup, in every thread (a fallback's integer
+/// aggregate, for the includers whose sums are order-free). Every thread
+/// calls it, in uniform control flow.
+fn lb_workgroup_sum(x: u32, t: u32) -> u32 {
+    let size = sg::group_size();
+    let sum = sg::reduce_all_add<u32>(x);
+    if sg::invocation_id() == 0u {
+        lb_totals[t / size] = sum;
+    }
+    workgroupBarrier();
+    var total = 0u;
+    for (var g = 0u; g < BLOCK / size; g++) {
+        total += lb_totals[g];
+    }
+    // Read by all before a later call writes again.
+    workgroupBarrier();
+    return total;
+}
+
+/// Where a walk stands between rounds of `look_back`: the combination of
+/// the tiles in [end, tile), and the tile it waits on (LB_DONE once it has
+/// met a PREFIX, and then `prefix` is the whole exclusive prefix; LB_WALK
+/// before a walk).
+struct Walk {
+    prefix: u32,
+    end: u32,
+    stalled: u32,
+}
+
+/// The window walk: every lane of the subgroup of thread 0 calls it (a
+/// converged subgroup). Lane i reads tile `end - 1 - i`; lanes past tile 0
+/// count as a PREFIX of 0. A round ends the walk when the nearest PREFIX in
+/// the window comes before the first unpublished lane, and moves S tiles
+/// back when every lane holds an AGGREGATE; otherwise it reads the
+/// unpublished lanes again, at most SPINS times.
+fn walk_window(start: Walk) -> Walk {
+    let lane = sg::invocation_id();
+    let size = sg::group_size();
+    var w = start;
+    var seen = Publication(select(LB_PENDING, LB_PREFIX, lane >= w.end), 0u);
+    var spins = 0u;
+    loop {
+        if seen.state == LB_PENDING {
+            seen = lb_read(w.end - 1u - lane);
+        }
+        let missing = sg::reduce_all_min<u32>(select(LB_DONE, lane, seen.state == LB_PENDING));
+        let nearest = sg::reduce_all_min<u32>(select(LB_DONE, lane, seen.state == LB_PREFIX));
+        if nearest < missing {
+            w.prefix += sg::reduce_all_add<u32>(select(0u, seen.value, lane <= nearest));
+            w.stalled = LB_DONE;
+            return w;
+        }
+        if missing == LB_DONE {
+            w.prefix += sg::reduce_all_add<u32>(seen.value);
+            w.end -= size;
+            seen = Publication(select(LB_PENDING, LB_PREFIX, lane >= w.end), 0u);
+            spins = 0u;
+            continue;
+        }
+        spins += 1u;
+        if FALLBACK && spins >= SPINS {
+            // The published aggregates before the first unpublished lane
+            // count; the walk stops at that lane's tile.
+            w.prefix += sg::reduce_all_add<u32>(select(0u, seen.value, lane < missing));
+            w.end -= missing;
+            w.stalled = w.end - 1u;
+            return w;
+        }
+    }
+    // Not reached (naga wants a return after the loop).
+    return w;
+}
+
+/// The serial walk: thread 0 alone, one predecessor a round.
+fn walk_serial(start: Walk) -> Walk {
+    var w = start;
+    var spins = 0u;
+    loop {
+        let seen = lb_read(w.end - 1u);
+        if seen.state == LB_PENDING {
+            spins += 1u;
+            if FALLBACK && spins >= SPINS {
+                w.stalled = w.end - 1u;
+                return w;
+            }
+            continue;
+        }
+        w.prefix = lb_combine(seen.value, w.prefix);
+        if seen.state == LB_PREFIX {
+            w.stalled = LB_DONE;
+            return w;
+        }
+        w.end -= 1u;
+        spins = 0u;
+    }
+    // Not reached.
+    return w;
+}
+
+/// The combination of every tile before `tile` (the same in every thread;
+/// the identity for tile 0). Every thread of the workgroup calls it, in uniform control
+/// flow; all get the result. Thread 0 (and, with WINDOW, its subgroup)
+/// walks; after each walk the workgroup learns through workgroup memory
+/// whether it ended, and if not, computes the stalled tile's aggregate
+/// together, thread 0 installs it, and the walk goes on before that tile.
+fn look_back(tile: u32, t: u32) -> u32 {
+    // Tile 0 has nothing before it: no walk, one uniform load.
+    var walk = Walk(lb_identity(), tile, select(LB_WALK, LB_DONE, tile == 0u));
+    let walker = select(t == 0u, t < sg::group_size(), WINDOW);
+    loop {
+        if walker && walk.stalled == LB_WALK {
+            if WINDOW {
+                walk = walk_window(walk);
+            } else {
+                walk = walk_serial(walk);
+            }
+        }
+        if t == 0u {
+            lb_stalled = walk.stalled;
+        }
+        let stalled = workgroupUniformLoad(&lb_stalled);
+        if stalled == LB_DONE {
+            break;
+        }
+        let aggregate = lb_tile_aggregate(stalled, t);
+        if t == 0u {
+            lb_got = lb_install(stalled, aggregate);
+        }
+        workgroupBarrier();
+        if walker {
+            let got = lb_got;
+            walk.prefix = lb_combine(got.value, walk.prefix);
+            walk.end = stalled;
+            walk.stalled = select(LB_WALK, LB_DONE, got.state == LB_PREFIX);
+        }
+    }
+    if t == 0u {
+        lb_prefix = walk.prefix;
+    }
+    return workgroupUniformLoad(&lb_prefix);
+}
+
+/// The combination of every tile before `tile`, for a tile whose own
+/// combination is `aggregate` (the same in every thread): publishes the
+/// aggregate, looks back and publishes the inclusive prefix (thread 0;
+/// not at all for a tile the STALL_EVERY switch stalls). Every thread of
+/// the workgroup calls it, in uniform control flow; all get the result
+/// (the identity for tile 0).
+fn tile_prefix(tile: u32, t: u32, aggregate: u32) -> u32 {
+    let publishes = t == 0u && !lb_stalls(tile);
+    if publishes && tile != 0u {
+        lb_publish(tile, LB_AGGREGATE, aggregate);
+    }
+    // Outside any branch: the call holds barriers, and the composer cannot
+    // tell that a condition on the parameter `tile` is uniform.
+    let prefix = look_back(tile, t);
+    if publishes {
+        lb_publish(tile, LB_PREFIX, select(lb_combine(prefix, aggregate), aggregate, tile == 0u));
+    }
+    return prefix;
+}
