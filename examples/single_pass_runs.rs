@@ -6,7 +6,8 @@
 //! and it ends every loop of an invocation after 65535 iterations).
 //!
 //! `cargo run --release --example single_pass_runs --features runner --
-//! [--runs N] [--log2 L] [--emulated] [--adapter NAME]`
+//! [--runs N] [--sort-runs N] [--log2 L] [--emulated] [--adapter NAME]`
+//! (`--sort-runs`: the sort's runs, when not `--runs`)
 //!
 //! `bench/lavapipe-single-pass.sh` runs it at lavapipe's subgroup sizes
 //! 4, 8, 16 and on emulated subgroups of 32, 1000 runs each. Every run
@@ -23,6 +24,7 @@ use wgpu::util::DeviceExt;
 
 struct Args {
     runs: u32,
+    sort_runs: Option<u32>,
     log2: u32,
     emulated: bool,
     adapter: String,
@@ -31,6 +33,7 @@ struct Args {
 fn args() -> Result<Args, String> {
     let mut args = Args {
         runs: 1000,
+        sort_runs: None,
         log2: 20,
         emulated: false,
         adapter: "llvmpipe".into(),
@@ -40,6 +43,9 @@ fn args() -> Result<Args, String> {
         let mut value = || it.next().ok_or(format!("{flag} needs a value"));
         match flag.as_str() {
             "--runs" => args.runs = value()?.parse().map_err(|e| format!("--runs: {e}"))?,
+            "--sort-runs" => {
+                args.sort_runs = Some(value()?.parse().map_err(|e| format!("--sort-runs: {e}"))?)
+            }
             "--log2" => args.log2 = value()?.parse().map_err(|e| format!("--log2: {e}"))?,
             "--adapter" => args.adapter = value()?.to_lowercase(),
             "--emulated" => args.emulated = true,
@@ -246,7 +252,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for (name, run) in &algorithms {
         let start = Instant::now();
         let mut wrong = 0u32;
-        for r in 0..args.runs {
+        let runs = match (*name, args.sort_runs) {
+            ("onesweep sort", Some(runs)) => runs,
+            _ => args.runs,
+        };
+        for r in 0..runs {
             let input = random(n, u64::from(r) + 1);
             if run(&input)? {
                 passed += 1;
@@ -257,8 +267,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             }
         }
         println!(
-            "{name}: {} runs, {wrong} wrong, {:.1} s",
-            args.runs,
+            "{name}: {runs} runs, {wrong} wrong, {:.1} s",
             start.elapsed().as_secs_f64()
         );
     }

@@ -29,7 +29,7 @@ const SELECT_TILE: usize = 4096;
 fn stalls(every: u32) -> LookBackDebug {
     LookBackDebug {
         stall_every: every,
-        without_fallback: false,
+        ..LookBackDebug::default()
     }
 }
 
@@ -271,6 +271,7 @@ fn without_the_fallback_stalled_tiles_break_the_scan() {
     let spin = LookBackDebug {
         stall_every: 2,
         without_fallback: true,
+        ..LookBackDebug::default()
     };
     let scan = with_look_back(spin, || {
         Scan::exclusive_sum(&device, Dtype::U32).expect("builds")

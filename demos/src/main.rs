@@ -86,7 +86,20 @@ fn parse_log2(text: &str) -> Result<RangeInclusive<u32>, String> {
 
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
-    match run(Args::parse()) {
+    // WAVEKIT_LOOK_BACK: wavekit::device::debug's switches for every
+    // algorithm object built here (`spin`, `stall=K`, `spins=N`), to measure
+    // the look-back's fallback against the plain spin.
+    let look_back = match std::env::var("WAVEKIT_LOOK_BACK") {
+        Ok(text) => match wavekit::device::debug::LookBackDebug::parse(&text) {
+            Ok(debug) => debug,
+            Err(error) => {
+                eprintln!("error: WAVEKIT_LOOK_BACK: {error}");
+                return ExitCode::from(2);
+            }
+        },
+        Err(_) => Default::default(),
+    };
+    match wavekit::device::debug::with_look_back(look_back, || run(Args::parse())) {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::FAILURE,
         Err(error) => {

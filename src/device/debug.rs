@@ -34,11 +34,14 @@ pub struct LookBackDebug {
     /// a scheduler that keeps started workgroups running. For comparison
     /// only.
     pub without_fallback: bool,
+    /// Rounds a walk waits on an unpublished predecessor before it falls
+    /// back; 0 keeps the shaders' `SPINS`. For tuning.
+    pub spins: u32,
 }
 
 thread_local! {
     static LOOK_BACK: Cell<LookBackDebug> = const {
-        Cell::new(LookBackDebug { stall_every: 0, without_fallback: false })
+        Cell::new(LookBackDebug { stall_every: 0, without_fallback: false, spins: 0 })
     };
 }
 
@@ -62,10 +65,37 @@ impl LookBackDebug {
         LOOK_BACK.with(Cell::get)
     }
 
-    /// The shader edits of these switches: `const FALLBACK = true;` and
-    /// `const STALL_EVERY = 0u;`, as every look-back shader declares them.
-    pub(crate) fn edits(&self) -> [(&'static str, String); 2] {
-        [
+    /// The switches `text` names, for tools and benchmarks: `spin` (no
+    /// fallback), `stall=K`, `spins=N`, separated by commas; empty for the
+    /// defaults.
+    pub fn parse(text: &str) -> Result<LookBackDebug, String> {
+        let mut debug = LookBackDebug::default();
+        for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let number = |value: &str| {
+                value
+                    .parse::<u32>()
+                    .map_err(|e| format!("look-back switch `{part}`: {e}"))
+            };
+            match part.split_once('=') {
+                None if part == "spin" => debug.without_fallback = true,
+                Some(("stall", value)) => debug.stall_every = number(value)?,
+                Some(("spins", value)) => debug.spins = number(value)?,
+                _ => {
+                    return Err(format!(
+                        "look-back switch `{part}`: not `spin`, `stall=K` or `spins=N`"
+                    ));
+                }
+            }
+        }
+        Ok(debug)
+    }
+
+    /// The shader edits of these switches: `const FALLBACK = true;`,
+    /// `const STALL_EVERY = 0u;` and (when set) `const SPINS = 64u;`, as
+    /// every look-back shader declares them (radix_onesweep.wgsl and
+    /// look_back.wgsl, which the others append).
+    pub(crate) fn edits(&self) -> Vec<(&'static str, String)> {
+        let mut edits = vec![
             (
                 "const FALLBACK = true;",
                 format!("const FALLBACK = {};", !self.without_fallback),
@@ -74,6 +104,13 @@ impl LookBackDebug {
                 "const STALL_EVERY = 0u;",
                 format!("const STALL_EVERY = {}u;", self.stall_every),
             ),
-        ]
+        ];
+        if self.spins != 0 {
+            edits.push((
+                "const SPINS = 64u;",
+                format!("const SPINS = {}u;", self.spins),
+            ));
+        }
+        edits
     }
 }

@@ -181,34 +181,42 @@ fn walk_serial(start: Walk) -> Walk {
     return w;
 }
 
-/// The combination of every tile before `tile` (the same in every thread;
-/// the identity for tile 0). Every thread of the workgroup calls it, in uniform control
-/// flow; all get the result. Thread 0 (and, with WINDOW, its subgroup)
-/// walks; after each walk the workgroup learns through workgroup memory
-/// whether it ended, and if not, computes the stalled tile's aggregate
-/// together, thread 0 installs it, and the walk goes on before that tile.
-fn look_back(tile: u32, t: u32) -> u32 {
-    // Tile 0 has nothing before it: no walk, one uniform load.
-    var walk = Walk(lb_identity(), tile, select(LB_WALK, LB_DONE, tile == 0u));
-    let walker = select(t == 0u, t < sg::group_size(), WINDOW);
+/// The walk of thread 0 (with WINDOW, of its subgroup) from `walk`:
+/// whether this thread walks, and the walk.
+fn walk_on(walk: Walk) -> Walk {
+    if WINDOW {
+        return walk_window(walk);
+    }
+    return walk_serial(walk);
+}
+
+/// Whether thread `t` walks: thread 0, and with WINDOW its subgroup.
+fn lb_walker(t: u32) -> bool {
+    return select(t == 0u, t < sg::group_size(), WINDOW);
+}
+
+/// Tile `tile`'s inclusive prefix from its exclusive `prefix`.
+fn lb_inclusive(tile: u32, prefix: u32, aggregate: u32) -> u32 {
+    return select(lb_combine(prefix, aggregate), aggregate, tile == 0u);
+}
+
+/// The cold path of `tile_prefix`, reached by the whole workgroup when the
+/// first walk stalled: until the walk ends, the workgroup computes the
+/// stalled tile's aggregate, thread 0 installs it, and the walk goes on
+/// before that tile. Then thread 0 publishes the inclusive prefix (when
+/// `publishes`) and leaves the exclusive one in lb_prefix, before a
+/// barrier.
+fn fall_back(tile: u32, t: u32, first: Walk, aggregate: u32, publishes: bool) {
+    var walk = first;
+    let walker = lb_walker(t);
     loop {
-        if walker && walk.stalled == LB_WALK {
-            if WINDOW {
-                walk = walk_window(walk);
-            } else {
-                walk = walk_serial(walk);
-            }
-        }
-        if t == 0u {
-            lb_stalled = walk.stalled;
-        }
         let stalled = workgroupUniformLoad(&lb_stalled);
         if stalled == LB_DONE {
             break;
         }
-        let aggregate = lb_tile_aggregate(stalled, t);
+        let stalled_aggregate = lb_tile_aggregate(stalled, t);
         if t == 0u {
-            lb_got = lb_install(stalled, aggregate);
+            lb_got = lb_install(stalled, stalled_aggregate);
         }
         workgroupBarrier();
         if walker {
@@ -216,12 +224,21 @@ fn look_back(tile: u32, t: u32) -> u32 {
             walk.prefix = lb_combine(got.value, walk.prefix);
             walk.end = stalled;
             walk.stalled = select(LB_WALK, LB_DONE, got.state == LB_PREFIX);
+            if walk.stalled == LB_WALK {
+                walk = walk_on(walk);
+            }
+        }
+        if t == 0u {
+            lb_stalled = walk.stalled;
         }
     }
     if t == 0u {
+        if publishes {
+            lb_publish(tile, LB_PREFIX, lb_inclusive(tile, walk.prefix, aggregate));
+        }
         lb_prefix = walk.prefix;
     }
-    return workgroupUniformLoad(&lb_prefix);
+    workgroupBarrier();
 }
 
 /// The combination of every tile before `tile`, for a tile whose own
@@ -230,16 +247,35 @@ fn look_back(tile: u32, t: u32) -> u32 {
 /// not at all for a tile the STALL_EVERY switch stalls). Every thread of
 /// the workgroup calls it, in uniform control flow; all get the result
 /// (the identity for tile 0).
+///
+/// The common path is the plain look-back's: one walk by the walkers, the
+/// inclusive prefix published as soon as thread 0 has it, and one uniform
+/// load that hands the prefix to the workgroup (with a word saying whether
+/// the walk stalled). Only a stalled walk enters `fall_back`, so the
+/// fallback's code sits in a branch the common path never takes.
 fn tile_prefix(tile: u32, t: u32, aggregate: u32) -> u32 {
     let publishes = t == 0u && !lb_stalls(tile);
     if publishes && tile != 0u {
         lb_publish(tile, LB_AGGREGATE, aggregate);
     }
-    // Outside any branch: the call holds barriers, and the composer cannot
-    // tell that a condition on the parameter `tile` is uniform.
-    let prefix = look_back(tile, t);
-    if publishes {
-        lb_publish(tile, LB_PREFIX, select(lb_combine(prefix, aggregate), aggregate, tile == 0u));
+    // Tile 0 has nothing before it: no walk.
+    var walk = Walk(lb_identity(), tile, select(LB_WALK, LB_DONE, tile == 0u));
+    if lb_walker(t) && walk.stalled == LB_WALK {
+        walk = walk_on(walk);
     }
-    return prefix;
+    if t == 0u {
+        if publishes && walk.stalled == LB_DONE {
+            lb_publish(tile, LB_PREFIX, lb_inclusive(tile, walk.prefix, aggregate));
+        }
+        lb_prefix = walk.prefix;
+        lb_stalled = walk.stalled;
+    }
+    // Outside any branch on `tile`: the fallback holds barriers, and the
+    // composer cannot tell that a condition on a parameter is uniform.
+    if workgroupUniformLoad(&lb_stalled) != LB_DONE {
+        fall_back(tile, t, walk, aggregate, publishes);
+    }
+    // Written by thread 0 before the uniform load's (or fall_back's)
+    // barrier; rewritten by no one after it.
+    return lb_prefix;
 }

@@ -342,48 +342,66 @@ fn install(k: u32, d: u32, count: u32) -> u32 {
     return mine;
 }
 
-/// The exclusive prefix, over the tiles before `tile` (> 0), of each digit
-/// `t + i * BLOCK` the thread owns. Every thread calls it, in uniform
-/// control flow (see "Look-back" above).
-fn look_back(tile: u32, t: u32) -> array<u32, WALKS> {
-    var prefix: array<u32, WALKS>;
-    // Tiles [end, tile) are summed; 0: the walk has met a PREFIX.
-    var end: array<u32, WALKS>;
-    for (var i = 0u; i < WALKS; i++) {
-        end[i] = select(0u, tile, t + i * BLOCK < RADIX);
-    }
-    loop {
-        for (var i = 0u; i < WALKS; i++) {
-            let d = t + i * BLOCK;
-            var spins = 0u;
-            while end[i] != 0u {
-                let word = read_state(end[i] - 1u, d);
-                let tag = word & ~COUNT_MASK;
-                if tag == PREFIX {
-                    prefix[i] += word & COUNT_MASK;
-                    end[i] = 0u;
-                } else if tag == AGGREGATE {
-                    prefix[i] += word & COUNT_MASK;
-                    end[i] -= 1u;
-                    spins = 0u;
-                } else {
-                    spins += 1u;
-                    if FALLBACK && spins >= SPINS {
-                        atomicMax(&stalled_any, end[i]);
-                        break;
-                    }
-                }
+/// Digit `d`'s walk from `w` = (the sum of tiles [end, tile), end): back
+/// over the earlier tiles' words until it meets a PREFIX (then end is 0)
+/// or waits SPINS reads on an unpublished word (FALLBACK; then end - 1 is
+/// the tile it waits on).
+fn walk_digit(d: u32, w: vec2<u32>) -> vec2<u32> {
+    var prefix = w.x;
+    var end = w.y;
+    var spins = 0u;
+    while end != 0u {
+        let word = read_state(end - 1u, d);
+        let tag = word & ~COUNT_MASK;
+        if tag == PREFIX {
+            prefix += word & COUNT_MASK;
+            end = 0u;
+        } else if tag == AGGREGATE {
+            prefix += word & COUNT_MASK;
+            end -= 1u;
+            spins = 0u;
+        } else {
+            spins += 1u;
+            if FALLBACK && spins >= SPINS {
+                break;
             }
         }
-        workgroupBarrier();
-        if t == 0u {
-            stalled_tile = atomicExchange(&stalled_any, 0u);
-        }
+    }
+    return vec2<u32>(prefix, end);
+}
+
+/// Digit `d`'s exclusive prefix is known: publishes the tile's inclusive
+/// prefix (tiles after the first, unless stalled) and sets its output base.
+fn finish_digit(tile: u32, d: u32, prefix: u32) {
+    if tile > 0u && !stalls(tile) {
+        atomicStore(&tile_state[tile * RADIX + d], PREFIX | (prefix + tile_count[d]));
+    }
+    digit_base[d] = atomicLoad(&digits[PASS * RADIX + d]) + prefix - tile_first[d];
+}
+
+/// Walks digit `d` on from `w` and finishes it, or records the tile it
+/// waits on in stalled_any; returns the walk.
+fn walk_and_finish(tile: u32, d: u32, w: vec2<u32>) -> vec2<u32> {
+    let walked = walk_digit(d, w);
+    if walked.y == 0u {
+        finish_digit(tile, d, walked.x);
+    } else {
+        atomicMax(&stalled_any, walked.y);
+    }
+    return walked;
+}
+
+/// The cold path of the look-back, reached by the whole workgroup when a
+/// walk stalled ("Look-back" above): until no walk waits, the workgroup
+/// counts the digits of the nearest tile a walk waits on in counters'
+/// first row, installs them, and every unfinished walk goes on. `walks`
+/// holds each of the thread's digits' (prefix, end).
+fn fall_back(tile: u32, t: u32, walks: ptr<function, array<vec2<u32>, WALKS>>) {
+    loop {
         let stalled = workgroupUniformLoad(&stalled_tile);
         if stalled == 0u {
             break;
         }
-        // The fallback: tile stalled - 1's digit counts in counters' row 0.
         let k = stalled - 1u;
         if t < PAIRS_OF_DIGITS {
             atomicStore(&counters[t], 0u);
@@ -400,14 +418,28 @@ fn look_back(tile: u32, t: u32) -> array<u32, WALKS> {
         workgroupBarrier();
         for (var i = 0u; i < WALKS; i++) {
             let d = t + i * BLOCK;
-            if end[i] == stalled {
-                let word = install(k, d, counter_half(atomicLoad(&counters[d / 2u]), d));
-                prefix[i] += word & COUNT_MASK;
-                end[i] = select(k, 0u, (word & ~COUNT_MASK) == PREFIX);
+            var w = (*walks)[i];
+            if d >= RADIX || w.y == 0u {
+                continue;
             }
+            if w.y == stalled {
+                let word = install(k, d, counter_half(atomicLoad(&counters[d / 2u]), d));
+                w.x += word & COUNT_MASK;
+                w.y = select(k, 0u, (word & ~COUNT_MASK) == PREFIX);
+                if w.y == 0u {
+                    finish_digit(tile, d, w.x);
+                }
+            }
+            if w.y != 0u {
+                w = walk_and_finish(tile, d, w);
+            }
+            (*walks)[i] = w;
+        }
+        workgroupBarrier();
+        if t == 0u {
+            stalled_tile = atomicExchange(&stalled_any, 0u);
         }
     }
-    return prefix;
 }
 
 @compute @workgroup_size(BLOCK)
@@ -531,32 +563,36 @@ fn onesweep(@builtin(local_invocation_index) t: u32) {
         ranks[s] = sg::shuffle<u32>(before, leader) + earlier;
     }
 
-    // Look back, publish the inclusive prefix.
-    var prefix: array<u32, WALKS>;
-    if tile > 0u {
-        prefix = look_back(tile, t);
-    }
-    for (var i = 0u; i < WALKS; i++) {
-        let d = t + i * BLOCK;
-        if d < RADIX {
-            if tile > 0u && !stalls(tile) {
-                atomicStore(&tile_state[tile * RADIX + d], PREFIX | (prefix[i] + tile_count[d]));
-            }
-            digit_base[d] = atomicLoad(&digits[PASS * RADIX + d]) + prefix[i] - tile_first[d];
-        }
-    }
-
     // Stage the keys in workgroup memory in their order in the tile's
     // output, so that consecutive threads write runs of equal digits to
     // consecutive addresses: scattering from registers instead sent each
     // key to its own memory transaction (H100, CUDA, 2^26 keys: 1.46 ms
-    // a pass against 0.56 with coalesced writes).
+    // a pass against 0.56 with coalesced writes). The ranks are all the
+    // staging needs, so it comes before the look-back.
     for (var s = 0u; s < ITEMS; s++) {
         if first_key + s * size < n {
             staged[ranks[s]] = keys[s];
         }
     }
+
+    // Look back, each digit's inclusive prefix published as soon as it is
+    // known; tile 0 has nothing to walk (end 0).
+    var walks: array<vec2<u32>, WALKS>;
+    for (var i = 0u; i < WALKS; i++) {
+        let d = t + i * BLOCK;
+        if d < RADIX {
+            walks[i] = walk_and_finish(tile, d, vec2<u32>(0u, tile));
+        }
+    }
+    // One barrier for the staged keys, the digit bases and stalled_any;
+    // the fallback only where a walk stalled.
     workgroupBarrier();
+    if t == 0u {
+        stalled_tile = atomicExchange(&stalled_any, 0u);
+    }
+    if workgroupUniformLoad(&stalled_tile) != 0u {
+        fall_back(tile, t, &walks);
+    }
     let tile_keys = min(TILE, n - tile * TILE);
     var destinations: array<u32, ITEMS>;
     for (var k = 0u; k < ITEMS; k++) {
