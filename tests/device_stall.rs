@@ -29,6 +29,7 @@ const SELECT_TILE: usize = 4096;
 fn stalls(every: u32) -> LookBackDebug {
     LookBackDebug {
         stall_every: every,
+        fallback: Some(true),
         ..LookBackDebug::default()
     }
 }
@@ -270,7 +271,7 @@ fn without_the_fallback_stalled_tiles_break_the_scan() {
     let (device, queue) = open();
     let spin = LookBackDebug {
         stall_every: 2,
-        without_fallback: true,
+        fallback: Some(false),
         ..LookBackDebug::default()
     };
     let scan = with_look_back(spin, || {

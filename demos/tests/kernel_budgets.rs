@@ -42,9 +42,12 @@ struct DemoKernel {
 }
 
 fn kernels() -> Vec<DemoKernel> {
+    // As wavekit::device builds them on CUDA: the plain look-back, without
+    // the fallback's branch (`Context::needs_fallback`).
+    let plain_look_back = ("const FALLBACK = true;", "const FALLBACK = false;");
     let plain = |file: &'static str, source: &str, entry: &'static str| DemoKernel {
         file,
-        source: source.to_string(),
+        source: edited(source, file, &[plain_look_back]).expect("the host's edits apply"),
         entry,
         label: "-".into(),
         lower: LowerOptions::default(),
@@ -66,7 +69,8 @@ fn kernels() -> Vec<DemoKernel> {
             spin_with_rmw: false,
         };
         let edits = config.edits();
-        let edits: Vec<(&str, &str)> = edits.iter().map(|(f, t)| (*f, t.as_str())).collect();
+        let mut edits: Vec<(&str, &str)> = edits.iter().map(|(f, t)| (*f, t.as_str())).collect();
+        edits.push(plain_look_back);
         let source = edited(onesweep::SOURCE, "radix_onesweep.wgsl", &edits)
             .expect("the host's edits apply");
         let label = format!(

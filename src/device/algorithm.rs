@@ -12,10 +12,14 @@ pub enum ScanAlgorithm {
     /// from its input and walks on. So it needs no forward-progress
     /// guarantee: it is correct on every adapter, whatever order its
     /// scheduler runs workgroups in (CPU adapters, Apple, mobile and
-    /// browser GPUs, emulated subgroups), and on GPUs that run every
-    /// started workgroup it costs what the plain look-back costs
-    /// (`src/device/shaders/look_back.wgsl` states the protocol;
-    /// [`debug`](super::debug) has the switches that test it).
+    /// browser GPUs, emulated subgroups). Where the scheduler does keep
+    /// started workgroups running (CUDA; NVIDIA, AMD and Intel GPUs through
+    /// wgpu) the shaders are built without the fallback's branch, as the
+    /// plain look-back: that code measured faster there (H100: the
+    /// fallback's structure cost 3-8 % in the OneSweep sort and up to 2.8x
+    /// in the Vulkan compaction, docs/benchmarks/2026-11-26a-h100-look-back-fallback).
+    /// `src/device/shaders/look_back.wgsl` states the protocol;
+    /// [`debug`](super::debug) has the switches that test it.
     DecoupledLookBack,
     /// Three passes: tile sums, a scan of them, tile scans. Slower (2
     /// reads and 1 write of each element); kept as an explicit choice.

@@ -105,13 +105,41 @@ impl Context {
     /// The edits of a shader with the look-back protocol
     /// (`shaders/look_back.wgsl`): its walk (`const WINDOW = true;`, one
     /// subgroup reading S predecessors a round, false on emulated
-    /// subgroups: thread 0 alone) and the context's debugging switches
-    /// ([`LookBackDebug`]).
+    /// subgroups: thread 0 alone) and [`Context::look_back_switches`].
     pub fn look_back_edits(&self) -> Vec<(&'static str, String)> {
         let window = !self.target.is_emulated();
         let mut edits = vec![("const WINDOW = true;", format!("const WINDOW = {window};"))];
-        edits.extend(self.look_back.edits());
+        edits.extend(self.look_back_switches());
         edits
+    }
+
+    /// The look-back's `FALLBACK`, `STALL_EVERY` and `SPINS` edits: the
+    /// fallback where the device needs it ([`Context::needs_fallback`]),
+    /// and the context's debugging switches ([`LookBackDebug`]).
+    pub fn look_back_switches(&self) -> Vec<(&'static str, String)> {
+        self.look_back.edits(self.needs_fallback())
+    }
+
+    /// Whether the look-back needs its fallback here: everywhere but where
+    /// the scheduler keeps started workgroups running while others spin
+    /// (CUDA; NVIDIA, AMD and Intel GPUs through wgpu, discrete or
+    /// integrated). There the plain look-back's code is faster (H100:
+    /// the fallback's structure cost 3-8 % in the OneSweep sort and up to
+    /// 2.8x in the Vulkan compaction,
+    /// docs/benchmarks/2026-11-26a-h100-look-back-fallback), and it has
+    /// never failed a checked run.
+    pub fn needs_fallback(&self) -> bool {
+        match &self.api {
+            Api::Wgpu { info, .. } => {
+                let gpu = matches!(
+                    info.device_type,
+                    wgpu::DeviceType::DiscreteGpu | wgpu::DeviceType::IntegratedGpu
+                );
+                !(gpu && [0x10de, 0x1002, 0x8086].contains(&info.vendor))
+            }
+            #[cfg(feature = "native")]
+            Api::Cuda(_) => false,
+        }
     }
 
     /// Whether the device is a CPU adapter (lavapipe, WARP).
@@ -243,8 +271,10 @@ fn wgpu_pipelines<const N: usize>(
     };
     // SAFETY: every loop of the device shaders terminates: item loops
     // are counted, and the look-back's spins are bounded (a walk that
-    // waits SPINS rounds falls back, `shaders/look_back.wgsl`), except
-    // under the `debug` switch that turns the fallback off. wgpu's loop
+    // waits SPINS rounds falls back, `shaders/look_back.wgsl`) or, without
+    // the fallback (`Context::needs_fallback`: devices that keep started
+    // workgroups running, or the `debug` switch), end once the earlier
+    // tiles publish. wgpu's loop
     // bounding kept the item loops rolled on NVIDIA's Vulkan driver, their
     // private arrays in local memory (H100, 2^24: scan 67 against 244 G
     // items/s).

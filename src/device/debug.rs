@@ -27,13 +27,17 @@ pub struct LookBackDebug {
     /// workgroup were never scheduled again until every other had ended.
     /// With the fallback every result stays right; without it, later
     /// tiles spin forever (a GPU hangs until its watchdog; lavapipe ends
-    /// the spin after its loop budget, with wrong results).
+    /// the spin after its loop budget, with wrong results): set
+    /// `fallback: Some(true)` to stall tiles on a device whose default is
+    /// the plain look-back.
     pub stall_every: u32,
-    /// Spin on an unpublished predecessor without bound (Merrill &
-    /// Garland's look-back, as wavekit had it before the fallback): needs
-    /// a scheduler that keeps started workgroups running. For comparison
-    /// only.
-    pub without_fallback: bool,
+    /// The fallback: `None` is the device's choice
+    /// ([`ScanAlgorithm::DecoupledLookBack`](super::ScanAlgorithm) says
+    /// which); `Some(false)` spins on an unpublished predecessor without
+    /// bound (Merrill & Garland's look-back), which needs a scheduler that
+    /// keeps started workgroups running; `Some(true)` falls back on every
+    /// device.
+    pub fallback: Option<bool>,
     /// Rounds a walk waits on an unpublished predecessor before it falls
     /// back; 0 keeps the shaders' `SPINS`. For tuning.
     pub spins: u32,
@@ -41,7 +45,7 @@ pub struct LookBackDebug {
 
 thread_local! {
     static LOOK_BACK: Cell<LookBackDebug> = const {
-        Cell::new(LookBackDebug { stall_every: 0, without_fallback: false, spins: 0 })
+        Cell::new(LookBackDebug { stall_every: 0, fallback: None, spins: 0 })
     };
 }
 
@@ -66,8 +70,8 @@ impl LookBackDebug {
     }
 
     /// The switches `text` names, for tools and benchmarks: `spin` (no
-    /// fallback), `stall=K`, `spins=N`, separated by commas; empty for the
-    /// defaults.
+    /// fallback), `fallback` (the fallback on every device), `stall=K`,
+    /// `spins=N`, separated by commas; empty for the defaults.
     pub fn parse(text: &str) -> Result<LookBackDebug, String> {
         let mut debug = LookBackDebug::default();
         for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
@@ -77,12 +81,13 @@ impl LookBackDebug {
                     .map_err(|e| format!("look-back switch `{part}`: {e}"))
             };
             match part.split_once('=') {
-                None if part == "spin" => debug.without_fallback = true,
+                None if part == "spin" => debug.fallback = Some(false),
+                None if part == "fallback" => debug.fallback = Some(true),
                 Some(("stall", value)) => debug.stall_every = number(value)?,
                 Some(("spins", value)) => debug.spins = number(value)?,
                 _ => {
                     return Err(format!(
-                        "look-back switch `{part}`: not `spin`, `stall=K` or `spins=N`"
+                        "look-back switch `{part}`: not `spin`, `fallback`, `stall=K` or `spins=N`"
                     ));
                 }
             }
@@ -90,15 +95,16 @@ impl LookBackDebug {
         Ok(debug)
     }
 
-    /// The shader edits of these switches: `const FALLBACK = true;`,
-    /// `const STALL_EVERY = 0u;` and (when set) `const SPINS = 64u;`, as
-    /// every look-back shader declares them (radix_onesweep.wgsl and
-    /// look_back.wgsl, which the others append).
-    pub(crate) fn edits(&self) -> Vec<(&'static str, String)> {
+    /// The shader edits of these switches on a device that `needs` the
+    /// fallback: `const FALLBACK = true;`, `const STALL_EVERY = 0u;` and
+    /// (when set) `const SPINS = 64u;`, as every look-back shader declares
+    /// them (radix_onesweep.wgsl and look_back.wgsl, which the others
+    /// append).
+    pub(crate) fn edits(&self, needs: bool) -> Vec<(&'static str, String)> {
         let mut edits = vec![
             (
                 "const FALLBACK = true;",
-                format!("const FALLBACK = {};", !self.without_fallback),
+                format!("const FALLBACK = {};", self.fallback.unwrap_or(needs)),
             ),
             (
                 "const STALL_EVERY = 0u;",

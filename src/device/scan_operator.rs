@@ -146,7 +146,7 @@ impl OperatorKernels {
         let (op, identity) = operator.declarations(dtype)?;
         // The walk is thread 0's (`const WINDOW = false;` in the shader):
         // only the debugging switches are edits.
-        let look_back = ctx.look_back.edits();
+        let look_back = ctx.look_back_switches();
         let mut edits = vec![
             ("alias T = u32;", alias.as_str()),
             ("const INCLUSIVE = false;", inclusive.as_str()),

@@ -167,7 +167,7 @@ impl OneSweep {
                 format!("const END_BIT = {}u;", options.bits.end),
             ),
         ];
-        common.extend(ctx.look_back.edits());
+        common.extend(ctx.look_back_switches());
         let mut source = writable(shaders::RADIX_ONESWEEP);
         if options.key.is_wide() {
             source = wide::widen(&source, wide::PassShader::OneSweep)?;

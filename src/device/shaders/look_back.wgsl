@@ -44,8 +44,11 @@
 //     reductions (the operator must be the u32 sum); false: thread 0 reads
 //     one predecessor a round, with no subgroup operation (any operator;
 //     emulated subgroups, whose every operation is a workgroup barrier);
-//   `const FALLBACK: bool` - false spins without bound (Merrill & Garland;
-//     kept for comparison and for the stall test);
+//   `const FALLBACK: bool` - false spins without bound (Merrill & Garland),
+//     and `tile_prefix` is the plain look-back's code, without the
+//     fallback's branch: the host's choice where the scheduler keeps
+//     started workgroups running (NVIDIA, AMD and Intel GPUs, CUDA), where
+//     it measured faster (docs/benchmarks/2026-11-26a-h100-look-back-fallback);
 //   `const STALL_EVERY: u32` - a debugging switch: nonzero makes every tile
 //     k with k % STALL_EVERY == 0 never publish (it still computes its own
 //     output), as a scheduler that never runs it again until all others
@@ -269,6 +272,10 @@ fn tile_prefix(tile: u32, t: u32, aggregate: u32) -> u32 {
         }
         lb_prefix = walk.prefix;
         lb_stalled = walk.stalled;
+    }
+    if !FALLBACK {
+        // The plain look-back: the walk waited until it ended.
+        return workgroupUniformLoad(&lb_prefix);
     }
     // Outside any branch on `tile`: the fallback holds barriers, and the
     // composer cannot tell that a condition on a parameter is uniform.

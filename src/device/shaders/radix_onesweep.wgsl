@@ -128,8 +128,9 @@ const ITEMS = 8u;
 // round spends lavapipe's loop budget more slowly (scan.wgsl); GPUs pay for
 // the RMW.
 const SPIN_WITH_RMW = true;
-// false: spin on a predecessor without bound (Merrill & Garland, for
-// comparison); STALL_EVERY: tiles k with k % STALL_EVERY == 0 never publish
+// false: spin on a predecessor without bound (Merrill & Garland), the
+// host's choice where started workgroups keep running (look_back.wgsl);
+// STALL_EVERY: tiles k with k % STALL_EVERY == 0 never publish
 // (look_back.wgsl's debugging switch).
 const FALLBACK = true;
 const STALL_EVERY = 0u;
@@ -585,13 +586,16 @@ fn onesweep(@builtin(local_invocation_index) t: u32) {
         }
     }
     // One barrier for the staged keys, the digit bases and stalled_any;
-    // the fallback only where a walk stalled.
+    // the fallback only where a walk stalled (without FALLBACK, every walk
+    // waited until it ended: the plain look-back's code).
     workgroupBarrier();
-    if t == 0u {
-        stalled_tile = atomicExchange(&stalled_any, 0u);
-    }
-    if workgroupUniformLoad(&stalled_tile) != 0u {
-        fall_back(tile, t, &walks);
+    if FALLBACK {
+        if t == 0u {
+            stalled_tile = atomicExchange(&stalled_any, 0u);
+        }
+        if workgroupUniformLoad(&stalled_tile) != 0u {
+            fall_back(tile, t, &walks);
+        }
     }
     let tile_keys = min(TILE, n - tile * TILE);
     var destinations: array<u32, ITEMS>;
