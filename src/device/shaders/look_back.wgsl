@@ -116,19 +116,30 @@ struct Walk {
 
 /// The window walk: every lane of the subgroup of thread 0 calls it (a
 /// converged subgroup). Lane i reads tile `end - 1 - i`; lanes past tile 0
-/// count as a PREFIX of 0. A round ends the walk when the nearest PREFIX in
-/// the window comes before the first unpublished lane, and moves S tiles
-/// back when every lane holds an AGGREGATE; otherwise it reads the
-/// unpublished lanes again, at most SPINS times.
+/// count as a PREFIX of 0. The lanes spin with one vote a round (as the
+/// plain look-back does: the reductions cost shuffles on some drivers)
+/// until every lane's tile has published, or SPINS rounds have passed.
+/// Then the nearest PREFIX ends the walk if no unpublished lane comes
+/// before it; a window of AGGREGATEs moves the walk S tiles back; else the
+/// walk stops at the first unpublished lane's tile.
 fn walk_window(start: Walk) -> Walk {
     let lane = sg::invocation_id();
     let size = sg::group_size();
     var w = start;
-    var seen = Publication(select(LB_PENDING, LB_PREFIX, lane >= w.end), 0u);
-    var spins = 0u;
     loop {
-        if seen.state == LB_PENDING {
-            seen = lb_read(w.end - 1u - lane);
+        var seen = Publication(select(LB_PENDING, LB_PREFIX, lane >= w.end), 0u);
+        var spins = 0u;
+        loop {
+            if seen.state == LB_PENDING {
+                seen = lb_read(w.end - 1u - lane);
+            }
+            if sg::all_true(seen.state != LB_PENDING) {
+                break;
+            }
+            spins += 1u;
+            if FALLBACK && spins >= SPINS {
+                break;
+            }
         }
         let missing = sg::reduce_all_min<u32>(select(LB_DONE, lane, seen.state == LB_PENDING));
         let nearest = sg::reduce_all_min<u32>(select(LB_DONE, lane, seen.state == LB_PREFIX));
@@ -140,19 +151,14 @@ fn walk_window(start: Walk) -> Walk {
         if missing == LB_DONE {
             w.prefix += sg::reduce_all_add<u32>(seen.value);
             w.end -= size;
-            seen = Publication(select(LB_PENDING, LB_PREFIX, lane >= w.end), 0u);
-            spins = 0u;
             continue;
         }
-        spins += 1u;
-        if FALLBACK && spins >= SPINS {
-            // The published aggregates before the first unpublished lane
-            // count; the walk stops at that lane's tile.
-            w.prefix += sg::reduce_all_add<u32>(select(0u, seen.value, lane < missing));
-            w.end -= missing;
-            w.stalled = w.end - 1u;
-            return w;
-        }
+        // Stalled: the published aggregates before the first unpublished
+        // lane count; the walk stops at that lane's tile.
+        w.prefix += sg::reduce_all_add<u32>(select(0u, seen.value, lane < missing));
+        w.end -= missing;
+        w.stalled = w.end - 1u;
+        return w;
     }
     // Not reached (naga wants a return after the loop).
     return w;

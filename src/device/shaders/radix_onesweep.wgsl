@@ -564,18 +564,6 @@ fn onesweep(@builtin(local_invocation_index) t: u32) {
         ranks[s] = sg::shuffle<u32>(before, leader) + earlier;
     }
 
-    // Stage the keys in workgroup memory in their order in the tile's
-    // output, so that consecutive threads write runs of equal digits to
-    // consecutive addresses: scattering from registers instead sent each
-    // key to its own memory transaction (H100, CUDA, 2^26 keys: 1.46 ms
-    // a pass against 0.56 with coalesced writes). The ranks are all the
-    // staging needs, so it comes before the look-back.
-    for (var s = 0u; s < ITEMS; s++) {
-        if first_key + s * size < n {
-            staged[ranks[s]] = keys[s];
-        }
-    }
-
     // Look back, each digit's inclusive prefix published as soon as it is
     // known; tile 0 has nothing to walk (end 0).
     var walks: array<vec2<u32>, WALKS>;
@@ -583,6 +571,18 @@ fn onesweep(@builtin(local_invocation_index) t: u32) {
         let d = t + i * BLOCK;
         if d < RADIX {
             walks[i] = walk_and_finish(tile, d, vec2<u32>(0u, tile));
+        }
+    }
+    // Stage the keys in workgroup memory in their order in the tile's
+    // output, so that consecutive threads write runs of equal digits to
+    // consecutive addresses: scattering from registers instead sent each
+    // key to its own memory transaction (H100, CUDA, 2^26 keys: 1.46 ms
+    // a pass against 0.56 with coalesced writes). After the look-back, so
+    // that the prefixes are published first (staging first cost 4 % with
+    // pairs on CUDA and 5 % through Vulkan, 2026-11-26a).
+    for (var s = 0u; s < ITEMS; s++) {
+        if first_key + s * size < n {
+            staged[ranks[s]] = keys[s];
         }
     }
     // One barrier for the staged keys, the digit bases and stalled_any;
