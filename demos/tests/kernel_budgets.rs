@@ -53,11 +53,15 @@ fn kernels() -> Vec<DemoKernel> {
         lower: LowerOptions::default(),
     };
     let mut all = vec![
-        plain("scan.wgsl", wavekit::device::shaders::SCAN, "scan_lookback"),
+        plain(
+            "scan.wgsl",
+            wavekit::device::shaders::SCAN,
+            "scan_lookback_plain",
+        ),
         plain(
             "compact.wgsl",
             wavekit::device::shaders::COMPACT,
-            "select_lookback",
+            "select_lookback_plain",
         ),
     ];
     for pairs in [false, true] {

@@ -115,8 +115,14 @@ impl Compaction {
             }
         }
         let module = ctx.compose(shaders::COMPACT, "compact.wgsl", &edits)?;
+        // Without the fallback, the plain look-back's entry point.
+        let single_pass = if ctx.fallback() {
+            "select_lookback"
+        } else {
+            "select_lookback_plain"
+        };
         let [lookback, count_tiles, scatter] =
-            ctx.pipelines(&module, ["select_lookback", "count_tiles", "scatter"])?;
+            ctx.pipelines(&module, [single_pass, "count_tiles", "scatter"])?;
         let scan = Scan::with_context(ctx.clone(), ScanKind::Exclusive, true)?
             .with_algorithm(ScanAlgorithm::ReduceThenScan);
         Ok(Compaction {

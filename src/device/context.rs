@@ -120,15 +120,27 @@ impl Context {
         self.look_back.edits(self.needs_fallback())
     }
 
+    /// Whether the look-back shaders are built with the fallback: the
+    /// device's need, unless the debugging switches say otherwise. Without
+    /// it, the scan and the compaction run their `_plain` entry points.
+    pub fn fallback(&self) -> bool {
+        self.look_back.fallback.unwrap_or(self.needs_fallback())
+    }
+
     /// Whether the look-back needs its fallback here: everywhere but where
     /// the scheduler keeps started workgroups running while others spin
     /// (CUDA; NVIDIA, AMD and Intel GPUs through wgpu, discrete or
-    /// integrated). There the plain look-back's code is faster (H100:
+    /// integrated, with hardware subgroups). There the plain look-back's code is faster (H100:
     /// the fallback's structure cost 3-8 % in the OneSweep sort and up to
     /// 2.8x in the Vulkan compaction,
     /// docs/benchmarks/2026-11-26a-h100-look-back-fallback), and it has
     /// never failed a checked run.
     pub fn needs_fallback(&self) -> bool {
+        // The plain look-back's walk is one subgroup's: not on emulated
+        // subgroups, whatever the device.
+        if self.target.is_emulated() {
+            return true;
+        }
         match &self.api {
             Api::Wgpu { info, .. } => {
                 let gpu = matches!(

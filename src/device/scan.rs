@@ -157,14 +157,15 @@ impl Scan {
             }
         };
         let module = ctx.compose(&source(shaders::SCAN), "scan.wgsl", &edits)?;
+        // Without the fallback, the plain look-back's entry point.
+        let single_pass = if ctx.fallback() {
+            "scan_lookback"
+        } else {
+            "scan_lookback_plain"
+        };
         let [lookback, tile_reduce, scan_tile_sums, tile_scan] = ctx.pipelines(
             &module,
-            [
-                "scan_lookback",
-                "tile_reduce",
-                "scan_tile_sums",
-                "tile_scan",
-            ],
+            [single_pass, "tile_reduce", "scan_tile_sums", "tile_scan"],
         )?;
         let tail_module =
             ctx.compose(&source(shaders::SCAN_TAIL), "scan_tail.wgsl", &edits[..1])?;

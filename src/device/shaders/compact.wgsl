@@ -84,6 +84,7 @@ const STALL_EVERY = 0u;
 @group(0) @binding(4) var<storage, read_write> count: array<u32>;
 
 var<workgroup> shared_tile: u32;
+var<workgroup> shared_prefix: u32;
 var<workgroup> subgroup_totals: array<u32, MAX_SUBGROUPS>;
 
 fn tile_count() -> u32 {
@@ -233,6 +234,47 @@ fn select_lookback(@builtin(local_invocation_index) t: u32) {
         count[0] = prefix + r.total;
     }
     scatter_tile(r, prefix);
+}
+
+// select_lookback without the fallback (look_back.wgsl's plain_look_back):
+// the entry point the host builds where started workgroups keep running.
+@compute @workgroup_size(BLOCK)
+fn select_lookback_plain(@builtin(local_invocation_index) t: u32) {
+    // Built only without the fallback (and never on emulated subgroups,
+    // where the composer prunes what this return leaves).
+    if FALLBACK {
+        return;
+    }
+    if t == 0u {
+        shared_tile = atomicAdd(&tile_offsets[0], 1u);
+    }
+    let tile = workgroupUniformLoad(&shared_tile);
+    let tiles = tile_count();
+    if tile >= tiles {
+        return;
+    }
+    let r = rank_tile(tile, t);
+    let looks_back = sg::any_true(t == 0u);
+    if looks_back {
+        let publishes = t == 0u && !lb_stalls(tile);
+        var prefix = 0u;
+        if tile != 0u {
+            if publishes {
+                lb_publish(tile, LB_AGGREGATE, r.total);
+            }
+            prefix = plain_look_back(tile);
+        }
+        if publishes {
+            lb_publish(tile, LB_PREFIX, prefix + r.total);
+        }
+        if t == 0u {
+            shared_prefix = prefix;
+            if tile == tiles - 1u {
+                count[0] = prefix + r.total;
+            }
+        }
+    }
+    scatter_tile(r, workgroupUniformLoad(&shared_prefix));
 }
 
 @compute @workgroup_size(BLOCK)

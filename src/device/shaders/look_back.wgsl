@@ -292,3 +292,38 @@ fn tile_prefix(tile: u32, t: u32, aggregate: u32) -> u32 {
     // barrier; rewritten by no one after it.
     return lb_prefix;
 }
+
+/// The plain window look-back (Merrill & Garland; FALLBACK false, WINDOW,
+/// the u32 sum) of the entry points the host builds where started
+/// workgroups keep running (`scan_lookback_plain`, `select_lookback_plain`):
+/// the code wavekit had before the fallback, kept as it was because
+/// NVIDIA's Vulkan compiler made slower code of every restructured form
+/// tried (2026-11-26a: up to 2.3x in the compaction). Every lane of the
+/// subgroup of thread 0 calls it, for a tile > 0: lane i reads tile
+/// `end - 1 - i` until every lane's has published, the nearest PREFIX in
+/// the window ends the walk, else it moves S tiles back.
+fn plain_look_back(tile: u32) -> u32 {
+    let lane = sg::invocation_id();
+    let size = sg::group_size();
+    var prefix = 0u;
+    var end = tile;
+    loop {
+        // Lanes past tile 0 read nothing and count as a prefix of 0.
+        var seen = Publication(select(LB_PENDING, LB_PREFIX, lane >= end), 0u);
+        loop {
+            if seen.state == LB_PENDING {
+                seen = lb_read(end - 1u - lane);
+            }
+            if sg::all_true(seen.state != LB_PENDING) {
+                break;
+            }
+        }
+        let nearest = sg::reduce_all_min<u32>(select(0xffffffffu, lane, seen.state == LB_PREFIX));
+        prefix += sg::reduce_all_add<u32>(select(0u, seen.value, lane <= nearest));
+        if nearest != 0xffffffffu {
+            break;
+        }
+        end -= size;
+    }
+    return prefix;
+}

@@ -74,6 +74,7 @@ const SUMS_PER_THREAD = 16u;
 @group(0) @binding(3) var<storage, read_write> tile_counter: array<atomic<u32>>;
 
 var<workgroup> shared_tile: u32;
+var<workgroup> shared_prefix: u32;
 var<workgroup> subgroup_totals: array<u32, MAX_SUBGROUPS>;
 // Thread sums of scan_tile_sums, in the same way.
 var<workgroup> sums_total: u32;
@@ -178,6 +179,44 @@ fn scan_lookback(@builtin(local_invocation_index) t: u32) {
     }
     let s = scan_tile(tile, t);
     store_tile(tile, t, s, tile_prefix(tile, t, s.tile_total));
+}
+
+// scan_lookback without the fallback (look_back.wgsl's plain_look_back):
+// the entry point the host builds where started workgroups keep running.
+@compute @workgroup_size(BLOCK)
+fn scan_lookback_plain(@builtin(local_invocation_index) t: u32) {
+    // Built only without the fallback (and never on emulated subgroups,
+    // where the composer prunes what this return leaves).
+    if FALLBACK {
+        return;
+    }
+    if t == 0u {
+        shared_tile = atomicAdd(&tile_counter[0], 1u);
+    }
+    let tile = workgroupUniformLoad(&shared_tile);
+    if tile >= tile_count() {
+        return;
+    }
+    let s = scan_tile(tile, t);
+    // The subgroup of thread 0 looks back (whatever the subgroups' layout).
+    let looks_back = sg::any_true(t == 0u);
+    if looks_back {
+        let publishes = t == 0u && !lb_stalls(tile);
+        var prefix = 0u;
+        if tile != 0u {
+            if publishes {
+                lb_publish(tile, LB_AGGREGATE, s.tile_total);
+            }
+            prefix = plain_look_back(tile);
+        }
+        if publishes {
+            lb_publish(tile, LB_PREFIX, prefix + s.tile_total);
+        }
+        if t == 0u {
+            shared_prefix = prefix;
+        }
+    }
+    store_tile(tile, t, s, workgroupUniformLoad(&shared_prefix));
 }
 
 @compute @workgroup_size(BLOCK)
