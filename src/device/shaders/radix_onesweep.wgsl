@@ -343,6 +343,26 @@ fn install(k: u32, d: u32, count: u32) -> u32 {
     return mine;
 }
 
+/// Digit d's exclusive prefix over the earlier tiles of this pass, from
+/// their publications, spinning without bound (FALLBACK false); `tile` > 0.
+fn plain_look_back(tile: u32, d: u32) -> u32 {
+    var prefix = 0u;
+    var k = tile - 1u;
+    loop {
+        let word = read_state(k, d);
+        let tag = word & ~COUNT_MASK;
+        if tag == PREFIX {
+            prefix += word & COUNT_MASK;
+            break;
+        }
+        if tag == AGGREGATE {
+            prefix += word & COUNT_MASK;
+            k -= 1u;
+        }
+    }
+    return prefix;
+}
+
 /// Digit `d`'s walk from `w` = (the sum of tiles [end, tile), end): back
 /// over the earlier tiles' words until it meets a PREFIX (then end is 0)
 /// or waits SPINS reads on an unpublished word (FALLBACK; then end - 1 is
@@ -565,12 +585,28 @@ fn onesweep(@builtin(local_invocation_index) t: u32) {
     }
 
     // Look back, each digit's inclusive prefix published as soon as it is
-    // known; tile 0 has nothing to walk (end 0).
+    // known; tile 0 has nothing to walk (end 0). Without FALLBACK, the
+    // plain look-back's code as it was before the fallback (NVIDIA's
+    // compilers made 1-6 % slower code of the restructured walk,
+    // 2026-11-26a).
     var walks: array<vec2<u32>, WALKS>;
-    for (var i = 0u; i < WALKS; i++) {
-        let d = t + i * BLOCK;
-        if d < RADIX {
-            walks[i] = walk_and_finish(tile, d, vec2<u32>(0u, tile));
+    if FALLBACK {
+        for (var i = 0u; i < WALKS; i++) {
+            let d = t + i * BLOCK;
+            if d < RADIX {
+                walks[i] = walk_and_finish(tile, d, vec2<u32>(0u, tile));
+            }
+        }
+    } else {
+        for (var d = t; d < RADIX; d += BLOCK) {
+            var prefix = 0u;
+            if tile > 0u {
+                prefix = plain_look_back(tile, d);
+                if !stalls(tile) {
+                    atomicStore(&tile_state[tile * RADIX + d], PREFIX | (prefix + tile_count[d]));
+                }
+            }
+            digit_base[d] = atomicLoad(&digits[PASS * RADIX + d]) + prefix - tile_first[d];
         }
     }
     // Stage the keys in workgroup memory in their order in the tile's
