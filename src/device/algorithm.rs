@@ -16,7 +16,7 @@ pub enum ScanAlgorithm {
     /// started workgroups running (CUDA; NVIDIA, AMD and Intel GPUs through
     /// wgpu) the shaders are built without the fallback's branch, as the
     /// plain look-back: that code measured faster there (H100: the
-    /// fallback's structure cost 3-8 % in the OneSweep sort and up to 2.8x
+    /// fallback's shape cost 2-13 % in the OneSweep sort and up to 2.8x
     /// in the Vulkan compaction, docs/benchmarks/2026-11-26a-h100-look-back-fallback).
     /// `src/device/shaders/look_back.wgsl` states the protocol;
     /// [`debug`](super::debug) has the switches that test it.

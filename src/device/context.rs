@@ -131,7 +131,7 @@ impl Context {
     /// the scheduler keeps started workgroups running while others spin
     /// (CUDA; NVIDIA, AMD and Intel GPUs through wgpu, discrete or
     /// integrated, with hardware subgroups). There the plain look-back's code is faster (H100:
-    /// the fallback's structure cost 3-8 % in the OneSweep sort and up to
+    /// the fallback's shape cost 2-13 % in the OneSweep sort and up to
     /// 2.8x in the Vulkan compaction,
     /// docs/benchmarks/2026-11-26a-h100-look-back-fallback), and it has
     /// never failed a checked run.
