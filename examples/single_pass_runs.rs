@@ -6,8 +6,9 @@
 //! and it ends every loop of an invocation after 65535 iterations).
 //!
 //! `cargo run --release --example single_pass_runs --features runner --
-//! [--runs N] [--sort-runs N] [--log2 L] [--emulated] [--adapter NAME]`
-//! (`--sort-runs`: the sort's runs, when not `--runs`)
+//! [--runs N] [--sort-runs N] [--first-seed S] [--log2 L] [--emulated] [--adapter NAME]`
+//! (`--sort-runs`: the sort's runs, when not `--runs`; run r uses seed
+//! S + r, S = 1 by default, so a later batch can continue an earlier one)
 //!
 //! `bench/lavapipe-single-pass.sh` runs it at lavapipe's subgroup sizes
 //! 4, 8, 16 and on emulated subgroups of 32, 1000 runs each. Every run
@@ -25,6 +26,7 @@ use wgpu::util::DeviceExt;
 struct Args {
     runs: u32,
     sort_runs: Option<u32>,
+    first_seed: u64,
     log2: u32,
     emulated: bool,
     adapter: String,
@@ -34,6 +36,7 @@ fn args() -> Result<Args, String> {
     let mut args = Args {
         runs: 1000,
         sort_runs: None,
+        first_seed: 1,
         log2: 20,
         emulated: false,
         adapter: "llvmpipe".into(),
@@ -45,6 +48,9 @@ fn args() -> Result<Args, String> {
             "--runs" => args.runs = value()?.parse().map_err(|e| format!("--runs: {e}"))?,
             "--sort-runs" => {
                 args.sort_runs = Some(value()?.parse().map_err(|e| format!("--sort-runs: {e}"))?)
+            }
+            "--first-seed" => {
+                args.first_seed = value()?.parse().map_err(|e| format!("--first-seed: {e}"))?
             }
             "--log2" => args.log2 = value()?.parse().map_err(|e| format!("--log2: {e}"))?,
             "--adapter" => args.adapter = value()?.to_lowercase(),
@@ -257,13 +263,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             _ => args.runs,
         };
         for r in 0..runs {
-            let input = random(n, u64::from(r) + 1);
+            let input = random(n, u64::from(r) + args.first_seed);
             if run(&input)? {
                 passed += 1;
             } else {
                 wrong += 1;
                 failed += 1;
-                println!("{name}: run {r} (seed {}) wrong", r + 1);
+                println!(
+                    "{name}: run {r} (seed {}) wrong",
+                    u64::from(r) + args.first_seed
+                );
             }
         }
         println!(
