@@ -44,11 +44,12 @@
 //     reductions (the operator must be the u32 sum); false: thread 0 reads
 //     one predecessor a round, with no subgroup operation (any operator;
 //     emulated subgroups, whose every operation is a workgroup barrier);
-//   `const FALLBACK: bool` - false spins without bound (Merrill & Garland),
-//     and `tile_prefix` is the plain look-back's code, without the
-//     fallback's branch: the host's choice where the scheduler keeps
-//     started workgroups running (NVIDIA, AMD and Intel GPUs, CUDA), where
-//     it measured faster (docs/benchmarks/2026-11-26a-h100-look-back-fallback);
+//   `const FALLBACK: bool` - false spins without bound (Merrill & Garland):
+//     the host's choice where the scheduler keeps started workgroups
+//     running (NVIDIA, AMD and Intel GPUs, CUDA). There the host builds
+//     the includers' `_plain` entry points instead, on `plain_look_back`
+//     below: the code wavekit had before the fallback, which measured
+//     faster (docs/benchmarks/2026-11-26a-h100-look-back-fallback);
 //   `const STALL_EVERY: u32` - a debugging switch: nonzero makes every tile
 //     k with k % STALL_EVERY == 0 never publish (it still computes its own
 //     output), as a scheduler that never runs it again until all others

@@ -52,7 +52,10 @@
 //   the rank is done), installs the counts it finds missing
 //   (compare-and-swap from the stale word), and the walks waiting there
 //   go on before it. So no tile waits for another workgroup to be
-//   scheduled: the sort needs no forward-progress guarantee.
+//   scheduled: the sort needs no forward-progress guarantee. Without
+//   FALLBACK (the host's choice where started workgroups keep running)
+//   each digit runs `plain_look_back`, the walk as it was before the
+//   fallback, which measured faster (docs/benchmarks/2026-11-26a).
 //   A word is TAG << 30 | count. One tile_state, zeroed once, serves all
 //   four passes: even passes tag AGGREGATE 1 and PREFIX 2, odd passes 3
 //   and 0, and every other tag reads as "not yet". Before tile k publishes
