@@ -145,10 +145,25 @@ fn rank_tile(tile: u32, t: u32) -> TileRanks {
     var positions: array<u32, ITEMS>;
     var kept = 0u;
     for (var k = 0u; k < ITEMS; k++) {
-        let e = element(first + k * size, n);
-        let b = sg::ballot(e.kept);
-        let flag = e.kept;
-        let x = e.value;
+        // b12a834's rank as it was (element(i, n) written out; the
+        // fallback's count, off the hot path, calls element()).
+        let i = first + k * size;
+        // Lanes past the end see a zero element and keep nothing (`&`
+        // evaluates both sides: a select, not a branch).
+        var x: T;
+        if i < n {
+            x = input[i];
+        }
+        var flag = (i < n) & keep_at(i, x);
+        if RUN_STARTS {
+            var before = x;
+            if i > 0u && i < n {
+                before = input[i - 1u];
+            }
+            flag = (i < n) & ((i == 0u) | (x != before));
+            x = bitcast<T>(i);
+        }
+        let b = sg::ballot(flag);
         values[k] = x;
         positions[k] = select(NONE, kept + rank_in_subgroup(b, lane), flag);
         let whole = countOneBits(b);
@@ -178,6 +193,39 @@ fn scatter_tile(r: TileRanks, base: u32) {
             output[base + r.positions[k]] = r.values[k];
         }
     }
+}
+
+/// look_back.wgsl's plain_look_back on the raw words (b12a834's walk, as
+/// it was): the kept elements of every tile before `tile` (> 0), read by
+/// one whole subgroup, S predecessors a step. select_lookback_plain calls
+/// it: through Vulkan on the H100, plain_look_back's decoded publications
+/// cost the compaction 3-7 % at 2^24-2^27, this walk nothing
+/// (docs/benchmarks/2026-11-26a-h100-look-back-fallback, calls 8 and 9).
+fn look_back_word(tile: u32) -> u32 {
+    let lane = sg::invocation_id();
+    let size = sg::group_size();
+    var prefix = 0u;
+    var end = tile;
+    loop {
+        // Lanes past tile 0 read nothing and count as a prefix of 0.
+        var word = select(0u, STATE_PREFIX, lane >= end);
+        loop {
+            if (word & STATE_MASK) == 0u {
+                word = atomicOr(&tile_counts[end - 1u - lane], 0u);
+            }
+            if sg::all_true((word & STATE_MASK) != 0u) {
+                break;
+            }
+        }
+        let is_prefix = (word & STATE_MASK) == STATE_PREFIX;
+        let nearest = sg::reduce_all_min<u32>(select(0xffffffffu, lane, is_prefix));
+        prefix += sg::reduce_all_add<u32>(select(0u, word & COUNT_MASK, lane <= nearest));
+        if nearest != 0xffffffffu {
+            break;
+        }
+        end -= size;
+    }
+    return prefix;
 }
 
 // look_back.wgsl's publications: one word, `state << 30 | count`.
@@ -262,7 +310,7 @@ fn select_lookback_plain(@builtin(local_invocation_index) t: u32) {
             if publishes {
                 lb_publish(tile, LB_AGGREGATE, r.total);
             }
-            prefix = plain_look_back(tile);
+            prefix = look_back_word(tile);
         }
         if publishes {
             lb_publish(tile, LB_PREFIX, prefix + r.total);
