@@ -56,3 +56,55 @@ fn every_conformance_kernel_compiles_to_ptx_that_ptxas_accepts() {
         assert_eq!(result.unwrap_or_else(|e| panic!("{e}")), kernels.len());
     }
 }
+
+/// `wavekit::emit::native`: PTX only for a module composed at the warp's
+/// 32 lanes; a code object only at a wave size the architecture runs. A
+/// mismatch is an error naming both sizes, never code for another width.
+#[test]
+fn native_outputs_refuse_a_subgroup_size_the_target_cannot_run() {
+    use wavekit::compose::Composer;
+    use wavekit::emit::native::{Arch, NativeOptions, hsaco, ptx};
+    let shader = "#import wavekit::subgroup as sg\n\
+        @group(0) @binding(0) var<storage, read_write> data: array<u32>;\n\
+        @compute @workgroup_size(64)\n\
+        fn main(@builtin(global_invocation_id) id: vec3<u32>) {\n\
+            data[id.x] = sg::inclusive_add<u32>(data[id.x]);\n\
+        }\n";
+    let compose = |backend, size| {
+        let target = Target::new(backend, SubgroupSize::fixed(size).expect("size"));
+        Composer::new(target)
+            .compose(shader, "k.wgsl")
+            .expect("composes")
+            .module
+    };
+    let options = NativeOptions {
+        name: "k.wgsl",
+        ..NativeOptions::default()
+    };
+    let text = ptx(&compose(Backend::Cuda, 32), 90, options).expect("PTX at 32 lanes");
+    assert!(text.contains(".visible .entry main("), "{text}");
+    tools::assemble(&text, 90).expect("ptxas accepts it");
+    let error = ptx(&compose(Backend::Cuda, 16), 90, options).expect_err("16 lanes on CUDA");
+    let message = error.to_string();
+    assert!(
+        message.contains("subgroups of 16 lanes") && message.contains("warps of 32"),
+        "{message}"
+    );
+    let error = ptx(&compose(Backend::Vulkan, 32), 90, options).expect_err("a Vulkan module");
+    assert!(
+        error.to_string().contains("CUDA back end's output"),
+        "{error}"
+    );
+    let bytes = hsaco(&compose(Backend::Hip, 64), Arch::Gfx942, options).expect("wave64");
+    assert!(
+        tools::amdgpu_notes(&bytes)
+            .expect("readelf")
+            .contains("gfx942")
+    );
+    let error = hsaco(&compose(Backend::Hip, 32), Arch::Gfx942, options).expect_err("wave32");
+    let message = error.to_string();
+    assert!(
+        message.contains("subgroups of 32 lanes") && message.contains("gfx942 runs waves of 64"),
+        "{message}"
+    );
+}

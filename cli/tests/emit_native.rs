@@ -2,8 +2,10 @@
 //! outputs of a composed shader, without a GPU. The PTX must assemble with
 //! `ptxas` and keep the counted loop's private array in registers (no
 //! `__local_depot`); the code object must be one `llvm-readelf` reads as an
-//! AMDGPU kernel of the asked architecture and wave size; a request for a
-//! back end's output with another target is a one-line error.
+//! AMDGPU kernel of the asked architecture and wave size. `--lang ptx`
+//! implies `--backend cuda` and `--lang hsaco` `--backend hip`; another
+//! back end, or a subgroup size the target cannot run, is a one-line error
+//! naming both.
 
 use std::process::Command;
 
@@ -63,29 +65,35 @@ fn ptx_of_a_composed_shader_assembles_without_a_stack_frame() {
 }
 
 #[test]
-fn ptx_needs_the_cuda_back_end() {
+fn ptx_implies_the_cuda_back_end_and_its_warp_width() {
+    // `--lang ptx` alone composes for CUDA at 32 lanes.
     let out = emit(&["--lang", "ptx"]);
-    assert!(!out.status.success());
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        stderr.contains("--lang ptx is the CUDA back end's output: add --backend cuda"),
-        "{stderr}"
-    );
+    assert!(out.status.success(), "emit failed: {stderr}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains(".visible .entry main("));
+    for (args, needle) in [
+        (
+            &["--lang", "ptx", "--backend", "vulkan"][..],
+            "PTX is the CUDA back end's output",
+        ),
+        // A size CUDA cannot run is an error naming both, not 32-lane PTX
+        // of code composed for 16.
+        (
+            &["--lang", "ptx", "--subgroup-size", "16"][..],
+            "composed for subgroups of 16 lanes, and CUDA runs warps of 32",
+        ),
+    ] {
+        let out = emit(args);
+        assert!(!out.status.success(), "{args:?} succeeded");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(needle), "{args:?}: {stderr}");
+    }
 }
 
 #[test]
 fn hsaco_of_a_composed_shader_is_a_code_object_for_the_arch() {
     for (arch, wave) in [("gfx942", "64"), ("gfx1100", "32")] {
-        let out = emit(&[
-            "--lang",
-            "hsaco",
-            "--backend",
-            "hip",
-            "--arch",
-            arch,
-            "--subgroup-size",
-            wave,
-        ]);
+        let out = emit(&["--lang", "hsaco", "--arch", arch, "--subgroup-size", wave]);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(out.status.success(), "emit for {arch} failed: {stderr}");
         let notes =
@@ -106,18 +114,20 @@ fn hsaco_of_a_composed_shader_is_a_code_object_for_the_arch() {
 }
 
 #[test]
-fn hsaco_needs_the_hip_back_end_and_an_arch() {
+fn hsaco_needs_the_hip_back_end_an_arch_and_its_wave_size() {
     for (args, needle) in [
         (
             &[
                 "--lang",
                 "hsaco",
+                "--backend",
+                "cuda",
                 "--arch",
                 "gfx942",
                 "--subgroup-size",
                 "64",
             ][..],
-            "--lang hsaco is the HIP back end's output: add --backend hip",
+            "an AMDGPU code object is the HIP back end's output",
         ),
         (
             &[
@@ -141,7 +151,7 @@ fn hsaco_needs_the_hip_back_end_and_an_arch() {
                 "--subgroup-size",
                 "32",
             ][..],
-            "gfx942 runs waves of [64] lanes, not 32",
+            "composed for subgroups of 32 lanes, and gfx942 runs waves of 64",
         ),
     ] {
         let out = emit(args);

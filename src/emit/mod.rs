@@ -6,15 +6,17 @@
 //! - [`export`]: the library as a module for other shader composers
 //!   (naga_oil);
 //! - `build` (feature `build`): a composed shader and its typed wgpu
-//!   bindings, from a build script.
-//!
-//! The native outputs (PTX, AMDGPU code objects) come from `wavekit-native`;
-//! the CLI's `wavekit emit --lang ptx|hsaco` reaches them.
+//!   bindings, from a build script;
+//! - `native` (feature `native`): PTX for CUDA and AMDGPU code objects for
+//!   HIP, through `wavekit-native` (the CLI's `wavekit emit --lang
+//!   ptx|hsaco`).
 
 #[cfg(feature = "build")]
 pub mod build;
 pub mod export;
 mod language;
+#[cfg(feature = "native")]
+pub mod native;
 pub mod snippets;
 
 pub use language::{Emitted, Language, emit};

@@ -18,9 +18,10 @@ pub struct EmitArgs {
     /// The WGSL shader, with `#import wavekit::...` lines.
     pub(super) shader: PathBuf,
     /// Output language: spv, msl, hlsl, glsl, wgsl, wgsl-browser, ptx (the
-    /// native CUDA back end's PTX; with `--backend cuda`) or hsaco (the
-    /// native AMDGPU back end's code object; with `--backend hip`, `--arch`
-    /// and the wave size as `--subgroup-size`).
+    /// native CUDA back end's PTX, at subgroup size 32; implies `--backend
+    /// cuda`) or hsaco (the native AMDGPU back end's code object, with
+    /// `--arch` and the wave size as `--subgroup-size`; implies `--backend
+    /// hip`).
     #[arg(long, default_value = "wgsl")]
     pub(super) lang: String,
     /// For ptx: the compute capability × 10 (70, 75, 80, 86, 89, 90).
@@ -54,10 +55,9 @@ pub fn run(args: &EmitArgs) -> Result<ExitCode, Error> {
     let source = std::fs::read_to_string(&args.shader)
         .map_err(|e| Error::Usage(format!("cannot read {}: {e}", args.shader.display())))?;
     let name = args.shader.display().to_string();
-    let target = args.target.target()?;
     if args.lang == "ptx" || args.lang == "hsaco" {
         #[cfg(feature = "native")]
-        return super::emit_native::run(args, &source, &name, target);
+        return super::emit_native::run(args, &source, &name);
         #[cfg(not(feature = "native"))]
         return Err(Error::Usage(format!(
             "--lang {} is a native back end's output: this wavekit was built without the \
@@ -65,6 +65,7 @@ pub fn run(args: &EmitArgs) -> Result<ExitCode, Error> {
             args.lang
         )));
     }
+    let target = args.target.target()?;
     let language: Language = args.lang.parse()?;
     if args.unchecked {
         return Err(Error::Usage(format!(

@@ -9,9 +9,10 @@ use wavekit::{
 /// `--backend`, `--subgroup-size` / `--subgroup-range`, `--without`, `--lowering`.
 #[derive(Args, Debug)]
 pub struct TargetArgs {
-    /// Back end the WGSL is for.
-    #[arg(long, default_value = "vulkan")]
-    backend: String,
+    /// Back end the WGSL is for: vulkan, metal, dx12, gl, cuda or hip
+    /// [default: vulkan; cuda for `emit --lang ptx`, hip for `--lang hsaco`].
+    #[arg(long)]
+    backend: Option<String>,
     /// Fixed subgroup size S (power of two, 4..=128).
     #[arg(long, default_value_t = 32, conflicts_with = "subgroup_range")]
     subgroup_size: u32,
@@ -32,9 +33,17 @@ pub struct TargetArgs {
 }
 
 impl TargetArgs {
-    /// The target the flags describe.
+    /// The target the flags describe (Vulkan unless `--backend` says).
     pub fn target(&self) -> Result<Target, Error> {
-        let backend: Backend = self.backend.parse()?;
+        self.target_or(Backend::Vulkan)
+    }
+
+    /// The target the flags describe, on `default` unless `--backend` says.
+    pub fn target_or(&self, default: Backend) -> Result<Target, Error> {
+        let backend: Backend = match &self.backend {
+            Some(name) => name.parse()?,
+            None => default,
+        };
         let size = match &self.subgroup_range {
             Some(range) => {
                 let usage = |why: String| Error::Usage(format!("subgroup range `{range}`: {why}"));
