@@ -1,16 +1,26 @@
 # The two commands of the README. Both run the idempotent setup first.
 CARGO ?= cargo
+# Each phase prints its start, its duration and its CPU time (scripts/phase).
+PHASE = ./scripts/phase
 
-.PHONY: setup demo test lint build web web-test
+.PHONY: setup demo demo-build test lint build web web-test
 
 setup:
-	./scripts/setup
+	$(PHASE) setup ./scripts/setup
 
 build: setup
 	$(CARGO) build --release --locked --workspace
 
-demo: build
-	@status=0; ./scripts/demo || status=$$?; \
+# The demo's two binaries (the CLI and the demos), without the native back
+# ends (no LLVM to compile against or link) where no CUDA or HIP device is
+# present: a machine without a GPU runs them on lavapipe.
+demo-build: setup
+	@if [ -e /dev/nvidiactl ] || [ -e /dev/kfd ]; then features=; \
+	else features=--no-default-features; fi; \
+	$(PHASE) demo-build $(CARGO) build --release --locked -p wavekit-cli -p wavekit-demos $$features
+
+demo: demo-build
+	@status=0; $(PHASE) demo ./scripts/demo || status=$$?; \
 	echo "Browser demo: make web && node web/serve.mjs, then open http://127.0.0.1:8000/ in a browser with WebGPU (without subgroups the page emulates them)"; \
 	exit $$status
 
@@ -21,17 +31,28 @@ lint: setup
 # Mesa's window-system code warns when this is unset, though nothing is drawn.
 export XDG_RUNTIME_DIR ?= /tmp/wavekit-runtime
 
-test: lint
+# make test lints and builds in one compile: clippy's driver wraps rustc for
+# the workspace's crates (what `cargo clippy` does, but with code
+# generation), so the dependencies are compiled once, not once checked for
+# clippy and again built for the tests. `make lint` stays the separate
+# `cargo clippy --all-targets --all-features`.
+CLIPPY_DRIVER ?= clippy-driver
+CLIPPY_BUILD = RUSTC_WORKSPACE_WRAPPER=$(CLIPPY_DRIVER) CLIPPY_ARGS=-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__
+
+test: setup
 	mkdir -p -m 700 $(XDG_RUNTIME_DIR)
-	$(CARGO) test --workspace --locked
+	$(PHASE) fmt $(CARGO) fmt --all -- --check
+	$(PHASE) build+clippy env $(CLIPPY_BUILD) $(CARGO) test --workspace --locked --no-run
+# The test binaries, two at a time on two cores (scripts/test-pool says why).
+	$(PHASE) tests env $(CLIPPY_BUILD) CARGO=$(CARGO) ./scripts/test-pool
 # --- The published crates: lean default features, `cargo package`, and the
 # lean example built against the packed wavekit, run on lavapipe.
-	CARGO=$(CARGO) ./scripts/package-check
+	$(PHASE) package-check env CARGO=$(CARGO) ./scripts/package-check
 # --- Browser demo: the page in headless Chromium (WebGPU on SwiftShader).
 # cargo test has just built the debug wavekit; emitting with it spares a
 # release build.
-	WAVEKIT=./target/debug/wavekit ./web/build.sh
-	node --test web/test/
+	$(PHASE) web-build env WAVEKIT=./target/debug/wavekit ./web/build.sh
+	$(PHASE) web-test node --test web/test/
 
 # --- Browser demo (web/): the demos' WGSL emitted for browsers into web/gen/,
 # served by `node web/serve.mjs`; web-test runs the headless-Chromium test alone.
