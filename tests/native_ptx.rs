@@ -35,14 +35,22 @@ fn every_conformance_kernel_compiles_to_ptx_that_ptxas_accepts() {
             }),
         })
         .collect();
-    // sm_80: the first kernel (`#0`) of every family and lowering.
+    // sm_80: the first kernel of every family and lowering (labels are
+    // `family [lowering] #n`).
+    let mut seen = std::collections::HashSet::new();
     let firsts: Vec<KernelRequest> = kernels
         .iter()
         .zip(&requests)
-        .filter(|(kernel, _)| kernel.label.ends_with(" #0"))
+        .filter(|(kernel, _)| {
+            let family = kernel
+                .label
+                .rsplit_once(" #")
+                .map_or(&*kernel.label, |(f, _)| f);
+            seen.insert(family.to_string())
+        })
         .map(|(_, request)| *request)
         .collect();
-    assert!(firsts.len() > 20, "{} first kernels", firsts.len());
+    assert!(firsts.len() > 10, "{} first kernels", firsts.len());
     // One module per SM, compiled on its own thread.
     let results: Vec<Result<(usize, usize), String>> = std::thread::scope(|scope| {
         let handles: Vec<_> = [(80, &firsts), (90, &requests)]
