@@ -36,7 +36,8 @@ export XDG_RUNTIME_DIR ?= /tmp/wavekit-runtime
 # generation), so the dependencies are compiled once, not once checked for
 # clippy and again built for the tests. `make lint` stays the separate
 # `cargo clippy --all-targets --all-features`.
-CLIPPY_DRIVER ?= clippy-driver
+# rustup's proxy where it is on PATH, else the toolchain's own.
+CLIPPY_DRIVER ?= $(shell command -v clippy-driver || echo "$$(rustc --print sysroot)/bin/clippy-driver")
 CLIPPY_BUILD = RUSTC_WORKSPACE_WRAPPER=$(CLIPPY_DRIVER) CLIPPY_ARGS=-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__
 
 test: setup
