@@ -328,7 +328,7 @@ pub fn open_gpu(
     subgroups: SubgroupChoice,
 ) -> Result<Gpu, Error> {
     match (backend, subgroups) {
-        (_, SubgroupChoice::Auto) => Gpu::open_backend(backend, adapter, device),
+        (_, SubgroupChoice::Auto) => Gpu::open_backend(backend, adapter, device, None),
         (Some(native @ (Backend::Cuda | Backend::Hip)), SubgroupChoice::Emulated(_)) => {
             Err(Error::Usage(format!(
                 "--subgroups emulated applies to wgpu adapters; {native} has hardware subgroups only"

@@ -30,9 +30,10 @@ pub(super) struct CudaTarget {
 
 impl NativeTarget for CudaTarget {
     type Driver = Cuda;
+    type Choice = ();
     const BACKEND: Backend = Backend::Cuda;
 
-    fn open(ordinal: usize) -> Result<(Cuda, Self, String), Error> {
+    fn open(ordinal: usize, (): ()) -> Result<(Cuda, Self, String), Error> {
         let cuda = Cuda::open(ordinal)?;
         let (major, minor) = cuda.compute_capability()?;
         let sm = cuda.ptx_sm()?;

@@ -3,14 +3,14 @@
 //! through the HIP runtime (`libamdhip64.so`, loaded at run time); the
 //! subgroup size is the lowering's wave size.
 //!
-//! HIP has no stable call for a device's `gfx` name, so the architecture
-//! comes from `WAVEKIT_HIP_ARCH` (`gfx942`, `gfx1100`, ...), and the wave
-//! size from `WAVEKIT_HIP_WAVE` (RDNA only; 32 by default).
+//! HIP has no stable call for a device's `gfx` name, so the caller names
+//! the architecture (`gfx942`, `gfx1100`, ...: `--arch`), and on RDNA the
+//! wave size (32 by default).
 
 use wavekit_native::LowerOptions;
 use wavekit_native::amdgpu::{self, Amdgpu, Arch};
 use wavekit_native::driver::{Driver, Launch};
-use wavekit_native::hip::{Hip, HipBuffer, arch_from_env};
+use wavekit_native::hip::{Hip, HipBuffer};
 use wavekit_native::lower::KernelRequest;
 
 use super::native_device::{NativeDevice, NativeKernel, NativeTarget, source};
@@ -26,6 +26,21 @@ pub(super) type HipDevice = NativeDevice<HipTarget>;
 /// A compiled, loaded HIP kernel.
 pub(super) type HipKernelHandle = NativeKernel<HipTarget>;
 
+/// The architectures HIP devices are opened for, in words.
+pub(super) const ARCH_NAMES: &str = "gfx90a, gfx942, gfx1030, gfx1100 or gfx1200";
+
+/// The AMDGPU target of `arch` at `wave` lanes (`None`: the
+/// architecture's first, 64 on CDNA and 32 on RDNA).
+pub(super) fn amdgpu(arch: &str, wave: Option<u32>) -> Result<Amdgpu, Error> {
+    let arch = Arch::from_name(arch.trim()).ok_or_else(|| {
+        Error::Usage(format!(
+            "{arch} is not an architecture wavekit compiles for ({ARCH_NAMES})"
+        ))
+    })?;
+    let wave = wave.unwrap_or(arch.wave_sizes()[0]);
+    Ok(Amdgpu::new(arch, wave)?)
+}
+
 /// Code objects for one architecture and wave size.
 pub(super) struct HipTarget {
     amdgpu: Amdgpu,
@@ -33,25 +48,12 @@ pub(super) struct HipTarget {
 
 impl NativeTarget for HipTarget {
     type Driver = Hip;
+    type Choice = Amdgpu;
     const BACKEND: Backend = Backend::Hip;
 
-    fn open(ordinal: usize) -> Result<(Hip, Self, String), Error> {
+    fn open(ordinal: usize, amdgpu: Amdgpu) -> Result<(Hip, Self, String), Error> {
         let hip = Hip::open(ordinal)?;
-        let arch_name = arch_from_env().ok_or_else(|| {
-            Error::Gpu("set WAVEKIT_HIP_ARCH to the GPU's architecture (gfx90a, gfx942, gfx1030, gfx1100 or gfx1200)".into())
-        })?;
-        let arch = Arch::from_name(&arch_name).ok_or_else(|| {
-            Error::Gpu(format!(
-                "{arch_name} is not an architecture wavekit compiles for (gfx90a, gfx942, gfx1030, gfx1100, gfx1200)"
-            ))
-        })?;
-        let wave = match std::env::var("WAVEKIT_HIP_WAVE") {
-            Ok(w) => w
-                .parse()
-                .map_err(|_| Error::Gpu(format!("WAVEKIT_HIP_WAVE={w} is not 32 or 64")))?,
-            Err(_) => arch.wave_sizes()[0],
-        };
-        let amdgpu = Amdgpu::new(arch, wave)?;
+        let (arch, wave) = (amdgpu.arch, amdgpu.wave_size);
         let description = format!(
             "HIP runtime {}, code objects for {} wave{wave}",
             hip.version()?,

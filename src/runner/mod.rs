@@ -101,7 +101,7 @@ impl Gpu {
     #[cfg(feature = "native")]
     /// Opens CUDA device `ordinal` through the native back end (PTX, cudarc).
     pub fn open_cuda(ordinal: usize) -> Result<Gpu, Error> {
-        let device = CudaDevice::open(ordinal)?;
+        let device = CudaDevice::open(ordinal, ())?;
         let info = device.info().clone();
         Ok(Gpu {
             device: Device::Cuda(device),
@@ -111,11 +111,13 @@ impl Gpu {
     }
 
     #[cfg(feature = "native")]
-    /// Opens HIP device `ordinal` through the native AMDGPU back end (the
-    /// architecture from `WAVEKIT_HIP_ARCH`, the wave size on RDNA from
-    /// `WAVEKIT_HIP_WAVE`).
-    pub fn open_hip(ordinal: usize) -> Result<Gpu, Error> {
-        let device = HipDevice::open(ordinal)?;
+    /// Opens HIP device `ordinal` through the native AMDGPU back end, with
+    /// code objects for `arch` (`gfx90a`, `gfx942`, `gfx1030`, `gfx1100` or
+    /// `gfx1200`: HIP has no stable call that names it, `rocminfo` or
+    /// `amdgpu-arch` print it) at `wave` lanes (`None`: 64 on CDNA, 32 on
+    /// RDNA, which also runs 64).
+    pub fn open_hip(ordinal: usize, arch: &str, wave: Option<u32>) -> Result<Gpu, Error> {
+        let device = HipDevice::open(ordinal, hip_device::amdgpu(arch, wave)?)?;
         let info = device.info().clone();
         Ok(Gpu {
             device: Device::Hip(device),

@@ -21,13 +21,16 @@ use crate::target::{Backend, ScalarFeatures, SubgroupSize, Target};
 pub(super) trait NativeTarget: Sized {
     /// The runtime.
     type Driver: Driver;
+    /// What the caller says about the code to compile, beyond what the
+    /// device reports (HIP: the architecture and wave size).
+    type Choice;
     /// The back end it is.
     const BACKEND: Backend;
 
     /// Opens device `ordinal` and decides what to compile for it. Returns
     /// the driver, the target, and the runtime and code it uses in words
     /// (for [`DeviceInfo::driver`]).
-    fn open(ordinal: usize) -> Result<(Self::Driver, Self, String), Error>;
+    fn open(ordinal: usize, choice: Self::Choice) -> Result<(Self::Driver, Self, String), Error>;
 
     /// Lanes per subgroup of the kernels it compiles: the subgroup size of
     /// the device's [`Target`].
@@ -81,10 +84,10 @@ pub(super) fn source(module: &ValidModule) -> Source<'_> {
 }
 
 impl<T: NativeTarget> NativeDevice<T> {
-    /// Opens device `ordinal`; a clear error when there is no driver or
-    /// runtime.
-    pub(super) fn open(ordinal: usize) -> Result<Self, Error> {
-        let (driver, layer, description) = T::open(ordinal)?;
+    /// Opens device `ordinal` for `choice`; a clear error when there is no
+    /// driver or runtime.
+    pub(super) fn open(ordinal: usize, choice: T::Choice) -> Result<Self, Error> {
+        let (driver, layer, description) = T::open(ordinal, choice)?;
         let info = DeviceInfo {
             name: driver.name()?,
             driver: description,

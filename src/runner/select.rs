@@ -131,13 +131,22 @@ pub fn list_adapters() -> Vec<wgpu::AdapterInfo> {
 
 impl Gpu {
     /// Opens a device of `backend`: CUDA and HIP natively (device
-    /// `ordinal`, feature `native`), Vulkan, Metal, DX12 and GL as the wgpu
-    /// adapter `adapter` names on that API; `None`: the best wgpu adapter.
+    /// `ordinal`, feature `native`; HIP's code objects for `arch`, such as
+    /// `gfx942`, at its default wave size), Vulkan, Metal, DX12 and GL as
+    /// the wgpu adapter `adapter` names on that API; `None`: the best wgpu
+    /// adapter. `arch` is for HIP only: with another back end it is an
+    /// error, as is HIP without it.
     pub fn open_backend(
         backend: Option<Backend>,
         adapter: Option<String>,
         ordinal: usize,
+        arch: Option<&str>,
     ) -> Result<Gpu, Error> {
+        if let (Some(arch), false) = (arch, backend == Some(Backend::Hip)) {
+            return Err(Error::Usage(format!(
+                "an AMD architecture ({arch}) chooses HIP code objects: it needs the hip back end"
+            )));
+        }
         let choice = AdapterChoice {
             name: adapter,
             backend,
@@ -147,10 +156,17 @@ impl Gpu {
             #[cfg(feature = "native")]
             Some(Backend::Cuda) => Gpu::open_cuda(ordinal),
             #[cfg(feature = "native")]
-            Some(Backend::Hip) => Gpu::open_hip(ordinal),
+            Some(Backend::Hip) => match arch {
+                Some(arch) => Gpu::open_hip(ordinal, arch, None),
+                None => Err(Error::Usage(format!(
+                    "the hip back end needs the GPU's architecture (--arch: {}); `rocminfo` or \
+                     `amdgpu-arch` print it",
+                    super::hip_device::ARCH_NAMES
+                ))),
+            },
             #[cfg(not(feature = "native"))]
             Some(backend @ (Backend::Cuda | Backend::Hip)) => {
-                let _ = ordinal;
+                let _ = (ordinal, arch);
                 Err(Error::Usage(format!(
                     "back end `{backend}` needs wavekit's `native` feature"
                 )))

@@ -38,7 +38,9 @@ impl DeviceArgs {
             .map(str::parse::<Backend>)
             .transpose()?;
         match self.subgroups.parse::<SubgroupChoice>()? {
-            SubgroupChoice::Auto => Gpu::open_backend(backend, self.adapter.clone(), self.device),
+            SubgroupChoice::Auto => {
+                Gpu::open_backend(backend, self.adapter.clone(), self.device, None)
+            }
             SubgroupChoice::Emulated(_)
                 if matches!(backend, Some(Backend::Cuda | Backend::Hip)) =>
             {
