@@ -44,6 +44,8 @@
 //! `wavekit::emit::build` (wgsl_to_wgpu). The `wavekit` command is the
 //! `wavekit-cli` package.
 
+#[cfg(feature = "device")]
+pub mod backend;
 pub mod catalog;
 pub mod compose;
 #[cfg(feature = "conformance")]

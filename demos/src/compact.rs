@@ -136,11 +136,11 @@ impl Prepared for PreparedCompact<'_> {
             let record = |queue: Queue<'_>| {
                 library.record(
                     queue,
-                    input_buffer.slice()?,
-                    output.slice()?,
-                    count.slice()?,
+                    input_buffer.slice(),
+                    output.slice(),
+                    count.slice(),
                     n as u32,
-                    temp.slice()?,
+                    temp.slice(),
                 )
             };
             let timing = self.ctx.run(&[Step::Record(&record)])?;

@@ -175,10 +175,10 @@ impl Prepared for PreparedContactSort<'_> {
                 let record = |queue: Queue<'_>| {
                     sort.record_pairs(
                         queue,
-                        keys_in.slice()?,
-                        keys_out.slice()?,
-                        values_in.slice()?,
-                        values_out.slice()?,
+                        keys_in.slice(),
+                        keys_out.slice(),
+                        values_in.slice(),
+                        values_out.slice(),
                         n as u32,
                     )
                 };

@@ -78,7 +78,7 @@ impl<'g> Ctx<'g> {
         if std::env::var("WAVEKIT_DEMOS_LIBRARY").as_deref() == Ok("0") {
             None
         } else {
-            self.gpu.library_device()
+            Some(self.gpu.library_device())
         }
     }
 

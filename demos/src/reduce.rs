@@ -192,10 +192,10 @@ impl Prepared for PreparedReduce<'_> {
                 let record = |queue: Queue<'_>| {
                     library.record(
                         queue,
-                        input_buffer.slice()?,
-                        result.slice()?,
+                        input_buffer.slice(),
+                        result.slice(),
                         n as u32,
-                        temp.slice()?,
+                        temp.slice(),
                     )
                 };
                 self.ctx.run(&[Step::Record(&record)])?

@@ -187,10 +187,10 @@ impl Prepared for PreparedScan<'_> {
                 let record = |queue: Queue<'_>| {
                     library.record(
                         queue,
-                        input_buffer.slice()?,
-                        output.slice()?,
+                        input_buffer.slice(),
+                        output.slice(),
                         n as u32,
-                        temp.slice()?,
+                        temp.slice(),
                     )
                 };
                 ctx.run(&[Step::Record(&record)])?

@@ -8,7 +8,7 @@ use super::ScanAlgorithm;
 use super::context::{Context, Op, Pipeline, TempLayout};
 use super::scan::{Scan, ScanKind};
 use super::shaders;
-use super::slice::Range;
+use crate::backend::Range;
 use crate::error::Error;
 
 /// Elements per tile (256 threads × 16).

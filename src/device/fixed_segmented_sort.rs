@@ -4,11 +4,11 @@
 //! per body, neighbours per particle) without an offsets array.
 
 use super::KeyType;
-use super::backend::{Device, Queue};
 use super::context::{Context, Op, Pipeline, record};
 use super::segmented_sort::named_sides;
 use super::shaders;
 use super::slice::{Slice, disjoint, distinct_each, values_match};
+use crate::backend::{Device, Queue};
 use crate::error::Error;
 
 /// Threads (and elements) per workgroup of the kernel.

@@ -2,11 +2,11 @@
 //! even bins over `[lower, upper)` or by a caller's WGSL bin function
 //! (`shaders/histogram.wgsl`), as CUB's `DeviceHistogram::HistogramEven`.
 
-use super::backend::{Device, Queue};
 use super::context::{Context, Op, Pipeline, record};
 use super::shaders;
 use super::slice::{Slice, distinct};
 use super::user_fn::{self, Signature};
+use crate::backend::{Device, Queue};
 use crate::dtype::Dtype;
 use crate::error::Error;
 

@@ -75,11 +75,8 @@
 //! Not yet here (issue 34): a HIP path.
 
 mod algorithm;
-mod backend;
 mod compaction;
 mod context;
-#[cfg(feature = "native")]
-mod cuda;
 pub mod debug;
 mod fixed_segmented_sort;
 mod histogram;
@@ -94,8 +91,8 @@ pub mod shaders;
 mod slice;
 mod user_fn;
 
+pub use crate::backend::{Device, Queue};
 pub use algorithm::ScanAlgorithm;
-pub use backend::{Device, Queue};
 pub use compaction::FlagType;
 pub use fixed_segmented_sort::FixedSegmentedSort;
 pub use histogram::{EvenLevels, Histogram};

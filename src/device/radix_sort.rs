@@ -12,9 +12,10 @@ mod wide;
 use std::ops::Range as Bits;
 
 use super::ScanAlgorithm;
-use super::backend::{Device, Queue};
 use super::context::{Context, Op, TempLayout, record};
-use super::slice::{Range, Slice, values_match};
+use super::slice::{Slice, values_match};
+use crate::backend::Range;
+use crate::backend::{Device, Queue};
 use crate::error::Error;
 use onesweep::OneSweep;
 use reduce_then_scan::ReduceThenScan;

@@ -2,10 +2,10 @@
 //! (`shaders/reduce.wgsl`'s `partial_*` over the whole vec4s, then
 //! `shaders/reduce_final.wgsl`), as CUB's `DeviceReduce::Sum` / `Min` / `Max`.
 
-use super::backend::{Device, Queue};
 use super::context::{Context, Op, Pipeline, TempLayout, record};
 use super::shaders;
 use super::slice::Slice;
+use crate::backend::{Device, Queue};
 use crate::error::Error;
 
 /// Threads per workgroup of both passes.

@@ -4,12 +4,12 @@
 //! `DeviceRunLengthEncode::Encode`.
 
 use super::ScanAlgorithm;
-use super::backend::{Device, Queue};
 use super::compaction::{Compaction, Keep};
 use super::context::{Context, Op, Pipeline, TempLayout, record};
 use super::shaders;
 use super::slice::{Slice, disjoint, distinct};
 use super::user_fn;
+use crate::backend::{Device, Queue};
 use crate::dtype::Dtype;
 use crate::error::Error;
 

@@ -6,11 +6,12 @@
 //! `shaders/scan_op.wgsl`.
 
 use super::ScanAlgorithm;
-use super::backend::{Device, Queue};
 use super::context::{Context, Op, Pipeline, TempLayout, record};
 use super::scan_operator::{OperatorKernels, ScanOperator};
 use super::shaders;
-use super::slice::{Range, Slice, distinct};
+use super::slice::{Slice, distinct};
+use crate::backend::Range;
+use crate::backend::{Device, Queue};
 use crate::dtype::Dtype;
 use crate::error::Error;
 

@@ -4,8 +4,8 @@
 
 use super::context::{Context, Op, Pipeline, TempLayout};
 use super::shaders;
-use super::slice::Range;
 use super::{ScanAlgorithm, ScanKind};
+use crate::backend::Range;
 use crate::dtype::Dtype;
 use crate::error::Error;
 

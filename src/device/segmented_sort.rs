@@ -3,10 +3,10 @@
 //! `DeviceSegmentedSort::SortKeys` / `SortPairs` (`shaders/segmented_sort.wgsl`).
 
 use super::KeyType;
-use super::backend::{Device, Queue};
 use super::context::{Context, Op, Pipeline, TempLayout, record};
 use super::shaders;
 use super::slice::{Slice, distinct_each, values_match};
+use crate::backend::{Device, Queue};
 use crate::error::Error;
 
 /// Elements a `sort_chunk` workgroup sorts in workgroup memory.

@@ -3,11 +3,11 @@
 //! [`Compaction`](super::compaction)), as CUB's `DeviceSelect::If`.
 
 use super::ScanAlgorithm;
-use super::backend::{Device, Queue};
 use super::compaction::{Compaction, FlagType, Keep};
 use super::context::{Context, record};
 use super::slice::{Slice, disjoint, distinct_each};
 use super::user_fn::{self, Signature};
+use crate::backend::{Device, Queue};
 use crate::dtype::Dtype;
 use crate::error::Error;
 

@@ -1,12 +1,14 @@
 //! [`Slice`]: where in a caller's buffer an algorithm reads or writes, and
 //! the checks every call makes on it before recording anything.
 
+use crate::backend::{ApiKind, Memory, Range, Server};
 use crate::error::Error;
 
 /// The part of a caller's buffer from byte `offset` on, passed to a device
 /// algorithm: a [`wgpu::Buffer`] on a wgpu device ([`Slice::new`], or
 /// `(&buffer).into()`), device memory on a CUDA context ([`Slice::cuda`],
-/// `(&cuda_slice).into()`, [`Slice::from_raw_cuda`]). How many bytes from
+/// `(&cuda_slice).into()`, [`Slice::from_raw_cuda`]) or a HIP device
+/// ([`Slice::hip`], [`Slice::from_raw_hip`]). How many bytes from
 /// there it reads or writes follows from the element count of the call
 /// (`n` elements of 4 bytes for data slices, `temp_storage_bytes(n)` for
 /// temp slices); bytes past those are never touched.
@@ -14,46 +16,12 @@ use crate::error::Error;
 /// Requirements, checked by every call: the bytes in the buffer; on wgpu,
 /// `offset` a multiple of the device's `min_storage_buffer_offset_alignment`
 /// (256 on most GPUs) and the buffer created with
-/// [`wgpu::BufferUsages::STORAGE`]; on CUDA, the address plus `offset` a
-/// multiple of 16 (the kernels load vec4s).
+/// [`wgpu::BufferUsages::STORAGE`]; on CUDA and HIP, the address plus
+/// `offset` a multiple of 16 (the kernels load vec4s).
 #[derive(Clone, Copy, Debug)]
 pub struct Slice<'a> {
     memory: Memory<'a>,
     offset: u64,
-}
-
-/// The buffer a [`Slice`] or a bound range lies in.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum Memory<'a> {
-    /// A wgpu buffer.
-    Wgpu(&'a wgpu::Buffer),
-    /// CUDA device memory: its address and its size in bytes.
-    #[cfg(feature = "native")]
-    Cuda { address: u64, bytes: u64 },
-}
-
-impl PartialEq for Memory<'_> {
-    /// The same buffer (CUDA: the same start address).
-    fn eq(&self, other: &Self) -> bool {
-        match (self, other) {
-            (Memory::Wgpu(a), Memory::Wgpu(b)) => a == b,
-            #[cfg(feature = "native")]
-            (Memory::Cuda { address: a, .. }, Memory::Cuda { address: b, .. }) => a == b,
-            #[cfg(feature = "native")]
-            _ => false,
-        }
-    }
-}
-
-impl Memory<'_> {
-    /// Bytes in the buffer.
-    fn size(&self) -> u64 {
-        match self {
-            Memory::Wgpu(buffer) => buffer.size(),
-            #[cfg(feature = "native")]
-            Memory::Cuda { bytes, .. } => *bytes,
-        }
-    }
 }
 
 impl<'a> Slice<'a> {
@@ -102,6 +70,38 @@ impl<'a> Slice<'a> {
         }
     }
 
+    /// The part of the HIP device memory `memory` from byte `offset` on.
+    ///
+    /// The call queues work on the stream it is given: keep the memory
+    /// allocated until the stream has run it.
+    #[cfg(feature = "native")]
+    pub fn hip(memory: &'a wavekit_native::hip::HipMemory, offset: u64) -> Self {
+        Slice {
+            memory: Memory::Hip {
+                address: memory.address(),
+                bytes: memory.bytes() as u64,
+            },
+            offset,
+        }
+    }
+
+    /// The `bytes` bytes of HIP device memory at `address` (a
+    /// `hipDeviceptr_t`), for memory that wavekit does not own.
+    ///
+    /// # Safety
+    ///
+    /// `address` must start `bytes` bytes of device memory of the HIP
+    /// device the algorithm was built on, allocated until the stream has
+    /// run every call given this slice; nothing else may use them
+    /// meanwhile.
+    #[cfg(feature = "native")]
+    pub unsafe fn from_raw_hip(address: u64, bytes: u64) -> Self {
+        Slice {
+            memory: Memory::Hip { address, bytes },
+            offset: 0,
+        }
+    }
+
     /// Byte offset of the first element.
     pub fn offset(&self) -> u64 {
         self.offset
@@ -123,80 +123,25 @@ impl<'a, T> From<&'a wavekit_native::cudarc::driver::CudaSlice<T>> for Slice<'a>
     }
 }
 
-/// A checked byte range of a buffer, as bound.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Range<'a> {
-    pub buffer: Memory<'a>,
-    pub offset: u64,
-    pub size: u64,
-}
-
-impl<'a> Range<'a> {
-    /// The `size` bytes from `offset` bytes into the range.
-    pub fn sub(&self, offset: u64, size: u64) -> Range<'a> {
-        debug_assert!(offset + size <= self.size);
-        Range {
-            buffer: self.buffer,
-            offset: self.offset + offset,
-            size,
-        }
-    }
-
-    /// The bytes from this range's start to the end of `last`, a later
-    /// range of the same buffer (both regions of one temp slice): one
-    /// clear instead of two, the alignment padding between them included.
-    pub fn through(&self, last: &Range<'a>) -> Range<'a> {
-        debug_assert!(self.buffer == last.buffer && self.offset <= last.offset);
-        Range {
-            buffer: self.buffer,
-            offset: self.offset,
-            size: last.offset + last.size - self.offset,
-        }
-    }
-
-    /// Whether the two ranges share a byte.
-    pub fn overlaps(&self, other: &Range<'_>) -> bool {
-        self.buffer == other.buffer
-            && self.size > 0
-            && other.size > 0
-            && self.offset < other.offset + other.size
-            && other.offset < self.offset + self.size
-    }
-}
-
 /// The limits a call checks its slices against.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct SliceLimits {
     /// Alignment of a bound range's start: of the offset on wgpu, of the
-    /// address on CUDA.
+    /// address natively.
     pub alignment: u64,
     pub max_binding: u64,
-    /// Whether the algorithm runs on CUDA (its slices must be CUDA memory).
-    pub cuda: bool,
+    /// The API the algorithm runs on (its slices must be its memory).
+    pub api: ApiKind,
 }
 
-/// CUDA ranges start at a multiple of this: the kernels load `vec4`s.
-#[cfg(feature = "native")]
-pub(crate) const CUDA_ALIGNMENT: u64 = 16;
-
 impl SliceLimits {
-    pub fn of(device: &wgpu::Device) -> Self {
-        let limits = device.limits();
+    /// The limits of `server`'s device.
+    pub fn of(server: &Server) -> Self {
+        let (alignment, max_binding) = server.bind_limits();
         SliceLimits {
-            alignment: u64::from(limits.min_storage_buffer_offset_alignment),
-            max_binding: limits.max_storage_buffer_binding_size,
-            cuda: false,
-        }
-    }
-
-    /// The limits of the CUDA path: the kernel ABI passes byte lengths as
-    /// `u32` ([`wavekit_native::abi`]).
-    #[cfg(feature = "native")]
-    pub fn cuda() -> Self {
-        SliceLimits {
-            alignment: CUDA_ALIGNMENT,
-            max_binding: u64::from(u32::MAX) / 4 * 4,
-            cuda: true,
+            alignment,
+            max_binding,
+            api: server.kind(),
         }
     }
 
@@ -211,20 +156,25 @@ impl SliceLimits {
     ) -> Result<Range<'a>, Error> {
         let fail = |why: String| Err(Error::Usage(format!("{algorithm}: `{what}`: {why}")));
         let size = slice.memory.size();
-        let start = match slice.memory {
-            Memory::Wgpu(_) if self.cuda => {
-                return fail("a wgpu buffer, and this algorithm was built on CUDA".into());
-            }
-            Memory::Wgpu(_) => slice.offset,
+        let (kind, what_memory) = match slice.memory {
+            Memory::Wgpu(_) => (ApiKind::Wgpu, "a wgpu buffer"),
             #[cfg(feature = "native")]
-            Memory::Cuda { .. } if !self.cuda => {
-                return fail("CUDA memory, and this algorithm was built on a wgpu device".into());
-            }
+            Memory::Cuda { .. } => (ApiKind::Cuda, "CUDA memory"),
             #[cfg(feature = "native")]
-            Memory::Cuda { address, .. } => address.wrapping_add(slice.offset),
+            Memory::Hip { .. } => (ApiKind::Hip, "HIP memory"),
+        };
+        if kind != self.api {
+            return fail(format!(
+                "{what_memory}, and this algorithm was built on {}",
+                self.api.name()
+            ));
+        }
+        let start = match slice.memory.address() {
+            Some(address) => address.wrapping_add(slice.offset),
+            None => slice.offset,
         };
         if !start.is_multiple_of(self.alignment) {
-            return fail(if self.cuda {
+            return fail(if self.api != ApiKind::Wgpu {
                 format!(
                     "address {start:#x} (offset {}) is not a multiple of {}",
                     slice.offset, self.alignment
@@ -248,7 +198,7 @@ impl SliceLimits {
                 self.max_binding
             ));
         }
-        if let Memory::Wgpu(buffer) = slice.memory {
+        if let Some(buffer) = slice.memory.wgpu() {
             let usage = buffer.usage();
             if !usage.contains(wgpu::BufferUsages::STORAGE) {
                 return fail(format!("the buffer's usage {usage:?} lacks STORAGE"));

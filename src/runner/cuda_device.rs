@@ -1,77 +1,43 @@
-//! The CUDA back end of the runner: what it adds to the native device — the
-//! compute capability decides the PTX target (sm_70, sm_80 or sm_90), the
-//! module is lowered to PTX by `wavekit-native` (LLVM 19 NVPTX) and
-//! JIT-loaded through the CUDA driver API, loaded at run time; subgroups are
-//! warps of [`nvptx::WARP_SIZE`] lanes.
+//! The CUDA back end of the runner: what it adds to the seam's CUDA code
+//! ([`CudaCode`]: PTX for the device's compute capability, JIT-loaded
+//! through the CUDA driver API) — opening a device by ordinal, and its
+//! kernels and buffers in the runner's enums.
 
-use wavekit_native::LowerOptions;
 use wavekit_native::cuda::{Cuda, CudaBuffer};
-use wavekit_native::driver::{Driver, Launch};
-use wavekit_native::nvptx::{self, PtxOptions};
+use wavekit_native::driver::Driver;
 
-use super::native_device::{NativeDevice, NativeKernel, NativeTarget, source};
-use super::program::{Buffer, BufferInner};
+use super::native_device::{NativeDevice, NativeTarget};
+use super::program::{Buffer, BufferInner, Recorder};
 use super::{Kernel, KernelInner};
-use crate::device::Queue;
+use crate::backend::Queue;
+use crate::backend::cuda_code::CudaCode;
+use crate::backend::native_server::NativeKernel;
 use crate::error::Error;
-use crate::expand::ValidModule;
-use crate::target::Backend;
 
 /// An opened CUDA GPU.
 pub(super) type CudaDevice = NativeDevice<CudaTarget>;
 /// A compiled, loaded CUDA kernel.
-pub(super) type CudaKernelHandle = NativeKernel<CudaTarget>;
+pub(super) type CudaKernelHandle = NativeKernel<Cuda>;
 
-/// PTX for one compute capability.
-pub(super) struct CudaTarget {
-    /// Compute capability × 10 of the PTX target.
-    sm: u32,
-}
+/// The runner's CUDA back end.
+pub(super) struct CudaTarget;
 
 impl NativeTarget for CudaTarget {
-    type Driver = Cuda;
+    type Code = CudaCode;
     type Choice = ();
-    const BACKEND: Backend = Backend::Cuda;
 
-    fn open(ordinal: usize, (): ()) -> Result<(Cuda, Self, String), Error> {
+    fn open(ordinal: usize, (): ()) -> Result<(Cuda, CudaCode, String), Error> {
         let cuda = Cuda::open(ordinal)?;
         let (major, minor) = cuda.compute_capability()?;
-        let sm = cuda.ptx_sm()?;
+        let code = CudaCode::of(&cuda)?;
         let driver = cuda.version()?;
         let description = format!(
-            "CUDA {}.{} driver, PTX for sm_{sm} (compute capability {major}.{minor})",
+            "CUDA {}.{} driver, PTX for sm_{} (compute capability {major}.{minor})",
             driver / 1000,
-            driver % 1000 / 10
+            driver % 1000 / 10,
+            code.sm
         );
-        Ok((cuda, CudaTarget { sm }, description))
-    }
-
-    fn subgroup_size(&self) -> u32 {
-        nvptx::WARP_SIZE
-    }
-
-    fn load(
-        &self,
-        cuda: &Cuda,
-        module: &ValidModule,
-        entry: &str,
-        lower: LowerOptions,
-    ) -> Result<CudaKernelHandle, Error> {
-        let ptx = nvptx::compile(
-            &module.module,
-            &module.info,
-            entry,
-            &PtxOptions {
-                sm: self.sm,
-                source: Some(source(module)),
-                lower,
-            },
-        )?;
-        let kernel = cuda.load(&ptx.text, &ptx.entry)?;
-        Ok(NativeKernel {
-            kernel,
-            abi: ptx.abi,
-        })
+        Ok((cuda, code, description))
     }
 
     fn kernel_of(kernel: &Kernel) -> Option<&CudaKernelHandle> {
@@ -92,7 +58,7 @@ impl NativeTarget for CudaTarget {
         BufferInner::Cuda(buffer)
     }
 
-    fn queue(cuda: &Cuda) -> Option<Queue<'_>> {
-        Some(Queue::Cuda(cuda.stream()))
+    fn record(cuda: &Cuda, record: &Recorder<'_>) -> Result<(), Error> {
+        record(Queue::Cuda(cuda.stream()))
     }
 }

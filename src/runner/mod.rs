@@ -117,7 +117,7 @@ impl Gpu {
     /// `amdgpu-arch` print it) at `wave` lanes (`None`: 64 on CDNA, 32 on
     /// RDNA, which also runs 64).
     pub fn open_hip(ordinal: usize, arch: &str, wave: Option<u32>) -> Result<Gpu, Error> {
-        let device = HipDevice::open(ordinal, hip_device::amdgpu(arch, wave)?)?;
+        let device = HipDevice::open(ordinal, crate::backend::hip_code::amdgpu(arch, wave)?)?;
         let info = device.info().clone();
         Ok(Gpu {
             device: Device::Hip(device),
@@ -158,14 +158,15 @@ impl Gpu {
 
     /// The device [`crate::device`] algorithms are built on to run in this
     /// GPU's programs ([`Step::Record`] on [`Buffer::slice`]s): the wgpu
-    /// device, or the CUDA context; `None` on HIP.
-    pub fn library_device(&self) -> Option<crate::device::Device<'_>> {
+    /// device, the CUDA context, or the HIP device and its code objects'
+    /// target.
+    pub fn library_device(&self) -> crate::backend::Device<'_> {
         match &self.device {
-            Device::Wgpu(d) => Some(d.device().into()),
+            Device::Wgpu(d) => d.device().into(),
             #[cfg(feature = "native")]
-            Device::Cuda(d) => Some(d.driver.context().into()),
+            Device::Cuda(d) => d.driver.context().into(),
             #[cfg(feature = "native")]
-            Device::Hip(_) => None,
+            Device::Hip(d) => (&d.driver, d.code.amdgpu).into(),
         }
     }
 

@@ -4,99 +4,77 @@
 //! Programs over resident buffers are in `native_program.rs`.
 
 use wavekit_native::LowerOptions;
-use wavekit_native::abi::KernelAbi;
-use wavekit_native::driver::{self, Driver, Kernel as DriverKernel, Launch};
-use wavekit_native::lower::Source;
+use wavekit_native::driver::{self, Launch};
 
 use super::native_buffers::NativeBuffers;
-use super::program::{Buffer, BufferInner};
+use super::program::{Buffer, BufferInner, Recorder};
 use super::{Binding, DeviceInfo, Kernel, Slot};
-use crate::device::Queue;
+use crate::backend::native_server::{NativeCode, NativeKernel};
 use crate::error::Error;
 use crate::expand::ValidModule;
-use crate::target::{Backend, ScalarFeatures, SubgroupSize, Target};
+use crate::target::{ScalarFeatures, SubgroupSize, Target};
 
-/// What differs between native back ends: opening the device, compiling
-/// for it, and where its kernels and buffers sit in the runner's enums.
+/// The runtime of a native target's code.
+pub(super) type DriverOf<T> = <<T as NativeTarget>::Code as NativeCode>::Driver;
+
+/// What the runner adds to a native API's code ([`NativeCode`], the seam's):
+/// opening the device by ordinal, and where its kernels and buffers sit in
+/// the runner's enums.
 pub(super) trait NativeTarget: Sized {
-    /// The runtime.
-    type Driver: Driver;
+    /// The code the API compiles.
+    type Code: NativeCode;
     /// What the caller says about the code to compile, beyond what the
     /// device reports (HIP: the architecture and wave size).
     type Choice;
-    /// The back end it is.
-    const BACKEND: Backend;
 
     /// Opens device `ordinal` and decides what to compile for it. Returns
-    /// the driver, the target, and the runtime and code it uses in words
+    /// the driver, the code, and the runtime and code it uses in words
     /// (for [`DeviceInfo::driver`]).
-    fn open(ordinal: usize, choice: Self::Choice) -> Result<(Self::Driver, Self, String), Error>;
-
-    /// Lanes per subgroup of the kernels it compiles: the subgroup size of
-    /// the device's [`Target`].
-    fn subgroup_size(&self) -> u32;
-
-    /// Compiles entry point `entry` of `module` for the device with
-    /// `lower` options (bounds checks, workgroup zeroing), and loads it.
-    fn load(
-        &self,
-        driver: &Self::Driver,
-        module: &ValidModule,
-        entry: &str,
-        lower: LowerOptions,
-    ) -> Result<NativeKernel<Self>, Error>;
+    fn open(
+        ordinal: usize,
+        choice: Self::Choice,
+    ) -> Result<(DriverOf<Self>, Self::Code, String), Error>;
 
     /// `kernel` as this back end's, if it is one.
-    fn kernel_of(kernel: &Kernel) -> Option<&NativeKernel<Self>>;
+    fn kernel_of(kernel: &Kernel) -> Option<&NativeKernel<DriverOf<Self>>>;
 
     /// `buffer` as this back end's, if it is one.
-    fn buffer_of(buffer: &Buffer) -> Option<&driver::Buffer<Self::Driver>>;
+    fn buffer_of(buffer: &Buffer) -> Option<&driver::Buffer<DriverOf<Self>>>;
 
     /// A buffer of this back end as the runner holds it.
-    fn buffer_inner(buffer: driver::Buffer<Self::Driver>) -> BufferInner;
+    fn buffer_inner(buffer: driver::Buffer<DriverOf<Self>>) -> BufferInner;
 
-    /// The queue [`crate::device`] algorithms record into on this device
-    /// (the driver's own, so that they run in order with the program's
-    /// other steps), or `None` where they have no path.
-    fn queue(driver: &Self::Driver) -> Option<Queue<'_>>;
+    /// Runs `record` on the queue of the driver's own work (so that
+    /// [`crate::device`] algorithms run in order with the program's other
+    /// steps).
+    fn record(driver: &DriverOf<Self>, record: &Recorder<'_>) -> Result<(), Error>;
 }
 
 /// An opened native device.
 pub(super) struct NativeDevice<T: NativeTarget> {
-    pub(super) driver: T::Driver,
-    layer: T,
+    pub(super) driver: DriverOf<T>,
+    pub(super) code: T::Code,
     info: DeviceInfo,
     target: Target,
-}
-
-/// A compiled, loaded kernel and the ABI it was lowered to.
-pub(super) struct NativeKernel<T: NativeTarget> {
-    pub(super) kernel: DriverKernel<T::Driver>,
-    pub(super) abi: KernelAbi,
-}
-
-/// The module's WGSL, for error locations in what the lowering reports.
-pub(super) fn source(module: &ValidModule) -> Source<'_> {
-    Source {
-        name: "shader.wgsl",
-        text: &module.source,
-    }
 }
 
 impl<T: NativeTarget> NativeDevice<T> {
     /// Opens device `ordinal` for `choice`; a clear error when there is no
     /// driver or runtime.
     pub(super) fn open(ordinal: usize, choice: T::Choice) -> Result<Self, Error> {
-        let (driver, layer, description) = T::open(ordinal, choice)?;
+        let (driver, code, description) = T::open(ordinal, choice)?;
         let info = DeviceInfo {
-            name: driver.name()?,
+            name: wavekit_native::driver::Driver::name(&driver)?,
             driver: description,
         };
-        let mut target = Target::new(T::BACKEND, SubgroupSize::fixed(layer.subgroup_size())?);
+        let mut target = Target::new(
+            <T::Code as NativeCode>::BACKEND,
+            SubgroupSize::fixed(code.subgroup_size())?,
+        );
         target.scalars = ScalarFeatures::ALL;
         Ok(NativeDevice {
             driver,
-            layer,
+            code,
             info,
             target,
         })
@@ -118,8 +96,9 @@ impl<T: NativeTarget> NativeDevice<T> {
         module: &ValidModule,
         entry: &str,
         lower: LowerOptions,
-    ) -> Result<NativeKernel<T>, Error> {
-        self.layer.load(&self.driver, module, entry, lower)
+    ) -> Result<NativeKernel<DriverOf<T>>, Error> {
+        self.code
+            .load(&self.driver, module, entry, lower, "shader.wgsl")
     }
 
     /// Launches with buffers bound at their slots (any group; uniforms
@@ -128,7 +107,7 @@ impl<T: NativeTarget> NativeDevice<T> {
     /// of `bound`.
     pub(super) fn run_slots(
         &self,
-        kernel: &NativeKernel<T>,
+        kernel: &NativeKernel<DriverOf<T>>,
         bound: &[(Slot, Binding<'_>)],
         workgroups: [u32; 3],
     ) -> Result<Vec<Vec<u8>>, Error> {
@@ -147,7 +126,7 @@ impl<T: NativeTarget> NativeDevice<T> {
     /// milliseconds.
     pub(super) fn time_slots(
         &self,
-        kernel: &NativeKernel<T>,
+        kernel: &NativeKernel<DriverOf<T>>,
         bound: &[(Slot, Binding<'_>)],
         workgroups: [u32; 3],
         warmup: usize,

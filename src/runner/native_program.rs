@@ -6,7 +6,7 @@
 use wavekit_native::NativeError;
 use wavekit_native::driver::{self, Programs};
 
-use super::native_device::{NativeDevice, NativeTarget};
+use super::native_device::{DriverOf, NativeDevice, NativeTarget};
 use super::program::{Buffer, BufferInner, Step, foreign};
 use crate::error::Error;
 
@@ -54,9 +54,9 @@ impl<T: NativeTarget> NativeDevice<T> {
 /// kernel ABI's order and checked against their bindings' sizes; recorded
 /// steps as calls recording into the driver's queue.
 fn driver_steps<'a, T: NativeTarget + 'a>(
-    device: &'a T::Driver,
+    device: &'a DriverOf<T>,
     steps: &[Step<'a>],
-) -> Result<Vec<driver::Step<'a, T::Driver>>, Error> {
+) -> Result<Vec<driver::Step<'a, DriverOf<T>>>, Error> {
     let buffer = |buffer: &'a Buffer| T::buffer_of(buffer).ok_or_else(|| foreign("a native step"));
     steps
         .iter()
@@ -103,17 +103,12 @@ fn driver_steps<'a, T: NativeTarget + 'a>(
                     dst: buffer(dst)?,
                 },
                 Step::Record(record) => {
-                    if T::queue(device).is_none() {
-                        return Err(Error::Gpu(format!(
-                            "a recorded step (a wavekit::device call) in a program on {:?}, \
-                             which has no queue for it",
-                            T::BACKEND
-                        )));
-                    }
                     let record = *record;
-                    driver::Step::Call(driver::Call(Box::new(move || match T::queue(device) {
-                        Some(queue) => record(queue).map_err(|e| NativeError::Cuda(e.to_string())),
-                        None => Err(NativeError::Cuda("no queue for a recorded step".into())),
+                    driver::Step::Call(driver::Call(Box::new(move || {
+                        T::record(device, record).map_err(|e| NativeError::Tool {
+                            tool: "wavekit::device".into(),
+                            message: e.to_string(),
+                        })
                     })))
                 }
             })

@@ -24,7 +24,8 @@ use wavekit_native::hip::HipBuffer;
 
 use super::validate::{Bound, BoundKind, check_dispatch};
 use super::{Device, Gpu, Kernel, KernelInner};
-use crate::device::{Queue, Slice};
+use crate::backend::Queue;
+use crate::device::Slice;
 use crate::error::Error;
 
 /// A buffer in device memory, usable by any number of dispatches.
@@ -48,16 +49,14 @@ impl Buffer {
     }
 
     /// The whole buffer as a [`crate::device`] algorithm's slice: the wgpu
-    /// buffer, or the CUDA allocation. HIP buffers have none (an error).
-    pub fn slice(&self) -> Result<Slice<'_>, Error> {
+    /// buffer, or the CUDA or HIP allocation.
+    pub fn slice(&self) -> Slice<'_> {
         match &self.inner {
-            BufferInner::Wgpu(b) => Ok(b.into()),
+            BufferInner::Wgpu(b) => b.into(),
             #[cfg(feature = "native")]
-            BufferInner::Cuda(b) => Ok(Slice::cuda(b.memory(), 0)),
+            BufferInner::Cuda(b) => Slice::cuda(b.memory(), 0),
             #[cfg(feature = "native")]
-            BufferInner::Hip(_) => Err(Error::Usage(
-                "wavekit::device has no HIP path: a HIP buffer is not a device slice".into(),
-            )),
+            BufferInner::Hip(b) => Slice::hip(b.memory(), 0),
         }
     }
 
@@ -94,7 +93,7 @@ pub enum Step<'a> {
         dst: &'a Buffer,
     },
     /// Records into the program's queue — the command encoder on wgpu,
-    /// the device's stream on CUDA (HIP refuses it) — e.g. a
+    /// the stream of the driver's own work on CUDA and HIP — e.g. a
     /// [`crate::device`] algorithm on the program's buffers
     /// ([`Buffer::slice`]). Timed like any step.
     Record(&'a Recorder<'a>),

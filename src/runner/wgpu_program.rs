@@ -4,7 +4,7 @@
 
 use super::program::{Buffer, BufferInner, Step, foreign, leading_zeros};
 use super::wgpu_device::WgpuDevice;
-use crate::device::Queue;
+use crate::backend::Queue;
 use crate::error::Error;
 
 impl WgpuDevice {

@@ -209,20 +209,20 @@ impl PreparedRadixSort<'_> {
                     if self.pairs {
                         sort.record_pairs(
                             queue,
-                            keys_in.slice()?,
-                            keys_out.slice()?,
-                            values_in.slice()?,
-                            values_out.slice()?,
+                            keys_in.slice(),
+                            keys_out.slice(),
+                            values_in.slice(),
+                            values_out.slice(),
                             n as u32,
-                            temp.slice()?,
+                            temp.slice(),
                         )
                     } else {
                         sort.record_keys(
                             queue,
-                            keys_in.slice()?,
-                            keys_out.slice()?,
+                            keys_in.slice(),
+                            keys_out.slice(),
                             n as u32,
-                            temp.slice()?,
+                            temp.slice(),
                         )
                     }
                 };

@@ -1,10 +1,5 @@
-//! Queuing on a caller's CUDA stream, with device addresses the caller
-//! owns: what `wavekit::device`'s CUDA path needs, where the driver layer
-//! ([`crate::driver`]) queues on its own stream and owns its buffers.
-//!
-//! A call here queues work and returns; nothing waits. The caller keeps
-//! every address it passes allocated until the stream has run the work,
-//! as with CUB's `d_temp_storage` and raw pointers.
+//! CUDA's [`Streams`]: queuing on a caller's `CudaStream` of the device's
+//! context, and the context a caller's `CudaContext` gives.
 
 use std::sync::Arc;
 
@@ -12,6 +7,7 @@ use cudarc::driver::{CudaContext, CudaStream, result};
 
 use super::{Cuda, CudaKernel, cuda_error};
 use crate::abi::KernelArgs;
+use crate::driver::{Streams, check_launch};
 use crate::error::NativeError;
 
 impl Cuda {
@@ -44,20 +40,12 @@ impl Cuda {
         }
         Ok(())
     }
+}
 
-    /// Queues on `stream` a launch of `kernel` over `grid` blocks of
-    /// `block` threads, its buffers given in the kernel ABI's order as
-    /// (device address, byte length) pairs ([`crate::abi`]).
-    ///
-    /// # Safety
-    ///
-    /// Each address must point at a device allocation of this context with
-    /// at least its length in bytes from there, allocated until the launch
-    /// has run; `buffers` must match the kernel's ABI (one pair per buffer
-    /// parameter, in order). Kernels lowered with
-    /// [`crate::BoundsChecks::Unchecked`] also need every index they
-    /// compute to stay inside those lengths.
-    pub unsafe fn launch_on(
+impl Streams for Cuda {
+    type Stream = CudaStream;
+
+    unsafe fn launch_on(
         &self,
         stream: &CudaStream,
         kernel: &CudaKernel,
@@ -67,12 +55,7 @@ impl Cuda {
     ) -> Result<(), NativeError> {
         self.check_stream(stream)?;
         let name = kernel.name();
-        if grid.contains(&0) || block.contains(&0) {
-            return Err(NativeError::Cuda(format!(
-                "launching kernel `{name}` with grid {grid:?} and block {block:?}: every \
-                 dimension must be at least 1"
-            )));
-        }
+        check_launch(name, grid, block).map_err(NativeError::Cuda)?;
         let mut args = KernelArgs {
             addresses: buffers.iter().map(|b| b.0).collect(),
             lengths: buffers.iter().map(|b| b.1).collect(),
@@ -97,14 +80,7 @@ impl Cuda {
         .map_err(|e| cuda_error(format_args!("launching kernel `{name}`"), e))
     }
 
-    /// Queues on `stream` setting `bytes` bytes from device address
-    /// `address` to zero.
-    ///
-    /// # Safety
-    ///
-    /// The bytes must lie in a device allocation of this context, allocated
-    /// until the stream has run the clear.
-    pub unsafe fn zero_on(
+    unsafe fn zero_on(
         &self,
         stream: &CudaStream,
         address: u64,

@@ -23,6 +23,7 @@ mod buffer;
 mod launch;
 mod program;
 mod steps;
+mod streams;
 
 use std::ffi::c_void;
 use std::fmt::{self, Display};
@@ -32,6 +33,8 @@ use crate::error::NativeError;
 pub use buffer::Buffer;
 pub use launch::Launch;
 pub use program::{Call, Programs, Step};
+pub use streams::Streams;
+pub(crate) use streams::check_launch;
 
 /// The primitive operations of a GPU runtime, on one device.
 ///

@@ -121,6 +121,11 @@ pub(super) struct Api {
         unsafe extern "C" fn(ms: *mut f32, start: Handle, stop: Handle) -> Status,
     pub(super) event_destroy: unsafe extern "C" fn(event: Handle) -> Status,
     pub(super) runtime_get_version: unsafe extern "C" fn(version: *mut c_int) -> Status,
+    /// `hipStreamCreate(hipStream_t*)`: optional, only [`super::Hip::create_stream`]
+    /// needs it (every ROCm has it).
+    pub(super) stream_create: Option<unsafe extern "C" fn(stream: *mut Handle) -> Status>,
+    /// `hipStreamDestroy(hipStream_t)`: optional with `stream_create`.
+    pub(super) stream_destroy: Option<unsafe extern "C" fn(stream: Handle) -> Status>,
     /// Where the library was loaded from.
     pub(super) path: PathBuf,
     /// Keeps the function pointers above valid. Never dropped in practice:
@@ -190,6 +195,10 @@ impl Api {
             event_elapsed_time: resolve!("hipEventElapsedTime"),
             event_destroy: resolve!("hipEventDestroy"),
             runtime_get_version: resolve!("hipRuntimeGetVersion"),
+            // SAFETY: the prototypes of hip_runtime_api.h.
+            stream_create: unsafe { symbol(&library, "hipStreamCreate", &path) }.ok(),
+            // SAFETY: as above.
+            stream_destroy: unsafe { symbol(&library, "hipStreamDestroy", &path) }.ok(),
             path,
             _library: library,
         })

@@ -16,6 +16,18 @@ pub struct HipMemory {
     pub(super) bytes: usize,
 }
 
+impl HipMemory {
+    /// The device address, as kernels take it.
+    pub fn address(&self) -> u64 {
+        self.pointer as u64
+    }
+
+    /// The allocation's size in bytes.
+    pub fn bytes(&self) -> usize {
+        self.bytes
+    }
+}
+
 // SAFETY: a device pointer is an address in the process's unified address
 // space that HIP lets any thread pass to the runtime; this type only hands
 // it to runtime calls and frees it once.

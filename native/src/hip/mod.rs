@@ -40,6 +40,7 @@ mod api;
 mod arch;
 mod handles;
 mod module;
+mod stream;
 
 use std::ffi::{c_int, c_void};
 use std::fmt::Display;
@@ -54,6 +55,7 @@ pub use self::api::{HIP_TOOL, HipError, RUNTIME_TOOL, is_no_runtime};
 pub use self::arch::{ARCH_ENV, arch_from_env, default_wave_size, parse_arch};
 pub use self::handles::{HipEvent, HipMemory};
 pub use self::module::HipModule;
+pub use self::stream::HipStream;
 
 /// A kernel loaded by [`Hip`].
 pub type HipKernel = Kernel<Hip>;
@@ -71,7 +73,7 @@ const NAME_BYTES: usize = 256;
 /// synchronises with every copy and launch, so no stream bookkeeping is
 /// needed. Any thread may use a `Hip`: each call makes its device current on
 /// the calling thread first.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Hip {
     api: Arc<Api>,
     device: c_int,

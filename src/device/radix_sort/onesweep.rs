@@ -5,9 +5,9 @@
 //! the same shader through [`wide::widen`].
 
 use super::{PassBits, RadixSortOptions, SortRanges, key_edits, passes, wide};
+use crate::backend::Range;
 use crate::device::context::{Context, Op, Pipeline, TempLayout, writable};
 use crate::device::shaders;
-use crate::device::slice::Range;
 use crate::error::Error;
 use crate::expand::ValidModule;
 use crate::target::EMULATED_MAX_THREADS;

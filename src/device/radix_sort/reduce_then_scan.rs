@@ -6,10 +6,10 @@
 //! the same shader through [`wide::widen`].
 
 use super::{RadixSortOptions, SortRanges, key_edits, passes, wide};
+use crate::backend::Range;
 use crate::device::context::{Context, Op, Pipeline, TempLayout, writable};
 use crate::device::scan::{Scan, ScanKind};
 use crate::device::shaders;
-use crate::device::slice::Range;
 use crate::error::Error;
 
 /// Keys per tile: 256 threads × 8.

@@ -1,0 +1,65 @@
+//! [`Streams`]: queuing on a caller's stream, with device addresses the
+//! caller owns — what `wavekit::device` needs of a runtime, where
+//! [`super::Launch`] and [`super::Programs`] queue on the driver's own
+//! queue and own their buffers.
+//!
+//! A call here queues work and returns; nothing waits. The caller keeps
+//! every address it passes allocated until the stream has run the work, as
+//! with CUB's `d_temp_storage` and raw pointers.
+
+use super::{Driver, Kernel};
+use crate::error::NativeError;
+
+/// A runtime's streams: launches and clears queued on one the caller
+/// names (CUDA's `CUstream`, HIP's `hipStream_t`).
+pub trait Streams: Driver {
+    /// A stream of the runtime, as the caller holds it.
+    type Stream: ?Sized + 'static;
+
+    /// Queues on `stream` a launch of `kernel` over `grid` blocks of
+    /// `block` threads, its buffers given in the kernel ABI's order as
+    /// (device address, byte length) pairs ([`crate::abi`]).
+    ///
+    /// # Safety
+    ///
+    /// Each address must point at a device allocation of this device with
+    /// at least its length in bytes from there, allocated until the launch
+    /// has run; `buffers` must match the kernel's ABI (one pair per buffer
+    /// parameter, in order). Kernels lowered with
+    /// [`crate::BoundsChecks::Unchecked`] also need every index they
+    /// compute to stay inside those lengths.
+    unsafe fn launch_on(
+        &self,
+        stream: &Self::Stream,
+        kernel: &Kernel<Self>,
+        grid: [u32; 3],
+        block: [u32; 3],
+        buffers: &[(u64, u32)],
+    ) -> Result<(), NativeError>;
+
+    /// Queues on `stream` setting `bytes` bytes from device address
+    /// `address` to zero.
+    ///
+    /// # Safety
+    ///
+    /// The bytes must lie in a device allocation of this device, allocated
+    /// until the stream has run the clear.
+    unsafe fn zero_on(
+        &self,
+        stream: &Self::Stream,
+        address: u64,
+        bytes: usize,
+    ) -> Result<(), NativeError>;
+}
+
+/// The launch refused before it reaches the runtime when a dimension of
+/// `grid` or `block` is 0, completing "launching kernel `name` ...".
+pub(crate) fn check_launch(name: &str, grid: [u32; 3], block: [u32; 3]) -> Result<(), String> {
+    if grid.contains(&0) || block.contains(&0) {
+        return Err(format!(
+            "launching kernel `{name}` with grid {grid:?} and block {block:?}: every \
+             dimension must be at least 1"
+        ));
+    }
+    Ok(())
+}
