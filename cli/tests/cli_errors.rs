@@ -227,19 +227,74 @@ fn export_writes_a_naga_oil_module() {
 /// Without a driver, the native back ends say which runtime is missing.
 #[test]
 fn native_backends_without_a_driver_say_what_is_missing() {
-    for (backend, library) in [("cuda", "libcuda.so"), ("hip", "libamdhip64.so")] {
-        let out = wavekit(&["check", "--backend", backend]);
+    for (args, library) in [
+        (&["check", "--backend", "cuda"][..], "libcuda.so"),
+        (
+            &["check", "--backend", "hip", "--arch", "gfx942"][..],
+            "libamdhip64.so",
+        ),
+    ] {
+        let out = wavekit(args);
         let stderr = String::from_utf8_lossy(&out.stderr);
         if out.status.success() || !stderr.contains(library) {
             // A machine with that runtime installed: nothing to check here.
             assert!(
                 out.status.success() || !stderr.is_empty(),
-                "{backend}: failed without a message"
+                "{args:?}: failed without a message"
             );
             continue;
         }
-        assert_one_line_error(&["check", "--backend", backend], library);
+        assert_one_line_error(args, library);
     }
+}
+
+/// `--arch` is the one flag that names an AMD architecture (issue 34): the
+/// HIP back end needs it, a bad name gets the list, and another back end
+/// refuses it, all before a device is opened (so on any machine).
+#[test]
+fn arch_is_needed_by_hip_checked_and_refused_elsewhere() {
+    let names = "gfx90a, gfx942, gfx1030, gfx1100, gfx1200";
+    for command in ["check", "run"] {
+        // `run` checks its device flags before it reads the shader.
+        let base: &[&str] = if command == "run" {
+            &["run", "no-such-shader.wgsl"]
+        } else {
+            &["check"]
+        };
+        let with = |extra: &[&'static str]| [base, extra].concat();
+        assert_one_line_error(
+            &with(&["--backend", "hip"]),
+            &format!("error: --backend hip needs --arch, one of {names}"),
+        );
+        assert_one_line_error(
+            &with(&["--backend", "hip", "--arch", "gfx908"]),
+            &format!("error: --arch gfx908: expected one of {names}"),
+        );
+        assert_one_line_error(
+            &with(&["--backend", "cuda", "--arch", "gfx942"]),
+            "error: --arch gfx942 chooses HIP code objects: it applies to --backend hip and \
+             --lang hsaco, not --backend cuda",
+        );
+        assert_one_line_error(&with(&["--arch", "gfx1100"]), "not a wgpu adapter");
+        // The wave size is HIP's, and one the architecture runs.
+        assert_one_line_error(
+            &with(&["--backend", "vulkan", "--subgroup-size", "64"]),
+            "error: --subgroup-size 64 chooses the wave size of --backend hip, not of \
+             --backend vulkan",
+        );
+    }
+    assert_one_line_error(
+        &[
+            "check",
+            "--backend",
+            "hip",
+            "--arch",
+            "gfx942",
+            "--subgroup-size",
+            "32",
+        ],
+        "gfx942 runs waves of [64] lanes, not 32",
+    );
 }
 
 /// `check --op` / `--dtype` filters that select nothing are refused before an

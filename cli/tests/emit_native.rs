@@ -160,3 +160,39 @@ fn hsaco_needs_the_hip_back_end_an_arch_and_its_wave_size() {
         assert!(stderr.contains(needle), "{args:?}: {stderr}");
     }
 }
+
+/// `--arch` is the same flag as `run`'s and `check`'s (issue 34): a bad
+/// name gets the list, and an output that is not a HIP code object refuses
+/// it rather than ignoring it.
+#[test]
+fn arch_is_checked_and_refused_for_other_outputs() {
+    let names = "gfx90a, gfx942, gfx1030, gfx1100, gfx1200";
+    for (args, needle) in [
+        (
+            &["--lang", "hsaco", "--arch", "gfx908"][..],
+            format!("error: --arch gfx908: expected one of {names}"),
+        ),
+        (
+            &["--lang", "hsaco"][..],
+            format!("error: --lang hsaco needs --arch, one of {names}"),
+        ),
+        (
+            &["--lang", "ptx", "--arch", "gfx942"][..],
+            "error: --arch gfx942 chooses HIP code objects: it applies to --backend hip and \
+             --lang hsaco, not --lang ptx"
+                .to_string(),
+        ),
+        (
+            &["--lang", "spv", "--arch", "gfx1100"][..],
+            "error: --arch gfx1100 chooses HIP code objects: it applies to --backend hip and \
+             --lang hsaco, not --lang spv"
+                .to_string(),
+        ),
+    ] {
+        let out = emit(args);
+        assert!(!out.status.success(), "{args:?} succeeded");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(&needle), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+    }
+}

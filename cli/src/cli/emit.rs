@@ -9,6 +9,7 @@ use clap::Args;
 use wavekit::Error;
 use wavekit::emit::{Emitted, Language, emit};
 
+use super::arch_args::ArchArgs;
 use super::compose_args::ComposeArgs;
 use super::target_args::TargetArgs;
 
@@ -27,10 +28,8 @@ pub struct EmitArgs {
     /// For ptx: the compute capability × 10 (70, 75, 80, 86, 89, 90).
     #[arg(long, default_value_t = 90)]
     pub(super) sm: u32,
-    /// For hsaco: the AMDGPU architecture (gfx90a, gfx942, gfx1030, gfx1100,
-    /// gfx1200).
-    #[arg(long)]
-    pub(super) arch: Option<String>,
+    #[command(flatten)]
+    pub(super) arch: ArchArgs,
     /// Write here instead of standard output.
     #[arg(short, long)]
     pub(super) output: Option<PathBuf>,
@@ -55,6 +54,9 @@ pub fn run(args: &EmitArgs) -> Result<ExitCode, Error> {
     let source = std::fs::read_to_string(&args.shader)
         .map_err(|e| Error::Usage(format!("cannot read {}: {e}", args.shader.display())))?;
     let name = args.shader.display().to_string();
+    if args.lang != "hsaco" {
+        args.arch.refuse(&format!("--lang {}", args.lang))?;
+    }
     if args.lang == "ptx" || args.lang == "hsaco" {
         #[cfg(feature = "native")]
         return super::emit_native::run(args, &source, &name);

@@ -1,5 +1,6 @@
 //! Command-line interface: one module per subcommand.
 
+mod arch_args;
 mod check;
 mod compose_args;
 mod device_args;

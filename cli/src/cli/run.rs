@@ -105,6 +105,8 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, Error> {
             args.workgroups
         ))
     })?;
+    // The device flags are checked before the shader is read.
+    args.device.checked()?;
     let text = std::fs::read_to_string(&args.shader)
         .map_err(|e| usage(format!("cannot read {}: {e}", args.shader.display())))?;
     let gpu = args.device.open()?;
