@@ -195,7 +195,19 @@ fn expand_reports_workgroup_memory() {
 }
 
 #[test]
-fn export_refuses_an_unknown_family_and_a_bad_subgroup_size() {
+fn export_refuses_an_unknown_dtype_group_and_a_bad_subgroup_size() {
+    assert_one_line_error(
+        &[
+            "export",
+            "naga-oil",
+            "--subgroup-size",
+            "32",
+            "--dtype-group",
+            "core,f128",
+        ],
+        "--dtype-group `f128`: unknown dtype group (expected core, f16 or wide)",
+    );
+    // The old spelling still parses.
     assert_one_line_error(
         &[
             "export",
@@ -203,9 +215,11 @@ fn export_refuses_an_unknown_family_and_a_bad_subgroup_size() {
             "--subgroup-size",
             "32",
             "--family",
-            "core,f128",
+            "wide",
+            "--family",
+            "f128",
         ],
-        "unknown dtype family `f128`",
+        "unknown dtype group",
     );
     assert_one_line_error(&["export", "naga-oil", "--subgroup-size", "48"], "48");
 }
@@ -295,6 +309,29 @@ fn arch_is_needed_by_hip_checked_and_refused_elsewhere() {
         ],
         "gfx942 runs waves of [64] lanes, not 32",
     );
+}
+
+/// `gen-snippets --verify` compares the snippet files (`--check`, its old
+/// spelling, still works): "check" is the conformance suite.
+#[test]
+fn gen_snippets_verify_reports_stale_files() {
+    let root = std::env::temp_dir().join(format!("wavekit-cli-snippets-{}", std::process::id()));
+    std::fs::create_dir_all(&root).expect("temp dir");
+    for flag in ["--verify", "--check"] {
+        let out = wavekit(&["gen-snippets", "--root", root.to_str().unwrap(), flag]);
+        assert!(!out.status.success(), "{flag}: an empty root is stale");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.starts_with("error: stale snippets (run `wavekit gen-snippets`): wgsl/"),
+            "{flag}: {stderr}"
+        );
+    }
+    assert_eq!(
+        std::fs::read_dir(&root).unwrap().count(),
+        0,
+        "--verify wrote nothing"
+    );
+    let _ = std::fs::remove_dir_all(&root);
 }
 
 /// `check --op` / `--dtype` filters that select nothing are refused before an

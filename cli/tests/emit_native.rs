@@ -196,3 +196,37 @@ fn arch_is_checked_and_refused_for_other_outputs() {
         assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
     }
 }
+
+/// `--unclamped` (formerly `--unchecked`: "check" is the conformance
+/// suite) drops the index clamps from the native outputs: the PTX without
+/// them is shorter, the old spelling gives the same PTX, and a non-native
+/// output refuses the flag.
+#[test]
+fn unclamped_drops_the_index_clamps_under_either_spelling() {
+    let ptx = |extra: &[&str]| {
+        let out = emit(&[&["--lang", "ptx"], extra].concat());
+        assert!(
+            out.status.success(),
+            "{extra:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).expect("PTX is text")
+    };
+    let (clamped, unclamped) = (ptx(&[]), ptx(&["--unclamped"]));
+    let mins = |p: &str| p.matches("min.u32").count();
+    assert!(
+        mins(&unclamped) < mins(&clamped),
+        "the clamps ({} min.u32) did not go ({})",
+        mins(&clamped),
+        mins(&unclamped)
+    );
+    assert_eq!(ptx(&["--unchecked"]), unclamped);
+    let out = emit(&["--lang", "wgsl", "--unclamped"]);
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("--unclamped applies to --lang ptx and hsaco"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -39,11 +39,11 @@ pub struct EmitArgs {
     /// The entry point (GLSL writes one per file).
     #[arg(long)]
     pub(super) entry: Option<String>,
-    /// For ptx and hsaco: lower without bounds checks (an out-of-bounds
-    /// index is then undefined behaviour; by default indices are clamped
-    /// into their arrays, as wgpu does).
-    #[arg(long)]
-    pub(super) unchecked: bool,
+    /// For ptx and hsaco: leave array indices unclamped (an out-of-bounds
+    /// index is then undefined behaviour; by default every index is clamped
+    /// into its array, as wgpu does). Formerly `--unchecked`.
+    #[arg(long, alias = "unchecked")]
+    pub(super) unclamped: bool,
     #[command(flatten)]
     pub(super) target: TargetArgs,
     #[command(flatten)]
@@ -69,10 +69,10 @@ pub fn run(args: &EmitArgs) -> Result<ExitCode, Error> {
     }
     let target = args.target.target()?;
     let language: Language = args.lang.parse()?;
-    if args.unchecked {
+    if args.unclamped {
         return Err(Error::Usage(format!(
-            "--unchecked applies to --lang ptx and hsaco (the native back ends); \
-             --lang {} leaves bounds checks to the API that compiles it",
+            "--unclamped applies to --lang ptx and hsaco (the native back ends); \
+             --lang {} leaves index clamping to the API that compiles it",
             args.lang
         )));
     }

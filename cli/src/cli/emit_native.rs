@@ -15,7 +15,7 @@ pub fn run(args: &EmitArgs, source: &str, name: &str) -> Result<ExitCode, Error>
     let options = NativeOptions {
         entry: args.entry.as_deref(),
         name,
-        bounds: if args.unchecked {
+        bounds: if args.unclamped {
             BoundsChecks::Unchecked
         } else {
             BoundsChecks::Restrict

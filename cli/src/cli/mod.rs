@@ -48,14 +48,15 @@ enum Command {
     Run(run::RunArgs),
     /// Write the library as a module for another shader composer (naga_oil).
     Export(export::ExportArgs),
-    /// Regenerate the pre-expanded snippet files under wgsl/ (or check them with --check).
+    /// Regenerate the pre-expanded snippet files under wgsl/ (or compare them with --verify).
     GenSnippets {
         /// The repository root.
         #[arg(long, default_value = ".")]
         root: std::path::PathBuf,
-        /// Fail if a file is missing or differs, instead of writing.
-        #[arg(long)]
-        check: bool,
+        /// Fail if a file is missing or differs, instead of writing. Formerly
+        /// `--check`: `check` is the conformance suite.
+        #[arg(long, alias = "check")]
+        verify: bool,
     },
     /// List the adapters wavekit can use, with the lowering strategy each gets.
     Adapters,
@@ -72,7 +73,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, Error> {
         Command::Emit(args) => emit::run(&args),
         Command::Run(args) => run::run(&args),
         Command::Export(args) => export::run(&args),
-        Command::GenSnippets { root, check } => gen_snippets(&root, check),
+        Command::GenSnippets { root, verify } => gen_snippets(&root, verify),
         Command::Tune(args) => tune::run(&args),
         Command::Adapters => {
             for (info, mode) in wavekit::runner::list_adapter_modes() {
@@ -102,7 +103,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, Error> {
     }
 }
 
-fn gen_snippets(root: &std::path::Path, check: bool) -> Result<ExitCode, Error> {
+fn gen_snippets(root: &std::path::Path, verify: bool) -> Result<ExitCode, Error> {
     let mut stale = Vec::new();
     for snippet in wavekit::emit::snippets::snippets()? {
         let path = root.join(&snippet.path);
@@ -110,7 +111,7 @@ fn gen_snippets(root: &std::path::Path, check: bool) -> Result<ExitCode, Error> 
         if current.as_deref() == Some(snippet.contents.as_str()) {
             continue;
         }
-        if check {
+        if verify {
             stale.push(snippet.path);
         } else {
             let io =
