@@ -311,6 +311,87 @@ fn arch_is_needed_by_hip_checked_and_refused_elsewhere() {
     );
 }
 
+/// Every flag that takes several values is repeated or given them
+/// comma-separated, the two alike (issue 34): the filters are checked
+/// before an adapter is opened, so a bad value in either spelling is the
+/// same error.
+#[test]
+fn list_flags_take_repeats_and_commas_alike() {
+    for args in [
+        &["check", "--op", "reduce_add", "--op", "shufle_xor"][..],
+        &["check", "--op", "reduce_add,shufle_xor"][..],
+    ] {
+        assert_one_line_error(
+            args,
+            "unknown op `shufle_xor` (did you mean `shuffle_xor`?)",
+        );
+    }
+    for args in [
+        &["check", "--dtype", "u32", "--dtype", "f23"][..],
+        &["check", "--dtype", "u32,f23"][..],
+    ] {
+        assert_one_line_error(args, "unknown dtype `f23`");
+    }
+    for args in [
+        &["check", "--lowering", "builtin", "--lowering", "fast"][..],
+        &["check", "--lowering", "builtin,fast"][..],
+    ] {
+        assert_one_line_error(args, "fast");
+    }
+    for args in [
+        &[
+            "expand",
+            "ballot_u64",
+            "--without",
+            "f16",
+            "--without",
+            "int64",
+        ][..],
+        &["expand", "ballot_u64", "--without", "f16,int64"][..],
+    ] {
+        assert_one_line_error(args, "`ballot_u64` needs shader-int64");
+    }
+    // Named constants, repeated or comma-separated, print the same WGSL.
+    let instance = "block::radix_rank_match_atomic_or";
+    let repeated = wavekit(&[
+        "expand",
+        instance,
+        "--block-dim",
+        "256",
+        "--const",
+        "radix_bits=8",
+        "--const",
+        "bit_start=0",
+        "--const",
+        "num_bits=8",
+    ]);
+    let commas = wavekit(&[
+        "expand",
+        instance,
+        "--block-dim",
+        "256",
+        "--const",
+        "radix_bits=8,bit_start=0,num_bits=8",
+    ]);
+    assert!(
+        repeated.status.success(),
+        "{}",
+        String::from_utf8_lossy(&repeated.stderr)
+    );
+    assert!(!repeated.stdout.is_empty());
+    assert_eq!(repeated.stdout, commas.stdout);
+    // Export's dtype groups, both ways.
+    let export = |groups: &[&str]| {
+        let out = wavekit(&[&["export", "naga-oil", "--subgroup-size", "8"], groups].concat());
+        assert!(out.status.success(), "{groups:?}");
+        out.stdout
+    };
+    assert_eq!(
+        export(&["--dtype-group", "core", "--dtype-group", "wide"]),
+        export(&["--dtype-group", "core,wide"])
+    );
+}
+
 /// `gen-snippets --verify` compares the snippet files (`--check`, its old
 /// spelling, still works): "check" is the conformance suite.
 #[test]

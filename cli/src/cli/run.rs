@@ -42,13 +42,16 @@ pub struct RunArgs {
     /// A buffer at `@group(G) @binding(B)`: `G:B=FILE` (its contents from .npy or
     /// raw bytes: an input, a read-write buffer's initial contents, or a uniform)
     /// or `G:B=out:TYPE:COUNT` (a zero-filled output of COUNT elements of u32, i32,
-    /// f32, u64, i64 or f64). Repeatable.
+    /// f32, u64, i64 or f64). Repeatable (not comma-separated: a file name may hold a
+    /// comma).
     #[arg(long = "bind", value_name = "G:B=...")]
     bindings: Vec<String>,
     /// Where to write a buffer read back (`.npy`, else raw bytes): `G:B=FILE` for
     /// the writable binding at G:B (an `out:` one or a read-write one bound to a
     /// file), or a plain FILE for the next `out:` binding, in (group, binding)
-    /// order, that no `G:B=FILE` names. Repeatable.
+    /// order, that no `G:B=FILE` names. A `.npy` of a buffer bound to a raw file
+    /// takes its element type from the binding's declaration (`array<f32>`).
+    /// Repeatable (not comma-separated: a file name may hold a comma).
     #[arg(long = "out", value_name = "[G:B=]FILE")]
     outputs: Vec<PathBuf>,
     #[command(flatten)]

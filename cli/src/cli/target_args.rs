@@ -19,8 +19,9 @@ pub struct TargetArgs {
     /// A subgroup size range `MIN..=MAX` (the size is only known at run time).
     #[arg(long, value_name = "MIN..=MAX")]
     subgroup_range: Option<String>,
-    /// A scalar feature the target lacks: f16, int64 or f64 (repeatable).
-    #[arg(long, value_name = "FEATURE")]
+    /// A scalar feature the target lacks: f16, int64 or f64 (repeatable;
+    /// also comma-separated).
+    #[arg(long, value_name = "FEATURE", value_delimiter = ',')]
     without: Vec<String>,
     /// Lowering for ops that have several: builtin or shuffle.
     #[arg(long)]
