@@ -415,6 +415,49 @@ fn gen_snippets_verify_reports_stale_files() {
     let _ = std::fs::remove_dir_all(&root);
 }
 
+/// `adapters` lists the wgpu adapters and then the CUDA and HIP devices;
+/// where a runtime is missing (as on a machine without GPUs), a line says
+/// so and the command still succeeds (issue 34).
+#[test]
+fn adapters_lists_cuda_and_hip_devices_or_why_there_are_none() {
+    let out = wavekit(&["adapters"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    if cfg!(feature = "native") {
+        for api in ["CUDA", "HIP"] {
+            let lines: Vec<&str> = stdout
+                .lines()
+                .filter(|l| {
+                    l.starts_with(&format!("{api} device "))
+                        || l.starts_with(&format!("{api}: none found ("))
+                })
+                .collect();
+            assert!(!lines.is_empty(), "no {api} line: {stdout}");
+            // None found: one line naming the missing library.
+            let library = if api == "CUDA" {
+                "libcuda.so"
+            } else {
+                "libamdhip64.so"
+            };
+            if lines[0].starts_with(&format!("{api}: none found")) {
+                assert_eq!(lines.len(), 1, "{stdout}");
+                assert!(lines[0].contains(library), "{stdout}");
+            } else {
+                assert!(
+                    lines[0].contains(&format!("--backend {} --device 0", api.to_lowercase())),
+                    "{stdout}"
+                );
+            }
+        }
+    } else {
+        assert!(stdout.contains("CUDA, HIP: not built in"), "{stdout}");
+    }
+}
+
 /// `check --op` / `--dtype` filters that select nothing are refused before an
 /// adapter is opened, with the closest name (issue 23: it ran no case and
 /// printed `FAIL: 0/0`).

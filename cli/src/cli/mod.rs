@@ -1,5 +1,6 @@
 //! Command-line interface: one module per subcommand.
 
+mod adapters;
 mod arch_args;
 mod check;
 mod compose_args;
@@ -24,7 +25,6 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use wavekit::Error;
-use wavekit::target::profile::Profile;
 
 /// Portable GPU subgroup primitives: catalog, expansion and conformance.
 #[derive(Parser, Debug)]
@@ -58,7 +58,8 @@ enum Command {
         #[arg(long, alias = "check")]
         verify: bool,
     },
-    /// List the adapters wavekit can use, with the lowering strategy each gets.
+    /// List the wgpu adapters wavekit can use, with the lowering strategy each gets, and the
+    /// CUDA and HIP devices.
     Adapters,
     /// Time the builtin and shuffle lowerings of each op on an adapter and store its profile.
     Tune(tune::TuneArgs),
@@ -75,31 +76,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, Error> {
         Command::Export(args) => export::run(&args),
         Command::GenSnippets { root, verify } => gen_snippets(&root, verify),
         Command::Tune(args) => tune::run(&args),
-        Command::Adapters => {
-            for (info, mode) in wavekit::runner::list_adapter_modes() {
-                let driver = Profile::driver_key(&info);
-                let lowering = match Profile::stored_for(&info)? {
-                    Some(profile) => format!("lowering: tuned ({})", profile.strategy()),
-                    None => "lowering: default (builtin where available)".into(),
-                };
-                let subgroups = if mode == wavekit::SubgroupMode::Hardware {
-                    format!(
-                        "subgroups: hardware, size {}..={}",
-                        info.subgroup_min_size, info.subgroup_max_size
-                    )
-                } else {
-                    format!(
-                        "subgroups: emulated in workgroup memory (no SUBGROUP feature), size {}",
-                        wavekit::EMULATED_DEFAULT_SIZE
-                    )
-                };
-                println!(
-                    "{} ({:?}, {:?}, {driver}), {subgroups}, {lowering}",
-                    info.name, info.backend, info.device_type,
-                );
-            }
-            Ok(ExitCode::SUCCESS)
-        }
+        Command::Adapters => adapters::run(),
     }
 }
 
