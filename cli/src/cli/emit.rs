@@ -18,11 +18,12 @@ use super::target_args::TargetArgs;
 pub struct EmitArgs {
     /// The WGSL shader, with `#import wavekit::...` lines.
     pub(super) shader: PathBuf,
-    /// Output language: spv, msl, hlsl, glsl, wgsl, wgsl-browser, ptx (the
-    /// native CUDA back end's PTX, at subgroup size 32; implies `--backend
-    /// cuda`) or hsaco (the native AMDGPU back end's code object, with
-    /// `--arch` and the wave size as `--subgroup-size`; implies `--backend
-    /// hip`).
+    /// Output language: spv (Vulkan), msl (Metal), hlsl (DX12), glsl (GL),
+    /// wgsl, wgsl-browser (WebGPU in a browser: WGSL with its `enable`
+    /// directives), ptx (the native CUDA back end's PTX, through LLVM's NVPTX
+    /// back end, at subgroup size 32; implies `--backend cuda`) or hsaco (the
+    /// native HIP back end's AMDGPU code object, through LLVM, for `--arch`
+    /// at the wave size `--subgroup-size`; implies `--backend hip`).
     #[arg(long, default_value = "wgsl")]
     pub(super) lang: String,
     /// For ptx: the compute capability × 10 (70, 75, 80, 86, 89, 90).

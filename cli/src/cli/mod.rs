@@ -28,23 +28,36 @@ use wavekit::Error;
 
 /// Portable GPU subgroup primitives: catalog, expansion and conformance.
 #[derive(Parser, Debug)]
-#[command(name = "wavekit", version, about)]
+#[command(name = "wavekit", version, about, after_help = AFTER_HELP)]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
 }
 
+/// The back ends and the list style, under `wavekit --help`.
+const AFTER_HELP: &str = "\
+Back ends: vulkan, metal, dx12 and gl run on wgpu adapters (SPIR-V, MSL, HLSL, GLSL); \
+webgpu is a browser's (emit --lang wgsl-browser); cuda is native PTX through LLVM's NVPTX \
+back end, run by the NVIDIA driver (libcuda.so); hip is native AMDGPU code objects through \
+LLVM, run by the HIP runtime (libamdhip64.so), for the architecture --arch names.
+
+Lists: a flag that takes several values is repeated (--op a --op b) or given them \
+comma-separated (--op a,b); --bind and --out, whose values name files, are only repeated.";
+
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Print the catalog of primitives as a table.
+    /// Print the catalog of primitives, family by family, as a table.
     List(list::ListArgs),
     /// Print the WGSL of one instance (and the instances it uses).
     Expand(expand::ExpandArgs),
-    /// Run the conformance suite on an adapter and print op x dtype x log2 -> pass/fail.
+    /// Run the conformance suite on a wgpu adapter or a CUDA or HIP device and print op x
+    /// dtype x log2 -> pass/fail.
     Check(check::CheckArgs),
-    /// Compose a shader with wavekit imports and write it as SPIR-V, MSL, HLSL, GLSL or WGSL.
+    /// Compose a shader with wavekit imports and write it as SPIR-V, MSL, HLSL, GLSL, WGSL,
+    /// PTX (CUDA) or an AMDGPU code object (HIP).
     Emit(emit::EmitArgs),
-    /// Compose a compute shader and run it, buffers from and to .npy or raw files.
+    /// Compose a compute shader and run it on a wgpu adapter or a CUDA or HIP device,
+    /// buffers from and to .npy or raw files.
     Run(run::RunArgs),
     /// Write the library as a module for another shader composer (naga_oil).
     Export(export::ExportArgs),
@@ -61,7 +74,8 @@ enum Command {
     /// List the wgpu adapters wavekit can use, with the lowering strategy each gets, and the
     /// CUDA and HIP devices.
     Adapters,
-    /// Time the builtin and shuffle lowerings of each op on an adapter and store its profile.
+    /// Time the builtin and shuffle lowerings of each op on a wgpu adapter and store its
+    /// profile.
     Tune(tune::TuneArgs),
 }
 
