@@ -195,7 +195,19 @@ fn expand_reports_workgroup_memory() {
 }
 
 #[test]
-fn export_refuses_an_unknown_family_and_a_bad_subgroup_size() {
+fn export_refuses_an_unknown_dtype_group_and_a_bad_subgroup_size() {
+    assert_one_line_error(
+        &[
+            "export",
+            "naga-oil",
+            "--subgroup-size",
+            "32",
+            "--dtype-group",
+            "core,f128",
+        ],
+        "--dtype-group `f128`: unknown dtype group (expected core, f16 or wide)",
+    );
+    // The old spelling still parses.
     assert_one_line_error(
         &[
             "export",
@@ -203,9 +215,11 @@ fn export_refuses_an_unknown_family_and_a_bad_subgroup_size() {
             "--subgroup-size",
             "32",
             "--family",
-            "core,f128",
+            "wide",
+            "--family",
+            "f128",
         ],
-        "unknown dtype family `f128`",
+        "unknown dtype group",
     );
     assert_one_line_error(&["export", "naga-oil", "--subgroup-size", "48"], "48");
 }
@@ -227,18 +241,220 @@ fn export_writes_a_naga_oil_module() {
 /// Without a driver, the native back ends say which runtime is missing.
 #[test]
 fn native_backends_without_a_driver_say_what_is_missing() {
-    for (backend, library) in [("cuda", "libcuda.so"), ("hip", "libamdhip64.so")] {
-        let out = wavekit(&["check", "--backend", backend]);
+    for (args, library) in [
+        (&["check", "--backend", "cuda"][..], "libcuda.so"),
+        (
+            &["check", "--backend", "hip", "--arch", "gfx942"][..],
+            "libamdhip64.so",
+        ),
+    ] {
+        let out = wavekit(args);
         let stderr = String::from_utf8_lossy(&out.stderr);
         if out.status.success() || !stderr.contains(library) {
             // A machine with that runtime installed: nothing to check here.
             assert!(
                 out.status.success() || !stderr.is_empty(),
-                "{backend}: failed without a message"
+                "{args:?}: failed without a message"
             );
             continue;
         }
-        assert_one_line_error(&["check", "--backend", backend], library);
+        assert_one_line_error(args, library);
+    }
+}
+
+/// `--arch` is the one flag that names an AMD architecture (issue 34): the
+/// HIP back end needs it, a bad name gets the list, and another back end
+/// refuses it, all before a device is opened (so on any machine).
+#[test]
+fn arch_is_needed_by_hip_checked_and_refused_elsewhere() {
+    let names = "gfx90a, gfx942, gfx1030, gfx1100, gfx1200";
+    for command in ["check", "run"] {
+        // `run` checks its device flags before it reads the shader.
+        let base: &[&str] = if command == "run" {
+            &["run", "no-such-shader.wgsl"]
+        } else {
+            &["check"]
+        };
+        let with = |extra: &[&'static str]| [base, extra].concat();
+        assert_one_line_error(
+            &with(&["--backend", "hip"]),
+            &format!("error: --backend hip needs --arch, one of {names}"),
+        );
+        assert_one_line_error(
+            &with(&["--backend", "hip", "--arch", "gfx908"]),
+            &format!("error: --arch gfx908: expected one of {names}"),
+        );
+        assert_one_line_error(
+            &with(&["--backend", "cuda", "--arch", "gfx942"]),
+            "error: --arch gfx942 chooses HIP code objects: it applies to --backend hip and \
+             --lang hsaco, not --backend cuda",
+        );
+        assert_one_line_error(&with(&["--arch", "gfx1100"]), "not a wgpu adapter");
+        // The wave size is HIP's, and one the architecture runs.
+        assert_one_line_error(
+            &with(&["--backend", "vulkan", "--subgroup-size", "64"]),
+            "error: --subgroup-size 64 chooses the wave size of --backend hip, not of \
+             --backend vulkan",
+        );
+    }
+    assert_one_line_error(
+        &[
+            "check",
+            "--backend",
+            "hip",
+            "--arch",
+            "gfx942",
+            "--subgroup-size",
+            "32",
+        ],
+        "gfx942 runs waves of [64] lanes, not 32",
+    );
+}
+
+/// Every flag that takes several values is repeated or given them
+/// comma-separated, the two alike (issue 34): the filters are checked
+/// before an adapter is opened, so a bad value in either spelling is the
+/// same error.
+#[test]
+fn list_flags_take_repeats_and_commas_alike() {
+    for args in [
+        &["check", "--op", "reduce_add", "--op", "shufle_xor"][..],
+        &["check", "--op", "reduce_add,shufle_xor"][..],
+    ] {
+        assert_one_line_error(
+            args,
+            "unknown op `shufle_xor` (did you mean `shuffle_xor`?)",
+        );
+    }
+    for args in [
+        &["check", "--dtype", "u32", "--dtype", "f23"][..],
+        &["check", "--dtype", "u32,f23"][..],
+    ] {
+        assert_one_line_error(args, "unknown dtype `f23`");
+    }
+    for args in [
+        &["check", "--lowering", "builtin", "--lowering", "fast"][..],
+        &["check", "--lowering", "builtin,fast"][..],
+    ] {
+        assert_one_line_error(args, "fast");
+    }
+    for args in [
+        &[
+            "expand",
+            "ballot_u64",
+            "--without",
+            "f16",
+            "--without",
+            "int64",
+        ][..],
+        &["expand", "ballot_u64", "--without", "f16,int64"][..],
+    ] {
+        assert_one_line_error(args, "`ballot_u64` needs shader-int64");
+    }
+    // Named constants, repeated or comma-separated, print the same WGSL.
+    let instance = "block::radix_rank_match_atomic_or";
+    let repeated = wavekit(&[
+        "expand",
+        instance,
+        "--block-dim",
+        "256",
+        "--const",
+        "radix_bits=8",
+        "--const",
+        "bit_start=0",
+        "--const",
+        "num_bits=8",
+    ]);
+    let commas = wavekit(&[
+        "expand",
+        instance,
+        "--block-dim",
+        "256",
+        "--const",
+        "radix_bits=8,bit_start=0,num_bits=8",
+    ]);
+    assert!(
+        repeated.status.success(),
+        "{}",
+        String::from_utf8_lossy(&repeated.stderr)
+    );
+    assert!(!repeated.stdout.is_empty());
+    assert_eq!(repeated.stdout, commas.stdout);
+    // Export's dtype groups, both ways.
+    let export = |groups: &[&str]| {
+        let out = wavekit(&[&["export", "naga-oil", "--subgroup-size", "8"], groups].concat());
+        assert!(out.status.success(), "{groups:?}");
+        out.stdout
+    };
+    assert_eq!(
+        export(&["--dtype-group", "core", "--dtype-group", "wide"]),
+        export(&["--dtype-group", "core,wide"])
+    );
+}
+
+/// `gen-snippets --verify` compares the snippet files (`--check`, its old
+/// spelling, still works): "check" is the conformance suite.
+#[test]
+fn gen_snippets_verify_reports_stale_files() {
+    let root = std::env::temp_dir().join(format!("wavekit-cli-snippets-{}", std::process::id()));
+    std::fs::create_dir_all(&root).expect("temp dir");
+    for flag in ["--verify", "--check"] {
+        let out = wavekit(&["gen-snippets", "--root", root.to_str().unwrap(), flag]);
+        assert!(!out.status.success(), "{flag}: an empty root is stale");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.starts_with("error: stale snippets (run `wavekit gen-snippets`): wgsl/"),
+            "{flag}: {stderr}"
+        );
+    }
+    assert_eq!(
+        std::fs::read_dir(&root).unwrap().count(),
+        0,
+        "--verify wrote nothing"
+    );
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+/// `adapters` lists the wgpu adapters and then the CUDA and HIP devices;
+/// where a runtime is missing (as on a machine without GPUs), a line says
+/// so and the command still succeeds (issue 34).
+#[test]
+fn adapters_lists_cuda_and_hip_devices_or_why_there_are_none() {
+    let out = wavekit(&["adapters"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    if cfg!(feature = "native") {
+        for api in ["CUDA", "HIP"] {
+            let lines: Vec<&str> = stdout
+                .lines()
+                .filter(|l| {
+                    l.starts_with(&format!("{api} device "))
+                        || l.starts_with(&format!("{api}: none found ("))
+                })
+                .collect();
+            assert!(!lines.is_empty(), "no {api} line: {stdout}");
+            // None found: one line naming the missing library.
+            let library = if api == "CUDA" {
+                "libcuda.so"
+            } else {
+                "libamdhip64.so"
+            };
+            if lines[0].starts_with(&format!("{api}: none found")) {
+                assert_eq!(lines.len(), 1, "{stdout}");
+                assert!(lines[0].contains(library), "{stdout}");
+            } else {
+                assert!(
+                    lines[0].contains(&format!("--backend {} --device 0", api.to_lowercase())),
+                    "{stdout}"
+                );
+            }
+        }
+    } else {
+        assert!(stdout.contains("CUDA, HIP: not built in"), "{stdout}");
     }
 }
 

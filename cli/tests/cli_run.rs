@@ -244,11 +244,7 @@ fn refuses_bad_in_place_and_uniform_bindings_with_one_line() {
     let wide = scratch("bad-wide-params.bin");
     std::fs::write(&wide, [0u8; 8]).unwrap();
     let wide = format!("1:1={}", wide.display());
-    let raw_keys = scratch("bad-keys.bin");
-    std::fs::write(&raw_keys, [0u8; 16]).unwrap();
-    let raw_keys = format!("1:0={}", raw_keys.display());
-    let sorted = format!("1:0={}", scratch("bad-sorted.npy").display());
-    let cases: [(Vec<&str>, &str); 7] = [
+    let cases: [(Vec<&str>, &str); 6] = [
         (
             vec!["--bind", &keys, "--bind", &wide],
             "binding 1:1 (`params`) is a uniform of exactly 4 bytes (its type's size), the \
@@ -266,10 +262,6 @@ fn refuses_bad_in_place_and_uniform_bindings_with_one_line() {
         (
             vec!["--bind", &keys, "--bind", &params, "--out", "2:0=x.npy"],
             "--out `2:0=x.npy`: the shader has no buffer at 2:0",
-        ),
-        (
-            vec!["--bind", &raw_keys, "--bind", &params, "--out", &sorted],
-            "binding 1:0 (`keys`) was read from a raw file, which has no element type for a .npy",
         ),
         (
             vec!["--bind", &keys, "--bind", &params, "--bind", &keys],
@@ -326,4 +318,180 @@ fn plain_and_slot_outs_mix() {
     assert_eq!(read(&totals), want);
     assert_eq!(read(&scan).len(), 128);
     assert_eq!(read(&scan)[63], want[0]);
+}
+
+/// Doubles `keys` in place: an `array<f32>` read_write binding.
+const DOUBLE: &str = "@group(0) @binding(0) var<storage, read_write> keys: array<f32>;
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) id: vec3<u32>) {
+    if (id.x < arrayLength(&keys)) {
+        keys[id.x] = keys[id.x] * 2.0;
+    }
+}
+";
+
+/// Issue 37: `--bind 0:0=keys.bin --out 0:0=keys.npy` on a raw input
+/// takes the `.npy`'s element type from the binding's `array<f32>`.
+#[test]
+fn a_raw_input_written_as_npy_takes_the_bindings_element_type() {
+    let dir = scratch("issue37");
+    std::fs::create_dir_all(&dir).unwrap();
+    let shader = dir.join("double.wgsl");
+    std::fs::write(&shader, DOUBLE).unwrap();
+    let values: Vec<f32> = (0..100).map(|i| i as f32 * 0.25 - 3.0).collect();
+    let raw: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+    std::fs::write(dir.join("keys.bin"), &raw).unwrap();
+    // Exactly the issue's command line, relative names and all.
+    let out = Command::new(env!("CARGO_BIN_EXE_wavekit"))
+        .current_dir(&dir)
+        .args([
+            "run",
+            "double.wgsl",
+            "--workgroups",
+            "2",
+            "--bind",
+            "0:0=keys.bin",
+            "--out",
+            "0:0=keys.npy",
+            "--adapter",
+            "llvmpipe",
+        ])
+        .output()
+        .expect("wavekit runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let bytes = std::fs::read(dir.join("keys.npy")).unwrap();
+    let file = npyz::NpyFile::new(&bytes[..]).unwrap();
+    assert_eq!(file.dtype().descr(), "'<f4'");
+    assert_eq!(file.shape(), &[values.len() as u64]);
+    let got: Vec<f32> = file.into_vec().unwrap();
+    let want: Vec<f32> = values.iter().map(|v| v * 2.0).collect();
+    assert_eq!(got, want);
+    // The raw input is untouched.
+    assert_eq!(std::fs::read(dir.join("keys.bin")).unwrap(), raw);
+}
+
+/// The element type of a raw input comes from integer bindings and vectors
+/// too; a binding whose type mixes scalars gives none, and says why.
+#[test]
+fn a_raw_inputs_npy_element_type_follows_the_declaration() {
+    let (shader, _, params, _) = sort_inputs("raw");
+    let raw_keys = scratch("raw-keys.bin");
+    let keys: Vec<u32> = vec![7, 3, 9, 1, 4];
+    std::fs::write(
+        &raw_keys,
+        keys.iter()
+            .flat_map(|k| k.to_le_bytes())
+            .collect::<Vec<_>>(),
+    )
+    .unwrap();
+    let sorted = scratch("raw-sorted.npy");
+    let out = wavekit(&[
+        "run",
+        shader.to_str().unwrap(),
+        "--bind",
+        &format!("1:0={}", raw_keys.display()),
+        "--bind",
+        &format!("1:1={}", params.display()),
+        "--out",
+        &format!("1:0={}", sorted.display()),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let bytes = std::fs::read(&sorted).unwrap();
+    let file = npyz::NpyFile::new(&bytes[..]).unwrap();
+    assert_eq!(file.dtype().descr(), "'<u4'");
+    assert_eq!(file.into_vec::<u32>().unwrap(), [1, 3, 4, 7, 9]);
+
+    // vec2<i32> elements: a .npy of i32, two per element.
+    let pairs = scratch("raw-pairs.wgsl");
+    std::fs::write(
+        &pairs,
+        "@group(0) @binding(0) var<storage, read_write> v: array<vec2<i32>>;
+@compute @workgroup_size(1)
+fn main() {
+    v[0] = -v[0];
+}
+",
+    )
+    .unwrap();
+    let raw = scratch("raw-pairs.bin");
+    std::fs::write(&raw, [5i32, -6, 7, 8].map(i32::to_le_bytes).concat()).unwrap();
+    let back = scratch("raw-pairs.npy");
+    let out = wavekit(&[
+        "run",
+        pairs.to_str().unwrap(),
+        "--bind",
+        &format!("0:0={}", raw.display()),
+        "--out",
+        &format!("0:0={}", back.display()),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let bytes = std::fs::read(&back).unwrap();
+    let file = npyz::NpyFile::new(&bytes[..]).unwrap();
+    assert_eq!(file.dtype().descr(), "'<i4'");
+    assert_eq!(file.into_vec::<i32>().unwrap(), [-5, 6, 7, 8]);
+
+    // A struct of a u32 and an f32 has no one element type.
+    let mixed = scratch("raw-mixed.wgsl");
+    std::fs::write(
+        &mixed,
+        "struct Pair {
+    key: u32,
+    weight: f32,
+}
+@group(0) @binding(0) var<storage, read_write> pairs: array<Pair>;
+@compute @workgroup_size(1)
+fn main() {
+    pairs[0].key = 1u;
+}
+",
+    )
+    .unwrap();
+    let raw = scratch("raw-mixed.bin");
+    std::fs::write(&raw, [0u8; 16]).unwrap();
+    let (bind, out) = (
+        format!("0:0={}", raw.display()),
+        format!("0:0={}", scratch("raw-mixed.npy").display()),
+    );
+    assert_one_error_line(
+        &[
+            "run",
+            mixed.to_str().unwrap(),
+            "--bind",
+            &bind,
+            "--out",
+            &out,
+        ],
+        "binding 0:0 (`pairs`) was read from a raw file, and its declaration gives no one \
+         element type for a .npy (`Pair` mixes u32 and f32): bind a .npy, or write raw bytes",
+    );
+    // Raw bytes out need no element type.
+    let raw_out = scratch("raw-mixed-out.bin");
+    let out = wavekit(&[
+        "run",
+        mixed.to_str().unwrap(),
+        "--bind",
+        &bind,
+        "--out",
+        &format!("0:0={}", raw_out.display()),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let back = std::fs::read(&raw_out).unwrap();
+    assert_eq!(back.len(), 16);
+    assert_eq!(back[..4], 1u32.to_le_bytes());
 }

@@ -160,3 +160,73 @@ fn hsaco_needs_the_hip_back_end_an_arch_and_its_wave_size() {
         assert!(stderr.contains(needle), "{args:?}: {stderr}");
     }
 }
+
+/// `--arch` is the same flag as `run`'s and `check`'s (issue 34): a bad
+/// name gets the list, and an output that is not a HIP code object refuses
+/// it rather than ignoring it.
+#[test]
+fn arch_is_checked_and_refused_for_other_outputs() {
+    let names = "gfx90a, gfx942, gfx1030, gfx1100, gfx1200";
+    for (args, needle) in [
+        (
+            &["--lang", "hsaco", "--arch", "gfx908"][..],
+            format!("error: --arch gfx908: expected one of {names}"),
+        ),
+        (
+            &["--lang", "hsaco"][..],
+            format!("error: --lang hsaco needs --arch, one of {names}"),
+        ),
+        (
+            &["--lang", "ptx", "--arch", "gfx942"][..],
+            "error: --arch gfx942 chooses HIP code objects: it applies to --backend hip and \
+             --lang hsaco, not --lang ptx"
+                .to_string(),
+        ),
+        (
+            &["--lang", "spv", "--arch", "gfx1100"][..],
+            "error: --arch gfx1100 chooses HIP code objects: it applies to --backend hip and \
+             --lang hsaco, not --lang spv"
+                .to_string(),
+        ),
+    ] {
+        let out = emit(args);
+        assert!(!out.status.success(), "{args:?} succeeded");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(&needle), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+    }
+}
+
+/// `--unclamped` (formerly `--unchecked`: "check" is the conformance
+/// suite) drops the index clamps from the native outputs: the PTX without
+/// them is shorter, the old spelling gives the same PTX, and a non-native
+/// output refuses the flag.
+#[test]
+fn unclamped_drops_the_index_clamps_under_either_spelling() {
+    let ptx = |extra: &[&str]| {
+        let out = emit(&[&["--lang", "ptx"], extra].concat());
+        assert!(
+            out.status.success(),
+            "{extra:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).expect("PTX is text")
+    };
+    let (clamped, unclamped) = (ptx(&[]), ptx(&["--unclamped"]));
+    let mins = |p: &str| p.matches("min.u32").count();
+    assert!(
+        mins(&unclamped) < mins(&clamped),
+        "the clamps ({} min.u32) did not go ({})",
+        mins(&clamped),
+        mins(&unclamped)
+    );
+    assert_eq!(ptx(&["--unchecked"]), unclamped);
+    let out = emit(&["--lang", "wgsl", "--unclamped"]);
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("--unclamped applies to --lang ptx and hsaco"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

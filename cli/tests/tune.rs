@@ -25,7 +25,7 @@ fn tune_writes_a_profile_that_adapters_reports() {
         "llvmpipe",
         "--op",
         "reduce_max",
-        "--dtypes",
+        "--dtype",
         "u32",
         "--trips",
         "2",
@@ -66,8 +66,21 @@ fn tune_writes_a_profile_that_adapters_reports() {
         "{line}"
     );
 
-    let bad = wavekit(&["tune", "--adapter", "llvmpipe", "--dtypes", "u33"], &dir);
-    assert!(!bad.status.success());
-    assert!(String::from_utf8_lossy(&bad.stderr).contains("--dtypes"));
+    // A bad dtype is refused before anything is timed, in every spelling
+    // (`--dtypes` is the old one).
+    for dtypes in [
+        &["--dtype", "u32", "--dtype", "u33"][..],
+        &["--dtype", "u32,u33"][..],
+        &["--dtypes", "u33"][..],
+    ] {
+        let args = [&["tune", "--adapter", "llvmpipe"][..], dtypes].concat();
+        let bad = wavekit(&args, &dir);
+        assert!(!bad.status.success(), "{dtypes:?}");
+        let stderr = String::from_utf8_lossy(&bad.stderr);
+        assert!(
+            stderr.starts_with("error: --dtype: unknown dtype `u33`"),
+            "{dtypes:?}: {stderr}"
+        );
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -20,14 +20,17 @@ pub struct CheckArgs {
     /// Seed of the random inputs.
     #[arg(long, default_value_t = Options::default().seed)]
     seed: u64,
-    /// Test only this lowering (repeatable; default: builtin and shuffle).
-    #[arg(long)]
+    /// Test only this lowering, builtin or shuffle (repeatable; also
+    /// comma-separated; default: both).
+    #[arg(long, value_delimiter = ',')]
     lowering: Vec<String>,
-    /// Test only ops whose name contains this (repeatable).
-    #[arg(long)]
+    /// Test only ops whose name contains this (repeatable; also
+    /// comma-separated).
+    #[arg(long, value_delimiter = ',')]
     op: Vec<String>,
-    /// Test only this dtype, plus ops without one (repeatable).
-    #[arg(long)]
+    /// Test only this dtype, plus ops without one (repeatable; also
+    /// comma-separated).
+    #[arg(long, value_delimiter = ',')]
     dtype: Vec<String>,
 }
 
@@ -42,6 +45,11 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, Error> {
         .iter()
         .map(|d| d.parse::<Dtype>().map_err(|e| Error::Usage(e.to_string())))
         .collect::<Result<Vec<_>, _>>()?;
+    let lowerings = args
+        .lowering
+        .iter()
+        .map(|l| l.parse::<Lowering>())
+        .collect::<Result<Vec<_>, _>>()?;
     let gpu = args.device.open()?;
     let mut options = Options {
         seed: args.seed,
@@ -49,12 +57,8 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, Error> {
         dtypes,
         ..Options::default()
     };
-    if !args.lowering.is_empty() {
-        options.lowerings = args
-            .lowering
-            .iter()
-            .map(|l| l.parse::<Lowering>())
-            .collect::<Result<_, _>>()?;
+    if !lowerings.is_empty() {
+        options.lowerings = lowerings;
     }
     let report = conformance::run(&gpu, &options)?;
     if args.json {

@@ -9,6 +9,7 @@ use clap::Args;
 use wavekit::Error;
 use wavekit::emit::{Emitted, Language, emit};
 
+use super::arch_args::ArchArgs;
 use super::compose_args::ComposeArgs;
 use super::target_args::TargetArgs;
 
@@ -17,20 +18,19 @@ use super::target_args::TargetArgs;
 pub struct EmitArgs {
     /// The WGSL shader, with `#import wavekit::...` lines.
     pub(super) shader: PathBuf,
-    /// Output language: spv, msl, hlsl, glsl, wgsl, wgsl-browser, ptx (the
-    /// native CUDA back end's PTX, at subgroup size 32; implies `--backend
-    /// cuda`) or hsaco (the native AMDGPU back end's code object, with
-    /// `--arch` and the wave size as `--subgroup-size`; implies `--backend
-    /// hip`).
+    /// Output language: spv (Vulkan), msl (Metal), hlsl (DX12), glsl (GL),
+    /// wgsl, wgsl-browser (WebGPU in a browser: WGSL with its `enable`
+    /// directives), ptx (the native CUDA back end's PTX, through LLVM's NVPTX
+    /// back end, at subgroup size 32; implies `--backend cuda`) or hsaco (the
+    /// native HIP back end's AMDGPU code object, through LLVM, for `--arch`
+    /// at the wave size `--subgroup-size`; implies `--backend hip`).
     #[arg(long, default_value = "wgsl")]
     pub(super) lang: String,
     /// For ptx: the compute capability × 10 (70, 75, 80, 86, 89, 90).
     #[arg(long, default_value_t = 90)]
     pub(super) sm: u32,
-    /// For hsaco: the AMDGPU architecture (gfx90a, gfx942, gfx1030, gfx1100,
-    /// gfx1200).
-    #[arg(long)]
-    pub(super) arch: Option<String>,
+    #[command(flatten)]
+    pub(super) arch: ArchArgs,
     /// Write here instead of standard output.
     #[arg(short, long)]
     pub(super) output: Option<PathBuf>,
@@ -40,11 +40,11 @@ pub struct EmitArgs {
     /// The entry point (GLSL writes one per file).
     #[arg(long)]
     pub(super) entry: Option<String>,
-    /// For ptx and hsaco: lower without bounds checks (an out-of-bounds
-    /// index is then undefined behaviour; by default indices are clamped
-    /// into their arrays, as wgpu does).
-    #[arg(long)]
-    pub(super) unchecked: bool,
+    /// For ptx and hsaco: leave array indices unclamped (an out-of-bounds
+    /// index is then undefined behaviour; by default every index is clamped
+    /// into its array, as wgpu does). Formerly `--unchecked`.
+    #[arg(long, alias = "unchecked")]
+    pub(super) unclamped: bool,
     #[command(flatten)]
     pub(super) target: TargetArgs,
     #[command(flatten)]
@@ -55,6 +55,9 @@ pub fn run(args: &EmitArgs) -> Result<ExitCode, Error> {
     let source = std::fs::read_to_string(&args.shader)
         .map_err(|e| Error::Usage(format!("cannot read {}: {e}", args.shader.display())))?;
     let name = args.shader.display().to_string();
+    if args.lang != "hsaco" {
+        args.arch.refuse(&format!("--lang {}", args.lang))?;
+    }
     if args.lang == "ptx" || args.lang == "hsaco" {
         #[cfg(feature = "native")]
         return super::emit_native::run(args, &source, &name);
@@ -67,10 +70,10 @@ pub fn run(args: &EmitArgs) -> Result<ExitCode, Error> {
     }
     let target = args.target.target()?;
     let language: Language = args.lang.parse()?;
-    if args.unchecked {
+    if args.unclamped {
         return Err(Error::Usage(format!(
-            "--unchecked applies to --lang ptx and hsaco (the native back ends); \
-             --lang {} leaves bounds checks to the API that compiles it",
+            "--unclamped applies to --lang ptx and hsaco (the native back ends); \
+             --lang {} leaves index clamping to the API that compiles it",
             args.lang
         )));
     }

@@ -15,7 +15,7 @@ pub fn run(args: &EmitArgs, source: &str, name: &str) -> Result<ExitCode, Error>
     let options = NativeOptions {
         entry: args.entry.as_deref(),
         name,
-        bounds: if args.unchecked {
+        bounds: if args.unclamped {
             BoundsChecks::Unchecked
         } else {
             BoundsChecks::Restrict
@@ -26,23 +26,16 @@ pub fn run(args: &EmitArgs, source: &str, name: &str) -> Result<ExitCode, Error>
         let composed = args.compose.compose(target, source, name)?;
         return write(args, ptx(&composed.module, args.sm, options)?.as_bytes());
     }
-    let arch = arch(args.arch.as_deref())?;
+    let arch = arch(args)?;
     let target = args.target.target_or(Backend::Hip)?;
     let composed = args.compose.compose(target, source, name)?;
     write(args, &hsaco(&composed.module, arch, options)?)
 }
 
-/// `--arch A`, which `--lang hsaco` needs.
-fn arch(arch: Option<&str>) -> Result<Arch, Error> {
-    let names = || {
-        Arch::ALL
-            .iter()
-            .map(|a| a.name())
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    let arch =
-        arch.ok_or_else(|| Error::Usage(format!("--lang hsaco needs --arch, one of {}", names())))?;
-    Arch::from_name(arch)
-        .ok_or_else(|| Error::Usage(format!("--arch {arch}: expected one of {}", names())))
+/// `--arch A`, which `--lang hsaco` needs (checked against
+/// [`super::arch_args::ARCH_NAMES`], which are `Arch::ALL`'s names).
+fn arch(args: &EmitArgs) -> Result<Arch, Error> {
+    let name = args.arch.required("--lang hsaco")?;
+    Arch::from_name(name)
+        .ok_or_else(|| Error::Usage(format!("--arch {name}: not an architecture of this build")))
 }

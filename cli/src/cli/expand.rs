@@ -31,8 +31,9 @@ pub struct ExpandArgs {
     /// The user function `F` of a generic block operator.
     #[arg(long)]
     function: Option<String>,
-    /// A named constant, `NAME=VALUE` (`radix_bits=8`; repeatable).
-    #[arg(long = "const", value_name = "NAME=VALUE")]
+    /// A named constant, `NAME=VALUE` (`radix_bits=8`; repeatable; also
+    /// comma-separated).
+    #[arg(long = "const", value_name = "NAME=VALUE", value_delimiter = ',')]
     constants: Vec<String>,
     #[command(flatten)]
     target: TargetArgs,

@@ -25,17 +25,25 @@ pub struct ExportArgs {
     /// The subgroup size the module is expanded for.
     #[arg(long)]
     subgroup_size: u32,
-    /// Dtype families, comma-separated: core (i32, u32, f32), f16, wide (i64, u64, f64).
-    #[arg(long, value_delimiter = ',', default_value = "core")]
-    family: Vec<String>,
+    /// A group of dtypes to include: core (i32, u32, f32), f16 or wide
+    /// (i64, u64, f64) (repeatable; also comma-separated). Formerly
+    /// `--family`: "family" names a catalog family (`wavekit list`).
+    #[arg(
+        long = "dtype-group",
+        aliases = ["family", "families"],
+        value_name = "GROUP",
+        value_delimiter = ',',
+        default_value = "core"
+    )]
+    dtype_groups: Vec<String>,
     /// Write here instead of standard output.
     #[arg(short, long)]
     output: Option<PathBuf>,
 }
 
 pub fn run(args: &ExportArgs) -> Result<ExitCode, Error> {
-    let families = args
-        .family
+    let groups = args
+        .dtype_groups
         .iter()
         .map(|name| {
             DtypeFamily::ALL
@@ -43,14 +51,14 @@ pub fn run(args: &ExportArgs) -> Result<ExitCode, Error> {
                 .find(|f| f.name() == name)
                 .ok_or_else(|| {
                     Error::Usage(format!(
-                        "unknown dtype family `{name}` (expected core, f16 or wide)"
+                        "--dtype-group `{name}`: unknown dtype group (expected core, f16 or wide)"
                     ))
                 })
         })
         .collect::<Result<Vec<_>, _>>()?;
     let text = match args.format {
         Format::NagaOil => {
-            wavekit::emit::export::naga_oil_subgroup_module(args.subgroup_size, &families)?
+            wavekit::emit::export::naga_oil_subgroup_module(args.subgroup_size, &groups)?
         }
     };
     match &args.output {

@@ -1,5 +1,7 @@
 //! Command-line interface: one module per subcommand.
 
+mod adapters;
+mod arch_args;
 mod check;
 mod compose_args;
 mod device_args;
@@ -23,42 +25,57 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use wavekit::Error;
-use wavekit::target::profile::Profile;
 
 /// Portable GPU subgroup primitives: catalog, expansion and conformance.
 #[derive(Parser, Debug)]
-#[command(name = "wavekit", version, about)]
+#[command(name = "wavekit", version, about, after_help = AFTER_HELP)]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
 }
 
+/// The back ends and the list style, under `wavekit --help`.
+const AFTER_HELP: &str = "\
+Back ends: vulkan, metal, dx12 and gl run on wgpu adapters (SPIR-V, MSL, HLSL, GLSL); \
+webgpu is a browser's (emit --lang wgsl-browser); cuda is native PTX through LLVM's NVPTX \
+back end, run by the NVIDIA driver (libcuda.so); hip is native AMDGPU code objects through \
+LLVM, run by the HIP runtime (libamdhip64.so), for the architecture --arch names.
+
+Lists: a flag that takes several values is repeated (--op a --op b) or given them \
+comma-separated (--op a,b); --bind and --out, whose values name files, are only repeated.";
+
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Print the catalog of primitives as a table.
+    /// Print the catalog of primitives, family by family, as a table.
     List(list::ListArgs),
     /// Print the WGSL of one instance (and the instances it uses).
     Expand(expand::ExpandArgs),
-    /// Run the conformance suite on an adapter and print op x dtype x log2 -> pass/fail.
+    /// Run the conformance suite on a wgpu adapter or a CUDA or HIP device and print op x
+    /// dtype x log2 -> pass/fail.
     Check(check::CheckArgs),
-    /// Compose a shader with wavekit imports and write it as SPIR-V, MSL, HLSL, GLSL or WGSL.
+    /// Compose a shader with wavekit imports and write it as SPIR-V, MSL, HLSL, GLSL, WGSL,
+    /// PTX (CUDA) or an AMDGPU code object (HIP).
     Emit(emit::EmitArgs),
-    /// Compose a compute shader and run it, buffers from and to .npy or raw files.
+    /// Compose a compute shader and run it on a wgpu adapter or a CUDA or HIP device,
+    /// buffers from and to .npy or raw files.
     Run(run::RunArgs),
     /// Write the library as a module for another shader composer (naga_oil).
     Export(export::ExportArgs),
-    /// Regenerate the pre-expanded snippet files under wgsl/ (or check them with --check).
+    /// Regenerate the pre-expanded snippet files under wgsl/ (or compare them with --verify).
     GenSnippets {
         /// The repository root.
         #[arg(long, default_value = ".")]
         root: std::path::PathBuf,
-        /// Fail if a file is missing or differs, instead of writing.
-        #[arg(long)]
-        check: bool,
+        /// Fail if a file is missing or differs, instead of writing. Formerly
+        /// `--check`: `check` is the conformance suite.
+        #[arg(long, alias = "check")]
+        verify: bool,
     },
-    /// List the adapters wavekit can use, with the lowering strategy each gets.
+    /// List the wgpu adapters wavekit can use, with the lowering strategy each gets, and the
+    /// CUDA and HIP devices.
     Adapters,
-    /// Time the builtin and shuffle lowerings of each op on an adapter and store its profile.
+    /// Time the builtin and shuffle lowerings of each op on a wgpu adapter and store its
+    /// profile.
     Tune(tune::TuneArgs),
 }
 
@@ -71,37 +88,13 @@ pub fn run(cli: Cli) -> Result<ExitCode, Error> {
         Command::Emit(args) => emit::run(&args),
         Command::Run(args) => run::run(&args),
         Command::Export(args) => export::run(&args),
-        Command::GenSnippets { root, check } => gen_snippets(&root, check),
+        Command::GenSnippets { root, verify } => gen_snippets(&root, verify),
         Command::Tune(args) => tune::run(&args),
-        Command::Adapters => {
-            for (info, mode) in wavekit::runner::list_adapter_modes() {
-                let driver = Profile::driver_key(&info);
-                let lowering = match Profile::stored_for(&info)? {
-                    Some(profile) => format!("lowering: tuned ({})", profile.strategy()),
-                    None => "lowering: default (builtin where available)".into(),
-                };
-                let subgroups = if mode == wavekit::SubgroupMode::Hardware {
-                    format!(
-                        "subgroups: hardware, size {}..={}",
-                        info.subgroup_min_size, info.subgroup_max_size
-                    )
-                } else {
-                    format!(
-                        "subgroups: emulated in workgroup memory (no SUBGROUP feature), size {}",
-                        wavekit::EMULATED_DEFAULT_SIZE
-                    )
-                };
-                println!(
-                    "{} ({:?}, {:?}, {driver}), {subgroups}, {lowering}",
-                    info.name, info.backend, info.device_type,
-                );
-            }
-            Ok(ExitCode::SUCCESS)
-        }
+        Command::Adapters => adapters::run(),
     }
 }
 
-fn gen_snippets(root: &std::path::Path, check: bool) -> Result<ExitCode, Error> {
+fn gen_snippets(root: &std::path::Path, verify: bool) -> Result<ExitCode, Error> {
     let mut stale = Vec::new();
     for snippet in wavekit::emit::snippets::snippets()? {
         let path = root.join(&snippet.path);
@@ -109,7 +102,7 @@ fn gen_snippets(root: &std::path::Path, check: bool) -> Result<ExitCode, Error> 
         if current.as_deref() == Some(snippet.contents.as_str()) {
             continue;
         }
-        if check {
+        if verify {
             stale.push(snippet.path);
         } else {
             let io =

@@ -42,13 +42,16 @@ pub struct RunArgs {
     /// A buffer at `@group(G) @binding(B)`: `G:B=FILE` (its contents from .npy or
     /// raw bytes: an input, a read-write buffer's initial contents, or a uniform)
     /// or `G:B=out:TYPE:COUNT` (a zero-filled output of COUNT elements of u32, i32,
-    /// f32, u64, i64 or f64). Repeatable.
+    /// f32, u64, i64 or f64). Repeatable (not comma-separated: a file name may hold a
+    /// comma).
     #[arg(long = "bind", value_name = "G:B=...")]
     bindings: Vec<String>,
     /// Where to write a buffer read back (`.npy`, else raw bytes): `G:B=FILE` for
     /// the writable binding at G:B (an `out:` one or a read-write one bound to a
     /// file), or a plain FILE for the next `out:` binding, in (group, binding)
-    /// order, that no `G:B=FILE` names. Repeatable.
+    /// order, that no `G:B=FILE` names. A `.npy` of a buffer bound to a raw file
+    /// takes its element type from the binding's declaration (`array<f32>`).
+    /// Repeatable (not comma-separated: a file name may hold a comma).
     #[arg(long = "out", value_name = "[G:B=]FILE")]
     outputs: Vec<PathBuf>,
     #[command(flatten)]
@@ -105,6 +108,8 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, Error> {
             args.workgroups
         ))
     })?;
+    // The device flags are checked before the shader is read.
+    args.device.checked()?;
     let text = std::fs::read_to_string(&args.shader)
         .map_err(|e| usage(format!("cannot read {}: {e}", args.shader.display())))?;
     let gpu = args.device.open()?;
@@ -116,7 +121,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, Error> {
     let declared = buffer_bindings(&composed.module.module);
     let mut buffers = bind_all(&args.bindings, &declared)?;
     buffers.sort_by_key(|b| b.slot);
-    let outs = place_outputs(&args.outputs, &buffers)?;
+    let outs = place_outputs(&args.outputs, &buffers, &composed.module.module)?;
     let bound: Vec<(Slot, Binding<'_>)> = buffers.iter().map(|b| (b.slot, b.binding())).collect();
     let kernel = gpu.kernel(&composed.module, &args.entry)?;
     let results = gpu.run_slots(&kernel, &bound, workgroups)?;
@@ -205,10 +210,12 @@ fn bind_all<'a>(
 /// (which must be a writable binding, named once), the plain `--out FILE`s
 /// in order to the `out:` bindings no `G:B=FILE` names, in (group,
 /// binding) order; `buffers` are in that order. A `.npy` needs an element
-/// type, which a raw input file does not give.
+/// type: a raw input file gives none, so it comes from the binding's
+/// declaration in `module` (issue 37).
 fn place_outputs<'a>(
     outputs: &'a [PathBuf],
     buffers: &[Bound<'_>],
+    module: &naga::Module,
 ) -> Result<Vec<(&'a Path, Element, Slot)>, Error> {
     let usage = |m: String| Error::Usage(m);
     let mut named: Vec<(&'a Path, Slot, &'a Path)> = Vec::new();
@@ -257,13 +264,13 @@ fn place_outputs<'a>(
             (Some(element), _) => element,
             // Raw bytes: the element type is not used.
             (None, false) => Element::U32,
-            (None, true) => {
-                return Err(what(format!(
-                    "binding {group}:{binding} (`{name}`) was read from a raw file, which has no \
-                     element type for a .npy: bind a .npy, or write raw bytes (a name not ending \
-                     in .npy)"
-                )));
-            }
+            (None, true) => declared_element(module, *slot).map_err(|why| {
+                what(format!(
+                    "binding {group}:{binding} (`{name}`) was read from a raw file, and its \
+                     declaration gives no one element type for a .npy ({why}): bind a .npy, or \
+                     write raw bytes (a name not ending in .npy)"
+                ))
+            })?,
         };
         placed.push((*path, element, *slot));
     }
@@ -286,4 +293,78 @@ fn place_outputs<'a>(
         }
     }
     Ok(placed)
+}
+
+/// The element type of the buffer the shader declares at `slot`, for a
+/// `.npy` of it: the scalar of `array<f32>`, `array<vec4<u32>>`,
+/// `array<atomic<i32>>` or of a struct whose members all share one, the
+/// layout's padding included. Else why there is none.
+fn declared_element(module: &naga::Module, slot: Slot) -> Result<Element, String> {
+    let var = module
+        .global_variables
+        .iter()
+        .map(|(_, var)| var)
+        .find(|var| {
+            var.binding
+                .as_ref()
+                .is_some_and(|b| Slot::new(b.group, b.binding) == slot)
+        })
+        .ok_or_else(|| "the shader declares no variable there".to_string())?;
+    let scalar = scalar_of(module, var.ty)?;
+    let element = match (scalar.kind, scalar.width) {
+        (naga::ScalarKind::Uint, 4) => Element::U32,
+        (naga::ScalarKind::Sint, 4) => Element::I32,
+        (naga::ScalarKind::Float, 4) => Element::F32,
+        (naga::ScalarKind::Uint, 8) => Element::U64,
+        (naga::ScalarKind::Sint, 8) => Element::I64,
+        (naga::ScalarKind::Float, 8) => Element::F64,
+        _ => {
+            return Err(format!(
+                "{} is not one of u32, i32, f32, u64, i64, f64",
+                scalar_name(scalar)
+            ));
+        }
+    };
+    Ok(element)
+}
+
+/// The one scalar type `ty` is made of, or why there is none.
+fn scalar_of(module: &naga::Module, ty: naga::Handle<naga::Type>) -> Result<naga::Scalar, String> {
+    use naga::TypeInner;
+    match &module.types[ty].inner {
+        TypeInner::Scalar(scalar) | TypeInner::Atomic(scalar) => Ok(*scalar),
+        TypeInner::Vector { scalar, .. } | TypeInner::Matrix { scalar, .. } => Ok(*scalar),
+        TypeInner::Array { base, .. } => scalar_of(module, *base),
+        TypeInner::Struct { members, .. } => {
+            let struct_name = module.types[ty].name.as_deref().unwrap_or("a struct");
+            let mut found: Option<naga::Scalar> = None;
+            for member in members {
+                let scalar = scalar_of(module, member.ty)?;
+                match found {
+                    Some(first) if first != scalar => {
+                        return Err(format!(
+                            "`{struct_name}` mixes {} and {}",
+                            scalar_name(first),
+                            scalar_name(scalar)
+                        ));
+                    }
+                    _ => found = Some(scalar),
+                }
+            }
+            found.ok_or_else(|| format!("`{struct_name}` has no members"))
+        }
+        _ => Err("it holds no numbers".to_string()),
+    }
+}
+
+/// A scalar type's WGSL name (`f32`).
+fn scalar_name(scalar: naga::Scalar) -> String {
+    let prefix = match scalar.kind {
+        naga::ScalarKind::Sint => "i",
+        naga::ScalarKind::Uint => "u",
+        naga::ScalarKind::Float => "f",
+        naga::ScalarKind::Bool => return "bool".to_string(),
+        _ => return format!("{:?}", scalar.kind),
+    };
+    format!("{prefix}{}", u32::from(scalar.width) * 8)
 }

@@ -9,18 +9,22 @@ use wavekit::{
 /// `--backend`, `--subgroup-size` / `--subgroup-range`, `--without`, `--lowering`.
 #[derive(Args, Debug)]
 pub struct TargetArgs {
-    /// Back end the WGSL is for: vulkan, metal, dx12, gl, cuda or hip
-    /// [default: vulkan; cuda for `emit --lang ptx`, hip for `--lang hsaco`].
+    /// Back end the code is for: vulkan, metal, dx12 or gl (wgpu), webgpu (a
+    /// browser), cuda (native PTX through LLVM's NVPTX back end) or hip
+    /// (native AMDGPU code objects through LLVM) [default: vulkan; cuda for
+    /// `emit --lang ptx`, hip for `--lang hsaco`].
     #[arg(long)]
     backend: Option<String>,
-    /// Fixed subgroup size S (power of two, 4..=128).
+    /// Fixed subgroup size S (power of two, 4..=128); for `emit --lang
+    /// hsaco`, the wave size (64 on gfx90a and gfx942, 32 or 64 on RDNA).
     #[arg(long, default_value_t = 32, conflicts_with = "subgroup_range")]
     subgroup_size: u32,
     /// A subgroup size range `MIN..=MAX` (the size is only known at run time).
     #[arg(long, value_name = "MIN..=MAX")]
     subgroup_range: Option<String>,
-    /// A scalar feature the target lacks: f16, int64 or f64 (repeatable).
-    #[arg(long, value_name = "FEATURE")]
+    /// A scalar feature the target lacks: f16, int64 or f64 (repeatable;
+    /// also comma-separated).
+    #[arg(long, value_name = "FEATURE", value_delimiter = ',')]
     without: Vec<String>,
     /// Lowering for ops that have several: builtin or shuffle.
     #[arg(long)]

@@ -19,11 +19,19 @@ pub struct TuneArgs {
     /// The wgpu adapter whose name contains this (case-insensitive); default: the best.
     #[arg(long)]
     adapter: Option<String>,
-    /// Ops to tune (repeatable; default: every subgroup op with both lowerings).
-    #[arg(long = "op")]
+    /// An op to tune (repeatable; also comma-separated; default: every
+    /// subgroup op with both lowerings).
+    #[arg(long = "op", value_name = "OP", value_delimiter = ',')]
     ops: Vec<String>,
-    /// Dtypes to time each op with (comma-separated).
-    #[arg(long, value_delimiter = ',', default_value = "u32,f32")]
+    /// A dtype to time each op with (repeatable; also comma-separated).
+    /// Formerly `--dtypes`.
+    #[arg(
+        long = "dtype",
+        alias = "dtypes",
+        value_name = "DTYPE",
+        value_delimiter = ',',
+        default_values = ["u32", "f32"]
+    )]
     dtypes: Vec<String>,
     /// Loop trips per thread (8 steps each).
     #[arg(long, default_value_t = TuneOptions::default().trips)]
@@ -50,7 +58,7 @@ pub fn run(args: &TuneArgs) -> Result<ExitCode, Error> {
         .iter()
         .map(|d| {
             d.parse::<Dtype>()
-                .map_err(|e| Error::Usage(format!("--dtypes: {e}")))
+                .map_err(|e| Error::Usage(format!("--dtype: {e}")))
         })
         .collect::<Result<Vec<_>, _>>()?;
     let options = TuneOptions {
