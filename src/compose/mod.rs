@@ -32,18 +32,21 @@ mod block_size;
 mod diagnostic;
 mod emulation;
 mod entry;
+mod forward;
 mod prune;
+mod rewrite;
 mod scan;
 mod uniformity;
+mod uses;
 
 use std::collections::HashMap;
 
-use crate::catalog::{Family, Placement, Ret};
 use crate::error::Error;
-use crate::expand::{
-    Instance, InstanceSpec, Library, TemplateArg, ValidModule, demangle, parse_template_arg,
-};
+use crate::expand::{Instance, Library, ValidModule};
 use crate::target::Target;
+use rewrite::Rewrite;
+use scan::CallSite;
+use uses::Uses;
 
 pub use scan::SpanError;
 
@@ -93,175 +96,139 @@ impl Composer {
         self.library.target()
     }
 
-    /// Composes `source` (named `file_name` in diagnostics).
+    /// Composes `source` (named `file_name` in diagnostics): scans its
+    /// imports and calls, rewrites them in place (offsets kept), expands the
+    /// library for what it uses, validates the whole with the init calls
+    /// inserted, then runs the composer's checks. Errors on the user's code
+    /// are rendered at its lines and columns; warnings are errors when
+    /// denied.
     pub fn compose(&self, source: &str, file_name: &str) -> Result<Composition, Error> {
         let at = |e: SpanError| Error::Compose {
             rendered: diagnostic::render(source, file_name, e.span, &e.message, &e.label),
         };
         let imports = scan::imports(source).map_err(at)?;
         let sites = scan::call_sites(source, &imports).map_err(at)?;
-        // Edited as bytes: every edit replaces a span by ASCII of the same
-        // length, so offsets stay put and the text stays UTF-8.
-        let mut text = source.as_bytes().to_vec();
-        for import in &imports {
-            text[import.span.clone()].fill(b' ');
-        }
+        let mut text = Rewrite::new(source, &imports);
+        let mut uses = self.rewrite_calls(source, &sites, &mut text).map_err(at)?;
+        uses.record_mangled(&self.library, source);
+        let expansion = self.library.expand(&uses.specs)?;
+        text.enable(&expansion.directives(), source, &imports, file_name)?;
+        let (wgsl, user_len) = text.finish(&expansion.declarations());
+        let module = self.validate(&wgsl, source, user_len, file_name)?;
+        uses.record_expanded(expansion.instances());
+        self.check(
+            &module,
+            source,
+            user_len,
+            &uses.block_dims,
+            expansion.instances(),
+        )
+        .map_err(at)?;
+        let warnings = self
+            .warnings(&module, source, file_name, &uses.primitive_names)
+            .map_err(at)?;
+        Ok(Composition {
+            wgsl,
+            user_len,
+            module,
+            instances: expansion.instances().to_vec(),
+            warnings,
+        })
+    }
+
+    /// Resolves every call of `sites` (found in `source`, in order) and
+    /// rewrites it in `text`, recording what it uses. The first call that
+    /// does not resolve or cannot be rewritten is the error, at its span.
+    fn rewrite_calls(
+        &self,
+        source: &str,
+        sites: &[CallSite],
+        text: &mut Rewrite,
+    ) -> Result<Uses, SpanError> {
         let declared = aliases::declarations(source);
-        let mut specs = Vec::new();
-        let mut forwarders = String::new();
-        // One forwarder per instance whose mangled name is longer than a
-        // call site, named `wk` + a base-36 number and padded with spaces,
-        // so names are unique at any number of calls.
-        let mut forwarded: HashMap<String, String> = HashMap::new();
-        // The `B` of each block op by the name its calls use.
-        let mut block_dims: HashMap<String, u32> = HashMap::new();
-        // The names the rewritten calls use, and whether their result is
-        // the same on every lane, for the uniformity check.
-        let mut primitive_names: HashMap<String, bool> = HashMap::new();
-        for site in &sites {
-            let args = site
-                .args
-                .iter()
-                .map(|(arg, span)| {
-                    let parsed = parse_template_arg(arg).map(|parsed| match &parsed {
-                        TemplateArg::Name(name) => declared.get(name).cloned().unwrap_or(parsed),
-                        _ => parsed,
-                    });
-                    parsed.ok_or_else(|| {
-                        at(SpanError {
-                            span: span.clone(),
-                            message: format!(
-                                "`{arg}` is not a template argument: expected a dtype, a constant \
-                                 integer or a function name"
-                            ),
-                            label: "here".into(),
-                        })
-                    })
-                })
-                .collect::<Result<Vec<_>, _>>()?;
-            let spec =
-                InstanceSpec::new(format!("{}{}", site.namespace.qualifier(), site.op), args);
-            let instance = self.library.resolve(&spec).map_err(|e| {
-                let span = match e {
-                    Error::UnknownOp { .. } => site.op_span.clone(),
-                    _ => site.span.clone(),
-                };
-                at(SpanError {
-                    span,
-                    message: e.to_string(),
-                    label: "in this call".into(),
-                })
-            })?;
-            let mangled = instance.mangled_name();
-            let width = site.span.len();
-            let name = if mangled.len() <= width {
-                mangled
-            } else {
-                let count = forwarded.len();
-                let name = forwarded
-                    .entry(mangled)
-                    .or_insert_with(|| {
-                        let name = format!("wk{}", base36(count));
-                        forwarders.push_str(&forwarder(&name, &instance));
-                        name
-                    })
-                    .clone();
-                if name.len() > width {
-                    return Err(at(SpanError {
-                        span: site.span.clone(),
-                        message: format!(
-                            "this call is too short to rewrite: write the mangled name `{}`",
-                            instance.mangled_name()
-                        ),
-                        label: "in this call".into(),
-                    }));
-                }
-                name
-            };
-            if let Some(b) = instance.block_dim {
-                block_dims.insert(name.clone(), b);
-            }
-            if needs_uniform_control_flow(&instance) {
-                primitive_names.insert(name.clone(), uniform_result(&instance));
-            }
-            text[site.span.clone()].copy_from_slice(format!("{name:width$}").as_bytes());
-            specs.push(spec);
+        let mut uses = Uses::default();
+        for site in sites {
+            let (spec, instance) = uses::resolve(&self.library, &declared, site)?;
+            let name = text.call(site, &instance)?;
+            uses.record(name, spec, &instance);
         }
-        for (name, _) in scan::mangled_uses(source) {
-            for prefix in ["wk_sg_", "wk_blk_"] {
-                if let Some(spec) = demangle(prefix, &name)
-                    && let Ok(instance) = self.library.resolve(&spec)
-                {
-                    specs.push(spec);
-                    if needs_uniform_control_flow(&instance) {
-                        primitive_names.insert(name.clone(), uniform_result(&instance));
-                    }
-                }
-            }
-        }
-        let expansion = self.library.expand(&specs)?;
-        let directives = expansion.directives();
-        if !directives.is_empty() && !source.contains("enable f16") {
-            let slot = imports
-                .first()
-                .filter(|im| im.span.len() >= directives.trim_end().len());
-            match slot {
-                Some(import) => {
-                    let line = directives.trim_end().replace('\n', " ");
-                    let start = import.span.start;
-                    text[start..start + line.len()].copy_from_slice(line.as_bytes());
-                }
-                None => {
-                    return Err(Error::Compose {
-                        rendered: format!(
-                            "error: the library needs `{}` at the top of `{file_name}`\n",
-                            directives.trim_end()
-                        ),
-                    });
-                }
-            }
-        }
-        let text = String::from_utf8(text).expect("ASCII replaced whole spans");
-        let user_len = text.len();
-        let wgsl = format!("{text}\n{}\n{forwarders}", expansion.declarations());
+        Ok(uses)
+    }
+
+    /// The composed `wgsl` parsed and validated for the target, the init
+    /// calls inserted into its compute entry points; with emulated
+    /// subgroups, dead code pruned and the module validated again. naga's
+    /// errors within the first `user_len` bytes (the user's code) are
+    /// rendered against `source` under `file_name`.
+    fn validate(
+        &self,
+        wgsl: &str,
+        source: &str,
+        user_len: usize,
+        file_name: &str,
+    ) -> Result<ValidModule, Error> {
         let emulated = self
             .target()
             .is_emulated()
             .then(|| self.target().subgroup_size.min());
         let module = crate::expand::validate_composed(
-            &wgsl,
+            wgsl,
             source,
             user_len,
             file_name,
             self.target(),
             &|module| entry::insert_init_calls(module, emulated),
         )?;
-        let module = if emulated.is_some() {
-            module.rewritten(file_name, prune::dead_code)?
+        if emulated.is_some() {
+            module.rewritten(file_name, prune::dead_code)
         } else {
-            module
-        };
-        for instance in expansion.instances() {
-            if let Some(b) = instance.block_dim {
-                block_dims.insert(instance.mangled_name(), b);
-            }
+            Ok(module)
         }
-        block_size::check(&module.module, source, &block_dims).map_err(at)?;
-        if self.target().is_emulated() && !expansion.instances().is_empty() {
+    }
+
+    /// The composer's errors on the validated `module`: every block op
+    /// (`block_dims`, by the names its calls use) called from an entry
+    /// point whose workgroup is its `B` threads; with emulated subgroups and
+    /// any library `instances`, the emulation's contract. The first broken
+    /// is the error, at a span of `source` (the first `user_len` bytes).
+    fn check(
+        &self,
+        module: &ValidModule,
+        source: &str,
+        user_len: usize,
+        block_dims: &HashMap<String, u32>,
+        instances: &[Instance],
+    ) -> Result<(), SpanError> {
+        block_size::check(&module.module, source, block_dims)?;
+        if self.target().is_emulated() && !instances.is_empty() {
             let size = self.target().subgroup_size.min();
-            emulation::check(&module.module, &module.info, source, user_len, size).map_err(at)?;
+            emulation::check(&module.module, &module.info, source, user_len, size)?;
         }
-        let found = uniformity::check(&module.module, source, &primitive_names);
+        Ok(())
+    }
+
+    /// The calls of `primitives` (names to uniform results) under
+    /// non-uniform control flow in `module`, rendered as warnings against
+    /// `source` under `file_name`, in source order. When warnings are
+    /// denied, the first is the error instead, marked as a denied warning.
+    fn warnings(
+        &self,
+        module: &ValidModule,
+        source: &str,
+        file_name: &str,
+        primitives: &HashMap<String, bool>,
+    ) -> Result<Vec<String>, SpanError> {
+        let found = uniformity::check(&module.module, source, primitives);
         if self.deny_warnings
             && let Some(first) = found.first()
         {
-            return Err(at(SpanError {
+            return Err(SpanError {
                 span: first.span.clone(),
                 message: format!("{} (a warning, denied)", first.message),
                 label: first.label.clone(),
-            }));
+            });
         }
-        let warnings = found
+        Ok(found
             .iter()
             .map(|w| {
                 diagnostic::render_as(
@@ -273,85 +240,6 @@ impl Composer {
                     &w.label,
                 )
             })
-            .collect();
-        Ok(Composition {
-            wgsl,
-            user_len,
-            module,
-            instances: expansion.instances().to_vec(),
-            warnings,
-        })
-    }
-}
-
-/// Whether `instance` exchanges data between lanes or threads, so that every
-/// one of them must call it: not the per-lane values (lane and thread ids,
-/// the subgroup size, lane masks), fences, or `elect` (which elects among
-/// the lanes that call it).
-fn needs_uniform_control_flow(instance: &Instance) -> bool {
-    let primitive = instance.primitive;
-    primitive.family != Family::LaneMask
-        && !matches!(
-            primitive.name,
-            "invocation_id"
-                | "group_size"
-                | "log2_group_size"
-                | "elect"
-                | "mem_fence"
-                | "thread_idx"
-                | "global_thread_idx"
-        )
-}
-
-/// Whether every lane of the subgroup gets the same result from `instance`.
-fn uniform_result(instance: &Instance) -> bool {
-    matches!(
-        instance.primitive.placement,
-        Placement::Subgroup | Placement::Block | Placement::Nothing
-    )
-}
-
-fn base36(mut n: usize) -> String {
-    let digits = b"0123456789abcdefghijklmnopqrstuvwxyz";
-    let mut out = Vec::new();
-    loop {
-        out.push(digits[n % 36]);
-        n /= 36;
-        if n == 0 {
-            break;
-        }
-    }
-    out.reverse();
-    String::from_utf8(out).expect("ascii")
-}
-
-/// `fn name(args) -> R { return mangled(args); }` for `instance`.
-fn forwarder(name: &str, instance: &Instance) -> String {
-    let t = instance.dtype.map_or("", |d| d.wgsl());
-    let v = instance.value_dtype.map_or("", |d| d.wgsl());
-    let params: Vec<(&str, String)> = instance
-        .primitive
-        .args
-        .iter()
-        .map(|a| {
-            let (name, ty) = a.name_and_type();
-            (name, ty.replace('T', t).replace('V', v))
-        })
-        .collect();
-    let declared: Vec<String> = params.iter().map(|(n, ty)| format!("{n}: {ty}")).collect();
-    let passed: Vec<&str> = params.iter().map(|(n, _)| *n).collect();
-    let call = format!("{}({})", instance.mangled_name(), passed.join(", "));
-    match instance.primitive.ret {
-        Ret::Nothing => format!("fn {name}({}) {{\n    {call};\n}}\n", declared.join(", ")),
-        ret => {
-            let ty = match ret {
-                Ret::KeyValue => format!("wk_sg_kv__{t}__{v}"),
-                other => other.wgsl().replace('T', t),
-            };
-            format!(
-                "fn {name}({}) -> {ty} {{\n    return {call};\n}}\n",
-                declared.join(", ")
-            )
-        }
+            .collect())
     }
 }

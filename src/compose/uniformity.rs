@@ -1,10 +1,10 @@
 //! Subgroup and block primitives need uniform control flow: every
 //! invocation of the subgroup (for a block op, of the workgroup) must call
 //! them together (all but the per-lane values, fences and `elect`, which
-//! the composer leaves out of `primitives`). A call under an `if`, `switch` or loop whose condition
-//! depends on a non-uniform value — or after a `return`, `break` or
-//! `continue` taken under one — gets a warning at the call, naming the
-//! condition's line.
+//! [`needs_uniform_control_flow`] leaves out of `primitives`). A call under
+//! an `if`, `switch` or loop whose condition depends on a non-uniform
+//! value — or after a `return`, `break` or `continue` taken under one —
+//! gets a warning at the call, naming the condition's line.
 //!
 //! The analysis is the composer's own (naga's counts every function-local
 //! variable as non-uniform, so every counted loop would be reported). A
@@ -38,6 +38,37 @@ use naga::{
 };
 
 use super::scan::SpanError;
+use crate::catalog::{Family, Placement};
+use crate::expand::Instance;
+
+/// Whether `instance` exchanges data between lanes or threads, so that every
+/// one of them must call it: not the per-lane values (lane and thread ids,
+/// the subgroup size, lane masks), fences, or `elect` (which elects among
+/// the lanes that call it). The composer passes [`check`] the names of the
+/// instances for which this holds.
+pub(super) fn needs_uniform_control_flow(instance: &Instance) -> bool {
+    let primitive = instance.primitive;
+    primitive.family != Family::LaneMask
+        && !matches!(
+            primitive.name,
+            "invocation_id"
+                | "group_size"
+                | "log2_group_size"
+                | "elect"
+                | "mem_fence"
+                | "thread_idx"
+                | "global_thread_idx"
+        )
+}
+
+/// Whether every lane of the subgroup gets the same result from `instance`
+/// (what [`check`]'s `primitives` maps its names to).
+pub(super) fn uniform_result(instance: &Instance) -> bool {
+    matches!(
+        instance.primitive.placement,
+        Placement::Subgroup | Placement::Block | Placement::Nothing
+    )
+}
 
 /// The warnings for `module` (validated), whose first bytes are the user's
 /// `source`. `primitives` maps the names the rewritten calls use (mangled
