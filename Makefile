@@ -24,8 +24,13 @@ demo: demo-build
 	echo "Browser demo: make web && node web/serve.mjs, then open http://127.0.0.1:8000/ in a browser with WebGPU (without subgroups the page emulates them)"; \
 	exit $$status
 
+# No file of a crate imports one that imports it back (scripts/import-circles
+# says what counts), in the library, the native crate and the CLI.
+CIRCLES = scripts/import-circles --self-test && scripts/import-circles src && scripts/import-circles native/src && scripts/import-circles cli/src
+
 lint: setup
 	$(CARGO) fmt --all -- --check
+	$(CIRCLES)
 	$(CARGO) clippy --workspace --all-targets --all-features --locked -- -D warnings
 
 # Mesa's window-system code warns when this is unset, though nothing is drawn.
@@ -43,6 +48,7 @@ CLIPPY_BUILD = RUSTC_WORKSPACE_WRAPPER=$(CLIPPY_DRIVER) CLIPPY_ARGS=-D__CLIPPY_H
 test: setup
 	mkdir -p -m 700 $(XDG_RUNTIME_DIR)
 	$(PHASE) fmt $(CARGO) fmt --all -- --check
+	$(PHASE) import-circles sh -c '$(CIRCLES)'
 	$(PHASE) build+clippy env $(CLIPPY_BUILD) $(CARGO) test --workspace --locked --no-run
 # The test binaries, two at a time on two cores (scripts/test-pool says why).
 	$(PHASE) tests env $(CLIPPY_BUILD) CARGO=$(CARGO) ./scripts/test-pool

@@ -142,10 +142,12 @@ pub enum Error {
         "the module was expanded for subgroup size {module}, but the device runs subgroups of {device}: compose it for the device's target (`Gpu::target`)"
     )]
     SubgroupSizeMismatch {
-        /// The sizes the module's code is correct for.
-        module: crate::target::SubgroupSize,
-        /// The sizes the device may run.
-        device: crate::target::SubgroupSize,
+        /// The sizes the module's code is correct for, as
+        /// [`SubgroupSize`](crate::SubgroupSize) displays them (`32`,
+        /// `4..=64`).
+        module: String,
+        /// The sizes the device may run, displayed the same way.
+        device: String,
     },
     /// A subgroup size that is not a power of two in 4..=128.
     #[error("subgroup size {0} is not one of 4, 8, 16, 32, 64, 128 (a power of two in 4..=128)")]
@@ -184,13 +186,13 @@ pub enum Error {
     #[error(
         "no GPU adapter found{}{}",
         filter.as_ref().map(|f| format!(" matching `{f}`")).unwrap_or_default(),
-        backend.map(|b| format!(" on {b}")).unwrap_or_default()
+        backend.as_ref().map(|b| format!(" on {b}")).unwrap_or_default()
     )]
     NoAdapter {
         /// The name filter, if any.
         filter: Option<String>,
-        /// The API asked for, if any.
-        backend: Option<crate::target::Backend>,
+        /// The API asked for, if any, by its `--backend` name (`vulkan`).
+        backend: Option<String>,
     },
     /// Emulated subgroups cannot carry out an operation the expansion uses.
     #[error("emulated subgroups do not support {what} ({context})")]

@@ -38,7 +38,7 @@ fn a_module_for_another_subgroup_size_is_refused() {
         Err(e) => e,
     };
     assert!(
-        matches!(error, Error::SubgroupSizeMismatch { module, device: d } if module == other && d == device),
+        matches!(&error, Error::SubgroupSizeMismatch { module, device: d } if *module == other.to_string() && *d == device.to_string()),
         "{error}"
     );
     let message = error.to_string();

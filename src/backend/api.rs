@@ -1,8 +1,14 @@
-//! What a caller hands wavekit: [`Device`], the device an algorithm is
-//! built for, and [`Queue`], what one of its calls records into.
+//! The APIs: what a caller hands wavekit — [`Device`], the device an
+//! algorithm is built for, and [`Queue`], what one of its calls records
+//! into — and [`Api`], what each API's server offers the code above it.
 
 #[cfg(feature = "native")]
 use std::sync::Arc;
+
+use super::op::{Checks, Op, Pipeline};
+use crate::error::Error;
+use crate::expand::ValidModule;
+use crate::target::Target;
 
 #[cfg(feature = "native")]
 use wavekit_native::amdgpu::Amdgpu;
@@ -96,4 +102,63 @@ impl<'q> From<&'q HipStream> for Queue<'q> {
     fn from(stream: &'q HipStream) -> Self {
         Queue::Hip(stream)
     }
+}
+
+/// Which API a server is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(not(feature = "native"), allow(dead_code))]
+pub(crate) enum ApiKind {
+    /// wgpu: Vulkan, Metal, DX12, GL or the browser's WebGPU.
+    Wgpu,
+    /// CUDA, natively.
+    Cuda,
+    /// HIP, natively.
+    Hip,
+}
+
+impl ApiKind {
+    /// The API in words, for errors.
+    pub fn name(self) -> &'static str {
+        match self {
+            ApiKind::Wgpu => "a wgpu device",
+            ApiKind::Cuda => "CUDA",
+            ApiKind::Hip => "HIP",
+        }
+    }
+}
+
+/// What an API offers the host code above it.
+pub(crate) trait Api {
+    /// What a call records into.
+    type Queue<'q>;
+
+    /// The API.
+    const KIND: ApiKind;
+
+    /// The API ([`Api::KIND`]).
+    fn kind(&self) -> ApiKind {
+        Self::KIND
+    }
+
+    /// The target the device offers: subgroup size, scalar types.
+    fn target(&self) -> &Target;
+
+    /// The alignment of a bound range's start (of the offset on wgpu, of
+    /// the address natively) and the most bytes one binding may span.
+    fn bind_limits(&self) -> (u64, u64);
+
+    /// The most workgroups of a dispatch in one dimension.
+    fn max_workgroups(&self) -> u32;
+
+    /// Compiles `entries` of `module`, checked as `checks` says.
+    fn pipelines(
+        &self,
+        module: &ValidModule,
+        entries: &[&str],
+        checks: Checks,
+    ) -> Result<Vec<Pipeline>, Error>;
+
+    /// Puts `ops` (of pipelines this server compiled, on ranges of its
+    /// memory) in `queue`.
+    fn record(&self, queue: Self::Queue<'_>, ops: &[Op<'_>]) -> Result<(), Error>;
 }

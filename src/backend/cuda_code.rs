@@ -8,8 +8,8 @@ use wavekit_native::cuda::Cuda;
 use wavekit_native::driver::Launch;
 use wavekit_native::nvptx::{self, PtxOptions};
 
+use super::api::ApiKind;
 use super::native_server::{NativeCode, NativeKernel, source};
-use super::server::{ApiKind, Pipeline};
 use crate::error::Error;
 use crate::expand::ValidModule;
 use crate::target::Backend;
@@ -59,16 +59,5 @@ impl NativeCode for CudaCode {
             kernel,
             abi: ptx.abi,
         })
-    }
-
-    fn pipeline(kernel: NativeKernel<Cuda>) -> Pipeline {
-        Pipeline::Cuda(kernel)
-    }
-
-    fn kernel_of(pipeline: &Pipeline) -> Option<&NativeKernel<Cuda>> {
-        match pipeline {
-            Pipeline::Cuda(kernel) => Some(kernel),
-            _ => None,
-        }
     }
 }

@@ -12,8 +12,8 @@ use wavekit_native::driver::Launch;
 use wavekit_native::hip::Hip;
 use wavekit_native::lower::KernelRequest;
 
+use super::api::ApiKind;
 use super::native_server::{NativeCode, NativeKernel, source};
-use super::server::{ApiKind, Pipeline};
 use crate::error::Error;
 use crate::expand::ValidModule;
 use crate::target::Backend;
@@ -77,16 +77,5 @@ impl NativeCode for HipCode {
                 Error::Gpu(format!("the code object of `{entry}` has no kernel ABI"))
             })?;
         Ok(NativeKernel { kernel, abi })
-    }
-
-    fn pipeline(kernel: NativeKernel<Hip>) -> Pipeline {
-        Pipeline::Hip(kernel)
-    }
-
-    fn kernel_of(pipeline: &Pipeline) -> Option<&NativeKernel<Hip>> {
-        match pipeline {
-            Pipeline::Hip(kernel) => Some(kernel),
-            _ => None,
-        }
     }
 }

@@ -16,6 +16,7 @@
 
 mod api;
 mod memory;
+mod op;
 mod server;
 mod wgpu_server;
 
@@ -26,6 +27,8 @@ pub(crate) mod hip_code;
 #[cfg(feature = "native")]
 pub(crate) mod native_server;
 
+pub(crate) use api::ApiKind;
 pub use api::{Device, Queue};
 pub(crate) use memory::{Memory, Range};
-pub(crate) use server::{ApiKind, Checks, Op, Pipeline, Server};
+pub(crate) use op::{Checks, Op, Pipeline};
+pub(crate) use server::Server;

@@ -10,8 +10,9 @@ use wavekit_native::abi::KernelAbi;
 use wavekit_native::driver::{Driver, Kernel, Streams};
 use wavekit_native::lower::Source;
 
+use super::api::{Api, ApiKind};
 use super::memory::{Memory, Range};
-use super::server::{Api, ApiKind, Checks, Op, Pipeline};
+use super::op::{Checks, Op, Pipeline};
 use crate::error::Error;
 use crate::expand::ValidModule;
 use crate::target::{Backend, ScalarFeatures, SubgroupSize, Target};
@@ -24,9 +25,8 @@ pub(crate) struct NativeKernel<D: Driver> {
     pub abi: KernelAbi,
 }
 
-/// What differs between native APIs: the code they compile, and where
-/// their kernels sit in [`Pipeline`].
-pub(crate) trait NativeCode: Send + Sync + Sized {
+/// What differs between native APIs: the code they compile.
+pub(crate) trait NativeCode: Send + Sync + Sized + 'static {
     /// The runtime.
     type Driver: Driver + Streams + Send + Sync;
     /// The API.
@@ -48,12 +48,6 @@ pub(crate) trait NativeCode: Send + Sync + Sized {
         lower: LowerOptions,
         name: &str,
     ) -> Result<NativeKernel<Self::Driver>, Error>;
-
-    /// A kernel of this API as a pipeline.
-    fn pipeline(kernel: NativeKernel<Self::Driver>) -> Pipeline;
-
-    /// `pipeline` as this API's kernel, if it is one.
-    fn kernel_of(pipeline: &Pipeline) -> Option<&NativeKernel<Self::Driver>>;
 }
 
 /// The module's WGSL under `name`, for error locations in what the
@@ -130,7 +124,7 @@ impl<C: NativeCode> Api for NativeServer<C> {
                     bounds.into(),
                     "wavekit::device",
                 )?;
-                Ok(C::pipeline(kernel))
+                Ok(Pipeline::new(kernel))
             })
             .collect()
     }
@@ -146,7 +140,7 @@ impl<C: NativeCode> Api for NativeServer<C> {
                     unsafe { self.driver.zero_on(stream, address, range.size as usize)? };
                 }
                 Op::Dispatch(pipeline, ranges, grid) => {
-                    let kernel = C::kernel_of(pipeline).ok_or_else(|| {
+                    let kernel = pipeline.of::<NativeKernel<C::Driver>>().ok_or_else(|| {
                         Error::Gpu(format!(
                             "wavekit::device: a pipeline of another API recorded on {}",
                             C::KIND.name()

@@ -5,8 +5,9 @@
 use std::borrow::Cow;
 use std::sync::{Arc, OnceLock};
 
+use super::api::{Api, ApiKind};
 use super::memory::{Memory, Range};
-use super::server::{Api, ApiKind, Checks, Op, Pipeline};
+use super::op::{Checks, Op, Pipeline};
 use crate::error::Error;
 use crate::expand::ValidModule;
 use crate::target::Target;
@@ -114,7 +115,7 @@ impl Api for WgpuServer {
     ) -> Result<Vec<Pipeline>, Error> {
         Ok(compile_all(&self.device, module, entries)?
             .into_iter()
-            .map(Pipeline::Wgpu)
+            .map(Pipeline::new)
             .collect())
     }
 
@@ -140,15 +141,15 @@ impl Api for WgpuServer {
                     std::slice::from_ref(range),
                     self.grid((range.size / 4).div_ceil(256) as u32),
                 ),
-                Op::Dispatch(Pipeline::Wgpu(pipeline), ranges, grid) => {
-                    (pipeline, ranges.as_slice(), *grid)
-                }
-                #[cfg(feature = "native")]
-                Op::Dispatch(..) => {
-                    return Err(Error::Gpu(
-                        "wavekit::device: a native pipeline recorded on a wgpu device".into(),
-                    ));
-                }
+                Op::Dispatch(pipeline, ranges, grid) => (
+                    pipeline.of::<WgpuPipeline>().ok_or_else(|| {
+                        Error::Gpu(
+                            "wavekit::device: a native pipeline recorded on a wgpu device".into(),
+                        )
+                    })?,
+                    ranges.as_slice(),
+                    *grid,
+                ),
             };
             let entries = ranges
                 .iter()

@@ -189,8 +189,8 @@ impl Gpu {
             (module.target.subgroup_size, self.target().subgroup_size);
         if !module_sizes.covers(device_sizes) {
             return Err(Error::SubgroupSizeMismatch {
-                module: module_sizes,
-                device: device_sizes,
+                module: module_sizes.to_string(),
+                device: device_sizes.to_string(),
             });
         }
         Ok(Kernel {

@@ -61,7 +61,7 @@ impl AdapterChoice {
         if adapters.is_empty() {
             return Err(Error::NoAdapter {
                 filter: self.name.clone(),
-                backend: self.backend,
+                backend: self.backend.map(|b| b.to_string()),
             });
         }
         adapters.sort_by_key(|a| {

@@ -51,7 +51,13 @@ pub struct EmitArgs {
     pub(super) compose: ComposeArgs,
 }
 
-pub fn run(args: &EmitArgs) -> Result<ExitCode, Error> {
+/// The native outputs' emitter (`emit_native::run`, with the `native`
+/// feature): the arguments, the shader's text and its name.
+pub type NativeEmit = fn(&EmitArgs, &str, &str) -> Result<ExitCode, Error>;
+
+/// `wavekit emit`; PTX and code objects through `native`, which the
+/// command's dispatch passes (`None` without the `native` feature).
+pub fn run(args: &EmitArgs, native: Option<NativeEmit>) -> Result<ExitCode, Error> {
     let source = std::fs::read_to_string(&args.shader)
         .map_err(|e| Error::Usage(format!("cannot read {}: {e}", args.shader.display())))?;
     let name = args.shader.display().to_string();
@@ -59,14 +65,14 @@ pub fn run(args: &EmitArgs) -> Result<ExitCode, Error> {
         args.arch.refuse(&format!("--lang {}", args.lang))?;
     }
     if args.lang == "ptx" || args.lang == "hsaco" {
-        #[cfg(feature = "native")]
-        return super::emit_native::run(args, &source, &name);
-        #[cfg(not(feature = "native"))]
-        return Err(Error::Usage(format!(
-            "--lang {} is a native back end's output: this wavekit was built without the \
-             `native` feature",
-            args.lang
-        )));
+        return match native {
+            Some(native) => native(args, &source, &name),
+            None => Err(Error::Usage(format!(
+                "--lang {} is a native back end's output: this wavekit was built without the \
+                 `native` feature",
+                args.lang
+            ))),
+        };
     }
     let target = args.target.target()?;
     let language: Language = args.lang.parse()?;

@@ -85,7 +85,13 @@ pub fn run(cli: Cli) -> Result<ExitCode, Error> {
         Command::List(args) => list::run(&args),
         Command::Expand(args) => expand::run(&args),
         Command::Check(args) => check::run(&args),
-        Command::Emit(args) => emit::run(&args),
+        Command::Emit(args) => {
+            #[cfg(feature = "native")]
+            let native: Option<emit::NativeEmit> = Some(emit_native::run);
+            #[cfg(not(feature = "native"))]
+            let native = None;
+            emit::run(&args, native)
+        }
         Command::Run(args) => run::run(&args),
         Command::Export(args) => export::run(&args),
         Command::GenSnippets { root, verify } => gen_snippets(&root, verify),

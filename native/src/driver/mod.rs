@@ -32,7 +32,8 @@ use crate::error::NativeError;
 
 pub use buffer::Buffer;
 pub use launch::Launch;
-pub use program::{Call, Programs, Step};
+pub use program::{Programs, Step};
+pub use steps::Call;
 pub use streams::Streams;
 pub(crate) use streams::check_launch;
 

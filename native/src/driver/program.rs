@@ -3,7 +3,7 @@
 //! where [`super::Launch::launch`] copies every buffer in and out around one
 //! launch. Written once for every [`Driver`].
 
-use super::steps::{Prepared, check_launch, elapsed, queue_timed, wait};
+use super::steps::{Call, Prepared, check_launch, elapsed, queue_timed, wait};
 use super::{Buffer, Driver, Kernel};
 use crate::error::NativeError;
 
@@ -36,15 +36,6 @@ pub enum Step<'a, D: Driver> {
     /// stream, [`crate::cuda::Cuda::stream`]): e.g. a `wavekit::device`
     /// algorithm's call. Timed like any step.
     Call(Call<'a>),
-}
-
-/// What a [`Step::Call`] runs: it queues work and returns without waiting.
-pub struct Call<'a>(pub Box<dyn Fn() -> Result<(), NativeError> + 'a>);
-
-impl std::fmt::Debug for Call<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Call")
-    }
 }
 
 /// Device-resident buffers and programs over them, written once for every

@@ -4,7 +4,6 @@
 
 use std::fmt::Display;
 
-use super::program::Call;
 use super::{Buffer, Driver, Kernel};
 use crate::abi::KernelArgs;
 use crate::error::NativeError;
@@ -219,4 +218,14 @@ pub(super) fn elapsed<D: Driver>(
 /// faulting kernel reports here).
 pub(super) fn wait<D: Driver>(driver: &D, what: impl Display) -> Result<(), NativeError> {
     driver.synchronize().map_err(|e| driver.fail(what, e))
+}
+
+/// What a [`Step::Call`](super::Step::Call) runs: it queues work and returns without
+/// waiting.
+pub struct Call<'a>(pub Box<dyn Fn() -> Result<(), NativeError> + 'a>);
+
+impl std::fmt::Debug for Call<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Call")
+    }
 }
