@@ -20,6 +20,23 @@ fn wavekit(args: &[&str]) -> Output {
         .expect("wavekit runs")
 }
 
+/// Runs `wavekit` with `args` and asserts it succeeds.
+fn succeeds(args: &[&str]) {
+    let out = wavekit(args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// A `.npy` file's element type (`'<u4'`) and elements.
+fn read_npy<T: npyz::Deserialize>(path: &std::path::Path) -> (String, Vec<T>) {
+    let bytes = std::fs::read(path).unwrap();
+    let file = npyz::NpyFile::new(&bytes[..]).unwrap();
+    (file.dtype().descr(), file.into_vec().unwrap())
+}
+
 const SHADER: &str = "#import wavekit::block as blk
 @group(0) @binding(0) var<storage, read> input: array<f32>;
 @group(0) @binding(1) var<storage, read_write> output: array<f32>;
@@ -194,7 +211,7 @@ fn sort_inputs(tag: &str) -> (PathBuf, PathBuf, PathBuf, Vec<u32>) {
 fn sorts_a_read_write_buffer_in_place_in_group_1_with_a_uniform() {
     let (shader, keys_path, params, keys) = sort_inputs("ok");
     let sorted = scratch("sorted.npy");
-    let out = wavekit(&[
+    succeeds(&[
         "run",
         shader.to_str().unwrap(),
         "--bind",
@@ -204,11 +221,6 @@ fn sorts_a_read_write_buffer_in_place_in_group_1_with_a_uniform() {
         "--out",
         &format!("1:0={}", sorted.display()),
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     let bytes = std::fs::read(&sorted).unwrap();
     let file = npyz::NpyFile::new(&bytes[..]).unwrap();
     assert_eq!(file.shape(), &[keys.len() as u64]);
@@ -389,7 +401,7 @@ fn a_raw_inputs_npy_element_type_follows_the_declaration() {
     )
     .unwrap();
     let sorted = scratch("raw-sorted.npy");
-    let out = wavekit(&[
+    succeeds(&[
         "run",
         shader.to_str().unwrap(),
         "--bind",
@@ -399,15 +411,9 @@ fn a_raw_inputs_npy_element_type_follows_the_declaration() {
         "--out",
         &format!("1:0={}", sorted.display()),
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let bytes = std::fs::read(&sorted).unwrap();
-    let file = npyz::NpyFile::new(&bytes[..]).unwrap();
-    assert_eq!(file.dtype().descr(), "'<u4'");
-    assert_eq!(file.into_vec::<u32>().unwrap(), [1, 3, 4, 7, 9]);
+    let (descr, got) = read_npy::<u32>(&sorted);
+    assert_eq!(descr, "'<u4'");
+    assert_eq!(got, [1, 3, 4, 7, 9]);
 
     // vec2<i32> elements: a .npy of i32, two per element.
     let pairs = scratch("raw-pairs.wgsl");
@@ -424,7 +430,7 @@ fn main() {
     let raw = scratch("raw-pairs.bin");
     std::fs::write(&raw, [5i32, -6, 7, 8].map(i32::to_le_bytes).concat()).unwrap();
     let back = scratch("raw-pairs.npy");
-    let out = wavekit(&[
+    succeeds(&[
         "run",
         pairs.to_str().unwrap(),
         "--bind",
@@ -432,15 +438,9 @@ fn main() {
         "--out",
         &format!("0:0={}", back.display()),
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let bytes = std::fs::read(&back).unwrap();
-    let file = npyz::NpyFile::new(&bytes[..]).unwrap();
-    assert_eq!(file.dtype().descr(), "'<i4'");
-    assert_eq!(file.into_vec::<i32>().unwrap(), [-5, 6, 7, 8]);
+    let (descr, got) = read_npy::<i32>(&back);
+    assert_eq!(descr, "'<i4'");
+    assert_eq!(got, [-5, 6, 7, 8]);
 
     // A struct of a u32 and an f32 has no one element type.
     let mixed = scratch("raw-mixed.wgsl");
@@ -478,7 +478,7 @@ fn main() {
     );
     // Raw bytes out need no element type.
     let raw_out = scratch("raw-mixed-out.bin");
-    let out = wavekit(&[
+    succeeds(&[
         "run",
         mixed.to_str().unwrap(),
         "--bind",
@@ -486,11 +486,6 @@ fn main() {
         "--out",
         &format!("0:0={}", raw_out.display()),
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     let back = std::fs::read(&raw_out).unwrap();
     assert_eq!(back.len(), 16);
     assert_eq!(back[..4], 1u32.to_le_bytes());

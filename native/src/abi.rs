@@ -89,6 +89,15 @@ pub(crate) struct KernelArgs {
 }
 
 impl KernelArgs {
+    /// The block of `buffers`, (device address, byte length) pairs in the
+    /// ABI's order.
+    pub(crate) fn of(buffers: &[(u64, u32)]) -> Self {
+        KernelArgs {
+            addresses: buffers.iter().map(|b| b.0).collect(),
+            lengths: buffers.iter().map(|b| b.1).collect(),
+        }
+    }
+
     /// The launch's `kernelParams`: a pointer to each parameter's value,
     /// address then length for each buffer.
     pub(crate) fn pointers(&mut self) -> Vec<*mut std::ffi::c_void> {

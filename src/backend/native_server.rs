@@ -177,26 +177,41 @@ fn arguments<D: Driver>(
     ranges: &[Range<'_>],
     kind: ApiKind,
 ) -> Result<Vec<(u64, u32)>, Error> {
+    in_abi_order(kernel, ranges, "range", |range| {
+        let (address, bytes) = native_range(range, kind)?;
+        Ok(((address, bytes), bytes as usize))
+    })
+}
+
+/// `bound[i]` (a `what` at `@group(0) @binding(i)`) in the order of
+/// `kernel`'s parameters, each as `convert` makes it for the launch, with
+/// its byte length checked against the binding.
+pub(crate) fn in_abi_order<'a, D: Driver, B, T>(
+    kernel: &NativeKernel<D>,
+    bound: &'a [B],
+    what: &str,
+    convert: impl Fn(&'a B) -> Result<(T, usize), Error>,
+) -> Result<Vec<T>, Error> {
     let name = kernel.kernel.name();
     kernel
         .abi
         .buffers
         .iter()
         .map(|param| {
-            let range = ranges
+            let item = bound
                 .get(param.binding as usize)
                 .filter(|_| param.group == 0)
                 .ok_or_else(|| {
                     Error::Gpu(format!(
-                        "kernel `{name}`: no range for @group({}) @binding({})",
+                        "kernel `{name}`: no {what} for @group({}) @binding({})",
                         param.group, param.binding
                     ))
                 })?;
-            let (address, bytes) = native_range(range, kind)?;
+            let (converted, bytes) = convert(item)?;
             param
-                .check(bytes as usize)
+                .check(bytes)
                 .map_err(|e| Error::Gpu(format!("kernel `{name}`: {e}")))?;
-            Ok((address, bytes))
+            Ok(converted)
         })
         .collect()
 }

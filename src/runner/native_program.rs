@@ -8,6 +8,7 @@ use wavekit_native::driver::{self, Programs};
 
 use super::native_device::{DriverOf, NativeDevice, NativeTarget};
 use super::program::{Buffer, BufferInner, Step, foreign};
+use crate::backend::native_server::in_abi_order;
 use crate::error::Error;
 
 impl<T: NativeTarget> NativeDevice<T> {
@@ -68,33 +69,15 @@ fn driver_steps<'a, T: NativeTarget + 'a>(
                     workgroups,
                 } => {
                     let handle = T::kernel_of(kernel).ok_or_else(|| foreign("a dispatch"))?;
-                    let name = handle.kernel.name();
-                    let abi = &handle.abi;
-                    let ordered = abi
-                        .buffers
-                        .iter()
-                        .map(|param| {
-                            let bound = buffers
-                                .get(param.binding as usize)
-                                .filter(|_| param.group == 0)
-                                .ok_or_else(|| {
-                                    Error::Gpu(format!(
-                                        "kernel `{name}`: no buffer for @group({}) @binding({})",
-                                        param.group, param.binding
-                                    ))
-                                })?;
-                            let native = buffer(bound)?;
-                            param
-                                .check(native.len())
-                                .map_err(|e| Error::Gpu(format!("kernel `{name}`: {e}")))?;
-                            Ok(native)
-                        })
-                        .collect::<Result<Vec<_>, Error>>()?;
+                    let ordered = in_abi_order(handle, buffers, "buffer", |bound| {
+                        let native = buffer(*bound)?;
+                        Ok((native, native.len()))
+                    })?;
                     driver::Step::Launch {
                         kernel: &handle.kernel,
                         buffers: ordered,
                         grid: *workgroups,
-                        block: abi.workgroup_size,
+                        block: handle.abi.workgroup_size,
                     }
                 }
                 Step::Zero(zeroed) => driver::Step::Zero(buffer(zeroed)?),

@@ -56,10 +56,7 @@ impl Streams for Cuda {
         self.check_stream(stream)?;
         let name = kernel.name();
         check_launch(name, grid, block).map_err(NativeError::Cuda)?;
-        let mut args = KernelArgs {
-            addresses: buffers.iter().map(|b| b.0).collect(),
-            lengths: buffers.iter().map(|b| b.1).collect(),
-        };
+        let mut args = KernelArgs::of(buffers);
         let mut params = args.pointers();
         self.ctx
             .bind_to_thread()

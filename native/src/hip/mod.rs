@@ -151,6 +151,42 @@ impl Hip {
         Ok(value)
     }
 
+    /// `hipModuleLaunchKernel` of `module`'s function on `stream`, with
+    /// `params` as its `kernelParams` (and no `extra`).
+    ///
+    /// # Safety
+    ///
+    /// The device is current; `module` was loaded on it; `stream` is a live
+    /// stream of it (or null); `params` is as [`Driver::launch_kernel`]
+    /// requires.
+    pub(super) unsafe fn launch_raw(
+        &self,
+        module: &HipModule,
+        grid: [u32; 3],
+        block: [u32; 3],
+        shared_bytes: u32,
+        stream: *mut c_void,
+        params: &mut [*mut c_void],
+    ) -> Result<(), HipError> {
+        // SAFETY: as the caller vouches; `extra` is null, so `kernelParams`
+        // is what is used.
+        status(unsafe {
+            (self.api.module_launch_kernel)(
+                module.function(),
+                grid[0],
+                grid[1],
+                grid[2],
+                block[0],
+                block[1],
+                block[2],
+                shared_bytes,
+                stream,
+                params.as_mut_ptr(),
+                std::ptr::null_mut(),
+            )
+        })
+    }
+
     /// Makes this device current on the calling thread.
     fn current(&self) -> Result<(), HipError> {
         self.api.use_device(self.device)
@@ -301,23 +337,17 @@ impl Driver for Hip {
         self.current()?;
         // SAFETY: the function belongs to a module loaded on this device
         // (`loaded_elsewhere` was asked); the caller vouches for `params`;
-        // `extra` is null, so `kernelParams` is what is used; the null
-        // stream is the device's default stream.
-        status(unsafe {
-            (self.api.module_launch_kernel)(
-                module.function(),
-                grid[0],
-                grid[1],
-                grid[2],
-                block[0],
-                block[1],
-                block[2],
+        // the null stream is the device's default stream.
+        unsafe {
+            self.launch_raw(
+                module,
+                grid,
+                block,
                 shared_bytes,
                 std::ptr::null_mut(),
-                params.as_mut_ptr(),
-                std::ptr::null_mut(),
+                params,
             )
-        })
+        }
     }
 
     fn event(&self) -> Result<HipEvent, HipError> {

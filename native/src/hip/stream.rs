@@ -136,32 +136,14 @@ impl Streams for Hip {
         if let Some(elsewhere) = self.loaded_elsewhere(kernel.module()) {
             return Err(self.refuse(format!("kernel `{name}` was loaded on {elsewhere}")));
         }
-        let mut args = crate::abi::KernelArgs {
-            addresses: buffers.iter().map(|b| b.0).collect(),
-            lengths: buffers.iter().map(|b| b.1).collect(),
-        };
+        let mut args = crate::abi::KernelArgs::of(buffers);
         let mut params = args.pointers();
-        // SAFETY: the function belongs to a module loaded on this device
-        // (checked); `params` points into `args`, which lives until the call
-        // returns; `extra` is null; the caller vouches for the addresses and
-        // the stream.
-        let code = unsafe {
-            (self.api.module_launch_kernel)(
-                kernel.module().function(),
-                grid[0],
-                grid[1],
-                grid[2],
-                block[0],
-                block[1],
-                block[2],
-                0,
-                stream.raw,
-                params.as_mut_ptr(),
-                std::ptr::null_mut(),
-            )
-        };
-        self.api
-            .check(code, format_args!("launching kernel `{name}`"))
+        // SAFETY: the device is current and the function's module loaded
+        // on it (checked); `params` points into `args`, which lives until
+        // the call returns; the caller vouches for the addresses and the
+        // stream.
+        unsafe { self.launch_raw(kernel.module(), grid, block, 0, stream.raw, &mut params) }
+            .map_err(|e| self.fail(format_args!("launching kernel `{name}`"), e))
     }
 
     unsafe fn zero_on(
