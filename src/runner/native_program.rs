@@ -70,7 +70,7 @@ fn driver_steps<'a, T: NativeTarget + 'a>(
                 } => {
                     let handle = T::kernel_of(kernel).ok_or_else(|| foreign("a dispatch"))?;
                     let ordered = in_abi_order(handle, buffers, "buffer", |bound| {
-                        let native = buffer(*bound)?;
+                        let native = buffer(bound)?;
                         Ok((native, native.len()))
                     })?;
                     driver::Step::Launch {
