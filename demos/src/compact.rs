@@ -20,7 +20,9 @@ use crate::harness::{Ctx, Report, Timing, bytes_of, check_equal, grid, random_u3
 use crate::scan::{DeviceScan, ScanAlgorithm};
 use crate::{Demo, Prepared, unknown_variant};
 
-const SHADER: &str = wavekit::device::shaders::COMPACT;
+static SHADER: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    wavekit::device::shaders::source("compact.wgsl").expect("a device shader")
+});
 /// The predicate, as the library takes it (the shader's default).
 const PREDICATE: &str = "fn keep(x: u32) -> bool { return x < 0x80000000u; }";
 /// Elements per tile (256 threads × 16).
@@ -73,7 +75,7 @@ impl Demo for Compact {
             ),
             None => None,
         };
-        let module = ctx.compose(SHADER, "compact.wgsl", edits)?;
+        let module = ctx.compose(&SHADER, "compact.wgsl", edits)?;
         let plan = match algorithm {
             ScanAlgorithm::DecoupledLookBack => {
                 let [select] = ctx.kernels(&module, ["select_lookback"])?;

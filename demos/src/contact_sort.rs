@@ -35,13 +35,15 @@
 
 use wavekit::Error;
 use wavekit::device::Queue;
-use wavekit::device::{FixedSegmentedSort, KeyType, shaders};
+use wavekit::device::{FixedSegmentedSort, KeyType};
 use wavekit::runner::{Kernel, Step};
 
 use crate::harness::{Ctx, Report, bytes_of, check_equal, grid, groups, random_u32, words_of};
 use crate::{Demo, Prepared, unknown_variant};
 
-const SHADER: &str = shaders::CONTACT_SORT;
+static SHADER: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    wavekit::device::shaders::source("contact_sort.wgsl").expect("a device shader")
+});
 const BLOCK: usize = 256;
 /// The empty slot: sorts after every real contact.
 const SENTINEL: (f32, u32) = (f32::INFINITY, u32::MAX);
@@ -74,7 +76,7 @@ impl Demo for ContactSort {
         let segment_decl = format!("const LOG2_SEG = {log2_segment}u;");
         let tile_decl = format!("const LOG2_TILE = {log2_tile}u;");
         let module = ctx.compose(
-            SHADER,
+            &SHADER,
             "contact_sort.wgsl",
             &[
                 ("const LOG2_SEG = 5u;", &segment_decl),

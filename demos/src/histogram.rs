@@ -17,7 +17,9 @@ use wavekit::runner::{Kernel, Step};
 use crate::harness::{Ctx, Report, bytes_of, check_equal, rng, words_of};
 use crate::{Demo, Prepared, unknown_variant};
 
-const SHADER: &str = wavekit::device::shaders::HISTOGRAM;
+static SHADER: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    wavekit::device::shaders::source("histogram.wgsl").expect("a device shader")
+});
 /// The bin of a key, as the library takes it (the shader's default).
 const BIN_FN: &str = "fn bin(x: u32) -> u32 { return x & 0xffu; }";
 const BLOCK: usize = 256;
@@ -47,7 +49,7 @@ impl Demo for Histogram {
         if !self.variants().contains(&variant) {
             return Err(unknown_variant(self, variant));
         }
-        let module = ctx.compose(SHADER, "histogram.wgsl", &[])?;
+        let module = ctx.compose(&SHADER, "histogram.wgsl", &[])?;
         let [kernel] = ctx.kernels(&module, ["histogram"])?;
         // The library counts (so the benchmark measures it) unless asked
         // not to, and on HIP.

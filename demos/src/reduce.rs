@@ -12,7 +12,9 @@ use wavekit::runner::{Buffer, Kernel, Step};
 use crate::harness::{Ctx, Report, bytes_of, random_u32, words_of};
 use crate::{Demo, Prepared, unknown_variant};
 
-const SHADER: &str = wavekit::device::shaders::REDUCE;
+static SHADER: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    wavekit::device::shaders::source("reduce.wgsl").expect("a device shader")
+});
 const BLOCK: usize = 256;
 /// Workgroups of the first pass: enough to fill an H100 (132 SMs × 8
 /// resident blocks) and a few waves on smaller GPUs.
@@ -42,7 +44,7 @@ impl Demo for Reduce {
             .filter(|_| self.variants().contains(&variant))
             .ok_or_else(|| unknown_variant(self, variant))?;
         let edit = format!("alias T = {dtype};");
-        let module = ctx.compose(SHADER, "reduce.wgsl", &[("alias T = f32;", &edit)])?;
+        let module = ctx.compose(&SHADER, "reduce.wgsl", &[("alias T = f32;", &edit)])?;
         let entry = if op == "sum" { "add" } else { op };
         let [partial, last] = ctx.kernels(
             &module,

@@ -14,7 +14,9 @@ use wavekit::runner::{Buffer, Gpu, Kernel, Step};
 use crate::harness::{Ctx, Report, bytes_of, check_equal, grid, random_u32, words_of};
 use crate::{Demo, Prepared, unknown_variant};
 
-const SHADER: &str = wavekit::device::shaders::SCAN;
+static SHADER: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    wavekit::device::shaders::source("scan.wgsl").expect("a device shader")
+});
 /// Elements per tile (256 threads × 8 vec4s).
 const TILE: usize = 8192;
 
@@ -60,7 +62,7 @@ impl<'c> DeviceScan<'c> {
         } else {
             &[]
         };
-        let module = ctx.compose(SHADER, "scan.wgsl", edits)?;
+        let module = ctx.compose(&SHADER, "scan.wgsl", edits)?;
         let [lookback, tile_reduce, scan_tile_sums, tile_scan] = ctx.kernels(
             &module,
             [

@@ -55,12 +55,12 @@ fn kernels() -> Vec<DemoKernel> {
     let mut all = vec![
         plain(
             "scan.wgsl",
-            wavekit::device::shaders::SCAN,
+            &wavekit::device::shaders::source("scan.wgsl").expect("a device shader"),
             "scan_lookback_plain",
         ),
         plain(
             "compact.wgsl",
-            wavekit::device::shaders::COMPACT,
+            &wavekit::device::shaders::source("compact.wgsl").expect("a device shader"),
             "select_lookback_plain",
         ),
     ];
@@ -75,7 +75,7 @@ fn kernels() -> Vec<DemoKernel> {
         let edits = config.edits();
         let mut edits: Vec<(&str, &str)> = edits.iter().map(|(f, t)| (*f, t.as_str())).collect();
         edits.push(plain_look_back);
-        let source = edited(onesweep::SOURCE, "radix_onesweep.wgsl", &edits)
+        let source = edited(&onesweep::SOURCE, "radix_onesweep.wgsl", &edits)
             .expect("the host's edits apply");
         let label = format!(
             "{}x{}{}",

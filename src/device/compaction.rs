@@ -7,7 +7,7 @@
 use super::ScanAlgorithm;
 use super::context::{Context, Op, Pipeline, TempLayout};
 use super::scan::{Scan, ScanKind};
-use super::shaders;
+use super::shader::Shader;
 use crate::backend::Range;
 use crate::error::Error;
 
@@ -95,26 +95,20 @@ impl Compaction {
     pub fn new(ctx: Context, element: &str, keep: Keep<'_>) -> Result<Self, Error> {
         // The look-back's state and an empty input's count are clears.
         let ctx = ctx.with_clears()?;
-        let alias = format!("alias T = {element};");
-        let look_back = ctx.look_back_edits();
-        let mut edits = vec![("alias T = u32;", alias.as_str())];
-        edits.extend(look_back.iter().map(|(from, to)| (*from, to.as_str())));
-        let default = "fn keep(x: T) -> bool { return x < 0x80000000u; }";
-        let by_index = "fn keep_at(i: u32, x: T) -> bool { return keep(x); }";
-        match keep {
-            Keep::Predicate(text) => edits.push((default, text)),
-            Keep::Flags(flags) => {
-                edits.push((by_index, flags.keep_at()));
-                // Unused; the default compares with a u32.
-                edits.push((default, "fn keep(x: T) -> bool { return true; }"));
-            }
-            Keep::RunStarts => {
-                edits.push(("const RUN_STARTS = false;", "const RUN_STARTS = true;"));
-                // Unused; the default compares with a u32.
-                edits.push((default, "fn keep(x: T) -> bool { return true; }"));
-            }
-        }
-        let module = ctx.compose(shaders::COMPACT, "compact.wgsl", &edits)?;
+        let shader = Shader::new("compact.wgsl")?
+            .set("T", element)
+            .set_all(ctx.look_back_params());
+        // `keep`'s default compares with a u32: flags and run starts, which
+        // do not call it, replace it too.
+        let unused = "fn keep(x: T) -> bool { return true; }";
+        let shader = match keep {
+            Keep::Predicate(text) => shader.function("keep", text),
+            Keep::Flags(flags) => shader
+                .function("keep_at", flags.keep_at())
+                .function("keep", unused),
+            Keep::RunStarts => shader.set("RUN_STARTS", true).function("keep", unused),
+        };
+        let module = ctx.compose(&shader)?;
         // Without the fallback, the plain look-back's entry point.
         let single_pass = if ctx.fallback() {
             "select_lookback"

@@ -4,6 +4,7 @@
 
 use super::ScanAlgorithm;
 use super::debug::LookBackDebug;
+use super::shader::Shader;
 use super::slice::SliceLimits;
 use crate::backend::{Checks, Device, Queue, Server};
 use crate::compose::Composer;
@@ -43,7 +44,7 @@ impl Context {
         if let Some(wgpu) = self.server.wgpu()
             && !wgpu.has_zero()
         {
-            let module = self.compose(super::shaders::ZERO, "zero.wgsl", &[])?;
+            let module = self.compose(&Shader::new("zero.wgsl")?)?;
             wgpu.set_zero(&module)?;
         }
         Ok(self)
@@ -58,22 +59,22 @@ impl Context {
         }
     }
 
-    /// The edits of a shader with the look-back protocol
-    /// (`shaders/look_back.wgsl`): its walk (`const WINDOW = true;`, one
-    /// subgroup reading S predecessors a round, false on emulated
-    /// subgroups: thread 0 alone) and [`Context::look_back_switches`].
-    pub fn look_back_edits(&self) -> Vec<(&'static str, String)> {
+    /// The parameters of a shader with the look-back protocol
+    /// (`shaders/look_back.wgsl`): its walk (`WINDOW`: one subgroup
+    /// reading S predecessors a round; false on emulated subgroups, thread
+    /// 0 alone) and [`Context::look_back_switches`].
+    pub fn look_back_params(&self) -> Vec<(&'static str, String)> {
         let window = !self.target.is_emulated();
-        let mut edits = vec![("const WINDOW = true;", format!("const WINDOW = {window};"))];
-        edits.extend(self.look_back_switches());
-        edits
+        let mut params = vec![("WINDOW", window.to_string())];
+        params.extend(self.look_back_switches());
+        params
     }
 
-    /// The look-back's `FALLBACK`, `STALL_EVERY` and `SPINS` edits: the
-    /// fallback where the device needs it ([`Context::needs_fallback`]),
+    /// The look-back's `FALLBACK`, `STALL_EVERY` and `SPINS` parameters:
+    /// the fallback where the device needs it ([`Context::needs_fallback`]),
     /// and the context's debugging switches ([`LookBackDebug`]).
     pub fn look_back_switches(&self) -> Vec<(&'static str, String)> {
-        self.look_back.edits(self.needs_fallback())
+        self.look_back.params(self.needs_fallback())
     }
 
     /// Whether the look-back shaders are built with the fallback: the
@@ -118,35 +119,15 @@ impl Context {
             .is_some_and(|wgpu| wgpu.info().device_type == wgpu::DeviceType::Cpu)
     }
 
-    /// `source` with each `from` of `edits` (a declaration such as
-    /// `alias T = f32;`, which must occur exactly once) replaced by its
-    /// `to`, composed for the device.
-    pub fn compose(
-        &self,
-        source: &str,
-        file_name: &str,
-        edits: &[(&str, &str)],
-    ) -> Result<ValidModule, Error> {
-        let mut text = source.to_string();
-        for (from, to) in edits {
-            match text.matches(from).count() {
-                1 => {}
-                0 => {
-                    return Err(Error::Usage(format!(
-                        "{file_name}: the declaration `{from}` to edit is not there"
-                    )));
-                }
-                // A comment quoting the declaration would take the edit.
-                count => {
-                    return Err(Error::Usage(format!(
-                        "{file_name}: the declaration `{from}` to edit is there {count} times"
-                    )));
-                }
-            }
-            text = text.replacen(from, to, 1);
-        }
+    /// `shader` with its parameters set, composed for the device.
+    pub fn compose(&self, shader: &Shader) -> Result<ValidModule, Error> {
+        self.compose_text(&shader.text()?, shader.name())
+    }
+
+    /// WGSL `text` (named `file_name` in errors) composed for the device.
+    pub fn compose_text(&self, text: &str, file_name: &str) -> Result<ValidModule, Error> {
         Ok(Composer::new(self.target.clone())
-            .compose(&text, file_name)?
+            .compose(text, file_name)?
             .module)
     }
 

@@ -95,28 +95,18 @@ impl LookBackDebug {
         Ok(debug)
     }
 
-    /// The shader edits of these switches on a device that `needs` the
-    /// fallback: `const FALLBACK = true;`, `const STALL_EVERY = 0u;` and
-    /// (when set) `const SPINS = 64u;`, as every look-back shader declares
-    /// them (radix_onesweep.wgsl and look_back.wgsl, which the others
-    /// append).
-    pub(crate) fn edits(&self, needs: bool) -> Vec<(&'static str, String)> {
-        let mut edits = vec![
-            (
-                "const FALLBACK = true;",
-                format!("const FALLBACK = {};", self.fallback.unwrap_or(needs)),
-            ),
-            (
-                "const STALL_EVERY = 0u;",
-                format!("const STALL_EVERY = {}u;", self.stall_every),
-            ),
+    /// The shader parameters of these switches on a device that `needs`
+    /// the fallback: `FALLBACK`, `STALL_EVERY` and (when set) `SPINS`, as
+    /// every look-back shader declares them (radix_onesweep.wgsl and
+    /// look_back.wgsl, which the others append).
+    pub(crate) fn params(&self, needs: bool) -> Vec<(&'static str, String)> {
+        let mut params = vec![
+            ("FALLBACK", self.fallback.unwrap_or(needs).to_string()),
+            ("STALL_EVERY", format!("{}u", self.stall_every)),
         ];
         if self.spins != 0 {
-            edits.push((
-                "const SPINS = 64u;",
-                format!("const SPINS = {}u;", self.spins),
-            ));
+            params.push(("SPINS", format!("{}u", self.spins)));
         }
-        edits
+        params
     }
 }

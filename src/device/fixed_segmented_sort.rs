@@ -6,7 +6,7 @@
 use super::KeyType;
 use super::context::{Context, Op, Pipeline, record};
 use super::segmented_sort::named_sides;
-use super::shaders;
+use super::shader::Shader;
 use super::slice::{Slice, disjoint, distinct_each, values_match};
 use crate::backend::{Device, Queue};
 use crate::error::Error;
@@ -73,21 +73,12 @@ impl FixedSegmentedSort {
         let log2_segment = segment.trailing_zeros();
         // The widest tile every subgroup of the device sorts in registers.
         let log2_tile = log2_segment.min(ctx.target.subgroup_size.min().trailing_zeros());
-        let edits = [
-            format!("const LOG2_SEG = {log2_segment}u;"),
-            format!("const LOG2_TILE = {log2_tile}u;"),
-            format!("const KEY_ORDER = {order}u;"),
-            format!("const PAIRS = {pairs};"),
-        ];
         let module = ctx.compose(
-            shaders::CONTACT_SORT,
-            "contact_sort.wgsl",
-            &[
-                ("const LOG2_SEG = 5u;", &edits[0]),
-                ("const LOG2_TILE = 5u;", &edits[1]),
-                ("const KEY_ORDER = 2u;", &edits[2]),
-                ("const PAIRS = true;", &edits[3]),
-            ],
+            &Shader::new("contact_sort.wgsl")?
+                .set("LOG2_SEG", format!("{log2_segment}u"))
+                .set("LOG2_TILE", format!("{log2_tile}u"))
+                .set("KEY_ORDER", format!("{order}u"))
+                .set("PAIRS", pairs),
         )?;
         let [kernel] = ctx.pipelines(&module, ["main"])?;
         Ok(FixedSegmentedSort {

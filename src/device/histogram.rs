@@ -3,7 +3,7 @@
 //! (`shaders/histogram.wgsl`), as CUB's `DeviceHistogram::HistogramEven`.
 
 use super::context::{Context, Op, Pipeline, record};
-use super::shaders;
+use super::shader::Shader;
 use super::slice::{Slice, distinct};
 use super::user_fn::{self, Signature};
 use crate::backend::{Device, Queue};
@@ -241,18 +241,12 @@ impl Histogram {
             user_fn::check(&ctx, &signature, bin_fn, element)?;
         }
         let shared = bins <= MAX_SHARED_BINS;
-        let alias = format!("alias T = {element};");
-        let count = format!("const BINS = {bins}u;");
-        let shared_bins = format!("const SHARED_BINS = {}u;", if shared { bins } else { 1 });
         let module = ctx.compose(
-            shaders::HISTOGRAM,
-            "histogram.wgsl",
-            &[
-                ("alias T = u32;", &alias),
-                ("const BINS = 256u;", &count),
-                ("const SHARED_BINS = 256u;", &shared_bins),
-                ("fn bin(x: T) -> u32 { return x & 0xffu; }", bin_fn),
-            ],
+            &Shader::new("histogram.wgsl")?
+                .set("T", element)
+                .set("BINS", format!("{bins}u"))
+                .set("SHARED_BINS", format!("{}u", if shared { bins } else { 1 }))
+                .function("bin", bin_fn),
         )?;
         let entry = if shared {
             "histogram"

@@ -87,6 +87,7 @@ mod scan;
 mod scan_operator;
 mod segmented_sort;
 mod select;
+mod shader;
 pub mod shaders;
 mod slice;
 mod user_fn;

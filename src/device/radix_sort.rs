@@ -211,26 +211,14 @@ pub(crate) fn passes(bits: &Bits<u32>) -> Vec<PassBits> {
         .collect()
 }
 
-/// The WGSL edits every pass shader takes: key order, first and last pass,
-/// digit width. `(from, to)` pairs.
-pub(crate) fn key_edits(key: KeyType, pass: &PassBits) -> Vec<(&'static str, String)> {
+/// The parameters every pass shader takes: key order, first and last
+/// pass, digit width.
+pub(crate) fn key_params(key: KeyType, pass: &PassBits) -> Vec<(&'static str, String)> {
     vec![
-        (
-            "const KEY_ORDER = 0u;",
-            format!("const KEY_ORDER = {}u;", key.order()),
-        ),
-        (
-            "const FIRST_PASS = true;",
-            format!("const FIRST_PASS = {};", pass.first),
-        ),
-        (
-            "const LAST_PASS = false;",
-            format!("const LAST_PASS = {};", pass.last),
-        ),
-        (
-            "const DIGIT_BITS = 8u;",
-            format!("const DIGIT_BITS = {}u;", pass.digit_bits),
-        ),
+        ("KEY_ORDER", format!("{}u", key.order())),
+        ("FIRST_PASS", pass.first.to_string()),
+        ("LAST_PASS", pass.last.to_string()),
+        ("DIGIT_BITS", format!("{}u", pass.digit_bits)),
     ]
 }
 

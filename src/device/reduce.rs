@@ -3,7 +3,7 @@
 //! `shaders/reduce_final.wgsl`), as CUB's `DeviceReduce::Sum` / `Min` / `Max`.
 
 use super::context::{Context, Op, Pipeline, TempLayout, record};
-use super::shaders;
+use super::shader::Shader;
 use super::slice::Slice;
 use crate::backend::{Device, Queue};
 use crate::error::Error;
@@ -87,12 +87,7 @@ impl Reduce {
         ty: ReduceType,
     ) -> Result<Self, Error> {
         let ctx = Context::new(device.into())?;
-        let alias = format!("alias T = {};", ty.wgsl());
-        let module = ctx.compose(
-            shaders::REDUCE,
-            "reduce.wgsl",
-            &[("alias T = f32;", &alias)],
-        )?;
+        let module = ctx.compose(&Shader::new("reduce.wgsl")?.set("T", ty.wgsl()))?;
         let entry = match op {
             ReduceOp::Sum => "add",
             ReduceOp::Min => "min",
@@ -100,16 +95,11 @@ impl Reduce {
         };
         let [partial] = ctx.pipelines(&module, [&format!("partial_{entry}") as &str])?;
         let (lowest, highest) = ty.bounds();
-        let lowest = format!("const LOWEST = {lowest};");
-        let highest = format!("const HIGHEST = {highest};");
         let module = ctx.compose(
-            shaders::REDUCE_FINAL,
-            "reduce_final.wgsl",
-            &[
-                ("alias T = f32;", &alias),
-                ("const LOWEST = -3.40282347e+38f;", &lowest),
-                ("const HIGHEST = 3.40282347e+38f;", &highest),
-            ],
+            &Shader::new("reduce_final.wgsl")?
+                .set("T", ty.wgsl())
+                .set("LOWEST", lowest)
+                .set("HIGHEST", highest),
         )?;
         let [last, identity] = ctx.pipelines(
             &module,

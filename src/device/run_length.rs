@@ -6,7 +6,7 @@
 use super::ScanAlgorithm;
 use super::compaction::{Compaction, Keep};
 use super::context::{Context, Op, Pipeline, TempLayout, record};
-use super::shaders;
+use super::shader::Shader;
 use super::slice::{Slice, disjoint, distinct};
 use super::user_fn;
 use crate::backend::{Device, Queue};
@@ -50,12 +50,7 @@ impl RunLengthEncode {
     pub fn new<'d>(device: impl Into<Device<'d>>, dtype: Dtype) -> Result<Self, Error> {
         let element = user_fn::element(NAME, dtype, &[Dtype::U32, Dtype::I32])?;
         let ctx = Context::new(device.into())?;
-        let alias = format!("alias T = {element};");
-        let module = ctx.compose(
-            shaders::RUN_LENGTH,
-            "run_length.wgsl",
-            &[("alias T = u32;", &alias)],
-        )?;
+        let module = ctx.compose(&Shader::new("run_length.wgsl")?.set("T", element))?;
         let [lengths] = ctx.pipelines(&module, ["run_lengths"])?;
         Ok(RunLengthEncode {
             compaction: Compaction::new(ctx, element, Keep::RunStarts)?,

@@ -8,7 +8,7 @@
 use super::ScanAlgorithm;
 use super::context::{Context, Op, Pipeline, TempLayout, record};
 use super::scan_operator::{OperatorKernels, ScanOperator};
-use super::shaders;
+use super::shader::Shader;
 use super::slice::{Slice, distinct};
 use crate::backend::Range;
 use crate::backend::{Device, Queue};
@@ -146,18 +146,19 @@ impl Scan {
     ) -> Result<Self, Error> {
         // The look-back clears its tile state.
         let ctx = ctx.with_clears()?;
-        let inclusive = format!("const INCLUSIVE = {};", matches!(kind, ScanKind::Inclusive));
-        let look_back = ctx.look_back_edits();
-        let mut edits = vec![("const INCLUSIVE = false;", inclusive.as_str())];
-        edits.extend(look_back.iter().map(|(from, to)| (*from, to.as_str())));
-        let source = |text: &str| {
-            if writable_input {
-                super::context::writable(text)
-            } else {
-                text.to_string()
-            }
+        let inclusive = matches!(kind, ScanKind::Inclusive);
+        let shader = |name| {
+            Shader::new(name)?
+                .map(|text| {
+                    Ok(if writable_input {
+                        super::context::writable(text)
+                    } else {
+                        text.to_string()
+                    })
+                })
+                .map(|shader| shader.set("INCLUSIVE", inclusive))
         };
-        let module = ctx.compose(&source(shaders::SCAN), "scan.wgsl", &edits)?;
+        let module = ctx.compose(&shader("scan.wgsl")?.set_all(ctx.look_back_params()))?;
         // Without the fallback, the plain look-back's entry point.
         let single_pass = if ctx.fallback() {
             "scan_lookback"
@@ -168,8 +169,7 @@ impl Scan {
             &module,
             [single_pass, "tile_reduce", "scan_tile_sums", "tile_scan"],
         )?;
-        let tail_module =
-            ctx.compose(&source(shaders::SCAN_TAIL), "scan_tail.wgsl", &edits[..1])?;
+        let tail_module = ctx.compose(&shader("scan_tail.wgsl")?)?;
         let [tail] = ctx.pipelines(&tail_module, ["scan_tail"])?;
         Ok(Scan {
             algorithm: ctx.scan_algorithm(),

@@ -3,7 +3,7 @@
 //! single-pass and reduce-then-scan pipelines over `shaders/scan_op.wgsl`.
 
 use super::context::{Context, Op, Pipeline, TempLayout};
-use super::shaders;
+use super::shader::Shader;
 use super::{ScanAlgorithm, ScanKind};
 use crate::backend::Range;
 use crate::dtype::Dtype;
@@ -141,20 +141,16 @@ impl OperatorKernels {
         dtype: Dtype,
         operator: &ScanOperator,
     ) -> Result<Self, Error> {
-        let alias = format!("alias T = {dtype};");
-        let inclusive = format!("const INCLUSIVE = {};", kind == ScanKind::Inclusive);
         let (op, identity) = operator.declarations(dtype)?;
         // The walk is thread 0's (`const WINDOW = false;` in the shader):
-        // only the debugging switches are edits.
-        let look_back = ctx.look_back_switches();
-        let mut edits = vec![
-            ("alias T = u32;", alias.as_str()),
-            ("const INCLUSIVE = false;", inclusive.as_str()),
-            ("fn scan_op(a: T, b: T) -> T { return a + b; }", op.as_str()),
-            ("fn scan_identity() -> T { return T(); }", identity.as_str()),
-        ];
-        edits.extend(look_back.iter().map(|(from, to)| (*from, to.as_str())));
-        let module = ctx.compose(shaders::SCAN_OP, "scan_op.wgsl", &edits)?;
+        // only the debugging switches are set.
+        let shader = Shader::new("scan_op.wgsl")?
+            .set("T", dtype)
+            .set("INCLUSIVE", kind == ScanKind::Inclusive)
+            .function("scan_op", op)
+            .function("scan_identity", identity)
+            .set_all(ctx.look_back_switches());
+        let module = ctx.compose(&shader)?;
         let [lookback, tile_reduce, scan_tile_sums, tile_scan] = ctx.pipelines(
             &module,
             [

@@ -4,7 +4,7 @@
 
 use super::KeyType;
 use super::context::{Context, Op, Pipeline, TempLayout, record};
-use super::shaders;
+use super::shader::Shader;
 use super::slice::{Slice, distinct_each, values_match};
 use crate::backend::{Device, Queue};
 use crate::error::Error;
@@ -88,17 +88,11 @@ impl SegmentedSort {
         let order = key.order();
         let ctx = Context::new(device.into())?;
         let log2_tile = ctx.target.subgroup_size.min().trailing_zeros().min(5);
-        let order = format!("const KEY_ORDER = {order}u;");
-        let pairs_decl = format!("const PAIRS = {pairs};");
-        let tile = format!("const LOG2_TILE = {log2_tile}u;");
         let module = ctx.compose(
-            shaders::SEGMENTED_SORT,
-            "segmented_sort.wgsl",
-            &[
-                ("const KEY_ORDER = 0u;", &order),
-                ("const PAIRS = true;", &pairs_decl),
-                ("const LOG2_TILE = 5u;", &tile),
-            ],
+            &Shader::new("segmented_sort.wgsl")?
+                .set("KEY_ORDER", format!("{order}u"))
+                .set("PAIRS", pairs)
+                .set("LOG2_TILE", format!("{log2_tile}u")),
         )?;
         let [short, chunk, merge] =
             ctx.pipelines(&module, ["sort_short", "sort_chunk", "merge_pass"])?;

@@ -1,91 +1,140 @@
-//! The WGSL sources of the device algorithms, before the host's edits (each
-//! file's header says which declarations a host may edit). They are
-//! public so that other hosts (the demos' CUDA path, the browser page's
-//! build script reads the files) use the same text.
+//! The WGSL sources of the device algorithms, one file each in `shaders/`.
+//!
+//! Each file states, once:
+//! - its parameters: module-scope `const` and `alias` declarations with
+//!   their defaults (`const INCLUSIVE = false;`, `alias T = u32;`), and
+//!   one-line default functions a caller replaces (`fn keep(x: T) -> bool
+//!   { ... }`), each described in the file's header. The library sets them
+//!   by name (`Shader`, `src/device/shader.rs`); the files stay valid WGSL
+//!   with their defaults.
+//! - the files appended to it, in its `// Append:` header
+//!   (`// Append: key_order.wgsl (encode_key, decode_key).`): [`source`]
+//!   reads it, and so does the browser page's build script (`web/build.sh`).
+//!
+//! They are public so that other hosts (the demos' CUDA path, the browser
+//! page) use the same text.
 
-/// Device-wide exclusive / inclusive prefix sum of u32 over vec4 tiles:
-/// single-pass (decoupled look-back with decoupled fallback) or
-/// reduce-then-scan entry points.
-/// With `shaders/look_back.wgsl` and `shaders/look_back_words.wgsl`
-/// appended.
-pub const SCAN: &str = concat!(
-    include_str!("shaders/scan.wgsl"),
-    "\n",
-    include_str!("shaders/look_back.wgsl"),
-    "\n",
-    include_str!("shaders/look_back_words.wgsl")
-);
-/// The scan of the last `n mod 4` elements, which the vec4 tiles leave.
-pub const SCAN_TAIL: &str = include_str!("shaders/scan_tail.wgsl");
-/// Per-workgroup partial reductions of vec4 elements (`partial_*`) and
-/// the demos' final pass over the partials (`final_*`).
-pub const REDUCE: &str = include_str!("shaders/reduce.wgsl");
-/// The library's final reduction: the partials and the last `n mod 4`
-/// elements, or the identity for no elements.
-pub const REDUCE_FINAL: &str = include_str!("shaders/reduce_final.wgsl");
-/// OneSweep radix sort: digit histograms, their offsets and one pass kernel.
-pub const RADIX_ONESWEEP: &str = concat!(
-    include_str!("shaders/radix_onesweep.wgsl"),
-    "\n",
-    include_str!("shaders/key_order.wgsl")
-);
-/// Reduce-then-scan radix sort pass: upsweep and downsweep.
-pub const RADIX_SORT: &str = concat!(
-    include_str!("shaders/radix_sort.wgsl"),
-    "\n",
-    include_str!("shaders/key_order.wgsl")
-);
-/// The key functions of 64-bit keys (pairs of u32 words) that a host puts
-/// into [`RADIX_SORT`] and [`RADIX_ONESWEEP`] for a sort of u64, i64 or
-/// f64 keys (see the file's header); not a shader on its own.
-pub const RADIX_KEY64: &str = include_str!("shaders/radix_key64.wgsl");
-/// Device-wide scan of a 32-bit type under an associative operator
-/// (f32 sums, min, max, user WGSL functions): single pass (look-back with
-/// fallback, one predecessor a round) or reduce-then-scan. With
-/// `shaders/look_back.wgsl` and `shaders/look_back_words.wgsl` appended.
-pub const SCAN_OP: &str = concat!(
-    include_str!("shaders/scan_op.wgsl"),
-    "\n",
-    include_str!("shaders/look_back.wgsl"),
-    "\n",
-    include_str!("shaders/look_back_words.wgsl")
-);
-/// Segmented sort: short segments in registers, chunks in workgroup
-/// memory, long segments by global merge passes.
-/// With `shaders/key_order.wgsl` and `shaders/sort_merge.wgsl` appended.
-pub const SEGMENTED_SORT: &str = concat!(
-    include_str!("shaders/segmented_sort.wgsl"),
-    "\n",
-    include_str!("shaders/key_order.wgsl"),
-    "\n",
-    include_str!("shaders/sort_merge.wgsl")
-);
-/// The contact sort: fixed segments of `2^LOG2_SEG` (key, u32 value)
-/// pairs sorted in registers ([`FixedSegmentedSort`](super::FixedSegmentedSort),
-/// the demos' `contact_sort` and the browser page run it;
-/// [`SegmentedSort`](super::SegmentedSort)'s short path is its
-/// general-offset form). With `shaders/key_order.wgsl` and
-/// `shaders/sort_merge.wgsl` appended.
-pub const CONTACT_SORT: &str = concat!(
-    include_str!("shaders/contact_sort.wgsl"),
-    "\n",
-    include_str!("shaders/key_order.wgsl"),
-    "\n",
-    include_str!("shaders/sort_merge.wgsl")
-);
-/// Stream compaction by a predicate (or of run starts): single pass with
-/// look-back, or tile counts and scatter around the device scan.
-/// With `shaders/look_back.wgsl` appended.
-pub const COMPACT: &str = concat!(
-    include_str!("shaders/compact.wgsl"),
-    "\n",
-    include_str!("shaders/look_back.wgsl")
-);
-/// Histogram by a bin function: workgroup histograms with
-/// subgroup-aggregated atomics, or global atomics for many bins.
-pub const HISTOGRAM: &str = include_str!("shaders/histogram.wgsl");
-/// Run keys and lengths from the run starts the compaction wrote.
-pub const RUN_LENGTH: &str = include_str!("shaders/run_length.wgsl");
-/// Zeroes a binding (a count, a histogram, look-back state) in a compute
-/// pass, without `COPY_DST`.
-pub const ZERO: &str = include_str!("shaders/zero.wgsl");
+use crate::error::Error;
+
+/// Every shader file and its text, by file name.
+pub const FILES: [(&str, &str); 18] = [
+    ("compact.wgsl", include_str!("shaders/compact.wgsl")),
+    (
+        "contact_sort.wgsl",
+        include_str!("shaders/contact_sort.wgsl"),
+    ),
+    ("histogram.wgsl", include_str!("shaders/histogram.wgsl")),
+    ("key_order.wgsl", include_str!("shaders/key_order.wgsl")),
+    ("look_back.wgsl", include_str!("shaders/look_back.wgsl")),
+    (
+        "look_back_words.wgsl",
+        include_str!("shaders/look_back_words.wgsl"),
+    ),
+    ("radix_key64.wgsl", include_str!("shaders/radix_key64.wgsl")),
+    (
+        "radix_onesweep.wgsl",
+        include_str!("shaders/radix_onesweep.wgsl"),
+    ),
+    ("radix_sort.wgsl", include_str!("shaders/radix_sort.wgsl")),
+    ("reduce.wgsl", include_str!("shaders/reduce.wgsl")),
+    (
+        "reduce_final.wgsl",
+        include_str!("shaders/reduce_final.wgsl"),
+    ),
+    ("run_length.wgsl", include_str!("shaders/run_length.wgsl")),
+    ("scan.wgsl", include_str!("shaders/scan.wgsl")),
+    ("scan_op.wgsl", include_str!("shaders/scan_op.wgsl")),
+    ("scan_tail.wgsl", include_str!("shaders/scan_tail.wgsl")),
+    (
+        "segmented_sort.wgsl",
+        include_str!("shaders/segmented_sort.wgsl"),
+    ),
+    ("sort_merge.wgsl", include_str!("shaders/sort_merge.wgsl")),
+    ("zero.wgsl", include_str!("shaders/zero.wgsl")),
+];
+
+/// The text of shader file `name` (`scan.wgsl`) alone, without what its
+/// header appends; `None` for a name not in [`FILES`].
+pub fn file(name: &str) -> Option<&'static str> {
+    FILES
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, text)| *text)
+}
+
+/// The files `text`'s `// Append:` header names, in order: the `.wgsl`
+/// names of the comment lines from `// Append:` on (what `web/build.sh`
+/// reads too).
+pub fn appended(text: &str) -> Vec<&str> {
+    let mut lines = text.lines().skip_while(|l| !l.starts_with("// Append:"));
+    let mut names = Vec::new();
+    if let Some(first) = lines.next() {
+        let rest = lines.take_while(|l| l.starts_with("//"));
+        for line in std::iter::once(first).chain(rest) {
+            let mut depth = 0usize;
+            for word in line.split(|c: char| c.is_whitespace() || c == ',') {
+                // Parenthesised notes (`(encode_key, decode_key)`) name
+                // functions, not files.
+                depth += word.matches('(').count();
+                let name = word.trim_end_matches(['.', ')']);
+                if depth == 0 && name.ends_with(".wgsl") {
+                    names.push(name);
+                }
+                depth = depth.saturating_sub(word.matches(')').count());
+            }
+        }
+    }
+    names
+}
+
+/// Shader file `name` with the files its `// Append:` header names
+/// appended, each after a newline: the source a device algorithm composes.
+pub fn source(name: &str) -> Result<String, Error> {
+    let text = file(name).ok_or_else(|| unknown(name))?;
+    let mut source = text.to_string();
+    for appended in appended(text) {
+        source.push('\n');
+        source.push_str(file(appended).ok_or_else(|| unknown(appended))?);
+    }
+    Ok(source)
+}
+
+/// The error for a file that is not one of the device shaders.
+fn unknown(name: &str) -> Error {
+    let names: Vec<&str> = FILES.iter().map(|(n, _)| *n).collect();
+    Error::Usage(format!(
+        "`{name}` is not a device shader (the files are {})",
+        names.join(", ")
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sources_append_what_their_headers_name() {
+        assert_eq!(
+            appended(file("scan.wgsl").unwrap()),
+            ["look_back.wgsl", "look_back_words.wgsl"]
+        );
+        assert_eq!(
+            appended(file("segmented_sort.wgsl").unwrap()),
+            ["key_order.wgsl", "sort_merge.wgsl"]
+        );
+        assert!(appended(file("reduce.wgsl").unwrap()).is_empty());
+        let compact = source("compact.wgsl").unwrap();
+        assert!(compact.starts_with(file("compact.wgsl").unwrap()));
+        assert!(compact.ends_with(file("look_back.wgsl").unwrap()));
+        // Every header names files that are there.
+        for (name, _) in FILES {
+            source(name).unwrap();
+        }
+        assert!(
+            source("nope.wgsl")
+                .unwrap_err()
+                .to_string()
+                .contains("scan.wgsl")
+        );
+    }
+}

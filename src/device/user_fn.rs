@@ -41,7 +41,7 @@ pub(crate) fn check(
     }
     let source = format!("{text}\nalias T = {element};\n");
     let file_name = format!("{algorithm} `{name}`");
-    let module = ctx.compose(&source, &file_name, &[])?.module;
+    let module = ctx.compose_text(&source, &file_name)?.module;
     let wrong = || {
         Err(Error::Usage(format!(
             "{algorithm}: the text must declare `fn {name}(x: T) -> {returns}` (T = {element})"

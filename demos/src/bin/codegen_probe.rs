@@ -109,7 +109,9 @@ impl Kernel {
             SubgroupSize::fixed(32).map_err(|e| e.to_string())?,
         );
         let source = match self {
-            Kernel::Scan => wavekit::device::shaders::SCAN.to_string(),
+            Kernel::Scan => {
+                wavekit::device::shaders::source("scan.wgsl").map_err(|e| e.to_string())?
+            }
             Kernel::Onesweep => {
                 let config = PassConfig {
                     shape: SHAPE,
@@ -120,7 +122,7 @@ impl Kernel {
                 let edits = config.edits();
                 let edits: Vec<(&str, &str)> =
                     edits.iter().map(|(f, t)| (*f, t.as_str())).collect();
-                edited(onesweep::SOURCE, "radix_onesweep.wgsl", &edits)
+                edited(&onesweep::SOURCE, "radix_onesweep.wgsl", &edits)
                     .map_err(|e| e.to_string())?
             }
         };

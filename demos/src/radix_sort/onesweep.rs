@@ -10,7 +10,9 @@ use super::{SHIFTS, SortBuffers};
 use crate::harness::{Ctx, grid};
 
 /// The shader, before the host's edits ([`PassConfig::edits`]).
-pub const SOURCE: &str = wavekit::device::shaders::RADIX_ONESWEEP;
+pub static SOURCE: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    wavekit::device::shaders::source("radix_onesweep.wgsl").expect("a device shader")
+});
 /// Digits per pass.
 const RADIX: usize = 256;
 /// The most workgroups of the histogram kernel: enough to fill a large GPU,
@@ -212,7 +214,7 @@ impl OneSweep {
             let pass_decl = format!("const PASS = {pass}u;");
             let mut all: Vec<(&str, &str)> = vec![("const PASS = 0u;", &pass_decl)];
             all.extend(edits.iter().map(|(from, to)| (*from, to.as_str())));
-            ctx.compose(SOURCE, "radix_onesweep.wgsl", &all)
+            ctx.compose(&SOURCE, "radix_onesweep.wgsl", &all)
         };
         // The histogram and the digit offsets do not depend on the pass:
         // they come from pass 0's module.

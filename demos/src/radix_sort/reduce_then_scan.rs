@@ -11,7 +11,9 @@ use super::{SHIFTS, SortBuffers};
 use crate::harness::{Ctx, grid};
 use crate::scan::{DeviceScan, ScanScratch};
 
-const SHADER: &str = wavekit::device::shaders::RADIX_SORT;
+static SHADER: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    wavekit::device::shaders::source("radix_sort.wgsl").expect("a device shader")
+});
 /// Keys per tile: 256 threads × 8.
 const TILE: usize = 2048;
 /// Digits per pass.
@@ -49,7 +51,7 @@ impl<'c> ReduceThenScan<'c> {
         for shift in SHIFTS {
             let shift_decl = format!("const SHIFT = {shift}u;");
             let module = ctx.compose(
-                SHADER,
+                &SHADER,
                 "radix_sort.wgsl",
                 &[
                     ("const SHIFT = 0u;", &shift_decl),

@@ -4,10 +4,10 @@
 //! output offsets by decoupled look-back and scatters. 64-bit keys take
 //! the same shader through [`wide::widen`].
 
-use super::{PassBits, RadixSortOptions, SortRanges, key_edits, passes, wide};
+use super::{PassBits, RadixSortOptions, SortRanges, key_params, passes, wide};
 use crate::backend::Range;
 use crate::device::context::{Context, Op, Pipeline, TempLayout, writable};
-use crate::device::shaders;
+use crate::device::shader::Shader;
 use crate::error::Error;
 use crate::expand::ValidModule;
 use crate::target::EMULATED_MAX_THREADS;
@@ -133,51 +133,27 @@ impl OneSweep {
         // loop budget more slowly (scan.wgsl); on an H100 the
         // read-modify-write spin cost 45% more through CUDA.
         let cpu = ctx.is_cpu();
-        let mut common = vec![
-            (
-                "const PAIRS = false;",
-                format!("const PAIRS = {};", options.pairs),
-            ),
-            (
-                "const BLOCK = 256u;",
-                format!("const BLOCK = {}u;", shape.block),
-            ),
-            (
-                "const ITEMS = 8u;",
-                format!("const ITEMS = {}u;", shape.items),
-            ),
-            (
-                "const SUBGROUPS = 8u;",
-                format!("const SUBGROUPS = {}u;", shape.block / min),
-            ),
-            (
-                "const SPIN_WITH_RMW = true;",
-                format!("const SPIN_WITH_RMW = {cpu};"),
-            ),
-            (
-                "const NARROW = false;",
-                format!("const NARROW = {};", max <= 32),
-            ),
-            (
-                "const BEGIN_BIT = 0u;",
-                format!("const BEGIN_BIT = {}u;", options.bits.start),
-            ),
-            (
-                "const END_BIT = 32u;",
-                format!("const END_BIT = {}u;", options.bits.end),
-            ),
-        ];
-        common.extend(ctx.look_back_switches());
-        let mut source = writable(shaders::RADIX_ONESWEEP);
+        let mut shader = Shader::new("radix_onesweep.wgsl")?.map(|text| Ok(writable(text)))?;
         if options.key.is_wide() {
-            source = wide::widen(&source, wide::PassShader::OneSweep)?;
+            shader = shader.map(|text| wide::widen(text, wide::PassShader::OneSweep))?;
         }
+        let shader = shader
+            .set("PAIRS", options.pairs)
+            .set("BLOCK", format!("{}u", shape.block))
+            .set("ITEMS", format!("{}u", shape.items))
+            .set("SUBGROUPS", format!("{}u", shape.block / min))
+            .set("SPIN_WITH_RMW", cpu)
+            .set("NARROW", max <= 32)
+            .set("BEGIN_BIT", format!("{}u", options.bits.start))
+            .set("END_BIT", format!("{}u", options.bits.end))
+            .set_all(ctx.look_back_switches());
         let compose = |index: usize, pass: &PassBits| {
-            let mut edits = common.clone();
-            edits.push(("const PASS = 0u;", format!("const PASS = {index}u;")));
-            edits.extend(key_edits(options.key, pass));
-            let edits: Vec<(&str, &str)> = edits.iter().map(|(a, b)| (*a, b.as_str())).collect();
-            ctx.compose(&source, "radix_onesweep.wgsl", &edits)
+            ctx.compose(
+                &shader
+                    .clone()
+                    .set("PASS", format!("{index}u"))
+                    .set_all(key_params(options.key, pass)),
+            )
         };
         let plan = passes(&options.bits);
         // The histogram and the digit offsets do not depend on the pass:

@@ -5,11 +5,11 @@
 //! `block::radix_rank_match_atomic_or` and scattering. 64-bit keys take
 //! the same shader through [`wide::widen`].
 
-use super::{RadixSortOptions, SortRanges, key_edits, passes, wide};
+use super::{RadixSortOptions, SortRanges, key_params, passes, wide};
 use crate::backend::Range;
 use crate::device::context::{Context, Op, Pipeline, TempLayout, writable};
 use crate::device::scan::{Scan, ScanKind};
-use crate::device::shaders;
+use crate::device::shader::Shader;
 use crate::error::Error;
 
 /// Keys per tile: 256 threads × 8.
@@ -37,23 +37,19 @@ impl ReduceThenScan {
     /// and the device scan (reduce-then-scan too unless the device keeps
     /// started workgroups running).
     pub fn new(ctx: &Context, options: &RadixSortOptions) -> Result<Self, Error> {
-        let mut source = writable(shaders::RADIX_SORT);
+        let mut shader = Shader::new("radix_sort.wgsl")?.map(|text| Ok(writable(text)))?;
         if options.key.is_wide() {
-            source = wide::widen(&source, wide::PassShader::ReduceThenScan)?;
+            shader = shader.map(|text| wide::widen(text, wide::PassShader::ReduceThenScan))?;
         }
         let mut built = Vec::new();
         for pass in passes(&options.bits) {
-            let mut edits = key_edits(options.key, &pass);
-            edits.push((
-                "const SHIFT = 0u;",
-                format!("const SHIFT = {}u;", pass.shift),
-            ));
-            edits.push((
-                "const PAIRS = false;",
-                format!("const PAIRS = {};", options.pairs),
-            ));
-            let edits: Vec<(&str, &str)> = edits.iter().map(|(a, b)| (*a, b.as_str())).collect();
-            let module = ctx.compose(&source, "radix_sort.wgsl", &edits)?;
+            let module = ctx.compose(
+                &shader
+                    .clone()
+                    .set_all(key_params(options.key, &pass))
+                    .set("SHIFT", format!("{}u", pass.shift))
+                    .set("PAIRS", options.pairs),
+            )?;
             let [upsweep, downsweep] = ctx.pipelines(&module, ["upsweep", "downsweep"])?;
             built.push(Pass { upsweep, downsweep });
         }

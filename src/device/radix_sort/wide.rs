@@ -155,7 +155,7 @@ pub(crate) fn widen(source: &str, shader: PassShader) -> Result<String, Error> {
         text = text.replace(from, to);
     }
     let mut added = String::new();
-    for (name, function) in functions(shaders::RADIX_KEY64) {
+    for (name, function) in functions(key64()) {
         match function_span(&text, name) {
             Some(span) => text.replace_range(span, function),
             None => {
@@ -167,6 +167,11 @@ pub(crate) fn widen(source: &str, shader: PassShader) -> Result<String, Error> {
     }
     text.push_str(&added);
     Ok(text)
+}
+
+/// `shaders/radix_key64.wgsl`: the key functions of 64-bit keys.
+fn key64() -> &'static str {
+    shaders::file("radix_key64.wgsl").unwrap_or_else(|| unreachable!("a file of shaders::FILES"))
 }
 
 fn missing(shader: PassShader, from: &str) -> Error {
@@ -225,10 +230,10 @@ mod tests {
     #[test]
     fn widen_replaces_the_key_functions() {
         for (source, shader) in [
-            (shaders::RADIX_SORT, PassShader::ReduceThenScan),
-            (shaders::RADIX_ONESWEEP, PassShader::OneSweep),
+            ("radix_sort.wgsl", PassShader::ReduceThenScan),
+            ("radix_onesweep.wgsl", PassShader::OneSweep),
         ] {
-            let wide = widen(source, shader).expect("widens");
+            let wide = widen(&shaders::source(source).unwrap(), shader).expect("widens");
             assert!(wide.contains("fn key_digit(key: vec2<u32>) -> u32"));
             assert!(wide.contains("fn encode_key(k: vec2<u32>) -> vec2<u32>"));
             assert!(!wide.contains("fn encode_key(k: u32)"));
@@ -241,7 +246,7 @@ mod tests {
             }
             assert!(wide.contains("keys_out: array<vec2<u32>>;"), "{shader:?}");
         }
-        assert_eq!(functions(shaders::RADIX_KEY64).len(), 6);
+        assert_eq!(functions(key64()).len(), 6);
     }
 
     #[test]

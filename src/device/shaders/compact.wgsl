@@ -3,7 +3,7 @@
 // (wavekit::device::SelectIf, wavekit::device::RunLengthEncode's first step,
 // the demos' `compact`).
 //
-// Host edits (each a whole declaration, below): the element type T (u32,
+// Parameters (declared below, set by name by the host): the element type T (u32,
 // i32 or f32); the predicate `keep` (a pure function of the element; the
 // default keeps the u32 below 2^31); `keep_at` (of the element's index and
 // the element: DeviceSelect::Flagged's reads its flag from a sixth binding,
@@ -71,7 +71,7 @@ const STATE_AGGREGATE = 0x40000000u;
 const STATE_PREFIX = 0x80000000u;
 const STATE_MASK = 0xc0000000u;
 const COUNT_MASK = 0x3fffffffu;
-// The look-back's walk and switches, as scan.wgsl's (the host edits
+// The look-back's walk and switches, as scan.wgsl's (the host sets
 // WINDOW to false where subgroups are emulated).
 const WINDOW = true;
 const FALLBACK = true;

@@ -30,7 +30,7 @@
 //   default), encoded to u32 of the same order (radix_sort.wgsl's flip: f32
 //   -0 before +0, NaNs by their bits) and decoded on the way out, so the
 //   sort compares u32; the empty slot encodes to the largest key.
-// Host edits: LOG2_SEG, LOG2_TILE, KEY_ORDER, PAIRS (false: keys alone;
+// Parameters (set by name by the host): LOG2_SEG, LOG2_TILE, KEY_ORDER, PAIRS (false: keys alone;
 //   the value bindings are then bound but never read or written, and ties
 //   of equal keys go either way, which equal keys cannot show).
 //   wavekit::device::FixedSegmentedSort, the demos' `contact_sort` and the

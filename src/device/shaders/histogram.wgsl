@@ -1,8 +1,8 @@
 // Histogram: BINS u32 counts of the elements of `input` by `bin(x)`, added
 // to `bins` (wavekit::device::Histogram zeroes them first; the demos'
-// `histogram` with the default edits: 256 bins of the low byte of u32).
+// `histogram` with the default parameters: 256 bins of the low byte of u32).
 //
-// Host edits (each a whole declaration, below): the element type T (u32,
+// Parameters (declared below, set by name by the host): the element type T (u32,
 // i32 or f32); BINS; SHARED_BINS (the workgroup histogram's size: BINS for
 // `histogram`, or 1 where the bins do not fit workgroup memory and the host
 // runs `histogram_global`); the bin function `bin` (the bin of an element:

@@ -6,7 +6,7 @@
 // reduce-then-scan's 2 reads and 1 write.
 //
 // Entry points (the host composes the file once per pass with `const PASS`
-// edited to 0..3, and the other constants as described at their
+// set to 0..3, and the other constants as described at their
 // declarations):
 //   histogram (grid of H <= 65535 workgroups in x): workgroup w counts the
 //     four digits of the keys of its span of tiles in workgroup atomics and
@@ -107,7 +107,7 @@
 
 const PASS = 0u;
 // The bits sorted: BEGIN_BIT..END_BIT of the (encoded) keys, 8 a pass from
-// BEGIN_BIT; the last pass's digit may be narrower (DIGIT_BITS, edited per
+// BEGIN_BIT; the last pass's digit may be narrower (DIGIT_BITS, set per
 // pass by the host).
 const BEGIN_BIT = 0u;
 const END_BIT = 32u;

@@ -2,7 +2,7 @@
 // scatter of the keys by the 8-bit digit `extractBits(key, SHIFT, 8)`.
 //
 // Reduce-then-scan, as CUB's DeviceRadixSort before OneSweep. The host
-// composes this file once per pass with `const SHIFT` edited to 0, 8, 16, 24
+// composes this file once per pass with `const SHIFT` set to 0, 8, 16, 24
 // (the digit is a compile-time argument of the radix rank) and `const PAIRS`
 // to true when values travel with the keys; each pass is three steps:
 //   upsweep: partition p (the linear workgroup index `wid.x + wid.y * nwg.x`,
@@ -38,7 +38,7 @@
 
 const SHIFT = 0u;
 // Bits of this pass's digit: 8, or fewer in a last pass that ends at the
-// caller's end bit (wavekit::device::RadixSort edits it).
+// caller's end bit (wavekit::device::RadixSort sets it).
 const DIGIT_BITS = 8u;
 // Key order (see encode_key in key_order.wgsl): 0 u32, 1 i32, 2 f32. The first pass
 // encodes the keys it reads, the last decodes those it writes; with u32

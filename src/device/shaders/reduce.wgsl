@@ -11,7 +11,7 @@
 // Bindings: 0 input (array<vec4<T>>, n / 4 elements: n a multiple of 4),
 //   1 partials (array<T>, G elements), 2 result (array<T>, 1 element).
 //   partial_* binds 0 and 1 (2 is bound but unused); final_* reads 1, writes 2.
-// `alias T` may be edited to u32 (the host does) — the shader is the same.
+// `alias T` may be set to u32 (the host does) — the shader is the same.
 // min / max need no identity: every accumulator starts from input[0].
 #import wavekit::block as blk
 

@@ -10,7 +10,7 @@
 //   for n = 0, where input and partials are any 4 bytes: sum 0, min the
 //   largest T (f32: the largest finite, as CUB's numeric_limits max), max
 //   the lowest.
-// `alias T` and the constants LOWEST / HIGHEST are edited by the host per T.
+// `alias T` and the constants LOWEST / HIGHEST are set by the host per T.
 #import wavekit::block as blk
 
 alias T = f32;

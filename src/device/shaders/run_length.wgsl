@@ -3,7 +3,7 @@
 // first element and the number of runs): run j's key is input[starts[j]]
 // and its length starts[j + 1] - starts[j] (the last run ends at n).
 //
-// Host edits: the element type T below (u32 or i32).
+// Parameters (set by name by the host): the element type T below (u32 or i32).
 // run_lengths: dispatch ceil(n / 256) workgroups (spilling into y), one run
 // per thread; threads past the number of runs return.
 // Bindings: 0 input (array<T>, n), 1 starts (array<u32>, n), 2 count (1 word),

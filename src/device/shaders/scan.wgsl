@@ -1,6 +1,6 @@
 // Device-wide exclusive prefix sum of u32 (wrapping), in tiles of
 // TILE_QUADS vec4s = 8192 elements for BLOCK = 256 threads; the inclusive
-// sum with `const INCLUSIVE` edited to true (wavekit::device::Scan).
+// sum with `const INCLUSIVE` set to true (wavekit::device::Scan).
 //
 // Tile layout (lane-striped, as CUB's warp-striped loads): subgroup g of S
 // lanes owns the QUADS * S consecutive vec4s from
@@ -57,7 +57,7 @@ const TILE_QUADS = BLOCK * QUADS;
 // Subgroups per workgroup at the smallest subgroup size, 4 lanes.
 const MAX_SUBGROUPS = BLOCK / 4u;
 // The look-back's walk (look_back.wgsl): true, the subgroup of thread 0
-// reads S predecessors a round; the host edits it to false where subgroups
+// reads S predecessors a round; the host sets it to false where subgroups
 // are emulated (every emulated operation is a workgroup barrier, which one
 // subgroup cannot reach alone), and thread 0 walks alone.
 const WINDOW = true;

@@ -28,7 +28,7 @@
 // Elements past n read as the identity and are not written, so n need not
 // be a multiple of anything.
 //
-// Host edits: `alias T`, `const INCLUSIVE`, the operator `fn scan_op` (the
+// Parameters (set by name by the host): `alias T`, `const INCLUSIVE`, the operator `fn scan_op` (the
 // host replaces its line by the user's function text and a `scan_op` that
 // calls it) and `fn scan_identity`; FALLBACK and STALL_EVERY (look_back.wgsl).
 // Bindings: 0 input (array<T>, n), 1 output (array<T>, n), 2 tile_sums

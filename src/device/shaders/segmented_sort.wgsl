@@ -40,7 +40,7 @@
 // Offsets must be non-decreasing with offsets[segments] <= n; other offsets
 // give unspecified (but in-bounds) results.
 //
-// Host edits: KEY_ORDER, PAIRS, LOG2_TILE (log2 of the smallest subgroup
+// Parameters (set by name by the host): KEY_ORDER, PAIRS, LOG2_TILE (log2 of the smallest subgroup
 // size, at most 5).
 // Bindings: 0 keys_in, 1 values_in (array<u32>, n; values any 4 bytes
 //   without PAIRS), 2 offsets (segments + 1), 3 keys_out, 4 values_out
