@@ -10,7 +10,8 @@
 //!
 //!   wavekit-codegen-probe emit DIR
 //!
-//! writes `DIR/KERNEL.spv` (naga's SPIR-V with the options wgpu's Vulkan
+//! writes `DIR/KERNEL.spv` and `DIR/KERNEL-plain.spv` (without the look-back's
+//! fallback, `const FALLBACK = false;`: the form the library runs on NVIDIA) (naga's SPIR-V with the options wgpu's Vulkan
 //! back end uses on a device with `robustBufferAccess2`: indices clamped,
 //! buffers left to the driver, workgroup memory zeroed by the driver, no
 //! loop bounding, as the library asks) and `DIR/KERNEL.comp` (naga's GLSL
@@ -102,8 +103,19 @@ impl Kernel {
         }
     }
 
-    /// The module, composed as the library composes it on NVIDIA.
-    fn module(self) -> Result<wavekit::expand::ValidModule, String> {
+    /// The entry point of the form without the look-back's fallback
+    /// (`const FALLBACK = false;`), the one the library runs where the
+    /// device keeps started workgroups running (NVIDIA, AMD, Intel, CUDA).
+    fn plain_entry(self) -> &'static str {
+        match self {
+            Kernel::Scan => "scan_lookback_plain",
+            Kernel::Onesweep => "onesweep",
+        }
+    }
+
+    /// The module, composed as the library composes it on NVIDIA; `plain`:
+    /// without the look-back's fallback.
+    fn module(self, plain: bool) -> Result<wavekit::expand::ValidModule, String> {
         let target = Target::new(
             Backend::Vulkan,
             SubgroupSize::fixed(32).map_err(|e| e.to_string())?,
@@ -125,6 +137,16 @@ impl Kernel {
                 edited(&onesweep::SOURCE, "radix_onesweep.wgsl", &edits)
                     .map_err(|e| e.to_string())?
             }
+        };
+        let source = if plain {
+            edited(
+                &source,
+                self.name(),
+                &[("const FALLBACK = true;", "const FALLBACK = false;")],
+            )
+            .map_err(|e| e.to_string())?
+        } else {
+            source
         };
         Composer::new(target)
             .compose(&source, self.name())
@@ -166,13 +188,21 @@ enum Command {
 fn emit(dir: &PathBuf) -> Result<(), String> {
     std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
     for kernel in [Kernel::Scan, Kernel::Onesweep] {
-        emit_kernel(dir, kernel)?;
+        emit_kernel(dir, kernel, false)?;
+        emit_kernel(dir, kernel, true)?;
     }
     Ok(())
 }
 
-fn emit_kernel(dir: &std::path::Path, kernel: Kernel) -> Result<(), String> {
-    let valid = kernel.module()?;
+/// Writes `DIR/KERNEL.spv` and `.comp`, or with `plain` (no look-back
+/// fallback) `DIR/KERNEL-plain.spv` and `.comp` of the plain entry point.
+fn emit_kernel(dir: &std::path::Path, kernel: Kernel, plain: bool) -> Result<(), String> {
+    let valid = kernel.module(plain)?;
+    let entry = if plain {
+        kernel.plain_entry()
+    } else {
+        kernel.entry()
+    };
     let policies = naga::proc::BoundsCheckPolicies {
         index: naga::proc::BoundsCheckPolicy::Restrict,
         buffer: naga::proc::BoundsCheckPolicy::Unchecked,
@@ -189,12 +219,12 @@ fn emit_kernel(dir: &std::path::Path, kernel: Kernel) -> Result<(), String> {
     };
     let pipeline = naga::back::spv::PipelineOptions {
         shader_stage: naga::ShaderStage::Compute,
-        entry_point: kernel.entry().into(),
+        entry_point: entry.into(),
     };
     let words =
         naga::back::spv::write_vec(&valid.module, &valid.info, &spv_options, Some(&pipeline))
             .map_err(|e| format!("SPIR-V: {e}"))?;
-    let name = kernel.name();
+    let name = format!("{}{}", kernel.name(), if plain { "-plain" } else { "" });
     std::fs::write(
         dir.join(format!("{name}.spv")),
         bytemuck::cast_slice::<u32, u8>(&words),
@@ -212,7 +242,7 @@ fn emit_kernel(dir: &std::path::Path, kernel: Kernel) -> Result<(), String> {
     };
     let glsl_pipeline = naga::back::glsl::PipelineOptions {
         shader_stage: naga::ShaderStage::Compute,
-        entry_point: kernel.entry().into(),
+        entry_point: entry.into(),
         multiview: None,
     };
     let mut text = String::new();
@@ -551,7 +581,7 @@ fn run(
         gpu.device.create_shader_module_trusted(
             wgpu::ShaderModuleDescriptor {
                 label: Some("wgpu"),
-                source: wgpu::ShaderSource::Naga(Cow::Owned(kernel.module()?.module)),
+                source: wgpu::ShaderSource::Naga(Cow::Owned(kernel.module(false)?.module)),
             },
             wgpu::ShaderRuntimeChecks {
                 force_loop_bounding: false,

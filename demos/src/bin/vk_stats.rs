@@ -43,6 +43,10 @@ struct Args {
     /// zero it).
     #[arg(long)]
     no_zeroing: bool,
+    /// Also write the driver's internal representations of each kernel
+    /// (where it offers any) to `DIR/FILE/ENTRY.EXECUTABLE.N.txt`.
+    #[arg(long, value_name = "DIR")]
+    ir: Option<std::path::PathBuf>,
     /// SPIR-V files, each `FILE.spv@ENTRY` (the entry point; default `main`).
     #[arg(required = true)]
     kernels: Vec<String>,
@@ -251,7 +255,12 @@ fn open(args: &Args) -> Result<Gpu, String> {
 
 /// The driver's statistics of entry `entry` of SPIR-V `words`, one JSON
 /// value per executable statistic.
-fn statistics(gpu: &Gpu, words: &[u32], entry: &str) -> Result<Vec<serde_json::Value>, String> {
+fn statistics(
+    gpu: &Gpu,
+    words: &[u32],
+    entry: &str,
+    ir: Option<&std::path::Path>,
+) -> Result<Vec<serde_json::Value>, String> {
     let device = &gpu.device;
     let mut sets: Vec<Vec<vk::DescriptorSetLayoutBinding>> = Vec::new();
     for (set, binding, uniform) in bindings(words)? {
@@ -301,7 +310,10 @@ fn statistics(gpu: &Gpu, words: &[u32], entry: &str) -> Result<Vec<serde_json::V
         let create = vk::ComputePipelineCreateInfo::default()
             .stage(stage)
             .layout(pipeline_layout)
-            .flags(vk::PipelineCreateFlags::CAPTURE_STATISTICS_KHR);
+            .flags(
+                vk::PipelineCreateFlags::CAPTURE_STATISTICS_KHR
+                    | vk::PipelineCreateFlags::CAPTURE_INTERNAL_REPRESENTATIONS_KHR,
+            );
         let pipeline = device
             .create_compute_pipelines(vk::PipelineCache::null(), &[create], None)
             .map_err(|(_, e)| format!("vkCreateComputePipelines `{entry}`: {e}"))?[0];
@@ -318,6 +330,13 @@ fn statistics(gpu: &Gpu, words: &[u32], entry: &str) -> Result<Vec<serde_json::V
                     .pipeline(pipeline)
                     .executable_index(index as u32);
                 let exe_name = c_text(&executable.name);
+                if let Some(dir) = ir {
+                    for (k, (name, text)) in representations(gpu, &info)?.into_iter().enumerate() {
+                        let file = dir.join(format!("{entry}.{index}.{k}.txt"));
+                        std::fs::write(&file, format!("// {name}\n{text}"))
+                            .map_err(|e| format!("{}: {e}", file.display()))?;
+                    }
+                }
                 for stat in gpu
                     .stats
                     .get_pipeline_executable_statistics(&info)
@@ -353,6 +372,55 @@ fn statistics(gpu: &Gpu, words: &[u32], entry: &str) -> Result<Vec<serde_json::V
     }
 }
 
+/// The driver's internal representations of one executable: (name, text).
+///
+/// # Safety
+///
+/// `info` names an executable of a live pipeline created with
+/// `CAPTURE_INTERNAL_REPRESENTATIONS_KHR`.
+unsafe fn representations(
+    gpu: &Gpu,
+    info: &vk::PipelineExecutableInfoKHR<'_>,
+) -> Result<Vec<(String, String)>, String> {
+    let get = gpu
+        .stats
+        .fp()
+        .get_pipeline_executable_internal_representations_khr;
+    let device = gpu.device.handle();
+    let mut count = 0u32;
+    // SAFETY: the count query of the two-call idiom.
+    unsafe { get(device, info, &mut count, std::ptr::null_mut()) }
+        .result()
+        .map_err(|e| format!("vkGetPipelineExecutableInternalRepresentationsKHR: {e}"))?;
+    let mut found =
+        vec![vk::PipelineExecutableInternalRepresentationKHR::default(); count as usize];
+    // SAFETY: `found` holds `count` structures; with null data pointers
+    // the driver writes each one's size.
+    unsafe { get(device, info, &mut count, found.as_mut_ptr()) }
+        .result()
+        .map_err(|e| format!("vkGetPipelineExecutableInternalRepresentationsKHR: {e}"))?;
+    let mut buffers: Vec<Vec<u8>> = found.iter().map(|r| vec![0u8; r.data_size]).collect();
+    for (r, buffer) in found.iter_mut().zip(&mut buffers) {
+        r.p_data = buffer.as_mut_ptr().cast();
+    }
+    // SAFETY: each data pointer has its size's bytes.
+    unsafe { get(device, info, &mut count, found.as_mut_ptr()) }
+        .result()
+        .map_err(|e| format!("vkGetPipelineExecutableInternalRepresentationsKHR: {e}"))?;
+    Ok(found
+        .iter()
+        .zip(&buffers)
+        .map(|(r, data)| {
+            let text = if r.is_text == vk::TRUE {
+                String::from_utf8_lossy(data.split(|&b| b == 0).next().unwrap_or(&[])).into_owned()
+            } else {
+                format!("({} bytes of binary data)", data.len())
+            };
+            (c_text(&r.name), text)
+        })
+        .collect())
+}
+
 /// A fixed-size C string of Vulkan's as text.
 fn c_text(chars: &[std::ffi::c_char]) -> String {
     // SAFETY: Vulkan's fixed-size strings are NUL-terminated within their
@@ -377,7 +445,17 @@ fn run(args: &Args) -> Result<(), String> {
             .chunks_exact(4)
             .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect();
-        for mut line in statistics(&gpu, &words, entry).map_err(|e| format!("{path}: {e}"))? {
+        // One folder per SPIR-V file: DIR/FILE/.
+        let ir = args.ir.as_ref().map(|dir| {
+            let stem = std::path::Path::new(path).file_stem().unwrap_or_default();
+            dir.join(stem)
+        });
+        if let Some(dir) = &ir {
+            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        }
+        for mut line in
+            statistics(&gpu, &words, entry, ir.as_deref()).map_err(|e| format!("{path}: {e}"))?
+        {
             line["probe"] = json!("vk-stats");
             line["device"] = json!(gpu.name);
             line["file"] = json!(path);
