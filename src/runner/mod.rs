@@ -131,6 +131,27 @@ impl Gpu {
         &self.info
     }
 
+    /// Device memory in use, in bytes, where the API says: wgpu's allocator
+    /// report (what wgpu has allocated), CUDA's `cuMemGetInfo` (the whole
+    /// device's); `None` on HIP and where wgpu's back end keeps no report.
+    pub fn memory_in_use(&self) -> Option<u64> {
+        match &self.device {
+            Device::Wgpu(d) => d
+                .device()
+                .generate_allocator_report()
+                .map(|r| r.total_allocated_bytes),
+            #[cfg(feature = "native")]
+            Device::Cuda(d) => {
+                d.driver.context().bind_to_thread().ok()?;
+                wavekit_native::cudarc::driver::result::mem_get_info()
+                    .ok()
+                    .map(|(free, total)| (total - free) as u64)
+            }
+            #[cfg(feature = "native")]
+            Device::Hip(_) => None,
+        }
+    }
+
     /// The limits every dispatch and buffer is checked against.
     pub fn limits(&self) -> &DeviceLimits {
         &self.limits

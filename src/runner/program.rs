@@ -51,12 +51,19 @@ impl Buffer {
     /// The whole buffer as a [`crate::device`] algorithm's slice: the wgpu
     /// buffer, or the CUDA or HIP allocation.
     pub fn slice(&self) -> Slice<'_> {
+        self.slice_at(0)
+    }
+
+    /// The buffer from byte `offset` on as a [`crate::device`] algorithm's
+    /// slice (the call checks the offset's alignment and the bytes it
+    /// needs).
+    pub fn slice_at(&self, offset: u64) -> Slice<'_> {
         match &self.inner {
-            BufferInner::Wgpu(b) => b.into(),
+            BufferInner::Wgpu(b) => Slice::new(b, offset),
             #[cfg(feature = "native")]
-            BufferInner::Cuda(b) => Slice::cuda(b.memory(), 0),
+            BufferInner::Cuda(b) => Slice::cuda(b.memory(), offset),
             #[cfg(feature = "native")]
-            BufferInner::Hip(b) => Slice::hip(b.memory(), 0),
+            BufferInner::Hip(b) => Slice::hip(b.memory(), offset),
         }
     }
 
