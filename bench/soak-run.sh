@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
-# The soak of issue 37 on the device machine: `wavekit-soak` through CUDA and
-# through Vulkan at once, SOAK_SECONDS each (default 620, over ten minutes),
-# sizes up to 2^MAX_LOG2 (26). A device call lasts at most 600 s, so it runs
-# in two calls, from the repository root with .llvm-debs, .gl and
-# target/soak/wk-soak (a stripped `cargo build --release -p wavekit-demos
-# --bin wavekit-soak`) carried:
+# The soak of issue 37 on the device machine: `wavekit-soak` through each of
+# BACKENDS (cuda, vulkan), SOAK_SECONDS each (default 620, over ten
+# minutes), sizes up to 2^MAX_LOG2 (26). One back end at a time: CUDA's
+# memory figure (`cuMemGetInfo`) is the whole device's. A device call lasts at
+# most 600 s, so a soak spans two calls, from the repository root with
+# .llvm-debs, .gl and target/soak/wk-soak (a stripped `cargo build --release
+# -p wavekit-demos --bin wavekit-soak`) carried:
 #
-#   MODE=start bash bench/soak-run.sh OUT      # starts both in their own sessions, waits WAIT (570) s
-#   MODE=collect bash bench/soak-run.sh OUT    # in the next call (the machine still held): waits for
-#                                              # both to end, copies their lines and logs to OUT
+#   BACKENDS=cuda MODE=start bash bench/soak-run.sh OUT     # starts it in its own session, waits WAIT (570) s
+#   BACKENDS=cuda MODE=collect bash bench/soak-run.sh OUT   # the next call (the machine still held): waits for
+#                                                           # it to end, copies its lines and log to OUT
 #
 # Each soak prints a JSON line a minute and a last one with its calls,
 # failures and device memory at the start and the end; exit 0 means no
@@ -20,7 +21,7 @@ RUN=/tmp/wk-soak
 BIN=${SOAK_BIN:-target/soak/wk-soak}
 case ${MODE:?MODE=start or collect} in
 start)
-    mkdir -p /opt/wk "$RUN" && for f in .llvm-debs/*.deb; do dpkg -x "$f" /opt/wk; done
+    mkdir -p /opt/wk "$RUN" && [[ -f /opt/wk/.done ]] || { for f in .llvm-debs/*.deb; do dpkg -x "$f" /opt/wk; done; touch /opt/wk/.done; }
     for f in .gl/*.deb; do dpkg -x "$f" /; done
     ldconfig
     ICD=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
@@ -28,8 +29,8 @@ start)
     export XDG_RUNTIME_DIR=/tmp/wavekit-runtime
     mkdir -p "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
     cp "$BIN" "$RUN/wk-soak"
-    nvidia-smi --query-gpu=name,driver_version,memory.used,memory.total --format=csv >"$RUN/gpu-start.csv"
-    for backend in cuda vulkan; do
+    nvidia-smi --query-gpu=name,driver_version,memory.used,memory.total --format=csv >>"$RUN/gpu-start.csv"
+    for backend in ${BACKENDS:-cuda}; do
         setsid env "LD_LIBRARY_PATH=/opt/wk/usr/lib/x86_64-linux-gnu" \
             "WAVEKIT_LIBDEVICE=$PWD/.llvm-debs/libdevice.10.bc" \
             "$RUN/wk-soak" --seconds "${SOAK_SECONDS:-620}" --max-log2 "${MAX_LOG2:-26}" \
@@ -39,15 +40,15 @@ start)
         echo "started $backend: pid $(cat "$RUN/$backend.pid") at $(date -u '+%F %T') UTC"
     done
     sleep "${WAIT:-570}"
-    for backend in cuda vulkan; do echo "== $backend so far"; tail -n 2 "$RUN/$backend.jsonl"; done
+    for backend in ${BACKENDS:-cuda}; do echo "== $backend so far"; tail -n 2 "$RUN/$backend.jsonl"; done
     ;;
 collect)
-    for backend in cuda vulkan; do
+    for backend in ${BACKENDS:-cuda}; do
         while kill -0 "$(cat "$RUN/$backend.pid")" 2>/dev/null; do sleep 5; done
     done
-    nvidia-smi --query-gpu=name,driver_version,memory.used,memory.total --format=csv >"$RUN/gpu-end.csv"
+    nvidia-smi --query-gpu=name,driver_version,memory.used,memory.total --format=csv >>"$RUN/gpu-end.csv"
     cp "$RUN"/*.jsonl "$RUN"/*.err "$RUN"/gpu-*.csv "$OUT/"
-    for backend in cuda vulkan; do
+    for backend in ${BACKENDS:-cuda}; do
         echo "== $backend"; tail -n 1 "$OUT/$backend.jsonl"; grep -c FAIL "$OUT/$backend.err" || true
     done
     ;;

@@ -36,7 +36,7 @@ fn thirty_seconds_of_every_algorithm_on_lavapipe_fail_nothing_and_leak_nothing()
         assert!(count.as_u64().unwrap_or(0) >= 20, "{name}: {done}");
     }
     let (start, end) = (
-        done["memory_bytes_start"].as_u64(),
+        done["memory_bytes_after_first_program"].as_u64(),
         done["memory_bytes_end"].as_u64(),
     );
     if let (Some(start), Some(end)) = (start, end) {

@@ -7,8 +7,10 @@
 //! exactly in O(n): keys in order, values a stable permutation), and every
 //! guard word must be intact. It prints one JSON line per minute and a last
 //! one with the calls, the bytes, the failures and the device memory in
-//! use at the start and the end (wgpu's allocator report; CUDA's
-//! `cuMemGetInfo`), and exits 1 on any failure or growth.
+//! use (wgpu's allocator report; CUDA's `cuMemGetInfo`) at the start, after
+//! the first program, at the end, and after the algorithms are dropped,
+//! each with every program's buffers freed; it exits 1 on any failure or
+//! on growth from the first program to the end.
 //!
 //! ```text
 //! wavekit-soak --seconds 600 --backend cuda
@@ -463,49 +465,61 @@ fn run(args: &Args) -> Result<bool, Error> {
         gpu.info().driver,
         args.seconds
     );
+    // The memory in use after the first program, its buffers freed: the
+    // baseline, since a driver reserves some memory at a context's first
+    // launches and keeps it (CUDA's local-memory reservation).
+    let mut memory_warm = None;
     while start.elapsed() < Duration::from_secs(args.seconds) {
-        // Two algorithms in one program, a copy of the caller's between.
-        let picks = [
-            rng.random_range(0..NAMES.len()),
-            rng.random_range(0..NAMES.len()),
-        ];
-        let prepared = picks
-            .iter()
-            .map(|&which| {
-                let n = size(&mut rng, args.max_log2);
-                prepare(&gpu, &algorithms, &mut rng, which, n)
-            })
-            .collect::<Result<Vec<Call>, Error>>()?;
-        let copy_source = gpu.upload(bytes_of(
-            &prepared[0]
-                .input
+        // Two algorithms in one program, a copy of the caller's between;
+        // every buffer of the program freed at the end of the block.
+        {
+            let picks = [
+                rng.random_range(0..NAMES.len()),
+                rng.random_range(0..NAMES.len()),
+            ];
+            let prepared = picks
                 .iter()
-                .take(1024)
-                .copied()
-                .collect::<Vec<u32>>()
-                .max_len_one(),
-        ))?;
-        let copy_target = gpu.buffer(copy_source.size())?;
-        let first = |queue: wavekit::device::Queue<'_>| record(&algorithms, &prepared[0], queue);
-        let second = |queue: wavekit::device::Queue<'_>| record(&algorithms, &prepared[1], queue);
-        gpu.execute(&[
-            Step::Record(&first),
-            Step::Copy {
-                src: &copy_source,
-                dst: &copy_target,
-            },
-            Step::Record(&second),
-        ])?;
-        if gpu.read(&copy_target)? != gpu.read(&copy_source)? {
-            failures.push("the caller's copy between two calls differs".into());
-        }
-        for (call, &which) in prepared.iter().zip(&picks) {
-            check(&gpu, call, &mut failures)?;
-            calls += 1;
-            counts[which] += 1;
-            bytes += 4 * call.n as u64;
+                .map(|&which| {
+                    let n = size(&mut rng, args.max_log2);
+                    prepare(&gpu, &algorithms, &mut rng, which, n)
+                })
+                .collect::<Result<Vec<Call>, Error>>()?;
+            let copy_source = gpu.upload(bytes_of(
+                &prepared[0]
+                    .input
+                    .iter()
+                    .take(1024)
+                    .copied()
+                    .collect::<Vec<u32>>()
+                    .max_len_one(),
+            ))?;
+            let copy_target = gpu.buffer(copy_source.size())?;
+            let first =
+                |queue: wavekit::device::Queue<'_>| record(&algorithms, &prepared[0], queue);
+            let second =
+                |queue: wavekit::device::Queue<'_>| record(&algorithms, &prepared[1], queue);
+            gpu.execute(&[
+                Step::Record(&first),
+                Step::Copy {
+                    src: &copy_source,
+                    dst: &copy_target,
+                },
+                Step::Record(&second),
+            ])?;
+            if gpu.read(&copy_target)? != gpu.read(&copy_source)? {
+                failures.push("the caller's copy between two calls differs".into());
+            }
+            for (call, &which) in prepared.iter().zip(&picks) {
+                check(&gpu, call, &mut failures)?;
+                calls += 1;
+                counts[which] += 1;
+                bytes += 4 * call.n as u64;
+            }
         }
         programs += 1;
+        if programs == 1 {
+            memory_warm = gpu.memory_in_use();
+        }
         if start.elapsed() >= next_report {
             next_report += Duration::from_secs(60);
             println!(
@@ -515,8 +529,9 @@ fn run(args: &Args) -> Result<bool, Error> {
             );
         }
     }
-    drop(algorithms);
     let memory_end = gpu.memory_in_use();
+    drop(algorithms);
+    let memory_after_drop = gpu.memory_in_use();
     let per_algorithm: serde_json::Map<String, serde_json::Value> = NAMES
         .iter()
         .zip(counts)
@@ -527,21 +542,24 @@ fn run(args: &Args) -> Result<bool, Error> {
         json!({"soak": "done", "device": gpu.info().name, "driver": gpu.info().driver,
                "seconds": start.elapsed().as_secs_f64(), "programs": programs, "calls": calls,
                "element_bytes": bytes, "failures": failures.len(), "calls_per_algorithm": per_algorithm,
-               "memory_bytes_start": memory_start, "memory_bytes_end": memory_end,
+               "memory_bytes_start": memory_start, "memory_bytes_after_first_program": memory_warm,
+               "memory_bytes_end": memory_end, "memory_bytes_after_drop": memory_after_drop,
                "seed": args.seed, "max_log2": args.max_log2})
     );
     for failure in failures.iter().take(20) {
         eprintln!("FAIL {failure}");
     }
-    // Memory: the same at the end as at the start, after the algorithms
-    // built at the start are dropped (a slack of one MiB for the
-    // allocator's own bookkeeping).
-    let grew = match (memory_start, memory_end) {
+    // Memory: the same at the end as after the first program, every
+    // program's buffers freed (a slack of one MiB for the allocator's own
+    // bookkeeping).
+    let grew = match (memory_warm, memory_end) {
         (Some(a), Some(b)) => b > a + (1 << 20),
         _ => false,
     };
     if grew {
-        eprintln!("device memory grew: {memory_start:?} -> {memory_end:?} bytes");
+        eprintln!(
+            "device memory grew: {memory_warm:?} after the first program -> {memory_end:?} bytes at the end"
+        );
     }
     Ok(failures.is_empty() && !grew)
 }
