@@ -133,7 +133,9 @@ impl Gpu {
 
     /// Device memory in use, in bytes, where the API says: wgpu's allocator
     /// report (what wgpu has allocated), CUDA's `cuMemGetInfo` (the whole
-    /// device's); `None` on HIP and where wgpu's back end keeps no report.
+    /// device's) after waiting for the context's work and trimming the
+    /// device's default memory pool, which keeps what stream-ordered frees
+    /// return; `None` on HIP and where wgpu's back end keeps no report.
     pub fn memory_in_use(&self) -> Option<u64> {
         match &self.device {
             Device::Wgpu(d) => d
@@ -142,7 +144,19 @@ impl Gpu {
                 .map(|r| r.total_allocated_bytes),
             #[cfg(feature = "native")]
             Device::Cuda(d) => {
-                d.driver.context().bind_to_thread().ok()?;
+                use wavekit_native::cudarc::driver::sys;
+                let context = d.driver.context();
+                context.bind_to_thread().ok()?;
+                context.synchronize().ok()?;
+                let mut pool: sys::CUmemoryPool = std::ptr::null_mut();
+                // SAFETY: writes one handle; the device is the context's.
+                let found =
+                    unsafe { sys::cuDeviceGetDefaultMemPool(&mut pool, context.cu_device()) };
+                if found == sys::CUresult::CUDA_SUCCESS {
+                    // SAFETY: the pool is the device's default; trimming
+                    // frees only memory no allocation holds.
+                    unsafe { sys::cuMemPoolTrimTo(pool, 0) };
+                }
                 wavekit_native::cudarc::driver::result::mem_get_info()
                     .ok()
                     .map(|(free, total)| (total - free) as u64)
