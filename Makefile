@@ -17,7 +17,7 @@ build: setup
 demo-build: setup
 	@if [ -e /dev/nvidiactl ] || [ -e /dev/kfd ]; then features=; \
 	else features=--no-default-features; fi; \
-	$(PHASE) demo-build $(CARGO) build --release --locked -p wavekit-cli -p wavekit-demos $$features
+	$(PHASE) demo-build $(CARGO) build --release --locked -p wavekit-cli -p wavekit-demos --bin wavekit --bin wavekit-demos $$features
 
 demo: demo-build
 	@status=0; $(PHASE) demo ./scripts/demo || status=$$?; \
