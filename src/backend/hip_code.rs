@@ -19,14 +19,17 @@ use crate::expand::ValidModule;
 use crate::target::Backend;
 
 /// The architectures code objects are built for, in words.
-pub(crate) const ARCH_NAMES: &str = "gfx90a, gfx942, gfx1030, gfx1100 or gfx1200";
+pub(crate) fn arch_names() -> String {
+    Arch::ALL.map(Arch::name).join(", ")
+}
 
 /// The AMDGPU target of `arch` at `wave` lanes (`None`: the
 /// architecture's first, 64 on CDNA and 32 on RDNA).
 pub(crate) fn amdgpu(arch: &str, wave: Option<u32>) -> Result<Amdgpu, Error> {
     let arch = Arch::from_name(arch.trim()).ok_or_else(|| {
         Error::Usage(format!(
-            "{arch} is not an architecture wavekit compiles for ({ARCH_NAMES})"
+            "{arch} is not an architecture wavekit compiles for ({})",
+            arch_names()
         ))
     })?;
     let wave = wave.unwrap_or(arch.wave_sizes()[0]);

@@ -30,5 +30,5 @@ pub(crate) mod native_server;
 pub(crate) use api::ApiKind;
 pub use api::{Device, Queue};
 pub(crate) use memory::{Memory, Range};
-pub(crate) use op::{Checks, Op, Pipeline};
+pub(crate) use op::{Checks, Op, Pipeline, grid};
 pub(crate) use server::Server;

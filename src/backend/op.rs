@@ -48,3 +48,14 @@ impl Pipeline {
         self.compiled.downcast_ref()
     }
 }
+
+/// Workgroups of a dispatch of at least `count` where a dimension holds at
+/// most `max`: one-dimensional up to `max`, then spilling into y (shaders
+/// take the linear index `wid.x + wid.y * nwg.x` and return past `count`).
+pub(crate) fn grid(count: u32, max: u32) -> [u32; 3] {
+    if count <= max {
+        [count.max(1), 1, 1]
+    } else {
+        [max, count.div_ceil(max), 1]
+    }
+}

@@ -7,7 +7,7 @@ use std::sync::{Arc, OnceLock};
 
 use super::api::{Api, ApiKind};
 use super::memory::{Memory, Range};
-use super::op::{Checks, Op, Pipeline};
+use super::op::{Checks, Op, Pipeline, grid};
 use crate::error::Error;
 use crate::expand::ValidModule;
 use crate::target::Target;
@@ -65,21 +65,12 @@ impl WgpuServer {
         if self.has_zero() {
             return Ok(());
         }
-        let [pipeline] = compile(&self.device, module, ["zero"])?;
+        let pipeline = compile_all(&self.device, module, &["zero"])?.pop();
         // A clone racing here compiled the same pipeline: keep either.
-        let _ = self.zero.set(pipeline);
-        Ok(())
-    }
-
-    /// Workgroups of a dispatch of at least `count`: one-dimensional up to
-    /// the device's limit, then spilling into y.
-    fn grid(&self, count: u32) -> [u32; 3] {
-        let max = self.max_workgroups();
-        if count <= max {
-            [count.max(1), 1, 1]
-        } else {
-            [max, count.div_ceil(max), 1]
+        if let Some(pipeline) = pipeline {
+            let _ = self.zero.set(pipeline);
         }
+        Ok(())
     }
 }
 
@@ -139,7 +130,7 @@ impl Api for WgpuServer {
                 Op::Clear(range) => (
                     zero.unwrap_or_else(|| unreachable!("checked above")),
                     std::slice::from_ref(range),
-                    self.grid((range.size / 4).div_ceil(256) as u32),
+                    grid((range.size / 4).div_ceil(256) as u32, self.max_workgroups()),
                 ),
                 Op::Dispatch(pipeline, ranges, grid) => (
                     pipeline.of::<WgpuPipeline>().ok_or_else(|| {
@@ -188,17 +179,6 @@ fn buffer<'a>(range: &Range<'a>) -> Result<&'a wgpu::Buffer, Error> {
             "wavekit::device: native memory bound on a wgpu device".into(),
         )),
     }
-}
-
-/// [`compile_all`] for a known number of entries.
-fn compile<const N: usize>(
-    device: &wgpu::Device,
-    module: &ValidModule,
-    entries: [&str; N],
-) -> Result<[WgpuPipeline; N], Error> {
-    Ok(compile_all(device, module, &entries)?
-        .try_into()
-        .unwrap_or_else(|_| unreachable!("one pipeline per entry")))
 }
 
 /// Compiles `entries` of `module` on a wgpu device, without wgpu's loop

@@ -6,7 +6,7 @@ use super::ScanAlgorithm;
 use super::debug::LookBackDebug;
 use super::shader::Shader;
 use super::slice::SliceLimits;
-use crate::backend::{Checks, Device, Queue, Server};
+use crate::backend::{Checks, Device, Queue, Server, grid};
 use crate::compose::Composer;
 use crate::error::Error;
 use crate::expand::ValidModule;
@@ -164,12 +164,7 @@ impl Context {
     /// y (shaders take the linear index `wid.x + wid.y * nwg.x` and return
     /// past `count`).
     pub fn grid(&self, count: u32) -> [u32; 3] {
-        let max = self.server.max_workgroups();
-        if count <= max {
-            [count.max(1), 1, 1]
-        } else {
-            [max, count.div_ceil(max), 1]
-        }
+        grid(count, self.server.max_workgroups())
     }
 
     /// The wgpu device's limits; `None` natively.

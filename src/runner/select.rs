@@ -161,7 +161,7 @@ impl Gpu {
                 None => Err(Error::Usage(format!(
                     "the hip back end needs the GPU's architecture (--arch: {}); `rocminfo` or \
                      `amdgpu-arch` print it",
-                    crate::backend::hip_code::ARCH_NAMES
+                    crate::backend::hip_code::arch_names()
                 ))),
             },
             #[cfg(not(feature = "native"))]

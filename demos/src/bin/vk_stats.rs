@@ -20,7 +20,7 @@
 //! features, to show what each adds to the code. Without the extension
 //! (lavapipe of Mesa 22) it says so and exits 2.
 
-use std::ffi::CString;
+use std::ffi::{CStr, CString};
 use std::process::ExitCode;
 
 use ash::vk;
@@ -145,35 +145,47 @@ fn open(args: &Args) -> Result<Gpu, String> {
     .map_err(|e| format!("vkCreateInstance: {e}"))?;
     let extension = ash::khr::pipeline_executable_properties::NAME;
     // SAFETY: the instance is live.
-    let mut candidates: Vec<(vk::PhysicalDevice, String, bool, vk::PhysicalDeviceType)> =
-        unsafe { instance.enumerate_physical_devices() }
-            .map_err(|e| format!("vkEnumeratePhysicalDevices: {e}"))?
-            .into_iter()
-            .map(|pd| {
-                // SAFETY: `pd` belongs to the instance.
-                let properties = unsafe { instance.get_physical_device_properties(pd) };
-                let name = properties
-                    .device_name_as_c_str()
-                    .map(|n| n.to_string_lossy().into_owned())
-                    .unwrap_or_default();
-                // SAFETY: as above.
-                let has = unsafe { instance.enumerate_device_extension_properties(pd) }
-                    .unwrap_or_default()
-                    .iter()
-                    .any(|e| e.extension_name_as_c_str() == Ok(extension));
-                (pd, name, has, properties.device_type)
-            })
-            .filter(|(_, name, _, _)| {
-                filter.is_none_or(|f| name.to_lowercase().contains(&f.to_lowercase()))
-            })
-            .collect();
-    candidates.sort_by_key(|(_, _, has, ty)| (!has, *ty != vk::PhysicalDeviceType::DISCRETE_GPU));
-    let Some((pd, name, has, _)) = candidates.into_iter().next() else {
+    let mut candidates: Vec<(
+        vk::PhysicalDevice,
+        String,
+        Vec<vk::ExtensionProperties>,
+        vk::PhysicalDeviceType,
+    )> = unsafe { instance.enumerate_physical_devices() }
+        .map_err(|e| format!("vkEnumeratePhysicalDevices: {e}"))?
+        .into_iter()
+        .map(|pd| {
+            // SAFETY: `pd` belongs to the instance.
+            let properties = unsafe { instance.get_physical_device_properties(pd) };
+            let name = properties
+                .device_name_as_c_str()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            // SAFETY: as above.
+            let extensions =
+                unsafe { instance.enumerate_device_extension_properties(pd) }.unwrap_or_default();
+            (pd, name, extensions, properties.device_type)
+        })
+        .filter(|(_, name, _, _)| {
+            filter.is_none_or(|f| name.to_lowercase().contains(&f.to_lowercase()))
+        })
+        .collect();
+    let offers = |extensions: &[vk::ExtensionProperties], wanted: &CStr| {
+        extensions
+            .iter()
+            .any(|e| e.extension_name_as_c_str() == Ok(wanted))
+    };
+    candidates.sort_by_key(|(_, _, extensions, ty)| {
+        (
+            !offers(extensions, extension),
+            *ty != vk::PhysicalDeviceType::DISCRETE_GPU,
+        )
+    });
+    let Some((pd, name, extensions, _)) = candidates.into_iter().next() else {
         // SAFETY: nothing else was made.
         unsafe { instance.destroy_instance(None) };
         return Err(format!("no Vulkan adapter matches {filter:?}"));
     };
-    if !has {
+    if !offers(&extensions, extension) {
         // SAFETY: as above.
         unsafe { instance.destroy_instance(None) };
         return Err(format!(
@@ -187,11 +199,7 @@ fn open(args: &Args) -> Result<Gpu, String> {
         .ok_or(format!("{name} has no compute queue"))? as u32;
     // What the adapter has of wgpu's features.
     let robustness2_name = ash::ext::robustness2::NAME;
-    // SAFETY: as above.
-    let has_robustness2 = unsafe { instance.enumerate_device_extension_properties(pd) }
-        .unwrap_or_default()
-        .iter()
-        .any(|e| e.extension_name_as_c_str() == Ok(robustness2_name));
+    let has_robustness2 = offers(&extensions, robustness2_name);
     let mut supported13 = vk::PhysicalDeviceVulkan13Features::default();
     let mut supported_robust2 = vk::PhysicalDeviceRobustness2FeaturesEXT::default();
     let mut supported = vk::PhysicalDeviceFeatures2::default().push_next(&mut supported13);
