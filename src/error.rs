@@ -9,7 +9,20 @@ pub enum Error {
     /// The native back end (lowering, PTX, CUDA, HIP) failed.
     #[cfg(feature = "native")]
     #[error(transparent)]
-    Native(#[from] wavekit_native::NativeError),
+    Native(wavekit_native::NativeError),
+    /// A wait for the device ran past the limit set with
+    /// `Gpu::set_wait_limit` (`wavekit run --timeout`).
+    #[error(
+        "{what}: not finished after {limit:?}, the wait limit; the device is still running it \
+         (a runtime cannot stop a kernel; the process's exit does), so later work on it waits \
+         behind it"
+    )]
+    Timeout {
+        /// What was being waited for (`running `main``).
+        what: String,
+        /// The limit.
+        limit: std::time::Duration,
+    },
     /// No catalog entry has this name.
     #[error("unknown op `{name}`{}", suggestion.as_ref().map(|s| format!(" (did you mean `{s}`?)")).unwrap_or_default())]
     UnknownOp {
@@ -184,7 +197,7 @@ pub enum Error {
     },
     /// No adapter matched.
     #[error(
-        "no GPU adapter found{}{}",
+        "no GPU adapter found{}{}: {why}",
         filter.as_ref().map(|f| format!(" matching `{f}`")).unwrap_or_default(),
         backend.as_ref().map(|b| format!(" on {b}")).unwrap_or_default()
     )]
@@ -193,6 +206,9 @@ pub enum Error {
         filter: Option<String>,
         /// The API asked for, if any, by its `--backend` name (`vulkan`).
         backend: Option<String>,
+        /// The adapters there are, or which driver to install when there
+        /// are none.
+        why: String,
     },
     /// Emulated subgroups cannot carry out an operation the expansion uses.
     #[error("emulated subgroups do not support {what} ({context})")]
@@ -248,4 +264,16 @@ pub enum Error {
         /// The cause.
         source: std::io::Error,
     },
+}
+
+#[cfg(feature = "native")]
+impl From<wavekit_native::NativeError> for Error {
+    /// The native error, except a timeout, which is the crate's own (one
+    /// error for every back end's).
+    fn from(error: wavekit_native::NativeError) -> Self {
+        match error {
+            wavekit_native::NativeError::Timeout { what, limit } => Error::Timeout { what, limit },
+            error => Error::Native(error),
+        }
+    }
 }

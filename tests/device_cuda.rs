@@ -626,3 +626,440 @@ fn bad_cuda_calls_are_errors() {
     // Nothing was queued by the refused calls: the output keeps its guards.
     assert!(read_u32(&stream, &out, "out").iter().all(|&w| w == GUARD));
 }
+
+/// The algorithm a thread of [`eight_streams_run_at_once`] builds for
+/// itself, recorded on its own stream; returns what the CPU expects of its
+/// first output.
+fn own_algorithm(
+    ctx: &Arc<CudaContext>,
+    stream: &Arc<CudaStream>,
+    which: usize,
+    source: &CudaSlice<u32>,
+    out: &CudaSlice<u32>,
+    input: &[u32],
+) -> Vec<u32> {
+    let n = input.len() as u32;
+    match which % 3 {
+        0 => {
+            let reduce = Reduce::new(ctx, ReduceOp::Sum, ReduceType::U32).expect("builds");
+            let scratch = temp(stream, reduce.temp_storage_bytes(n));
+            reduce
+                .record(stream, inner(source), inner(out), n, (&scratch).into())
+                .expect("queues");
+            stream.synchronize().expect("runs");
+            vec![input.iter().fold(0u32, |s, &x| s.wrapping_add(x))]
+        }
+        1 => {
+            let sort = RadixSort::keys(ctx, KeyType::U32).expect("builds");
+            let scratch = temp(stream, sort.temp_storage_bytes(n));
+            sort.record_keys(stream, inner(source), inner(out), n, (&scratch).into())
+                .expect("queues");
+            stream.synchronize().expect("runs");
+            let mut sorted = input.to_vec();
+            sorted.sort_unstable();
+            sorted
+        }
+        _ => {
+            let select = SelectIf::new(
+                ctx,
+                Dtype::U32,
+                "fn keep(x: u32) -> bool { return x % 3u == 0u; }",
+            )
+            .expect("builds");
+            let scratch = temp(stream, select.temp_storage_bytes(n));
+            let count = output(stream, 1);
+            select
+                .record(
+                    stream,
+                    inner(source),
+                    inner(out),
+                    inner(&count),
+                    n,
+                    (&scratch).into(),
+                )
+                .expect("queues");
+            let kept: Vec<u32> = input.iter().copied().filter(|x| x % 3 == 0).collect();
+            assert_eq!(
+                read_u32(stream, &count, "count")[0] as usize,
+                kept.len(),
+                "the selection's count"
+            );
+            kept
+        }
+    }
+}
+
+/// Eight threads, each with its own stream on one context, each running a
+/// shared scan and an algorithm of its own at the same time, three sizes
+/// each; every result checked, and no deadlock within two minutes.
+#[test]
+fn eight_streams_run_at_once() {
+    let Some(ctx) = context() else { return };
+    let (sender, results) = std::sync::mpsc::channel();
+    let shared = Arc::clone(&ctx);
+    std::thread::spawn(move || {
+        let ctx = shared;
+        let scan = Scan::exclusive_sum(&ctx, Dtype::U32).expect("builds");
+        let barrier = std::sync::Barrier::new(8);
+        let checked: usize = std::thread::scope(|s| {
+            let threads: Vec<_> = (0..8)
+                .map(|t| {
+                    let (ctx, scan, barrier) = (&ctx, &scan, &barrier);
+                    s.spawn(move || {
+                        let stream = ctx.new_stream().expect("a stream");
+                        barrier.wait();
+                        let mut checked = 0;
+                        for (round, n) in
+                            [1usize, 100_003 + t, (1 << 22) + 5].into_iter().enumerate()
+                        {
+                            let input = random(n, 1 << 20, (10 * t + round) as u64);
+                            let source = guarded(&stream, &input, GUARD);
+                            let scanned = output(&stream, n);
+                            let scratch = temp(&stream, scan.temp_storage_bytes(n as u32));
+                            scan.record(
+                                &stream,
+                                inner(&source),
+                                inner(&scanned),
+                                n as u32,
+                                (&scratch).into(),
+                            )
+                            .expect("queues");
+                            let out = output(&stream, n);
+                            let want = own_algorithm(ctx, &stream, t, &source, &out, &input);
+                            let what = format!("thread {t}, n = {n}");
+                            assert_same(
+                                &read_u32(&stream, &scanned, &what),
+                                &exclusive(&input),
+                                &format!("{what}: the shared scan"),
+                            );
+                            let got = read_u32(&stream, &out, &what);
+                            assert_same(&got[..want.len()], &want, &what);
+                            assert!(
+                                got[want.len()..].iter().all(|&w| w == GUARD),
+                                "{what}: written past its output"
+                            );
+                            checked += 1;
+                        }
+                        checked
+                    })
+                })
+                .collect();
+            threads
+                .into_iter()
+                .map(|h| h.join().expect("a thread's checks pass"))
+                .sum()
+        });
+        sender.send(checked).expect("the test waits");
+    });
+    let limit = std::time::Duration::from_secs(120);
+    match results.recv_timeout(limit) {
+        Ok(checked) => assert_eq!(checked, 24, "eight streams, three sizes each"),
+        Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+            panic!("no result after {limit:?}: the streams deadlocked")
+        }
+        Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+            panic!("a thread failed (its panic is printed above)")
+        }
+    }
+}
+
+/// A buffer over what a kernel binds (4 GiB) is refused; allocating until
+/// the device is full gives the driver's out-of-memory naming the size;
+/// the same device then allocates and runs; memory claimed past the
+/// binding limit is refused before anything is queued.
+#[test]
+fn out_of_memory_is_an_error_and_the_device_goes_on() {
+    use wavekit::runner::{Gpu, Step};
+    if context().is_none() {
+        return;
+    }
+    let gpu = Gpu::open_cuda(0).expect("opens");
+    // Over what a kernel can bind: refused before the driver is asked.
+    let huge = 1u64 << 40;
+    let message = gpu
+        .buffer(huge)
+        .err()
+        .expect("a 1 TiB buffer is refused")
+        .to_string();
+    eprintln!("1 TiB: {message}");
+    assert!(message.contains(&huge.to_string()), "{message}");
+    // Buffers of 4 GiB until the device has no more: the driver's
+    // out-of-memory, naming the size.
+    let chunk = (1u64 << 32) - 256;
+    let mut held = Vec::new();
+    let message = loop {
+        match gpu.buffer(chunk) {
+            Ok(buffer) => held.push(buffer),
+            Err(e) => break e.to_string(),
+        }
+        assert!(held.len() < 64, "256 GiB allocated without running out");
+    };
+    eprintln!("after {} buffers of {chunk} bytes: {message}", held.len());
+    assert!(
+        message.contains(&chunk.to_string()) && message.contains("OUT_OF_MEMORY"),
+        "{message}"
+    );
+    drop(held);
+    // The same device goes on: a buffer, and a device algorithm on it.
+    let n = 4096u32;
+    let input: Vec<u32> = (0..n).collect();
+    let data = gpu
+        .upload(bytemuck::cast_slice(&input))
+        .expect("a small buffer");
+    let result = gpu.buffer(4).expect("a small buffer");
+    let reduce = Reduce::new(gpu.library_device(), ReduceOp::Sum, ReduceType::U32).expect("builds");
+    let scratch = gpu
+        .buffer(reduce.temp_storage_bytes(n).max(4))
+        .expect("a small buffer");
+    let record = |queue: wavekit::device::Queue<'_>| {
+        reduce.record(queue, data.slice(), result.slice(), n, scratch.slice())
+    };
+    gpu.execute(&[Step::Record(&record)]).expect("runs");
+    let sum = u32::from_le_bytes(gpu.read(&result).expect("reads")[..4].try_into().unwrap());
+    assert_eq!(sum, input.iter().sum::<u32>());
+
+    // 20 GiB claimed at real addresses: over the 4 GiB a kernel binds.
+    let ctx = context().expect("a context");
+    let stream = ctx.new_stream().expect("a stream");
+    let small = [
+        output(&stream, 16),
+        output(&stream, 16),
+        output(&stream, 16),
+    ];
+    let claimed = 20u64 << 30;
+    let [input, out, scratch] = small.each_ref().map(|memory| {
+        use wavekit_native::cudarc::driver::DevicePtr;
+        let address = memory.device_ptr(&stream).0;
+        // SAFETY: refused before anything reads the claimed bytes.
+        unsafe { Slice::from_raw_cuda(address, claimed) }
+    });
+    let scan = Scan::exclusive_sum(&ctx, Dtype::U32).expect("builds");
+    let n = (5u64 << 30) / 4;
+    let message = scan
+        .record(&stream, input, out, n as u32, scratch)
+        .expect_err("refused")
+        .to_string();
+    eprintln!("20 GiB: {message}");
+    assert!(
+        message.contains("`input`") && message.contains(&(5u64 << 30).to_string()),
+        "{message}"
+    );
+    for memory in &small {
+        assert!(
+            read_u32(&stream, memory, "untouched")
+                .iter()
+                .all(|&w| w == GUARD)
+        );
+    }
+}
+
+/// Set in the child processes of the fault tests: a device fault poisons
+/// the whole CUDA context of a process, so each runs alone.
+const FAULT_CHILD: &str = "WAVEKIT_CUDA_FAULT_CHILD";
+
+/// Runs test `name` of this binary in a process of its own (at most two
+/// minutes) and returns what it printed.
+fn in_own_process(name: &str) -> String {
+    let started = std::time::Instant::now();
+    let mut child = std::process::Command::new(std::env::current_exe().expect("the test binary"))
+        .args([
+            "--exact",
+            name,
+            "--ignored",
+            "--nocapture",
+            "--test-threads",
+            "1",
+        ])
+        .env(FAULT_CHILD, "1")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the test binary runs");
+    let mut killed = false;
+    while child.try_wait().expect("waits").is_none() {
+        if started.elapsed() > std::time::Duration::from_secs(60) {
+            child.kill().expect("kills");
+            killed = true;
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let out = child.wait_with_output().expect("its output");
+    if killed {
+        panic!(
+            "{name} still running after 60 s; it printed:\n{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "{name}:\n{text}");
+    eprintln!("{name} ({:.1?}):\n{text}", started.elapsed());
+    text
+}
+
+/// What `text` prints from `tag` to the end of its line.
+fn line<'a>(text: &'a str, tag: &str) -> &'a str {
+    text.lines()
+        .find_map(|l| l.find(tag).map(|at| &l[at..]))
+        .unwrap_or_else(|| panic!("no {tag} line in:\n{text}"))
+}
+
+/// A kernel built without bounds checks that reads 15 GiB past its
+/// buffer.
+const OUT_OF_BOUNDS: &str = "@group(0) @binding(0) var<storage, read> data: array<u32>;
+@group(0) @binding(1) var<storage, read_write> out: array<u32>;
+@compute @workgroup_size(32)
+fn reads_past_the_end(@builtin(global_invocation_id) id: vec3<u32>) {
+    out[id.x] = data[data[0] + id.x];
+}
+";
+
+/// A kernel that never ends.
+const NEVER_ENDS: &str = "@group(0) @binding(0) var<storage, read_write> data: array<u32>;
+@compute @workgroup_size(32)
+fn never_ends(@builtin(global_invocation_id) id: vec3<u32>) {
+    loop {
+        if data[0] == 12345u {
+            break;
+        }
+        data[1 + id.x] += 1u;
+    }
+}
+";
+
+/// Composes `source` for the GPU and builds `entry` without bounds checks
+/// (the fault needs them off; the endless kernel does not care).
+fn unchecked_kernel(
+    gpu: &wavekit::runner::Gpu,
+    source: &str,
+    entry: &str,
+) -> wavekit::runner::Kernel {
+    let composed = wavekit::compose::Composer::new(gpu.target().clone())
+        .compose(source, "fault.wgsl")
+        .unwrap_or_else(|e| panic!("{e}"));
+    // SAFETY: the fault is the point; it runs in a process of its own.
+    let options = unsafe { wavekit::runner::KernelOptions::default().without_bounds_checks() };
+    gpu.kernel_with(&composed.module, entry, options)
+        .expect("builds")
+}
+
+/// A fresh device after the fault: opens, and an add runs right.
+fn fresh_device_works() -> String {
+    use wavekit::runner::Gpu;
+    let result = Gpu::open_cuda(0).and_then(|gpu| {
+        let reduce = Reduce::new(gpu.library_device(), ReduceOp::Sum, ReduceType::U32)?;
+        let data = gpu.upload(bytemuck::cast_slice(&[1u32, 2, 3, 4]))?;
+        let out = gpu.buffer(4)?;
+        let scratch = gpu.buffer(reduce.temp_storage_bytes(4).max(4))?;
+        let record = |queue: wavekit::device::Queue<'_>| {
+            reduce.record(queue, data.slice(), out.slice(), 4, scratch.slice())
+        };
+        gpu.execute(&[wavekit::runner::Step::Record(&record)])?;
+        gpu.read(&out)
+    });
+    match result {
+        Ok(bytes) if bytes[..4] == 10u32.to_le_bytes() => "ok".into(),
+        Ok(bytes) => format!("wrong sum {:?}", &bytes[..4]),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+#[ignore = "a child of a_device_fault_is_an_error_naming_the_kernel"]
+fn fault_child() {
+    use wavekit::runner::{Binding, Gpu};
+    if std::env::var_os(FAULT_CHILD).is_none() {
+        return;
+    }
+    let gpu = Gpu::open_cuda(0).expect("opens");
+    let kernel = unchecked_kernel(&gpu, OUT_OF_BOUNDS, "reads_past_the_end");
+    let index = (15u32 << 28).to_le_bytes();
+    let fault = gpu.run(
+        &kernel,
+        &[Binding::Input(&index), Binding::Output { size: 128 }],
+        [1, 1, 1],
+    );
+    println!(
+        "FAULT: {}",
+        fault.err().map_or("none".into(), |e| e.to_string())
+    );
+    let after = gpu.buffer(16).and_then(|b| gpu.read(&b));
+    println!(
+        "AFTER: {}",
+        after.err().map_or("ok".into(), |e| e.to_string())
+    );
+    drop(kernel);
+    drop(gpu);
+    println!("REOPEN: {}", fresh_device_works());
+}
+
+/// A kernel that reads out of bounds with checks off: the error names the
+/// kernel and what happened (CUDA's illegal address); the context is then
+/// unusable (CUDA's errors of this kind are sticky), every later call on
+/// it an error, not a hang; dropping the `Gpu` and opening device 0 again
+/// gives a working context.
+#[test]
+fn a_device_fault_is_an_error_naming_the_kernel() {
+    if context().is_none() {
+        return;
+    }
+    let text = in_own_process("fault_child");
+    let fault = line(&text, "FAULT:");
+    assert!(
+        fault.contains("reads_past_the_end") && fault.contains("ILLEGAL_ADDRESS"),
+        "{fault}"
+    );
+    let after = line(&text, "AFTER:");
+    assert!(after.contains("ILLEGAL_ADDRESS"), "{after}");
+    // CUDA: "the process must be terminated and relaunched" to use CUDA
+    // again; a new context in the same process is the same error, at once.
+    let reopen = line(&text, "REOPEN:");
+    assert!(reopen.contains("ILLEGAL_ADDRESS"), "{reopen}");
+}
+
+#[test]
+#[ignore = "a child of a_kernel_that_never_ends_times_out"]
+fn timeout_child() {
+    use wavekit::runner::{Binding, Gpu};
+    if std::env::var_os(FAULT_CHILD).is_none() {
+        return;
+    }
+    let gpu = Gpu::open_cuda(0).expect("opens");
+    gpu.set_wait_limit(Some(std::time::Duration::from_secs(2)));
+    let kernel = unchecked_kernel(&gpu, NEVER_ENDS, "never_ends");
+    let started = std::time::Instant::now();
+    let spin = gpu.run(&kernel, &[Binding::ReadWrite(&[0u8; 256])], [1, 1, 1]);
+    println!(
+        "TIMEOUT: {} after {:.1?}",
+        spin.err().map_or("none".into(), |e| e.to_string()),
+        started.elapsed()
+    );
+    let started = std::time::Instant::now();
+    drop(gpu);
+    println!("GPU DROPPED: after {:.1?}", started.elapsed());
+    drop(kernel);
+    println!("KERNEL DROPPED: after {:.1?}", started.elapsed());
+}
+
+/// A kernel that never ends, with a wait limit of 2 s: the wait fails with
+/// an error naming the kernel and the limit, the `Gpu` drops without
+/// waiting, and the process exits (which ends the kernel).
+#[test]
+fn a_kernel_that_never_ends_times_out() {
+    if context().is_none() {
+        return;
+    }
+    let text = in_own_process("timeout_child");
+    let timeout = line(&text, "TIMEOUT:");
+    assert!(
+        timeout.contains("never_ends") && timeout.contains("not finished after 2s"),
+        "{timeout}"
+    );
+    line(&text, "GPU DROPPED:");
+    line(&text, "KERNEL DROPPED:");
+}

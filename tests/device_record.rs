@@ -2,15 +2,17 @@
 //! sort recorded into one command encoder around the caller's own copy, a
 //! selection and a histogram of its output in another, checked after one
 //! submit; and calls with bad slices, which must return
-//! an error naming the numbers and record nothing, never panic.
+//! an error naming the numbers and record nothing, never panic; sizes at
+//! and over the limits, refused the same way, and a good call after them.
 
 mod device_support;
 
 use device_support::*;
 use wavekit::Dtype;
 use wavekit::device::{
-    EvenLevels, Histogram, KeyType, RadixSort, Reduce, ReduceOp, ReduceType, Scan, ScanAlgorithm,
-    SelectIf, Slice,
+    EvenLevels, FixedSegmentedSort, FlagType, Histogram, KeyType, RadixSort, Reduce, ReduceOp,
+    ReduceType, RunLengthEncode, Scan, ScanAlgorithm, SegmentedSort, SelectFlagged, SelectIf,
+    Slice,
 };
 
 #[test]
@@ -325,4 +327,131 @@ fn bad_slices_are_errors() {
     );
     // Nothing was recorded: the encoder finishes and submits cleanly.
     let _ = encoder.finish();
+}
+
+/// Sizes at and over the limits: `u32::MAX` elements for every algorithm,
+/// 2^30 elements for the single-pass compaction, and an offset past 4 GiB.
+/// Each is refused with an error naming the number before anything is
+/// recorded, and the same device and encoder then run a good call.
+#[test]
+fn limits_are_refused_and_the_device_goes_on() {
+    let (device, queue) = open();
+    let big = u32::MAX;
+    let data = zeroed(&device, 1 << 16);
+    let out = zeroed(&device, 1 << 16);
+    let third = zeroed(&device, 1 << 16);
+    let fourth = zeroed(&device, 1 << 16);
+    let temp = zeroed(&device, 1 << 16);
+    let (d, o, t) = (Slice::from(&data), Slice::from(&out), Slice::from(&temp));
+    let mut encoder = encoder(&device);
+    // An error names the count, or the bytes it needs in a slice.
+    let names = |e: Result<(), wavekit::Error>, what: &str, numbers: &[String]| {
+        let m = e.expect_err(what).to_string();
+        eprintln!("{what}: {m}");
+        assert!(
+            numbers.iter().any(|x| m.contains(x.as_str())),
+            "{what}: {m}"
+        );
+    };
+    let u32_max = [big.to_string(), (4 * u64::from(big)).to_string()];
+
+    let scan = Scan::exclusive_sum(&device, Dtype::U32).expect("builds");
+    let _ = scan.temp_storage_bytes(big);
+    names(scan.record(&mut encoder, d, o, big, t), "scan", &u32_max);
+    let reduce = Reduce::new(&device, ReduceOp::Sum, ReduceType::U32).expect("builds");
+    let _ = reduce.temp_storage_bytes(big);
+    names(
+        reduce.record(&mut encoder, d, o, big, t),
+        "reduce",
+        &u32_max,
+    );
+    let sort = RadixSort::keys(&device, KeyType::U32).expect("builds");
+    let _ = sort.temp_storage_bytes(big);
+    names(
+        sort.record_keys(&mut encoder, d, o, big, t),
+        "sort",
+        &u32_max,
+    );
+    let select = SelectIf::new(
+        &device,
+        Dtype::U32,
+        "fn keep(x: u32) -> bool { return x != 0u; }",
+    )
+    .expect("builds");
+    let _ = select.temp_storage_bytes(big);
+    let count = Slice::from(&third);
+    names(
+        select.record(&mut encoder, d, o, count, big, t),
+        "select",
+        &u32_max,
+    );
+    let flagged = SelectFlagged::new(&device, Dtype::U32, FlagType::U32).expect("builds");
+    let _ = flagged.temp_storage_bytes(big);
+    names(
+        flagged.record(&mut encoder, d, Slice::from(&fourth), o, count, big, t),
+        "select flagged",
+        &u32_max,
+    );
+    let runs = RunLengthEncode::new(&device, Dtype::U32).expect("builds");
+    let _ = runs.temp_storage_bytes(big);
+    names(
+        runs.record(&mut encoder, d, o, Slice::from(&fourth), count, big, t),
+        "run-length",
+        &u32_max,
+    );
+    let histogram = histogram_of_thirds(&device);
+    names(
+        histogram.record(&mut encoder, d, o, big),
+        "histogram",
+        &u32_max,
+    );
+    let segmented = SegmentedSort::new(&device, KeyType::U32, false).expect("builds");
+    let _ = segmented.temp_storage_bytes(big);
+    names(
+        segmented.record_keys(&mut encoder, d, o, big, Slice::from(&third), 1, t),
+        "segmented sort",
+        &u32_max,
+    );
+    let fixed = FixedSegmentedSort::new(&device, KeyType::U32, false, 16).expect("builds");
+    names(
+        fixed.record_keys(&mut encoder, d, o, big),
+        "fixed segmented sort",
+        &u32_max,
+    );
+
+    // The single-pass compaction's look-back takes at most 2^30 - 1.
+    names(
+        select.record(&mut encoder, d, o, count, 1 << 30, t),
+        "select at 2^30",
+        &["1073741824".into()],
+    );
+    // A slice whose offset lies past 4 GiB, in a buffer of 64 KiB.
+    let far = 5u64 << 30;
+    names(
+        scan.record(&mut encoder, Slice::new(&data, far), o, 16, t),
+        "offset past 4 GiB",
+        &[far.to_string()],
+    );
+
+    // Nothing was recorded; the same encoder now takes a good call.
+    let n = 1000usize;
+    let input = random(n, 1000, 5);
+    let good = guarded(&device, &input, 0, 0);
+    let result = zeroed(&device, 4);
+    let temp = zeroed(&device, reduce.temp_storage_bytes(n as u32));
+    reduce
+        .record(
+            &mut encoder,
+            (&good).into(),
+            (&result).into(),
+            n as u32,
+            (&temp).into(),
+        )
+        .expect("a good call after the refused ones");
+    let read = submit_and_read(&device, &queue, encoder, &[&result]);
+    assert_eq!(
+        read[0],
+        [input.iter().sum::<u32>()],
+        "the sum after the refusals"
+    );
 }

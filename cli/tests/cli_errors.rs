@@ -596,3 +596,42 @@ fn adapters_without_xdg_runtime_dir_print_no_mesa_errors() {
     assert_eq!(std::fs::read_dir(&kept).unwrap().count(), 0);
     let _ = std::fs::remove_dir_all(&tmp);
 }
+
+/// Without a Vulkan driver (the loader pointed at a driver file that does
+/// not exist), a run is one line saying which driver to install, without
+/// the loader's own messages, and `adapters` says the same in one line.
+#[test]
+fn vulkan_without_a_driver_says_what_is_missing() {
+    let no_driver = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_wavekit"))
+            .args(args)
+            .env("VK_DRIVER_FILES", "/nonexistent/icd.json")
+            .env("VK_ICD_FILENAMES", "/nonexistent/icd.json")
+            .output()
+            .expect("wavekit runs")
+    };
+    let shader =
+        std::env::temp_dir().join(format!("wavekit-no-driver-{}.wgsl", std::process::id()));
+    std::fs::write(&shader, "@compute @workgroup_size(1) fn main() {}\n").unwrap();
+    let out = no_driver(&["run", shader.to_str().unwrap(), "--backend", "vulkan"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.starts_with("error: no GPU adapter found on vulkan: no driver answered")
+            && stderr.contains("mesa-vulkan-drivers"),
+        "{stderr}"
+    );
+    let out = no_driver(&["adapters"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(
+        stdout.starts_with("wgpu (Vulkan, Metal, DX12): none found (no driver answered"),
+        "{stdout}"
+    );
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -490,3 +490,57 @@ fn main() {
     assert_eq!(back.len(), 16);
     assert_eq!(back[..4], 1u32.to_le_bytes());
 }
+
+/// A kernel that would run for hours on lavapipe (65535 × 16 workgroups of
+/// 64 invocations, 60000 steps each).
+const SPIN: &str = "@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) id: vec3<u32>) {
+    var x = id.x;
+    for (var i = 0u; i < 60000u; i++) {
+        x = x * 1664525u + 1013904223u;
+    }
+    out[id.x % 64u] = x;
+}
+";
+
+/// `--timeout`: a kernel still running after the limit is an error naming
+/// the entry point and the limit, and wavekit exits at once (it does not
+/// wait for the device when it drops it). The parent gives it 60 s.
+#[test]
+fn a_kernel_past_the_timeout_is_an_error_and_wavekit_exits() {
+    let shader = scratch("spin.wgsl");
+    std::fs::write(&shader, SPIN).unwrap();
+    let started = std::time::Instant::now();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_wavekit"))
+        .args(["run", shader.to_str().unwrap(), "--adapter", "llvmpipe"])
+        .args(["--workgroups", "65535,16", "--timeout", "1"])
+        .args(["--bind", "0:0=out:u32:64"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("wavekit runs");
+    while child.try_wait().expect("waits").is_none() {
+        if started.elapsed() > std::time::Duration::from_secs(60) {
+            child.kill().expect("kills");
+            panic!("wavekit run --timeout 1 still running after 60 s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let out = child.wait_with_output().expect("its output");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("running `main`") && stderr.contains("not finished after 1s"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.trim_end().lines().count(), 1, "one line: {stderr}");
+    eprintln!("timed out and exited in {:.1?}", started.elapsed());
+}
+
+#[test]
+fn a_bad_timeout_is_refused() {
+    for bad in ["--timeout=-1", "--timeout=nan", "--timeout=inf"] {
+        assert_one_error_line(&["run", "k.wgsl", bad], "--timeout");
+    }
+}

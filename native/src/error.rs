@@ -31,6 +31,14 @@ pub enum NativeError {
         /// What went wrong.
         message: String,
     },
+    /// A wait for the device ran past its limit ([`crate::driver::WaitLimit`]).
+    #[error("{what}: not finished after {limit:?}, the wait limit; the device still runs it")]
+    Timeout {
+        /// What was being waited for (`running kernel `main``).
+        what: String,
+        /// The limit.
+        limit: std::time::Duration,
+    },
     /// Buffers that do not match the kernel's bindings.
     #[error("{0}")]
     Binding(String),

@@ -72,7 +72,19 @@
 //! address is not tracked by cudarc's per-slice events: order its uses on
 //! other streams yourself, as with CUB's pointers.
 //!
-//! Not yet here (issue 34): a HIP path.
+//! HIP: the same algorithms on a [`Device::Hip`] (code objects for the
+//! device's architecture) and a `HipStream`, on [`Slice::hip`] memory.
+//!
+//! Threads: every algorithm object, [`Slice`] and [`Device`] is `Send` and
+//! `Sync`, so one object built once may record from any number of threads
+//! at the same time, each into its own encoder or stream (a call reads
+//! the object and writes nothing but the queue it is given); a [`Queue`]
+//! is `Send`. wgpu orders the commands of one encoder and the submissions
+//! of one queue, in whatever order threads submit; on CUDA and HIP the
+//! streams are independent, so work on several streams that shares a
+//! buffer must be ordered by the caller (events), as with CUB.
+//! `tests/device_threads.rs` checks the traits, and eight threads
+//! recording on one device; `tests/device_cuda.rs` eight streams at once.
 
 mod algorithm;
 mod compaction;

@@ -99,6 +99,7 @@ impl RunLengthEncode {
         n: u32,
         temp: Slice<'_>,
     ) -> Result<(), Error> {
+        self.compaction.check(NAME, n)?;
         for (what, slice) in [
             ("unique", unique),
             ("lengths", lengths),
@@ -124,7 +125,6 @@ impl RunLengthEncode {
                 ("temp", temp),
             ],
         )?;
-        self.compaction.check(NAME, n)?;
         let starts = temp.sub(starts.0, bytes);
         let mut ops = self
             .compaction

@@ -227,6 +227,9 @@ fn select(
     flags: Option<(Slice<'_>, u64)>,
     n: u32,
 ) -> Result<(), Error> {
+    // The algorithm's own limit first: no buffer could make a call over it
+    // run.
+    compaction.check(name, n)?;
     let readers: Vec<_> = std::iter::once(("input", input))
         .chain(flags.map(|(f, _)| ("flags", f)))
         .collect();
@@ -249,7 +252,6 @@ fn select(
         name,
         &[("output", output), ("count", count), ("temp", temp)],
     )?;
-    compaction.check(name, n)?;
     let ops = compaction.ops(input, flags, output, count, n, temp, &regions);
     record(ctx, queue, &ops)
 }

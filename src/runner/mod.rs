@@ -27,7 +27,7 @@ pub use binding::{Binding, Slot};
 pub use layout::{BufferBinding, buffer_bindings};
 pub use options::KernelOptions;
 pub use program::{Buffer, Recorder, Step};
-pub use select::{AdapterChoice, list_adapter_modes, list_adapters};
+pub use select::{AdapterChoice, NO_DRIVER, list_adapter_modes, list_adapters};
 pub use validate::DeviceLimits;
 pub use wgpu_device::{WgpuDevice, WgpuKernel};
 
@@ -50,6 +50,11 @@ pub struct DeviceInfo {
 }
 
 /// An opened device of any back end, with the target it offers.
+///
+/// `Gpu`, [`Buffer`] and [`Kernel`] are `Send` and `Sync`: threads may
+/// share one `Gpu` and run programs on it at the same time. Each call
+/// waits for the work it queued (on CUDA and HIP the device's one stream,
+/// so programs from several threads run one after another there).
 pub struct Gpu {
     device: Device,
     info: DeviceInfo,
@@ -135,7 +140,8 @@ impl Gpu {
     /// report (what wgpu has allocated), CUDA's `cuMemGetInfo` (the whole
     /// device's) after waiting for the context's work and trimming the
     /// device's default memory pool, which keeps what stream-ordered frees
-    /// return; `None` on HIP and where wgpu's back end keeps no report.
+    /// return; `None` on HIP, where wgpu's back end keeps no report, and
+    /// on a CUDA device whose wait timed out.
     pub fn memory_in_use(&self) -> Option<u64> {
         match &self.device {
             Device::Wgpu(d) => d
@@ -145,6 +151,11 @@ impl Gpu {
             #[cfg(feature = "native")]
             Device::Cuda(d) => {
                 use wavekit_native::cudarc::driver::sys;
+                use wavekit_native::driver::Driver;
+                // A device that timed out may never finish: no wait.
+                if d.driver.wait_limit().timed_out() {
+                    return None;
+                }
                 let context = d.driver.context();
                 context.bind_to_thread().ok()?;
                 context.synchronize().ok()?;
@@ -163,6 +174,22 @@ impl Gpu {
             }
             #[cfg(feature = "native")]
             Device::Hip(_) => None,
+        }
+    }
+
+    /// Sets how long each wait for the device may take (`None`, the
+    /// default: for ever). A program, dispatch or read-back still running
+    /// after it fails with [`Error::Timeout`]. The device keeps running it
+    /// (no runtime can stop a kernel; the process's exit does): later work
+    /// on this device waits behind it, and dropping a `Gpu` that timed out
+    /// leaks its device rather than wait. `wavekit run --timeout` sets it.
+    pub fn set_wait_limit(&self, limit: Option<std::time::Duration>) {
+        match &self.device {
+            Device::Wgpu(d) => d.set_wait_limit(limit),
+            #[cfg(feature = "native")]
+            Device::Cuda(d) => wavekit_native::driver::Driver::wait_limit(&*d.driver).set(limit),
+            #[cfg(feature = "native")]
+            Device::Hip(d) => wavekit_native::driver::Driver::wait_limit(&*d.driver).set(limit),
         }
     }
 
@@ -201,7 +228,7 @@ impl Gpu {
             #[cfg(feature = "native")]
             Device::Cuda(d) => d.driver.context().into(),
             #[cfg(feature = "native")]
-            Device::Hip(d) => (&d.driver, d.code.amdgpu).into(),
+            Device::Hip(d) => (&*d.driver, d.code.amdgpu).into(),
         }
     }
 

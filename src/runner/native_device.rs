@@ -3,8 +3,10 @@
 //! device by its [`NativeTarget`], loaded, launched on bindings and timed.
 //! Programs over resident buffers are in `native_program.rs`.
 
+use std::mem::ManuallyDrop;
 use wavekit_native::LowerOptions;
-use wavekit_native::driver::{self, Launch};
+
+use wavekit_native::driver::{self, Driver, Launch};
 
 use super::native_buffers::NativeBuffers;
 use super::program::{Buffer, BufferInner, Recorder};
@@ -50,9 +52,23 @@ pub(super) trait NativeTarget: Sized {
     fn record(driver: &DriverOf<Self>, record: &Recorder<'_>) -> Result<(), Error>;
 }
 
+impl<T: NativeTarget> Drop for NativeDevice<T> {
+    /// Drops the driver (its stream and context), unless a wait timed
+    /// out: the device may still be running a kernel that never ends, and
+    /// releasing a context waits for its work, so the driver is leaked
+    /// (the process's exit ends the work).
+    fn drop(&mut self) {
+        if !Driver::wait_limit(&*self.driver).timed_out() {
+            // SAFETY: dropped once, here, and never used after.
+            unsafe { ManuallyDrop::drop(&mut self.driver) };
+        }
+    }
+}
+
 /// An opened native device.
 pub(super) struct NativeDevice<T: NativeTarget> {
-    pub(super) driver: DriverOf<T>,
+    /// Dropped unless a wait timed out ([`Drop`]).
+    pub(super) driver: ManuallyDrop<DriverOf<T>>,
     pub(super) code: T::Code,
     info: DeviceInfo,
     target: Target,
@@ -73,7 +89,7 @@ impl<T: NativeTarget> NativeDevice<T> {
         );
         target.scalars = ScalarFeatures::ALL;
         Ok(NativeDevice {
-            driver,
+            driver: ManuallyDrop::new(driver),
             code,
             info,
             target,

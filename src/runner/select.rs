@@ -50,7 +50,9 @@ impl AdapterChoice {
             None => wgpu::Backends::PRIMARY,
             Some(backend) => wgpu_api(backend)?,
         };
-        let mut adapters: Vec<wgpu::Adapter> = enumerate(apis)
+        let all = enumerate(apis);
+        let names: Vec<String> = all.iter().map(|a| a.get_info().name).collect();
+        let mut adapters: Vec<wgpu::Adapter> = all
             .into_iter()
             .filter(|a| {
                 needle
@@ -62,6 +64,11 @@ impl AdapterChoice {
             return Err(Error::NoAdapter {
                 filter: self.name.clone(),
                 backend: self.backend.map(|b| b.to_string()),
+                why: if names.is_empty() {
+                    NO_DRIVER.to_string()
+                } else {
+                    format!("the adapters are {}", names.join(", "))
+                },
             });
         }
         adapters.sort_by_key(|a| {
@@ -71,6 +78,11 @@ impl AdapterChoice {
         Ok(adapters.swap_remove(0))
     }
 }
+
+/// What to do when no wgpu API answered at all.
+pub const NO_DRIVER: &str = "no driver answered (on Linux the Vulkan loader, libvulkan.so.1, found \
+    none): install the GPU's Vulkan driver, or Mesa's lavapipe (Debian: mesa-vulkan-drivers) for \
+    a CPU adapter; VK_DRIVER_FILES and VK_ICD_FILENAMES choose the driver files";
 
 fn rank(device_type: wgpu::DeviceType) -> u8 {
     match device_type {

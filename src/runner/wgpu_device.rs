@@ -2,6 +2,9 @@
 //! and uniform buffers bound by group and number, dispatch and read-back.
 
 use std::borrow::Cow;
+use std::mem::ManuallyDrop;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Duration;
 
 use wgpu::util::DeviceExt;
 
@@ -13,10 +16,32 @@ use crate::target::{SubgroupChoice, Target};
 
 /// An opened wgpu device.
 pub struct WgpuDevice {
-    device: wgpu::Device,
-    queue: wgpu::Queue,
+    /// Dropped unless a wait timed out ([`Drop`]).
+    device: ManuallyDrop<wgpu::Device>,
+    queue: ManuallyDrop<wgpu::Queue>,
     info: wgpu::AdapterInfo,
     target: Target,
+    /// How long a wait may take, in microseconds (0: for ever).
+    wait_limit: AtomicU64,
+    /// Whether a wait ran past the limit: the device may still be running
+    /// the work it waited for.
+    timed_out: AtomicBool,
+}
+
+impl Drop for WgpuDevice {
+    /// Drops the device, unless a wait timed out: wgpu's queue waits for
+    /// the device to go idle when dropped, and a kernel that never ends
+    /// would hang the host there, so the device and queue are leaked (the
+    /// process's exit ends the work).
+    fn drop(&mut self) {
+        if !self.timed_out.load(Ordering::Relaxed) {
+            // SAFETY: dropped once, here, and never used after.
+            unsafe {
+                ManuallyDrop::drop(&mut self.queue);
+                ManuallyDrop::drop(&mut self.device);
+            }
+        }
+    }
 }
 
 /// A compute pipeline ready to dispatch.
@@ -63,10 +88,12 @@ impl WgpuDevice {
         }))
         .map_err(|e| Error::Gpu(format!("cannot open `{}`: {e}", info.name)))?;
         Ok(WgpuDevice {
-            device,
-            queue,
+            device: ManuallyDrop::new(device),
+            queue: ManuallyDrop::new(queue),
             info,
             target,
+            wait_limit: AtomicU64::new(0),
+            timed_out: AtomicBool::new(false),
         })
     }
 
@@ -78,6 +105,38 @@ impl WgpuDevice {
     /// The target the adapter offers.
     pub fn target(&self) -> &Target {
         &self.target
+    }
+
+    /// Sets how long a wait for the device may take (`None`: for ever).
+    pub fn set_wait_limit(&self, limit: Option<Duration>) {
+        let micros = limit.map_or(0, |d| {
+            u64::try_from(d.as_micros()).unwrap_or(u64::MAX).max(1)
+        });
+        self.wait_limit.store(micros, Ordering::Relaxed);
+    }
+
+    /// Waits for everything submitted, within the wait limit; `what` names
+    /// what is waited for in the error.
+    pub(super) fn wait(&self, what: &str) -> Result<(), Error> {
+        let limit = match self.wait_limit.load(Ordering::Relaxed) {
+            0 => None,
+            micros => Some(Duration::from_micros(micros)),
+        };
+        let poll = self.device.poll(wgpu::PollType::Wait {
+            submission_index: None,
+            timeout: limit,
+        });
+        match (poll, limit) {
+            (Ok(_), _) => Ok(()),
+            (Err(wgpu::PollError::Timeout), Some(limit)) => {
+                self.timed_out.store(true, Ordering::Relaxed);
+                Err(Error::Timeout {
+                    what: what.to_string(),
+                    limit,
+                })
+            }
+            (Err(e), _) => Err(Error::Gpu(format!("{what}: {e}"))),
+        }
     }
 
     /// The wgpu device, for callers that build their own pipelines.
@@ -232,9 +291,7 @@ impl WgpuDevice {
         for (buffer, _) in &staging {
             buffer.slice(..).map_async(wgpu::MapMode::Read, |_| {});
         }
-        self.device
-            .poll(wgpu::PollType::wait_indefinitely())
-            .map_err(|e| Error::Gpu(format!("waiting for `{}`: {e}", kernel.entry)))?;
+        self.wait(&format!("running `{}`", kernel.entry))?;
         staging
             .into_iter()
             .map(|(buffer, wanted)| {
@@ -411,9 +468,7 @@ impl WgpuDevice {
         encoder.copy_buffer_to_buffer(&resolved, 0, &readback, 0, bytes);
         self.queue.submit([encoder.finish()]);
         readback.slice(..).map_async(wgpu::MapMode::Read, |_| {});
-        self.device
-            .poll(wgpu::PollType::wait_indefinitely())
-            .map_err(|e| Error::Gpu(format!("waiting for timestamps: {e}")))?;
+        self.wait("reading timestamps")?;
         let ticks: Vec<u64> = bytemuck::pod_collect_to_vec(
             &readback
                 .slice(..)

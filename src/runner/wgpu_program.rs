@@ -55,9 +55,7 @@ impl WgpuDevice {
         encoder.copy_buffer_to_buffer(buffer, 0, &readback, 0, buffer.size());
         self.queue().submit([encoder.finish()]);
         readback.slice(..).map_async(wgpu::MapMode::Read, |_| {});
-        self.device()
-            .poll(wgpu::PollType::wait_indefinitely())
-            .map_err(|e| Error::Gpu(format!("waiting for a read-back: {e}")))?;
+        self.wait("a read-back")?;
         let data = readback
             .slice(..)
             .get_mapped_range()
@@ -78,9 +76,7 @@ impl WgpuDevice {
         if let Some(error) = pollster::block_on(scope.pop()) {
             return Err(Error::Gpu(format!("running a program: {error}")));
         }
-        self.device()
-            .poll(wgpu::PollType::wait_indefinitely())
-            .map_err(|e| Error::Gpu(format!("waiting for a program: {e}")))?;
+        self.wait("running a program")?;
         Ok(())
     }
 

@@ -99,6 +99,7 @@ int hipMemsetAsync(void* dst, int value, size_t n, void* stream) {
   if (!live_stream(stream) || !in_alloc((uintptr_t)dst, n)) return 1;
   memset(dst, value, n); memsets++; return 0; }
 int hipDeviceSynchronize(void) { return 0; }
+int hipStreamQuery(void* s) { (void)s; return 0; }
 const char* hipGetErrorString(int e) { return e ? "stub error" : "no error"; }
 const char* hipGetErrorName(int e) { return e ? "hipErrorStub" : "hipSuccess"; }
 int hipEventCreate(void** e) { *e = malloc(sizeof(float)); return 0; }

@@ -10,7 +10,14 @@ use wavekit::target::profile::Profile;
 
 /// Prints every wgpu adapter, then the CUDA and HIP devices.
 pub fn run() -> Result<ExitCode, Error> {
-    for (info, mode) in wavekit::runner::list_adapter_modes() {
+    let adapters = wavekit::runner::list_adapter_modes();
+    if adapters.is_empty() {
+        println!(
+            "wgpu (Vulkan, Metal, DX12): none found ({})",
+            wavekit::runner::NO_DRIVER
+        );
+    }
+    for (info, mode) in adapters {
         let driver = Profile::driver_key(&info);
         let lowering = match Profile::stored_for(&info)? {
             Some(profile) => format!("lowering: tuned ({})", profile.strategy()),

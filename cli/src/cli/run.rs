@@ -6,11 +6,12 @@
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::Duration;
 
 use clap::Args;
 
 use wavekit::Error;
-use wavekit::runner::{Binding, BufferBinding, Slot, buffer_bindings};
+use wavekit::runner::{Binding, BufferBinding, KernelOptions, Slot, buffer_bindings};
 
 use super::compose_args::ComposeArgs;
 use super::device_args::DeviceArgs;
@@ -54,6 +55,17 @@ pub struct RunArgs {
     /// Repeatable (not comma-separated: a file name may hold a comma).
     #[arg(long = "out", value_name = "[G:B=]FILE")]
     outputs: Vec<PathBuf>,
+    /// Seconds to wait for the dispatch and its read-back before failing
+    /// with an error naming the limit (0: wait for ever). The device keeps
+    /// running a kernel that never ends until wavekit exits, which it then
+    /// does.
+    #[arg(long, default_value = "60", value_name = "SECS")]
+    timeout: f64,
+    /// Leave buffer and array indices unchecked (wgpu's bounds checks and
+    /// the native back ends' clamping off): an out-of-bounds access is then
+    /// undefined behaviour, which CUDA reports as an illegal address.
+    #[arg(long)]
+    unclamped: bool,
     #[command(flatten)]
     device: DeviceArgs,
     #[command(flatten)]
@@ -110,9 +122,11 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, Error> {
     })?;
     // The device flags are checked before the shader is read.
     args.device.checked()?;
+    let limit = wait_limit(args.timeout)?;
     let text = std::fs::read_to_string(&args.shader)
         .map_err(|e| usage(format!("cannot read {}: {e}", args.shader.display())))?;
     let gpu = args.device.open()?;
+    gpu.set_wait_limit(limit);
     let composed = args.compose.compose(
         gpu.target().clone(),
         &text,
@@ -123,7 +137,14 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, Error> {
     buffers.sort_by_key(|b| b.slot);
     let outs = place_outputs(&args.outputs, &buffers, &composed.module.module)?;
     let bound: Vec<(Slot, Binding<'_>)> = buffers.iter().map(|b| (b.slot, b.binding())).collect();
-    let kernel = gpu.kernel(&composed.module, &args.entry)?;
+    let options = if args.unclamped {
+        // SAFETY: the caller asked for unchecked indices (`--unclamped`);
+        // an access out of bounds is then theirs to answer for.
+        unsafe { KernelOptions::default().without_bounds_checks() }
+    } else {
+        KernelOptions::default()
+    };
+    let kernel = gpu.kernel_with(&composed.module, &args.entry, options)?;
     let results = gpu.run_slots(&kernel, &bound, workgroups)?;
     // The results are the buffers read back, in the order of `bound`.
     let read_back = buffers.iter().filter(|b| b.binding().read_back());
@@ -133,6 +154,18 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, Error> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `--timeout SECS` as a wait limit: `None` for 0.
+fn wait_limit(seconds: f64) -> Result<Option<Duration>, Error> {
+    if seconds == 0.0 {
+        return Ok(None);
+    }
+    Duration::try_from_secs_f64(seconds).map(Some).map_err(|_| {
+        Error::Usage(format!(
+            "--timeout {seconds}: expected seconds, a finite number of at least 0 (0: no limit)"
+        ))
+    })
 }
 
 /// Parses every `--bind`, reads its file, and checks it against the

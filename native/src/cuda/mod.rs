@@ -22,7 +22,7 @@ use cudarc::driver::{
     CudaContext, CudaEvent, CudaSlice, CudaStream, DevicePtr, DriverError, result, sys,
 };
 
-use crate::driver::{Buffer, Driver, Kernel, Step};
+use crate::driver::{Buffer, Driver, Kernel, Step, WaitLimit};
 use crate::error::NativeError;
 
 pub use module::CudaModule;
@@ -49,6 +49,7 @@ const DEFAULT_DYNAMIC_SHARED_LIMIT: u32 = 48 * 1024;
 pub struct Cuda {
     ctx: Arc<CudaContext>,
     stream: Arc<CudaStream>,
+    wait_limit: WaitLimit,
 }
 
 /// The driver's name and message for an error: `CUDA_ERROR_INVALID_PTX: a
@@ -137,7 +138,11 @@ impl Cuda {
         let ctx = CudaContext::new(ordinal)
             .map_err(|e| cuda_error(format_args!("creating a context on device {ordinal}"), e))?;
         let stream = ctx.default_stream();
-        Ok(Cuda { ctx, stream })
+        Ok(Cuda {
+            ctx,
+            stream,
+            wait_limit: WaitLimit::default(),
+        })
     }
 
     /// The compute capability as (major, minor), e.g. (9, 0) on H100.
@@ -350,6 +355,20 @@ impl Driver for Cuda {
 
     fn synchronize(&self) -> Result<(), DriverError> {
         self.stream.synchronize()
+    }
+
+    fn finished(&self) -> Result<Option<bool>, DriverError> {
+        self.ctx.bind_to_thread()?;
+        // SAFETY: the stream is live (held by `self`).
+        match unsafe { sys::cuStreamQuery(self.stream.cu_stream()) } {
+            sys::CUresult::CUDA_SUCCESS => Ok(Some(true)),
+            sys::CUresult::CUDA_ERROR_NOT_READY => Ok(Some(false)),
+            error => Err(DriverError(error)),
+        }
+    }
+
+    fn wait_limit(&self) -> &WaitLimit {
+        &self.wait_limit
     }
 }
 

@@ -7,7 +7,7 @@ use cudarc::driver::{CudaContext, CudaStream, result};
 
 use super::{Cuda, CudaKernel, cuda_error};
 use crate::abi::KernelArgs;
-use crate::driver::{Streams, check_launch};
+use crate::driver::{Streams, WaitLimit, check_launch};
 use crate::error::NativeError;
 
 impl Cuda {
@@ -15,7 +15,11 @@ impl Cuda {
     /// and the driver layer's own work (if any) runs on its default stream.
     pub fn on_context(ctx: Arc<CudaContext>) -> Cuda {
         let stream = ctx.default_stream();
-        Cuda { ctx, stream }
+        Cuda {
+            ctx,
+            stream,
+            wait_limit: WaitLimit::default(),
+        }
     }
 
     /// The context.

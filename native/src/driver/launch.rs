@@ -17,6 +17,7 @@ pub trait Launch: Driver {
         Ok(Kernel {
             module: self.load_module(image, entry)?,
             name: entry.to_string(),
+            device_timed_out: self.wait_limit().flag(),
         })
     }
 

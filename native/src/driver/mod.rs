@@ -27,6 +27,9 @@ mod streams;
 
 use std::ffi::c_void;
 use std::fmt::{self, Display};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Duration;
 
 use crate::error::NativeError;
 
@@ -165,6 +168,72 @@ pub trait Driver: Sized + fmt::Debug {
 
     /// Waits for everything queued; a kernel that failed reports here.
     fn synchronize(&self) -> Result<(), Self::Error>;
+
+    /// Whether everything queued has finished, without waiting (`None`:
+    /// the runtime cannot tell without waiting); a kernel that failed
+    /// reports here.
+    fn finished(&self) -> Result<Option<bool>, Self::Error>;
+
+    /// How long the driver layer's waits may take ([`WaitLimit`]).
+    fn wait_limit(&self) -> &WaitLimit;
+}
+
+/// How long a wait for the device may take before it fails with
+/// [`NativeError::Timeout`]: none (for ever) unless set. The device keeps
+/// running what it was waiting for: no runtime can stop a kernel (the
+/// process's exit does), so a timed-out device stays busy.
+#[derive(Debug, Default)]
+pub struct WaitLimit {
+    /// Microseconds, 0 for none.
+    micros: AtomicU64,
+    /// Whether a wait has run past the limit; shared with the kernels the
+    /// driver loads ([`Kernel`] does not unload its module then: CUDA's
+    /// unload waits for the kernel).
+    timed_out: Arc<AtomicBool>,
+}
+
+impl Clone for WaitLimit {
+    /// A limit of its own, starting at this one's value.
+    fn clone(&self) -> Self {
+        let clone = WaitLimit::default();
+        clone.set(self.get());
+        clone
+    }
+}
+
+impl WaitLimit {
+    /// Sets the limit (`None`: wait for ever).
+    pub fn set(&self, limit: Option<Duration>) {
+        let micros = limit.map_or(0, |d| {
+            u64::try_from(d.as_micros()).unwrap_or(u64::MAX).max(1)
+        });
+        self.micros.store(micros, Ordering::Relaxed);
+    }
+
+    /// Whether a wait has run past the limit: the device may still be
+    /// running what it waited for, and its owner should not wait for it
+    /// again (not even when dropping it).
+    pub fn timed_out(&self) -> bool {
+        self.timed_out.load(Ordering::Relaxed)
+    }
+
+    /// Records that a wait ran past the limit.
+    pub(crate) fn time_out(&self) {
+        self.timed_out.store(true, Ordering::Relaxed);
+    }
+
+    /// The flag a kernel holds to know whether its device timed out.
+    pub(crate) fn flag(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.timed_out)
+    }
+
+    /// The limit, if one is set.
+    pub fn get(&self) -> Option<Duration> {
+        match self.micros.load(Ordering::Relaxed) {
+            0 => None,
+            micros => Some(Duration::from_micros(micros)),
+        }
+    }
 }
 
 /// A loaded kernel: a module and the entry point it was loaded for.
@@ -174,6 +243,9 @@ pub trait Driver: Sized + fmt::Debug {
 pub struct Kernel<D: Driver> {
     module: D::Module,
     name: String,
+    /// Set when a wait of the driver that loaded it timed out
+    /// ([`WaitLimit`]).
+    device_timed_out: Arc<AtomicBool>,
 }
 
 impl<D: Driver> Kernel<D> {
@@ -198,7 +270,12 @@ impl<D: Driver> fmt::Debug for Kernel<D> {
 }
 
 impl<D: Driver> Drop for Kernel<D> {
+    /// Unloads the module, unless its device timed out: it may still be
+    /// running this kernel, and CUDA's unload would wait for it for ever.
     fn drop(&mut self) {
+        if self.device_timed_out.load(Ordering::Relaxed) {
+            return;
+        }
         if let Err(why) = D::unload_module(&self.module) {
             log::warn!("unloading the module of kernel `{}`: {why}", self.name);
         }

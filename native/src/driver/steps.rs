@@ -3,6 +3,7 @@
 //! pairs, and waiting for the device.
 
 use std::fmt::Display;
+use std::time::{Duration, Instant};
 
 use super::{Buffer, Driver, Kernel};
 use crate::abi::KernelArgs;
@@ -215,9 +216,40 @@ pub(super) fn elapsed<D: Driver>(
 }
 
 /// Waits for everything queued; `what` is what failed if that fails (a
-/// faulting kernel reports here).
+/// faulting kernel reports here), or what did not finish within the
+/// driver's [`WaitLimit`](super::WaitLimit): with a limit the device is
+/// polled, from every 20 µs up to every millisecond.
 pub(super) fn wait<D: Driver>(driver: &D, what: impl Display) -> Result<(), NativeError> {
-    driver.synchronize().map_err(|e| driver.fail(what, e))
+    let Some(limit) = driver.wait_limit().get() else {
+        return driver.synchronize().map_err(|e| driver.fail(what, e));
+    };
+    match poll(driver, limit).map_err(|e| driver.fail(&what, e))? {
+        Some(()) => driver.synchronize().map_err(|e| driver.fail(what, e)),
+        None => {
+            driver.wait_limit().time_out();
+            Err(NativeError::Timeout {
+                what: what.to_string(),
+                limit,
+            })
+        }
+    }
+}
+
+/// Polls until everything queued has finished (`Some`) or `limit` has
+/// passed (`None`); a runtime that cannot poll waits.
+fn poll<D: Driver>(driver: &D, limit: Duration) -> Result<Option<()>, D::Error> {
+    let start = Instant::now();
+    let mut pause = Duration::from_micros(20);
+    loop {
+        match driver.finished()? {
+            Some(true) | None => return Ok(Some(())),
+            Some(false) if start.elapsed() >= limit => return Ok(None),
+            Some(false) => {
+                std::thread::sleep(pause);
+                pause = (pause * 2).min(Duration::from_millis(1));
+            }
+        }
+    }
 }
 
 /// What a [`Step::Call`](super::Step::Call) runs: it queues work and returns without

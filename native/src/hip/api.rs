@@ -46,6 +46,8 @@ pub(super) type Handle = *mut c_void;
 
 /// `hipSuccess`.
 pub(super) const HIP_SUCCESS: Status = 0;
+/// `hipErrorNotReady`: queued work has not finished (`hipStreamQuery`).
+pub(super) const NOT_READY: Status = 600;
 
 /// A HIP call's failure: its `hipError_t`, which the runtime names and
 /// describes (see [`crate::driver::Driver::fail`]).
@@ -126,6 +128,9 @@ pub(super) struct Api {
     pub(super) stream_create: Option<unsafe extern "C" fn(stream: *mut Handle) -> Status>,
     /// `hipStreamDestroy(hipStream_t)`: optional with `stream_create`.
     pub(super) stream_destroy: Option<unsafe extern "C" fn(stream: Handle) -> Status>,
+    /// `hipStreamQuery(hipStream_t)`: optional, only a wait with a limit
+    /// polls (without it such a wait blocks).
+    pub(super) stream_query: Option<unsafe extern "C" fn(stream: Handle) -> Status>,
     /// Where the library was loaded from.
     pub(super) path: PathBuf,
     /// Keeps the function pointers above valid. Never dropped in practice:
@@ -197,6 +202,8 @@ impl Api {
             runtime_get_version: resolve!("hipRuntimeGetVersion"),
             // SAFETY: the prototypes of hip_runtime_api.h.
             stream_create: unsafe { symbol(&library, "hipStreamCreate", &path) }.ok(),
+            // SAFETY: as above.
+            stream_query: unsafe { symbol(&library, "hipStreamQuery", &path) }.ok(),
             // SAFETY: as above.
             stream_destroy: unsafe { symbol(&library, "hipStreamDestroy", &path) }.ok(),
             path,

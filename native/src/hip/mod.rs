@@ -47,8 +47,8 @@ use std::fmt::Display;
 use std::path::Path;
 use std::sync::Arc;
 
-use self::api::{Api, HIP_SUCCESS, no_runtime, runtime, status};
-use crate::driver::{Buffer, Driver, Kernel, Step};
+use self::api::{Api, HIP_SUCCESS, NOT_READY, no_runtime, runtime, status};
+use crate::driver::{Buffer, Driver, Kernel, Step, WaitLimit};
 use crate::error::NativeError;
 
 pub use self::api::{HIP_TOOL, HipError, RUNTIME_TOOL, is_no_runtime};
@@ -77,6 +77,7 @@ const NAME_BYTES: usize = 256;
 pub struct Hip {
     api: Arc<Api>,
     device: c_int,
+    wait_limit: WaitLimit,
 }
 
 impl Hip {
@@ -128,7 +129,11 @@ impl Hip {
             }
         };
         api.make_current(device)?;
-        Ok(Hip { api, device })
+        Ok(Hip {
+            api,
+            device,
+            wait_limit: WaitLimit::default(),
+        })
     }
 
     /// Where the HIP runtime was loaded from.
@@ -386,6 +391,24 @@ impl Driver for Hip {
         self.current()?;
         // SAFETY: no arguments.
         status(unsafe { (self.api.device_synchronize)() })
+    }
+
+    /// `hipStreamQuery` of the null stream, where the launches go; `None`
+    /// where the runtime lacks it.
+    fn finished(&self) -> Result<Option<bool>, HipError> {
+        let Some(query) = self.api.stream_query else {
+            return Ok(None);
+        };
+        self.current()?;
+        // SAFETY: the null stream is always valid.
+        match unsafe { query(std::ptr::null_mut()) } {
+            NOT_READY => Ok(Some(false)),
+            code => status(code).map(|()| Some(true)),
+        }
+    }
+
+    fn wait_limit(&self) -> &WaitLimit {
+        &self.wait_limit
     }
 }
 
