@@ -114,6 +114,12 @@ impl CudaModule {
                 .join("\n");
             // The driver's verdict first, then the JIT's (ptxas's) own lines.
             let mut message = format!("JIT-compiling the PTX of kernel `{entry}`: {}", describe(e));
+            if e.0 == sys::cudaError_enum::CUDA_ERROR_UNSUPPORTED_PTX_VERSION {
+                let mut version = 0;
+                // SAFETY: writes one int through a valid pointer.
+                let known = unsafe { sys::cuDriverGetVersion(&mut version) }.result();
+                message.push_str(&too_old(ptx, known.ok().map(|()| version)));
+            }
             if !log.is_empty() {
                 message.push('\n');
                 message.push_str(&log);
@@ -169,4 +175,20 @@ impl CudaModule {
             .and_then(|()| unsafe { result::module::unload(self.module) })
             .map_err(describe)
     }
+}
+
+/// What a driver that refuses the PTX's ISA version should hear: the
+/// version the PTX declares, the driver's CUDA version, and to update it.
+pub(super) fn too_old(ptx: &str, driver: Option<i32>) -> String {
+    let isa = ptx
+        .lines()
+        .find_map(|l| l.trim().strip_prefix(".version "))
+        .unwrap_or("?");
+    let driver = driver.map_or("an unknown CUDA version".to_string(), |v| {
+        format!("CUDA {}.{}", v / 1000, v % 1000 / 10)
+    });
+    format!(
+        " (the PTX is ISA {isa}, which this driver, of {driver}, is too old for: update the NVIDIA \
+         driver)"
+    )
 }

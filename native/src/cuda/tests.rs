@@ -2,7 +2,7 @@
 //! parsing, and (only where there is a CUDA driver and device) loading,
 //! launching and timing a hand-written PTX kernel.
 
-use super::module::{log_text, ptx_entries};
+use super::module::{log_text, ptx_entries, too_old};
 use super::*;
 use crate::driver::Launch;
 use crate::driver::add_one::{launch_add_one, time_add_one};
@@ -33,6 +33,17 @@ fn lists_ptx_entries() {
     let ptx = ".visible .entry add_one(\n.param .u64 p)\n{}\n.entry $k2 ( ) {}";
     assert_eq!(ptx_entries(ptx), ["add_one", "$k2"]);
     assert!(ptx_entries(".func f() {}").is_empty());
+}
+
+#[test]
+fn a_driver_too_old_for_the_ptx_is_told_to_update() {
+    let ptx = "//\n.version 8.5\n.target sm_90\n";
+    assert_eq!(
+        too_old(ptx, Some(12020)),
+        " (the PTX is ISA 8.5, which this driver, of CUDA 12.2, is too old for: update the \
+         NVIDIA driver)"
+    );
+    assert!(too_old("", None).contains("ISA ?, which this driver, of an unknown CUDA version"));
 }
 
 #[test]
