@@ -910,27 +910,12 @@ fn line<'a>(text: &'a str, tag: &str) -> &'a str {
 }
 
 /// A kernel built without bounds checks that reads 15 GiB past its
-/// buffer.
-const OUT_OF_BOUNDS: &str = "@group(0) @binding(0) var<storage, read> data: array<u32>;
-@group(0) @binding(1) var<storage, read_write> out: array<u32>;
-@compute @workgroup_size(32)
-fn reads_past_the_end(@builtin(global_invocation_id) id: vec3<u32>) {
-    out[id.x] = data[data[0] + id.x];
-}
-";
+/// buffer (`data[0]` is `0xf0000000`; `bench/faults/run.sh` runs it through
+/// `wavekit run --unclamped` too).
+const OUT_OF_BOUNDS: &str = include_str!("data/reads_past_the_end.wgsl");
 
 /// A kernel that never ends.
-const NEVER_ENDS: &str = "@group(0) @binding(0) var<storage, read_write> data: array<u32>;
-@compute @workgroup_size(32)
-fn never_ends(@builtin(global_invocation_id) id: vec3<u32>) {
-    loop {
-        if data[0] == 12345u {
-            break;
-        }
-        data[1 + id.x] += 1u;
-    }
-}
-";
+const NEVER_ENDS: &str = include_str!("data/never_ends.wgsl");
 
 /// Composes `source` for the GPU and builds `entry` without bounds checks
 /// (the fault needs them off; the endless kernel does not care).
@@ -999,10 +984,10 @@ fn fault_child() {
 }
 
 /// A kernel that reads out of bounds with checks off: the error names the
-/// kernel and what happened (CUDA's illegal address); the context is then
-/// unusable (CUDA's errors of this kind are sticky), every later call on
-/// it an error, not a hang; dropping the `Gpu` and opening device 0 again
-/// gives a working context.
+/// kernel and what happened (CUDA's illegal address); CUDA is then
+/// unusable in the process (its errors of this kind are sticky): every
+/// later call is the same error at once, not a hang, opening a new `Gpu`
+/// included.
 #[test]
 fn a_device_fault_is_an_error_naming_the_kernel() {
     if context().is_none() {
