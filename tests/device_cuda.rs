@@ -20,9 +20,9 @@ use device_support::{
 };
 use wavekit::Dtype;
 use wavekit::device::{
-    FixedSegmentedSort, FlagType, KeyType, RadixSort, RadixSortOptions, Reduce, ReduceOp,
-    ReduceType, RunLengthEncode, Scan, ScanAlgorithm, ScanKind, ScanOperator, SegmentedSort,
-    SelectFlagged, SelectIf, Slice,
+    ArgOp, ArgReduce, FixedSegmentedSort, FlagType, KeyType, RadixSort, RadixSortOptions, Reduce,
+    ReduceOp, ReduceType, RunLengthEncode, Scan, ScanAlgorithm, ScanKind, ScanOperator,
+    SegmentedSort, SelectFlagged, SelectIf, Slice, TransformReduce,
 };
 use wavekit_native::NativeError;
 use wavekit_native::cuda::Cuda;
@@ -213,6 +213,80 @@ fn reductions_on_a_stream() {
             (got_f - want_f).abs() <= bound,
             "sum f32, n = {n}: got {got_f}, want {want_f}"
         );
+    }
+}
+
+#[test]
+fn arg_and_transform_reductions_on_a_stream() {
+    let Some(ctx) = context() else { return };
+    let stream = ctx.new_stream().expect("a stream");
+    let arg_min = ArgReduce::new(&ctx, ArgOp::Min, ReduceType::F32).expect("builds");
+    let arg_max = ArgReduce::new(&ctx, ArgOp::Max, ReduceType::I32).expect("builds");
+    let transform = TransformReduce::new(
+        &ctx,
+        Dtype::U32,
+        "fn transform(x: u32) -> i32 { return i32(x % 1000u) - 500; }",
+        ReduceOp::Sum,
+        ReduceType::I32,
+    )
+    .expect("builds");
+    for (i, &n) in [0].iter().chain(&SIZES).enumerate() {
+        // Few distinct values: ties everywhere, the first index must win.
+        let words = random(n, 64, 140 + i as u64);
+        let floats: Vec<f32> = words.iter().map(|&w| w as f32 * 0.5 - 16.0).collect();
+        let float_source = guarded(&stream, &floats, f32::from_bits(GUARD));
+        let int_source = guarded(&stream, &words, GUARD);
+        let results = output(&stream, 12);
+        let bytes = arg_min
+            .temp_storage_bytes(n as u32)
+            .max(arg_max.temp_storage_bytes(n as u32))
+            .max(transform.temp_storage_bytes(n as u32));
+        let scratch = temp(&stream, bytes);
+        arg_min
+            .record(
+                &stream,
+                Slice::cuda(&float_source, 64),
+                Slice::cuda(&results, 64),
+                n as u32,
+                (&scratch).into(),
+            )
+            .expect("queues");
+        arg_max
+            .record(
+                &stream,
+                inner(&int_source),
+                Slice::cuda(&results, 64 + 16),
+                n as u32,
+                (&scratch).into(),
+            )
+            .expect("queues");
+        transform
+            .record(
+                &stream,
+                inner(&int_source),
+                Slice::cuda(&results, 64 + 32),
+                n as u32,
+                (&scratch).into(),
+            )
+            .expect("queues");
+        let got = read_u32(&stream, &results, "results");
+        // CUB's {index, value}; {1, max} / {1, lowest} for no elements.
+        let first = |better: &dyn Fn(usize, usize) -> bool| {
+            (0..n).fold(None, |best: Option<usize>, j| match best {
+                Some(b) if !better(j, b) => Some(b),
+                _ => Some(j),
+            })
+        };
+        let want_min = first(&|a, b| floats[a] < floats[b])
+            .map_or([1, f32::MAX.to_bits()], |j| [j as u32, floats[j].to_bits()]);
+        let want_max = first(&|a, b| (words[a] as i32) > (words[b] as i32))
+            .map_or([1, i32::MIN as u32], |j| [j as u32, words[j]]);
+        assert_eq!(got[0..2], want_min, "ArgMin f32, n = {n}");
+        assert_eq!(got[4..6], want_max, "ArgMax i32, n = {n}");
+        let want_sum = words
+            .iter()
+            .fold(0i32, |a, &x| a.wrapping_add((x % 1000) as i32 - 500));
+        assert_eq!(got[8] as i32, want_sum, "TransformReduce, n = {n}");
     }
 }
 

@@ -21,9 +21,9 @@ use device_support::random;
 use libloading::Library;
 use wavekit::Dtype;
 use wavekit::device::{
-    EvenLevels, FixedSegmentedSort, FlagType, Histogram, KeyType, RadixSort, Reduce, ReduceOp,
-    ReduceType, RunLengthEncode, Scan, ScanKind, ScanOperator, SegmentedSort, SelectFlagged,
-    SelectIf, Slice,
+    ArgOp, ArgReduce, EvenLevels, FixedSegmentedSort, FlagType, Histogram, KeyType, RadixSort,
+    Reduce, ReduceOp, ReduceType, RunLengthEncode, Scan, ScanKind, ScanOperator, SegmentedSort,
+    SelectFlagged, SelectIf, Slice, TransformReduce,
 };
 use wavekit_native::amdgpu::{Amdgpu, Arch};
 use wavekit_native::driver::Driver;
@@ -138,6 +138,26 @@ fn record_every_algorithm(stub: &Stub, hip: &Hip, target: Amdgpu) -> usize {
 
     recorded("Reduce", &mut |temp| {
         let reduce = Reduce::new(device, ReduceOp::Sum, ReduceType::U32).expect("builds");
+        let t = temp(reduce.temp_storage_bytes(n));
+        reduce
+            .record(&stream, slice(&upload), slice(&count), n, slice(&t))
+            .expect("records");
+    });
+    recorded("ArgReduce", &mut |temp| {
+        let arg = ArgReduce::new(device, ArgOp::Min, ReduceType::F32).expect("builds");
+        let t = temp(arg.temp_storage_bytes(n));
+        arg.record(&stream, slice(&upload), slice(&count), n, slice(&t))
+            .expect("records");
+    });
+    recorded("TransformReduce", &mut |temp| {
+        let reduce = TransformReduce::new(
+            device,
+            Dtype::U32,
+            "fn transform(x: u32) -> f32 { return f32(x & 15u); }",
+            ReduceOp::Max,
+            ReduceType::F32,
+        )
+        .expect("builds");
         let t = temp(reduce.temp_storage_bytes(n));
         reduce
             .record(&stream, slice(&upload), slice(&count), n, slice(&t))

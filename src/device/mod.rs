@@ -40,6 +40,8 @@
 //! |---|---|---|
 //! | [`Scan`] | exclusive / inclusive prefix sum of u32 or i32; of f32, min, max or your WGSL operator ([`ScanOperator`]) | `DeviceScan::ExclusiveSum` / `InclusiveSum` / `ExclusiveScan` / `InclusiveScan` |
 //! | [`Reduce`] | sum, min or max of f32, i32 or u32 | `DeviceReduce::Sum` / `Min` / `Max` |
+//! | [`ArgReduce`] | the first index of the least or greatest f32, i32 or u32 and the element (CUB's `KeyValuePair` layout) | `DeviceReduce::ArgMin` / `ArgMax` |
+//! | [`TransformReduce`] | sum, min or max of your WGSL map of each u32, i32 or f32 (no mapped copy) | `DeviceReduce::TransformReduce` |
 //! | [`RadixSort`] | stable LSD sort of u32, i32, f32, u64, i64 or f64 keys (64-bit keys as two u32 words: any device), with u32 values or without, over a bit range | `DeviceRadixSort::SortKeys` / `SortPairs` |
 //! | [`SegmentedSort`] | each segment (begin offsets) of u32, i32 or f32 keys sorted, with u32 values (on (key, value)) or without | `DeviceSegmentedSort::SortKeys` / `SortPairs` |
 //! | [`FixedSegmentedSort`] | each segment of one length (1..=32, a power of two) of u32, i32 or f32 keys sorted in registers, with u32 values or without | (none: `DeviceSegmentedSort` with offsets `0, len, 2 len, …`) |
@@ -60,8 +62,8 @@
 //! (short segments in registers, chunks in workgroup memory, global
 //! merges).
 //!
-//! A caller's WGSL ([`SelectIf`]'s predicate, [`Histogram`]'s bin function)
-//! is composed on its own before the algorithm's shader: a malformed one is
+//! A caller's WGSL ([`SelectIf`]'s predicate, [`Histogram`]'s bin function,
+//! [`TransformReduce`]'s map) is composed on its own before the algorithm's shader: a malformed one is
 //! an error at its own line and column, and one that does not declare the
 //! function the shader calls is an [`Error::Usage`](crate::Error::Usage).
 //!
@@ -72,9 +74,13 @@
 //! address is not tracked by cudarc's per-slice events: order its uses on
 //! other streams yourself, as with CUB's pointers.
 //!
-//! Not yet here (issue 34): a HIP path.
+//! HIP: the same objects are built on a HIP device (`Device::Hip`: a
+//! `wavekit_native::hip::Hip` and the code objects' architecture and wave
+//! size) and recorded on a `HipStream` with `Slice::hip`, through the
+//! same host code as CUDA.
 
 mod algorithm;
+mod arg_reduce;
 mod compaction;
 mod context;
 pub mod debug;
@@ -90,10 +96,12 @@ mod select;
 mod shader;
 pub mod shaders;
 mod slice;
+mod transform_reduce;
 mod user_fn;
 
 pub use crate::backend::{Device, Queue};
 pub use algorithm::ScanAlgorithm;
+pub use arg_reduce::{ArgOp, ArgReduce};
 pub use compaction::FlagType;
 pub use fixed_segmented_sort::FixedSegmentedSort;
 pub use histogram::{EvenLevels, Histogram};
@@ -105,3 +113,4 @@ pub use scan_operator::ScanOperator;
 pub use segmented_sort::SegmentedSort;
 pub use select::{SelectFlagged, SelectIf};
 pub use slice::Slice;
+pub use transform_reduce::TransformReduce;

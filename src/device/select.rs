@@ -63,9 +63,10 @@ impl SelectIf {
         let signature = Signature {
             algorithm: NAME,
             name: "keep",
+            parameters: &["x"],
             returns: "bool",
         };
-        user_fn::check(&ctx, &signature, predicate, element)?;
+        user_fn::check(&ctx, &signature, predicate, element, None)?;
         Ok(SelectIf {
             compaction: Compaction::new(ctx, element, Keep::Predicate(predicate))?,
             dtype,

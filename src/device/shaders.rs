@@ -17,7 +17,8 @@
 use crate::error::Error;
 
 /// Every shader file and its text, by file name.
-pub const FILES: [(&str, &str); 18] = [
+pub const FILES: [(&str, &str); 19] = [
+    ("arg_reduce.wgsl", include_str!("shaders/arg_reduce.wgsl")),
     ("compact.wgsl", include_str!("shaders/compact.wgsl")),
     (
         "contact_sort.wgsl",

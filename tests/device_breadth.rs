@@ -1,0 +1,339 @@
+//! The `wavekit::device` algorithms of issue 35 on lavapipe at subgroup
+//! sizes 4, 8 and 16 against a CPU reference, in one binary (one set of
+//! pipelines a subgroup size): `ArgReduce` (first index of the min / max
+//! of f32, i32, u32, ties and signed zeros), `TransformReduce` (a WGSL map,
+//! then sum / min / max), `AdjacentDifference` (left and right, copy and
+//! in place, the default subtraction and a WGSL operator), `LowerBound` /
+//! `UpperBound` (needles in a sorted haystack with repeats), `PartitionIf`
+//! / `PartitionFlagged` (selected first, rejected after them reversed) and
+//! `Unique`. Edge sizes (0, 1, a tile ± 1, odd sizes; 2^20 + 5 once per
+//! family), slices at non-zero offsets between guard words; on emulated
+//! subgroups (lavapipe without the subgroup features) each family once;
+//! malformed user functions as errors at their own line, and bad calls.
+
+mod device_support;
+
+use device_support::*;
+use wavekit::Dtype;
+use wavekit::device::{ArgOp, ArgReduce, ReduceOp, ReduceType, Slice, TransformReduce};
+
+/// The big size each family runs once.
+const BIG: usize = (1 << 20) + 5;
+
+/// The words of `n` elements of `ty` with many ties: f32 multiples of 0.5
+/// in [-12, 12] with both zeros, i32 of both signs, u32 below 50 (or the
+/// type's extremes, so that the no-element identity meets them).
+fn tied_input(ty: ReduceType, n: usize, seed: u64) -> Vec<u32> {
+    let raw = random(n, 49, seed);
+    raw.iter()
+        .enumerate()
+        .map(|(i, &w)| match ty {
+            ReduceType::F32 if i % 97 == 13 => f32::INFINITY.to_bits(),
+            ReduceType::F32 if w == 24 && i % 2 == 0 => (-0.0f32).to_bits(),
+            ReduceType::F32 => (w as f32 * 0.5 - 12.0).to_bits(),
+            ReduceType::I32 => (w as i32 - 24) as u32,
+            ReduceType::U32 if i % 89 == 7 => u32::MAX,
+            ReduceType::U32 => w,
+        })
+        .collect()
+}
+
+/// CUB's (index, value bits) of `input`: the first index of the extreme
+/// value (`==` ties), `{1, max}` / `{1, lowest}` for no elements.
+fn arg_reference(ty: ReduceType, op: ArgOp, input: &[u32]) -> [u32; 2] {
+    let before = |a: u32, b: u32| -> bool {
+        let (a, b) = if op == ArgOp::Max { (b, a) } else { (a, b) };
+        match ty {
+            ReduceType::F32 => f32::from_bits(a) < f32::from_bits(b),
+            ReduceType::I32 => (a as i32) < (b as i32),
+            ReduceType::U32 => a < b,
+        }
+    };
+    let mut best: Option<usize> = None;
+    for (i, &x) in input.iter().enumerate() {
+        if best.is_none_or(|b| before(x, input[b])) {
+            best = Some(i);
+        }
+    }
+    match best {
+        Some(i) => [i as u32, input[i]],
+        None => {
+            let empty = match (ty, op) {
+                (ReduceType::F32, ArgOp::Min) => f32::MAX.to_bits(),
+                (ReduceType::F32, ArgOp::Max) => f32::MIN.to_bits(),
+                (ReduceType::I32, ArgOp::Min) => i32::MAX as u32,
+                (ReduceType::I32, ArgOp::Max) => i32::MIN as u32,
+                (ReduceType::U32, ArgOp::Min) => u32::MAX,
+                (ReduceType::U32, ArgOp::Max) => 0,
+            };
+            [1, empty]
+        }
+    }
+}
+
+/// The buffers of a one-input call: the input at one aligned offset, an
+/// output of `out_words` at another and a temp of `temp` bytes, all
+/// between guard words.
+struct Call {
+    align: u64,
+    input: wgpu::Buffer,
+    output: wgpu::Buffer,
+    temp: wgpu::Buffer,
+}
+
+impl Call {
+    fn new(device: &wgpu::Device, input: &[u32], out_words: usize, temp: u64) -> Self {
+        let align = alignment(device);
+        Call {
+            align,
+            input: guarded(device, input, align, 64),
+            output: guarded(device, &vec![GUARD; out_words], 2 * align, 64),
+            temp: zeroed(device, temp + align),
+        }
+    }
+
+    fn input(&self) -> Slice<'_> {
+        Slice::new(&self.input, self.align)
+    }
+
+    fn output(&self) -> Slice<'_> {
+        Slice::new(&self.output, 2 * self.align)
+    }
+
+    fn temp(&self) -> Slice<'_> {
+        Slice::new(&self.temp, self.align)
+    }
+
+    /// Submits `encoder`; the output's `words` (guards checked) and the
+    /// input's (checked unchanged against `input` unless `None`).
+    fn read(
+        &self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        encoder: wgpu::CommandEncoder,
+        words: usize,
+        input: Option<&[u32]>,
+        what: &str,
+    ) -> Vec<u32> {
+        let read = submit_and_read(device, queue, encoder, &[&self.output, &self.input]);
+        if let Some(input) = input {
+            let got = inside(&read[1], self.align, input.len(), what);
+            assert_same(&got, input, &format!("{what}: the input"));
+        }
+        inside(&read[0], 2 * self.align, words, what)
+    }
+}
+
+fn check_arg(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    arg: &ArgReduce,
+    ty: ReduceType,
+    n: usize,
+) {
+    let input = tied_input(ty, n, n as u64 + 3);
+    let call = Call::new(device, &input, 2, arg.temp_storage_bytes(n as u32));
+    let mut encoder = encoder(device);
+    arg.record(
+        &mut encoder,
+        call.input(),
+        call.output(),
+        n as u32,
+        call.temp(),
+    )
+    .expect("records");
+    let what = format!("Arg{:?} {ty:?} n = {n}", arg.op());
+    let got = call.read(device, queue, encoder, 2, Some(&input), &what);
+    assert_eq!(got, arg_reference(ty, arg.op(), &input), "{what}");
+}
+
+fn arg_reduce_cases(device: &wgpu::Device, queue: &wgpu::Queue) {
+    for ty in [ReduceType::F32, ReduceType::I32, ReduceType::U32] {
+        for op in [ArgOp::Min, ArgOp::Max] {
+            let arg = ArgReduce::new(device, op, ty).expect("builds");
+            for n in [0, 1, 2, 255, 256, 257, 4097, 77_777] {
+                check_arg(device, queue, &arg, ty, n);
+            }
+            if ty == ReduceType::F32 && op == ArgOp::Max {
+                check_arg(device, queue, &arg, ty, BIG);
+            }
+        }
+    }
+}
+
+/// A map, its CPU twin from the element's bits to the result's, and the
+/// reduction's reference from those.
+struct Map {
+    dtype: Dtype,
+    text: &'static str,
+    op: ReduceOp,
+    output: ReduceType,
+    cpu: fn(u32) -> u32,
+}
+
+fn maps() -> [Map; 2] {
+    [
+        // u32 → f32 sum (of halves: exact in f32 up to 2^24).
+        Map {
+            dtype: Dtype::U32,
+            text: "const WK_SCALE = 0.5;\nfn transform(x: u32) -> U {\n    return f32(x % 7u) * WK_SCALE;\n}",
+            op: ReduceOp::Sum,
+            output: ReduceType::F32,
+            cpu: |x| ((x % 7) as f32 * 0.5).to_bits(),
+        },
+        // f32 → i32 max of a signed, scaled truncation.
+        Map {
+            dtype: Dtype::F32,
+            text: "fn transform(x: T) -> i32 { return i32(x * -3.0); }",
+            op: ReduceOp::Max,
+            output: ReduceType::I32,
+            cpu: |x| ((f32::from_bits(x) * -3.0) as i32) as u32,
+        },
+    ]
+}
+
+fn transform_reference(map: &Map, input: &[u32]) -> u32 {
+    let mapped = input.iter().map(|&x| (map.cpu)(x));
+    match (map.output, map.op) {
+        (ReduceType::F32, ReduceOp::Sum) => mapped
+            .map(f32::from_bits)
+            .fold(0.0f32, |a, b| a + b)
+            .to_bits(),
+        (ReduceType::I32, ReduceOp::Max) => {
+            mapped.map(|x| x as i32).fold(i32::MIN, i32::max) as u32
+        }
+        other => unreachable!("no map reduces to {other:?}"),
+    }
+}
+
+fn transform_reduce_cases(device: &wgpu::Device, queue: &wgpu::Queue) {
+    for map in maps() {
+        let reduce =
+            TransformReduce::new(device, map.dtype, map.text, map.op, map.output).expect("builds");
+        let sizes: &[usize] = if map.op == ReduceOp::Sum {
+            &[0, 1, 3, 4, 5, 1023, 1024, 1025, 50_001, BIG]
+        } else {
+            &[0, 1, 3, 4, 5, 1023, 1024, 1025, 50_001]
+        };
+        for &n in sizes {
+            let input: Vec<u32> = match map.dtype {
+                Dtype::F32 => random(n, 2000, n as u64)
+                    .iter()
+                    .map(|&w| (w as f32 * 0.25 - 250.0).to_bits())
+                    .collect(),
+                _ => random(n, 0, n as u64),
+            };
+            let call = Call::new(device, &input, 1, reduce.temp_storage_bytes(n as u32));
+            let mut encoder = encoder(device);
+            reduce
+                .record(
+                    &mut encoder,
+                    call.input(),
+                    call.output(),
+                    n as u32,
+                    call.temp(),
+                )
+                .expect("records");
+            let what = format!("TransformReduce {} {:?} n = {n}", map.dtype, map.op);
+            let got = call.read(device, queue, encoder, 1, Some(&input), &what)[0];
+            assert_eq!(got, transform_reference(&map, &input), "{what}");
+        }
+    }
+}
+
+#[test]
+fn breadth_cases() {
+    if !is_child() {
+        return;
+    }
+    let (device, queue) = open();
+    arg_reduce_cases(&device, &queue);
+    transform_reduce_cases(&device, &queue);
+}
+
+#[test]
+fn breadth_at_each_subgroup_size() {
+    at_each_subgroup_size("breadth_cases");
+}
+
+/// Each family once on emulated subgroups.
+#[test]
+fn breadth_on_emulated_subgroups() {
+    let (device, queue) = open_without_subgroups();
+    let arg = ArgReduce::new(&device, ArgOp::Min, ReduceType::F32).expect("builds");
+    for n in [0, 1, 8191, 100_003] {
+        check_arg(&device, &queue, &arg, ReduceType::F32, n);
+    }
+}
+
+#[test]
+fn malformed_maps_are_errors_at_their_line() {
+    let (device, _queue) = open();
+    let error = |text: &str| {
+        TransformReduce::new(&device, Dtype::U32, text, ReduceOp::Sum, ReduceType::F32)
+            .err()
+            .expect("refused")
+            .to_string()
+    };
+    let m = error("fn transform(x: u32) -> f32 {\n    return x * ;\n}");
+    assert!(
+        m.contains("TransformReduce `transform`:2:") && m.contains("return x * ;"),
+        "{m}"
+    );
+    let m = error("fn transform(x: u32) -> u32 { return x; }");
+    assert!(
+        m.contains("must declare `fn transform(x: T) -> U` (T = u32, U = f32)"),
+        "{m}"
+    );
+}
+
+#[test]
+fn bad_reduction_calls_are_errors() {
+    let (device, _queue) = open();
+    let arg = ArgReduce::new(&device, ArgOp::Max, ReduceType::U32).expect("builds");
+    let n = 1000u32;
+    let input = zeroed(&device, 4 * u64::from(n));
+    let short = zeroed(&device, 4);
+    let temp = zeroed(&device, arg.temp_storage_bytes(n));
+    let mut encoder = encoder(&device);
+    let m = arg
+        .record(
+            &mut encoder,
+            (&input).into(),
+            (&short).into(),
+            n,
+            (&temp).into(),
+        )
+        .expect_err("a 4-byte result")
+        .to_string();
+    assert!(
+        m.contains("ArgReduce: `result`: 8 bytes from offset 0 do not fit the buffer of 4 bytes"),
+        "{m}"
+    );
+    let m = arg
+        .record(
+            &mut encoder,
+            (&input).into(),
+            (&temp).into(),
+            n,
+            (&temp).into(),
+        )
+        .expect_err("result in temp")
+        .to_string();
+    assert!(m.contains("`temp` and `result` are the same buffer"), "{m}");
+    let result = zeroed(&device, 8);
+    let m = arg
+        .record(
+            &mut encoder,
+            (&input).into(),
+            (&result).into(),
+            n,
+            (&short).into(),
+        )
+        .expect_err("a short temp")
+        .to_string();
+    assert!(
+        m.contains(&format!("`temp`: {} bytes", arg.temp_storage_bytes(n))),
+        "{m}"
+    );
+}
