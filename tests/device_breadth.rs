@@ -15,7 +15,9 @@ mod device_support;
 
 use device_support::*;
 use wavekit::Dtype;
-use wavekit::device::{ArgOp, ArgReduce, ReduceOp, ReduceType, Slice, TransformReduce};
+use wavekit::device::{
+    AdjacentDifference, ArgOp, ArgReduce, ReduceOp, ReduceType, Slice, Subtract, TransformReduce,
+};
 
 /// The big size each family runs once.
 const BIG: usize = (1 << 20) + 5;
@@ -241,6 +243,138 @@ fn transform_reduce_cases(device: &wgpu::Device, queue: &wgpu::Queue) {
     }
 }
 
+/// An adjacent difference, its operator's CPU twin on the elements' bits
+/// and its inputs' words.
+struct Difference {
+    dtype: Dtype,
+    side: Subtract,
+    operator: Option<&'static str>,
+    cpu: fn(u32, u32) -> u32,
+}
+
+/// Not commutative, exact on multiples of 0.25 (no rounding to differ by
+/// contraction).
+const MAX_MINUS_HALF_MIN: &str = "fn difference(a: f32, b: T) -> f32 {\n    return max(a, b) - 0.5 * min(a, b) + select(0.0, 1.0, a < b);\n}";
+
+fn max_minus_half_min(a: u32, b: u32) -> u32 {
+    let (a, b) = (f32::from_bits(a), f32::from_bits(b));
+    (a.max(b) - 0.5 * a.min(b) + if a < b { 1.0 } else { 0.0 }).to_bits()
+}
+
+fn differences() -> [Difference; 4] {
+    [
+        Difference {
+            dtype: Dtype::U32,
+            side: Subtract::Left,
+            operator: None,
+            cpu: u32::wrapping_sub,
+        },
+        Difference {
+            dtype: Dtype::I32,
+            side: Subtract::Right,
+            operator: None,
+            cpu: |a, b| (a as i32).wrapping_sub(b as i32) as u32,
+        },
+        Difference {
+            dtype: Dtype::F32,
+            side: Subtract::Left,
+            operator: Some(MAX_MINUS_HALF_MIN),
+            cpu: max_minus_half_min,
+        },
+        Difference {
+            dtype: Dtype::F32,
+            side: Subtract::Right,
+            operator: Some(MAX_MINUS_HALF_MIN),
+            cpu: max_minus_half_min,
+        },
+    ]
+}
+
+fn difference_reference(case: &Difference, input: &[u32]) -> Vec<u32> {
+    let n = input.len();
+    (0..n)
+        .map(|i| match case.side {
+            Subtract::Left if i > 0 => (case.cpu)(input[i], input[i - 1]),
+            Subtract::Right if i + 1 < n => (case.cpu)(input[i], input[i + 1]),
+            _ => input[i],
+        })
+        .collect()
+}
+
+fn difference_input(dtype: Dtype, n: usize, seed: u64) -> Vec<u32> {
+    match dtype {
+        Dtype::F32 => random(n, 1000, seed)
+            .iter()
+            .map(|&w| (w as f32 * 0.25 - 100.0).to_bits())
+            .collect(),
+        _ => random(n, 0, seed),
+    }
+}
+
+fn check_difference(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    adjacent: &AdjacentDifference,
+    case: &Difference,
+    n: usize,
+) {
+    let input = difference_input(case.dtype, n, n as u64 + 11);
+    let want = difference_reference(case, &input);
+    let what = format!(
+        "{:?} {} {:?} n = {n}",
+        case.side,
+        case.dtype,
+        case.operator.is_some()
+    );
+    // Copy: input and output in two buffers.
+    let call = Call::new(device, &input, n, 0);
+    let mut copy = encoder(device);
+    adjacent
+        .record(&mut copy, call.input(), call.output(), n as u32)
+        .expect("records");
+    let got = call.read(device, queue, copy, n, Some(&input), &what);
+    assert_same(&got, &want, &format!("{what} copy"));
+    // In place, temp in the same buffer after the data.
+    let align = alignment(device);
+    let temp_at = align + (4 * n as u64).next_multiple_of(align);
+    let mut words = input.clone();
+    words.resize(((temp_at - align) / 4) as usize, GUARD);
+    let temp_words = (adjacent.temp_storage_bytes(n as u32) / 4) as usize;
+    words.extend(std::iter::repeat_n(0, temp_words));
+    let data = guarded(device, &words, align, 64);
+    let mut encoder = encoder(device);
+    adjacent
+        .record_in_place(
+            &mut encoder,
+            Slice::new(&data, align),
+            n as u32,
+            Slice::new(&data, temp_at),
+        )
+        .expect("records");
+    let read = submit_and_read(device, queue, encoder, &[&data]);
+    let got = inside(&read[0], align, words.len(), &what);
+    assert_same(&got[..n], &want, &format!("{what} in place"));
+    assert!(
+        got[n..(temp_at - align) as usize / 4]
+            .iter()
+            .all(|&w| w == GUARD),
+        "{what}: padding between data and temp written"
+    );
+}
+
+fn adjacent_difference_cases(device: &wgpu::Device, queue: &wgpu::Queue) {
+    for case in differences() {
+        let adjacent =
+            AdjacentDifference::new(device, case.dtype, case.side, case.operator).expect("builds");
+        for n in [0, 1, 2, 2047, 2048, 2049, 3 * 2048 + 1, 50_001] {
+            check_difference(device, queue, &adjacent, &case, n);
+        }
+        if case.dtype == Dtype::U32 {
+            check_difference(device, queue, &adjacent, &case, BIG);
+        }
+    }
+}
+
 #[test]
 fn breadth_cases() {
     if !is_child() {
@@ -249,6 +383,7 @@ fn breadth_cases() {
     let (device, queue) = open();
     arg_reduce_cases(&device, &queue);
     transform_reduce_cases(&device, &queue);
+    adjacent_difference_cases(&device, &queue);
 }
 
 #[test]
@@ -261,8 +396,12 @@ fn breadth_at_each_subgroup_size() {
 fn breadth_on_emulated_subgroups() {
     let (device, queue) = open_without_subgroups();
     let arg = ArgReduce::new(&device, ArgOp::Min, ReduceType::F32).expect("builds");
+    let [_, right, ..] = differences();
+    let adjacent =
+        AdjacentDifference::new(&device, right.dtype, right.side, right.operator).expect("builds");
     for n in [0, 1, 8191, 100_003] {
         check_arg(&device, &queue, &arg, ReduceType::F32, n);
+        check_difference(&device, &queue, &adjacent, &right, n);
     }
 }
 
@@ -283,6 +422,75 @@ fn malformed_maps_are_errors_at_their_line() {
     let m = error("fn transform(x: u32) -> u32 { return x; }");
     assert!(
         m.contains("must declare `fn transform(x: T) -> U` (T = u32, U = f32)"),
+        "{m}"
+    );
+}
+
+#[test]
+fn malformed_difference_operators_are_errors_at_their_line() {
+    let (device, _queue) = open();
+    let error = |dtype, text: &str| {
+        AdjacentDifference::new(&device, dtype, Subtract::Left, Some(text))
+            .err()
+            .expect("refused")
+            .to_string()
+    };
+    let m = error(
+        Dtype::I32,
+        "fn difference(a: i32, b: i32) -> i32 {\n    return a - ;\n}",
+    );
+    assert!(
+        m.contains("AdjacentDifference `difference`:2:") && m.contains("return a - ;"),
+        "{m}"
+    );
+    let m = error(Dtype::U32, "fn difference(a: u32) -> u32 { return a; }");
+    assert!(
+        m.contains("must declare `fn difference(a: T, b: T) -> T` (T = u32)"),
+        "{m}"
+    );
+}
+
+#[test]
+fn bad_difference_calls_are_errors() {
+    let (device, _queue) = open();
+    let adjacent =
+        AdjacentDifference::new(&device, Dtype::U32, Subtract::Right, None).expect("builds");
+    let n = 5000u32;
+    let data = zeroed(&device, 4 * u64::from(n) + 1024);
+    let mut encoder = encoder(&device);
+    let m = adjacent
+        .record(
+            &mut encoder,
+            Slice::new(&data, 0),
+            Slice::new(&data, 256),
+            n,
+        )
+        .expect_err("overlapping copy")
+        .to_string();
+    assert!(
+        m.contains("`input` (bytes 0..20000) and `output` (bytes 256..20256) overlap"),
+        "{m}"
+    );
+    let m = adjacent
+        .record_in_place(
+            &mut encoder,
+            Slice::new(&data, 0),
+            n,
+            Slice::new(&data, 256),
+        )
+        .expect_err("temp in the data")
+        .to_string();
+    assert!(
+        m.contains("`data`") && m.contains("`temp`") && m.contains("overlap"),
+        "{m}"
+    );
+    let small = zeroed(&device, 4);
+    let m = adjacent
+        .record_in_place(&mut encoder, Slice::new(&data, 0), n, (&small).into())
+        .expect_err("a small temp")
+        .to_string();
+    assert!(
+        m.contains(&format!("`temp`: {} bytes", adjacent.temp_storage_bytes(n))),
         "{m}"
     );
 }

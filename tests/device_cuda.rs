@@ -20,9 +20,9 @@ use device_support::{
 };
 use wavekit::Dtype;
 use wavekit::device::{
-    ArgOp, ArgReduce, FixedSegmentedSort, FlagType, KeyType, RadixSort, RadixSortOptions, Reduce,
-    ReduceOp, ReduceType, RunLengthEncode, Scan, ScanAlgorithm, ScanKind, ScanOperator,
-    SegmentedSort, SelectFlagged, SelectIf, Slice, TransformReduce,
+    AdjacentDifference, ArgOp, ArgReduce, FixedSegmentedSort, FlagType, KeyType, RadixSort,
+    RadixSortOptions, Reduce, ReduceOp, ReduceType, RunLengthEncode, Scan, ScanAlgorithm, ScanKind,
+    ScanOperator, SegmentedSort, SelectFlagged, SelectIf, Slice, Subtract, TransformReduce,
 };
 use wavekit_native::NativeError;
 use wavekit_native::cuda::Cuda;
@@ -287,6 +287,64 @@ fn arg_and_transform_reductions_on_a_stream() {
             .iter()
             .fold(0i32, |a, &x| a.wrapping_add((x % 1000) as i32 - 500));
         assert_eq!(got[8] as i32, want_sum, "TransformReduce, n = {n}");
+    }
+}
+
+#[test]
+fn adjacent_differences_on_a_stream() {
+    let Some(ctx) = context() else { return };
+    let stream = ctx.new_stream().expect("a stream");
+    let left = AdjacentDifference::new(&ctx, Dtype::U32, Subtract::Left, None).expect("builds");
+    let right = AdjacentDifference::new(
+        &ctx,
+        Dtype::I32,
+        Subtract::Right,
+        Some("fn difference(a: i32, b: i32) -> i32 { return 3 * a - b; }"),
+    )
+    .expect("builds");
+    for (i, &n) in SIZES.iter().enumerate() {
+        let input = random(n, 0, 160 + i as u64);
+        let source = guarded(&stream, &input, GUARD);
+        // Left, copy.
+        let out = output(&stream, n);
+        left.record(&stream, inner(&source), inner(&out), n as u32)
+            .expect("queues");
+        // Right, in place on a copy of the input.
+        let data = guarded(&stream, &input, GUARD);
+        let scratch = temp(&stream, right.temp_storage_bytes(n as u32));
+        right
+            .record_in_place(&stream, inner(&data), n as u32, (&scratch).into())
+            .expect("queues");
+        let want_left: Vec<u32> = (0..n)
+            .map(|j| {
+                if j == 0 {
+                    input[0]
+                } else {
+                    input[j].wrapping_sub(input[j - 1])
+                }
+            })
+            .collect();
+        let want_right: Vec<u32> = (0..n)
+            .map(|j| {
+                if j + 1 == n {
+                    input[j]
+                } else {
+                    (input[j] as i32)
+                        .wrapping_mul(3)
+                        .wrapping_sub(input[j + 1] as i32) as u32
+                }
+            })
+            .collect();
+        assert_same(
+            &read_u32(&stream, &out, "left"),
+            &want_left,
+            &format!("SubtractLeftCopy u32, n = {n}"),
+        );
+        assert_same(
+            &read_u32(&stream, &data, "right"),
+            &want_right,
+            &format!("SubtractRight in place, i32 3a - b, n = {n}"),
+        );
     }
 }
 

@@ -21,9 +21,9 @@ use device_support::random;
 use libloading::Library;
 use wavekit::Dtype;
 use wavekit::device::{
-    ArgOp, ArgReduce, EvenLevels, FixedSegmentedSort, FlagType, Histogram, KeyType, RadixSort,
-    Reduce, ReduceOp, ReduceType, RunLengthEncode, Scan, ScanKind, ScanOperator, SegmentedSort,
-    SelectFlagged, SelectIf, Slice, TransformReduce,
+    AdjacentDifference, ArgOp, ArgReduce, EvenLevels, FixedSegmentedSort, FlagType, Histogram,
+    KeyType, RadixSort, Reduce, ReduceOp, ReduceType, RunLengthEncode, Scan, ScanKind,
+    ScanOperator, SegmentedSort, SelectFlagged, SelectIf, Slice, Subtract, TransformReduce,
 };
 use wavekit_native::amdgpu::{Amdgpu, Arch};
 use wavekit_native::driver::Driver;
@@ -161,6 +161,22 @@ fn record_every_algorithm(stub: &Stub, hip: &Hip, target: Amdgpu) -> usize {
         let t = temp(reduce.temp_storage_bytes(n));
         reduce
             .record(&stream, slice(&upload), slice(&count), n, slice(&t))
+            .expect("records");
+    });
+    recorded("AdjacentDifference", &mut |temp| {
+        let adjacent = AdjacentDifference::new(
+            device,
+            Dtype::I32,
+            Subtract::Right,
+            Some("fn difference(a: i32, b: i32) -> i32 { return max(a, b) - b; }"),
+        )
+        .expect("builds");
+        adjacent
+            .record(&stream, slice(&upload), slice(&output), n)
+            .expect("records");
+        let t = temp(adjacent.temp_storage_bytes(n));
+        adjacent
+            .record_in_place(&stream, slice(&output), n, slice(&t))
             .expect("records");
     });
     recorded("Scan", &mut |temp| {

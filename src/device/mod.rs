@@ -47,6 +47,7 @@
 //! | [`FixedSegmentedSort`] | each segment of one length (1..=32, a power of two) of u32, i32 or f32 keys sorted in registers, with u32 values or without | (none: `DeviceSegmentedSort` with offsets `0, len, 2 len, …`) |
 //! | [`SelectIf`] | the u32, i32 or f32 elements for which a WGSL predicate holds, in order, and their number | `DeviceSelect::If` |
 //! | [`SelectFlagged`] | the u32, i32 or f32 elements whose u8 or u32 flag is not zero, in order, and their number | `DeviceSelect::Flagged` |
+//! | [`AdjacentDifference`] | each u32, i32 or f32 element minus its left or right neighbour (or your WGSL operator), copied or in place | `DeviceAdjacentDifference::SubtractLeft` / `SubtractRight` (and `…Copy`) |
 //! | [`RunLengthEncode`] | the key and length of each run of equal u32 or i32 keys, and the number of runs | `DeviceRunLengthEncode::Encode` |
 //! | [`Histogram`] | u32 counts of f32, u32 or i32 samples in even bins or by a WGSL bin function | `DeviceHistogram::HistogramEven` |
 //!
@@ -63,7 +64,7 @@
 //! merges).
 //!
 //! A caller's WGSL ([`SelectIf`]'s predicate, [`Histogram`]'s bin function,
-//! [`TransformReduce`]'s map) is composed on its own before the algorithm's shader: a malformed one is
+//! [`TransformReduce`]'s map, [`AdjacentDifference`]'s operator) is composed on its own before the algorithm's shader: a malformed one is
 //! an error at its own line and column, and one that does not declare the
 //! function the shader calls is an [`Error::Usage`](crate::Error::Usage).
 //!
@@ -79,6 +80,7 @@
 //! size) and recorded on a `HipStream` with `Slice::hip`, through the
 //! same host code as CUDA.
 
+mod adjacent_difference;
 mod algorithm;
 mod arg_reduce;
 mod compaction;
@@ -100,6 +102,7 @@ mod transform_reduce;
 mod user_fn;
 
 pub use crate::backend::{Device, Queue};
+pub use adjacent_difference::{AdjacentDifference, Subtract};
 pub use algorithm::ScanAlgorithm;
 pub use arg_reduce::{ArgOp, ArgReduce};
 pub use compaction::FlagType;

@@ -17,7 +17,11 @@
 use crate::error::Error;
 
 /// Every shader file and its text, by file name.
-pub const FILES: [(&str, &str); 19] = [
+pub const FILES: [(&str, &str); 20] = [
+    (
+        "adjacent_difference.wgsl",
+        include_str!("shaders/adjacent_difference.wgsl"),
+    ),
     ("arg_reduce.wgsl", include_str!("shaders/arg_reduce.wgsl")),
     ("compact.wgsl", include_str!("shaders/compact.wgsl")),
     (

@@ -21,8 +21,8 @@ pub(crate) struct Signature {
     pub name: &'static str,
     /// Its parameters' names, each of type T (`["x"]`, `["a", "b"]`).
     pub parameters: &'static [&'static str],
-    /// Its result's WGSL type (`bool`), or `U`: the algorithm's output
-    /// type, given to [`check`].
+    /// Its result's WGSL type (`bool`), `T` (the element type) or `U` (the
+    /// algorithm's output type, given to [`check`]).
     pub returns: &'static str,
 }
 
@@ -55,10 +55,10 @@ pub(crate) fn check(
         source.push_str(&format!("alias U = {output};\n"));
         types.push_str(&format!(", U = {output}"));
     }
-    let returns_type = if *returns == "U" {
-        output.unwrap_or("U")
-    } else {
-        returns
+    let returns_type = match *returns {
+        "T" => element,
+        "U" => output.unwrap_or("U"),
+        scalar => scalar,
     };
     let file_name = format!("{algorithm} `{name}`");
     let module = ctx.compose_text(&source, &file_name)?.module;
