@@ -16,7 +16,8 @@ mod device_support;
 use device_support::*;
 use wavekit::Dtype;
 use wavekit::device::{
-    AdjacentDifference, ArgOp, ArgReduce, ReduceOp, ReduceType, Slice, Subtract, TransformReduce,
+    AdjacentDifference, ArgOp, ArgReduce, BinarySearch, Bound, ReduceOp, ReduceType, Slice,
+    Subtract, TransformReduce,
 };
 
 /// The big size each family runs once.
@@ -375,6 +376,127 @@ fn adjacent_difference_cases(device: &wgpu::Device, queue: &wgpu::Queue) {
     }
 }
 
+/// `n` sorted words of `dtype` with runs of repeats (f32 with both zeros),
+/// and `k` needles among them, between them and outside them.
+fn haystack_and_needles(dtype: Dtype, m: usize, k: usize, seed: u64) -> (Vec<u32>, Vec<u32>) {
+    let spread = (m as u32 / 3).max(4);
+    let value = |w: u32| -> u32 {
+        match dtype {
+            Dtype::F32 => (w as f32 * 0.5 - spread as f32 * 0.25).to_bits(),
+            Dtype::I32 => (w as i32 - spread as i32 / 2) as u32,
+            _ => w,
+        }
+    };
+    let order = |a: &u32, b: &u32| -> std::cmp::Ordering {
+        match dtype {
+            Dtype::F32 => f32::from_bits(*a).total_cmp(&f32::from_bits(*b)),
+            Dtype::I32 => (*a as i32).cmp(&(*b as i32)),
+            _ => a.cmp(b),
+        }
+    };
+    let mut haystack: Vec<u32> = random(m, spread, seed).into_iter().map(value).collect();
+    haystack.sort_by(order);
+    if dtype == Dtype::F32 {
+        // -0.0 and 0.0 side by side, equal under `<`.
+        for x in &mut haystack {
+            if f32::from_bits(*x) == 0.0 && random(1, 2, u64::from(*x) + seed)[0] == 0 {
+                *x = (-0.0f32).to_bits();
+            }
+        }
+        haystack.sort_by(|a, b| {
+            f32::from_bits(*a)
+                .partial_cmp(&f32::from_bits(*b))
+                .expect("no NaN")
+        });
+    }
+    let needles = random(k, spread + 8, seed + 1)
+        .into_iter()
+        .map(|w| value(w.wrapping_sub(4)))
+        .collect();
+    (haystack, needles)
+}
+
+fn search_reference(dtype: Dtype, bound: Bound, haystack: &[u32], needles: &[u32]) -> Vec<u32> {
+    let less = |a: u32, b: u32| match dtype {
+        Dtype::F32 => f32::from_bits(a) < f32::from_bits(b),
+        Dtype::I32 => (a as i32) < (b as i32),
+        _ => a < b,
+    };
+    needles
+        .iter()
+        .map(|&x| {
+            haystack.partition_point(|&h| match bound {
+                Bound::Lower => less(h, x),
+                Bound::Upper => !less(x, h),
+            }) as u32
+        })
+        .collect()
+}
+
+/// A search of `k` needles in `m` elements, the needles in the haystack's
+/// buffer after it.
+fn check_search(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    search: &BinarySearch,
+    m: usize,
+    k: usize,
+) {
+    let (haystack, needles) = haystack_and_needles(search.dtype(), m, k, (m * 31 + k) as u64);
+    let align = alignment(device);
+    let needles_at = align + (4 * m as u64).next_multiple_of(align);
+    let mut words = haystack.clone();
+    words.resize(((needles_at - align) / 4) as usize, GUARD);
+    words.extend_from_slice(&needles);
+    let call = Call::new(device, &words, k, 0);
+    let mut encoder = encoder(device);
+    search
+        .record(
+            &mut encoder,
+            call.input(),
+            m as u32,
+            Slice::new(&call.input, needles_at),
+            k as u32,
+            call.output(),
+        )
+        .expect("records");
+    let what = format!(
+        "{:?} bound {} m = {m} k = {k}",
+        search.bound(),
+        search.dtype()
+    );
+    let got = call.read(device, queue, encoder, k, Some(&words), &what);
+    let want = search_reference(search.dtype(), search.bound(), &haystack, &needles);
+    assert_same(&got, &want, &what);
+}
+
+fn search_cases(device: &wgpu::Device, queue: &wgpu::Queue) {
+    let searches = [
+        (Dtype::U32, Bound::Lower),
+        (Dtype::U32, Bound::Upper),
+        (Dtype::I32, Bound::Lower),
+        (Dtype::F32, Bound::Upper),
+    ];
+    for (dtype, bound) in searches {
+        let search = BinarySearch::new(device, dtype, bound).expect("builds");
+        for (m, k) in [
+            (0, 5),
+            (5, 0),
+            (1, 7),
+            (2, 1023),
+            (255, 1024),
+            (256, 1025),
+            (1000, 3000),
+            (65_537, 4097),
+        ] {
+            check_search(device, queue, &search, m, k);
+        }
+        if (dtype, bound) == (Dtype::U32, Bound::Lower) {
+            check_search(device, queue, &search, BIG, BIG);
+        }
+    }
+}
+
 #[test]
 fn breadth_cases() {
     if !is_child() {
@@ -384,6 +506,7 @@ fn breadth_cases() {
     arg_reduce_cases(&device, &queue);
     transform_reduce_cases(&device, &queue);
     adjacent_difference_cases(&device, &queue);
+    search_cases(&device, &queue);
 }
 
 #[test]
@@ -403,6 +526,8 @@ fn breadth_on_emulated_subgroups() {
         check_arg(&device, &queue, &arg, ReduceType::F32, n);
         check_difference(&device, &queue, &adjacent, &right, n);
     }
+    let search = BinarySearch::new(&device, Dtype::F32, Bound::Lower).expect("builds");
+    check_search(&device, &queue, &search, 3001, 5000);
 }
 
 #[test]
@@ -492,6 +617,55 @@ fn bad_difference_calls_are_errors() {
     assert!(
         m.contains(&format!("`temp`: {} bytes", adjacent.temp_storage_bytes(n))),
         "{m}"
+    );
+}
+
+#[test]
+fn bad_search_calls_are_errors() {
+    let (device, _queue) = open();
+    let search = BinarySearch::new(&device, Dtype::I32, Bound::Upper).expect("builds");
+    let (m, k) = (1000u32, 300u32);
+    let haystack = zeroed(&device, 4 * u64::from(m));
+    let output = zeroed(&device, 4 * u64::from(k));
+    let mut encoder = encoder(&device);
+    let m_error = search
+        .record(
+            &mut encoder,
+            (&haystack).into(),
+            m,
+            (&haystack).into(),
+            k,
+            (&haystack).into(),
+        )
+        .expect_err("output in the haystack")
+        .to_string();
+    assert!(
+        m_error.contains("`haystack` and `output` are the same buffer"),
+        "{m_error}"
+    );
+    let m_error = search
+        .record(
+            &mut encoder,
+            (&haystack).into(),
+            m + 1,
+            (&haystack).into(),
+            k,
+            (&output).into(),
+        )
+        .expect_err("a haystack past its buffer")
+        .to_string();
+    assert!(
+        m_error
+            .contains("`haystack`: 4004 bytes from offset 0 do not fit the buffer of 4000 bytes"),
+        "{m_error}"
+    );
+    let m_error = BinarySearch::new(&device, Dtype::F16, Bound::Lower)
+        .err()
+        .expect("f16 refused")
+        .to_string();
+    assert!(
+        m_error.contains("takes u32, i32, f32 elements, not f16"),
+        "{m_error}"
     );
 }
 

@@ -20,9 +20,10 @@ use device_support::{
 };
 use wavekit::Dtype;
 use wavekit::device::{
-    AdjacentDifference, ArgOp, ArgReduce, FixedSegmentedSort, FlagType, KeyType, RadixSort,
-    RadixSortOptions, Reduce, ReduceOp, ReduceType, RunLengthEncode, Scan, ScanAlgorithm, ScanKind,
-    ScanOperator, SegmentedSort, SelectFlagged, SelectIf, Slice, Subtract, TransformReduce,
+    AdjacentDifference, ArgOp, ArgReduce, BinarySearch, Bound, FixedSegmentedSort, FlagType,
+    KeyType, RadixSort, RadixSortOptions, Reduce, ReduceOp, ReduceType, RunLengthEncode, Scan,
+    ScanAlgorithm, ScanKind, ScanOperator, SegmentedSort, SelectFlagged, SelectIf, Slice, Subtract,
+    TransformReduce,
 };
 use wavekit_native::NativeError;
 use wavekit_native::cuda::Cuda;
@@ -344,6 +345,55 @@ fn adjacent_differences_on_a_stream() {
             &read_u32(&stream, &data, "right"),
             &want_right,
             &format!("SubtractRight in place, i32 3a - b, n = {n}"),
+        );
+    }
+}
+
+#[test]
+fn binary_searches_on_a_stream() {
+    let Some(ctx) = context() else { return };
+    let stream = ctx.new_stream().expect("a stream");
+    let lower = BinarySearch::new(&ctx, Dtype::U32, Bound::Lower).expect("builds");
+    let upper = BinarySearch::new(&ctx, Dtype::I32, Bound::Upper).expect("builds");
+    for (i, &n) in SIZES.iter().enumerate() {
+        // A haystack of n sorted keys with repeats; needles around them.
+        let mut haystack = random(n, (n as u32 / 4).max(2), 180 + i as u64);
+        haystack.sort_unstable();
+        let k = n.min(50_000) + 3;
+        let needles = random(k, (n as u32 / 4).max(2) + 2, 190 + i as u64);
+        let haystack_memory = guarded(&stream, &haystack, GUARD);
+        let needles_memory = guarded(&stream, &needles, GUARD);
+        let (lower_out, upper_out) = (output(&stream, k), output(&stream, k));
+        for (search, out) in [(&lower, &lower_out), (&upper, &upper_out)] {
+            search
+                .record(
+                    &stream,
+                    inner(&haystack_memory),
+                    n as u32,
+                    inner(&needles_memory),
+                    k as u32,
+                    inner(out),
+                )
+                .expect("queues");
+        }
+        let want_lower: Vec<u32> = needles
+            .iter()
+            .map(|&x| haystack.partition_point(|&h| h < x) as u32)
+            .collect();
+        // i32 order: the keys are below 2^31, so the same as u32's.
+        let want_upper: Vec<u32> = needles
+            .iter()
+            .map(|&x| haystack.partition_point(|&h| (h as i32) <= (x as i32)) as u32)
+            .collect();
+        assert_same(
+            &read_u32(&stream, &lower_out, "lower"),
+            &want_lower,
+            &format!("LowerBound u32, n = {n}"),
+        );
+        assert_same(
+            &read_u32(&stream, &upper_out, "upper"),
+            &want_upper,
+            &format!("UpperBound i32, n = {n}"),
         );
     }
 }

@@ -21,9 +21,10 @@ use device_support::random;
 use libloading::Library;
 use wavekit::Dtype;
 use wavekit::device::{
-    AdjacentDifference, ArgOp, ArgReduce, EvenLevels, FixedSegmentedSort, FlagType, Histogram,
-    KeyType, RadixSort, Reduce, ReduceOp, ReduceType, RunLengthEncode, Scan, ScanKind,
-    ScanOperator, SegmentedSort, SelectFlagged, SelectIf, Slice, Subtract, TransformReduce,
+    AdjacentDifference, ArgOp, ArgReduce, BinarySearch, Bound, EvenLevels, FixedSegmentedSort,
+    FlagType, Histogram, KeyType, RadixSort, Reduce, ReduceOp, ReduceType, RunLengthEncode, Scan,
+    ScanKind, ScanOperator, SegmentedSort, SelectFlagged, SelectIf, Slice, Subtract,
+    TransformReduce,
 };
 use wavekit_native::amdgpu::{Amdgpu, Arch};
 use wavekit_native::driver::Driver;
@@ -177,6 +178,19 @@ fn record_every_algorithm(stub: &Stub, hip: &Hip, target: Amdgpu) -> usize {
         let t = temp(adjacent.temp_storage_bytes(n));
         adjacent
             .record_in_place(&stream, slice(&output), n, slice(&t))
+            .expect("records");
+    });
+    recorded("BinarySearch", &mut |_| {
+        let search = BinarySearch::new(device, Dtype::F32, Bound::Upper).expect("builds");
+        search
+            .record(
+                &stream,
+                slice(&upload),
+                n,
+                slice(&values),
+                n,
+                slice(&output),
+            )
             .expect("records");
     });
     recorded("Scan", &mut |temp| {

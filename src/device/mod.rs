@@ -48,6 +48,7 @@
 //! | [`SelectIf`] | the u32, i32 or f32 elements for which a WGSL predicate holds, in order, and their number | `DeviceSelect::If` |
 //! | [`SelectFlagged`] | the u32, i32 or f32 elements whose u8 or u32 flag is not zero, in order, and their number | `DeviceSelect::Flagged` |
 //! | [`AdjacentDifference`] | each u32, i32 or f32 element minus its left or right neighbour (or your WGSL operator), copied or in place | `DeviceAdjacentDifference::SubtractLeft` / `SubtractRight` (and `…Copy`) |
+//! | [`BinarySearch`] | the lower or upper bound (u32 index) of each of many u32, i32 or f32 needles in a sorted haystack | `DeviceFind::LowerBound` / `UpperBound` |
 //! | [`RunLengthEncode`] | the key and length of each run of equal u32 or i32 keys, and the number of runs | `DeviceRunLengthEncode::Encode` |
 //! | [`Histogram`] | u32 counts of f32, u32 or i32 samples in even bins or by a WGSL bin function | `DeviceHistogram::HistogramEven` |
 //!
@@ -83,6 +84,7 @@
 mod adjacent_difference;
 mod algorithm;
 mod arg_reduce;
+mod binary_search;
 mod compaction;
 mod context;
 pub mod debug;
@@ -105,6 +107,7 @@ pub use crate::backend::{Device, Queue};
 pub use adjacent_difference::{AdjacentDifference, Subtract};
 pub use algorithm::ScanAlgorithm;
 pub use arg_reduce::{ArgOp, ArgReduce};
+pub use binary_search::{BinarySearch, Bound};
 pub use compaction::FlagType;
 pub use fixed_segmented_sort::FixedSegmentedSort;
 pub use histogram::{EvenLevels, Histogram};

@@ -17,7 +17,7 @@
 use crate::error::Error;
 
 /// Every shader file and its text, by file name.
-pub const FILES: [(&str, &str); 20] = [
+pub const FILES: [(&str, &str); 21] = [
     (
         "adjacent_difference.wgsl",
         include_str!("shaders/adjacent_difference.wgsl"),
@@ -50,6 +50,7 @@ pub const FILES: [(&str, &str); 20] = [
     ("scan.wgsl", include_str!("shaders/scan.wgsl")),
     ("scan_op.wgsl", include_str!("shaders/scan_op.wgsl")),
     ("scan_tail.wgsl", include_str!("shaders/scan_tail.wgsl")),
+    ("search.wgsl", include_str!("shaders/search.wgsl")),
     (
         "segmented_sort.wgsl",
         include_str!("shaders/segmented_sort.wgsl"),
