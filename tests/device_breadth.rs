@@ -16,8 +16,8 @@ mod device_support;
 use device_support::*;
 use wavekit::Dtype;
 use wavekit::device::{
-    AdjacentDifference, ArgOp, ArgReduce, BinarySearch, Bound, ReduceOp, ReduceType, Slice,
-    Subtract, TransformReduce,
+    AdjacentDifference, ArgOp, ArgReduce, BinarySearch, Bound, FlagType, PartitionFlagged,
+    PartitionIf, ReduceOp, ReduceType, ScanAlgorithm, Slice, Subtract, TransformReduce, Unique,
 };
 
 /// The big size each family runs once.
@@ -497,6 +497,208 @@ fn search_cases(device: &wgpu::Device, queue: &wgpu::Queue) {
     }
 }
 
+/// Elements per tile of the compaction.
+const TILE: usize = 4096;
+
+/// The partition sizes.
+const PARTITION_SIZES: [usize; 9] = [0, 1, 2, 31, TILE - 1, TILE, TILE + 1, 3 * TILE + 5, 50_001];
+
+/// CUB's partition of `input` by `keep`: the kept in order, then the
+/// others reversed; and the number kept.
+fn partition_reference(input: &[u32], keep: impl Fn(usize, u32) -> bool) -> (Vec<u32>, usize) {
+    let (mut kept, mut rejected) = (Vec::new(), Vec::new());
+    for (i, &x) in input.iter().enumerate() {
+        if keep(i, x) {
+            kept.push(x);
+        } else {
+            rejected.push(x);
+        }
+    }
+    let count = kept.len();
+    kept.extend(rejected.into_iter().rev());
+    (kept, count)
+}
+
+/// Runs one compaction call (`record` given the input, output, count and
+/// temp slices) on `input` and checks the first `written` output words
+/// and the count against `want`.
+fn check_compaction(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    input: &[u32],
+    temp_bytes: u64,
+    want: (&[u32], usize),
+    record: impl FnOnce(&mut wgpu::CommandEncoder, Slice<'_>, Slice<'_>, Slice<'_>, Slice<'_>),
+    what: &str,
+) {
+    let n = input.len();
+    let call = Call::new(device, input, n, temp_bytes);
+    let align = call.align;
+    let count = guarded(device, &[GUARD], align, 64);
+    let mut encoder = encoder(device);
+    record(
+        &mut encoder,
+        call.input(),
+        call.output(),
+        Slice::new(&count, align),
+        call.temp(),
+    );
+    let read = submit_and_read(device, queue, encoder, &[&call.output, &call.input, &count]);
+    let got = inside(&read[0], 2 * align, n, what);
+    assert_same(
+        &inside(&read[1], align, n, what),
+        input,
+        &format!("{what}: the input"),
+    );
+    let got_count = inside(&read[2], align, 1, what)[0] as usize;
+    assert_eq!(got_count, want.1, "{what}: count");
+    let (got_words, past) = got.split_at(want.0.len());
+    assert_same(got_words, want.0, what);
+    assert!(
+        past.iter().all(|&w| w == GUARD),
+        "{what}: output past the count written"
+    );
+}
+
+fn partition_cases(device: &wgpu::Device, queue: &wgpu::Queue) {
+    let keep_u32 = |_: usize, x: u32| x % 3 == 1;
+    let by_predicate = PartitionIf::new(
+        device,
+        Dtype::U32,
+        "fn keep(x: u32) -> bool { return x % 3u == 1u; }",
+    )
+    .expect("builds");
+    assert_eq!(by_predicate.algorithm(), ScanAlgorithm::DecoupledLookBack);
+    let run_if = |partition: &PartitionIf, n: usize, seed: u64| {
+        let input = random(n, 0, seed);
+        let (want, count) = partition_reference(&input, keep_u32);
+        let what = format!("PartitionIf u32 {:?} n = {n}", partition.algorithm());
+        check_compaction(
+            device,
+            queue,
+            &input,
+            partition.temp_storage_bytes(n as u32),
+            (&want, count),
+            |encoder, input, output, count, temp| {
+                partition
+                    .record(encoder, input, output, count, n as u32, temp)
+                    .expect("records")
+            },
+            &what,
+        );
+    };
+    for (seed, &n) in PARTITION_SIZES.iter().enumerate() {
+        run_if(&by_predicate, n, seed as u64);
+    }
+    run_if(&by_predicate, BIG, 99);
+    let by_predicate = by_predicate.with_algorithm(ScanAlgorithm::ReduceThenScan);
+    for (seed, &n) in PARTITION_SIZES.iter().enumerate() {
+        run_if(&by_predicate, n, seed as u64 + 20);
+    }
+
+    let flagged = PartitionFlagged::new(device, Dtype::I32, FlagType::U8).expect("builds");
+    for (seed, &n) in PARTITION_SIZES.iter().enumerate() {
+        let input = random(n, 0, seed as u64 + 40);
+        let keep: Vec<bool> = random(n, 3, seed as u64 + 41)
+            .iter()
+            .map(|&f| f == 0)
+            .collect();
+        let flag_words: Vec<u32> = keep
+            .chunks(4)
+            .map(|c| {
+                c.iter()
+                    .enumerate()
+                    .map(|(i, &k)| u32::from(k) << (8 * i))
+                    .sum()
+            })
+            .collect();
+        let flags = guarded(device, &flag_words, 0, 64);
+        let (want, count) = partition_reference(&input, |i, _| keep[i]);
+        check_compaction(
+            device,
+            queue,
+            &input,
+            flagged.temp_storage_bytes(n as u32),
+            (&want, count),
+            |encoder, input, output, count, temp| {
+                flagged
+                    .record(
+                        encoder,
+                        input,
+                        Slice::new(&flags, 0),
+                        output,
+                        count,
+                        n as u32,
+                        temp,
+                    )
+                    .expect("records")
+            },
+            &format!("PartitionFlagged u8 n = {n}"),
+        );
+    }
+}
+
+/// The first of each run of `input` by `!=` on `dtype`'s values.
+fn unique_reference(dtype: Dtype, input: &[u32]) -> Vec<u32> {
+    let differs = |a: u32, b: u32| match dtype {
+        Dtype::F32 => f32::from_bits(a) != f32::from_bits(b),
+        _ => a != b,
+    };
+    (0..input.len())
+        .filter(|&i| i == 0 || differs(input[i], input[i - 1]))
+        .map(|i| input[i])
+        .collect()
+}
+
+/// Runs of keys, for f32 with both zeros among them (NaN is no value
+/// WGSL promises to compare).
+fn unique_input(dtype: Dtype, n: usize, seed: u64) -> Vec<u32> {
+    let keys = runs_input(n, seed);
+    match dtype {
+        Dtype::F32 => keys
+            .iter()
+            .enumerate()
+            .map(|(i, &k)| match k {
+                1 if i % 2 == 0 => (-0.0f32).to_bits(),
+                _ => (k as f32 - 1.0).to_bits(),
+            })
+            .collect(),
+        _ => keys,
+    }
+}
+
+fn check_unique(device: &wgpu::Device, queue: &wgpu::Queue, unique: &Unique, n: usize) {
+    let input = unique_input(unique.dtype(), n, n as u64 + 5);
+    let want = unique_reference(unique.dtype(), &input);
+    check_compaction(
+        device,
+        queue,
+        &input,
+        unique.temp_storage_bytes(n as u32),
+        (&want, want.len()),
+        |encoder, input, output, count, temp| {
+            unique
+                .record(encoder, input, output, count, n as u32, temp)
+                .expect("records")
+        },
+        &format!("Unique {} {:?} n = {n}", unique.dtype(), unique.algorithm()),
+    );
+}
+
+fn unique_cases(device: &wgpu::Device, queue: &wgpu::Queue) {
+    for dtype in [Dtype::U32, Dtype::F32] {
+        let unique = Unique::new(device, dtype).expect("builds");
+        for &n in &PARTITION_SIZES {
+            check_unique(device, queue, &unique, n);
+        }
+        if dtype == Dtype::U32 {
+            check_unique(device, queue, &unique, BIG);
+            let unique = unique.with_algorithm(ScanAlgorithm::ReduceThenScan);
+            check_unique(device, queue, &unique, 50_001);
+        }
+    }
+}
+
 #[test]
 fn breadth_cases() {
     if !is_child() {
@@ -507,6 +709,8 @@ fn breadth_cases() {
     transform_reduce_cases(&device, &queue);
     adjacent_difference_cases(&device, &queue);
     search_cases(&device, &queue);
+    partition_cases(&device, &queue);
+    unique_cases(&device, &queue);
 }
 
 #[test]
@@ -528,6 +732,10 @@ fn breadth_on_emulated_subgroups() {
     }
     let search = BinarySearch::new(&device, Dtype::F32, Bound::Lower).expect("builds");
     check_search(&device, &queue, &search, 3001, 5000);
+    let unique = Unique::new(&device, Dtype::F32).expect("builds");
+    for n in [0, 1, 8191, 100_003] {
+        check_unique(&device, &queue, &unique, n);
+    }
 }
 
 #[test]
@@ -666,6 +874,50 @@ fn bad_search_calls_are_errors() {
     assert!(
         m_error.contains("takes u32, i32, f32 elements, not f16"),
         "{m_error}"
+    );
+}
+
+#[test]
+fn bad_partitions_are_errors() {
+    let (device, _queue) = open();
+    let m = PartitionIf::new(
+        &device,
+        Dtype::I32,
+        "fn keep(x: i32) -> bool { return x < 1u; }",
+    )
+    .err()
+    .expect("a predicate of the wrong type")
+    .to_string();
+    assert!(m.contains("PartitionIf `keep`:1:"), "{m}");
+    let m = Unique::new(&device, Dtype::F16)
+        .err()
+        .expect("f16")
+        .to_string();
+    assert!(
+        m.contains("Unique takes u32, i32, f32 elements, not f16"),
+        "{m}"
+    );
+    let partition = PartitionFlagged::new(&device, Dtype::U32, FlagType::U32).expect("builds");
+    let n = 3000u32;
+    let data = zeroed(&device, 4 * u64::from(n));
+    let count = zeroed(&device, 4);
+    let temp = zeroed(&device, partition.temp_storage_bytes(n));
+    let mut encoder = encoder(&device);
+    let m = partition
+        .record(
+            &mut encoder,
+            (&data).into(),
+            (&count).into(),
+            (&data).into(),
+            (&count).into(),
+            n,
+            (&temp).into(),
+        )
+        .expect_err("in place")
+        .to_string();
+    assert!(
+        m.contains("PartitionFlagged: `input` and `output` are the same buffer"),
+        "{m}"
     );
 }
 

@@ -21,9 +21,9 @@ use device_support::{
 use wavekit::Dtype;
 use wavekit::device::{
     AdjacentDifference, ArgOp, ArgReduce, BinarySearch, Bound, FixedSegmentedSort, FlagType,
-    KeyType, RadixSort, RadixSortOptions, Reduce, ReduceOp, ReduceType, RunLengthEncode, Scan,
-    ScanAlgorithm, ScanKind, ScanOperator, SegmentedSort, SelectFlagged, SelectIf, Slice, Subtract,
-    TransformReduce,
+    KeyType, PartitionFlagged, PartitionIf, RadixSort, RadixSortOptions, Reduce, ReduceOp,
+    ReduceType, RunLengthEncode, Scan, ScanAlgorithm, ScanKind, ScanOperator, SegmentedSort,
+    SelectFlagged, SelectIf, Slice, Subtract, TransformReduce, Unique,
 };
 use wavekit_native::NativeError;
 use wavekit_native::cuda::Cuda;
@@ -394,6 +394,108 @@ fn binary_searches_on_a_stream() {
             &read_u32(&stream, &upper_out, "upper"),
             &want_upper,
             &format!("UpperBound i32, n = {n}"),
+        );
+    }
+}
+
+#[test]
+fn partitions_and_unique_on_a_stream() {
+    let Some(ctx) = context() else { return };
+    let stream = ctx.new_stream().expect("a stream");
+    let by_predicate = PartitionIf::new(
+        &ctx,
+        Dtype::U32,
+        "fn keep(x: u32) -> bool { return x % 3u == 1u; }",
+    )
+    .expect("builds");
+    assert_eq!(by_predicate.algorithm(), ScanAlgorithm::DecoupledLookBack);
+    let flagged = PartitionFlagged::new(&ctx, Dtype::U32, FlagType::U8).expect("builds");
+    let unique = Unique::new(&ctx, Dtype::U32).expect("builds");
+    // CUB's partition: the kept in order, then the others reversed.
+    let partition = |input: &[u32], keep: &dyn Fn(usize) -> bool| -> (Vec<u32>, u32) {
+        let (mut kept, mut rejected) = (Vec::new(), Vec::new());
+        for (j, &x) in input.iter().enumerate() {
+            if keep(j) {
+                kept.push(x)
+            } else {
+                rejected.push(x)
+            }
+        }
+        let count = kept.len() as u32;
+        kept.extend(rejected.into_iter().rev());
+        (kept, count)
+    };
+    for (i, &n) in SIZES.iter().enumerate() {
+        let input = runs_input(n, 200 + i as u64);
+        let source = guarded(&stream, &input, GUARD);
+        let bytes = by_predicate
+            .temp_storage_bytes(n as u32)
+            .max(flagged.temp_storage_bytes(n as u32))
+            .max(unique.temp_storage_bytes(n as u32));
+        let scratch = temp(&stream, bytes);
+        let counts = output(&stream, 12);
+        let (parted, flag_parted, uniques) =
+            (output(&stream, n), output(&stream, n), output(&stream, n));
+        by_predicate
+            .record(
+                &stream,
+                inner(&source),
+                inner(&parted),
+                Slice::cuda(&counts, 64),
+                n as u32,
+                (&scratch).into(),
+            )
+            .expect("queues");
+        let flag_bytes: Vec<u8> = (0..n.next_multiple_of(4))
+            .map(|j| u8::from(j < n && j % 5 < 2))
+            .collect();
+        let flags = stream.clone_htod(&flag_bytes).expect("copies flags");
+        flagged
+            .record(
+                &stream,
+                inner(&source),
+                (&flags).into(),
+                inner(&flag_parted),
+                Slice::cuda(&counts, 64 + 16),
+                n as u32,
+                (&scratch).into(),
+            )
+            .expect("queues");
+        unique
+            .record(
+                &stream,
+                inner(&source),
+                inner(&uniques),
+                Slice::cuda(&counts, 64 + 32),
+                n as u32,
+                (&scratch).into(),
+            )
+            .expect("queues");
+        let count = read_u32(&stream, &counts, "counts");
+        let (want, kept) = partition(&input, &|j| input[j] % 3 == 1);
+        assert_eq!(count[0], kept, "PartitionIf count, n = {n}");
+        assert_same(
+            &read_u32(&stream, &parted, "parted"),
+            &want,
+            &format!("PartitionIf, n = {n}"),
+        );
+        let (want, kept) = partition(&input, &|j| j % 5 < 2);
+        assert_eq!(count[4], kept, "PartitionFlagged count, n = {n}");
+        assert_same(
+            &read_u32(&stream, &flag_parted, "flag parted"),
+            &want,
+            &format!("PartitionFlagged, n = {n}"),
+        );
+        let (want_unique, _) = run_length_reference(&input);
+        assert_eq!(
+            count[8] as usize,
+            want_unique.len(),
+            "Unique count, n = {n}"
+        );
+        assert_same(
+            &read_u32(&stream, &uniques, "unique")[..want_unique.len()],
+            &want_unique,
+            &format!("Unique, n = {n}"),
         );
     }
 }

@@ -22,9 +22,9 @@ use libloading::Library;
 use wavekit::Dtype;
 use wavekit::device::{
     AdjacentDifference, ArgOp, ArgReduce, BinarySearch, Bound, EvenLevels, FixedSegmentedSort,
-    FlagType, Histogram, KeyType, RadixSort, Reduce, ReduceOp, ReduceType, RunLengthEncode, Scan,
-    ScanKind, ScanOperator, SegmentedSort, SelectFlagged, SelectIf, Slice, Subtract,
-    TransformReduce,
+    FlagType, Histogram, KeyType, PartitionFlagged, PartitionIf, RadixSort, Reduce, ReduceOp,
+    ReduceType, RunLengthEncode, Scan, ScanKind, ScanOperator, SegmentedSort, SelectFlagged,
+    SelectIf, Slice, Subtract, TransformReduce, Unique,
 };
 use wavekit_native::amdgpu::{Amdgpu, Arch};
 use wavekit_native::driver::Driver;
@@ -233,6 +233,54 @@ fn record_every_algorithm(stub: &Stub, hip: &Hip, target: Amdgpu) -> usize {
                 &stream,
                 slice(&upload),
                 slice(&flags),
+                slice(&output),
+                slice(&count),
+                n,
+                slice(&t),
+            )
+            .expect("records");
+    });
+    recorded("PartitionIf", &mut |temp| {
+        let partition = PartitionIf::new(
+            device,
+            Dtype::F32,
+            "fn keep(x: f32) -> bool { return x < 0.5; }",
+        )
+        .expect("builds");
+        let t = temp(partition.temp_storage_bytes(n));
+        partition
+            .record(
+                &stream,
+                slice(&upload),
+                slice(&output),
+                slice(&count),
+                n,
+                slice(&t),
+            )
+            .expect("records");
+    });
+    recorded("PartitionFlagged", &mut |temp| {
+        let partition = PartitionFlagged::new(device, Dtype::U32, FlagType::U32).expect("builds");
+        let t = temp(partition.temp_storage_bytes(n));
+        partition
+            .record(
+                &stream,
+                slice(&upload),
+                slice(&values),
+                slice(&output),
+                slice(&count),
+                n,
+                slice(&t),
+            )
+            .expect("records");
+    });
+    recorded("Unique", &mut |temp| {
+        let unique = Unique::new(device, Dtype::I32).expect("builds");
+        let t = temp(unique.temp_storage_bytes(n));
+        unique
+            .record(
+                &stream,
+                slice(&upload),
                 slice(&output),
                 slice(&count),
                 n,

@@ -49,10 +49,13 @@
 //! | [`SelectFlagged`] | the u32, i32 or f32 elements whose u8 or u32 flag is not zero, in order, and their number | `DeviceSelect::Flagged` |
 //! | [`AdjacentDifference`] | each u32, i32 or f32 element minus its left or right neighbour (or your WGSL operator), copied or in place | `DeviceAdjacentDifference::SubtractLeft` / `SubtractRight` (and `…Copy`) |
 //! | [`BinarySearch`] | the lower or upper bound (u32 index) of each of many u32, i32 or f32 needles in a sorted haystack | `DeviceFind::LowerBound` / `UpperBound` |
+//! | [`PartitionIf`] / [`PartitionFlagged`] | the u32, i32 or f32 elements for which a WGSL predicate holds (or whose flag is not zero) first, in order, the others after them in reverse order, and the number selected | `DevicePartition::If` / `Flagged` |
+//! | [`Unique`] | the first of each run of equal u32, i32 or f32 elements, in order, and their number | `DeviceSelect::Unique` |
 //! | [`RunLengthEncode`] | the key and length of each run of equal u32 or i32 keys, and the number of runs | `DeviceRunLengthEncode::Encode` |
 //! | [`Histogram`] | u32 counts of f32, u32 or i32 samples in even bins or by a WGSL bin function | `DeviceHistogram::HistogramEven` |
 //!
-//! Algorithm choice: scans (sums and operator scans), selections and sorts
+//! Algorithm choice: scans (sums and operator scans), selections (and the
+//! partitions and uniques built on them) and sorts
 //! use a single pass with decoupled look-back and decoupled fallback (the
 //! sort is OneSweep) on every adapter ([`ScanAlgorithm::for_adapter`]):
 //! the fallback needs no forward-progress guarantee, so CPU adapters,
@@ -90,6 +93,7 @@ mod context;
 pub mod debug;
 mod fixed_segmented_sort;
 mod histogram;
+mod partition;
 mod radix_sort;
 mod reduce;
 mod run_length;
@@ -101,6 +105,7 @@ mod shader;
 pub mod shaders;
 mod slice;
 mod transform_reduce;
+mod unique;
 mod user_fn;
 
 pub use crate::backend::{Device, Queue};
@@ -111,6 +116,7 @@ pub use binary_search::{BinarySearch, Bound};
 pub use compaction::FlagType;
 pub use fixed_segmented_sort::FixedSegmentedSort;
 pub use histogram::{EvenLevels, Histogram};
+pub use partition::{PartitionFlagged, PartitionIf};
 pub use radix_sort::{KeyType, RadixSort, RadixSortAlgorithm, RadixSortOptions};
 pub use reduce::{Reduce, ReduceOp, ReduceType};
 pub use run_length::RunLengthEncode;
@@ -120,3 +126,4 @@ pub use segmented_sort::SegmentedSort;
 pub use select::{SelectFlagged, SelectIf};
 pub use slice::Slice;
 pub use transform_reduce::TransformReduce;
+pub use unique::Unique;

@@ -46,6 +46,9 @@ const NAME: &str = "wavekit::device::SelectIf";
 pub struct SelectIf {
     compaction: Compaction,
     dtype: Dtype,
+    /// The algorithm's name in errors (`PartitionIf` and `Unique` are
+    /// selections too).
+    name: &'static str,
 }
 
 impl SelectIf {
@@ -58,18 +61,40 @@ impl SelectIf {
         dtype: Dtype,
         predicate: &str,
     ) -> Result<Self, Error> {
-        let element = user_fn::element(NAME, dtype, &[Dtype::U32, Dtype::I32, Dtype::F32])?;
-        let ctx = Context::new(device.into())?;
-        let signature = Signature {
-            algorithm: NAME,
-            name: "keep",
-            parameters: &["x"],
-            returns: "bool",
-        };
-        user_fn::check(&ctx, &signature, predicate, element, None)?;
-        Ok(SelectIf {
-            compaction: Compaction::new(ctx, element, Keep::Predicate(predicate))?,
+        Self::build(
+            device.into(),
             dtype,
+            Keep::Predicate(predicate),
+            NAME,
+            false,
+        )
+    }
+
+    /// The compaction of `dtype` elements by `keep` (a predicate checked
+    /// here), its errors naming algorithm `name`; `partition` writes the
+    /// elements not kept too ([`PartitionIf`](super::PartitionIf)).
+    pub(crate) fn build(
+        device: Device<'_>,
+        dtype: Dtype,
+        keep: Keep<'_>,
+        name: &'static str,
+        partition: bool,
+    ) -> Result<Self, Error> {
+        let element = user_fn::element(name, dtype, &[Dtype::U32, Dtype::I32, Dtype::F32])?;
+        let ctx = Context::new(device)?;
+        if let Keep::Predicate(predicate) = keep {
+            let signature = Signature {
+                algorithm: name,
+                name: "keep",
+                parameters: &["x"],
+                returns: "bool",
+            };
+            user_fn::check(&ctx, &signature, predicate, element, None)?;
+        }
+        Ok(SelectIf {
+            compaction: Compaction::new(ctx, element, keep, partition)?,
+            dtype,
+            name,
         })
     }
 
@@ -117,7 +142,7 @@ impl SelectIf {
         temp: Slice<'_>,
     ) -> Result<(), Error> {
         select(
-            NAME,
+            self.name,
             &self.compaction,
             queue.into(),
             [input, output, count, temp],
@@ -142,6 +167,8 @@ pub struct SelectFlagged {
     compaction: Compaction,
     dtype: Dtype,
     flags: FlagType,
+    /// The algorithm's name in errors.
+    name: &'static str,
 }
 
 impl SelectFlagged {
@@ -153,13 +180,26 @@ impl SelectFlagged {
         dtype: Dtype,
         flags: FlagType,
     ) -> Result<Self, Error> {
-        const NAME: &str = FLAGGED;
-        let element = user_fn::element(NAME, dtype, &[Dtype::U32, Dtype::I32, Dtype::F32])?;
-        let ctx = Context::new(device.into())?;
+        Self::build(device.into(), dtype, flags, FLAGGED, false)
+    }
+
+    /// [`SelectFlagged::new`], its errors naming algorithm `name`;
+    /// `partition` writes the elements not kept too
+    /// ([`PartitionFlagged`](super::PartitionFlagged)).
+    pub(crate) fn build(
+        device: Device<'_>,
+        dtype: Dtype,
+        flags: FlagType,
+        name: &'static str,
+        partition: bool,
+    ) -> Result<Self, Error> {
+        let element = user_fn::element(name, dtype, &[Dtype::U32, Dtype::I32, Dtype::F32])?;
+        let ctx = Context::new(device)?;
         Ok(SelectFlagged {
-            compaction: Compaction::new(ctx, element, Keep::Flags(flags))?,
+            compaction: Compaction::new(ctx, element, Keep::Flags(flags), partition)?,
             dtype,
             flags,
+            name,
         })
     }
 
@@ -206,7 +246,7 @@ impl SelectFlagged {
         temp: Slice<'_>,
     ) -> Result<(), Error> {
         select(
-            FLAGGED,
+            self.name,
             &self.compaction,
             queue.into(),
             [input, output, count, temp],
