@@ -738,48 +738,52 @@ fn breadth_on_emulated_subgroups() {
     }
 }
 
+/// Checks that `result` is an error whose message holds every one of
+/// `needles`.
+fn refused<T>(result: Result<T, wavekit::Error>, needles: &[&str]) {
+    let Err(error) = result else {
+        panic!("accepted; should say {needles:?}")
+    };
+    let message = error.to_string();
+    for needle in needles {
+        assert!(
+            message.contains(needle),
+            "{message:?} should say {needle:?}"
+        );
+    }
+}
+
 #[test]
 fn malformed_maps_are_errors_at_their_line() {
     let (device, _queue) = open();
-    let error = |text: &str| {
+    let map = |text: &str| {
         TransformReduce::new(&device, Dtype::U32, text, ReduceOp::Sum, ReduceType::F32)
-            .err()
-            .expect("refused")
-            .to_string()
     };
-    let m = error("fn transform(x: u32) -> f32 {\n    return x * ;\n}");
-    assert!(
-        m.contains("TransformReduce `transform`:2:") && m.contains("return x * ;"),
-        "{m}"
+    refused(
+        map("fn transform(x: u32) -> f32 {\n    return x * ;\n}"),
+        &["TransformReduce `transform`:2:", "return x * ;"],
     );
-    let m = error("fn transform(x: u32) -> u32 { return x; }");
-    assert!(
-        m.contains("must declare `fn transform(x: T) -> U` (T = u32, U = f32)"),
-        "{m}"
+    refused(
+        map("fn transform(x: u32) -> u32 { return x; }"),
+        &["must declare `fn transform(x: T) -> U` (T = u32, U = f32)"],
     );
 }
 
 #[test]
 fn malformed_difference_operators_are_errors_at_their_line() {
     let (device, _queue) = open();
-    let error = |dtype, text: &str| {
-        AdjacentDifference::new(&device, dtype, Subtract::Left, Some(text))
-            .err()
-            .expect("refused")
-            .to_string()
-    };
-    let m = error(
-        Dtype::I32,
-        "fn difference(a: i32, b: i32) -> i32 {\n    return a - ;\n}",
+    let operator =
+        |dtype, text: &str| AdjacentDifference::new(&device, dtype, Subtract::Left, Some(text));
+    refused(
+        operator(
+            Dtype::I32,
+            "fn difference(a: i32, b: i32) -> i32 {\n    return a - ;\n}",
+        ),
+        &["AdjacentDifference `difference`:2:", "return a - ;"],
     );
-    assert!(
-        m.contains("AdjacentDifference `difference`:2:") && m.contains("return a - ;"),
-        "{m}"
-    );
-    let m = error(Dtype::U32, "fn difference(a: u32) -> u32 { return a; }");
-    assert!(
-        m.contains("must declare `fn difference(a: T, b: T) -> T` (T = u32)"),
-        "{m}"
+    refused(
+        operator(Dtype::U32, "fn difference(a: u32) -> u32 { return a; }"),
+        &["must declare `fn difference(a: T, b: T) -> T` (T = u32)"],
     );
 }
 
@@ -790,41 +794,20 @@ fn bad_difference_calls_are_errors() {
         AdjacentDifference::new(&device, Dtype::U32, Subtract::Right, None).expect("builds");
     let n = 5000u32;
     let data = zeroed(&device, 4 * u64::from(n) + 1024);
-    let mut encoder = encoder(&device);
-    let m = adjacent
-        .record(
-            &mut encoder,
-            Slice::new(&data, 0),
-            Slice::new(&data, 256),
-            n,
-        )
-        .expect_err("overlapping copy")
-        .to_string();
-    assert!(
-        m.contains("`input` (bytes 0..20000) and `output` (bytes 256..20256) overlap"),
-        "{m}"
-    );
-    let m = adjacent
-        .record_in_place(
-            &mut encoder,
-            Slice::new(&data, 0),
-            n,
-            Slice::new(&data, 256),
-        )
-        .expect_err("temp in the data")
-        .to_string();
-    assert!(
-        m.contains("`data`") && m.contains("`temp`") && m.contains("overlap"),
-        "{m}"
-    );
     let small = zeroed(&device, 4);
-    let m = adjacent
-        .record_in_place(&mut encoder, Slice::new(&data, 0), n, (&small).into())
-        .expect_err("a small temp")
-        .to_string();
-    assert!(
-        m.contains(&format!("`temp`: {} bytes", adjacent.temp_storage_bytes(n))),
-        "{m}"
+    let mut encoder = encoder(&device);
+    let at = |offset| Slice::new(&data, offset);
+    refused(
+        adjacent.record(&mut encoder, at(0), at(256), n),
+        &["`input` (bytes 0..20000) and `output` (bytes 256..20256) overlap"],
+    );
+    refused(
+        adjacent.record_in_place(&mut encoder, at(0), n, at(256)),
+        &["`data`", "`temp`", "overlap"],
+    );
+    refused(
+        adjacent.record_in_place(&mut encoder, at(0), n, (&small).into()),
+        &[&format!("`temp`: {} bytes", adjacent.temp_storage_bytes(n))],
     );
 }
 
@@ -836,88 +819,45 @@ fn bad_search_calls_are_errors() {
     let haystack = zeroed(&device, 4 * u64::from(m));
     let output = zeroed(&device, 4 * u64::from(k));
     let mut encoder = encoder(&device);
-    let m_error = search
-        .record(
-            &mut encoder,
-            (&haystack).into(),
-            m,
-            (&haystack).into(),
-            k,
-            (&haystack).into(),
-        )
-        .expect_err("output in the haystack")
-        .to_string();
-    assert!(
-        m_error.contains("`haystack` and `output` are the same buffer"),
-        "{m_error}"
+    let h = || Slice::from(&haystack);
+    refused(
+        search.record(&mut encoder, h(), m, h(), k, h()),
+        &["`haystack` and `output` are the same buffer"],
     );
-    let m_error = search
-        .record(
-            &mut encoder,
-            (&haystack).into(),
-            m + 1,
-            (&haystack).into(),
-            k,
-            (&output).into(),
-        )
-        .expect_err("a haystack past its buffer")
-        .to_string();
-    assert!(
-        m_error
-            .contains("`haystack`: 4004 bytes from offset 0 do not fit the buffer of 4000 bytes"),
-        "{m_error}"
+    refused(
+        search.record(&mut encoder, h(), m + 1, h(), k, (&output).into()),
+        &["`haystack`: 4004 bytes from offset 0 do not fit the buffer of 4000 bytes"],
     );
-    let m_error = BinarySearch::new(&device, Dtype::F16, Bound::Lower)
-        .err()
-        .expect("f16 refused")
-        .to_string();
-    assert!(
-        m_error.contains("takes u32, i32, f32 elements, not f16"),
-        "{m_error}"
+    refused(
+        BinarySearch::new(&device, Dtype::F16, Bound::Lower),
+        &["takes u32, i32, f32 elements, not f16"],
     );
 }
 
 #[test]
 fn bad_partitions_are_errors() {
     let (device, _queue) = open();
-    let m = PartitionIf::new(
-        &device,
-        Dtype::I32,
-        "fn keep(x: i32) -> bool { return x < 1u; }",
-    )
-    .err()
-    .expect("a predicate of the wrong type")
-    .to_string();
-    assert!(m.contains("PartitionIf `keep`:1:"), "{m}");
-    let m = Unique::new(&device, Dtype::F16)
-        .err()
-        .expect("f16")
-        .to_string();
-    assert!(
-        m.contains("Unique takes u32, i32, f32 elements, not f16"),
-        "{m}"
+    refused(
+        PartitionIf::new(
+            &device,
+            Dtype::I32,
+            "fn keep(x: i32) -> bool { return x < 1u; }",
+        ),
+        &["PartitionIf `keep`:1:"],
+    );
+    refused(
+        Unique::new(&device, Dtype::F16),
+        &["Unique takes u32, i32, f32 elements, not f16"],
     );
     let partition = PartitionFlagged::new(&device, Dtype::U32, FlagType::U32).expect("builds");
     let n = 3000u32;
     let data = zeroed(&device, 4 * u64::from(n));
     let count = zeroed(&device, 4);
     let temp = zeroed(&device, partition.temp_storage_bytes(n));
-    let mut encoder = encoder(&device);
-    let m = partition
-        .record(
-            &mut encoder,
-            (&data).into(),
-            (&count).into(),
-            (&data).into(),
-            (&count).into(),
-            n,
-            (&temp).into(),
-        )
-        .expect_err("in place")
-        .to_string();
-    assert!(
-        m.contains("PartitionFlagged: `input` and `output` are the same buffer"),
-        "{m}"
+    let (d, c) = (Slice::from(&data), Slice::from(&count));
+    refused(
+        partition.record(&mut encoder(&device), d, c, d, c, n, (&temp).into()),
+        &["PartitionFlagged: `input` and `output` are the same buffer"],
     );
 }
 
@@ -928,46 +868,20 @@ fn bad_reduction_calls_are_errors() {
     let n = 1000u32;
     let input = zeroed(&device, 4 * u64::from(n));
     let short = zeroed(&device, 4);
+    let result = zeroed(&device, 8);
     let temp = zeroed(&device, arg.temp_storage_bytes(n));
     let mut encoder = encoder(&device);
-    let m = arg
-        .record(
-            &mut encoder,
-            (&input).into(),
-            (&short).into(),
-            n,
-            (&temp).into(),
-        )
-        .expect_err("a 4-byte result")
-        .to_string();
-    assert!(
-        m.contains("ArgReduce: `result`: 8 bytes from offset 0 do not fit the buffer of 4 bytes"),
-        "{m}"
+    let mut call = |result, temp| arg.record(&mut encoder, (&input).into(), result, n, temp);
+    refused(
+        call((&short).into(), (&temp).into()),
+        &["ArgReduce: `result`: 8 bytes from offset 0 do not fit the buffer of 4 bytes"],
     );
-    let m = arg
-        .record(
-            &mut encoder,
-            (&input).into(),
-            (&temp).into(),
-            n,
-            (&temp).into(),
-        )
-        .expect_err("result in temp")
-        .to_string();
-    assert!(m.contains("`temp` and `result` are the same buffer"), "{m}");
-    let result = zeroed(&device, 8);
-    let m = arg
-        .record(
-            &mut encoder,
-            (&input).into(),
-            (&result).into(),
-            n,
-            (&short).into(),
-        )
-        .expect_err("a short temp")
-        .to_string();
-    assert!(
-        m.contains(&format!("`temp`: {} bytes", arg.temp_storage_bytes(n))),
-        "{m}"
+    refused(
+        call((&temp).into(), (&temp).into()),
+        &["`temp` and `result` are the same buffer"],
+    );
+    refused(
+        call((&result).into(), (&short).into()),
+        &[&format!("`temp`: {} bytes", arg.temp_storage_bytes(n))],
     );
 }

@@ -240,52 +240,29 @@ fn record_every_algorithm(stub: &Stub, hip: &Hip, target: Amdgpu) -> usize {
             )
             .expect("records");
     });
-    recorded("PartitionIf", &mut |temp| {
+    recorded("PartitionIf, PartitionFlagged and Unique", &mut |temp| {
         let partition = PartitionIf::new(
             device,
             Dtype::F32,
             "fn keep(x: f32) -> bool { return x < 0.5; }",
         )
         .expect("builds");
-        let t = temp(partition.temp_storage_bytes(n));
-        partition
-            .record(
-                &stream,
-                slice(&upload),
-                slice(&output),
-                slice(&count),
-                n,
-                slice(&t),
-            )
-            .expect("records");
-    });
-    recorded("PartitionFlagged", &mut |temp| {
-        let partition = PartitionFlagged::new(device, Dtype::U32, FlagType::U32).expect("builds");
-        let t = temp(partition.temp_storage_bytes(n));
-        partition
-            .record(
-                &stream,
-                slice(&upload),
-                slice(&values),
-                slice(&output),
-                slice(&count),
-                n,
-                slice(&t),
-            )
-            .expect("records");
-    });
-    recorded("Unique", &mut |temp| {
+        let flagged = PartitionFlagged::new(device, Dtype::U32, FlagType::U32).expect("builds");
         let unique = Unique::new(device, Dtype::I32).expect("builds");
-        let t = temp(unique.temp_storage_bytes(n));
+        let t = temp(
+            partition
+                .temp_storage_bytes(n)
+                .max(unique.temp_storage_bytes(n)),
+        );
+        let (input, out, count, t) = (slice(&upload), slice(&output), slice(&count), slice(&t));
+        partition
+            .record(&stream, input, out, count, n, t)
+            .expect("records");
+        flagged
+            .record(&stream, input, slice(&values), out, count, n, t)
+            .expect("records");
         unique
-            .record(
-                &stream,
-                slice(&upload),
-                slice(&output),
-                slice(&count),
-                n,
-                slice(&t),
-            )
+            .record(&stream, input, out, count, n, t)
             .expect("records");
     });
     recorded("RunLengthEncode", &mut |temp| {

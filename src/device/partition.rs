@@ -4,9 +4,8 @@
 //! CUB's `DevicePartition::If` / `Flagged`; the selections' single-pass
 //! compaction ([`SelectIf`], [`SelectFlagged`]) writing both sides.
 
-use super::ScanAlgorithm;
 use super::compaction::{FlagType, Keep};
-use super::select::{SelectFlagged, SelectIf};
+use super::select::{SelectFlagged, SelectIf, selection_methods};
 use super::slice::Slice;
 use crate::backend::{Device, Queue};
 use crate::dtype::Dtype;
@@ -41,26 +40,7 @@ impl PartitionIf {
             .map(PartitionIf)
     }
 
-    /// The same partition with `algorithm` instead of the device's choice
-    /// (as [`SelectIf::with_algorithm`]).
-    pub fn with_algorithm(self, algorithm: ScanAlgorithm) -> Self {
-        PartitionIf(self.0.with_algorithm(algorithm))
-    }
-
-    /// The algorithm its calls record.
-    pub fn algorithm(&self) -> ScanAlgorithm {
-        self.0.algorithm()
-    }
-
-    /// The element type.
-    pub fn dtype(&self) -> Dtype {
-        self.0.dtype()
-    }
-
-    /// Temp bytes a call on `n` elements needs ([`SelectIf::temp_storage_bytes`]'s).
-    pub fn temp_storage_bytes(&self, n: u32) -> u64 {
-        self.0.temp_storage_bytes(n)
-    }
+    selection_methods!(PartitionIf);
 
     /// Records the partition of the `n` elements at `input` into the `n`
     /// at `output` and the number selected into `count` (one u32), with
@@ -102,25 +82,11 @@ impl PartitionFlagged {
         SelectFlagged::build(device.into(), dtype, flags, name, true).map(PartitionFlagged)
     }
 
-    /// The same partition with `algorithm` instead of the device's choice
-    /// (as [`SelectIf::with_algorithm`]).
-    pub fn with_algorithm(self, algorithm: ScanAlgorithm) -> Self {
-        PartitionFlagged(self.0.with_algorithm(algorithm))
-    }
-
-    /// The algorithm its calls record.
-    pub fn algorithm(&self) -> ScanAlgorithm {
-        self.0.algorithm()
-    }
+    selection_methods!(PartitionFlagged);
 
     /// The flag type.
     pub fn flag_type(&self) -> FlagType {
         self.0.flag_type()
-    }
-
-    /// Temp bytes a call on `n` elements needs ([`SelectIf::temp_storage_bytes`]'s).
-    pub fn temp_storage_bytes(&self, n: u32) -> u64 {
-        self.0.temp_storage_bytes(n)
     }
 
     /// Records the partition of the `n` elements at `input` by their flags

@@ -13,6 +13,37 @@ use crate::error::Error;
 
 const NAME: &str = "wavekit::device::SelectIf";
 
+/// The methods a selection built on [`SelectIf`] or [`SelectFlagged`]
+/// (a newtype of one: [`PartitionIf`](super::PartitionIf),
+/// [`PartitionFlagged`](super::PartitionFlagged), [`Unique`](super::Unique))
+/// passes on to it: its algorithm, element type and temp size.
+macro_rules! selection_methods {
+    ($wrapper:ident) => {
+        /// The same algorithm with `algorithm` instead of the device's
+        /// choice (as [`SelectIf::with_algorithm`](super::SelectIf::with_algorithm)).
+        pub fn with_algorithm(self, algorithm: super::ScanAlgorithm) -> Self {
+            $wrapper(self.0.with_algorithm(algorithm))
+        }
+
+        /// The algorithm its calls record.
+        pub fn algorithm(&self) -> super::ScanAlgorithm {
+            self.0.algorithm()
+        }
+
+        /// The element type.
+        pub fn dtype(&self) -> crate::dtype::Dtype {
+            self.0.dtype()
+        }
+
+        /// Temp bytes a call on `n` elements needs
+        /// ([`SelectIf::temp_storage_bytes`](super::SelectIf::temp_storage_bytes)'s).
+        pub fn temp_storage_bytes(&self, n: u32) -> u64 {
+            self.0.temp_storage_bytes(n)
+        }
+    };
+}
+pub(crate) use selection_methods;
+
 /// A device-wide selection: the elements for which a WGSL predicate holds,
 /// in their order, and how many there are. Built once per device, element
 /// type and predicate.

@@ -3,9 +3,8 @@
 //! selections' compaction, each element kept where it differs from the one
 //! before it).
 
-use super::ScanAlgorithm;
 use super::compaction::Keep;
-use super::select::SelectIf;
+use super::select::{SelectIf, selection_methods};
 use super::slice::Slice;
 use crate::backend::{Device, Queue};
 use crate::dtype::Dtype;
@@ -31,26 +30,7 @@ impl Unique {
         SelectIf::build(device.into(), dtype, Keep::Unique, name, false).map(Unique)
     }
 
-    /// The same unique with `algorithm` instead of the device's choice (as
-    /// [`SelectIf::with_algorithm`]).
-    pub fn with_algorithm(self, algorithm: ScanAlgorithm) -> Self {
-        Unique(self.0.with_algorithm(algorithm))
-    }
-
-    /// The algorithm its calls record.
-    pub fn algorithm(&self) -> ScanAlgorithm {
-        self.0.algorithm()
-    }
-
-    /// The element type.
-    pub fn dtype(&self) -> Dtype {
-        self.0.dtype()
-    }
-
-    /// Temp bytes a call on `n` elements needs ([`SelectIf::temp_storage_bytes`]'s).
-    pub fn temp_storage_bytes(&self, n: u32) -> u64 {
-        self.0.temp_storage_bytes(n)
-    }
+    selection_methods!(Unique);
 
     /// Records the unique of the `n` elements at `input` into `output` (the
     /// first of each run, in order) and `count` (their number, one u32),
