@@ -211,37 +211,53 @@ fn transform_reference(map: &Map, input: &[u32]) -> u32 {
 
 fn transform_reduce_cases(device: &wgpu::Device, queue: &wgpu::Queue) {
     for map in maps() {
-        let reduce =
-            TransformReduce::new(device, map.dtype, map.text, map.op, map.output).expect("builds");
+        let reduce = map.build(device);
         let sizes: &[usize] = if map.op == ReduceOp::Sum {
             &[0, 1, 3, 4, 5, 1023, 1024, 1025, 50_001, BIG]
         } else {
             &[0, 1, 3, 4, 5, 1023, 1024, 1025, 50_001]
         };
         for &n in sizes {
-            let input: Vec<u32> = match map.dtype {
-                Dtype::F32 => random(n, 2000, n as u64)
-                    .iter()
-                    .map(|&w| (w as f32 * 0.25 - 250.0).to_bits())
-                    .collect(),
-                _ => random(n, 0, n as u64),
-            };
-            let call = Call::new(device, &input, 1, reduce.temp_storage_bytes(n as u32));
-            let mut encoder = encoder(device);
-            reduce
-                .record(
-                    &mut encoder,
-                    call.input(),
-                    call.output(),
-                    n as u32,
-                    call.temp(),
-                )
-                .expect("records");
-            let what = format!("TransformReduce {} {:?} n = {n}", map.dtype, map.op);
-            let got = call.read(device, queue, encoder, 1, Some(&input), &what)[0];
-            assert_eq!(got, transform_reference(&map, &input), "{what}");
+            check_map(device, queue, &reduce, &map, n);
         }
     }
+}
+
+impl Map {
+    fn build(&self, device: &wgpu::Device) -> TransformReduce {
+        TransformReduce::new(device, self.dtype, self.text, self.op, self.output).expect("builds")
+    }
+}
+
+/// `reduce` (built from `map`) of `n` elements against the reference.
+fn check_map(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    reduce: &TransformReduce,
+    map: &Map,
+    n: usize,
+) {
+    let input: Vec<u32> = match map.dtype {
+        Dtype::F32 => random(n, 2000, n as u64)
+            .iter()
+            .map(|&w| (w as f32 * 0.25 - 250.0).to_bits())
+            .collect(),
+        _ => random(n, 0, n as u64),
+    };
+    let call = Call::new(device, &input, 1, reduce.temp_storage_bytes(n as u32));
+    let mut encoder = encoder(device);
+    reduce
+        .record(
+            &mut encoder,
+            call.input(),
+            call.output(),
+            n as u32,
+            call.temp(),
+        )
+        .expect("records");
+    let what = format!("TransformReduce {} {:?} n = {n}", map.dtype, map.op);
+    let got = call.read(device, queue, encoder, 1, Some(&input), &what)[0];
+    assert_eq!(got, transform_reference(map, &input), "{what}");
 }
 
 /// An adjacent difference, its operator's CPU twin on the elements' bits
@@ -560,33 +576,47 @@ fn check_compaction(
     );
 }
 
-fn partition_cases(device: &wgpu::Device, queue: &wgpu::Queue) {
-    let keep_u32 = |_: usize, x: u32| x % 3 == 1;
-    let by_predicate = PartitionIf::new(
+/// The partition of u32 by `x % 3 == 1`.
+fn thirds(device: &wgpu::Device) -> PartitionIf {
+    PartitionIf::new(
         device,
         Dtype::U32,
         "fn keep(x: u32) -> bool { return x % 3u == 1u; }",
     )
-    .expect("builds");
+    .expect("builds")
+}
+
+/// [`thirds`] of `n` random u32.
+fn check_partition_if(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    partition: &PartitionIf,
+    n: usize,
+    seed: u64,
+) {
+    let input = random(n, 0, seed);
+    let (want, count) = partition_reference(&input, |_, x| x % 3 == 1);
+    let what = format!("PartitionIf u32 {:?} n = {n}", partition.algorithm());
+    check_compaction(
+        device,
+        queue,
+        &input,
+        partition.temp_storage_bytes(n as u32),
+        (&want, count),
+        |encoder, input, output, count, temp| {
+            partition
+                .record(encoder, input, output, count, n as u32, temp)
+                .expect("records")
+        },
+        &what,
+    );
+}
+
+fn partition_cases(device: &wgpu::Device, queue: &wgpu::Queue) {
+    let by_predicate = thirds(device);
     assert_eq!(by_predicate.algorithm(), ScanAlgorithm::DecoupledLookBack);
-    let run_if = |partition: &PartitionIf, n: usize, seed: u64| {
-        let input = random(n, 0, seed);
-        let (want, count) = partition_reference(&input, keep_u32);
-        let what = format!("PartitionIf u32 {:?} n = {n}", partition.algorithm());
-        check_compaction(
-            device,
-            queue,
-            &input,
-            partition.temp_storage_bytes(n as u32),
-            (&want, count),
-            |encoder, input, output, count, temp| {
-                partition
-                    .record(encoder, input, output, count, n as u32, temp)
-                    .expect("records")
-            },
-            &what,
-        );
-    };
+    let run_if =
+        |partition: &PartitionIf, n, seed| check_partition_if(device, queue, partition, n, seed);
     for (seed, &n) in PARTITION_SIZES.iter().enumerate() {
         run_if(&by_predicate, n, seed as u64);
     }
@@ -718,7 +748,8 @@ fn breadth_at_each_subgroup_size() {
     at_each_subgroup_size("breadth_cases");
 }
 
-/// Each family once on emulated subgroups.
+/// Each family once on emulated subgroups (the compaction's look-back
+/// walked by thread 0 alone there).
 #[test]
 fn breadth_on_emulated_subgroups() {
     let (device, queue) = open_without_subgroups();
@@ -733,8 +764,13 @@ fn breadth_on_emulated_subgroups() {
     let search = BinarySearch::new(&device, Dtype::F32, Bound::Lower).expect("builds");
     check_search(&device, &queue, &search, 3001, 5000);
     let unique = Unique::new(&device, Dtype::F32).expect("builds");
+    let partition = thirds(&device);
+    let [sum, _] = maps();
+    let map = sum.build(&device);
     for n in [0, 1, 8191, 100_003] {
         check_unique(&device, &queue, &unique, n);
+        check_partition_if(&device, &queue, &partition, n, n as u64);
+        check_map(&device, &queue, &map, &sum, n);
     }
 }
 
