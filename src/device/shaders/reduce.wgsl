@@ -19,7 +19,7 @@
 #import wavekit::block as blk
 
 alias T = f32;
-alias U = f32;
+alias U = T;
 fn transform(x: T) -> U { return x; }
 const BLOCK = 256u;
 

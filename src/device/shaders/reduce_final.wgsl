@@ -15,7 +15,7 @@
 #import wavekit::block as blk
 
 alias T = f32;
-alias U = f32;
+alias U = T;
 fn transform(x: T) -> U { return x; }
 const LOWEST = -3.40282347e+38f;
 const HIGHEST = 3.40282347e+38f;
