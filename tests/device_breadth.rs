@@ -776,7 +776,7 @@ fn breadth_on_emulated_subgroups() {
 
 /// Checks that `result` is an error whose message holds every one of
 /// `needles`.
-fn refused<T>(result: Result<T, wavekit::Error>, needles: &[&str]) {
+fn assert_refused<T>(result: Result<T, wavekit::Error>, needles: &[&str]) {
     let Err(error) = result else {
         panic!("accepted; should say {needles:?}")
     };
@@ -795,11 +795,11 @@ fn malformed_maps_are_errors_at_their_line() {
     let map = |text: &str| {
         TransformReduce::new(&device, Dtype::U32, text, ReduceOp::Sum, ReduceType::F32)
     };
-    refused(
+    assert_refused(
         map("fn transform(x: u32) -> f32 {\n    return x * ;\n}"),
         &["TransformReduce `transform`:2:", "return x * ;"],
     );
-    refused(
+    assert_refused(
         map("fn transform(x: u32) -> u32 { return x; }"),
         &["must declare `fn transform(x: T) -> U` (T = u32, U = f32)"],
     );
@@ -810,14 +810,14 @@ fn malformed_difference_operators_are_errors_at_their_line() {
     let (device, _queue) = open();
     let operator =
         |dtype, text: &str| AdjacentDifference::new(&device, dtype, Subtract::Left, Some(text));
-    refused(
+    assert_refused(
         operator(
             Dtype::I32,
             "fn difference(a: i32, b: i32) -> i32 {\n    return a - ;\n}",
         ),
         &["AdjacentDifference `difference`:2:", "return a - ;"],
     );
-    refused(
+    assert_refused(
         operator(Dtype::U32, "fn difference(a: u32) -> u32 { return a; }"),
         &["must declare `fn difference(a: T, b: T) -> T` (T = u32)"],
     );
@@ -833,15 +833,15 @@ fn bad_difference_calls_are_errors() {
     let small = zeroed(&device, 4);
     let mut encoder = encoder(&device);
     let at = |offset| Slice::new(&data, offset);
-    refused(
+    assert_refused(
         adjacent.record(&mut encoder, at(0), at(256), n),
         &["`input` (bytes 0..20000) and `output` (bytes 256..20256) overlap"],
     );
-    refused(
+    assert_refused(
         adjacent.record_in_place(&mut encoder, at(0), n, at(256)),
         &["`data`", "`temp`", "overlap"],
     );
-    refused(
+    assert_refused(
         adjacent.record_in_place(&mut encoder, at(0), n, (&small).into()),
         &[&format!("`temp`: {} bytes", adjacent.temp_storage_bytes(n))],
     );
@@ -856,15 +856,15 @@ fn bad_search_calls_are_errors() {
     let output = zeroed(&device, 4 * u64::from(k));
     let mut encoder = encoder(&device);
     let h = || Slice::from(&haystack);
-    refused(
+    assert_refused(
         search.record(&mut encoder, h(), m, h(), k, h()),
         &["`haystack` and `output` are the same buffer"],
     );
-    refused(
+    assert_refused(
         search.record(&mut encoder, h(), m + 1, h(), k, (&output).into()),
         &["`haystack`: 4004 bytes from offset 0 do not fit the buffer of 4000 bytes"],
     );
-    refused(
+    assert_refused(
         BinarySearch::new(&device, Dtype::F16, Bound::Lower),
         &["takes u32, i32, f32 elements, not f16"],
     );
@@ -873,7 +873,7 @@ fn bad_search_calls_are_errors() {
 #[test]
 fn bad_partitions_are_errors() {
     let (device, _queue) = open();
-    refused(
+    assert_refused(
         PartitionIf::new(
             &device,
             Dtype::I32,
@@ -881,7 +881,7 @@ fn bad_partitions_are_errors() {
         ),
         &["PartitionIf `keep`:1:"],
     );
-    refused(
+    assert_refused(
         Unique::new(&device, Dtype::F16),
         &["Unique takes u32, i32, f32 elements, not f16"],
     );
@@ -891,7 +891,7 @@ fn bad_partitions_are_errors() {
     let count = zeroed(&device, 4);
     let temp = zeroed(&device, partition.temp_storage_bytes(n));
     let (d, c) = (Slice::from(&data), Slice::from(&count));
-    refused(
+    assert_refused(
         partition.record(&mut encoder(&device), d, c, d, c, n, (&temp).into()),
         &["PartitionFlagged: `input` and `output` are the same buffer"],
     );
@@ -908,15 +908,15 @@ fn bad_reduction_calls_are_errors() {
     let temp = zeroed(&device, arg.temp_storage_bytes(n));
     let mut encoder = encoder(&device);
     let mut call = |result, temp| arg.record(&mut encoder, (&input).into(), result, n, temp);
-    refused(
+    assert_refused(
         call((&short).into(), (&temp).into()),
         &["ArgReduce: `result`: 8 bytes from offset 0 do not fit the buffer of 4 bytes"],
     );
-    refused(
+    assert_refused(
         call((&temp).into(), (&temp).into()),
         &["`temp` and `result` are the same buffer"],
     );
-    refused(
+    assert_refused(
         call((&result).into(), (&short).into()),
         &[&format!("`temp`: {} bytes", arg.temp_storage_bytes(n))],
     );
