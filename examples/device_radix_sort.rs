@@ -8,28 +8,17 @@
 //! (`llvmpipe` on a machine without a GPU). An application needs only the
 //! `device` feature and the wgpu back ends it picks.
 
+mod common;
+
 use wavekit::device::{KeyType, RadixSort, Slice};
 use wgpu::util::DeviceExt;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let filter = std::env::args().nth(1).unwrap_or_default().to_lowercase();
-    let instance =
-        wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
-    let adapter = pollster::block_on(instance.enumerate_adapters(wgpu::Backends::PRIMARY))
-        .into_iter()
-        .find(|a| {
-            a.features().contains(wgpu::Features::SUBGROUP)
-                && a.get_info().name.to_lowercase().contains(&filter)
-        })
-        .ok_or("no adapter with subgroup operations")?;
-    // The features wavekit's shaders need (subgroups, and f16 / 64-bit
-    // types where the adapter has them).
-    let target = wavekit::Target::from_adapter(&adapter)?;
-    let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
-        required_features: target.wgpu_features(),
-        required_limits: adapter.limits(),
-        ..Default::default()
-    }))?;
+    let common::Gpu {
+        adapter,
+        device,
+        queue,
+    } = common::open()?;
 
     // Built once: shaders composed for the device, pipelines compiled.
     let sort = RadixSort::pairs(&device, KeyType::F32)?;

@@ -20,9 +20,10 @@ use device_support::{
 };
 use wavekit::Dtype;
 use wavekit::device::{
-    FixedSegmentedSort, FlagType, KeyType, RadixSort, RadixSortOptions, Reduce, ReduceOp,
+    AdjacentDifference, ArgOp, ArgReduce, BinarySearch, Bound, FixedSegmentedSort, FlagType,
+    KeyType, PartitionFlagged, PartitionIf, RadixSort, RadixSortOptions, Reduce, ReduceOp,
     ReduceType, RunLengthEncode, Scan, ScanAlgorithm, ScanKind, ScanOperator, SegmentedSort,
-    SelectFlagged, SelectIf, Slice,
+    SelectFlagged, SelectIf, Slice, Subtract, TransformReduce, Unique,
 };
 use wavekit_native::NativeError;
 use wavekit_native::cuda::Cuda;
@@ -212,6 +213,289 @@ fn reductions_on_a_stream() {
         assert!(
             (got_f - want_f).abs() <= bound,
             "sum f32, n = {n}: got {got_f}, want {want_f}"
+        );
+    }
+}
+
+#[test]
+fn arg_and_transform_reductions_on_a_stream() {
+    let Some(ctx) = context() else { return };
+    let stream = ctx.new_stream().expect("a stream");
+    let arg_min = ArgReduce::new(&ctx, ArgOp::Min, ReduceType::F32).expect("builds");
+    let arg_max = ArgReduce::new(&ctx, ArgOp::Max, ReduceType::I32).expect("builds");
+    let transform = TransformReduce::new(
+        &ctx,
+        Dtype::U32,
+        "fn transform(x: u32) -> i32 { return i32(x % 1000u) - 500; }",
+        ReduceOp::Sum,
+        ReduceType::I32,
+    )
+    .expect("builds");
+    for (i, &n) in [0].iter().chain(&SIZES).enumerate() {
+        // Few distinct values: ties everywhere, the first index must win.
+        let words = random(n, 64, 140 + i as u64);
+        let floats: Vec<f32> = words.iter().map(|&w| w as f32 * 0.5 - 16.0).collect();
+        let float_source = guarded(&stream, &floats, f32::from_bits(GUARD));
+        let int_source = guarded(&stream, &words, GUARD);
+        let results = output(&stream, 12);
+        let bytes = arg_min
+            .temp_storage_bytes(n as u32)
+            .max(arg_max.temp_storage_bytes(n as u32))
+            .max(transform.temp_storage_bytes(n as u32));
+        let scratch = temp(&stream, bytes);
+        arg_min
+            .record(
+                &stream,
+                Slice::cuda(&float_source, 64),
+                Slice::cuda(&results, 64),
+                n as u32,
+                (&scratch).into(),
+            )
+            .expect("queues");
+        arg_max
+            .record(
+                &stream,
+                inner(&int_source),
+                Slice::cuda(&results, 64 + 16),
+                n as u32,
+                (&scratch).into(),
+            )
+            .expect("queues");
+        transform
+            .record(
+                &stream,
+                inner(&int_source),
+                Slice::cuda(&results, 64 + 32),
+                n as u32,
+                (&scratch).into(),
+            )
+            .expect("queues");
+        let got = read_u32(&stream, &results, "results");
+        // CUB's {index, value}; {1, max} / {1, lowest} for no elements.
+        let first = |better: &dyn Fn(usize, usize) -> bool| {
+            (0..n).fold(None, |best: Option<usize>, j| match best {
+                Some(b) if !better(j, b) => Some(b),
+                _ => Some(j),
+            })
+        };
+        let want_min = first(&|a, b| floats[a] < floats[b])
+            .map_or([1, f32::MAX.to_bits()], |j| [j as u32, floats[j].to_bits()]);
+        let want_max = first(&|a, b| (words[a] as i32) > (words[b] as i32))
+            .map_or([1, i32::MIN as u32], |j| [j as u32, words[j]]);
+        assert_eq!(got[0..2], want_min, "ArgMin f32, n = {n}");
+        assert_eq!(got[4..6], want_max, "ArgMax i32, n = {n}");
+        let want_sum = words
+            .iter()
+            .fold(0i32, |a, &x| a.wrapping_add((x % 1000) as i32 - 500));
+        assert_eq!(got[8] as i32, want_sum, "TransformReduce, n = {n}");
+    }
+}
+
+#[test]
+fn adjacent_differences_on_a_stream() {
+    let Some(ctx) = context() else { return };
+    let stream = ctx.new_stream().expect("a stream");
+    let left = AdjacentDifference::new(&ctx, Dtype::U32, Subtract::Left, None).expect("builds");
+    let right = AdjacentDifference::new(
+        &ctx,
+        Dtype::I32,
+        Subtract::Right,
+        Some("fn difference(a: i32, b: i32) -> i32 { return 3 * a - b; }"),
+    )
+    .expect("builds");
+    for (i, &n) in SIZES.iter().enumerate() {
+        let input = random(n, 0, 160 + i as u64);
+        let source = guarded(&stream, &input, GUARD);
+        // Left, copy.
+        let out = output(&stream, n);
+        left.record(&stream, inner(&source), inner(&out), n as u32)
+            .expect("queues");
+        // Right, in place on a copy of the input.
+        let data = guarded(&stream, &input, GUARD);
+        let scratch = temp(&stream, right.temp_storage_bytes(n as u32));
+        right
+            .record_in_place(&stream, inner(&data), n as u32, (&scratch).into())
+            .expect("queues");
+        let want_left: Vec<u32> = (0..n)
+            .map(|j| {
+                if j == 0 {
+                    input[0]
+                } else {
+                    input[j].wrapping_sub(input[j - 1])
+                }
+            })
+            .collect();
+        let want_right: Vec<u32> = (0..n)
+            .map(|j| {
+                if j + 1 == n {
+                    input[j]
+                } else {
+                    (input[j] as i32)
+                        .wrapping_mul(3)
+                        .wrapping_sub(input[j + 1] as i32) as u32
+                }
+            })
+            .collect();
+        assert_same(
+            &read_u32(&stream, &out, "left"),
+            &want_left,
+            &format!("SubtractLeftCopy u32, n = {n}"),
+        );
+        assert_same(
+            &read_u32(&stream, &data, "right"),
+            &want_right,
+            &format!("SubtractRight in place, i32 3a - b, n = {n}"),
+        );
+    }
+}
+
+#[test]
+fn binary_searches_on_a_stream() {
+    let Some(ctx) = context() else { return };
+    let stream = ctx.new_stream().expect("a stream");
+    let lower = BinarySearch::new(&ctx, Dtype::U32, Bound::Lower).expect("builds");
+    let upper = BinarySearch::new(&ctx, Dtype::I32, Bound::Upper).expect("builds");
+    for (i, &n) in SIZES.iter().enumerate() {
+        // A haystack of n sorted keys with repeats; needles around them.
+        let mut haystack = random(n, (n as u32 / 4).max(2), 180 + i as u64);
+        haystack.sort_unstable();
+        let k = n.min(50_000) + 3;
+        let needles = random(k, (n as u32 / 4).max(2) + 2, 190 + i as u64);
+        let haystack_memory = guarded(&stream, &haystack, GUARD);
+        let needles_memory = guarded(&stream, &needles, GUARD);
+        let (lower_out, upper_out) = (output(&stream, k), output(&stream, k));
+        for (search, out) in [(&lower, &lower_out), (&upper, &upper_out)] {
+            search
+                .record(
+                    &stream,
+                    inner(&haystack_memory),
+                    n as u32,
+                    inner(&needles_memory),
+                    k as u32,
+                    inner(out),
+                )
+                .expect("queues");
+        }
+        let want_lower: Vec<u32> = needles
+            .iter()
+            .map(|&x| haystack.partition_point(|&h| h < x) as u32)
+            .collect();
+        // i32 order: the keys are below 2^31, so the same as u32's.
+        let want_upper: Vec<u32> = needles
+            .iter()
+            .map(|&x| haystack.partition_point(|&h| (h as i32) <= (x as i32)) as u32)
+            .collect();
+        assert_same(
+            &read_u32(&stream, &lower_out, "lower"),
+            &want_lower,
+            &format!("LowerBound u32, n = {n}"),
+        );
+        assert_same(
+            &read_u32(&stream, &upper_out, "upper"),
+            &want_upper,
+            &format!("UpperBound i32, n = {n}"),
+        );
+    }
+}
+
+#[test]
+fn partitions_and_unique_on_a_stream() {
+    let Some(ctx) = context() else { return };
+    let stream = ctx.new_stream().expect("a stream");
+    let by_predicate = PartitionIf::new(
+        &ctx,
+        Dtype::U32,
+        "fn keep(x: u32) -> bool { return x % 3u == 1u; }",
+    )
+    .expect("builds");
+    assert_eq!(by_predicate.algorithm(), ScanAlgorithm::DecoupledLookBack);
+    let flagged = PartitionFlagged::new(&ctx, Dtype::U32, FlagType::U8).expect("builds");
+    let unique = Unique::new(&ctx, Dtype::U32).expect("builds");
+    // CUB's partition: the kept in order, then the others reversed.
+    let partition = |input: &[u32], keep: &dyn Fn(usize) -> bool| -> (Vec<u32>, u32) {
+        let (mut kept, mut rejected) = (Vec::new(), Vec::new());
+        for (j, &x) in input.iter().enumerate() {
+            if keep(j) {
+                kept.push(x)
+            } else {
+                rejected.push(x)
+            }
+        }
+        let count = kept.len() as u32;
+        kept.extend(rejected.into_iter().rev());
+        (kept, count)
+    };
+    for (i, &n) in SIZES.iter().enumerate() {
+        let input = runs_input(n, 200 + i as u64);
+        let source = guarded(&stream, &input, GUARD);
+        let bytes = by_predicate
+            .temp_storage_bytes(n as u32)
+            .max(flagged.temp_storage_bytes(n as u32))
+            .max(unique.temp_storage_bytes(n as u32));
+        let scratch = temp(&stream, bytes);
+        let counts = output(&stream, 12);
+        let (parted, flag_parted, uniques) =
+            (output(&stream, n), output(&stream, n), output(&stream, n));
+        by_predicate
+            .record(
+                &stream,
+                inner(&source),
+                inner(&parted),
+                Slice::cuda(&counts, 64),
+                n as u32,
+                (&scratch).into(),
+            )
+            .expect("queues");
+        let flag_bytes: Vec<u8> = (0..n.next_multiple_of(4))
+            .map(|j| u8::from(j < n && j % 5 < 2))
+            .collect();
+        let flags = stream.clone_htod(&flag_bytes).expect("copies flags");
+        flagged
+            .record(
+                &stream,
+                inner(&source),
+                (&flags).into(),
+                inner(&flag_parted),
+                Slice::cuda(&counts, 64 + 16),
+                n as u32,
+                (&scratch).into(),
+            )
+            .expect("queues");
+        unique
+            .record(
+                &stream,
+                inner(&source),
+                inner(&uniques),
+                Slice::cuda(&counts, 64 + 32),
+                n as u32,
+                (&scratch).into(),
+            )
+            .expect("queues");
+        let count = read_u32(&stream, &counts, "counts");
+        let (want, kept) = partition(&input, &|j| input[j] % 3 == 1);
+        assert_eq!(count[0], kept, "PartitionIf count, n = {n}");
+        assert_same(
+            &read_u32(&stream, &parted, "parted"),
+            &want,
+            &format!("PartitionIf, n = {n}"),
+        );
+        let (want, kept) = partition(&input, &|j| j % 5 < 2);
+        assert_eq!(count[4], kept, "PartitionFlagged count, n = {n}");
+        assert_same(
+            &read_u32(&stream, &flag_parted, "flag parted"),
+            &want,
+            &format!("PartitionFlagged, n = {n}"),
+        );
+        let (want_unique, _) = run_length_reference(&input);
+        assert_eq!(
+            count[8] as usize,
+            want_unique.len(),
+            "Unique count, n = {n}"
+        );
+        assert_same(
+            &read_u32(&stream, &uniques, "unique")[..want_unique.len()],
+            &want_unique,
+            &format!("Unique, n = {n}"),
         );
     }
 }

@@ -21,9 +21,10 @@ use device_support::random;
 use libloading::Library;
 use wavekit::Dtype;
 use wavekit::device::{
-    EvenLevels, FixedSegmentedSort, FlagType, Histogram, KeyType, RadixSort, Reduce, ReduceOp,
+    AdjacentDifference, ArgOp, ArgReduce, BinarySearch, Bound, EvenLevels, FixedSegmentedSort,
+    FlagType, Histogram, KeyType, PartitionFlagged, PartitionIf, RadixSort, Reduce, ReduceOp,
     ReduceType, RunLengthEncode, Scan, ScanKind, ScanOperator, SegmentedSort, SelectFlagged,
-    SelectIf, Slice,
+    SelectIf, Slice, Subtract, TransformReduce, Unique,
 };
 use wavekit_native::amdgpu::{Amdgpu, Arch};
 use wavekit_native::driver::Driver;
@@ -143,6 +144,55 @@ fn record_every_algorithm(stub: &Stub, hip: &Hip, target: Amdgpu) -> usize {
             .record(&stream, slice(&upload), slice(&count), n, slice(&t))
             .expect("records");
     });
+    recorded("ArgReduce", &mut |temp| {
+        let arg = ArgReduce::new(device, ArgOp::Min, ReduceType::F32).expect("builds");
+        let t = temp(arg.temp_storage_bytes(n));
+        arg.record(&stream, slice(&upload), slice(&count), n, slice(&t))
+            .expect("records");
+    });
+    recorded("TransformReduce", &mut |temp| {
+        let reduce = TransformReduce::new(
+            device,
+            Dtype::U32,
+            "fn transform(x: u32) -> f32 { return f32(x & 15u); }",
+            ReduceOp::Max,
+            ReduceType::F32,
+        )
+        .expect("builds");
+        let t = temp(reduce.temp_storage_bytes(n));
+        reduce
+            .record(&stream, slice(&upload), slice(&count), n, slice(&t))
+            .expect("records");
+    });
+    recorded("AdjacentDifference", &mut |temp| {
+        let adjacent = AdjacentDifference::new(
+            device,
+            Dtype::I32,
+            Subtract::Right,
+            Some("fn difference(a: i32, b: i32) -> i32 { return max(a, b) - b; }"),
+        )
+        .expect("builds");
+        adjacent
+            .record(&stream, slice(&upload), slice(&output), n)
+            .expect("records");
+        let t = temp(adjacent.temp_storage_bytes(n));
+        adjacent
+            .record_in_place(&stream, slice(&output), n, slice(&t))
+            .expect("records");
+    });
+    recorded("BinarySearch", &mut |_| {
+        let search = BinarySearch::new(device, Dtype::F32, Bound::Upper).expect("builds");
+        search
+            .record(
+                &stream,
+                slice(&upload),
+                n,
+                slice(&values),
+                n,
+                slice(&output),
+            )
+            .expect("records");
+    });
     recorded("Scan", &mut |temp| {
         let scan = Scan::exclusive_sum(device, Dtype::U32).expect("builds");
         let t = temp(scan.temp_storage_bytes(n));
@@ -188,6 +238,31 @@ fn record_every_algorithm(stub: &Stub, hip: &Hip, target: Amdgpu) -> usize {
                 n,
                 slice(&t),
             )
+            .expect("records");
+    });
+    recorded("PartitionIf, PartitionFlagged and Unique", &mut |temp| {
+        let partition = PartitionIf::new(
+            device,
+            Dtype::F32,
+            "fn keep(x: f32) -> bool { return x < 0.5; }",
+        )
+        .expect("builds");
+        let flagged = PartitionFlagged::new(device, Dtype::U32, FlagType::U32).expect("builds");
+        let unique = Unique::new(device, Dtype::I32).expect("builds");
+        let t = temp(
+            partition
+                .temp_storage_bytes(n)
+                .max(unique.temp_storage_bytes(n)),
+        );
+        let (input, out, count, t) = (slice(&upload), slice(&output), slice(&count), slice(&t));
+        partition
+            .record(&stream, input, out, count, n, t)
+            .expect("records");
+        flagged
+            .record(&stream, input, slice(&values), out, count, n, t)
+            .expect("records");
+        unique
+            .record(&stream, input, out, count, n, t)
             .expect("records");
     });
     recorded("RunLengthEncode", &mut |temp| {

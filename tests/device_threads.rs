@@ -16,8 +16,9 @@ use std::time::{Duration, Instant};
 use device_support::*;
 use wavekit::Dtype;
 use wavekit::device::{
-    Device, FixedSegmentedSort, Histogram, KeyType, Queue, RadixSort, Reduce, ReduceOp, ReduceType,
-    RunLengthEncode, Scan, ScanOperator, SegmentedSort, SelectFlagged, SelectIf, Slice,
+    AdjacentDifference, ArgReduce, BinarySearch, Device, FixedSegmentedSort, Histogram, KeyType,
+    PartitionFlagged, PartitionIf, Queue, RadixSort, Reduce, ReduceOp, ReduceType, RunLengthEncode,
+    Scan, ScanOperator, SegmentedSort, SelectFlagged, SelectIf, Slice, TransformReduce, Unique,
 };
 
 /// A run that takes longer than this is a deadlock (the whole test takes
@@ -43,6 +44,13 @@ fn the_documented_objects_are_send_and_sync() {
     send_and_sync::<SelectFlagged>();
     send_and_sync::<RunLengthEncode>();
     send_and_sync::<Histogram>();
+    send_and_sync::<ArgReduce>();
+    send_and_sync::<TransformReduce>();
+    send_and_sync::<AdjacentDifference>();
+    send_and_sync::<BinarySearch>();
+    send_and_sync::<PartitionIf>();
+    send_and_sync::<PartitionFlagged>();
+    send_and_sync::<Unique>();
     send_and_sync::<Slice<'static>>();
     send_and_sync::<Device<'static>>();
     send::<Queue<'static>>();

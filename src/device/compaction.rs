@@ -1,4 +1,5 @@
-//! The compaction engine shared by [`SelectIf`](super::SelectIf) and
+//! The compaction engine shared by [`SelectIf`](super::SelectIf),
+//! [`Unique`](super::Unique), [`PartitionIf`](super::PartitionIf) and
 //! [`RunLengthEncode`](super::RunLengthEncode): `shaders/compact.wgsl`
 //! composed for an element type and a predicate (or the run starts), its
 //! temp layout and its commands, single pass with look-back or tile counts,
@@ -27,6 +28,9 @@ pub(crate) enum Keep<'a> {
     /// The first element and each that differs from the one before it,
     /// written as its index.
     RunStarts,
+    /// The first element and each that differs (`!=`) from the one before
+    /// it, written as themselves.
+    Unique,
 }
 
 /// The flags of [`SelectFlagged`](super::SelectFlagged): one per element,
@@ -92,11 +96,19 @@ pub(crate) struct Regions {
 impl Compaction {
     /// Composes `compact.wgsl` for `element` (a WGSL scalar type) and
     /// `keep`; a predicate must have been checked (`user_fn::check`).
-    pub fn new(ctx: Context, element: &str, keep: Keep<'_>) -> Result<Self, Error> {
+    /// `partition`: the elements not kept are written too, after the kept
+    /// ones in reverse order (`PARTITION`).
+    pub fn new(
+        ctx: Context,
+        element: &str,
+        keep: Keep<'_>,
+        partition: bool,
+    ) -> Result<Self, Error> {
         // The look-back's state and an empty input's count are clears.
         let ctx = ctx.with_clears()?;
         let shader = Shader::new("compact.wgsl")?
             .set("T", element)
+            .set("PARTITION", partition)
             .set_all(ctx.look_back_params());
         // `keep`'s default compares with a u32: flags and run starts, which
         // do not call it, replace it too.
@@ -107,6 +119,13 @@ impl Compaction {
                 .function("keep_at", flags.keep_at())
                 .function("keep", unused),
             Keep::RunStarts => shader.set("RUN_STARTS", true).function("keep", unused),
+            Keep::Unique => shader
+                .function(
+                    "keep_at",
+                    "fn keep_at(i: u32, x: T) -> bool {\n    \
+                     return i == 0u || input[min(i, arrayLength(&input)) - 1u] != x;\n}",
+                )
+                .function("keep", unused),
         };
         let module = ctx.compose(&shader)?;
         // Without the fallback, the plain look-back's entry point.

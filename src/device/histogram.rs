@@ -236,9 +236,10 @@ impl Histogram {
             let signature = Signature {
                 algorithm: NAME,
                 name: "bin",
+                parameters: &["x"],
                 returns: "u32",
             };
-            user_fn::check(&ctx, &signature, bin_fn, element)?;
+            user_fn::check(&ctx, &signature, bin_fn, element, None)?;
         }
         let shared = bins <= MAX_SHARED_BINS;
         let module = ctx.compose(

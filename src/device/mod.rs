@@ -15,7 +15,8 @@
 //! - no allocation and no read-back inside a call: the algorithm's scratch
 //!   lives in a caller-provided temp slice of at least
 //!   `temp_storage_bytes(n)` bytes (as CUB's `d_temp_storage`;
-//!   [`Histogram`] needs none), and the element count reaches the shaders
+//!   [`Histogram`], [`BinarySearch`] and [`AdjacentDifference`]'s copy need
+//!   none), and the element count reaches the shaders
 //!   as the size of the bindings, so no uniform is written either; a call
 //!   creates bind groups only (on CUDA: launches and clears);
 //! - a call validates everything first and returns an [`Error`](crate::Error)
@@ -40,15 +41,22 @@
 //! |---|---|---|
 //! | [`Scan`] | exclusive / inclusive prefix sum of u32 or i32; of f32, min, max or your WGSL operator ([`ScanOperator`]) | `DeviceScan::ExclusiveSum` / `InclusiveSum` / `ExclusiveScan` / `InclusiveScan` |
 //! | [`Reduce`] | sum, min or max of f32, i32 or u32 | `DeviceReduce::Sum` / `Min` / `Max` |
+//! | [`ArgReduce`] | the first index of the least or greatest f32, i32 or u32 and the element (CUB's `KeyValuePair` layout) | `DeviceReduce::ArgMin` / `ArgMax` |
+//! | [`TransformReduce`] | sum, min or max of your WGSL map of each u32, i32 or f32 (no mapped copy) | `DeviceReduce::TransformReduce` |
 //! | [`RadixSort`] | stable LSD sort of u32, i32, f32, u64, i64 or f64 keys (64-bit keys as two u32 words: any device), with u32 values or without, over a bit range | `DeviceRadixSort::SortKeys` / `SortPairs` |
 //! | [`SegmentedSort`] | each segment (begin offsets) of u32, i32 or f32 keys sorted, with u32 values (on (key, value)) or without | `DeviceSegmentedSort::SortKeys` / `SortPairs` |
 //! | [`FixedSegmentedSort`] | each segment of one length (1..=32, a power of two) of u32, i32 or f32 keys sorted in registers, with u32 values or without | (none: `DeviceSegmentedSort` with offsets `0, len, 2 len, …`) |
 //! | [`SelectIf`] | the u32, i32 or f32 elements for which a WGSL predicate holds, in order, and their number | `DeviceSelect::If` |
 //! | [`SelectFlagged`] | the u32, i32 or f32 elements whose u8 or u32 flag is not zero, in order, and their number | `DeviceSelect::Flagged` |
+//! | [`AdjacentDifference`] | each u32, i32 or f32 element minus its left or right neighbour (or your WGSL operator), copied or in place | `DeviceAdjacentDifference::SubtractLeft` / `SubtractRight` (and `…Copy`) |
+//! | [`BinarySearch`] | the lower or upper bound (u32 index) of each of many u32, i32 or f32 needles in a sorted haystack | `DeviceFind::LowerBound` / `UpperBound` |
+//! | [`PartitionIf`] / [`PartitionFlagged`] | the u32, i32 or f32 elements for which a WGSL predicate holds (or whose flag is not zero) first, in order, the others after them in reverse order, and the number selected | `DevicePartition::If` / `Flagged` |
+//! | [`Unique`] | the first of each run of equal u32, i32 or f32 elements, in order, and their number | `DeviceSelect::Unique` |
 //! | [`RunLengthEncode`] | the key and length of each run of equal u32 or i32 keys, and the number of runs | `DeviceRunLengthEncode::Encode` |
 //! | [`Histogram`] | u32 counts of f32, u32 or i32 samples in even bins or by a WGSL bin function | `DeviceHistogram::HistogramEven` |
 //!
-//! Algorithm choice: scans (sums and operator scans), selections and sorts
+//! Algorithm choice: scans (sums and operator scans), selections (and the
+//! partitions and uniques built on them) and sorts
 //! use a single pass with decoupled look-back and decoupled fallback (the
 //! sort is OneSweep) on every adapter ([`ScanAlgorithm::for_adapter`]):
 //! the fallback needs no forward-progress guarantee, so CPU adapters,
@@ -60,8 +68,8 @@
 //! (short segments in registers, chunks in workgroup memory, global
 //! merges).
 //!
-//! A caller's WGSL ([`SelectIf`]'s predicate, [`Histogram`]'s bin function)
-//! is composed on its own before the algorithm's shader: a malformed one is
+//! A caller's WGSL ([`SelectIf`]'s predicate, [`Histogram`]'s bin function,
+//! [`TransformReduce`]'s map, [`AdjacentDifference`]'s operator) is composed on its own before the algorithm's shader: a malformed one is
 //! an error at its own line and column, and one that does not declare the
 //! function the shader calls is an [`Error::Usage`](crate::Error::Usage).
 //!
@@ -72,8 +80,10 @@
 //! address is not tracked by cudarc's per-slice events: order its uses on
 //! other streams yourself, as with CUB's pointers.
 //!
-//! HIP: the same algorithms on a [`Device::Hip`] (code objects for the
-//! device's architecture) and a `HipStream`, on [`Slice::hip`] memory.
+//! HIP: the same objects are built on a HIP device (`Device::Hip`: a
+//! `wavekit_native::hip::Hip` and the code objects' architecture and wave
+//! size) and recorded on a `HipStream` with `Slice::hip`, through the
+//! same host code as CUDA.
 //!
 //! Threads: every algorithm object, [`Slice`] and [`Device`] is `Send` and
 //! `Sync`, so one object built once may record from any number of threads
@@ -86,12 +96,16 @@
 //! `tests/device_threads.rs` checks the traits, and eight threads
 //! recording on one device; `tests/device_cuda.rs` eight streams at once.
 
+mod adjacent_difference;
 mod algorithm;
+mod arg_reduce;
+mod binary_search;
 mod compaction;
 mod context;
 pub mod debug;
 mod fixed_segmented_sort;
 mod histogram;
+mod partition;
 mod radix_sort;
 mod reduce;
 mod run_length;
@@ -102,13 +116,19 @@ mod select;
 mod shader;
 pub mod shaders;
 mod slice;
+mod transform_reduce;
+mod unique;
 mod user_fn;
 
 pub use crate::backend::{Device, Queue};
+pub use adjacent_difference::{AdjacentDifference, Subtract};
 pub use algorithm::ScanAlgorithm;
+pub use arg_reduce::{ArgOp, ArgReduce};
+pub use binary_search::{BinarySearch, Bound};
 pub use compaction::FlagType;
 pub use fixed_segmented_sort::FixedSegmentedSort;
 pub use histogram::{EvenLevels, Histogram};
+pub use partition::{PartitionFlagged, PartitionIf};
 pub use radix_sort::{KeyType, RadixSort, RadixSortAlgorithm, RadixSortOptions};
 pub use reduce::{Reduce, ReduceOp, ReduceType};
 pub use run_length::RunLengthEncode;
@@ -117,3 +137,5 @@ pub use scan_operator::ScanOperator;
 pub use segmented_sort::SegmentedSort;
 pub use select::{SelectFlagged, SelectIf};
 pub use slice::Slice;
+pub use transform_reduce::TransformReduce;
+pub use unique::Unique;

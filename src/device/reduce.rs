@@ -39,7 +39,7 @@ pub enum ReduceType {
 }
 
 impl ReduceType {
-    fn wgsl(self) -> &'static str {
+    pub(crate) fn wgsl(self) -> &'static str {
         match self {
             ReduceType::F32 => "f32",
             ReduceType::I32 => "i32",
@@ -48,7 +48,7 @@ impl ReduceType {
     }
 
     /// The lowest and highest values as WGSL literals.
-    fn bounds(self) -> (&'static str, &'static str) {
+    pub(crate) fn bounds(self) -> (&'static str, &'static str) {
         match self {
             ReduceType::F32 => ("-3.40282347e+38f", "3.40282347e+38f"),
             ReduceType::I32 => ("i32(-2147483648)", "2147483647i"),
@@ -86,8 +86,28 @@ impl Reduce {
         op: ReduceOp,
         ty: ReduceType,
     ) -> Result<Self, Error> {
-        let ctx = Context::new(device.into())?;
-        let module = ctx.compose(&Shader::new("reduce.wgsl")?.set("T", ty.wgsl()))?;
+        Self::with_transform(Context::new(device.into())?, op, ty.wgsl(), ty, None)
+    }
+
+    /// The reduction by `op` into `ty` of elements of WGSL type `element`,
+    /// each mapped by `transform` (the text of `fn transform(x: T) -> U`,
+    /// checked by the caller) as it is read; without one, `element` is
+    /// `ty`'s.
+    pub(crate) fn with_transform(
+        ctx: Context,
+        op: ReduceOp,
+        element: &str,
+        ty: ReduceType,
+        transform: Option<&str>,
+    ) -> Result<Self, Error> {
+        let typed = |name| -> Result<Shader, Error> {
+            let shader = Shader::new(name)?.set("T", element).set("U", ty.wgsl());
+            Ok(match transform {
+                Some(text) => shader.function("transform", text),
+                None => shader,
+            })
+        };
+        let module = ctx.compose(&typed("reduce.wgsl")?)?;
         let entry = match op {
             ReduceOp::Sum => "add",
             ReduceOp::Min => "min",
@@ -96,8 +116,7 @@ impl Reduce {
         let [partial] = ctx.pipelines(&module, [&format!("partial_{entry}") as &str])?;
         let (lowest, highest) = ty.bounds();
         let module = ctx.compose(
-            &Shader::new("reduce_final.wgsl")?
-                .set("T", ty.wgsl())
+            &typed("reduce_final.wgsl")?
                 .set("LOWEST", lowest)
                 .set("HIGHEST", highest),
         )?;
@@ -151,14 +170,33 @@ impl Reduce {
         n: u32,
         temp: Slice<'_>,
     ) -> Result<(), Error> {
-        const NAME: &str = "wavekit::device::Reduce";
-        super::slice::distinct(NAME, ("input", input), ("result", result))?;
-        super::slice::distinct(NAME, ("input", input), ("temp", temp))?;
-        super::slice::distinct(NAME, ("result", result), ("temp", temp))?;
+        self.record_as(
+            "wavekit::device::Reduce",
+            queue.into(),
+            input,
+            result,
+            n,
+            temp,
+        )
+    }
+
+    /// [`Reduce::record`], its errors naming algorithm `name`.
+    pub(crate) fn record_as(
+        &self,
+        name: &str,
+        queue: Queue<'_>,
+        input: Slice<'_>,
+        result: Slice<'_>,
+        n: u32,
+        temp: Slice<'_>,
+    ) -> Result<(), Error> {
+        super::slice::distinct(name, ("input", input), ("result", result))?;
+        super::slice::distinct(name, ("input", input), ("temp", temp))?;
+        super::slice::distinct(name, ("result", result), ("temp", temp))?;
         let limits = &self.ctx.limits;
-        let temp = limits.check(NAME, "temp", temp, self.temp_storage_bytes(n))?;
-        let result = limits.check(NAME, "result", result, 4)?;
-        let input = limits.check(NAME, "input", input, 4 * u64::from(n))?;
+        let temp = limits.check(name, "temp", temp, self.temp_storage_bytes(n))?;
+        let result = limits.check(name, "result", result, 4)?;
+        let input = limits.check(name, "input", input, 4 * u64::from(n))?;
         let groups = Self::groups(n);
         let partials = temp.sub(0, 4 * groups.max(1));
         let ops = if n == 0 {
@@ -184,6 +222,6 @@ impl Reduce {
             ));
             ops
         };
-        record(&self.ctx, queue.into(), &ops)
+        record(&self.ctx, queue, &ops)
     }
 }

@@ -53,7 +53,7 @@ impl RunLengthEncode {
         let module = ctx.compose(&Shader::new("run_length.wgsl")?.set("T", element))?;
         let [lengths] = ctx.pipelines(&module, ["run_lengths"])?;
         Ok(RunLengthEncode {
-            compaction: Compaction::new(ctx, element, Keep::RunStarts)?,
+            compaction: Compaction::new(ctx, element, Keep::RunStarts, false)?,
             lengths,
         })
     }

@@ -13,6 +13,37 @@ use crate::error::Error;
 
 const NAME: &str = "wavekit::device::SelectIf";
 
+/// The methods a selection built on [`SelectIf`] or [`SelectFlagged`]
+/// (a newtype of one: [`PartitionIf`](super::PartitionIf),
+/// [`PartitionFlagged`](super::PartitionFlagged), [`Unique`](super::Unique))
+/// passes on to it: its algorithm, element type and temp size.
+macro_rules! selection_methods {
+    ($wrapper:ident) => {
+        /// The same algorithm with `algorithm` instead of the device's
+        /// choice (as [`SelectIf::with_algorithm`](super::SelectIf::with_algorithm)).
+        pub fn with_algorithm(self, algorithm: super::ScanAlgorithm) -> Self {
+            $wrapper(self.0.with_algorithm(algorithm))
+        }
+
+        /// The algorithm its calls record.
+        pub fn algorithm(&self) -> super::ScanAlgorithm {
+            self.0.algorithm()
+        }
+
+        /// The element type.
+        pub fn dtype(&self) -> crate::dtype::Dtype {
+            self.0.dtype()
+        }
+
+        /// Temp bytes a call on `n` elements needs
+        /// ([`SelectIf::temp_storage_bytes`](super::SelectIf::temp_storage_bytes)'s).
+        pub fn temp_storage_bytes(&self, n: u32) -> u64 {
+            self.0.temp_storage_bytes(n)
+        }
+    };
+}
+pub(crate) use selection_methods;
+
 /// A device-wide selection: the elements for which a WGSL predicate holds,
 /// in their order, and how many there are. Built once per device, element
 /// type and predicate.
@@ -46,6 +77,9 @@ const NAME: &str = "wavekit::device::SelectIf";
 pub struct SelectIf {
     compaction: Compaction,
     dtype: Dtype,
+    /// The algorithm's name in errors (`PartitionIf` and `Unique` are
+    /// selections too).
+    name: &'static str,
 }
 
 impl SelectIf {
@@ -58,17 +92,40 @@ impl SelectIf {
         dtype: Dtype,
         predicate: &str,
     ) -> Result<Self, Error> {
-        let element = user_fn::element(NAME, dtype, &[Dtype::U32, Dtype::I32, Dtype::F32])?;
-        let ctx = Context::new(device.into())?;
-        let signature = Signature {
-            algorithm: NAME,
-            name: "keep",
-            returns: "bool",
-        };
-        user_fn::check(&ctx, &signature, predicate, element)?;
-        Ok(SelectIf {
-            compaction: Compaction::new(ctx, element, Keep::Predicate(predicate))?,
+        Self::build(
+            device.into(),
             dtype,
+            Keep::Predicate(predicate),
+            NAME,
+            false,
+        )
+    }
+
+    /// The compaction of `dtype` elements by `keep` (a predicate checked
+    /// here), its errors naming algorithm `name`; `partition` writes the
+    /// elements not kept too ([`PartitionIf`](super::PartitionIf)).
+    pub(crate) fn build(
+        device: Device<'_>,
+        dtype: Dtype,
+        keep: Keep<'_>,
+        name: &'static str,
+        partition: bool,
+    ) -> Result<Self, Error> {
+        let element = user_fn::element(name, dtype, &[Dtype::U32, Dtype::I32, Dtype::F32])?;
+        let ctx = Context::new(device)?;
+        if let Keep::Predicate(predicate) = keep {
+            let signature = Signature {
+                algorithm: name,
+                name: "keep",
+                parameters: &["x"],
+                returns: "bool",
+            };
+            user_fn::check(&ctx, &signature, predicate, element, None)?;
+        }
+        Ok(SelectIf {
+            compaction: Compaction::new(ctx, element, keep, partition)?,
+            dtype,
+            name,
         })
     }
 
@@ -116,7 +173,7 @@ impl SelectIf {
         temp: Slice<'_>,
     ) -> Result<(), Error> {
         select(
-            NAME,
+            self.name,
             &self.compaction,
             queue.into(),
             [input, output, count, temp],
@@ -141,6 +198,8 @@ pub struct SelectFlagged {
     compaction: Compaction,
     dtype: Dtype,
     flags: FlagType,
+    /// The algorithm's name in errors.
+    name: &'static str,
 }
 
 impl SelectFlagged {
@@ -152,13 +211,26 @@ impl SelectFlagged {
         dtype: Dtype,
         flags: FlagType,
     ) -> Result<Self, Error> {
-        const NAME: &str = FLAGGED;
-        let element = user_fn::element(NAME, dtype, &[Dtype::U32, Dtype::I32, Dtype::F32])?;
-        let ctx = Context::new(device.into())?;
+        Self::build(device.into(), dtype, flags, FLAGGED, false)
+    }
+
+    /// [`SelectFlagged::new`], its errors naming algorithm `name`;
+    /// `partition` writes the elements not kept too
+    /// ([`PartitionFlagged`](super::PartitionFlagged)).
+    pub(crate) fn build(
+        device: Device<'_>,
+        dtype: Dtype,
+        flags: FlagType,
+        name: &'static str,
+        partition: bool,
+    ) -> Result<Self, Error> {
+        let element = user_fn::element(name, dtype, &[Dtype::U32, Dtype::I32, Dtype::F32])?;
+        let ctx = Context::new(device)?;
         Ok(SelectFlagged {
-            compaction: Compaction::new(ctx, element, Keep::Flags(flags))?,
+            compaction: Compaction::new(ctx, element, Keep::Flags(flags), partition)?,
             dtype,
             flags,
+            name,
         })
     }
 
@@ -205,7 +277,7 @@ impl SelectFlagged {
         temp: Slice<'_>,
     ) -> Result<(), Error> {
         select(
-            FLAGGED,
+            self.name,
             &self.compaction,
             queue.into(),
             [input, output, count, temp],

@@ -17,7 +17,12 @@
 use crate::error::Error;
 
 /// Every shader file and its text, by file name.
-pub const FILES: [(&str, &str); 18] = [
+pub const FILES: [(&str, &str); 21] = [
+    (
+        "adjacent_difference.wgsl",
+        include_str!("shaders/adjacent_difference.wgsl"),
+    ),
+    ("arg_reduce.wgsl", include_str!("shaders/arg_reduce.wgsl")),
     ("compact.wgsl", include_str!("shaders/compact.wgsl")),
     (
         "contact_sort.wgsl",
@@ -45,6 +50,7 @@ pub const FILES: [(&str, &str); 18] = [
     ("scan.wgsl", include_str!("shaders/scan.wgsl")),
     ("scan_op.wgsl", include_str!("shaders/scan_op.wgsl")),
     ("scan_tail.wgsl", include_str!("shaders/scan_tail.wgsl")),
+    ("search.wgsl", include_str!("shaders/search.wgsl")),
     (
         "segmented_sort.wgsl",
         include_str!("shaders/segmented_sort.wgsl"),

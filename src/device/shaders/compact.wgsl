@@ -10,7 +10,10 @@
 // `flags`, declared with it); RUN_STARTS (true: keep the elements
 // that differ from the one before them, and the first, writing each one's
 // index, as u32 bits of T, instead of the element: the run starts of a
-// run-length encoding); WINDOW, FALLBACK and STALL_EVERY (below).
+// run-length encoding); PARTITION (true: write the elements not kept too,
+// after the kept ones, in reverse order from output[n - 1] down, as
+// DevicePartition does: wavekit::device::PartitionIf / PartitionFlagged);
+// WINDOW, FALLBACK and STALL_EVERY (below).
 //
 // Tiles of TILE = BLOCK * ITEMS elements, lane-striped: subgroup g of S
 // lanes owns the ITEMS * S consecutive elements from tile * TILE +
@@ -65,6 +68,7 @@ alias T = u32;
 fn keep(x: T) -> bool { return x < 0x80000000u; }
 fn keep_at(i: u32, x: T) -> bool { return keep(x); }
 const RUN_STARTS = false;
+const PARTITION = false;
 // Subgroups per workgroup at the smallest subgroup size, 4 lanes.
 const MAX_SUBGROUPS = BLOCK / 4u;
 const STATE_AGGREGATE = 0x40000000u;
@@ -101,7 +105,9 @@ fn rank_in_subgroup(b: vec4<u32>, lane: u32) -> u32 {
 }
 
 /// A thread's part of a ranked tile: its elements, where each kept one goes
-/// among the tile's kept elements (NONE: dropped), and the tile's count.
+/// among the tile's kept elements (NONE: dropped; with PARTITION, REJECTED
+/// and where a rejected one goes among the tile's rejected elements), and
+/// the tile's count.
 struct TileRanks {
     values: array<T, ITEMS>,
     positions: array<u32, ITEMS>,
@@ -109,6 +115,9 @@ struct TileRanks {
 }
 
 const NONE = 0xffffffffu;
+// The flag of a rejected element's position (PARTITION; positions are
+// below TILE).
+const REJECTED = 0x80000000u;
 
 /// Element `i` as the compaction sees it: what it writes (the element, or
 /// with RUN_STARTS its index) and whether it is kept.
@@ -165,7 +174,14 @@ fn rank_tile(tile: u32, t: u32) -> TileRanks {
         }
         let b = sg::ballot(flag);
         values[k] = x;
-        positions[k] = select(NONE, kept + rank_in_subgroup(b, lane), flag);
+        let rank = kept + rank_in_subgroup(b, lane);
+        var rejected = NONE;
+        if PARTITION && i < n {
+            // The elements of the subgroup's share before this one, less
+            // the kept ones among them.
+            rejected = REJECTED | (k * size + lane - rank);
+        }
+        positions[k] = select(rejected, rank, flag);
         let whole = countOneBits(b);
         kept += whole.x + whole.y + whole.z + whole.w;
     }
@@ -181,16 +197,30 @@ fn rank_tile(tile: u32, t: u32) -> TileRanks {
         total += s;
     }
     for (var k = 0u; k < ITEMS; k++) {
-        positions[k] = select(NONE, positions[k] + before, positions[k] != NONE);
+        let p = positions[k];
+        var moved = select(NONE, p + before, p != NONE);
+        if PARTITION && p != NONE && p >= REJECTED {
+            // The rejected elements of the subgroups before this one.
+            moved = p + subgroup * ITEMS * size - before;
+        }
+        positions[k] = moved;
     }
     return TileRanks(values, positions, total);
 }
 
-/// Writes the thread's kept elements from output position `base` on.
-fn scatter_tile(r: TileRanks, base: u32) {
+/// Writes the thread's kept elements of tile `tile` from output position
+/// `base` on (with PARTITION, its rejected ones from output[n - 1] down,
+/// after the tile * TILE - base rejected before the tile).
+fn scatter_tile(r: TileRanks, base: u32, tile: u32) {
     for (var k = 0u; k < ITEMS; k++) {
-        if r.positions[k] != NONE {
-            output[base + r.positions[k]] = r.values[k];
+        let p = r.positions[k];
+        if p != NONE {
+            if PARTITION && p >= REJECTED {
+                let rejected_before = tile * TILE - base + (p & ~REJECTED);
+                output[arrayLength(&input) - 1u - rejected_before] = r.values[k];
+            } else {
+                output[base + p] = r.values[k];
+            }
         }
     }
 }
@@ -281,7 +311,7 @@ fn select_lookback(@builtin(local_invocation_index) t: u32) {
     if t == 0u && tile == tiles - 1u {
         count[0] = prefix + r.total;
     }
-    scatter_tile(r, prefix);
+    scatter_tile(r, prefix, tile);
 }
 
 // select_lookback without the fallback (look_back.wgsl's plain_look_back):
@@ -322,7 +352,7 @@ fn select_lookback_plain(@builtin(local_invocation_index) t: u32) {
             }
         }
     }
-    scatter_tile(r, workgroupUniformLoad(&shared_prefix));
+    scatter_tile(r, workgroupUniformLoad(&shared_prefix), tile);
 }
 
 @compute @workgroup_size(BLOCK)
@@ -351,5 +381,5 @@ fn scatter(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: 
     if tile == tiles - 1u && t == 0u {
         count[0] = base + r.total;
     }
-    scatter_tile(r, base);
+    scatter_tile(r, base, tile);
 }

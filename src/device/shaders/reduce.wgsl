@@ -9,34 +9,44 @@
 //   final_<op>: dispatch 1 workgroup over `partials` (G elements), writing
 //     result[0].
 // Bindings: 0 input (array<vec4<T>>, n / 4 elements: n a multiple of 4),
-//   1 partials (array<T>, G elements), 2 result (array<T>, 1 element).
+//   1 partials (array<U>, G elements), 2 result (array<U>, 1 element).
 //   partial_* binds 0 and 1 (2 is bound but unused); final_* reads 1, writes 2.
-// `alias T` may be set to u32 (the host does) — the shader is the same.
+// Parameters (set by name by the host): the input's element type T, the
+// reduced type U and `transform` from one to the other, applied to each
+// element as it is read (DeviceReduce::TransformReduce; the identity for
+// a plain reduction, where U is T).
 // min / max need no identity: every accumulator starts from input[0].
 #import wavekit::block as blk
 
 alias T = f32;
+alias U = T;
+fn transform(x: T) -> U { return x; }
 const BLOCK = 256u;
 
 @group(0) @binding(0) var<storage, read> input: array<vec4<T>>;
-@group(0) @binding(1) var<storage, read_write> partials: array<T>;
-@group(0) @binding(2) var<storage, read_write> result: array<T>;
+@group(0) @binding(1) var<storage, read_write> partials: array<U>;
+@group(0) @binding(2) var<storage, read_write> result: array<U>;
+
+/// `transform` of each element of `q`.
+fn transform4(q: vec4<T>) -> vec4<U> {
+    return vec4<U>(transform(q.x), transform(q.y), transform(q.z), transform(q.w));
+}
 
 @compute @workgroup_size(BLOCK)
 fn partial_add(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: vec3<u32>,
                @builtin(num_workgroups) nwg: vec3<u32>) {
     let quads = arrayLength(&input);
     let stride = nwg.x * BLOCK;
-    var acc = vec4<T>(T(0));
+    var acc = vec4<U>(U(0));
     var i = wid.x * BLOCK + t;
     // Two loads in flight per iteration.
     for (; i + stride < quads; i += 2u * stride) {
-        acc += input[i] + input[i + stride];
+        acc += transform4(input[i]) + transform4(input[i + stride]);
     }
     if i < quads {
-        acc += input[i];
+        acc += transform4(input[i]);
     }
-    let total = blk::reduce_add<T, BLOCK>((acc.x + acc.y) + (acc.z + acc.w));
+    let total = blk::reduce_add<U, BLOCK>((acc.x + acc.y) + (acc.z + acc.w));
     if t == 0u {
         partials[wid.x] = total;
     }
@@ -47,15 +57,15 @@ fn partial_min(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) w
                @builtin(num_workgroups) nwg: vec3<u32>) {
     let quads = arrayLength(&input);
     let stride = nwg.x * BLOCK;
-    var acc = input[0];
+    var acc = transform4(input[0]);
     var i = wid.x * BLOCK + t;
     for (; i + stride < quads; i += 2u * stride) {
-        acc = min(acc, min(input[i], input[i + stride]));
+        acc = min(acc, min(transform4(input[i]), transform4(input[i + stride])));
     }
     if i < quads {
-        acc = min(acc, input[i]);
+        acc = min(acc, transform4(input[i]));
     }
-    let total = blk::reduce_min<T, BLOCK>(min(min(acc.x, acc.y), min(acc.z, acc.w)));
+    let total = blk::reduce_min<U, BLOCK>(min(min(acc.x, acc.y), min(acc.z, acc.w)));
     if t == 0u {
         partials[wid.x] = total;
     }
@@ -66,15 +76,15 @@ fn partial_max(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) w
                @builtin(num_workgroups) nwg: vec3<u32>) {
     let quads = arrayLength(&input);
     let stride = nwg.x * BLOCK;
-    var acc = input[0];
+    var acc = transform4(input[0]);
     var i = wid.x * BLOCK + t;
     for (; i + stride < quads; i += 2u * stride) {
-        acc = max(acc, max(input[i], input[i + stride]));
+        acc = max(acc, max(transform4(input[i]), transform4(input[i + stride])));
     }
     if i < quads {
-        acc = max(acc, input[i]);
+        acc = max(acc, transform4(input[i]));
     }
-    let total = blk::reduce_max<T, BLOCK>(max(max(acc.x, acc.y), max(acc.z, acc.w)));
+    let total = blk::reduce_max<U, BLOCK>(max(max(acc.x, acc.y), max(acc.z, acc.w)));
     if t == 0u {
         partials[wid.x] = total;
     }
@@ -82,11 +92,11 @@ fn partial_max(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) w
 
 @compute @workgroup_size(BLOCK)
 fn final_add(@builtin(local_invocation_index) t: u32) {
-    var acc = T(0);
+    var acc = U(0);
     for (var i = t; i < arrayLength(&partials); i += BLOCK) {
         acc += partials[i];
     }
-    let total = blk::reduce_add<T, BLOCK>(acc);
+    let total = blk::reduce_add<U, BLOCK>(acc);
     if t == 0u {
         result[0] = total;
     }
@@ -98,7 +108,7 @@ fn final_min(@builtin(local_invocation_index) t: u32) {
     for (var i = t; i < arrayLength(&partials); i += BLOCK) {
         acc = min(acc, partials[i]);
     }
-    let total = blk::reduce_min<T, BLOCK>(acc);
+    let total = blk::reduce_min<U, BLOCK>(acc);
     if t == 0u {
         result[0] = total;
     }
@@ -110,7 +120,7 @@ fn final_max(@builtin(local_invocation_index) t: u32) {
     for (var i = t; i < arrayLength(&partials); i += BLOCK) {
         acc = max(acc, partials[i]);
     }
-    let total = blk::reduce_max<T, BLOCK>(acc);
+    let total = blk::reduce_max<U, BLOCK>(acc);
     if t == 0u {
         result[0] = total;
     }

@@ -1,0 +1,98 @@
+// Batched binary search (wavekit::device::BinarySearch, as CUB's
+// DeviceFind::LowerBound / UpperBound): for each needle, the index of the
+// first element of the sorted haystack that is not less than it (lower
+// bound) or greater than it (UPPER: upper bound); m where there is none.
+//
+// Each workgroup takes BLOCK * ITEMS needles (spilling into y), ITEMS per
+// thread, strided by BLOCK. The first LEVELS steps of every search visit
+// the same few haystack elements (the midpoints of an implicit tree: node
+// 1 the whole range, node 2k its left half, 2k + 1 its right half), so the
+// workgroup first loads the 2^LEVELS - 1 midpoints of those levels into
+// workgroup memory, one per thread; each search walks them there, then
+// goes on in the haystack. Both walks take the same midpoints, in
+// `lo + (hi - lo) / 2` (no overflow below 2^32).
+// Bindings: 0 haystack (array<T>, m >= 1, ascending by `<`), 1 needles
+//   (array<T>, k), 2 output (array<u32>, k). The host clears the output
+//   itself for m = 0.
+// Parameters (set by name by the host): T (u32, i32 or f32), UPPER.
+// f32: `<` orders, so -0.0 and 0.0 are equal; NaN gives unspecified
+// indices (as CUB's std::less).
+
+alias T = u32;
+const UPPER = false;
+const BLOCK = 256u;
+const ITEMS = 4u;
+const LEVELS = 8u;
+
+@group(0) @binding(0) var<storage, read> haystack: array<T>;
+@group(0) @binding(1) var<storage, read> needles: array<T>;
+@group(0) @binding(2) var<storage, read_write> output: array<u32>;
+
+// Node i (1 .. 2^LEVELS - 1) of the implicit tree: its midpoint's element.
+var<workgroup> tree: array<T, BLOCK>;
+
+/// Whether a search for `x` goes right of element `h`.
+fn right_of(h: T, x: T) -> bool {
+    if UPPER {
+        return !(x < h);
+    }
+    return h < x;
+}
+
+@compute @workgroup_size(BLOCK)
+fn search(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: vec3<u32>,
+          @builtin(num_workgroups) nwg: vec3<u32>) {
+    let m = arrayLength(&haystack);
+    // Node t's range: the path from the root is the bits of t below its
+    // leading one (0 left, 1 right). Node 0 is not a node.
+    if t > 0u {
+        var lo = 0u;
+        var hi = m;
+        for (var b = firstLeadingBit(t); b > 0u; b--) {
+            if lo >= hi {
+                break;
+            }
+            let mid = lo + (hi - lo) / 2u;
+            if ((t >> (b - 1u)) & 1u) == 1u {
+                lo = mid + 1u;
+            } else {
+                hi = mid;
+            }
+        }
+        if lo < hi {
+            tree[t] = haystack[lo + (hi - lo) / 2u];
+        }
+    }
+    workgroupBarrier();
+    let k = arrayLength(&needles);
+    let first = (wid.x + wid.y * nwg.x) * BLOCK * ITEMS + t;
+    for (var item = 0u; item < ITEMS; item++) {
+        let j = first + item * BLOCK;
+        if j >= k {
+            break;
+        }
+        let x = needles[j];
+        var lo = 0u;
+        var hi = m;
+        var node = 1u;
+        for (var level = 0u; level < LEVELS && lo < hi; level++) {
+            let mid = lo + (hi - lo) / 2u;
+            if right_of(tree[node], x) {
+                lo = mid + 1u;
+                node = 2u * node + 1u;
+            } else {
+                hi = mid;
+                node = 2u * node;
+            }
+        }
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2u;
+            if right_of(haystack[mid], x) {
+                lo = mid + 1u;
+            } else {
+                hi = mid;
+            }
+        }
+        output[j] = lo;
+    }
+}
