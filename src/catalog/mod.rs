@@ -18,6 +18,8 @@ mod signature;
 
 mod ballot;
 mod block;
+mod block_exchange;
+mod block_load;
 mod grid;
 mod identification;
 mod lanemask;
@@ -29,6 +31,7 @@ mod sort;
 mod vote;
 
 pub use block::{MAX_SHARED_BYTES, radix_shared_bytes, sample_block_dims};
+pub use block_exchange::exchange_shared_bytes;
 pub use check::{CheckArgs, ContractCheck};
 pub use cost::{Cost, Formula};
 pub use operator::Operator;

@@ -83,6 +83,10 @@ pub enum Family {
     BlockScan,
     /// Workgroup radix ranking.
     BlockRadix,
+    /// Workgroup exchanges through a tile in workgroup memory.
+    BlockExchange,
+    /// Workgroup loads and stores of a tile.
+    BlockLoad,
     /// Device-wide fences.
     GridSync,
 }
@@ -103,6 +107,8 @@ impl Family {
             Family::BlockSync => "block/sync.wgsl.j2",
             Family::BlockScan => "block/scan.wgsl.j2",
             Family::BlockRadix => "block/radix.wgsl.j2",
+            Family::BlockExchange => "block/exchange.wgsl.j2",
+            Family::BlockLoad => "block/load.wgsl.j2",
             Family::GridSync => "grid/sync.wgsl.j2",
         }
     }
@@ -122,6 +128,8 @@ impl Family {
             Family::BlockSync => "block sync",
             Family::BlockScan => "block reduce/scan",
             Family::BlockRadix => "block radix",
+            Family::BlockExchange => "block exchange",
+            Family::BlockLoad => "block load/store",
             Family::GridSync => "grid sync",
         }
     }

@@ -17,6 +17,10 @@ pub enum Param {
     /// `F`: the name of a user WGSL function `fn(a: T, b: T) -> T`, the
     /// operator of generic reductions and scans.
     Function,
+    /// `A`: the name of a module-scope array of `T` (a storage buffer, a
+    /// workgroup or a private array; runtime-sized or not) that block loads
+    /// read and block stores write.
+    Array,
     /// A named compile-time constant in `min..=max`; the conformance suite
     /// tests the `samples`.
     Const {
@@ -47,6 +51,7 @@ impl Param {
             Param::Log2Size => "L",
             Param::BlockDim => "B",
             Param::Function => "F",
+            Param::Array => "A",
             Param::Const { name, .. } => name,
             Param::Count { .. } => "N",
         }
@@ -84,6 +89,18 @@ pub enum Arg {
     RadixKey,
     /// The identity of a generic operator (`T`, the same in every thread).
     Identity,
+    /// The index in the array `A` where the workgroup's tile starts (`u32`,
+    /// the same in every thread).
+    Offset,
+    /// How many items of the tile are valid (`u32`, the same in every
+    /// thread): loads and stores touch only tile indices below it.
+    ValidItems,
+    /// The thread's `items` values of dtype `T`, read and written through a
+    /// pointer (WGSL passes no array by value).
+    Items,
+    /// The tile index of each of the thread's items (`u32`), through a
+    /// pointer.
+    Ranks,
 }
 
 impl Arg {
@@ -104,6 +121,10 @@ impl Arg {
             Arg::NonZero => "predicate: u32",
             Arg::RadixKey => "key: u32",
             Arg::Identity => "identity: T",
+            Arg::Offset => "offset: u32",
+            Arg::ValidItems => "valid_items: u32",
+            Arg::Items => "items: ptr<function, array<T, items>>",
+            Arg::Ranks => "ranks: ptr<function, array<u32, items>>",
         }
     }
 

@@ -361,7 +361,10 @@ fn candidates(
         .chain(generic_specs(primitive, library));
     for spec in specs {
         let instance = library.resolve(&spec)?;
-        if instance_selected(&instance, options) && !lowering_is_moot(&instance, target, options)? {
+        if instance_selected(&instance, options)
+            && !tile_sweep_is_moot(&instance, target)
+            && !lowering_is_moot(&instance, target, options)?
+        {
             out.push(instance);
         }
     }
@@ -376,6 +379,9 @@ fn generic_specs(
     library: &Library,
 ) -> Vec<crate::InstanceSpec> {
     use crate::TemplateArg;
+    if primitive.params.contains(&crate::catalog::Param::Array) {
+        return array_specs(primitive, library);
+    }
     if !primitive.params.contains(&crate::catalog::Param::Function) {
         return Vec::new();
     }
@@ -394,6 +400,47 @@ fn generic_specs(
                         TemplateArg::Dtype(dtype),
                         TemplateArg::from(block_dim),
                         TemplateArg::Name(format!("wk_conf_{operator}_{dtype}")),
+                    ],
+                ));
+            }
+        }
+    }
+    specs
+}
+
+/// Requests of a block load or store (one naming an array): each dtype,
+/// sample block size and sample `items`, naming the array of the suite's
+/// cases (`cases::array_name`), which the kernels declare.
+fn array_specs(
+    primitive: &crate::catalog::Primitive,
+    library: &Library,
+) -> Vec<crate::InstanceSpec> {
+    use crate::TemplateArg;
+    use crate::catalog::Param;
+    let target = library.target();
+    let items = primitive.params.iter().find_map(|p| match p {
+        Param::Const {
+            name: "items",
+            samples,
+            ..
+        } => Some(*samples),
+        _ => None,
+    });
+    let mut specs = Vec::new();
+    for &dtype in primitive
+        .dtypes
+        .iter()
+        .filter(|d| target.scalars.supports(**d))
+    {
+        for block_dim in crate::catalog::sample_block_dims(target.subgroup_size.max()) {
+            for &n in items.expect("block loads and stores take items") {
+                specs.push(crate::InstanceSpec::new(
+                    primitive.qualified_name(),
+                    [
+                        TemplateArg::Dtype(dtype),
+                        TemplateArg::from(block_dim),
+                        TemplateArg::from(n),
+                        TemplateArg::Name(cases::array_name(dtype, block_dim)),
                     ],
                 ));
             }
@@ -442,6 +489,20 @@ fn instance_selected(instance: &crate::Instance, options: &Options) -> bool {
         .value_dtype
         .is_none_or(|v| v == crate::Dtype::U32 || instance.dtype == Some(crate::Dtype::I32));
     dtype_ok && pair_ok
+}
+
+/// Whether `instance` is a block load, store or exchange whose case would
+/// repeat others': their code differs between dtypes only in the element
+/// type, so every dtype runs at the smallest block size and only `u32` and
+/// `f32` at the larger ones (which also keeps each kernel's tiles in
+/// workgroup memory within 16 KiB).
+fn tile_sweep_is_moot(instance: &crate::Instance, target: &crate::Target) -> bool {
+    use crate::catalog::Family;
+    matches!(
+        instance.primitive.family,
+        Family::BlockExchange | Family::BlockLoad
+    ) && instance.block_dim > Some(target.subgroup_size.max())
+        && !matches!(instance.dtype, Some(crate::Dtype::U32 | crate::Dtype::F32))
 }
 
 /// Whether testing `instance` under its builtin lowering would repeat the

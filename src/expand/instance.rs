@@ -29,6 +29,8 @@ pub struct Instance {
     pub constants: Vec<(&'static str, u32)>,
     /// `F`, the user function of a generic operator.
     pub function: Option<String>,
+    /// `A`, the user's array a block load or store reads or writes.
+    pub array: Option<String>,
     /// The lowering used.
     pub lowering: Lowering,
 }
@@ -57,6 +59,7 @@ impl Instance {
             block_dim: None,
             constants: Vec::new(),
             function: None,
+            array: None,
             lowering: Lowering::Builtin,
         };
         for (index, (param, arg)) in primitive.params.iter().zip(&spec.args).enumerate() {
@@ -131,6 +134,10 @@ impl Instance {
                 (Param::Function, _) => {
                     return Err(bad_arg("the name of a WGSL function fn(a: T, b: T) -> T"));
                 }
+                (Param::Array, TemplateArg::Name(name)) => instance.array = Some(name),
+                (Param::Array, _) => {
+                    return Err(bad_arg("the name of a module-scope WGSL array of T"));
+                }
                 (Param::Const { name, min, max, .. }, TemplateArg::Int(v)) => {
                     if v < i64::from(*min) || v > i64::from(*max) {
                         return Err(Error::Contract {
@@ -179,6 +186,7 @@ impl Instance {
                 Param::Count { .. } => TemplateArg::from(self.count.expect("resolved N")),
                 Param::BlockDim => TemplateArg::from(self.block_dim.expect("resolved B")),
                 Param::Function => TemplateArg::Name(self.function.clone().expect("resolved F")),
+                Param::Array => TemplateArg::Name(self.array.clone().expect("resolved A")),
                 Param::Const { name, .. } => TemplateArg::from(self.constant(name)),
             })
             .collect()
