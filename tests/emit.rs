@@ -22,6 +22,17 @@ fn spec_for(library: &Library, primitive: &Primitive, size: u32) -> InstanceSpec
             ],
         );
     }
+    if primitive.params.contains(&Param::Array) {
+        return InstanceSpec::new(
+            primitive.qualified_name(),
+            [
+                TemplateArg::Dtype(Dtype::F32),
+                TemplateArg::from(2 * size),
+                TemplateArg::from(3u32),
+                TemplateArg::Name("user_array".into()),
+            ],
+        );
+    }
     let narrow = |arg: &TemplateArg| match arg {
         TemplateArg::Dtype(d) => matches!(d, Dtype::F32 | Dtype::U32 | Dtype::I32),
         _ => true,
@@ -46,6 +57,8 @@ fn shader(spec: &InstanceSpec, primitive: &Primitive, library: &Library) -> Stri
             Arg::PairValue => format!("{v}()"),
             Arg::Predicate => "true".into(),
             Arg::Delta | Arg::Mask | Arg::NonZero => "1u".into(),
+            Arg::Items => "&items".into(),
+            Arg::Ranks => "&ranks".into(),
             _ => "0u".into(),
         })
         .collect();
@@ -67,13 +80,21 @@ fn shader(spec: &InstanceSpec, primitive: &Primitive, library: &Library) -> Stri
         format!("_ = {call};")
     };
     let workgroup = instance.block_dim.unwrap_or(64);
+    // Per-thread item arrays, for the ops that take them.
+    let locals = if primitive.args.contains(&Arg::Items) {
+        let n = instance.constant("items");
+        format!("var items: array<{t}, {n}>;\n    var ranks: array<u32, {n}>;\n    ")
+    } else {
+        String::new()
+    };
     format!(
         "#import wavekit::subgroup as sg
 #import wavekit::block as blk
+@group(0) @binding(0) var<storage, read_write> user_array: array<f32>;
 fn user_op(a: f32, b: f32) -> f32 {{ return max(a, b); }}
 @compute @workgroup_size({workgroup})
 fn main() {{
-    {statement}
+    {locals}{statement}
 }}
 "
     )

@@ -63,9 +63,21 @@ fn cli_expand_output_validates() {
             for primitive in wavekit::catalog::primitives() {
                 // The last spec has the largest log2_size / count and the widest
                 // dtype; a generic operator gets a function of ours, appended
-                // to the printed WGSL before validation.
+                // to the printed WGSL before validation; a block load or store an
+                // array of ours, likewise.
                 let generic = primitive.params.contains(&Param::Function);
-                let spec = if generic {
+                let array = primitive.params.contains(&Param::Array);
+                let spec = if array {
+                    InstanceSpec::new(
+                        primitive.qualified_name(),
+                        [
+                            TemplateArg::Dtype(Dtype::F32),
+                            TemplateArg::from(2 * size),
+                            TemplateArg::from(3u32),
+                            TemplateArg::Name("user_array".into()),
+                        ],
+                    )
+                } else if generic {
                     InstanceSpec::new(
                         primitive.qualified_name(),
                         [
@@ -96,6 +108,12 @@ fn cli_expand_output_validates() {
                 if generic {
                     assert!(wgsl.contains("not validated alone"), "{spec}: {wgsl}");
                     wgsl.push_str("fn user_op(a: f32, b: f32) -> f32 { return max(a, b); }\n");
+                }
+                if array {
+                    assert!(wgsl.contains("not validated alone"), "{spec}: {wgsl}");
+                    wgsl.push_str(
+                        "@group(0) @binding(0) var<storage, read_write> user_array: array<f32>;\n",
+                    );
                 }
                 if let Err(e) = wavekit::expand::validate_wgsl(&wgsl, "expand.wgsl", &target) {
                     panic!("{spec} at S = {size}, {lowering}: {e}");
