@@ -67,25 +67,15 @@ fn cli_expand_output_validates() {
                 // array of ours, likewise.
                 let generic = primitive.params.contains(&Param::Function);
                 let array = primitive.params.contains(&Param::Array);
-                let spec = if array {
-                    InstanceSpec::new(
-                        primitive.qualified_name(),
-                        [
-                            TemplateArg::Dtype(Dtype::F32),
-                            TemplateArg::from(2 * size),
-                            TemplateArg::from(3u32),
-                            TemplateArg::Name("user_array".into()),
-                        ],
-                    )
-                } else if generic {
-                    InstanceSpec::new(
-                        primitive.qualified_name(),
-                        [
-                            TemplateArg::Dtype(Dtype::F32),
-                            TemplateArg::from(2 * size),
-                            TemplateArg::Name("user_op".into()),
-                        ],
-                    )
+                let spec = if generic || array {
+                    let args = primitive.params.iter().map(|p| match p {
+                        Param::Dtype => TemplateArg::Dtype(Dtype::F32),
+                        Param::BlockDim => TemplateArg::from(2 * size),
+                        Param::Function => TemplateArg::Name("user_op".into()),
+                        Param::Array => TemplateArg::Name("user_array".into()),
+                        _ => TemplateArg::from(3u32),
+                    });
+                    InstanceSpec::new(primitive.qualified_name(), args.collect::<Vec<_>>())
                 } else {
                     library
                         .specs_of(primitive)
@@ -105,9 +95,14 @@ fn cli_expand_output_validates() {
                 let stderr = String::from_utf8_lossy(&out.stderr);
                 assert!(out.status.success(), "{spec} at S = {size}: {stderr}");
                 let mut wgsl = String::from_utf8(out.stdout).expect("utf-8");
-                if generic {
+                if let Some(signature) = primitive.function_signature() {
                     assert!(wgsl.contains("not validated alone"), "{spec}: {wgsl}");
-                    wgsl.push_str("fn user_op(a: f32, b: f32) -> f32 { return max(a, b); }\n");
+                    let body = if signature.ends_with("bool") {
+                        "fn user_op(a: f32, b: f32) -> bool { return a < b; }\n"
+                    } else {
+                        "fn user_op(a: f32, b: f32) -> f32 { return max(a, b); }\n"
+                    };
+                    wgsl.push_str(body);
                 }
                 if array {
                     assert!(wgsl.contains("not validated alone"), "{spec}: {wgsl}");

@@ -18,6 +18,7 @@ mod signature;
 
 mod ballot;
 mod block;
+mod block_discontinuity;
 mod block_exchange;
 mod block_load;
 mod grid;
@@ -31,6 +32,7 @@ mod sort;
 mod vote;
 
 pub use block::{MAX_SHARED_BYTES, radix_shared_bytes, sample_block_dims};
+pub use block_discontinuity::discontinuity_shared_bytes;
 pub use block_exchange::exchange_shared_bytes;
 pub use check::{CheckArgs, ContractCheck};
 pub use cost::{Cost, Formula};

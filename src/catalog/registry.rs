@@ -2,8 +2,8 @@
 //! name, and "did you mean" suggestions.
 
 use super::{
-    Namespace, Primitive, ballot, block, block_exchange, block_load, grid, identification,
-    lanemask, movement, reduction, scan, segmented, sort, vote,
+    Namespace, Primitive, ballot, block, block_discontinuity, block_exchange, block_load, grid,
+    identification, lanemask, movement, reduction, scan, segmented, sort, vote,
 };
 
 /// Every primitive in the catalog, grouped by family.
@@ -21,7 +21,11 @@ pub fn primitives() -> impl Iterator<Item = &'static Primitive> {
     ]
     .into_iter()
     .chain(block::PRIMITIVES)
-    .chain([block_exchange::PRIMITIVES, block_load::PRIMITIVES])
+    .chain([
+        block_exchange::PRIMITIVES,
+        block_load::PRIMITIVES,
+        block_discontinuity::PRIMITIVES,
+    ])
     .chain([grid::PRIMITIVES])
     .flatten()
 }

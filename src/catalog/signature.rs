@@ -15,7 +15,10 @@ pub enum Param {
     /// `B`: threads per workgroup, a multiple of the largest subgroup size.
     BlockDim,
     /// `F`: the name of a user WGSL function `fn(a: T, b: T) -> T`, the
-    /// operator of generic reductions and scans.
+    /// operator of generic reductions and scans and of adjacent
+    /// differences, or `fn(a: T, b: T) -> bool`, whether two neighbours
+    /// differ, of the block discontinuity flags
+    /// ([`Primitive::function_signature`](super::Primitive::function_signature)).
     Function,
     /// `A`: the name of a module-scope array of `T` (a storage buffer, a
     /// workgroup or a private array; runtime-sized or not) that block loads
@@ -101,6 +104,20 @@ pub enum Arg {
     /// The tile index of each of the thread's items (`u32`), through a
     /// pointer.
     Ranks,
+    /// A flag per item (`u32`, 0 or 1), written through a pointer.
+    Flags,
+    /// A head flag per item, written through a pointer.
+    HeadFlags,
+    /// A tail flag per item, written through a pointer.
+    TailFlags,
+    /// The item before the tile (`T`), read by thread 0 only.
+    TilePredecessor,
+    /// Whether there is one (`bool`), read by thread 0 only.
+    HasTilePredecessor,
+    /// The item after the tile (`T`), read by the last thread only.
+    TileSuccessor,
+    /// Whether there is one (`bool`), read by the last thread only.
+    HasTileSuccessor,
 }
 
 impl Arg {
@@ -125,6 +142,13 @@ impl Arg {
             Arg::ValidItems => "valid_items: u32",
             Arg::Items => "items: ptr<function, array<T, items>>",
             Arg::Ranks => "ranks: ptr<function, array<u32, items>>",
+            Arg::Flags => "flags: ptr<function, array<u32, items>>",
+            Arg::HeadFlags => "head_flags: ptr<function, array<u32, items>>",
+            Arg::TailFlags => "tail_flags: ptr<function, array<u32, items>>",
+            Arg::TilePredecessor => "tile_predecessor: T",
+            Arg::HasTilePredecessor => "has_tile_predecessor: bool",
+            Arg::TileSuccessor => "tile_successor: T",
+            Arg::HasTileSuccessor => "has_tile_successor: bool",
         }
     }
 

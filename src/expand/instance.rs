@@ -132,7 +132,10 @@ impl Instance {
                 (Param::BlockDim, _) => return Err(bad_arg("an integer block_dim")),
                 (Param::Function, TemplateArg::Name(name)) => instance.function = Some(name),
                 (Param::Function, _) => {
-                    return Err(bad_arg("the name of a WGSL function fn(a: T, b: T) -> T"));
+                    return Err(bad_arg(&format!(
+                        "the name of a WGSL function {}",
+                        primitive.function_signature().unwrap_or_default()
+                    )));
                 }
                 (Param::Array, TemplateArg::Name(name)) => instance.array = Some(name),
                 (Param::Array, _) => {

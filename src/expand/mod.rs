@@ -193,12 +193,22 @@ impl Expansion {
             let Some(t) = instance.dtype.map(Dtype::wgsl) else {
                 continue;
             };
-            if let Some(function) = &instance.function
+            if let (Some(function), Some(signature)) =
+                (&instance.function, instance.primitive.function_signature())
                 && seen.insert(function.clone())
             {
-                stubs.push_str(&format!(
-                    "fn {function}(a: {t}, b: {t}) -> {t} {{ return a; }}\n"
-                ));
+                // `fn(a: T, b: T) -> R` named, with a body returning `a`'s
+                // type or a bool.
+                let signature =
+                    signature
+                        .replace('T', t)
+                        .replacen("fn", &format!("fn {function}"), 1);
+                let body = if signature.ends_with("bool") {
+                    "false"
+                } else {
+                    "a"
+                };
+                stubs.push_str(&format!("{signature} {{ return {body}; }}\n"));
             }
             if let Some(array) = &instance.array
                 && seen.insert(array.clone())

@@ -56,7 +56,12 @@ pub fn run(args: &ExpandArgs) -> Result<ExitCode, Error> {
             instance
                 .function
                 .as_ref()
-                .map(|f| format!("fn {f}(a: {t}, b: {t}) -> {t}")),
+                .zip(instance.primitive.function_signature())
+                .map(|(f, signature)| {
+                    signature
+                        .replace('T', t)
+                        .replacen("fn", &format!("fn {f}"), 1)
+                }),
             instance
                 .array
                 .as_ref()

@@ -4,6 +4,7 @@
 
 mod ballot;
 mod block;
+mod block_discontinuity;
 mod block_exchange;
 mod block_load;
 mod identification;
@@ -27,6 +28,7 @@ use super::case::Case;
 use super::expected::Expected;
 use super::value::{Value, float_of, min_normal, random_bits};
 
+pub(crate) use block_discontinuity::function_names;
 pub(crate) use block_load::array_name;
 
 /// What generators know of the dispatch they fill.
@@ -166,6 +168,7 @@ pub fn cases(instance: &Instance, inputs: &mut Inputs) -> Vec<Case> {
         }
         Family::BlockExchange => block_exchange::cases(instance, inputs),
         Family::BlockLoad => block_load::cases(instance, inputs),
+        Family::BlockDiscontinuity => block_discontinuity::cases(instance, inputs),
     }
 }
 
