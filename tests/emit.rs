@@ -65,6 +65,7 @@ fn shader(spec: &InstanceSpec, primitive: &Primitive, library: &Library) -> Stri
             Arg::TailFlags => "&tail_flags".into(),
             Arg::TilePredecessor | Arg::TileSuccessor => format!("{t}()"),
             Arg::HasTilePredecessor | Arg::HasTileSuccessor => "true".into(),
+            Arg::Distance => "-1i".into(),
             _ => "0u".into(),
         })
         .collect();

@@ -19,7 +19,7 @@ pub fn discontinuity_shared_bytes(b: u32, dtype_bytes: u32) -> u32 {
 }
 
 /// The neighbours within [`MAX_SHARED_BYTES`].
-fn check_neighbours(args: &CheckArgs<'_>, _target: &Target) -> Result<(), String> {
+pub(super) fn check_neighbours(args: &CheckArgs<'_>, _target: &Target) -> Result<(), String> {
     let b = args.block_dim.expect("block discontinuities take B");
     let dtype = args.dtype.expect("block discontinuities take T");
     let bytes = discontinuity_shared_bytes(b, dtype.size());

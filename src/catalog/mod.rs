@@ -21,6 +21,7 @@ mod block;
 mod block_discontinuity;
 mod block_exchange;
 mod block_load;
+mod block_shuffle;
 mod grid;
 mod identification;
 mod lanemask;

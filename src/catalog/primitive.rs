@@ -89,6 +89,8 @@ pub enum Family {
     BlockLoad,
     /// Workgroup discontinuity flags and adjacent differences.
     BlockDiscontinuity,
+    /// Workgroup shuffles: offsets, rotations, shifts of the tile.
+    BlockShuffle,
     /// Device-wide fences.
     GridSync,
 }
@@ -112,6 +114,7 @@ impl Family {
             Family::BlockExchange => "block/exchange.wgsl.j2",
             Family::BlockLoad => "block/load.wgsl.j2",
             Family::BlockDiscontinuity => "block/discontinuity.wgsl.j2",
+            Family::BlockShuffle => "block/shuffle.wgsl.j2",
             Family::GridSync => "grid/sync.wgsl.j2",
         }
     }
@@ -134,6 +137,7 @@ impl Family {
             Family::BlockExchange => "block exchange",
             Family::BlockLoad => "block load/store",
             Family::BlockDiscontinuity => "block discontinuity",
+            Family::BlockShuffle => "block shuffle",
             Family::GridSync => "grid sync",
         }
     }

@@ -118,6 +118,8 @@ pub enum Arg {
     TileSuccessor,
     /// Whether there is one (`bool`), read by the last thread only.
     HasTileSuccessor,
+    /// A signed thread offset that must be the same in every thread (`i32`).
+    Distance,
 }
 
 impl Arg {
@@ -149,6 +151,7 @@ impl Arg {
             Arg::HasTilePredecessor => "has_tile_predecessor: bool",
             Arg::TileSuccessor => "tile_successor: T",
             Arg::HasTileSuccessor => "has_tile_successor: bool",
+            Arg::Distance => "distance: i32",
         }
     }
 

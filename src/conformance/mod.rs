@@ -489,8 +489,8 @@ fn instance_selected(instance: &crate::Instance, options: &Options) -> bool {
     dtype_ok && pair_ok
 }
 
-/// Whether `instance` is a block load, store, exchange or discontinuity
-/// whose case would
+/// Whether `instance` is a block load, store, exchange, discontinuity or
+/// shuffle whose case would
 /// repeat others': their code differs between dtypes only in the element
 /// type, so every dtype runs at the smallest block size and only `u32` and
 /// `f32` at the larger ones (which also keeps each kernel's tiles in
@@ -499,7 +499,10 @@ fn tile_sweep_is_moot(instance: &crate::Instance, target: &crate::Target) -> boo
     use crate::catalog::Family;
     matches!(
         instance.primitive.family,
-        Family::BlockExchange | Family::BlockLoad | Family::BlockDiscontinuity
+        Family::BlockExchange
+            | Family::BlockLoad
+            | Family::BlockDiscontinuity
+            | Family::BlockShuffle
     ) && instance.block_dim > Some(target.subgroup_size.max())
         && !matches!(instance.dtype, Some(crate::Dtype::U32 | crate::Dtype::F32))
 }

@@ -84,6 +84,10 @@ const TEMPLATES: &[(&str, &str)] = &[
         include_str!("../../templates/block/discontinuity.wgsl.j2"),
     ),
     (
+        "block/shuffle.wgsl.j2",
+        include_str!("../../templates/block/shuffle.wgsl.j2"),
+    ),
+    (
         "grid/sync.wgsl.j2",
         include_str!("../../templates/grid/sync.wgsl.j2"),
     ),

@@ -7,6 +7,7 @@ mod block;
 mod block_discontinuity;
 mod block_exchange;
 mod block_load;
+mod block_shuffle;
 mod identification;
 mod lanemask;
 mod movement;
@@ -169,6 +170,7 @@ pub fn cases(instance: &Instance, inputs: &mut Inputs) -> Vec<Case> {
         Family::BlockExchange => block_exchange::cases(instance, inputs),
         Family::BlockLoad => block_load::cases(instance, inputs),
         Family::BlockDiscontinuity => block_discontinuity::cases(instance, inputs),
+        Family::BlockShuffle => block_shuffle::cases(instance, inputs),
     }
 }
 
