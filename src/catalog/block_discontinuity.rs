@@ -4,10 +4,9 @@
 //! with, or combined with, its neighbour in the tile, the neighbours across
 //! threads exchanged through workgroup memory.
 
-use super::block_exchange::ITEMS;
+use super::block_exchange::{ITEMS, fits_shared_memory};
 use super::{
-    ANY_DTYPE, Arg, CheckArgs, Cost, Family, Formula, MAX_SHARED_BYTES, Namespace, Param,
-    Placement, Primitive, Ret,
+    ANY_DTYPE, Arg, CheckArgs, Cost, Family, Formula, Namespace, Param, Placement, Primitive, Ret,
 };
 use crate::target::{Lowering, Target};
 
@@ -18,18 +17,14 @@ pub fn discontinuity_shared_bytes(b: u32, dtype_bytes: u32) -> u32 {
     2 * b * dtype_bytes
 }
 
-/// The neighbours within [`MAX_SHARED_BYTES`].
+/// The neighbours within [`MAX_SHARED_BYTES`](super::MAX_SHARED_BYTES).
 pub(super) fn check_neighbours(args: &CheckArgs<'_>, _target: &Target) -> Result<(), String> {
     let b = args.block_dim.expect("block discontinuities take B");
     let dtype = args.dtype.expect("block discontinuities take T");
-    let bytes = discontinuity_shared_bytes(b, dtype.size());
-    if bytes > MAX_SHARED_BYTES {
-        return Err(format!(
-            "block_dim {b} with {dtype} items needs {bytes} bytes of workgroup memory, over the \
-             {MAX_SHARED_BYTES} every WebGPU device offers"
-        ));
-    }
-    Ok(())
+    fits_shared_memory(
+        &format!("block_dim {b} with {dtype} items"),
+        discontinuity_shared_bytes(b, dtype.size()),
+    )
 }
 
 const HEADS_ARGS: &[Arg] = &[
@@ -53,6 +48,12 @@ const BOTH_ARGS: &[Arg] = &[
     Arg::TileSuccessor,
     Arg::HasTileSuccessor,
 ];
+const ADJACENT_COST: Cost = Cost {
+    builtin: Formula::Zero,
+    shuffle: None,
+    note: "2 workgroup barriers; 2 writes and 1 read of workgroup memory per thread, `items` \
+           calls of F",
+};
 const WITH_F: &[Param] = &[Param::Dtype, Param::BlockDim, ITEMS, Param::Function];
 
 const FLAGS: Primitive = Primitive {
@@ -173,12 +174,7 @@ pub(super) const PRIMITIVES: &[Primitive] = &[
         template_macro: "adjacent_difference_left",
         params: WITH_F,
         args: &[Arg::Items, Arg::TilePredecessor, Arg::HasTilePredecessor],
-        cost: Cost {
-            builtin: Formula::Zero,
-            shuffle: None,
-            note: "2 workgroup barriers; 2 writes and 1 read of workgroup memory per thread, \
-                   `items` calls of F",
-        },
+        cost: ADJACENT_COST,
         doc: concat!(
             "In place, each item becomes `F(item, predecessor)`, the predecessor being the \
              item before it in the tile as it was before the call (CUB \
@@ -195,12 +191,7 @@ pub(super) const PRIMITIVES: &[Primitive] = &[
         template_macro: "adjacent_difference_right",
         params: WITH_F,
         args: &[Arg::Items, Arg::TileSuccessor, Arg::HasTileSuccessor],
-        cost: Cost {
-            builtin: Formula::Zero,
-            shuffle: None,
-            note: "2 workgroup barriers; 2 writes and 1 read of workgroup memory per thread, \
-                   `items` calls of F",
-        },
+        cost: ADJACENT_COST,
         doc: concat!(
             "In place, each item becomes `F(item, successor)`, the successor being the item \
              after it in the tile as it was before the call (CUB \

@@ -25,19 +25,27 @@ pub fn exchange_shared_bytes(b: u32, items: u32, dtype_bytes: u32) -> u32 {
     b * items * dtype_bytes
 }
 
+/// An error unless `bytes` of workgroup memory fit [`MAX_SHARED_BYTES`];
+/// `what` names the configuration that needs them.
+pub(super) fn fits_shared_memory(what: &str, bytes: u32) -> Result<(), String> {
+    if bytes > MAX_SHARED_BYTES {
+        return Err(format!(
+            "{what} needs {bytes} bytes of workgroup memory, over the {MAX_SHARED_BYTES} every \
+             WebGPU device offers"
+        ));
+    }
+    Ok(())
+}
+
 /// The tile within [`MAX_SHARED_BYTES`].
 pub(super) fn check_exchange(args: &CheckArgs<'_>, _target: &Target) -> Result<(), String> {
     let b = args.block_dim.expect("block exchanges take B");
     let items = args.constant("items");
     let dtype = args.dtype.expect("block exchanges take T");
-    let bytes = exchange_shared_bytes(b, items, dtype.size());
-    if bytes > MAX_SHARED_BYTES {
-        return Err(format!(
-            "block_dim {b} with {items} {dtype} items per thread needs {bytes} bytes of \
-             workgroup memory, over the {MAX_SHARED_BYTES} every WebGPU device offers"
-        ));
-    }
-    Ok(())
+    fits_shared_memory(
+        &format!("block_dim {b} with {items} {dtype} items per thread"),
+        exchange_shared_bytes(b, items, dtype.size()),
+    )
 }
 
 const EXCHANGE: Primitive = Primitive {

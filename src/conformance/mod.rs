@@ -15,6 +15,7 @@ mod expected;
 mod kernel;
 mod layout;
 mod report;
+mod tile_sweep;
 mod value;
 
 pub use adapter_check::AdapterCheck;
@@ -362,7 +363,7 @@ fn candidates(
     for spec in specs {
         let instance = library.resolve(&spec)?;
         if instance_selected(&instance, options)
-            && !tile_sweep_is_moot(&instance, target)
+            && !tile_sweep::skips(&instance, target)
             && !lowering_is_moot(&instance, target, options)?
         {
             out.push(instance);
@@ -487,24 +488,6 @@ fn instance_selected(instance: &crate::Instance, options: &Options) -> bool {
         .value_dtype
         .is_none_or(|v| v == crate::Dtype::U32 || instance.dtype == Some(crate::Dtype::I32));
     dtype_ok && pair_ok
-}
-
-/// Whether `instance` is a block load, store, exchange, discontinuity or
-/// shuffle whose case would
-/// repeat others': their code differs between dtypes only in the element
-/// type, so every dtype runs at the smallest block size and only `u32` and
-/// `f32` at the larger ones (which also keeps each kernel's tiles in
-/// workgroup memory within 16 KiB).
-fn tile_sweep_is_moot(instance: &crate::Instance, target: &crate::Target) -> bool {
-    use crate::catalog::Family;
-    matches!(
-        instance.primitive.family,
-        Family::BlockExchange
-            | Family::BlockLoad
-            | Family::BlockDiscontinuity
-            | Family::BlockShuffle
-    ) && instance.block_dim > Some(target.subgroup_size.max())
-        && !matches!(instance.dtype, Some(crate::Dtype::U32 | crate::Dtype::F32))
 }
 
 /// Whether testing `instance` under its builtin lowering would repeat the

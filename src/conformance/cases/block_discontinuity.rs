@@ -6,7 +6,7 @@ use std::cmp::Ordering;
 
 use rand::Rng;
 
-use super::block_exchange::{bind_items, items_from_operands};
+use super::block_exchange::{bind_items, blocked_tile, items_from_operands};
 use super::{Inputs, arithmetic_value, ordered_value};
 use crate::catalog::{Operator, Primitive};
 use crate::conformance::arith::{compare, fold};
@@ -139,10 +139,7 @@ pub(super) fn cases(instance: &Instance, inputs: &mut Inputs) -> Vec<Case> {
     };
     let generic = instance.function.is_some();
     let model = move |l: &Lanes<'_>| {
-        let tile: Vec<Value> = (0..b)
-            .flat_map(|t| (0..n).map(move |k| (t, k)))
-            .map(|(t, k)| l.get(k as usize, t))
-            .collect();
+        let tile = blocked_tile(l, b, n);
         let last = tile.len() - 1;
         // The tile's neighbour on a side and whether there is one, from
         // thread 0 (heads, left) or the last thread (tails, right).

@@ -23,6 +23,14 @@ pub(super) fn items_from_operands(t: &str, n: u32, first: u32) -> String {
     format!("var items = array<{t}, {n}>({});", operands.join(", "))
 }
 
+/// The workgroup's tile in the blocked arrangement: thread t's item k,
+/// from operand k, at `t * items + k`.
+pub(super) fn blocked_tile(l: &Lanes<'_>, b: u32, items: u32) -> Vec<Value> {
+    (0..b)
+        .flat_map(|t| (0..items).map(move |k| l.get(k as usize, t)))
+        .collect()
+}
+
 /// `let r = ...` of the items, one result per item.
 pub(super) fn bind_items(n: u32) -> &'static str {
     if n == 1 {
@@ -103,10 +111,7 @@ fn exchange_model(
     from_striped: bool,
     to_striped: bool,
 ) -> Vec<Option<Expected>> {
-    let mut items: Vec<Value> = (0..b)
-        .flat_map(|t| (0..n).map(move |k| (t, k)))
-        .map(|(t, k)| l.get(k as usize, t))
-        .collect();
+    let mut items = blocked_tile(l, b, n);
     for _ in 0..2 {
         let mut tile = vec![Value::u32(0); (b * n) as usize];
         for t in 0..b {

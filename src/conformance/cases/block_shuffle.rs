@@ -2,10 +2,10 @@
 //! one value per thread, and the blocked tile shifted by one item.
 
 use super::Inputs;
-use super::block_exchange::items_from_operands;
+use super::block_exchange::{blocked_tile, items_from_operands};
 use crate::conformance::case::{Case, CaseBuilder, Lanes};
 use crate::conformance::expected::Expected;
-use crate::conformance::value::{Value, ValueType, random_bits};
+use crate::conformance::value::{ValueType, random_bits};
 use crate::expand::Instance;
 
 pub(super) fn cases(instance: &Instance, inputs: &mut Inputs) -> Vec<Case> {
@@ -65,10 +65,7 @@ fn shift(instance: &Instance, inputs: &mut Inputs) -> Vec<Case> {
     let ty = ValueType::Scalar(dtype);
     let up = instance.primitive.name == "up";
     let model = move |l: &Lanes<'_>| {
-        let tile: Vec<Value> = (0..b)
-            .flat_map(|t| (0..n).map(move |k| (t, k)))
-            .map(|(t, k)| l.get(k as usize, t))
-            .collect();
+        let tile = blocked_tile(l, b, n);
         let last = tile.len() - 1;
         let end = if up { tile[last] } else { tile[0] };
         (0..b as usize)
