@@ -152,6 +152,16 @@ fn block_dim_not_a_multiple_of_the_subgroup() {
 }
 
 #[test]
+fn block_exchange_tile_over_16_kib() {
+    assert_error(
+        &composer(),
+        "    var items: array<u32, 64>;\n    blk::blocked_to_striped<u32, 128, 64>(&items);",
+        "needs 32768 bytes of workgroup memory, over the 16384 every WebGPU device offers",
+        "user.wgsl:7:5",
+    );
+}
+
+#[test]
 fn unknown_module_import() {
     let source = "#import wavekit::warp as g\n@compute @workgroup_size(1)\nfn main() {}\n";
     let text = composer()

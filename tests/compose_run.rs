@@ -233,3 +233,43 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
         assert_eq!(out[1][i], x * 3 + 1, "flags[{i}]");
     }
 }
+
+/// Block loads and stores of storage buffers: each workgroup loads its tile
+/// of 64 x 4 words transposed (coalesced reads, blocked items), each thread
+/// sorts its 4 items, and the tile is stored transposed; the last tile is
+/// partial (`valid_items`), and nothing past it is written.
+#[test]
+fn tiles_sorted_in_chunks_through_transposed_loads_and_stores() {
+    const ITEMS: usize = 4;
+    const VALID: usize = 1000;
+    let gpu = gpu();
+    let shader = "#import wavekit::block as blk
+@group(0) @binding(0) var<storage, read> input: array<u32>;
+@group(0) @binding(1) var<storage, read_write> output: array<u32>;
+@compute @workgroup_size(64)
+fn main(@builtin(workgroup_id) wg: vec3<u32>) {
+    let offset = wg.x * 256u;
+    let valid = min(1000u - offset, 256u);
+    var items = array<u32, 4>(0u, 0u, 0u, 0u);
+    blk::load_transpose<u32, 64, 4, input>(offset, valid, &items);
+    for (var i = 0u; i < 3u; i = i + 1u) {
+        for (var j = 0u; j < 3u - i; j = j + 1u) {
+            if (items[j] > items[j + 1u]) {
+                let swap = items[j];
+                items[j] = items[j + 1u];
+                items[j + 1u] = swap;
+            }
+        }
+    }
+    blk::store_transpose<u32, 64, 4, output>(offset, valid, &items);
+}
+";
+    let input: Vec<u32> = (0..(N * ITEMS) as u32)
+        .map(|i| i.wrapping_mul(2654435761) % 1000)
+        .collect();
+    let out = run(&gpu, shader, &input, &[N * ITEMS]);
+    let mut want = input[..VALID].to_vec();
+    want.chunks_mut(ITEMS).for_each(<[u32]>::sort_unstable);
+    want.resize(N * ITEMS, 0);
+    assert_eq!(out[0], want);
+}

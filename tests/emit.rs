@@ -12,15 +12,28 @@ use wavekit::{Backend, Dtype, InstanceSpec, Library, SubgroupSize, Target, Templ
 /// The op's largest configuration with 32-bit dtypes (every language has
 /// them; MSL has no f64).
 fn spec_for(library: &Library, primitive: &Primitive, size: u32) -> InstanceSpec {
-    if primitive.params.contains(&Param::Function) {
-        return InstanceSpec::new(
-            primitive.qualified_name(),
-            [
-                TemplateArg::Dtype(Dtype::F32),
-                TemplateArg::from(2 * size),
-                TemplateArg::Name("user_op".into()),
-            ],
-        );
+    // Ops naming a user function or array: f32, `B = 2S`, 3 items, and
+    // the shader's own `user_op`, `user_differ` or `user_array`.
+    if primitive
+        .params
+        .iter()
+        .any(|p| matches!(p, Param::Function | Param::Array))
+    {
+        let args = primitive.params.iter().map(|p| match p {
+            Param::Dtype => TemplateArg::Dtype(Dtype::F32),
+            Param::BlockDim => TemplateArg::from(2 * size),
+            Param::Function
+                if primitive
+                    .function_signature()
+                    .is_some_and(|f| f.ends_with("bool")) =>
+            {
+                TemplateArg::Name("user_differ".into())
+            }
+            Param::Function => TemplateArg::Name("user_op".into()),
+            Param::Array => TemplateArg::Name("user_array".into()),
+            _ => TemplateArg::from(3u32),
+        });
+        return InstanceSpec::new(primitive.qualified_name(), args.collect::<Vec<_>>());
     }
     let narrow = |arg: &TemplateArg| match arg {
         TemplateArg::Dtype(d) => matches!(d, Dtype::F32 | Dtype::U32 | Dtype::I32),
@@ -46,6 +59,13 @@ fn shader(spec: &InstanceSpec, primitive: &Primitive, library: &Library) -> Stri
             Arg::PairValue => format!("{v}()"),
             Arg::Predicate => "true".into(),
             Arg::Delta | Arg::Mask | Arg::NonZero => "1u".into(),
+            Arg::Items => "&items".into(),
+            Arg::Ranks => "&ranks".into(),
+            Arg::Flags | Arg::HeadFlags => "&flags".into(),
+            Arg::TailFlags => "&tail_flags".into(),
+            Arg::TilePredecessor | Arg::TileSuccessor => format!("{t}()"),
+            Arg::HasTilePredecessor | Arg::HasTileSuccessor => "true".into(),
+            Arg::Distance => "-1i".into(),
             _ => "0u".into(),
         })
         .collect();
@@ -67,13 +87,25 @@ fn shader(spec: &InstanceSpec, primitive: &Primitive, library: &Library) -> Stri
         format!("_ = {call};")
     };
     let workgroup = instance.block_dim.unwrap_or(64);
+    // Per-thread item arrays, for the ops that take them.
+    let locals = if primitive.args.contains(&Arg::Items) {
+        let n = instance.constant("items");
+        format!(
+            "var items: array<{t}, {n}>;\n    var ranks: array<u32, {n}>;\n    \
+             var flags: array<u32, {n}>;\n    var tail_flags: array<u32, {n}>;\n    "
+        )
+    } else {
+        String::new()
+    };
     format!(
         "#import wavekit::subgroup as sg
 #import wavekit::block as blk
+@group(0) @binding(0) var<storage, read_write> user_array: array<f32>;
 fn user_op(a: f32, b: f32) -> f32 {{ return max(a, b); }}
+fn user_differ(a: f32, b: f32) -> bool {{ return a < b; }}
 @compute @workgroup_size({workgroup})
 fn main() {{
-    {statement}
+    {locals}{statement}
 }}
 "
     )

@@ -178,6 +178,44 @@ fn block_contracts_are_checked_at_expansion() {
 }
 
 #[test]
+fn block_tiles_and_arrays_are_checked_at_expansion() {
+    assert_one_line_error(
+        &["expand", "block::blocked_to_striped<f64, 1024, 3>"],
+        "needs 24576 bytes of workgroup memory, over the 16384 every WebGPU device offers",
+    );
+    assert_one_line_error(
+        &["expand", "block::striped_to_blocked<u32, 64, 65>"],
+        "items 65 is out of range 1..=64",
+    );
+    assert_one_line_error(
+        &["expand", "block::load_direct_blocked<u32, 64, 3, 5>"],
+        "template argument 4 must be the name of a module-scope WGSL array of T, got `5`",
+    );
+    assert_one_line_error(
+        &[
+            "expand",
+            "block::load_transpose",
+            "--dtype",
+            "u32",
+            "--block-dim",
+            "64",
+            "--const",
+            "items=3",
+        ],
+        "`block::load_transpose` needs --array",
+    );
+    let out = wavekit(&["expand", "block::blocked_to_striped<f32, 64, 3>"]);
+    assert!(out.status.success());
+    let wgsl = String::from_utf8(out.stdout).expect("utf-8");
+    assert!(wgsl.ends_with("// workgroup memory: 768 bytes\n"), "{wgsl}");
+    assert_eq!(
+        wavekit::catalog::exchange_shared_bytes(64, 3, 4),
+        768,
+        "the catalog formula agrees with naga's layout"
+    );
+}
+
+#[test]
 fn expand_reports_workgroup_memory() {
     let out = wavekit(&["expand", "block::radix_rank_match_atomic_or<256, 8, 0, 8>"]);
     assert!(out.status.success());

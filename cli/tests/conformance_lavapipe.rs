@@ -9,7 +9,9 @@
 //! the other dtypes repeat it with another element type. That halves these
 //! two runs (`make test` on 2 cores); the whole suite at every size is
 //! `scripts/demo`'s (`make demo` on lavapipe) and `wavekit check --adapter
-//! llvmpipe` with `LP_NATIVE_VECTOR_WIDTH=128` or `512`.
+//! llvmpipe` with `LP_NATIVE_VECTOR_WIDTH=128` or `512`. The block
+//! collectives over a tile (loads and stores, exchanges, discontinuities,
+//! shuffles) run a lean sweep at every size (`src/conformance/tile_sweep.rs`).
 
 use std::process::Command;
 

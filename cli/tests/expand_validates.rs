@@ -63,17 +63,19 @@ fn cli_expand_output_validates() {
             for primitive in wavekit::catalog::primitives() {
                 // The last spec has the largest log2_size / count and the widest
                 // dtype; a generic operator gets a function of ours, appended
-                // to the printed WGSL before validation.
+                // to the printed WGSL before validation; a block load or store an
+                // array of ours, likewise.
                 let generic = primitive.params.contains(&Param::Function);
-                let spec = if generic {
-                    InstanceSpec::new(
-                        primitive.qualified_name(),
-                        [
-                            TemplateArg::Dtype(Dtype::F32),
-                            TemplateArg::from(2 * size),
-                            TemplateArg::Name("user_op".into()),
-                        ],
-                    )
+                let array = primitive.params.contains(&Param::Array);
+                let spec = if generic || array {
+                    let args = primitive.params.iter().map(|p| match p {
+                        Param::Dtype => TemplateArg::Dtype(Dtype::F32),
+                        Param::BlockDim => TemplateArg::from(2 * size),
+                        Param::Function => TemplateArg::Name("user_op".into()),
+                        Param::Array => TemplateArg::Name("user_array".into()),
+                        _ => TemplateArg::from(3u32),
+                    });
+                    InstanceSpec::new(primitive.qualified_name(), args.collect::<Vec<_>>())
                 } else {
                     library
                         .specs_of(primitive)
@@ -93,9 +95,20 @@ fn cli_expand_output_validates() {
                 let stderr = String::from_utf8_lossy(&out.stderr);
                 assert!(out.status.success(), "{spec} at S = {size}: {stderr}");
                 let mut wgsl = String::from_utf8(out.stdout).expect("utf-8");
-                if generic {
+                if let Some(signature) = primitive.function_signature() {
                     assert!(wgsl.contains("not validated alone"), "{spec}: {wgsl}");
-                    wgsl.push_str("fn user_op(a: f32, b: f32) -> f32 { return max(a, b); }\n");
+                    let body = if signature.ends_with("bool") {
+                        "fn user_op(a: f32, b: f32) -> bool { return a < b; }\n"
+                    } else {
+                        "fn user_op(a: f32, b: f32) -> f32 { return max(a, b); }\n"
+                    };
+                    wgsl.push_str(body);
+                }
+                if array {
+                    assert!(wgsl.contains("not validated alone"), "{spec}: {wgsl}");
+                    wgsl.push_str(
+                        "@group(0) @binding(0) var<storage, read_write> user_array: array<f32>;\n",
+                    );
                 }
                 if let Err(e) = wavekit::expand::validate_wgsl(&wgsl, "expand.wgsl", &target) {
                     panic!("{spec} at S = {size}, {lowering}: {e}");

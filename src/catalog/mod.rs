@@ -18,6 +18,10 @@ mod signature;
 
 mod ballot;
 mod block;
+mod block_discontinuity;
+mod block_exchange;
+mod block_load;
+mod block_shuffle;
 mod grid;
 mod identification;
 mod lanemask;
@@ -29,6 +33,8 @@ mod sort;
 mod vote;
 
 pub use block::{MAX_SHARED_BYTES, radix_shared_bytes, sample_block_dims};
+pub use block_discontinuity::discontinuity_shared_bytes;
+pub use block_exchange::exchange_shared_bytes;
 pub use check::{CheckArgs, ContractCheck};
 pub use cost::{Cost, Formula};
 pub use operator::Operator;

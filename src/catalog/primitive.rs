@@ -83,6 +83,14 @@ pub enum Family {
     BlockScan,
     /// Workgroup radix ranking.
     BlockRadix,
+    /// Workgroup exchanges through a tile in workgroup memory.
+    BlockExchange,
+    /// Workgroup loads and stores of a tile.
+    BlockLoad,
+    /// Workgroup discontinuity flags and adjacent differences.
+    BlockDiscontinuity,
+    /// Workgroup shuffles: offsets, rotations, shifts of the tile.
+    BlockShuffle,
     /// Device-wide fences.
     GridSync,
 }
@@ -103,6 +111,10 @@ impl Family {
             Family::BlockSync => "block/sync.wgsl.j2",
             Family::BlockScan => "block/scan.wgsl.j2",
             Family::BlockRadix => "block/radix.wgsl.j2",
+            Family::BlockExchange => "block/exchange.wgsl.j2",
+            Family::BlockLoad => "block/load.wgsl.j2",
+            Family::BlockDiscontinuity => "block/discontinuity.wgsl.j2",
+            Family::BlockShuffle => "block/shuffle.wgsl.j2",
             Family::GridSync => "grid/sync.wgsl.j2",
         }
     }
@@ -122,6 +134,10 @@ impl Family {
             Family::BlockSync => "block sync",
             Family::BlockScan => "block reduce/scan",
             Family::BlockRadix => "block radix",
+            Family::BlockExchange => "block exchange",
+            Family::BlockLoad => "block load/store",
+            Family::BlockDiscontinuity => "block discontinuity",
+            Family::BlockShuffle => "block shuffle",
             Family::GridSync => "grid sync",
         }
     }
@@ -190,6 +206,24 @@ impl Primitive {
             s.push_str(&format!(" -> {}", self.ret.wgsl()));
         }
         s
+    }
+
+    /// The WGSL signature the user function `F` must have, `T` standing
+    /// for the dtype; `None` when the op takes no `F`. Flags of block
+    /// discontinuities ask whether two neighbours differ (`-> bool`); every
+    /// other `F` combines two values (`-> T`).
+    pub fn function_signature(&self) -> Option<&'static str> {
+        if !self.params.contains(&Param::Function) {
+            None
+        } else if self
+            .args
+            .iter()
+            .any(|a| matches!(a, Arg::Flags | Arg::HeadFlags))
+        {
+            Some("fn(a: T, b: T) -> bool")
+        } else {
+            Some("fn(a: T, b: T) -> T")
+        }
     }
 
     /// Allowed dtypes, as a comma-separated list (`-` when the op has no `T`).

@@ -2,8 +2,9 @@
 //! name, and "did you mean" suggestions.
 
 use super::{
-    Namespace, Primitive, ballot, block, grid, identification, lanemask, movement, reduction, scan,
-    segmented, sort, vote,
+    Namespace, Primitive, ballot, block, block_discontinuity, block_exchange, block_load,
+    block_shuffle, grid, identification, lanemask, movement, reduction, scan, segmented, sort,
+    vote,
 };
 
 /// Every primitive in the catalog, grouped by family.
@@ -21,6 +22,12 @@ pub fn primitives() -> impl Iterator<Item = &'static Primitive> {
     ]
     .into_iter()
     .chain(block::PRIMITIVES)
+    .chain([
+        block_exchange::PRIMITIVES,
+        block_load::PRIMITIVES,
+        block_discontinuity::PRIMITIVES,
+        block_shuffle::PRIMITIVES,
+    ])
     .chain([grid::PRIMITIVES])
     .flatten()
 }

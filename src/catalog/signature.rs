@@ -15,8 +15,15 @@ pub enum Param {
     /// `B`: threads per workgroup, a multiple of the largest subgroup size.
     BlockDim,
     /// `F`: the name of a user WGSL function `fn(a: T, b: T) -> T`, the
-    /// operator of generic reductions and scans.
+    /// operator of generic reductions and scans and of adjacent
+    /// differences, or `fn(a: T, b: T) -> bool`, whether two neighbours
+    /// differ, of the block discontinuity flags
+    /// ([`Primitive::function_signature`](super::Primitive::function_signature)).
     Function,
+    /// `A`: the name of a module-scope array of `T` (a storage buffer, a
+    /// workgroup or a private array; runtime-sized or not) that block loads
+    /// read and block stores write.
+    Array,
     /// A named compile-time constant in `min..=max`; the conformance suite
     /// tests the `samples`.
     Const {
@@ -47,6 +54,7 @@ impl Param {
             Param::Log2Size => "L",
             Param::BlockDim => "B",
             Param::Function => "F",
+            Param::Array => "A",
             Param::Const { name, .. } => name,
             Param::Count { .. } => "N",
         }
@@ -84,6 +92,34 @@ pub enum Arg {
     RadixKey,
     /// The identity of a generic operator (`T`, the same in every thread).
     Identity,
+    /// The index in the array `A` where the workgroup's tile starts (`u32`,
+    /// the same in every thread).
+    Offset,
+    /// How many items of the tile are valid (`u32`, the same in every
+    /// thread): loads and stores touch only tile indices below it.
+    ValidItems,
+    /// The thread's `items` values of dtype `T`, read and written through a
+    /// pointer (WGSL passes no array by value).
+    Items,
+    /// The tile index of each of the thread's items (`u32`), through a
+    /// pointer.
+    Ranks,
+    /// A flag per item (`u32`, 0 or 1), written through a pointer.
+    Flags,
+    /// A head flag per item, written through a pointer.
+    HeadFlags,
+    /// A tail flag per item, written through a pointer.
+    TailFlags,
+    /// The item before the tile (`T`), read by thread 0 only.
+    TilePredecessor,
+    /// Whether there is one (`bool`), read by thread 0 only.
+    HasTilePredecessor,
+    /// The item after the tile (`T`), read by the last thread only.
+    TileSuccessor,
+    /// Whether there is one (`bool`), read by the last thread only.
+    HasTileSuccessor,
+    /// A signed thread offset that must be the same in every thread (`i32`).
+    Distance,
 }
 
 impl Arg {
@@ -104,6 +140,18 @@ impl Arg {
             Arg::NonZero => "predicate: u32",
             Arg::RadixKey => "key: u32",
             Arg::Identity => "identity: T",
+            Arg::Offset => "offset: u32",
+            Arg::ValidItems => "valid_items: u32",
+            Arg::Items => "items: ptr<function, array<T, items>>",
+            Arg::Ranks => "ranks: ptr<function, array<u32, items>>",
+            Arg::Flags => "flags: ptr<function, array<u32, items>>",
+            Arg::HeadFlags => "head_flags: ptr<function, array<u32, items>>",
+            Arg::TailFlags => "tail_flags: ptr<function, array<u32, items>>",
+            Arg::TilePredecessor => "tile_predecessor: T",
+            Arg::HasTilePredecessor => "has_tile_predecessor: bool",
+            Arg::TileSuccessor => "tile_successor: T",
+            Arg::HasTileSuccessor => "has_tile_successor: bool",
+            Arg::Distance => "distance: i32",
         }
     }
 

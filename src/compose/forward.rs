@@ -68,7 +68,15 @@ fn forwarder(name: &str, instance: &Instance) -> String {
         .iter()
         .map(|a| {
             let (name, ty) = a.name_and_type();
-            (name, ty.replace('T', t).replace('V', v))
+            // Named constants stand for themselves in array types
+            // (`array<T, items>`).
+            let ty = instance
+                .constants
+                .iter()
+                .fold(ty.replace('T', t).replace('V', v), |ty, (c, value)| {
+                    ty.replace(c, &value.to_string())
+                });
+            (name, ty)
         })
         .collect();
     let declared: Vec<String> = params.iter().map(|(n, ty)| format!("{n}: {ty}")).collect();

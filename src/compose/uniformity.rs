@@ -43,8 +43,9 @@ use crate::expand::Instance;
 
 /// Whether `instance` exchanges data between lanes or threads, so that every
 /// one of them must call it: not the per-lane values (lane and thread ids,
-/// the subgroup size, lane masks), fences, or `elect` (which elects among
-/// the lanes that call it). The composer passes [`check`] the names of the
+/// the subgroup size, lane masks), fences, `elect` (which elects among
+/// the lanes that call it), or the direct block loads and stores (each
+/// thread touches only its own indices). The composer passes [`check`] the names of the
 /// instances for which this holds.
 pub(super) fn needs_uniform_control_flow(instance: &Instance) -> bool {
     let primitive = instance.primitive;
@@ -58,6 +59,10 @@ pub(super) fn needs_uniform_control_flow(instance: &Instance) -> bool {
                 | "mem_fence"
                 | "thread_idx"
                 | "global_thread_idx"
+                | "load_direct_blocked"
+                | "load_direct_striped"
+                | "store_direct_blocked"
+                | "store_direct_striped"
         )
 }
 

@@ -81,6 +81,10 @@ pub struct Case {
     /// For block ops, threads per workgroup: the model then sees whole
     /// workgroups in `local_invocation_index` order instead of subgroups.
     pub block_dim: Option<u32>,
+    /// Results per invocation: with more than one, the call binds `r` to an
+    /// array of that many and the model returns each lane's results one
+    /// after another (lane 0's, then lane 1's, ...).
+    pub results: u32,
 }
 
 /// Builds a [`Case`] step by step.
@@ -107,6 +111,7 @@ impl CaseBuilder {
                 model: Box::new(model),
                 block_dim: None,
                 support: None,
+                results: 1,
             },
         }
     }
@@ -144,6 +149,13 @@ impl CaseBuilder {
     /// Makes it a block case over workgroups of `block_dim` threads.
     pub fn block(mut self, block_dim: u32) -> Self {
         self.case.block_dim = Some(block_dim);
+        self
+    }
+
+    /// Makes `r` an array of `results` values per invocation (see
+    /// [`Case::results`]).
+    pub fn results(mut self, results: u32) -> Self {
+        self.case.results = results;
         self
     }
 

@@ -95,17 +95,32 @@ pub fn build_batch(
         };
         types.insert(case.ret);
         types.extend(case.ret.parts());
+        let (words, results) = (case.ret.words(), case.results);
+        let store = if results == 1 {
+            format!(
+                "wk_conf_store_{}({out_words}u + g * {words}u, r);",
+                case.ret.helper_suffix()
+            )
+        } else {
+            (0..results)
+                .map(|k| {
+                    format!(
+                        "wk_conf_store_{}({out_words}u + (g * {results}u + {k}u) * {words}u, r[{k}]);",
+                        case.ret.helper_suffix()
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join("\n        ")
+        };
         let _ = write!(
             body,
-            "    {{ // case {index}: {} [{}] {}\n        {}\n        wk_conf_store_{}({out_words}u + g * {}u, r);\n    }}\n",
+            "    {{ // case {index}: {} [{}] {}\n        {}\n        {store}\n    }}\n",
             case.spec,
             case.lowering,
             case.label,
             statements.replace('\n', "\n        "),
-            case.ret.helper_suffix(),
-            case.ret.words(),
         );
-        out_words += case.ret.words() * n;
+        out_words += words * results * n;
     }
     let block = expansion
         .instances()
@@ -169,7 +184,7 @@ pub fn run_batch(
     let outcomes = cases
         .iter()
         .map(|case| {
-            let region = &out[at..at + (case.ret.words() * n) as usize];
+            let region = &out[at..at + (case.ret.words() * case.results * n) as usize];
             at += region.len();
             let groups = if case.block_dim.is_some() {
                 &workgroups
@@ -200,9 +215,13 @@ fn check_case(case: &Case, region: &[u32], subgroups: &[layout::Subgroup]) -> Ca
                 .collect(),
         };
         let expected = (case.model)(&lanes);
-        for (lane, (want, &g)) in expected.iter().zip(&sg.invocations).enumerate() {
+        let results = case.results as usize;
+        for (slot, want) in expected.iter().enumerate() {
             let Some(want) = want else { continue };
-            let got = Value::decode(case.ret, &region[g as usize * words..][..words]);
+            let (lane, item) = (slot / results, slot % results);
+            let g = sg.invocations[lane];
+            let at = (g as usize * results + item) * words;
+            let got = Value::decode(case.ret, &region[at..][..words]);
             outcome.compared += 1;
             if !want.accepts(got) {
                 outcome.mismatches += 1;
@@ -212,8 +231,13 @@ fn check_case(case: &Case, region: &[u32], subgroups: &[layout::Subgroup]) -> Ca
                         .iter()
                         .map(|values| values[lane].to_string())
                         .collect();
+                    let item = if results > 1 {
+                        format!(" result {item}")
+                    } else {
+                        String::new()
+                    };
                     outcome.details.push(format!(
-                        "{}: invocation {g} (lane {lane} of {}), inputs ({}): \
+                        "{}: invocation {g} (lane {lane} of {}){item}, inputs ({}): \
                          expected {want}, got {got}",
                         case.label,
                         sg.size,

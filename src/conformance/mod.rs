@@ -15,6 +15,7 @@ mod expected;
 mod kernel;
 mod layout;
 mod report;
+mod tile_sweep;
 mod value;
 
 pub use adapter_check::AdapterCheck;
@@ -361,45 +362,90 @@ fn candidates(
         .chain(generic_specs(primitive, library));
     for spec in specs {
         let instance = library.resolve(&spec)?;
-        if instance_selected(&instance, options) && !lowering_is_moot(&instance, target, options)? {
+        if instance_selected(&instance, options)
+            && !tile_sweep::skips(&instance, target)
+            && !lowering_is_moot(&instance, target, options)?
+        {
             out.push(instance);
         }
     }
     Ok(out)
 }
 
-/// Requests of a generic block operator (one naming a user function):
-/// each dtype and sample block size with the suite's own `max` and `add`
-/// functions, which the kernels define (see [`user_functions`]).
+/// Requests of an op naming a user function or array, which have no
+/// stand-alone requests: each dtype, sample block size and sample constant,
+/// with the suite's own functions (`max` and `add` for generic reductions
+/// and scans, see [`user_functions`]; others from `cases::function_names`)
+/// and arrays (`cases::array_name`), which the kernels define.
 fn generic_specs(
     primitive: &crate::catalog::Primitive,
     library: &Library,
 ) -> Vec<crate::InstanceSpec> {
     use crate::TemplateArg;
-    if !primitive.params.contains(&crate::catalog::Param::Function) {
+    use crate::catalog::Param;
+    if !primitive
+        .params
+        .iter()
+        .any(|p| matches!(p, Param::Function | Param::Array))
+    {
         return Vec::new();
     }
     let target = library.target();
-    let mut specs = Vec::new();
-    for &dtype in primitive
-        .dtypes
-        .iter()
-        .filter(|d| target.scalars.supports(**d))
-    {
-        for block_dim in crate::catalog::sample_block_dims(target.subgroup_size.max()) {
-            for operator in ["max", "add"] {
-                specs.push(crate::InstanceSpec::new(
-                    primitive.qualified_name(),
-                    [
-                        TemplateArg::Dtype(dtype),
-                        TemplateArg::from(block_dim),
-                        TemplateArg::Name(format!("wk_conf_{operator}_{dtype}")),
-                    ],
-                ));
-            }
-        }
+    let mut specs: Vec<Vec<TemplateArg>> = vec![Vec::new()];
+    for param in primitive.params {
+        specs = specs
+            .into_iter()
+            .flat_map(|args| {
+                // Block ops take T first and B second.
+                let dtype = match args.first() {
+                    Some(TemplateArg::Dtype(d)) => Some(*d),
+                    _ => None,
+                };
+                let block_dim = match args.get(1) {
+                    Some(TemplateArg::Int(b)) => Some(*b as u32),
+                    _ => None,
+                };
+                let choices: Vec<TemplateArg> = match param {
+                    Param::Dtype => primitive
+                        .dtypes
+                        .iter()
+                        .filter(|d| target.scalars.supports(**d))
+                        .map(|d| TemplateArg::Dtype(*d))
+                        .collect(),
+                    Param::BlockDim => {
+                        crate::catalog::sample_block_dims(target.subgroup_size.max())
+                            .into_iter()
+                            .map(TemplateArg::from)
+                            .collect()
+                    }
+                    Param::Const { samples, .. } => {
+                        samples.iter().copied().map(TemplateArg::from).collect()
+                    }
+                    Param::Function => {
+                        let dtype = dtype.expect("generic ops take T first");
+                        cases::function_names(primitive, dtype)
+                            .into_iter()
+                            .map(TemplateArg::Name)
+                            .collect()
+                    }
+                    Param::Array => vec![TemplateArg::Name(cases::array_name(
+                        dtype.expect("block loads take T first"),
+                        block_dim.expect("block loads take B second"),
+                    ))],
+                    other => panic!("generic ops take no {other:?}"),
+                };
+                choices.into_iter().map(move |arg| {
+                    let mut args = args.clone();
+                    args.push(arg);
+                    args
+                })
+            })
+            .collect();
     }
     specs
+        .into_iter()
+        .map(|args| crate::InstanceSpec::new(primitive.qualified_name(), args))
+        .collect()
 }
 
 /// WGSL of the user functions generic instances name, for their kernels.

@@ -29,6 +29,8 @@ pub struct Instance {
     pub constants: Vec<(&'static str, u32)>,
     /// `F`, the user function of a generic operator.
     pub function: Option<String>,
+    /// `A`, the user's array a block load or store reads or writes.
+    pub array: Option<String>,
     /// The lowering used.
     pub lowering: Lowering,
 }
@@ -57,6 +59,7 @@ impl Instance {
             block_dim: None,
             constants: Vec::new(),
             function: None,
+            array: None,
             lowering: Lowering::Builtin,
         };
         for (index, (param, arg)) in primitive.params.iter().zip(&spec.args).enumerate() {
@@ -129,7 +132,14 @@ impl Instance {
                 (Param::BlockDim, _) => return Err(bad_arg("an integer block_dim")),
                 (Param::Function, TemplateArg::Name(name)) => instance.function = Some(name),
                 (Param::Function, _) => {
-                    return Err(bad_arg("the name of a WGSL function fn(a: T, b: T) -> T"));
+                    return Err(bad_arg(&format!(
+                        "the name of a WGSL function {}",
+                        primitive.function_signature().unwrap_or_default()
+                    )));
+                }
+                (Param::Array, TemplateArg::Name(name)) => instance.array = Some(name),
+                (Param::Array, _) => {
+                    return Err(bad_arg("the name of a module-scope WGSL array of T"));
                 }
                 (Param::Const { name, min, max, .. }, TemplateArg::Int(v)) => {
                     if v < i64::from(*min) || v > i64::from(*max) {
@@ -179,6 +189,7 @@ impl Instance {
                 Param::Count { .. } => TemplateArg::from(self.count.expect("resolved N")),
                 Param::BlockDim => TemplateArg::from(self.block_dim.expect("resolved B")),
                 Param::Function => TemplateArg::Name(self.function.clone().expect("resolved F")),
+                Param::Array => TemplateArg::Name(self.array.clone().expect("resolved A")),
                 Param::Const { name, .. } => TemplateArg::from(self.constant(name)),
             })
             .collect()

@@ -184,18 +184,36 @@ impl Expansion {
     }
 
     /// Placeholder definitions of the user functions generic instances call
-    /// (`combine()` of a user operator), so the library parses alone.
+    /// (`combine()` of a user operator) and of the arrays block loads and
+    /// stores name, so the library parses alone.
     fn generic_stubs(&self) -> String {
         let mut stubs = String::new();
         let mut seen = BTreeSet::new();
         for instance in &self.instances {
-            if let (Some(function), Some(dtype)) = (&instance.function, instance.dtype)
+            let Some(t) = instance.dtype.map(Dtype::wgsl) else {
+                continue;
+            };
+            if let (Some(function), Some(signature)) =
+                (&instance.function, instance.primitive.function_signature())
                 && seen.insert(function.clone())
             {
-                let t = dtype.wgsl();
-                stubs.push_str(&format!(
-                    "fn {function}(a: {t}, b: {t}) -> {t} {{ return a; }}\n"
-                ));
+                // `fn(a: T, b: T) -> R` named, with a body returning `a`'s
+                // type or a bool.
+                let signature =
+                    signature
+                        .replace('T', t)
+                        .replacen("fn", &format!("fn {function}"), 1);
+                let body = if signature.ends_with("bool") {
+                    "false"
+                } else {
+                    "a"
+                };
+                stubs.push_str(&format!("{signature} {{ return {body}; }}\n"));
+            }
+            if let Some(array) = &instance.array
+                && seen.insert(array.clone())
+            {
+                stubs.push_str(&format!("var<private> {array}: array<{t}, 1>;\n"));
             }
         }
         stubs
@@ -212,9 +230,13 @@ impl Library {
     /// the target has, each `log2_size` in range, each lane count.
     pub fn specs_of(&self, primitive: &crate::catalog::Primitive) -> Vec<InstanceSpec> {
         use crate::catalog::Param;
-        // Generic operators name a function of the caller's module, so they
-        // have no stand-alone requests.
-        let generic = primitive.params.contains(&Param::Function);
+        // Generic operators and block loads and stores name a function or
+        // an array of the caller's module, so they have no stand-alone
+        // requests.
+        let generic = primitive
+            .params
+            .iter()
+            .any(|p| matches!(p, Param::Function | Param::Array));
         if generic || primitive.needs.is_some_and(|f| !self.target.scalars.has(f)) {
             return Vec::new();
         }
@@ -237,7 +259,7 @@ impl Library {
                         .map(TemplateArg::from)
                         .collect()
                 }
-                Param::Function => Vec::new(),
+                Param::Function | Param::Array => Vec::new(),
                 Param::Const { samples, .. } => {
                     samples.iter().copied().map(TemplateArg::from).collect()
                 }

@@ -72,6 +72,22 @@ const TEMPLATES: &[(&str, &str)] = &[
         include_str!("../../templates/block/radix.wgsl.j2"),
     ),
     (
+        "block/exchange.wgsl.j2",
+        include_str!("../../templates/block/exchange.wgsl.j2"),
+    ),
+    (
+        "block/load.wgsl.j2",
+        include_str!("../../templates/block/load.wgsl.j2"),
+    ),
+    (
+        "block/discontinuity.wgsl.j2",
+        include_str!("../../templates/block/discontinuity.wgsl.j2"),
+    ),
+    (
+        "block/shuffle.wgsl.j2",
+        include_str!("../../templates/block/shuffle.wgsl.j2"),
+    ),
+    (
         "grid/sync.wgsl.j2",
         include_str!("../../templates/grid/sync.wgsl.j2"),
     ),
@@ -120,6 +136,9 @@ struct Context<'a> {
     operator: Option<String>,
     /// Whether the operator is a user function.
     generic: bool,
+    /// `A`, the array a block load or store names.
+    #[serde(rename = "A")]
+    a: Option<String>,
     /// Its WGSL builtin stem (`Add`).
     builtin_stem: Option<&'static str>,
     /// Whether WGSL has scan builtins for the operator.
@@ -203,6 +222,7 @@ impl<'a> Context<'a> {
                 .clone()
                 .or_else(|| instance.primitive.operator.map(|o| o.name().to_string())),
             generic: instance.function.is_some(),
+            a: instance.array.clone(),
             builtin_stem: instance.primitive.operator.map(|o| o.builtin_stem()),
             scan_builtin: instance
                 .primitive

@@ -31,6 +31,9 @@ pub struct ExpandArgs {
     /// The user function `F` of a generic block operator.
     #[arg(long)]
     function: Option<String>,
+    /// The array `A` a block load or store reads or writes.
+    #[arg(long)]
+    array: Option<String>,
     /// A named constant, `NAME=VALUE` (`radix_bits=8`; repeatable; also
     /// comma-separated).
     #[arg(long = "const", value_name = "NAME=VALUE", value_delimiter = ',')]
@@ -46,11 +49,30 @@ pub fn run(args: &ExpandArgs) -> Result<ExitCode, Error> {
     // Validating here means what is printed is known to compile; a generic
     // operator's function lives in the caller's code, so those instances
     // are validated when composed with it.
-    let user_functions: Vec<String> = expansion
-        .instances()
-        .iter()
-        .filter_map(|i| i.function.clone())
-        .collect();
+    let mut user_functions: Vec<String> = Vec::new();
+    for instance in expansion.instances() {
+        let t = instance.dtype.map_or("T", |d| d.wgsl());
+        let needs = [
+            instance
+                .function
+                .as_ref()
+                .zip(instance.primitive.function_signature())
+                .map(|(f, signature)| {
+                    signature
+                        .replace('T', t)
+                        .replacen("fn", &format!("fn {f}"), 1)
+                }),
+            instance
+                .array
+                .as_ref()
+                .map(|a| format!("var<...> {a}: array<{t}, ...>")),
+        ];
+        for need in needs.into_iter().flatten() {
+            if !user_functions.contains(&need) {
+                user_functions.push(need);
+            }
+        }
+    }
     if user_functions.is_empty() {
         let module = expansion.module()?;
         print!("{}", expansion.wgsl());
@@ -61,8 +83,8 @@ pub fn run(args: &ExpandArgs) -> Result<ExitCode, Error> {
     } else {
         print!("{}", expansion.wgsl());
         println!(
-            "\n// not validated alone: needs `fn {}(a: T, b: T) -> T` from your module",
-            user_functions.join("`, `fn ")
+            "\n// not validated alone: needs `{}` from your module",
+            user_functions.join("`, `")
         );
     }
     Ok(ExitCode::SUCCESS)
@@ -96,6 +118,11 @@ fn spec_of(args: &ExpandArgs) -> Result<InstanceSpec, Error> {
                         Error::Usage(format!("--function `{f}` is not a WGSL function name"))
                     })
             }),
+            catalog::Param::Array => args.array.as_deref().map(|a| {
+                wavekit::expand::parse_template_arg(a)
+                    .filter(|a| matches!(a, TemplateArg::Name(_)))
+                    .ok_or_else(|| Error::Usage(format!("--array `{a}` is not a WGSL identifier")))
+            }),
             catalog::Param::Const { name, .. } => constant(&args.constants, name),
         };
         let flag = match param {
@@ -105,6 +132,7 @@ fn spec_of(args: &ExpandArgs) -> Result<InstanceSpec, Error> {
             catalog::Param::Count { .. } => "--count".to_string(),
             catalog::Param::BlockDim => "--block-dim".to_string(),
             catalog::Param::Function => "--function".to_string(),
+            catalog::Param::Array => "--array".to_string(),
             catalog::Param::Const { name, .. } => format!("--const {name}=VALUE"),
         };
         match arg {

@@ -4,6 +4,10 @@
 
 mod ballot;
 mod block;
+mod block_discontinuity;
+mod block_exchange;
+mod block_load;
+mod block_shuffle;
 mod identification;
 mod lanemask;
 mod movement;
@@ -24,6 +28,9 @@ use super::arith::float_bits;
 use super::case::Case;
 use super::expected::Expected;
 use super::value::{Value, float_of, min_normal, random_bits};
+
+pub(crate) use block_discontinuity::function_names;
+pub(crate) use block_load::array_name;
 
 /// What generators know of the dispatch they fill.
 pub struct Inputs {
@@ -160,6 +167,10 @@ pub fn cases(instance: &Instance, inputs: &mut Inputs) -> Vec<Case> {
         Family::BlockSync | Family::BlockScan | Family::BlockRadix | Family::GridSync => {
             block::cases(instance, inputs)
         }
+        Family::BlockExchange => block_exchange::cases(instance, inputs),
+        Family::BlockLoad => block_load::cases(instance, inputs),
+        Family::BlockDiscontinuity => block_discontinuity::cases(instance, inputs),
+        Family::BlockShuffle => block_shuffle::cases(instance, inputs),
     }
 }
 

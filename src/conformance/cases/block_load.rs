@@ -1,0 +1,140 @@
+//! Block loads and stores, checked over whole workgroups against a tile in
+//! workgroup memory that the case fills from its operands: what each
+//! thread's items hold after a load, what the tile holds after a store.
+
+use rand::Rng;
+
+use super::Inputs;
+use super::block_exchange::{bind_items, items_from_operands, tile_index};
+use crate::catalog::Param;
+use crate::conformance::case::{Case, CaseBuilder, Lanes};
+use crate::conformance::expected::Expected;
+use crate::conformance::value::{Value, ValueType, random_bits};
+use crate::dtype::Dtype;
+use crate::expand::Instance;
+
+/// Where the workgroup's tile starts in the case's array.
+const OFFSET: u32 = 2;
+
+/// The most items the suite passes (the largest sample of `items`).
+fn most_items() -> u32 {
+    crate::catalog::find("block::load_direct_blocked")
+        .and_then(|p| {
+            p.params.iter().find_map(|p| match p {
+                Param::Const {
+                    name: "items",
+                    samples,
+                    ..
+                } => samples.iter().copied().max(),
+                _ => None,
+            })
+        })
+        .expect("block loads take items")
+}
+
+/// Elements of the case's array for workgroups of `b` threads: the tile at
+/// [`OFFSET`] of every sampled `items`.
+fn array_len(b: u32) -> u32 {
+    OFFSET + b * most_items()
+}
+
+/// Operands that fill the array, one element per thread each.
+fn fill_operands(b: u32) -> u32 {
+    array_len(b).div_ceil(b)
+}
+
+/// The array the suite's loads and stores of `dtype` over `b` threads name.
+pub(crate) fn array_name(dtype: Dtype, b: u32) -> String {
+    format!("wk_conf_tile_{dtype}_{b}")
+}
+
+pub(super) fn cases(instance: &Instance, inputs: &mut Inputs) -> Vec<Case> {
+    let dtype = instance.dtype.expect("block loads take a dtype");
+    let b = instance.block_dim.expect("block loads take B");
+    let n = instance.constant("items");
+    let ty = ValueType::Scalar(dtype);
+    let t = dtype.wgsl();
+    let array = array_name(dtype, b);
+    let len = array_len(b);
+    let fills = fill_operands(b);
+    let name = instance.primitive.name;
+    let store = name.starts_with("store_");
+    let striped = name.ends_with("_striped");
+    let transposed = name.ends_with("_transpose");
+    let valid = inputs.rng().random_range(b * n / 2..=b * n);
+    // Fill the array: element j * b + t from operand j of thread t.
+    let mut code = String::from("workgroupBarrier();\n");
+    for j in 0..fills {
+        code.push_str(&format!(
+            "if ({j}u * threads + thread < {len}u) {{ {array}[{j}u * threads + thread] = ${j}; }}\n"
+        ));
+    }
+    code.push_str("workgroupBarrier();\n");
+    code.push_str(&items_from_operands(t, n, fills));
+    code.push_str(&format!("\n$f({OFFSET}u, {valid}u, &items);\n"));
+    if store {
+        code.push_str("workgroupBarrier();\n");
+        let reads: Vec<String> = (0..fills)
+            .map(|j| format!("{array}[min({j}u * threads + thread, {}u)]", len - 1))
+            .collect();
+        code.push_str(&format!(
+            "let r = array<{t}, {fills}>({});",
+            reads.join(", ")
+        ));
+    } else {
+        code.push_str(bind_items(n));
+    }
+    let model = move |l: &Lanes<'_>| {
+        let element = |x: u32| l.get((x / b) as usize, x % b);
+        let item = |t: u32, k: u32| l.get((fills + k) as usize, t);
+        // Tile index of thread t's item k in memory (stores of a transposed
+        // store write the blocked items, like a blocked store).
+        let index = |t: u32, k: u32| tile_index(striped, b, n, t, k);
+        let mut out = Vec::new();
+        if store {
+            let mut after: Vec<Value> = (0..len).map(element).collect();
+            for t in 0..b {
+                for k in 0..n {
+                    if index(t, k) < valid {
+                        after[(OFFSET + index(t, k)) as usize] = item(t, k);
+                    }
+                }
+            }
+            for t in 0..b {
+                for j in 0..fills {
+                    let x = j * b + t;
+                    out.push((x < len).then(|| Expected::from(after[x as usize])));
+                }
+            }
+        } else {
+            for t in 0..b {
+                for k in 0..n {
+                    out.push(if index(t, k) < valid {
+                        Some(element(OFFSET + index(t, k)).into())
+                    } else if transposed {
+                        None
+                    } else {
+                        Some(item(t, k).into())
+                    });
+                }
+            }
+        }
+        out
+    };
+    let mut builder = CaseBuilder::new(instance.spec(), instance.lowering, ty, model);
+    for _ in 0..fills + n {
+        builder = builder.operand(ty, inputs.per_invocation(|rng, _| random_bits(dtype, rng)));
+    }
+    vec![
+        builder
+            .custom(code)
+            .support(format!("var<workgroup> {array}: array<{t}, {len}>;\n"))
+            .label(format!(
+                "random bits, offset {OFFSET}, {valid} valid of {}",
+                b * n
+            ))
+            .results(if store { fills } else { n })
+            .block(b)
+            .build(),
+    ]
+}
