@@ -1,4 +1,13 @@
-#![doc = include_str!("../README.md")]
+// Ported from wgpu_sort 0.1.0 (https://github.com/KeKsBoTer/wgpu_sort, src/lib.rs
+// at commit 4cb640e, "updated to wgpu 0.20"; BSD-2-Clause, ./LICENCE) to wgpu 30
+// by wavekit's bench/peers. Upstream's text, with only the changes listed in
+// bench/peers/README.md ("PORT:" marks each one here). The style is upstream's, so
+// rustfmt skips this module and the lints below are allowed.
+#![allow(
+    dead_code,
+    clippy::all,
+    unused_parens
+)]
 /*
     This file implements a gpu version of radix sort. A good introduction to general purpose radix sort can
     be found here: http://www.codercorner.com/RadixSortRevisited.htm
@@ -89,8 +98,8 @@ impl GPUSorter {
         let pipeline_layout: wgpu::PipelineLayout =
             device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
                 label: Some("radix sort pipeline layout"),
-                bind_group_layouts: &[&bind_group_layout],
-                push_constant_ranges: &[],
+                bind_group_layouts: &[Some(&bind_group_layout)], // PORT: Option<&BindGroupLayout>
+                immediate_size: 0, // PORT: was push_constant_ranges: &[]
             });
 
         let raw_shader: &str = include_str!("radix_sort.wgsl");
@@ -137,36 +146,41 @@ impl GPUSorter {
             label: Some("Zero the histograms"),
             layout: Some(&pipeline_layout),
             module: &shader,
-            entry_point: "zero_histograms",
+            entry_point: Some("zero_histograms"), // PORT: Option<&str>
             compilation_options: Default::default(),
+            cache: None, // PORT: new field
         });
         let histogram_p = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
             label: Some("calculate_histogram"),
             layout: Some(&pipeline_layout),
             module: &shader,
-            entry_point: "calculate_histogram",
+            entry_point: Some("calculate_histogram"), // PORT: Option<&str>
             compilation_options: Default::default(),
+            cache: None, // PORT: new field
         });
         let prefix_p = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
             label: Some("prefix_histogram"),
             layout: Some(&pipeline_layout),
             module: &shader,
-            entry_point: "prefix_histogram",
+            entry_point: Some("prefix_histogram"), // PORT: Option<&str>
             compilation_options: Default::default(),
+            cache: None, // PORT: new field
         });
         let scatter_even_p = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
             label: Some("scatter_even"),
             layout: Some(&pipeline_layout),
             module: &shader,
-            entry_point: "scatter_even",
+            entry_point: Some("scatter_even"), // PORT: Option<&str>
             compilation_options: Default::default(),
+            cache: None, // PORT: new field
         });
         let scatter_odd_p = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
             label: Some("scatter_odd"),
             layout: Some(&pipeline_layout),
             module: &shader,
-            entry_point: "scatter_odd",
+            entry_point: Some("scatter_odd"), // PORT: Option<&str>
             compilation_options: Default::default(),
+            cache: None, // PORT: new field
         });
 
         return Self {
@@ -404,7 +418,7 @@ impl GPUSorter {
         });
 
         pass.set_pipeline(&self.prefix_p);
-        pass.set_bind_group(0, &bind_group, &[]);
+        pass.set_bind_group(0, bind_group, &[]); // PORT: was &bind_group (a &&BindGroup)
         pass.dispatch_workgroups(NUM_PASSES as u32, 1, 1);
     }
 

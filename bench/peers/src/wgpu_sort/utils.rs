@@ -1,3 +1,8 @@
+// Ported from wgpu_sort 0.1.0 (https://github.com/KeKsBoTer/wgpu_sort, src/utils.rs
+// at commit 4cb640e; BSD-2-Clause, ./LICENCE) to wgpu 30 by wavekit's bench/peers,
+// with only the changes listed in bench/peers/README.md ("PORT:" marks each one).
+#![allow(dead_code, clippy::all)]
+
 use std::{
     num::NonZeroU32,
     ops::{Deref, RangeBounds},
@@ -5,7 +10,7 @@ use std::{
 
 use wgpu::util::DeviceExt;
 
-use crate::GPUSorter;
+use super::GPUSorter; // PORT: a module here, not a crate
 
 #[doc(hidden)]
 /// only used for testing 
@@ -48,12 +53,12 @@ pub async fn download_buffer<T: Clone + bytemuck::Pod>(
 
     // download buffer
     let buffer_slice = download_buffer.slice(range);
-    let (tx, rx) = futures_intrusive::channel::shared::oneshot_channel();
+    let (tx, rx) = std::sync::mpsc::channel(); // PORT: std's channel, not futures_intrusive's
     buffer_slice.map_async(wgpu::MapMode::Read, move |result| tx.send(result).unwrap());
-    device.poll(wgpu::Maintain::Wait);
-    rx.receive().await.unwrap().unwrap();
+    device.poll(wgpu::PollType::wait_indefinitely()).unwrap(); // PORT: PollType, a Result
+    rx.recv().unwrap().unwrap(); // PORT: std's channel
 
-    let data = buffer_slice.get_mapped_range();
+    let data = buffer_slice.get_mapped_range().unwrap(); // PORT: a Result
     return bytemuck::cast_slice(data.deref()).to_vec();
 }
 
@@ -77,7 +82,9 @@ async fn test_sort(sorter: &GPUSorter, device: &wgpu::Device, queue: &wgpu::Queu
 
     sorter.sort(&mut encoder, queue, &sort_buffers,None);
     let idx = queue.submit([encoder.finish()]);
-    device.poll(wgpu::Maintain::WaitForSubmissionIndex(idx));
+    device
+        .poll(wgpu::PollType::Wait { submission_index: Some(idx), timeout: None })
+        .unwrap(); // PORT: PollType, a Result
 
     let sorted = download_buffer::<f32>(
         &sort_buffers.keys(),
