@@ -68,7 +68,7 @@ call's passes, medians after warm-up runs, each result checked against a CPU ref
         );
         if algorithm.contains("wgpu 30") {
             md += "- The peer is ported to wgpu 30, the wgpu wavekit uses (the release it \
-needs, wgpu 0.19/0.20, is not in the offline registry): its shader verbatim, its host code \
+needs, wgpu 0.19/0.20, is not in the local cargo registry): its shader verbatim, its host code \
 with the API's renames only (bench/peers/README.md lists every change).\n";
         }
         let mut notes: Vec<String> = Vec::new();
@@ -117,9 +117,9 @@ with the API's renames only (bench/peers/README.md lists every change).\n";
         }
         md.push('\n');
     }
-    md += "## Not measured\n\n- CubeCL (tracel-ai/cubecl, Rust GPU kernels with wgpu and CUDA \
-runtimes and a radix sort of its own): not in the offline cargo registry of the machine that \
-builds the benchmark, so not built or measured.\n";
+    md += "## Not measured\n\n- CubeCL (tracel-ai/cubecl: GPU kernels written in Rust, with wgpu \
+and CUDA runtimes): not in the local cargo registry of the machine that builds the benchmark, \
+so not built or measured.\n";
     Some(md)
 }
 
