@@ -517,7 +517,7 @@ fn run(args: &Args) -> Result<bool, String> {
 }
 
 /// Sorts, times and checks one size: the timing and whether the sort kept
-/// equal keys in input order.
+/// equal keys in input order (in both runs checked).
 fn size(
     gpu: &Gpu,
     sorter: &GPUSorter,
@@ -543,17 +543,22 @@ fn size(
         values_in: input(&values, "wk-peers values"),
         bytes: 4 * n as u64,
     };
+    // The sorter's result, checked: after the first run (on new buffers,
+    // before any timing) and after the last timed run.
+    let checked = |which: &str| -> Result<bool, String> {
+        let got_keys: Vec<u32> = gpu.read(job.buffers.keys(), job.buffers.keys_valid_size())?;
+        let got_values: Vec<u32> = gpu.read(job.buffers.values(), job.bytes)?;
+        check(&keys, &got_keys, &got_values).map_err(|e| format!("{which}: {e}"))
+    };
     let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
-    let timing = measure(&job, args);
+    let first = job.execute().and_then(|()| checked("the first run"));
+    let timing = first.and_then(|stable| Ok((measure(&job, args)?, stable)));
     if let Some(error) = pollster::block_on(scope.pop()) {
         return Err(format!("wgpu: {error}"));
     }
-    let timing = timing?;
-    // The buffers hold the last timed run's result.
-    let got_keys: Vec<u32> = gpu.read(job.buffers.keys(), job.buffers.keys_valid_size())?;
-    let got_values: Vec<u32> = gpu.read(job.buffers.values(), job.bytes)?;
-    let stable = check(&keys, &got_keys, &got_values)?;
-    Ok((timing, stable))
+    let (timing, first_stable) = timing?;
+    let stable = checked("the last timed run")?;
+    Ok((timing, first_stable && stable))
 }
 
 #[cfg(test)]
