@@ -38,6 +38,8 @@
 # MICRO_ARGS= (more flags for wavekit's micro, e.g. "--blocks-per-sm 2 --trips 4"
 # on a CPU adapter) PEERS_LOG2_LO=16 (the peers' sizes: from there, or from
 # LOG2_LO where that is above VULKAN_LOG2_HI, to VULKAN_LOG2_HI, at most 27)
+# PEERS_ARGS= (more flags for wk-peers, e.g. "--subgroup-size 32" instead of
+# wgpu_sort's guess)
 # WK_DEMOS= WK_MICRO= WK_PEERS= (binaries; default: from target/wk-bench.tar.gz, then
 # target/wk-demos and target/wk-micro, then target/release; wk-peers: then
 # bench/peers/target/release).
@@ -74,6 +76,7 @@ PARTS=${PARTS:-refs cuda cub micro vulkan peers}
 ADAPTER=${ADAPTER:-}
 SMS=${SMS:-}
 read -r -a MICRO_ARGS <<<"${MICRO_ARGS:-}"
+read -r -a PEERS_ARGS <<<"${PEERS_ARGS:-}"
 START=$(date +%s)
 
 exec > >(tee -a "$OUT/run.log") 2>&1
@@ -372,7 +375,7 @@ if has_part peers; then
     step "peers: wgpu_sort (ported to wgpu 30) 2^$peers_lo..2^$peers_hi" 150 0 \
         "$RAW/peers/wgpu_sort.jsonl" "$RAW/peers/wgpu_sort.log" \
         "$WK_PEERS" "${peers_adapter[@]}" --log2 "$peers_lo" "$peers_hi" --warmup "$WARMUP" \
-        --warmup-ms "$WARMUP_MS" --settle-ms "$SETTLE_MS" --runs "$RUNS"
+        --warmup-ms "$WARMUP_MS" --settle-ms "$SETTLE_MS" --runs "$RUNS" "${PEERS_ARGS[@]}"
 fi
 
 # ---- the end -------------------------------------------------------------------
