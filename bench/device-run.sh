@@ -10,6 +10,8 @@
 #   cub     CUB called directly (bench/ref/cub_ref.cu, built here by nvcc)
 #   micro   single subgroup ops: wavekit (CUDA, Vulkan) and CUDA C++ (bench/micro/warp_ops.cu)
 #   vulkan  every demo through wavekit on Vulkan (wgpu)
+#   peers   what a wgpu user would pick instead: wgpu_sort 0.1.0, ported to
+#           wgpu 30 (bench/peers), on the Vulkan sort's inputs and sizes
 # in that order, CUDA first because CUDA against CUB is the comparison that
 # matters most. Every step logs to its own file and the run goes on when one
 # fails or runs out of time. The results go to a staging folder, packed after
@@ -29,13 +31,18 @@
 # the GPU's clocks drop while the CPU prepares and checks inputs) LOG2_LO=10 LOG2_MID=24
 # LOG2_HI=28 VULKAN_LOG2_HI=26 FULL=0 (1: every variant at every size on both
 # back ends; takes about 9 minutes: give it BUDGET_S=570 or split it with PARTS)
-# PARTS="refs cuda cub micro vulkan" (also: tests, the wavekit::device CUDA
+# PARTS="refs cuda cub micro vulkan peers" (also: tests, the wavekit::device CUDA
 # tests; cuda_steps and vulkan_steps, the demos on their own steps) DEMOS="reduce scan ..." ADAPTER= (wgpu
 # adapter substring) SMS= (default: from PyTorch, else 132) SETUP=1 (0: skip
 # unpacking .llvm-debs and .gl, for a dry run off the device machine)
 # MICRO_ARGS= (more flags for wavekit's micro, e.g. "--blocks-per-sm 2 --trips 4"
-# on a CPU adapter) WK_DEMOS= WK_MICRO= (binaries; default: from target/wk-bench.tar.gz, then
-# target/wk-demos and target/wk-micro, then target/release).
+# on a CPU adapter) PEERS_LOG2_LO=16 (the peers' sizes: from there, or from
+# LOG2_LO where that is above VULKAN_LOG2_HI, to VULKAN_LOG2_HI, at most 27)
+# PEERS_ARGS= (more flags for wk-peers, e.g. "--subgroup-size 32" instead of
+# wgpu_sort's guess)
+# WK_DEMOS= WK_MICRO= WK_PEERS= (binaries; default: from target/wk-bench.tar.gz, then
+# target/wk-demos and target/wk-micro, then target/release; wk-peers: then
+# bench/peers/target/release).
 
 # No `set -e`: a failing step is recorded and the run goes on.
 set -uo pipefail
@@ -50,7 +57,7 @@ RAW=$STAGE/raw
 BIN=$STAGE/bin
 BUILD=$STAGE/build
 rm -rf "$STAGE"
-mkdir -p "$RAW/info" "$RAW/wavekit" "$RAW/ref" "$RAW/micro" "$BIN" "$BUILD"
+mkdir -p "$RAW/info" "$RAW/wavekit" "$RAW/ref" "$RAW/micro" "$RAW/peers" "$BIN" "$BUILD"
 
 BUDGET_S=${BUDGET_S:-330}
 RUNS=${RUNS:-20}
@@ -65,10 +72,11 @@ SETTLE_MS=${SETTLE_MS:-300}
 VK_HI=${VULKAN_LOG2_HI:-26}
 if [[ ${FULL:-0} == 1 ]]; then MID=$HI VK_HI=$HI; fi
 DEMOS=${DEMOS:-reduce scan compact histogram radix_sort contact_sort}
-PARTS=${PARTS:-refs cuda cub micro vulkan}
+PARTS=${PARTS:-refs cuda cub micro vulkan peers}
 ADAPTER=${ADAPTER:-}
 SMS=${SMS:-}
 read -r -a MICRO_ARGS <<<"${MICRO_ARGS:-}"
+read -r -a PEERS_ARGS <<<"${PEERS_ARGS:-}"
 START=$(date +%s)
 
 exec > >(tee -a "$OUT/run.log") 2>&1
@@ -169,7 +177,8 @@ WK=(env "LD_LIBRARY_PATH=/opt/wk/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD
 [[ -f target/wk-bench.tar.gz ]] && tar -xzf target/wk-bench.tar.gz -C "$BIN"
 WK_DEMOS=${WK_DEMOS:-$(first_file "$BIN/wk-demos" target/wk-demos target/release/wavekit-demos)}
 WK_MICRO=${WK_MICRO:-$(first_file "$BIN/wk-micro" target/wk-micro target/release/wavekit-micro target/release/micro)}
-echo "   binaries: $WK_DEMOS, $WK_MICRO"
+WK_PEERS=${WK_PEERS:-$(first_file "$BIN/wk-peers" bench/peers/target/release/wk-peers)}
+echo "   binaries: $WK_DEMOS, $WK_MICRO, $WK_PEERS"
 
 # ---- CUDA C++ builds, in the background while the GPU is busy --------------
 NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
@@ -192,7 +201,7 @@ INFO=$RAW/info
     lscpu >"$INFO/lscpu.txt" 2>&1
     "$NVCC" --version >"$INFO/nvcc.txt" 2>&1
     "${WK[@]}" ldd "$WK_DEMOS" >"$INFO/ldd-wk-demos.txt" 2>&1
-    sha256sum "$WK_DEMOS" "$WK_MICRO" >"$INFO/binaries.sha256" 2>&1
+    sha256sum "$WK_DEMOS" "$WK_MICRO" "$WK_PEERS" >"$INFO/binaries.sha256" 2>&1
     cp -f bench/device-run.sh "$INFO/" 2>/dev/null
 } || true
 TORCH_INFO=$(timeout 60 python3 -c 'import torch; p = torch.cuda.get_device_properties(0); print(torch.__version__, torch.version.cuda, p.multi_processor_count)' 2>"$INFO/torch-info.log")
@@ -348,8 +357,26 @@ if has_part micro; then
         "${WK[@]}" "$WK_MICRO" --backend vulkan "${micro_adapter[@]}" --sms "$SMS" --warmup 3 --runs "$RUNS" --lowering shuffle "${MICRO_ARGS[@]}"
 fi
 
-has_part vulkan && demos vulkan vulkan "$VK_HI" 0
+# The peers' step keeps a minute of the budget for itself.
+PEERS_RESERVE=0
+has_part peers && PEERS_RESERVE=60
+has_part vulkan && demos vulkan vulkan "$VK_HI" "$PEERS_RESERVE"
 has_part vulkan_steps && demos vulkan vulkan-steps "$VK_HI" 0 WAVEKIT_DEMOS_LIBRARY=0
+
+if has_part peers; then
+    # wgpu_sort 0.1.0 ported to wgpu 30 (bench/peers/README.md): the inputs
+    # of wavekit's radix_sort pairs, timed the same way, every size checked
+    # against a CPU sort; wavekit-bench's peers.md sets it beside wavekit's.
+    peers_hi=$((VK_HI < 27 ? VK_HI : 27))
+    peers_lo=${PEERS_LOG2_LO:-16}
+    ((peers_lo > peers_hi)) && peers_lo=$LO
+    peers_adapter=()
+    [[ -n $ADAPTER ]] && peers_adapter=(--adapter "$ADAPTER")
+    step "peers: wgpu_sort (ported to wgpu 30) 2^$peers_lo..2^$peers_hi" 150 0 \
+        "$RAW/peers/wgpu_sort.jsonl" "$RAW/peers/wgpu_sort.log" \
+        "$WK_PEERS" "${peers_adapter[@]}" --log2 "$peers_lo" "$peers_hi" --warmup "$WARMUP" \
+        --warmup-ms "$WARMUP_MS" --settle-ms "$SETTLE_MS" --runs "$RUNS" "${PEERS_ARGS[@]}"
+fi
 
 # ---- the end -------------------------------------------------------------------
 kill "$BUILD_PID" 2>/dev/null

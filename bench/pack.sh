@@ -3,15 +3,15 @@
 # from this machine into target/wk-bench.tar.gz (gzip: the device machine has
 # no xz for certain), then prints how much will travel with the call.
 #
-#   bash bench/pack.sh    # PREBUILT=0 skips the CUDA C++ fallbacks, MICRO=0 wk-micro, CLI=0 wavekit
+#   bash bench/pack.sh    # PREBUILT=0 skips the CUDA C++ fallbacks, MICRO=0 wk-micro, CLI=0 wavekit, PEERS=0 wk-peers
 #
 # All the binaries, .llvm-debs and .gl come to over the 64 MiB a call may
-# carry: bench/device-run.sh wants CLI=0, bench/focus-run.sh MICRO=0 PROBE=0
+# carry: bench/device-run.sh wants CLI=0 PROBE=0, bench/focus-run.sh MICRO=0 PROBE=0
 # (or NATIVE=0 without .llvm-debs for Vulkan-only steps).
 #
 # The tarball holds the stripped release binaries wk-demos (wavekit-demos),
-# wk-micro (the demos crate's `micro`) and wavekit (the CLI, for the
-# conformance suite), and the commit they were built
+# wk-micro (the demos crate's `micro`), wk-peers (bench/peers) and wavekit
+# (the CLI, for the conformance suite), and the commit they were built
 # from: about 8 MB instead of 26, which keeps the working tree, .llvm-debs
 # and .gl under the 64 MiB a call may carry.
 # Where NVIDIA's nvcc wheel is installed here (scripts/setup), it also holds
@@ -42,6 +42,13 @@ fi
 if [[ ${CLI:-1} == 1 ]]; then
     cargo build --release --locked -p wavekit-cli --bin wavekit "${features[@]}"
     strip -o "$stage/wavekit" target/release/wavekit
+fi
+# The peers (bench/peers, a workspace of its own): wgpu_sort ported to wgpu
+# 30, for bench/device-run.sh's `peers` part; about 2 MB packed. PEERS=0
+# leaves it out.
+if [[ ${PEERS:-1} == 1 ]]; then
+    cargo build --release --locked --manifest-path bench/peers/Cargo.toml
+    strip -o "$stage/wk-peers" bench/peers/target/release/wk-peers
 fi
 # The Vulkan allocation probe (issue 19), for bench/focus-run.sh's probe step.
 # PROBE=0 leaves it out (4 MiB less, for calls that carry .llvm-debs).
@@ -87,4 +94,4 @@ tree=$( (git ls-files -z; git ls-files -z --others --exclude-standard) | xargs -
 carried=$(du -cb .llvm-debs .gl target/wk-bench.tar.gz | tail -n 1 | cut -f1)
 echo "travels: $(((tree + carried) / 1048576)) MiB of 64 (working tree $((tree / 1048576)) MiB, carried $((carried / 1048576)) MiB)"
 # shellcheck disable=SC2016 # $OUT is for the device machine, not here
-echo 'device call: run(command="bash bench/device-run.sh $OUT", carry=[".llvm-debs", ".gl", "target/wk-bench.tar.gz"], timeout_s=600)'
+echo 'device call (after CLI=0 PROBE=0): run(command="bash bench/device-run.sh $OUT", carry=[".llvm-debs", ".gl", "target/wk-bench.tar.gz"], timeout_s=600)'

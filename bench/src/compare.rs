@@ -154,7 +154,7 @@ fn variant(raw: &Raw, demo: &str, name: &str, ceiling: &CopyCeiling) -> Variant 
 }
 
 /// The run of `runs` at size `n`.
-fn at<'a>(runs: &[&'a Run], n: u64) -> Option<&'a Run> {
+pub fn at<'a>(runs: &[&'a Run], n: u64) -> Option<&'a Run> {
     runs.iter().find(|r| r.n == n).copied()
 }
 

@@ -23,6 +23,9 @@ pub enum Side {
     Torch,
     /// The device-to-device copy.
     Copy,
+    /// What a user of the same API would pick instead of wavekit
+    /// (bench/peers: `wk-peers`, lines with `"side": "peer"`).
+    Peer,
 }
 
 impl Side {
@@ -45,6 +48,7 @@ impl Side {
             Side::Cub => "CUB",
             Side::Torch => "PyTorch",
             Side::Copy => "copy ceiling",
+            Side::Peer => "peer",
         }
     }
 }
@@ -106,6 +110,9 @@ pub struct Raw {
 
 #[derive(Deserialize)]
 struct RunJson {
+    /// `peer` for bench/peers' lines, whatever their `backend`.
+    #[serde(default)]
+    side: String,
     demo: String,
     variant: String,
     backend: String,
@@ -212,7 +219,11 @@ impl Raw {
                 return;
             }
         };
-        let (Some(side), Some(timing)) = (Side::of(&run.backend), run.timing) else {
+        let side = match run.side.as_str() {
+            "peer" => Some(Side::Peer),
+            _ => Side::of(&run.backend),
+        };
+        let (Some(side), Some(timing)) = (side, run.timing) else {
             return; // untimed (a correctness-only run) or an unknown back end
         };
         self.runs.push(Run {
@@ -307,5 +318,27 @@ mod tests {
         assert_eq!(run.n, 1 << 20);
         assert!((run.median_ms - 0.0123).abs() < 1e-12);
         assert!(parse_log_line("FAIL cuda reduce sum_f32 2^20: wrong").is_none());
+    }
+
+    #[test]
+    fn a_peer_line_is_a_peer_not_wavekit_vulkan() {
+        // The shape bench/peers' wk-peers writes.
+        let line = r#"{"demo":"radix_sort","variant":"pairs","backend":"vulkan","side":"peer",
+            "device":"llvmpipe","algorithm":"wgpu_sort 0.1.0 (ported to wgpu 30)",
+            "impl":"wgpu_sort::GPUSorter::sort","note":"","n":1024,"bytes":69632,
+            "timing":{"median_ms":2.5,"min_ms":2.0,"runs":2,"batches":1,"settled":true}}"#;
+        let mut raw = Raw::default();
+        raw.add(
+            serde_json::from_str(line).expect("JSON"),
+            Path::new("peers.jsonl"),
+        );
+        raw.add(
+            serde_json::from_str(&line.replace(r#""side":"peer","#, "")).expect("JSON"),
+            Path::new("wavekit.json"),
+        );
+        assert!(raw.warnings.is_empty(), "{:?}", raw.warnings);
+        let sides: Vec<Side> = raw.runs.iter().map(|r| r.side).collect();
+        assert_eq!(sides, [Side::Peer, Side::Vulkan]);
+        assert_eq!(raw.runs[0].median_ms, 2.5);
     }
 }

@@ -1,7 +1,7 @@
 //! `wavekit-bench`: turns the raw results of a device run
 //! (bench/device-run.sh, unpacked from its `bench-raw.tar.gz`) into the
 //! benchmark folder: a markdown table and a plot (PNG + SVG) per demo, the
-//! micro-benchmark table, and a README.
+//! micro-benchmark table, the peers' table (`peers.md`), and a README.
 //!
 //! ```text
 //! cargo run --release --manifest-path bench/Cargo.toml -- \
@@ -11,6 +11,7 @@
 mod cliff;
 mod compare;
 mod data;
+mod peers;
 mod plot;
 mod table;
 
@@ -112,9 +113,19 @@ fn run(args: Args) -> Result<(), String> {
     if !raw.micro.is_empty() {
         write("micro.md", table::micro_page(&raw.micro, &cx))?;
     }
+    let peers = peers::page(&raw, &gpu, &date);
+    if let Some(page) = &peers {
+        write("peers.md", page.clone())?;
+    }
     write(
         "README.md",
-        table::readme(&demos, !raw.micro.is_empty(), &out_name, &cx),
+        table::readme(
+            &demos,
+            !raw.micro.is_empty(),
+            peers.is_some(),
+            &out_name,
+            &cx,
+        ),
     )?;
     if let Some(cliff) = cliff::check(&raw) {
         write("cliff.md", cliff.page)?;

@@ -196,7 +196,13 @@ fastest CUDA C++ call's (above 1: wavekit faster).\n\n";
 
 /// The benchmark folder's README: where it ran, how to reproduce, a summary
 /// at the largest size of each variant, and what is missing.
-pub fn readme(demos: &[Demo], has_micro: bool, out_name: &str, cx: &Context<'_>) -> String {
+pub fn readme(
+    demos: &[Demo],
+    has_micro: bool,
+    has_peers: bool,
+    out_name: &str,
+    cx: &Context<'_>,
+) -> String {
     let info = |k: &str| {
         cx.raw
             .info
@@ -255,6 +261,10 @@ binaries and libraries (bench/README.md):\n\n```sh\n";
     }
     if has_micro {
         md += "- [micro.md](micro.md): single subgroup ops against CUDA C++ (CUB, intrinsics)\n";
+    }
+    if has_peers {
+        md +=
+            "- [peers.md](peers.md): wavekit's Vulkan sort against wgpu_sort (ported to wgpu 30)\n";
     }
     let failed: Vec<&Vec<String>> = cx
         .raw
