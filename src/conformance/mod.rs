@@ -54,6 +54,8 @@ pub struct Options {
     pub ops: Vec<String>,
     /// Run only instances of these dtypes, and ops without one (all when empty).
     pub dtypes: Vec<crate::Dtype>,
+    /// Leave out the ops of these families.
+    pub skip_families: Vec<Family>,
 }
 
 impl Default for Options {
@@ -63,6 +65,7 @@ impl Default for Options {
             lowerings: Lowering::ALL.to_vec(),
             ops: Vec::new(),
             dtypes: Vec::new(),
+            skip_families: Vec::new(),
         }
     }
 }
@@ -92,11 +95,12 @@ fn plan(
         // their own `B` threads.
         let mut batches: BTreeMap<(Family, u32), Vec<(usize, case::Case)>> = BTreeMap::new();
         for primitive in catalog::primitives() {
-            let selected = options.ops.is_empty()
+            let selected = (options.ops.is_empty()
                 || options
                     .ops
                     .iter()
-                    .any(|o| primitive.qualified_name().contains(o.as_str()));
+                    .any(|o| primitive.qualified_name().contains(o.as_str())))
+                && !options.skip_families.contains(&primitive.family);
             // Each op runs under every requested lowering it offers, or once
             // (in the first pass) under its own when it offers none of them.
             let requested = primitive

@@ -32,6 +32,10 @@ pub struct CheckArgs {
     /// comma-separated).
     #[arg(long, value_delimiter = ',')]
     dtype: Vec<String>,
+    /// Leave out the ops of this family, by the name `wavekit list` shows
+    /// (`block exchange`; repeatable).
+    #[arg(long, value_name = "FAMILY")]
+    skip_family: Vec<String>,
 }
 
 pub fn run(args: &CheckArgs) -> Result<ExitCode, Error> {
@@ -50,11 +54,17 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, Error> {
         .iter()
         .map(|l| l.parse::<Lowering>())
         .collect::<Result<Vec<_>, _>>()?;
+    let skip_families = args
+        .skip_family
+        .iter()
+        .map(|name| family_named(name))
+        .collect::<Result<Vec<_>, _>>()?;
     let gpu = args.device.open()?;
     let mut options = Options {
         seed: args.seed,
         ops: args.op.clone(),
         dtypes,
+        skip_families,
         ..Options::default()
     };
     if !lowerings.is_empty() {
@@ -82,6 +92,24 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, Error> {
     } else {
         ExitCode::FAILURE
     })
+}
+
+/// The family `wavekit list` calls `name`.
+fn family_named(name: &str) -> Result<catalog::Family, Error> {
+    let mut families: Vec<catalog::Family> = catalog::primitives().map(|p| p.family).collect();
+    families.sort_by_key(|f| f.name());
+    families.dedup();
+    families
+        .iter()
+        .copied()
+        .find(|f| f.name() == name)
+        .ok_or_else(|| {
+            let names: Vec<&str> = families.iter().map(|f| f.name()).collect();
+            Error::Usage(format!(
+                "--skip-family `{name}`: expected one of {}",
+                names.join(", ")
+            ))
+        })
 }
 
 /// `--op NAME` selects the ops whose qualified name contains `NAME`; one
