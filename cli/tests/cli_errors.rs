@@ -673,3 +673,13 @@ fn vulkan_without_a_driver_says_what_is_missing() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// `wavekit check --skip-family` takes a family's name as `wavekit list`
+/// shows it; another is refused before an adapter is opened.
+#[test]
+fn an_unknown_family_to_skip_is_refused() {
+    assert_one_line_error(
+        &["check", "--skip-family", "block exchanges"],
+        "--skip-family `block exchanges`: expected one of",
+    );
+}
