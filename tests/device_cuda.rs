@@ -1138,22 +1138,16 @@ fn out_of_memory_is_an_error_and_the_device_goes_on() {
 }
 
 /// Set in the child processes of the fault tests: a device fault poisons
-/// the whole CUDA context of a process, so each runs alone.
+/// the whole CUDA context of a process, so each test runs itself again in
+/// a process of its own, which does the work and prints what it saw.
 const FAULT_CHILD: &str = "WAVEKIT_CUDA_FAULT_CHILD";
 
-/// Runs test `name` of this binary in a process of its own (at most two
-/// minutes) and returns what it printed.
+/// Runs test `name` of this binary again in a process of its own, with
+/// [`FAULT_CHILD`] set (at most a minute), and returns what it printed.
 fn in_own_process(name: &str) -> String {
     let started = std::time::Instant::now();
     let mut child = std::process::Command::new(std::env::current_exe().expect("the test binary"))
-        .args([
-            "--exact",
-            name,
-            "--ignored",
-            "--nocapture",
-            "--test-threads",
-            "1",
-        ])
+        .args(["--exact", name, "--nocapture", "--test-threads", "1"])
         .env(FAULT_CHILD, "1")
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
@@ -1238,13 +1232,10 @@ fn fresh_device_works() -> String {
     }
 }
 
-#[test]
-#[ignore = "a child of a_device_fault_is_an_error_naming_the_kernel"]
-fn fault_child() {
+/// The child of [`a_device_fault_is_an_error_naming_the_kernel`]: the
+/// fault, a call after it, and a new device.
+fn fault_in_this_process() {
     use wavekit::runner::{Binding, Gpu};
-    if std::env::var_os(FAULT_CHILD).is_none() {
-        return;
-    }
     let gpu = Gpu::open_cuda(0).expect("opens");
     let kernel = unchecked_kernel(&gpu, OUT_OF_BOUNDS, "reads_past_the_end");
     let index = (15u32 << 28).to_le_bytes();
@@ -1274,10 +1265,13 @@ fn fault_child() {
 /// included.
 #[test]
 fn a_device_fault_is_an_error_naming_the_kernel() {
+    if std::env::var_os(FAULT_CHILD).is_some() {
+        return fault_in_this_process();
+    }
     if context().is_none() {
         return;
     }
-    let text = in_own_process("fault_child");
+    let text = in_own_process("a_device_fault_is_an_error_naming_the_kernel");
     let fault = line(&text, "FAULT:");
     assert!(
         fault.contains("reads_past_the_end") && fault.contains("ILLEGAL_ADDRESS"),
@@ -1291,13 +1285,10 @@ fn a_device_fault_is_an_error_naming_the_kernel() {
     assert!(reopen.contains("ILLEGAL_ADDRESS"), "{reopen}");
 }
 
-#[test]
-#[ignore = "a child of a_kernel_that_never_ends_times_out"]
-fn timeout_child() {
+/// The child of [`a_kernel_that_never_ends_times_out`]: the time-out, then
+/// dropping the device and the kernel.
+fn never_ending_kernel_in_this_process() {
     use wavekit::runner::{Binding, Gpu};
-    if std::env::var_os(FAULT_CHILD).is_none() {
-        return;
-    }
     let gpu = Gpu::open_cuda(0).expect("opens");
     gpu.set_wait_limit(Some(std::time::Duration::from_secs(2)));
     let kernel = unchecked_kernel(&gpu, NEVER_ENDS, "never_ends");
@@ -1320,10 +1311,13 @@ fn timeout_child() {
 /// waiting, and the process exits (which ends the kernel).
 #[test]
 fn a_kernel_that_never_ends_times_out() {
+    if std::env::var_os(FAULT_CHILD).is_some() {
+        return never_ending_kernel_in_this_process();
+    }
     if context().is_none() {
         return;
     }
-    let text = in_own_process("timeout_child");
+    let text = in_own_process("a_kernel_that_never_ends_times_out");
     let timeout = line(&text, "TIMEOUT:");
     assert!(
         timeout.contains("never_ends") && timeout.contains("not finished after 2s"),

@@ -3,7 +3,8 @@
 
 use std::borrow::Cow;
 use std::mem::ManuallyDrop;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use wgpu::util::DeviceExt;
@@ -21,8 +22,8 @@ pub struct WgpuDevice {
     queue: ManuallyDrop<wgpu::Queue>,
     info: wgpu::AdapterInfo,
     target: Target,
-    /// How long a wait may take, in microseconds (0: for ever).
-    wait_limit: AtomicU64,
+    /// How long a wait may take (`None`: for ever).
+    wait_limit: Mutex<Option<Duration>>,
     /// Whether a wait ran past the limit: the device may still be running
     /// the work it waited for.
     timed_out: AtomicBool,
@@ -92,7 +93,7 @@ impl WgpuDevice {
             queue: ManuallyDrop::new(queue),
             info,
             target,
-            wait_limit: AtomicU64::new(0),
+            wait_limit: Mutex::new(None),
             timed_out: AtomicBool::new(false),
         })
     }
@@ -109,19 +110,13 @@ impl WgpuDevice {
 
     /// Sets how long a wait for the device may take (`None`: for ever).
     pub fn set_wait_limit(&self, limit: Option<Duration>) {
-        let micros = limit.map_or(0, |d| {
-            u64::try_from(d.as_micros()).unwrap_or(u64::MAX).max(1)
-        });
-        self.wait_limit.store(micros, Ordering::Relaxed);
+        *self.wait_limit.lock().unwrap_or_else(|e| e.into_inner()) = limit;
     }
 
     /// Waits for everything submitted, within the wait limit; `what` names
     /// what is waited for in the error.
     pub(super) fn wait(&self, what: &str) -> Result<(), Error> {
-        let limit = match self.wait_limit.load(Ordering::Relaxed) {
-            0 => None,
-            micros => Some(Duration::from_micros(micros)),
-        };
+        let limit = *self.wait_limit.lock().unwrap_or_else(|e| e.into_inner());
         let poll = self.device.poll(wgpu::PollType::Wait {
             submission_index: None,
             timeout: limit,

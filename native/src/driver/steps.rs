@@ -223,27 +223,26 @@ pub(super) fn wait<D: Driver>(driver: &D, what: impl Display) -> Result<(), Nati
     let Some(limit) = driver.wait_limit().get() else {
         return driver.synchronize().map_err(|e| driver.fail(what, e));
     };
-    match poll(driver, limit).map_err(|e| driver.fail(&what, e))? {
-        Some(()) => driver.synchronize().map_err(|e| driver.fail(what, e)),
-        None => {
-            driver.wait_limit().time_out();
-            Err(NativeError::Timeout {
-                what: what.to_string(),
-                limit,
-            })
-        }
+    if finished_within(driver, limit).map_err(|e| driver.fail(&what, e))? {
+        return driver.synchronize().map_err(|e| driver.fail(what, e));
     }
+    driver.wait_limit().time_out();
+    Err(NativeError::Timeout {
+        what: what.to_string(),
+        limit,
+    })
 }
 
-/// Polls until everything queued has finished (`Some`) or `limit` has
-/// passed (`None`); a runtime that cannot poll waits.
-fn poll<D: Driver>(driver: &D, limit: Duration) -> Result<Option<()>, D::Error> {
+/// Polls until everything queued has finished (`true`) or `limit` has
+/// passed (`false`); a runtime that cannot poll says `true` at once (the
+/// synchronisation after it then waits).
+fn finished_within<D: Driver>(driver: &D, limit: Duration) -> Result<bool, D::Error> {
     let start = Instant::now();
     let mut pause = Duration::from_micros(20);
     loop {
         match driver.finished()? {
-            Some(true) | None => return Ok(Some(())),
-            Some(false) if start.elapsed() >= limit => return Ok(None),
+            Some(true) | None => return Ok(true),
+            Some(false) if start.elapsed() >= limit => return Ok(false),
             Some(false) => {
                 std::thread::sleep(pause);
                 pause = (pause * 2).min(Duration::from_millis(1));
