@@ -13,6 +13,12 @@
 #   shapes       the OneSweep sort at 2^SHAPES_LOG2 for each shape in SHAPES
 #                (WAVEKIT_ONESWEEP_SHAPE, demos/src/radix_sort/onesweep.rs)
 #                through SHAPES_BACKEND (cuda; or vulkan)
+#   params       DEMOS (VARIANT's variants) through PARAMS_BACKEND (cuda; or
+#                vulkan, or "cuda vulkan") at 2^LOG2_LO..2^LOG2_HI once per entry
+#                of PARAMS, each a WAVEKIT_SHADER_PARAMS value
+#                (wavekit::device::debug::with_shader_params: the shader
+#                variants, e.g. "- PEERS=2u WIDE_COUNTERS=true,PEERS=2u";
+#                "-" is the defaults)
 #   profile      Nsight Compute on the OneSweep sort at 2^PROFILE_LOG2 (24):
 #                wavekit's kernels and CUB's onesweep kernels
 #   cub          CUB's DeviceScan, DeviceSelect and DeviceRadixSort on the
@@ -117,6 +123,19 @@ if has shapes; then
         run 120 "radix_sort shape $shape $SHAPES_BACKEND 2^$SHAPES_LOG2" env WAVEKIT_ONESWEEP_SHAPE="$shape" \
             "${WK[@]}" "$BIN/wk-demos" radix_sort "${SHAPE_VARIANTS[@]}" --backend "$SHAPES_BACKEND" \
             --log2 "$SHAPES_LOG2..=$SHAPES_LOG2" --warmup "$WARMUP" --warmup-ms "$WARMUP_MS" --runs "$RUNS"
+    done
+fi
+if has params; then
+    for backend in ${PARAMS_BACKEND:-cuda}; do
+        for params in ${PARAMS:--}; do
+            [[ $params == - ]] && params=
+            for demo in $DEMOS; do
+                run 200 "$demo $backend 2^$LO..2^$HI, shader params [${params}]" \
+                    env WAVEKIT_SHADER_PARAMS="$params" "${WK[@]}" "$BIN/wk-demos" "$demo" "${VARIANTS[@]}" \
+                    --backend "$backend" --log2 "$LO..=$HI" --warmup "$WARMUP" --warmup-ms "$WARMUP_MS" \
+                    --runs "$RUNS"
+            done
+        done
     done
 fi
 if has profile; then

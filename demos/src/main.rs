@@ -99,7 +99,21 @@ fn main() -> ExitCode {
         },
         Err(_) => Default::default(),
     };
-    match wavekit::device::debug::with_look_back(look_back, || run(Args::parse())) {
+    // WAVEKIT_SHADER_PARAMS: device shader parameters given to every
+    // algorithm object built here (`PEERS=2u,WIDE_COUNTERS=true`), to
+    // measure a shader's variants (wavekit::device::debug).
+    let params = match std::env::var("WAVEKIT_SHADER_PARAMS") {
+        Ok(text) => match wavekit::device::debug::parse_shader_params(&text) {
+            Ok(params) => params,
+            Err(error) => {
+                eprintln!("error: WAVEKIT_SHADER_PARAMS: {error}");
+                return ExitCode::from(2);
+            }
+        },
+        Err(_) => Vec::new(),
+    };
+    let run_all = || wavekit::device::debug::with_shader_params(params, || run(Args::parse()));
+    match wavekit::device::debug::with_look_back(look_back, run_all) {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::FAILURE,
         Err(error) => {

@@ -71,6 +71,7 @@ fn kernels() -> Vec<DemoKernel> {
             pairs,
             subgroups: 32..=32,
             spin_with_rmw: false,
+            cuda: true,
         };
         let edits = config.edits();
         let mut edits: Vec<(&str, &str)> = edits.iter().map(|(f, t)| (*f, t.as_str())).collect();

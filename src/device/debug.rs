@@ -15,7 +15,7 @@
 //! # let _ = scan; Ok(()) }
 //! ```
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 
 /// How the look-back of the objects built under [`with_look_back`]
 /// behaves. The default is what every object gets: no stalls, the
@@ -44,6 +44,7 @@ pub struct LookBackDebug {
 }
 
 thread_local! {
+    static PARAMS: RefCell<Vec<(&'static str, String)>> = const { RefCell::new(Vec::new()) };
     static LOOK_BACK: Cell<LookBackDebug> = const {
         Cell::new(LookBackDebug { stall_every: 0, fallback: None, spins: 0 })
     };
@@ -109,4 +110,52 @@ impl LookBackDebug {
         }
         params
     }
+}
+
+/// Runs `build` with `params` given to every device shader composed on
+/// this thread that declares them (a `const NAME` of the shader's own
+/// file; a shader without the declaration ignores it), after the
+/// algorithm's own choices, then restores the previous ones (also when
+/// `build` panics). For benchmarks that compare an algorithm's variants,
+/// e.g. the OneSweep rank's `PEERS` and `WIDE_COUNTERS`: a value the
+/// shader was not written for may give wrong results or fail to compile.
+pub fn with_shader_params<R>(params: Vec<(&'static str, String)>, build: impl FnOnce() -> R) -> R {
+    struct Restore(Vec<(&'static str, String)>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            PARAMS.with(|cell| *cell.borrow_mut() = std::mem::take(&mut self.0));
+        }
+    }
+    let _restore = Restore(PARAMS.with(|cell| cell.replace(params)));
+    build()
+}
+
+/// The shader parameters `text` names, `NAME=VALUE` separated by commas
+/// (`PEERS=2u,WIDE_COUNTERS=true`), for [`with_shader_params`]. The names
+/// are leaked: parse once per process.
+pub fn parse_shader_params(text: &str) -> Result<Vec<(&'static str, String)>, String> {
+    text.split(',')
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .map(|part| {
+            let (name, value) = part
+                .split_once('=')
+                .ok_or_else(|| format!("shader parameter `{part}`: not NAME=VALUE"))?;
+            let (name, value) = (name.trim(), value.trim());
+            let word =
+                |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+            if !word(name) || !word(value) {
+                return Err(format!(
+                    "shader parameter `{part}`: NAME and VALUE are WGSL words (`PEERS=2u`)"
+                ));
+            }
+            let name: &'static str = Box::leak(name.to_string().into_boxed_str());
+            Ok((name, value.to_string()))
+        })
+        .collect()
+}
+
+/// The parameters [`with_shader_params`] gives on this thread.
+pub(crate) fn shader_params() -> Vec<(&'static str, String)> {
+    PARAMS.with(|cell| cell.borrow().clone())
 }

@@ -23,6 +23,9 @@ pub(crate) struct Shader {
     name: &'static str,
     text: String,
     params: Vec<Param>,
+    /// [`debug::with_shader_params`](super::debug::with_shader_params)'s
+    /// values when the shader was made: set last, where declared.
+    overrides: Vec<(&'static str, String)>,
 }
 
 /// One parameter given a value.
@@ -41,6 +44,7 @@ impl Shader {
             name,
             text: shaders::source(name)?,
             params: Vec::new(),
+            overrides: super::debug::shader_params(),
         })
     }
 
@@ -83,7 +87,13 @@ impl Shader {
     /// The text with every parameter set.
     pub fn text(&self) -> Result<String, Error> {
         let mut lines: Vec<String> = self.text.lines().map(str::to_string).collect();
-        for param in &self.params {
+        let overrides = self
+            .overrides
+            .iter()
+            .filter(|(name, _)| lines.iter().any(|line| declares_value(line, name)))
+            .map(|(name, value)| Param::Value(name, value.clone()));
+        let params: Vec<Param> = self.params.iter().cloned().chain(overrides).collect();
+        for param in &params {
             let (name, found) = match param {
                 Param::Value(name, _) => (*name, self.find(&lines, name, declares_value)?),
                 Param::Function(name, _) => (*name, self.find(&lines, name, declares_function)?),

@@ -130,6 +130,7 @@ impl Kernel {
                     pairs: false,
                     subgroups: 32..=32,
                     spin_with_rmw: false,
+                    cuda: false,
                 };
                 let edits = config.edits();
                 let edits: Vec<(&str, &str)> =

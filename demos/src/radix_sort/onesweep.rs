@@ -41,6 +41,9 @@ pub struct PassConfig {
     pub subgroups: std::ops::RangeInclusive<u32>,
     /// Spin with atomicOr(x, 0) (CPU adapters) rather than atomicLoad.
     pub spin_with_rmw: bool,
+    /// The native CUDA back end: the rank as `wavekit::device` builds it
+    /// there (CUB's ballots, and full-word counters with values).
+    pub cuda: bool,
 }
 
 impl PassConfig {
@@ -75,17 +78,25 @@ impl PassConfig {
                 "const NARROW = false;",
                 format!("const NARROW = {};", *self.subgroups.end() <= 32),
             ),
+            (
+                "const PEERS = 0u;",
+                format!("const PEERS = {}u;", if self.cuda { 2 } else { 0 }),
+            ),
+            (
+                "const WIDE_COUNTERS = false;",
+                format!("const WIDE_COUNTERS = {};", self.cuda && self.pairs),
+            ),
         ]
     }
 }
 
 impl Shape {
-    /// The shape on the native back ends (CUDA, HIP): 512 × 12 keys,
-    /// 512 × 8 with values (measured: see `shape_for`).
+    /// The shape on the native back ends (CUDA, HIP): 512 × 15 keys,
+    /// 512 × 12 with values (measured: see `shape_for`).
     pub fn native(pairs: bool) -> Shape {
         Shape {
             block: 512,
-            items: if pairs { 8 } else { 12 },
+            items: if pairs { 12 } else { 15 },
         }
     }
 
@@ -104,14 +115,14 @@ impl Shape {
     }
 }
 
-/// The first shape the device holds of: on the native back ends 512 × 12
-/// keys (512 × 8 with values), then 512 × 6, 256 × 8 and 128 × 8; through
+/// The first shape the device holds of: on the native back ends 512 × 15
+/// keys (512 × 12 with values), then 512 × 6, 256 × 8 and 128 × 8; through
 /// wgpu the same without the first. 512 threads need subgroups of at least
 /// 16 lanes (the counter rows) and the adapter's limits; 128 serves 4-lane
-/// subgroups. Measured on an H100 (docs/benchmarks/2026-11-24b-h100/NOTES.md):
-/// through CUDA at 2^26 keys, 2.09 ms at 512 × 12 against 2.19 at 512 × 15
-/// and 2.49 at 512 × 8, pairs 2.90 ms at 512 × 8 against 2.94 at 512 × 10
-/// and 3.53 at 512 × 12; through Vulkan at 2^24, keys 0.85 ms at 512 × 6
+/// subgroups. Measured on an H100: through CUDA at 2^26 keys with CUB's
+/// ballots, 1.67 ms at 512 × 15 against 1.82 at 512 × 12 and 2.40 at
+/// 512 × 16, pairs 2.34 ms at 512 × 12 with full-word counters against 2.50
+/// at 512 × 10 (docs/benchmarks/2026-11-26e-h100-sort); through Vulkan at 2^24, keys 0.85 ms at 512 × 6
 /// against 0.90 at 512 × 12, pairs 0.94 ms at 512 × 6 against 1.03 at
 /// 512 × 12 and 4.27 at 512 × 8.
 fn shape_for(ctx: &Ctx<'_>, min: u32, pairs: bool) -> Result<Shape, Error> {
@@ -167,6 +178,35 @@ fn forced_shape() -> Result<Option<Shape>, Error> {
     Ok(Some(Shape { block, items }))
 }
 
+/// `WAVEKIT_SHADER_PARAMS` (`NAME=VALUE,...`, as the library's
+/// `wavekit::device::debug::with_shader_params` takes it) as edits of the
+/// shader's `const NAME = ...;` lines, so that the demo's own steps
+/// (`WAVEKIT_DEMOS_LIBRARY=0`, e.g. with a forced shape) measure the same
+/// variants as the library.
+fn shader_params() -> Result<Vec<(&'static str, String)>, Error> {
+    let Ok(text) = std::env::var("WAVEKIT_SHADER_PARAMS") else {
+        return Ok(Vec::new());
+    };
+    let params = wavekit::device::debug::parse_shader_params(&text)
+        .map_err(|e| Error::Usage(format!("WAVEKIT_SHADER_PARAMS: {e}")))?;
+    params
+        .into_iter()
+        .map(|(name, value)| {
+            let head = format!("const {name} = ");
+            let line = SOURCE
+                .lines()
+                .find(|line| line.starts_with(&head))
+                .ok_or_else(|| {
+                    Error::Usage(format!(
+                        "WAVEKIT_SHADER_PARAMS: radix_onesweep.wgsl declares no `const {name}`"
+                    ))
+                })?;
+            let line: &'static str = Box::leak(line.to_string().into_boxed_str());
+            Ok((line, format!("{head}{value};")))
+        })
+        .collect()
+}
+
 /// The kernels of the OneSweep sort, composed for one device.
 pub struct OneSweep {
     histogram: Kernel,
@@ -208,8 +248,10 @@ impl OneSweep {
             pairs,
             subgroups: min..=max,
             spin_with_rmw: cpu,
+            cuda: ctx.gpu.target().backend == wavekit::Backend::Cuda,
         };
-        let edits = config.edits();
+        let mut edits = config.edits();
+        edits.extend(shader_params()?);
         let compose = |pass: usize| {
             let pass_decl = format!("const PASS = {pass}u;");
             let mut all: Vec<(&str, &str)> = vec![("const PASS = 0u;", &pass_decl)];

@@ -18,6 +18,12 @@
 //!   (`vec2<u32> -> vec4<u32>`, `templates/subgroup/ballot.wgsl.j2`): the
 //!   ballot loop of `match_any` becomes one `match.any.sync.b32`/`.b64`
 //!   (sm_70+), the 64-bit key rebuilt from its two words.
+//! - `wk_sg_match_bits8` (`u32 -> u32`, the OneSweep pass of
+//!   `src/device/shaders/radix_onesweep.wgsl`): the lanes of a full warp
+//!   whose 8-bit digit equals this lane's, eight ballots as CUB's
+//!   `MatchAny<8>` writes them (per bit `and`, `setp`, `vote.ballot`,
+//!   `@!p not`, `and`): LLVM otherwise tests each bit twice, once shifted
+//!   for the vote's predicate and once masked for the complement.
 
 use inkwell::attributes::{Attribute, AttributeLoc};
 use inkwell::types::BasicTypeEnum;
@@ -50,6 +56,12 @@ pub fn body<'ctx>(
             return Ok(None);
         }
         return Ok(Some(barrier_vote(cx, vote, arg.into_int_value())?.into()));
+    }
+    if name == "wk_sg_match_bits8" {
+        if !is_i32(arg) || ret.is_none_or(|r| !r.is_int_type()) {
+            return Ok(None);
+        }
+        return Ok(Some(match_bits(cx, arg.into_int_value(), 8)?.into()));
     }
     let key = match name {
         "wk_sg_match_key32" if is_i32(arg) => arg.into_int_value(),
@@ -123,6 +135,44 @@ fn barrier_vote<'ctx>(
         .try_as_basic_value()
         .basic()
         .ok_or_else(|| NativeError::Llvm("barrier.red returned nothing".into()))?
+        .into_int_value())
+}
+
+/// The lanes of a full warp whose low `bits` bits of `digit` equal this
+/// lane's: one ballot per bit, complemented where the bit is clear.
+fn match_bits<'ctx>(
+    cx: &Cx<'_, 'ctx>,
+    digit: IntValue<'ctx>,
+    bits: u32,
+) -> Result<IntValue<'ctx>, NativeError> {
+    let mut text = String::from("{ .reg .pred %wkp; .reg .b32 %wkm, %wkt; mov.b32 $0, -1; ");
+    for bit in 0..bits {
+        text += &format!(
+            "and.b32 %wkt, $1, {}; setp.ne.u32 %wkp, %wkt, 0; \
+             vote.sync.ballot.b32 %wkm, %wkp, -1; @!%wkp not.b32 %wkm, %wkm; \
+             and.b32 $0, $0, %wkm; ",
+            1u32 << bit
+        );
+    }
+    text += "}";
+    let i32t = cx.context.i32_type();
+    let fn_type = i32t.fn_type(&[i32t.into()], false);
+    let asm =
+        cx.context
+            .create_inline_asm(fn_type, text, "=&r,r".into(), false, false, None, false);
+    let call = cx
+        .builder
+        .build_indirect_call(fn_type, asm, &[digit.into()], "")
+        .map_err(llvm_error)?;
+    let convergent = Attribute::get_named_enum_kind_id("convergent");
+    call.add_attribute(
+        AttributeLoc::Function,
+        cx.context.create_enum_attribute(convergent, 0),
+    );
+    Ok(call
+        .try_as_basic_value()
+        .basic()
+        .ok_or_else(|| NativeError::Llvm("the ballots returned nothing".into()))?
         .into_int_value())
 }
 

@@ -10,7 +10,7 @@ use crate::device::context::{Context, Op, Pipeline, TempLayout, writable};
 use crate::device::shader::Shader;
 use crate::error::Error;
 use crate::expand::ValidModule;
-use crate::target::EMULATED_MAX_THREADS;
+use crate::target::{Backend, EMULATED_MAX_THREADS};
 
 /// Digits per pass.
 const RADIX: u64 = 256;
@@ -31,7 +31,8 @@ impl Shape {
     /// Workgroup memory of the pass kernel at subgroups of at least `min`
     /// lanes: the u16 counter rows, the staging tile, the per-digit counts,
     /// first positions and bases, the block scan's partials and the tile
-    /// slot (bytes).
+    /// slot (bytes). Native shapes may take full-word counter rows
+    /// ([`Rank::wide_counters`]), twice as large.
     fn workgroup_bytes(self, min: u32) -> u64 {
         let rows = u64::from(self.block / min);
         let words = rows * 128
@@ -42,11 +43,13 @@ impl Shape {
         4 * words
     }
 
-    /// On CUDA, 512 × 12 (32-bit keys alone) or 512 × 8 (with values),
-    /// 512 × 6 for 64-bit keys: measured through CUDA on an H100 at 2^26
-    /// keys, 2.09 ms at 512 × 12 against 2.19 at 512 × 15 and 2.49 at
-    /// 512 × 8, pairs 2.90 ms at 512 × 8 against 2.94 at 512 × 10 and 3.53
-    /// at 512 × 12 (docs/benchmarks/2026-11-24b-h100/NOTES.md).
+    /// On CUDA and HIP, 512 × 15 (32-bit keys alone) or 512 × 12 (with
+    /// values, and full-word counters: [`Rank::for_context`]), 512 × 6 for
+    /// 64-bit keys: measured through CUDA on an H100 at 2^26 keys with the
+    /// rank's CUB-style ballots, keys 1.67 ms at 512 × 15 against 1.82 at
+    /// 512 × 12, 2.00 at 512 × 10 and 2.40 at 512 × 16; pairs 2.34 ms at
+    /// 512 × 12 (full-word counters) against 2.36 at 256 × 24, 2.50 at
+    /// 512 × 10 and 2.68 at 512 × 8 (docs/benchmarks/2026-11-26e-h100-sort).
     ///
     /// Through wgpu, the first shape the device holds: 512 × 6 (subgroups
     /// of at least 16 lanes, for the counter rows), else 256 × 8 (at least
@@ -64,11 +67,11 @@ impl Shape {
                 (true, _) => wide,
                 (false, false) => Shape {
                     block: 512,
-                    items: 12,
+                    items: 15,
                 },
                 (false, true) => Shape {
                     block: 512,
-                    items: 8,
+                    items: 12,
                 },
             };
         };
@@ -83,6 +86,34 @@ impl Shape {
         Shape {
             block: if min >= 8 { 256 } else { 128 },
             items: 8,
+        }
+    }
+}
+
+/// How the pass kernel ranks a tile (`PEERS` and `WIDE_COUNTERS` in
+/// `radix_onesweep.wgsl`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Rank {
+    /// The peers' ballots as `wk_sg_match_bits8`, which the CUDA back end
+    /// writes as CUB's MatchAny (`PEERS = 2u`).
+    pub match_bits: bool,
+    /// Full-word counter rows instead of u16 halves.
+    pub wide_counters: bool,
+}
+
+impl Rank {
+    /// On CUDA, the ballots as CUB writes them (an H100 at 2^26: keys
+    /// 2.14 -> 1.89 ms, pairs 2.94 -> 2.82 at 512 × 12; `match.any.sync`
+    /// instead took 3.18 and 3.63 ms), and with values full-word counters
+    /// (pairs 2.82 -> 2.68 ms at 512 × 12; keys unchanged). Through
+    /// Vulkan the full-word counters were slower (2^26 keys 3.19 -> 4.91
+    /// ms), and the ballots have no other form there: both off
+    /// (docs/benchmarks/2026-11-26e-h100-sort).
+    pub fn for_context(ctx: &Context, options: &RadixSortOptions) -> Rank {
+        let cuda = ctx.target.backend == Backend::Cuda && !ctx.target.is_emulated();
+        Rank {
+            match_bits: cuda,
+            wide_counters: cuda && options.pairs && !options.key.is_wide(),
         }
     }
 }
@@ -129,6 +160,7 @@ impl OneSweep {
             )));
         }
         let shape = Shape::for_context(ctx, min, options);
+        let rank = Rank::for_context(ctx, options);
         // CPU adapters spin with read-modify-writes, which spend lavapipe's
         // loop budget more slowly (scan.wgsl); on an H100 the
         // read-modify-write spin cost 45% more through CUDA.
@@ -144,6 +176,8 @@ impl OneSweep {
             .set("SUBGROUPS", format!("{}u", shape.block / min))
             .set("SPIN_WITH_RMW", cpu)
             .set("NARROW", max <= 32)
+            .set("PEERS", if rank.match_bits { "2u" } else { "0u" })
+            .set("WIDE_COUNTERS", rank.wide_counters)
             .set("BEGIN_BIT", format!("{}u", options.bits.start))
             .set("END_BIT", format!("{}u", options.bits.end))
             .set_all(ctx.look_back_switches());

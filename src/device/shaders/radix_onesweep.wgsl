@@ -37,7 +37,8 @@
 //   `blk::exclusive_add` over the digit pairs gives each digit's first
 //   position in the tile, and the column becomes each subgroup's first
 //   position of the digit. Then per item, the lanes with the same digit
-//   (their peers) are found with 8 `sg::ballot`s, one per digit bit; the
+//   (their peers) are found with 8 `sg::ballot`s, one per digit bit (on
+//   CUDA as CUB's MatchAny writes them: PEERS); the
 //   first peer adds the number of peers to its subgroup's counter of that
 //   digit (atomicAdd returns where they go in the tile) and `sg::shuffle`
 //   hands it to its peers; a key's tile position is that plus its peers in
@@ -143,9 +144,20 @@ const SPINS = 64u;
 const WALKS = (RADIX + BLOCK - 1u) / BLOCK;
 // Subgroups of at most 32 lanes: ballots fit their first word.
 const NARROW = false;
+// How a NARROW rank finds a key's peers (the lanes with its digit): 0,
+// eight `sg::ballot`s, one per digit bit; 1, one `sg::match_any` (one
+// `match.any.sync` on CUDA, a ballot loop elsewhere); 2, `wk_sg_match_bits8`
+// (the eight ballots, as CUB's MatchAny writes them on CUDA).
+const PEERS = 0u;
+// Full-word counters: a row of 256 words per subgroup instead of 128
+// words of two u16 halves, which saves the halves' shifts and masks
+// where workgroup memory allows (SUBGROUPS * 1 KiB).
+const WIDE_COUNTERS = false;
 const TILE = BLOCK * ITEMS;
 const RADIX = 256u;
 const PAIRS_OF_DIGITS = 128u;
+// Words of a subgroup's row of counters.
+const ROW = PAIRS_OF_DIGITS * (1u + u32(WIDE_COUNTERS));
 const COUNT_MASK = 0x3fffffffu;
 const ODD = PASS & 1u;
 const AGGREGATE = (1u + 2u * ODD) << 30u;
@@ -165,9 +177,10 @@ var<workgroup> tile_slot: u32;
 // none), and the tile the workgroup counts.
 var<workgroup> stalled_any: atomic<u32>;
 var<workgroup> stalled_tile: u32;
-// Row g, word w: the counts (before the rank) or next tile positions
-// (during it) of digits 2w (low half) and 2w + 1 (high half) in subgroup g.
-var<workgroup> counters: array<atomic<u32>, SUBGROUPS * PAIRS_OF_DIGITS>;
+// Row g: the counts (before the rank) or next tile positions (during it)
+// of the digits in subgroup g: word w holds digits 2w (low half) and
+// 2w + 1 (high half), or with WIDE_COUNTERS digit w.
+var<workgroup> counters: array<atomic<u32>, SUBGROUPS * ROW>;
 var<workgroup> tile_count: array<u32, RADIX>;
 var<workgroup> tile_first: array<u32, RADIX>;
 // Where the keys of digit d go: output position of the tile's first key of
@@ -309,9 +322,38 @@ fn lowest(mask: vec4<u32>) -> u32 {
                          mask.y != 0u), bits.x, mask.x != 0u);
 }
 
-/// The half of counter word `word` that holds `digit`.
+/// The count of `digit` in its counter word `word`.
 fn counter_half(word: u32, digit: u32) -> u32 {
+    if WIDE_COUNTERS {
+        return word;
+    }
     return extractBits(word, 16u * (digit & 1u), 16u);
+}
+
+/// The counter word of `digit` in row `g`.
+fn counter_at(g: u32, digit: u32) -> u32 {
+    if WIDE_COUNTERS {
+        return g * ROW + digit;
+    }
+    return g * ROW + digit / 2u;
+}
+
+/// `count` placed in `digit`'s part of its counter word.
+fn counter_add(digit: u32, count: u32) -> u32 {
+    if WIDE_COUNTERS {
+        return count;
+    }
+    return count << (16u * (digit & 1u));
+}
+
+/// The lanes (0..31) whose `digit`'s 8 bits equal this lane's: 8 ballots.
+/// The native CUDA back end replaces the body by CUB's MatchAny sequence
+/// (per bit: and, setp, vote.ballot, @!p not, and; see
+/// native/src/nvptx/fused.rs; keep the name and signature). All 32 lanes
+/// active.
+fn wk_sg_match_bits8(digit: u32) -> u32 {
+    return same_bit(digit, 0u) & same_bit(digit, 1u) & same_bit(digit, 2u) & same_bit(digit, 3u)
+        & same_bit(digit, 4u) & same_bit(digit, 5u) & same_bit(digit, 6u) & same_bit(digit, 7u);
 }
 
 /// Tile `k`'s word of digit `d` as read now.
@@ -427,8 +469,8 @@ fn fall_back(tile: u32, t: u32, walks: ptr<function, array<vec2<u32>, WALKS>>) {
             break;
         }
         let k = stalled - 1u;
-        if t < PAIRS_OF_DIGITS {
-            atomicStore(&counters[t], 0u);
+        for (var w = t; w < ROW; w += BLOCK) {
+            atomicStore(&counters[w], 0u);
         }
         workgroupBarrier();
         let n = arrayLength(&keys_in);
@@ -436,7 +478,7 @@ fn fall_back(tile: u32, t: u32, walks: ptr<function, array<vec2<u32>, WALKS>>) {
             let i = k * TILE + s * BLOCK + t;
             if i < n {
                 let digit = digit_of(load_key(i));
-                atomicAdd(&counters[digit / 2u], 1u << (16u * (digit & 1u)));
+                atomicAdd(&counters[counter_at(0u, digit)], counter_add(digit, 1u));
             }
         }
         workgroupBarrier();
@@ -447,7 +489,7 @@ fn fall_back(tile: u32, t: u32, walks: ptr<function, array<vec2<u32>, WALKS>>) {
                 continue;
             }
             if w.y == stalled {
-                let word = install(k, d, counter_half(atomicLoad(&counters[d / 2u]), d));
+                let word = install(k, d, counter_half(atomicLoad(&counters[counter_at(0u, d)]), d));
                 w.x += word & COUNT_MASK;
                 w.y = select(k, 0u, (word & ~COUNT_MASK) == PREFIX);
                 if w.y == 0u {
@@ -472,7 +514,7 @@ fn onesweep(@builtin(local_invocation_index) t: u32) {
         tile_slot = atomicAdd(&tile_counter[PASS], 1u);
         atomicStore(&stalled_any, 0u);
     }
-    for (var k = t; k < SUBGROUPS * PAIRS_OF_DIGITS; k += BLOCK) {
+    for (var k = t; k < SUBGROUPS * ROW; k += BLOCK) {
         atomicStore(&counters[k], 0u);
     }
     let tile = workgroupUniformLoad(&tile_slot);
@@ -508,7 +550,7 @@ fn onesweep(@builtin(local_invocation_index) t: u32) {
     // tile has them, and no tile reads the last tile's counts).
     for (var s = 0u; s < ITEMS; s++) {
         let digit = digit_of(keys[s]);
-        atomicAdd(&counters[subgroup * PAIRS_OF_DIGITS + digit / 2u], 1u << (16u * (digit & 1u)));
+        atomicAdd(&counters[counter_at(subgroup, digit)], counter_add(digit, 1u));
     }
     workgroupBarrier();
 
@@ -522,9 +564,14 @@ fn onesweep(@builtin(local_invocation_index) t: u32) {
     var high = 0u;
     if t < PAIRS_OF_DIGITS {
         for (var g = 0u; g < rows; g++) {
-            let word = atomicLoad(&counters[g * PAIRS_OF_DIGITS + t]);
-            low += word & 0xffffu;
-            high += word >> 16u;
+            if WIDE_COUNTERS {
+                low += atomicLoad(&counters[g * ROW + 2u * t]);
+                high += atomicLoad(&counters[g * ROW + 2u * t + 1u]);
+            } else {
+                let word = atomicLoad(&counters[g * ROW + t]);
+                low += word & 0xffffu;
+                high += word >> 16u;
+            }
         }
         let tag = select(AGGREGATE, PREFIX, tile == 0u);
         if !stalls(tile) {
@@ -541,10 +588,19 @@ fn onesweep(@builtin(local_invocation_index) t: u32) {
         tile_first[2u * t] = at_low;
         tile_first[2u * t + 1u] = at_high;
         for (var g = 0u; g < rows; g++) {
-            let word = atomicLoad(&counters[g * PAIRS_OF_DIGITS + t]);
-            atomicStore(&counters[g * PAIRS_OF_DIGITS + t], at_low | (at_high << 16u));
-            at_low += word & 0xffffu;
-            at_high += word >> 16u;
+            if WIDE_COUNTERS {
+                let count_low = atomicLoad(&counters[g * ROW + 2u * t]);
+                let count_high = atomicLoad(&counters[g * ROW + 2u * t + 1u]);
+                atomicStore(&counters[g * ROW + 2u * t], at_low);
+                atomicStore(&counters[g * ROW + 2u * t + 1u], at_high);
+                at_low += count_low;
+                at_high += count_high;
+            } else {
+                let word = atomicLoad(&counters[g * ROW + t]);
+                atomicStore(&counters[g * ROW + t], at_low | (at_high << 16u));
+                at_low += word & 0xffffu;
+                at_high += word >> 16u;
+            }
         }
     }
     workgroupBarrier();
@@ -563,9 +619,16 @@ fn onesweep(@builtin(local_invocation_index) t: u32) {
         if NARROW {
             // Written out: a loop here made the NVIDIA Vulkan driver's code
             // slower.
-            let peers = live.x & same_bit(digit, 0u) & same_bit(digit, 1u)
-                & same_bit(digit, 2u) & same_bit(digit, 3u) & same_bit(digit, 4u)
-                & same_bit(digit, 5u) & same_bit(digit, 6u) & same_bit(digit, 7u);
+            var peers: u32;
+            if PEERS == 1u {
+                peers = live.x & sg::match_any<u32>(digit).x;
+            } else if PEERS == 2u {
+                peers = live.x & wk_sg_match_bits8(digit);
+            } else {
+                peers = live.x & same_bit(digit, 0u) & same_bit(digit, 1u)
+                    & same_bit(digit, 2u) & same_bit(digit, 3u) & same_bit(digit, 4u)
+                    & same_bit(digit, 5u) & same_bit(digit, 6u) & same_bit(digit, 7u);
+            }
             earlier = countOneBits(peers & sg::lanemask_lt(lane));
             total = countOneBits(peers);
             leader = firstTrailingBit(peers);
@@ -580,8 +643,7 @@ fn onesweep(@builtin(local_invocation_index) t: u32) {
         }
         var before = 0u;
         if earlier == 0u {
-            let shift = 16u * (digit & 1u);
-            let word = atomicAdd(&counters[subgroup * PAIRS_OF_DIGITS + digit / 2u], total << shift);
+            let word = atomicAdd(&counters[counter_at(subgroup, digit)], counter_add(digit, total));
             before = counter_half(word, digit);
         }
         ranks[s] = sg::shuffle<u32>(before, leader) + earlier;
