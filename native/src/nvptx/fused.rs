@@ -111,31 +111,8 @@ fn barrier_vote<'ctx>(
         Vote::Any => "barrier.red.or.pred %wkq, 0, %wkp; selp.u32 $0, 1, 0, %wkq;",
     };
     let text = format!("{{ .reg .pred %wkp, %wkq; setp.ne.u32 %wkp, $1, 0; {reduce} }}");
-    let i32t = cx.context.i32_type();
-    let fn_type = i32t.fn_type(&[i32t.into()], false);
-    let asm = cx.context.create_inline_asm(
-        fn_type,
-        text,
-        "=r,r,~{memory}".into(),
-        true,
-        false,
-        None,
-        false,
-    );
-    let call = cx
-        .builder
-        .build_indirect_call(fn_type, asm, &[word.into()], "")
-        .map_err(llvm_error)?;
-    let convergent = Attribute::get_named_enum_kind_id("convergent");
-    call.add_attribute(
-        AttributeLoc::Function,
-        cx.context.create_enum_attribute(convergent, 0),
-    );
-    Ok(call
-        .try_as_basic_value()
-        .basic()
-        .ok_or_else(|| NativeError::Llvm("barrier.red returned nothing".into()))?
-        .into_int_value())
+    // Side effects and a memory clobber: the barrier orders memory.
+    convergent_asm(cx, text, "=r,r,~{memory}", true, word, "barrier.red")
 }
 
 /// The lanes of a full warp whose low `bits` bits of `digit` equal this
@@ -155,14 +132,35 @@ fn match_bits<'ctx>(
         );
     }
     text += "}";
+    // $0 is written before $1's last read: an early clobber.
+    convergent_asm(cx, text, "=&r,r", false, digit, "the ballots")
+}
+
+/// A call of the PTX `text` taking one i32 (`$1`) and giving one (`$0`),
+/// with LLVM's `constraints`, marked `convergent` (it holds warp- or
+/// block-wide instructions); `what` names it in errors.
+fn convergent_asm<'ctx>(
+    cx: &Cx<'_, 'ctx>,
+    text: String,
+    constraints: &str,
+    side_effects: bool,
+    arg: IntValue<'ctx>,
+    what: &str,
+) -> Result<IntValue<'ctx>, NativeError> {
     let i32t = cx.context.i32_type();
     let fn_type = i32t.fn_type(&[i32t.into()], false);
-    let asm =
-        cx.context
-            .create_inline_asm(fn_type, text, "=&r,r".into(), false, false, None, false);
+    let asm = cx.context.create_inline_asm(
+        fn_type,
+        text,
+        constraints.into(),
+        side_effects,
+        false,
+        None,
+        false,
+    );
     let call = cx
         .builder
-        .build_indirect_call(fn_type, asm, &[digit.into()], "")
+        .build_indirect_call(fn_type, asm, &[arg.into()], "")
         .map_err(llvm_error)?;
     let convergent = Attribute::get_named_enum_kind_id("convergent");
     call.add_attribute(
@@ -172,7 +170,7 @@ fn match_bits<'ctx>(
     Ok(call
         .try_as_basic_value()
         .basic()
-        .ok_or_else(|| NativeError::Llvm("the ballots returned nothing".into()))?
+        .ok_or_else(|| NativeError::Llvm(format!("{what} returned nothing")))?
         .into_int_value())
 }
 
