@@ -1326,3 +1326,124 @@ fn a_kernel_that_never_ends_times_out() {
     line(&text, "GPU DROPPED:");
     line(&text, "KERNEL DROPPED:");
 }
+
+// Issue 35, second batch: by key and segmented.
+
+/// Keys in runs of 1 to 5 and, one run in four, up to 6000 (tiles without
+/// a head), consecutive runs of different keys.
+fn by_key_keys(n: usize, seed: u64) -> Vec<u32> {
+    let raw = random(n + 1, 0, seed);
+    let mut keys = Vec::with_capacity(n);
+    let mut k = 0u32;
+    for &w in &raw {
+        if keys.len() >= n {
+            break;
+        }
+        let len = if w.is_multiple_of(4) {
+            1 + (w >> 2) as usize % 6000
+        } else {
+            1 + (w >> 2) as usize % 5
+        };
+        k = (k + 1 + (w >> 20) % 3) % 40;
+        keys.extend(std::iter::repeat_n(k, len.min(n - keys.len())));
+    }
+    keys
+}
+
+#[test]
+fn by_key_on_a_stream() {
+    use wavekit::device::{ReduceByKey, ScanByKey};
+    let Some(ctx) = context() else { return };
+    let stream = ctx.new_stream().expect("a stream");
+    let reduce = ReduceByKey::new(&ctx, Dtype::U32, Dtype::U32, ScanOperator::Add).expect("builds");
+    let inclusive = ScanByKey::new(
+        &ctx,
+        ScanKind::Inclusive,
+        Dtype::U32,
+        Dtype::U32,
+        ScanOperator::Max,
+    )
+    .expect("builds");
+    let exclusive = ScanByKey::new(
+        &ctx,
+        ScanKind::Exclusive,
+        Dtype::U32,
+        Dtype::U32,
+        ScanOperator::Add,
+    )
+    .expect("builds");
+    for (i, &n) in SIZES.iter().enumerate() {
+        let keys = by_key_keys(n, i as u64 + 1);
+        let values = random(n, 1000, i as u64 + 2);
+        let (keys_d, values_d) = (
+            guarded(&stream, &keys, GUARD),
+            guarded(&stream, &values, GUARD),
+        );
+        let (unique, aggregates, runs) =
+            (output(&stream, n), output(&stream, n), output(&stream, 1));
+        let (scanned_in, scanned_ex) = (output(&stream, n), output(&stream, n));
+        let scratch = temp(&stream, reduce.temp_storage_bytes(n as u32));
+        reduce
+            .record(
+                &stream,
+                inner(&keys_d),
+                inner(&values_d),
+                inner(&unique),
+                inner(&aggregates),
+                inner(&runs),
+                n as u32,
+                (&scratch).into(),
+            )
+            .expect("queues");
+        for (scan, out) in [(&inclusive, &scanned_in), (&exclusive, &scanned_ex)] {
+            let scratch = temp(&stream, scan.temp_storage_bytes(n as u32));
+            scan.record(
+                &stream,
+                inner(&keys_d),
+                inner(&values_d),
+                inner(out),
+                n as u32,
+                (&scratch).into(),
+            )
+            .expect("queues");
+        }
+        // The CPU reference.
+        let (mut want_keys, mut want_sums) = (Vec::new(), Vec::new());
+        let (mut want_in, mut want_ex) = (Vec::new(), Vec::new());
+        let (mut max, mut sum) = (0u32, 0u32);
+        for j in 0..n {
+            if j == 0 || keys[j] != keys[j - 1] {
+                want_keys.push(keys[j]);
+                want_sums.push(0u32);
+                (max, sum) = (0, 0);
+            }
+            want_ex.push(sum);
+            max = max.max(values[j]);
+            sum = sum.wrapping_add(values[j]);
+            want_in.push(max);
+            *want_sums.last_mut().expect("a run") = sum;
+        }
+        let runs_got = read_u32(&stream, &runs, "ReduceByKey num_runs")[0] as usize;
+        assert_eq!(runs_got, want_keys.len(), "ReduceByKey num_runs, n = {n}");
+        let got = read_u32(&stream, &unique, "ReduceByKey unique_out");
+        assert_same(
+            &got[..runs_got],
+            &want_keys,
+            &format!("ReduceByKey keys, n = {n}"),
+        );
+        assert!(
+            got[runs_got..].iter().all(|&w| w == GUARD),
+            "n = {n}: past the runs"
+        );
+        let got = read_u32(&stream, &aggregates, "ReduceByKey aggregates_out");
+        assert_same(
+            &got[..runs_got],
+            &want_sums,
+            &format!("ReduceByKey sums, n = {n}"),
+        );
+        let got = read_u32(&stream, &scanned_in, "ScanByKey inclusive");
+        assert_same(&got, &want_in, &format!("inclusive max by key, n = {n}"));
+        let got = read_u32(&stream, &scanned_ex, "ScanByKey exclusive");
+        assert_same(&got, &want_ex, &format!("exclusive sum by key, n = {n}"));
+    }
+}

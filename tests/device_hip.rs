@@ -354,6 +354,50 @@ fn record_every_algorithm(stub: &Stub, hip: &Hip, target: Amdgpu) -> usize {
         )
         .expect("records");
     });
+    // Issue 35, second batch: by key and segmented.
+    recorded("ReduceByKey and ScanByKey", &mut |temp| {
+        use wavekit::device::{ReduceByKey, ScanByKey};
+        let reduce = ReduceByKey::new(
+            device,
+            Dtype::U32,
+            Dtype::F32,
+            ScanOperator::custom(
+                "fn op(a: f32, b: f32) -> f32 { return min(a, b); }",
+                "3.0e38",
+            ),
+        )
+        .expect("builds");
+        let scan = ScanByKey::new(
+            device,
+            ScanKind::Exclusive,
+            Dtype::I32,
+            Dtype::U32,
+            ScanOperator::Min,
+        )
+        .expect("builds");
+        let t = temp(reduce.temp_storage_bytes(n).max(scan.temp_storage_bytes(n)));
+        reduce
+            .record(
+                &stream,
+                slice(&upload),
+                slice(&values),
+                slice(&output),
+                slice(&values_out),
+                slice(&count),
+                n,
+                slice(&t),
+            )
+            .expect("records");
+        scan.record(
+            &stream,
+            slice(&upload),
+            slice(&values),
+            slice(&output),
+            n,
+            slice(&t),
+        )
+        .expect("records");
+    });
     calls
 }
 

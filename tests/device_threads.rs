@@ -267,3 +267,10 @@ fn eight_threads_record_on_one_device() {
         }
     }
 }
+
+/// Issue 35, second batch: the by-key and segmented objects.
+#[test]
+fn the_by_key_and_segmented_objects_are_send_and_sync() {
+    send_and_sync::<wavekit::device::ReduceByKey>();
+    send_and_sync::<wavekit::device::ScanByKey>();
+}

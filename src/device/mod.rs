@@ -54,6 +54,8 @@
 //! | [`Unique`] | the first of each run of equal u32, i32 or f32 elements, in order, and their number | `DeviceSelect::Unique` |
 //! | [`RunLengthEncode`] | the key and length of each run of equal u32 or i32 keys, and the number of runs | `DeviceRunLengthEncode::Encode` |
 //! | [`Histogram`] | u32 counts of f32, u32 or i32 samples in even bins or by a WGSL bin function | `DeviceHistogram::HistogramEven` |
+//! | [`ReduceByKey`] | each run of equal consecutive u32, i32 or f32 keys: its first key and the reduction of its u32, i32 or f32 values under a [`ScanOperator`], and the number of runs | `DeviceReduce::ReduceByKey` |
+//! | [`ScanByKey`] | each run of equal consecutive keys scanned on its own, inclusive or exclusive, under a [`ScanOperator`] | `DeviceScan::InclusiveScanByKey` / `ExclusiveScanByKey` |
 //!
 //! Algorithm choice: scans (sums and operator scans), selections (and the
 //! partitions and uniques built on them) and sorts
@@ -139,3 +141,7 @@ pub use select::{SelectFlagged, SelectIf};
 pub use slice::Slice;
 pub use transform_reduce::TransformReduce;
 pub use unique::Unique;
+
+// Issue 35, second batch: by key, segmented.
+mod by_key;
+pub use by_key::{ReduceByKey, ScanByKey};
