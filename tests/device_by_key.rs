@@ -3,7 +3,9 @@
 //! subgroups, against a CPU reference, in one binary: `ReduceByKey` and
 //! `ScanByKey` (inclusive and exclusive) under the sum, min, max and a
 //! non-commutative WGSL operator, of u32, i32 and f32 keys (both zeros one
-//! run) and values. Runs from one element to several tiles, so that whole
+//! run) and values; `SegmentedReduce` (offsets with gaps, empty segments,
+//! offsets past n, and fixed sizes) and `SegmentedScan` (inclusive and
+//! exclusive, offsets and fixed sizes, in place). Runs from one element to several tiles, so that whole
 //! tiles without a head carry a run across. Edge sizes (0, 1, 2, a tile
 //! ± 1, odd sizes; 2^20 + 5 once, at subgroup size 8), slices at non-zero
 //! offsets between guard words, inputs sharing a buffer, tiles that never
@@ -14,7 +16,9 @@ mod device_support;
 use device_support::*;
 use wavekit::Dtype;
 use wavekit::device::debug::{LookBackDebug, with_look_back};
-use wavekit::device::{ReduceByKey, ScanByKey, ScanKind, ScanOperator, Slice};
+use wavekit::device::{
+    ReduceByKey, ScanByKey, ScanKind, ScanOperator, SegmentedReduce, SegmentedScan, Slice,
+};
 
 /// The big size, run once.
 const BIG: usize = (1 << 20) + 5;
@@ -326,8 +330,17 @@ fn check_reduce(
 
 /// Every case at `sizes`: the reduction, and the inclusive and exclusive
 /// scans of the sum and the affine operator (both scans of one each).
-fn run_cases(device: &wgpu::Device, queue: &wgpu::Queue, sizes: &[usize], big: bool) {
+fn run_cases(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    sizes: &[usize],
+    big: bool,
+    only: &[usize],
+) {
     for (c, case) in cases().iter().enumerate() {
+        if !only.contains(&c) {
+            continue;
+        }
         let reduce =
             ReduceByKey::new(device, case.key, case.value, case.operator.clone()).expect("builds");
         for &n in sizes {
@@ -352,6 +365,17 @@ fn run_cases(device: &wgpu::Device, queue: &wgpu::Queue, sizes: &[usize], big: b
     }
 }
 
+/// The cases a child runs (lavapipe's compiles are most of the time): all
+/// four at subgroups of 8, two at 4 and two at 16, so that each runs at
+/// two sizes at least.
+fn child_cases() -> Vec<usize> {
+    match std::env::var("LP_NATIVE_VECTOR_WIDTH").as_deref() {
+        Ok("128") => vec![0, 3],
+        Ok("512") => vec![1, 2],
+        _ => vec![0, 1, 2, 3],
+    }
+}
+
 #[test]
 fn by_key_cases() {
     if !is_child() {
@@ -360,7 +384,7 @@ fn by_key_cases() {
     let (device, queue) = open();
     // The big size once: at lavapipe's subgroups of 8.
     let big = std::env::var("LP_NATIVE_VECTOR_WIDTH").as_deref() == Ok("256");
-    run_cases(&device, &queue, &SIZES, big);
+    run_cases(&device, &queue, &SIZES, big, &child_cases());
 }
 
 #[test]
@@ -371,7 +395,7 @@ fn by_key_at_each_subgroup_size() {
 #[test]
 fn by_key_on_emulated_subgroups() {
     let (device, queue) = open_without_subgroups();
-    run_cases(&device, &queue, &[0, 1, TILE + 1, 9001], false);
+    run_cases(&device, &queue, &[0, 1, TILE + 1, 9001], false, &[1, 3]);
 }
 
 /// Tiles that never publish (every third, then every one): each walk
@@ -489,5 +513,374 @@ fn bad_by_key_calls_are_errors() {
     assert_refused(
         scan.record(&mut encoder, k, k, o(0), n, o(256)),
         &["`output` (bytes 0..12000) and `temp`", "overlap"],
+    );
+}
+
+// Segmented reductions and scans.
+
+/// Segments over `n` elements: mostly adjacent, some with gaps, some
+/// empty, lengths mostly 1 to 40 and one in eight up to 5000 (several
+/// tiles). With `odd`, also a segment past `n` (read as ending at `n`) and
+/// one whose begin is past its end (empty).
+fn segments_input(n: usize, seed: u64, odd: bool) -> (Vec<u32>, Vec<u32>) {
+    let (mut begin, mut end) = (Vec::new(), Vec::new());
+    let mut pos = 0usize;
+    for w in random(n + 2, 0, seed ^ 0x77) {
+        if pos >= n {
+            break;
+        }
+        pos += if w.is_multiple_of(5) {
+            (w >> 3) as usize % 4
+        } else {
+            0
+        };
+        let len = match w % 8 {
+            0 => 0,
+            1 => (w >> 4) as usize % 5000,
+            _ => 1 + (w >> 4) as usize % 40,
+        };
+        let b = pos.min(n);
+        pos = (b + len).min(n);
+        begin.push(b as u32);
+        end.push(pos as u32);
+    }
+    if odd {
+        begin.extend([n as u32 / 3, 7]);
+        end.extend([n as u32 + 100, 3]);
+    }
+    (begin, end)
+}
+
+fn segment_reference(case: &Case, input: &[u32], begin: &[u32], end: &[u32]) -> Vec<u32> {
+    begin
+        .iter()
+        .zip(end)
+        .map(|(&b, &e)| {
+            let e = (e as usize).min(input.len());
+            let b = (b as usize).min(e);
+            input[b..e]
+                .iter()
+                .fold(case.identity, |acc, &x| (case.cpu)(acc, x))
+        })
+        .collect()
+}
+
+/// `output` (holding GUARD) with each segment scanned.
+fn segment_scan_reference(
+    case: &Case,
+    inclusive: bool,
+    input: &[u32],
+    begin: &[u32],
+    end: &[u32],
+) -> Vec<u32> {
+    let mut out = vec![GUARD; input.len()];
+    for (&b, &e) in begin.iter().zip(end) {
+        let mut acc = case.identity;
+        for i in b as usize..e as usize {
+            let before = acc;
+            acc = (case.cpu)(acc, input[i]);
+            out[i] = if inclusive { acc } else { before };
+        }
+    }
+    out
+}
+
+/// One segmented call: `input` at an offset, the output (`out_words`,
+/// GUARD-filled) and the begin and end offsets in one buffer at
+/// aligned offsets; returns the output words (guards checked) after
+/// checking the input and offsets unchanged.
+#[allow(clippy::too_many_arguments)]
+fn segmented_call(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    input: &[u32],
+    out_words: usize,
+    offsets: (&[u32], &[u32]),
+    in_place: bool,
+    record: impl FnOnce(&mut wgpu::CommandEncoder, Slice<'_>, Slice<'_>, Slice<'_>, Slice<'_>),
+    what: &str,
+) -> Vec<u32> {
+    let align = alignment(device);
+    let data = guarded(device, input, align, 64);
+    let out = guarded(device, &vec![GUARD; out_words], 2 * align, 64);
+    let room = (4 * offsets.0.len() as u64).next_multiple_of(align) + align;
+    let mut words = offsets.0.to_vec();
+    words.resize((room / 4) as usize, GUARD);
+    words.extend_from_slice(offsets.1);
+    let offsets_buffer = guarded(device, &words, align, 64);
+    let mut encoder = encoder(device);
+    let (input_slice, output_slice) = if in_place {
+        (Slice::new(&data, align), Slice::new(&data, align))
+    } else {
+        (Slice::new(&data, align), Slice::new(&out, 2 * align))
+    };
+    record(
+        &mut encoder,
+        input_slice,
+        output_slice,
+        Slice::new(&offsets_buffer, align),
+        Slice::new(&offsets_buffer, align + room),
+    );
+    let read = submit_and_read(device, queue, encoder, &[&data, &out, &offsets_buffer]);
+    assert_same(
+        &inside(&read[2], align, words.len(), what),
+        &words,
+        &format!("{what}: the offsets"),
+    );
+    if in_place {
+        inside(&read[1], 2 * align, out_words, what);
+        inside(&read[0], align, input.len(), what)
+    } else {
+        assert_same(
+            &inside(&read[0], align, input.len(), what),
+            input,
+            &format!("{what}: the input"),
+        );
+        inside(&read[1], 2 * align, out_words, what)
+    }
+}
+
+fn check_segmented_reduce(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    reduce: &SegmentedReduce,
+    case: &Case,
+    n: usize,
+) {
+    let input = values_input(case, n, n as u64 + 13);
+    let (begin, end) = segments_input(n, n as u64, true);
+    let want = segment_reference(case, &input, &begin, &end);
+    let what = format!(
+        "SegmentedReduce {} n = {n}, {} segments",
+        case.name,
+        begin.len()
+    );
+    let got = segmented_call(
+        device,
+        queue,
+        &input,
+        begin.len(),
+        (&begin, &end),
+        false,
+        |encoder, input, output, b, e| {
+            reduce
+                .record(encoder, input, n as u32, output, begin.len() as u32, b, e)
+                .expect("records")
+        },
+        &what,
+    );
+    assert_same(&got, &want, &what);
+}
+
+fn check_fixed_reduce(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    reduce: &SegmentedReduce,
+    case: &Case,
+    segments: usize,
+    size: usize,
+) {
+    let n = segments * size;
+    let input = values_input(case, n, n as u64 + 17);
+    let begin: Vec<u32> = (0..segments).map(|s| (s * size) as u32).collect();
+    let end: Vec<u32> = begin.iter().map(|&b| b + size as u32).collect();
+    let want = segment_reference(case, &input, &begin, &end);
+    let what = format!("SegmentedReduce fixed {} {segments} × {size}", case.name);
+    let got = segmented_call(
+        device,
+        queue,
+        &input,
+        segments,
+        (&[0], &[0]),
+        false,
+        |encoder, input, output, _, _| {
+            reduce
+                .record_fixed(encoder, input, output, segments as u32, size as u32)
+                .expect("records")
+        },
+        &what,
+    );
+    assert_same(&got, &want, &what);
+}
+
+fn check_segmented_scan(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    scan: &SegmentedScan,
+    case: &Case,
+    n: usize,
+    fixed: Option<usize>,
+    in_place: bool,
+) {
+    let input = values_input(case, n, n as u64 + 19);
+    let (begin, end) = match fixed {
+        Some(size) => {
+            let begin: Vec<u32> = (0..n / size).map(|s| (s * size) as u32).collect();
+            let end = begin.iter().map(|&b| b + size as u32).collect();
+            (begin, end)
+        }
+        None => segments_input(n, n as u64 + 1, false),
+    };
+    let inclusive = scan.kind() == ScanKind::Inclusive;
+    let mut want = segment_scan_reference(case, inclusive, &input, &begin, &end);
+    if in_place {
+        // Outside every segment the data stays the input.
+        for (w, &x) in want.iter_mut().zip(&input) {
+            if *w == GUARD {
+                *w = x;
+            }
+        }
+    }
+    let what = format!(
+        "SegmentedScan {:?} {} n = {n}, {} segments{}{}",
+        scan.kind(),
+        case.name,
+        begin.len(),
+        if fixed.is_some() { ", fixed" } else { "" },
+        if in_place { ", in place" } else { "" }
+    );
+    let got = segmented_call(
+        device,
+        queue,
+        &input,
+        if in_place { 0 } else { n },
+        (&begin, &end),
+        in_place,
+        |encoder, input, output, b, e| match fixed {
+            Some(size) => scan
+                .record_fixed(encoder, input, output, (n / size) as u32, size as u32)
+                .expect("records"),
+            None => scan
+                .record(encoder, input, output, n as u32, begin.len() as u32, b, e)
+                .expect("records"),
+        },
+        &what,
+    );
+    assert_same(&got, &want, &what);
+}
+
+/// Every case's segmented reduction (offsets and fixed) and one scan of
+/// each kind, at `sizes`.
+fn run_segmented_cases(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    sizes: &[usize],
+    big: bool,
+    only: &[usize],
+) {
+    for (c, case) in cases().iter().enumerate() {
+        if !only.contains(&c) {
+            continue;
+        }
+        let reduce =
+            SegmentedReduce::new(device, case.value, case.operator.clone()).expect("builds");
+        for &n in sizes {
+            check_segmented_reduce(device, queue, &reduce, case, n);
+        }
+        for (segments, size) in [(1, 1), (5, 3), (3, TILE - 1), (2, TILE + 1), (700, 17)] {
+            check_fixed_reduce(device, queue, &reduce, case, segments, size);
+        }
+        if big && c == 0 {
+            check_segmented_reduce(device, queue, &reduce, case, BIG);
+        }
+        if c % 2 == 1 {
+            continue;
+        }
+        let kind = if c == 0 {
+            ScanKind::Inclusive
+        } else {
+            ScanKind::Exclusive
+        };
+        let scan =
+            SegmentedScan::new(device, kind, case.value, case.operator.clone()).expect("builds");
+        for &n in sizes {
+            check_segmented_scan(device, queue, &scan, case, n, None, false);
+        }
+        check_segmented_scan(device, queue, &scan, case, 3 * TILE + 77, None, true);
+        check_segmented_scan(
+            device,
+            queue,
+            &scan,
+            case,
+            6 * (TILE + 1),
+            Some(TILE + 1),
+            false,
+        );
+        check_segmented_scan(device, queue, &scan, case, 40 * 33, Some(33), true);
+        if big && c == 2 {
+            check_segmented_scan(device, queue, &scan, case, BIG, None, false);
+        }
+    }
+}
+
+#[test]
+fn segmented_cases() {
+    if !is_child() {
+        return;
+    }
+    let (device, queue) = open();
+    let big = std::env::var("LP_NATIVE_VECTOR_WIDTH").as_deref() == Ok("256");
+    run_segmented_cases(&device, &queue, &SIZES, big, &child_cases());
+}
+
+#[test]
+fn segmented_at_each_subgroup_size() {
+    at_each_subgroup_size("segmented_cases");
+}
+
+#[test]
+fn segmented_on_emulated_subgroups() {
+    let (device, queue) = open_without_subgroups();
+    run_segmented_cases(&device, &queue, &[0, 1, TILE + 1, 9001], false, &[2, 3]);
+}
+
+#[test]
+fn bad_segmented_calls_are_errors() {
+    let (device, _queue) = open();
+    let reduce = SegmentedReduce::new(&device, Dtype::U32, ScanOperator::Add).expect("builds");
+    let n = 3000u32;
+    let data = zeroed(&device, 4 * u64::from(n));
+    let offsets = zeroed(&device, 400);
+    let (d, o) = (Slice::from(&data), Slice::from(&offsets));
+    let mut encoder = encoder(&device);
+    assert_refused(
+        reduce.record(&mut encoder, d, n, d, 10, o, o),
+        &["SegmentedReduce: `input` and `output` are the same buffer"],
+    );
+    assert_refused(
+        reduce.record(&mut encoder, d, n, o, 10, o, o),
+        &["`begin_offsets` and `output` are the same buffer"],
+    );
+    assert_refused(
+        reduce.record(&mut encoder, o, n, d, 10, o, o),
+        &["`input`: 12000 bytes from offset 0 do not fit the buffer of 400 bytes"],
+    );
+    let out = zeroed(&device, 400);
+    assert_refused(
+        reduce.record(&mut encoder, d, n, (&out).into(), 101, o, o),
+        &["`output`: 404 bytes from offset 0 do not fit the buffer of 400 bytes"],
+    );
+    assert_refused(
+        reduce.record_fixed(&mut encoder, d, o, 10, 0),
+        &["the fixed segment size is 0 (for 10 segments)"],
+    );
+    assert_refused(
+        reduce.record_fixed(&mut encoder, d, o, 1 << 20, 1 << 13),
+        &["1048576 segments of 8192 elements exceed 2^32 - 1 elements"],
+    );
+    let scan = SegmentedScan::new(&device, ScanKind::Exclusive, Dtype::F32, ScanOperator::Max)
+        .expect("builds");
+    let at = |offset| Slice::new(&data, offset);
+    assert_refused(
+        scan.record_fixed(&mut encoder, at(0), at(256), 10, 100),
+        &["`input` (bytes 0..4000) and `output` (bytes 256..4256) overlap"],
+    );
+    assert_refused(
+        scan.record(&mut encoder, at(0), at(0), 1000, 10, at(4000), at(3968)),
+        &["`output` (bytes 0..4000) and `end_offsets` (bytes 3968..4008) overlap"],
+    );
+    assert_refused(
+        SegmentedScan::new(&device, ScanKind::Inclusive, Dtype::F16, ScanOperator::Add),
+        &["SegmentedScan takes u32, i32, f32 elements, not f16"],
     );
 }

@@ -1447,3 +1447,101 @@ fn by_key_on_a_stream() {
         assert_same(&got, &want_ex, &format!("exclusive sum by key, n = {n}"));
     }
 }
+
+#[test]
+fn segmented_reduce_and_scan_on_a_stream() {
+    use wavekit::device::{SegmentedReduce, SegmentedScan};
+    let Some(ctx) = context() else { return };
+    let stream = ctx.new_stream().expect("a stream");
+    let reduce = SegmentedReduce::new(&ctx, Dtype::U32, ScanOperator::Add).expect("builds");
+    let scan = SegmentedScan::new(&ctx, ScanKind::Exclusive, Dtype::U32, ScanOperator::Max)
+        .expect("builds");
+    for (i, &n) in SIZES.iter().enumerate() {
+        let input = random(n, 1000, i as u64 + 40);
+        // Segments of 0 to 5000 elements, adjacent.
+        let (mut begin, mut end) = (Vec::new(), Vec::new());
+        let mut pos = 0usize;
+        for w in random(n + 1, 0, i as u64 + 41) {
+            if pos >= n {
+                break;
+            }
+            let len = if w % 8 == 1 {
+                (w >> 4) as usize % 5000
+            } else {
+                (w >> 4) as usize % 40
+            };
+            begin.push(pos as u32);
+            pos = (pos + len).min(n);
+            end.push(pos as u32);
+        }
+        let segments = begin.len();
+        let source = guarded(&stream, &input, GUARD);
+        let (begin_d, end_d) = (
+            guarded(&stream, &begin, GUARD),
+            guarded(&stream, &end, GUARD),
+        );
+        let (sums, scanned) = (output(&stream, segments), output(&stream, n));
+        reduce
+            .record(
+                &stream,
+                inner(&source),
+                n as u32,
+                inner(&sums),
+                segments as u32,
+                inner(&begin_d),
+                inner(&end_d),
+            )
+            .expect("queues");
+        scan.record(
+            &stream,
+            inner(&source),
+            inner(&scanned),
+            n as u32,
+            segments as u32,
+            inner(&begin_d),
+            inner(&end_d),
+        )
+        .expect("queues");
+        // The fixed-size form: segments of 100 over the first n / 100 * 100.
+        let fixed = n / 100;
+        let fixed_sums = output(&stream, fixed.max(1));
+        reduce
+            .record_fixed(
+                &stream,
+                inner(&source),
+                inner(&fixed_sums),
+                fixed as u32,
+                100,
+            )
+            .expect("queues");
+        let mut want_scan = vec![GUARD; n];
+        let want_sums: Vec<u32> = begin
+            .iter()
+            .zip(&end)
+            .map(|(&b, &e)| {
+                let mut max = 0u32;
+                for j in b as usize..e as usize {
+                    want_scan[j] = max;
+                    max = max.max(input[j]);
+                }
+                input[b as usize..e as usize]
+                    .iter()
+                    .fold(0u32, |a, &x| a.wrapping_add(x))
+            })
+            .collect();
+        let got = read_u32(&stream, &sums, "SegmentedReduce");
+        assert_same(&got, &want_sums, &format!("SegmentedReduce sums, n = {n}"));
+        let got = read_u32(&stream, &scanned, "SegmentedScan");
+        assert_same(
+            &got,
+            &want_scan,
+            &format!("SegmentedScan exclusive max, n = {n}"),
+        );
+        let want_fixed: Vec<u32> = input
+            .chunks_exact(100)
+            .map(|c| c.iter().fold(0u32, |a, &x| a.wrapping_add(x)))
+            .collect();
+        let got = read_u32(&stream, &fixed_sums, "SegmentedReduce fixed");
+        assert_same(&got[..fixed], &want_fixed, &format!("fixed sums, n = {n}"));
+    }
+}

@@ -398,6 +398,39 @@ fn record_every_algorithm(stub: &Stub, hip: &Hip, target: Amdgpu) -> usize {
         )
         .expect("records");
     });
+    recorded("SegmentedReduce and SegmentedScan", &mut |_| {
+        use wavekit::device::{SegmentedReduce, SegmentedScan};
+        let reduce = SegmentedReduce::new(device, Dtype::I32, ScanOperator::Max).expect("builds");
+        let scan = SegmentedScan::new(device, ScanKind::Inclusive, Dtype::F32, ScanOperator::Add)
+            .expect("builds");
+        let mut starts: Vec<u32> = (0..=100).map(|s| s * (n / 100)).collect();
+        starts[100] = n;
+        let mut offsets = memory(hip, 4 * 101);
+        hip.copy_to_device(&mut offsets, bytemuck_words(&starts))
+            .expect("copies");
+        let mut ends = memory(hip, 4 * 100);
+        hip.copy_to_device(&mut ends, bytemuck_words(&starts[1..]))
+            .expect("copies");
+        let (begin, end) = (Slice::hip(&offsets, 0), slice(&ends));
+        reduce
+            .record(&stream, slice(&upload), n, slice(&output), 100, begin, end)
+            .expect("records");
+        reduce
+            .record_fixed(&stream, slice(&upload), slice(&output), 100, n / 100)
+            .expect("records");
+        scan.record(
+            &stream,
+            slice(&upload),
+            slice(&values_out),
+            n,
+            100,
+            begin,
+            end,
+        )
+        .expect("records");
+        scan.record_fixed(&stream, slice(&values), slice(&values), 40, n / 40)
+            .expect("records");
+    });
     calls
 }
 

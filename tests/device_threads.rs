@@ -274,3 +274,10 @@ fn the_by_key_and_segmented_objects_are_send_and_sync() {
     send_and_sync::<wavekit::device::ReduceByKey>();
     send_and_sync::<wavekit::device::ScanByKey>();
 }
+
+/// Issue 35, second batch: the segmented objects.
+#[test]
+fn the_segmented_objects_are_send_and_sync() {
+    send_and_sync::<wavekit::device::SegmentedReduce>();
+    send_and_sync::<wavekit::device::SegmentedScan>();
+}

@@ -56,6 +56,8 @@
 //! | [`Histogram`] | u32 counts of f32, u32 or i32 samples in even bins or by a WGSL bin function | `DeviceHistogram::HistogramEven` |
 //! | [`ReduceByKey`] | each run of equal consecutive u32, i32 or f32 keys: its first key and the reduction of its u32, i32 or f32 values under a [`ScanOperator`], and the number of runs | `DeviceReduce::ReduceByKey` |
 //! | [`ScanByKey`] | each run of equal consecutive keys scanned on its own, inclusive or exclusive, under a [`ScanOperator`] | `DeviceScan::InclusiveScanByKey` / `ExclusiveScanByKey` |
+//! | [`SegmentedReduce`] | the reduction of each segment (begin and end offsets, or one fixed size) of u32, i32 or f32 under a [`ScanOperator`] | `DeviceSegmentedReduce::Reduce` / `Sum` / `Min` / `Max` |
+//! | [`SegmentedScan`] | each segment (offsets or one fixed size) scanned on its own, inclusive or exclusive, under a [`ScanOperator`], in place or not | `DeviceSegmentedScan` |
 //!
 //! Algorithm choice: scans (sums and operator scans), selections (and the
 //! partitions and uniques built on them) and sorts
@@ -144,4 +146,6 @@ pub use unique::Unique;
 
 // Issue 35, second batch: by key, segmented.
 mod by_key;
+mod segmented;
 pub use by_key::{ReduceByKey, ScanByKey};
+pub use segmented::{SegmentedReduce, SegmentedScan};
