@@ -5,7 +5,8 @@
 //! non-commutative WGSL operator, of u32, i32 and f32 keys (both zeros one
 //! run) and values; `SegmentedReduce` (offsets with gaps, empty segments,
 //! offsets past n, and fixed sizes) and `SegmentedScan` (inclusive and
-//! exclusive, offsets and fixed sizes, in place). Runs from one element to several tiles, so that whole
+//! exclusive, offsets and fixed sizes, in place); `UniqueByKey` and
+//! `RunLengthEncode::non_trivial_runs`. Runs from one element to several tiles, so that whole
 //! tiles without a head carry a run across. Edge sizes (0, 1, 2, a tile
 //! ± 1, odd sizes; 2^20 + 5 once, at subgroup size 8), slices at non-zero
 //! offsets between guard words, inputs sharing a buffer, tiles that never
@@ -17,7 +18,8 @@ use device_support::*;
 use wavekit::Dtype;
 use wavekit::device::debug::{LookBackDebug, with_look_back};
 use wavekit::device::{
-    ReduceByKey, ScanByKey, ScanKind, ScanOperator, SegmentedReduce, SegmentedScan, Slice,
+    ReduceByKey, RunLengthEncode, ScanByKey, ScanKind, ScanOperator, SegmentedReduce,
+    SegmentedScan, Slice, UniqueByKey,
 };
 
 /// The big size, run once.
@@ -268,51 +270,62 @@ fn check_scan(
     assert_same(&inside(&read[0], 3 * align, n, &what), &want, &what);
 }
 
-fn check_reduce(
+/// The slices of a by-key call: keys, values, the two outputs, the count
+/// and temp.
+type ByKeySlices<'a> = [Slice<'a>; 6];
+
+/// One by-key call with two outputs and a count (a reduction, a unique, the
+/// non-trivial runs): runs `record` on `keys` and `values` (one buffer
+/// where `shared`), the outputs and count in one buffer between guards,
+/// and checks them against `want` and that nothing else was written.
+#[allow(clippy::too_many_arguments)]
+fn check_two_outputs(
     device: &wgpu::Device,
     queue: &wgpu::Queue,
-    reduce: &ReduceByKey,
-    case: &Case,
-    n: usize,
+    (keys, values): (&[u32], &[u32]),
+    want: (&[u32], &[u32]),
+    temp_bytes: u64,
     shared: bool,
+    record: impl FnOnce(&mut wgpu::CommandEncoder, ByKeySlices<'_>),
+    what: &str,
 ) {
-    let keys = keys_input(case.key, n, n as u64 + 7);
-    let values = values_input(case, n, n as u64 + 5);
-    let (unique, aggregates) = reduce_reference(case, &keys, &values);
-    let inputs = Inputs::new(device, &keys, &values, shared);
+    let n = keys.len();
+    let inputs = Inputs::new(device, keys, values, shared);
     let align = inputs.align;
     // The three outputs share one buffer, between guards.
     let room = (4 * n as u64).next_multiple_of(align) + align;
     let out = guarded(device, &vec![GUARD; (3 * room / 4) as usize], align, 64);
     let at = |k: u64| align + k * room;
-    let temp = zeroed(device, reduce.temp_storage_bytes(n as u32) + align);
+    let temp = zeroed(device, temp_bytes + align);
     let mut encoder = encoder(device);
-    reduce
-        .record(
-            &mut encoder,
+    record(
+        &mut encoder,
+        [
             inputs.keys(),
             inputs.values(),
             Slice::new(&out, at(0)),
             Slice::new(&out, at(1)),
             Slice::new(&out, at(2)),
-            n as u32,
             Slice::new(&temp, align),
-        )
-        .expect("records");
-    let what = format!("ReduceByKey {} n = {n}", case.name);
+        ],
+    );
     let mut buffers = vec![&out];
     buffers.extend(inputs.buffers());
     let read = submit_and_read(device, queue, encoder, &buffers);
-    inputs.check(&read[1..], &keys, &values, &what);
+    inputs.check(&read[1..], keys, values, what);
     let words = &read[0];
-    let runs = unique.len();
+    let runs = want.0.len();
     let region = |k: u64, len: usize| words[(at(k) / 4) as usize..][..len].to_vec();
-    assert_eq!(region(2, 1)[0] as usize, runs, "{what}: num_runs");
-    assert_same(&region(0, runs), &unique, &format!("{what}: unique_out"));
+    assert_eq!(region(2, 1)[0] as usize, runs, "{what}: the count");
+    assert_same(
+        &region(0, runs),
+        want.0,
+        &format!("{what}: the first output"),
+    );
     assert_same(
         &region(1, runs),
-        &aggregates,
-        &format!("{what}: aggregates_out"),
+        want.1,
+        &format!("{what}: the second output"),
     );
     // Nothing else written: guards before, between and past the regions.
     let written = [(0, runs), (1, runs), (2, 1)];
@@ -326,6 +339,33 @@ fn check_reduce(
             "{what}: word {i} outside the outputs was overwritten: {w:#x}"
         );
     }
+}
+
+fn check_reduce(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    reduce: &ReduceByKey,
+    case: &Case,
+    n: usize,
+    shared: bool,
+) {
+    let keys = keys_input(case.key, n, n as u64 + 7);
+    let values = values_input(case, n, n as u64 + 5);
+    let (unique, aggregates) = reduce_reference(case, &keys, &values);
+    check_two_outputs(
+        device,
+        queue,
+        (&keys, &values),
+        (&unique, &aggregates),
+        reduce.temp_storage_bytes(n as u32),
+        shared,
+        |encoder, [k, v, u, a, r, t]| {
+            reduce
+                .record(encoder, k, v, u, a, r, n as u32, t)
+                .expect("records")
+        },
+        &format!("ReduceByKey {} n = {n}", case.name),
+    );
 }
 
 /// Every case at `sizes`: the reduction, and the inclusive and exclusive
@@ -882,5 +922,145 @@ fn bad_segmented_calls_are_errors() {
     assert_refused(
         SegmentedScan::new(&device, ScanKind::Inclusive, Dtype::F16, ScanOperator::Add),
         &["SegmentedScan takes u32, i32, f32 elements, not f16"],
+    );
+}
+
+// UniqueByKey and RunLengthEncode::non_trivial_runs.
+
+fn check_unique_by_key(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    unique: &UniqueByKey,
+    n: usize,
+    shared: bool,
+) {
+    let keys = keys_input(unique.key_dtype(), n, n as u64 + 23);
+    let values = random(n, 0, n as u64 + 29);
+    let (mut want_keys, mut want_values) = (Vec::new(), Vec::new());
+    for (i, head) in heads(unique.key_dtype(), &keys).into_iter().enumerate() {
+        if head {
+            want_keys.push(keys[i]);
+            want_values.push(values[i]);
+        }
+    }
+    check_two_outputs(
+        device,
+        queue,
+        (&keys, &values),
+        (&want_keys, &want_values),
+        unique.temp_storage_bytes(n as u32),
+        shared,
+        |encoder, [k, v, ko, vo, count, t]| {
+            unique
+                .record(encoder, k, v, ko, vo, count, n as u32, t)
+                .expect("records")
+        },
+        &format!("UniqueByKey {} n = {n}", unique.key_dtype()),
+    );
+}
+
+fn check_non_trivial_runs(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    encode: &RunLengthEncode,
+    dtype: Dtype,
+    n: usize,
+) {
+    let keys = keys_input(dtype, n, n as u64 + 31);
+    let (mut offsets, mut lengths) = (Vec::new(), Vec::new());
+    let mut start = 0;
+    for i in 1..=n {
+        if i == n || keys[i] != keys[i - 1] {
+            if i - start > 1 {
+                offsets.push(start as u32);
+                lengths.push((i - start) as u32);
+            }
+            start = i;
+        }
+    }
+    check_two_outputs(
+        device,
+        queue,
+        (&keys, &keys),
+        (&offsets, &lengths),
+        encode.temp_storage_bytes(n as u32),
+        true,
+        |encoder, [k, _, o, l, runs, t]| {
+            encode
+                .non_trivial_runs(encoder, k, o, l, runs, n as u32, t)
+                .expect("records")
+        },
+        &format!("RunLengthEncode::non_trivial_runs {dtype} n = {n}"),
+    );
+}
+
+fn run_unique_cases(device: &wgpu::Device, queue: &wgpu::Queue, sizes: &[usize], big: bool) {
+    let unique = UniqueByKey::new(device, Dtype::F32, Dtype::U32).expect("builds");
+    let encode = RunLengthEncode::new(device, Dtype::I32).expect("builds");
+    for (i, &n) in sizes.iter().enumerate() {
+        check_unique_by_key(device, queue, &unique, n, i % 2 == 0);
+        check_non_trivial_runs(device, queue, &encode, Dtype::I32, n);
+    }
+    if big {
+        check_non_trivial_runs(device, queue, &encode, Dtype::I32, BIG);
+    }
+}
+
+#[test]
+fn unique_cases() {
+    if !is_child() {
+        return;
+    }
+    let (device, queue) = open();
+    let big = std::env::var("LP_NATIVE_VECTOR_WIDTH").as_deref() == Ok("256");
+    run_unique_cases(&device, &queue, &SIZES, big);
+}
+
+#[test]
+fn unique_at_each_subgroup_size() {
+    at_each_subgroup_size("unique_cases");
+}
+
+#[test]
+fn unique_on_emulated_subgroups() {
+    let (device, queue) = open_without_subgroups();
+    run_unique_cases(&device, &queue, &[0, 1, TILE + 1, 9001], false);
+}
+
+#[test]
+fn bad_unique_calls_are_errors() {
+    let (device, _queue) = open();
+    assert_refused(
+        UniqueByKey::new(&device, Dtype::U32, Dtype::F16),
+        &["UniqueByKey takes u32, i32, f32 elements, not f16"],
+    );
+    let unique = UniqueByKey::new(&device, Dtype::U32, Dtype::U32).expect("builds");
+    let encode = RunLengthEncode::new(&device, Dtype::U32).expect("builds");
+    let n = 3000u32;
+    let bytes = 4 * u64::from(n);
+    let keys = zeroed(&device, bytes);
+    let out = zeroed(&device, 4 * bytes);
+    let temp = zeroed(&device, unique.temp_storage_bytes(n));
+    let (k, t) = (Slice::from(&keys), Slice::from(&temp));
+    let o = |at: u64| Slice::new(&out, at);
+    let mut encoder = encoder(&device);
+    assert_refused(
+        unique.record(&mut encoder, k, k, o(0), k, o(2 * bytes), n, t),
+        &["UniqueByKey: `keys_in` and `values_out` are the same buffer"],
+    );
+    assert_refused(
+        unique.record(&mut encoder, k, k, o(0), o(bytes), o(bytes), n, t),
+        &["`values_out` (bytes 12000..24000) and `num_selected` (bytes 12000..12004) overlap"],
+    );
+    assert_refused(
+        encode.non_trivial_runs(&mut encoder, k, o(0), o(bytes), o(2 * bytes), n, o(0)),
+        &[
+            "RunLengthEncode: `offsets` (bytes 0..12000) and `temp`",
+            "overlap",
+        ],
+    );
+    assert_refused(
+        encode.non_trivial_runs(&mut encoder, k, o(0), o(256), o(2 * bytes), n, t),
+        &["`offsets` (bytes 0..12000) and `lengths` (bytes 256..12256) overlap"],
     );
 }

@@ -1545,3 +1545,96 @@ fn segmented_reduce_and_scan_on_a_stream() {
         assert_same(&got[..fixed], &want_fixed, &format!("fixed sums, n = {n}"));
     }
 }
+
+#[test]
+fn unique_by_key_and_non_trivial_runs_on_a_stream() {
+    use wavekit::device::UniqueByKey;
+    let Some(ctx) = context() else { return };
+    let stream = ctx.new_stream().expect("a stream");
+    let unique = UniqueByKey::new(&ctx, Dtype::U32, Dtype::U32).expect("builds");
+    let encode = RunLengthEncode::new(&ctx, Dtype::U32).expect("builds");
+    for (i, &n) in SIZES.iter().enumerate() {
+        let keys = by_key_keys(n, i as u64 + 50);
+        let values = random(n, 0, i as u64 + 51);
+        let (keys_d, values_d) = (
+            guarded(&stream, &keys, GUARD),
+            guarded(&stream, &values, GUARD),
+        );
+        let (keys_out, values_out, count) =
+            (output(&stream, n), output(&stream, n), output(&stream, 1));
+        let (offsets, lengths, runs) = (output(&stream, n), output(&stream, n), output(&stream, 1));
+        let scratch = temp(
+            &stream,
+            unique
+                .temp_storage_bytes(n as u32)
+                .max(encode.temp_storage_bytes(n as u32)),
+        );
+        unique
+            .record(
+                &stream,
+                inner(&keys_d),
+                inner(&values_d),
+                inner(&keys_out),
+                inner(&values_out),
+                inner(&count),
+                n as u32,
+                (&scratch).into(),
+            )
+            .expect("queues");
+        encode
+            .non_trivial_runs(
+                &stream,
+                inner(&keys_d),
+                inner(&offsets),
+                inner(&lengths),
+                inner(&runs),
+                n as u32,
+                (&scratch).into(),
+            )
+            .expect("queues");
+        let (mut want_keys, mut want_values) = (Vec::new(), Vec::new());
+        let (mut want_offsets, mut want_lengths) = (Vec::new(), Vec::new());
+        let mut start = 0;
+        for j in 0..=n {
+            if j == n || (j > 0 && keys[j] != keys[j - 1]) {
+                if j - start > 1 {
+                    want_offsets.push(start as u32);
+                    want_lengths.push((j - start) as u32);
+                }
+                start = j;
+            }
+            if j < n && (j == 0 || keys[j] != keys[j - 1]) {
+                want_keys.push(keys[j]);
+                want_values.push(values[j]);
+            }
+        }
+        let got = read_u32(&stream, &count, "UniqueByKey num_selected")[0] as usize;
+        assert_eq!(got, want_keys.len(), "UniqueByKey count, n = {n}");
+        let got_keys = read_u32(&stream, &keys_out, "UniqueByKey keys_out");
+        assert_same(
+            &got_keys[..got],
+            &want_keys,
+            &format!("UniqueByKey keys, n = {n}"),
+        );
+        let got_values = read_u32(&stream, &values_out, "UniqueByKey values_out");
+        assert_same(
+            &got_values[..got],
+            &want_values,
+            &format!("UniqueByKey values, n = {n}"),
+        );
+        let got = read_u32(&stream, &runs, "non-trivial runs")[0] as usize;
+        assert_eq!(got, want_offsets.len(), "non-trivial runs, n = {n}");
+        let got_offsets = read_u32(&stream, &offsets, "non-trivial offsets");
+        assert_same(
+            &got_offsets[..got],
+            &want_offsets,
+            &format!("offsets, n = {n}"),
+        );
+        let got_lengths = read_u32(&stream, &lengths, "non-trivial lengths");
+        assert_same(
+            &got_lengths[..got],
+            &want_lengths,
+            &format!("lengths, n = {n}"),
+        );
+    }
+}

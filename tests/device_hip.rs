@@ -431,6 +431,42 @@ fn record_every_algorithm(stub: &Stub, hip: &Hip, target: Amdgpu) -> usize {
         scan.record_fixed(&stream, slice(&values), slice(&values), 40, n / 40)
             .expect("records");
     });
+    recorded(
+        "UniqueByKey and RunLengthEncode::non_trivial_runs",
+        &mut |temp| {
+            use wavekit::device::UniqueByKey;
+            let unique = UniqueByKey::new(device, Dtype::F32, Dtype::I32).expect("builds");
+            let encode = RunLengthEncode::new(device, Dtype::I32).expect("builds");
+            let t = temp(
+                unique
+                    .temp_storage_bytes(n)
+                    .max(encode.temp_storage_bytes(n)),
+            );
+            unique
+                .record(
+                    &stream,
+                    slice(&upload),
+                    slice(&values),
+                    slice(&output),
+                    slice(&values_out),
+                    slice(&count),
+                    n,
+                    slice(&t),
+                )
+                .expect("records");
+            encode
+                .non_trivial_runs(
+                    &stream,
+                    slice(&upload),
+                    slice(&output),
+                    slice(&values_out),
+                    slice(&count),
+                    n,
+                    slice(&t),
+                )
+                .expect("records");
+        },
+    );
     calls
 }
 

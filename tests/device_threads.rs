@@ -281,3 +281,9 @@ fn the_segmented_objects_are_send_and_sync() {
     send_and_sync::<wavekit::device::SegmentedReduce>();
     send_and_sync::<wavekit::device::SegmentedScan>();
 }
+
+/// Issue 35, second batch: the unique by key.
+#[test]
+fn the_unique_by_key_is_send_and_sync() {
+    send_and_sync::<wavekit::device::UniqueByKey>();
+}

@@ -38,24 +38,26 @@ struct Regions {
 }
 
 impl Built {
-    /// The context on `device` and the shader `by_key.wgsl` for `key`,
-    /// `value`, `inclusive` and `operator` (checked dtypes).
+    /// The context `ctx` and the shader `by_key.wgsl` for `key`,
+    /// `value`, `inclusive`, `operator` and `non_trivial` (checked dtypes).
     fn new(
         name: &str,
-        device: Device<'_>,
+        ctx: Context,
         key: Dtype,
         value: Dtype,
         operator: &ScanOperator,
         inclusive: bool,
+        non_trivial: bool,
     ) -> Result<(Self, crate::expand::ValidModule), Error> {
         let key_wgsl = user_fn::element(name, key, &DTYPES)?;
         let value_wgsl = user_fn::element(name, value, &DTYPES)?;
-        let ctx = Context::new(device)?.with_clears()?;
+        let ctx = ctx.with_clears()?;
         let (op, identity) = operator.declarations(value)?;
         let shader = Shader::new("by_key.wgsl")?
             .set("K", key_wgsl)
             .set("T", value_wgsl)
             .set("INCLUSIVE", inclusive)
+            .set("NON_TRIVIAL", non_trivial)
             .function("scan_op", op)
             .function("scan_identity", identity)
             .set_all(ctx.look_back_switches());
@@ -139,6 +141,7 @@ impl Built {
 ///   which writes a zero run count); a bind group per dispatch; nothing
 ///   allocated.
 pub struct ReduceByKey {
+    name: &'static str,
     built: Built,
     operator: ScanOperator,
     count_heads: Pipeline,
@@ -161,11 +164,27 @@ impl ReduceByKey {
         value: Dtype,
         operator: ScanOperator,
     ) -> Result<Self, Error> {
-        let (built, module) = Built::new(REDUCE, device.into(), key, value, &operator, true)?;
+        let ctx = Context::new(device.into())?;
+        ReduceByKey::with_context(REDUCE, ctx, key, value, operator, false)
+    }
+
+    /// The reduction on `ctx`, its errors naming `name`; `non_trivial`
+    /// counts only runs longer than one, writing their offsets and lengths
+    /// ([`RunLengthEncode::non_trivial_runs`](super::RunLengthEncode::non_trivial_runs)).
+    pub(crate) fn with_context(
+        name: &'static str,
+        ctx: Context,
+        key: Dtype,
+        value: Dtype,
+        operator: ScanOperator,
+        non_trivial: bool,
+    ) -> Result<Self, Error> {
+        let (built, module) = Built::new(name, ctx, key, value, &operator, true, non_trivial)?;
         let [count_heads, scan_heads, reduce] = built
             .ctx
             .pipelines(&module, ["count_heads", "scan_heads", "reduce_by_key"])?;
         Ok(ReduceByKey {
+            name,
             built,
             operator,
             count_heads,
@@ -212,39 +231,61 @@ impl ReduceByKey {
         n: u32,
         temp: Slice<'_>,
     ) -> Result<(), Error> {
+        let names = [
+            "keys_in",
+            "values_in",
+            "unique_out",
+            "aggregates_out",
+            "num_runs",
+        ];
+        let slices = [keys_in, values_in, unique_out, aggregates_out, num_runs];
+        self.record_as(names, queue.into(), slices, n, temp)
+    }
+
+    /// [`ReduceByKey::record`] with the slices named `names` (keys,
+    /// values, unique keys, aggregates, count) in errors; the values may
+    /// be the keys.
+    pub(crate) fn record_as(
+        &self,
+        names: [&str; 5],
+        queue: Queue<'_>,
+        slices: [Slice<'_>; 5],
+        n: u32,
+        temp: Slice<'_>,
+    ) -> Result<(), Error> {
+        let name = self.name;
+        let [keys_in, values_in, unique_out, aggregates_out, num_runs] = slices;
+        let written = [
+            (names[2], unique_out),
+            (names[3], aggregates_out),
+            (names[4], num_runs),
+            ("temp", temp),
+        ];
         distinct_each(
-            REDUCE,
-            &[("keys_in", keys_in), ("values_in", values_in)],
-            &[
-                ("unique_out", unique_out),
-                ("aggregates_out", aggregates_out),
-                ("num_runs", num_runs),
-                ("temp", temp),
-            ],
+            name,
+            &[(names[0], keys_in), (names[1], values_in)],
+            &written,
         )?;
         let ctx = &self.built.ctx;
         let bytes = 4 * u64::from(n);
-        let keys_in = ctx.limits.check(REDUCE, "keys_in", keys_in, bytes)?;
-        let values_in = ctx.limits.check(REDUCE, "values_in", values_in, bytes)?;
-        let unique_out = ctx.limits.check(REDUCE, "unique_out", unique_out, bytes)?;
-        let aggregates_out = ctx
-            .limits
-            .check(REDUCE, "aggregates_out", aggregates_out, bytes)?;
-        let num_runs = ctx.limits.check(REDUCE, "num_runs", num_runs, 4)?;
-        let temp = ctx
-            .limits
-            .check(REDUCE, "temp", temp, self.temp_storage_bytes(n))?;
+        let check = |what, slice, bytes| ctx.limits.check(name, what, slice, bytes);
+        let keys_in = check(names[0], keys_in, bytes)?;
+        let values_in = check(names[1], values_in, bytes)?;
+        let unique_out = check(names[2], unique_out, bytes)?;
+        let aggregates_out = check(names[3], aggregates_out, bytes)?;
+        let num_runs = check(names[4], num_runs, 4)?;
+        let temp = check("temp", temp, self.temp_storage_bytes(n))?;
         disjoint(
-            REDUCE,
+            name,
             &[
-                ("unique_out", unique_out),
-                ("aggregates_out", aggregates_out),
-                ("num_runs", num_runs),
+                (names[2], unique_out),
+                (names[3], aggregates_out),
+                (names[4], num_runs),
                 ("temp", temp),
             ],
         )?;
         if n == 0 {
-            return record(ctx, queue.into(), &[Op::Clear(num_runs)]);
+            return record(ctx, queue, &[Op::Clear(num_runs)]);
         }
         let (bindings, clear) = self.built.bindings(
             n,
@@ -260,7 +301,7 @@ impl ReduceByKey {
             Op::Dispatch(&self.scan_heads, bindings.clone(), [1, 1, 1]),
             Op::Dispatch(&self.reduce, bindings, grid),
         ];
-        record(ctx, queue.into(), &ops)
+        record(ctx, queue, &ops)
     }
 }
 
@@ -305,7 +346,8 @@ impl ScanByKey {
         operator: ScanOperator,
     ) -> Result<Self, Error> {
         let inclusive = kind == ScanKind::Inclusive;
-        let (built, module) = Built::new(SCAN, device.into(), key, value, &operator, inclusive)?;
+        let ctx = Context::new(device.into())?;
+        let (built, module) = Built::new(SCAN, ctx, key, value, &operator, inclusive, false)?;
         let [scan] = built.ctx.pipelines(&module, ["scan_by_key"])?;
         Ok(ScanByKey {
             built,
@@ -377,6 +419,83 @@ impl ScanByKey {
             ctx,
             queue.into(),
             &[Op::Clear(clear), Op::Dispatch(&self.scan, bindings, grid)],
+        )
+    }
+}
+
+/// A device-wide unique by key: the first key of each run of equal
+/// consecutive keys and the value beside it, in order, and how many there
+/// are, as CUB's `DeviceSelect::UniqueByKey`. Built once per device, key
+/// type and value type.
+///
+/// - **Dtypes**: u32, i32 or f32 keys (equal by `==`, as
+///   [`ReduceByKey`]'s) and values (any 32-bit bits, copied).
+/// - **Placement, temp, algorithm and cost**: [`ReduceByKey`]'s under the
+///   operator "the earlier" (`fn first(a, b) -> a`), with CUB's names:
+///   `keys_in`, `values_in` (`n` each), `keys_out`, `values_out` (room for
+///   `n` each, the first `num_selected` written), `num_selected` (one
+///   u32). Not in place.
+pub struct UniqueByKey(ReduceByKey);
+
+const UNIQUE: &str = "wavekit::device::UniqueByKey";
+
+impl UniqueByKey {
+    /// The unique by key of `key` keys with `value` values (each u32, i32
+    /// or f32) on `device` (created with
+    /// [`Target::wgpu_features`](crate::Target::wgpu_features) on wgpu).
+    /// Composes and compiles its pipelines (once).
+    pub fn new<'d>(device: impl Into<Device<'d>>, key: Dtype, value: Dtype) -> Result<Self, Error> {
+        let ctx = Context::new(device.into())?;
+        // "The earlier" is associative, and the shader never combines its
+        // identity on the left (every run has a head).
+        let first = ScanOperator::custom("fn first(a: T, b: T) -> T { return a; }", "T()");
+        ReduceByKey::with_context(UNIQUE, ctx, key, value, first, false).map(UniqueByKey)
+    }
+
+    /// The key type.
+    pub fn key_dtype(&self) -> Dtype {
+        self.0.key_dtype()
+    }
+
+    /// The value type.
+    pub fn value_dtype(&self) -> Dtype {
+        self.0.value_dtype()
+    }
+
+    /// Temp bytes a call on `n` elements needs ([`ReduceByKey::temp_storage_bytes`]).
+    pub fn temp_storage_bytes(&self, n: u32) -> u64 {
+        self.0.temp_storage_bytes(n)
+    }
+
+    /// Records the unique by key of the `n` pairs at `keys_in` and
+    /// `values_in`: each run's first key into `keys_out` and its value into
+    /// `values_out`, their number into `num_selected` (one u32), with
+    /// scratch at `temp`. Checks every slice first (an error names the
+    /// slice and the numbers, and nothing is recorded).
+    #[allow(clippy::too_many_arguments)]
+    pub fn record<'q>(
+        &self,
+        queue: impl Into<Queue<'q>>,
+        keys_in: Slice<'_>,
+        values_in: Slice<'_>,
+        keys_out: Slice<'_>,
+        values_out: Slice<'_>,
+        num_selected: Slice<'_>,
+        n: u32,
+        temp: Slice<'_>,
+    ) -> Result<(), Error> {
+        self.0.record_as(
+            [
+                "keys_in",
+                "values_in",
+                "keys_out",
+                "values_out",
+                "num_selected",
+            ],
+            queue.into(),
+            [keys_in, values_in, keys_out, values_out, num_selected],
+            n,
+            temp,
         )
     }
 }

@@ -58,6 +58,7 @@
 //! | [`ScanByKey`] | each run of equal consecutive keys scanned on its own, inclusive or exclusive, under a [`ScanOperator`] | `DeviceScan::InclusiveScanByKey` / `ExclusiveScanByKey` |
 //! | [`SegmentedReduce`] | the reduction of each segment (begin and end offsets, or one fixed size) of u32, i32 or f32 under a [`ScanOperator`] | `DeviceSegmentedReduce::Reduce` / `Sum` / `Min` / `Max` |
 //! | [`SegmentedScan`] | each segment (offsets or one fixed size) scanned on its own, inclusive or exclusive, under a [`ScanOperator`], in place or not | `DeviceSegmentedScan` |
+//! | [`UniqueByKey`] | the first key of each run of equal consecutive u32, i32 or f32 keys and the value beside it, and their number ([`RunLengthEncode::non_trivial_runs`]: the offset and length of each run longer than one) | `DeviceSelect::UniqueByKey` (`DeviceRunLengthEncode::NonTrivialRuns`) |
 //!
 //! Algorithm choice: scans (sums and operator scans), selections (and the
 //! partitions and uniques built on them) and sorts
@@ -147,5 +148,5 @@ pub use unique::Unique;
 // Issue 35, second batch: by key, segmented.
 mod by_key;
 mod segmented;
-pub use by_key::{ReduceByKey, ScanByKey};
+pub use by_key::{ReduceByKey, ScanByKey, UniqueByKey};
 pub use segmented::{SegmentedReduce, SegmentedScan};

@@ -45,10 +45,14 @@
 //     reduction goes to out_values[run] and at each head its key to
 //     out_keys[run] (run = the heads before it, tile_heads[tile] plus the
 //     tile's own).
+//   With NON_TRIVIAL (RunLengthEncode::non_trivial_runs; T u32 under the
+//     sum, the keys bound as values too): every value is 1, only runs
+//     longer than one count (a head that does not end its run), and
+//     out_keys gets each such run's offset, out_values its length.
 // Elements past n are no heads and hold the identity, and are not written.
 //
 // Parameters (set by name by the host): `alias K`, `alias T`,
-// `const INCLUSIVE`, the operator `fn scan_op` (the host replaces its line
+// `const INCLUSIVE`, `const NON_TRIVIAL`, the operator `fn scan_op` (the host replaces its line
 // by the user's function text and a `scan_op` that calls it) and
 // `fn scan_identity`; FALLBACK and STALL_EVERY (look_back.wgsl).
 // Bindings: 0 keys (array<K>, n), 1 values (array<T>, n), 2 out_values
@@ -67,6 +71,7 @@
 alias K = u32;
 alias T = u32;
 const INCLUSIVE = true;
+const NON_TRIVIAL = false;
 const BLOCK = 256u;
 const ITEMS = 8u;
 const TILE = BLOCK * ITEMS;
@@ -131,7 +136,11 @@ fn load_items(tile: u32, t: u32) -> Items {
         items.values[k] = scan_identity();
         let i = first + k;
         if i < n {
-            items.values[k] = values[i];
+            if NON_TRIVIAL {
+                items.values[k] = bitcast<T>(1u);
+            } else {
+                items.values[k] = values[i];
+            }
             let key = keys[i];
             if i == 0u || key != before {
                 items.heads |= 1u << k;
@@ -162,6 +171,15 @@ fn run_ends(tile: u32, t: u32, heads: u32) -> u32 {
         ends = (ends & ((1u << count) - 1u)) | (1u << (count - 1u));
     }
     return ends;
+}
+
+/// The heads that count runs: every head, or with NON_TRIVIAL those that
+/// do not also end their run (the first of a run longer than one).
+fn counted_heads(heads: u32, ends: u32) -> u32 {
+    if NON_TRIVIAL {
+        return heads & ~ends;
+    }
+    return heads;
 }
 
 /// The fold of a thread's items: (any head, the value after its last
@@ -212,8 +230,8 @@ fn block_scan(t: u32, flag: u32, value: T, count: u32) {
 /// function that the owner and a fallback use, so both get its bits. The
 /// pair is left in pair_flag / pair_value (after a barrier), and the
 /// block's scan in scan_* until the next call.
-fn tile_pair(items: Items, t: u32) {
-    block_scan(t, select(0u, 1u, items.heads != 0u), fold(items), countOneBits(items.heads));
+fn tile_pair(items: Items, t: u32, counted: u32) {
+    block_scan(t, select(0u, 1u, items.heads != 0u), fold(items), countOneBits(counted));
     if t == BLOCK - 1u {
         pair_flag = scan_flags[t];
         pair_value = scan_values[t];
@@ -222,7 +240,8 @@ fn tile_pair(items: Items, t: u32) {
 }
 
 fn lb_tile_aggregate(p: u32, t: u32) -> u32 {
-    tile_pair(load_items(p, t), t);
+    // The fallback needs the pair alone, not the counts.
+    tile_pair(load_items(p, t), t, 0u);
     return bitcast<u32>(pair_value);
 }
 
@@ -302,8 +321,8 @@ struct Running {
 /// in uniform control flow): thread `t`'s running value and head count
 /// before its first item. What thread t needs of the block's scan is read
 /// before the look-back, whose fallbacks reuse the workgroup memory.
-fn tile_start(tile: u32, t: u32, items: Items) -> Running {
-    tile_pair(items, t);
+fn tile_start(tile: u32, t: u32, items: Items, counted: u32) -> Running {
+    tile_pair(items, t, counted);
     own_head = pair_flag != 0u;
     own_value = pair_value;
     var flag = 0u;
@@ -328,7 +347,7 @@ fn scan_by_key(@builtin(local_invocation_index) t: u32) {
         return;
     }
     let items = load_items(tile, t);
-    var running = tile_start(tile, t, items).value;
+    var running = tile_start(tile, t, items, items.heads).value;
     let n = element_count();
     let first = tile * TILE + t * ITEMS;
     for (var k = 0u; k < ITEMS; k++) {
@@ -348,7 +367,8 @@ fn count_heads(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) w
     if tile >= tile_count() {
         return;
     }
-    let total = lb_workgroup_sum(countOneBits(load_items(tile, t).heads), t);
+    let heads = load_items(tile, t).heads;
+    let total = lb_workgroup_sum(countOneBits(counted_heads(heads, run_ends(tile, t, heads))), t);
     if t == 0u {
         tile_heads[tile] = total;
     }
@@ -396,20 +416,26 @@ fn reduce_by_key(@builtin(local_invocation_index) t: u32) {
         return;
     }
     let items = load_items(tile, t);
-    let before = tile_start(tile, t, items);
+    let ends = run_ends(tile, t, items.heads);
+    let counted = counted_heads(items.heads, ends);
+    let before = tile_start(tile, t, items, counted);
     var running = before.value;
     var run = tile_heads[tile] + before.heads;
-    let ends = run_ends(tile, t, items.heads);
     let first = tile * TILE + t * ITEMS;
     for (var k = 0u; k < ITEMS; k++) {
         let bit = 1u << k;
         let head = (items.heads & bit) != 0u;
         running = select(scan_op(running, items.values[k]), items.values[k], head);
-        if head {
-            out_keys[run] = keys[first + k];
+        if (counted & bit) != 0u {
+            if NON_TRIVIAL {
+                out_keys[run] = bitcast<K>(first + k);
+            } else {
+                out_keys[run] = keys[first + k];
+            }
             run += 1u;
         }
-        if (ends & bit) != 0u {
+        // A run of one is no non-trivial run.
+        if (ends & bit) != 0u && !(NON_TRIVIAL && head) {
             out_values[run - 1u] = running;
         }
     }
