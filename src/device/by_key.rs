@@ -125,7 +125,7 @@ impl Built {
 ///   their buffers); `unique_out` and `aggregates_out` room for `n`
 ///   elements each (the first `num_runs` are written, the rest untouched);
 ///   `num_runs` one u32; temp at least
-///   [`ReduceByKey::temp_storage_bytes`] bytes (`STORAGE`), about 6 bytes
+///   [`ReduceByKey::temp_storage_bytes`] bytes (`STORAGE`), about 12 bytes
 ///   per 2048 elements. The outputs and temp may share a buffer where
 ///   their bytes do not overlap.
 /// - **Algorithm**: tiles of 2048 elements (8 consecutive per thread);

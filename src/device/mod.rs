@@ -16,7 +16,7 @@
 //!   lives in a caller-provided temp slice of at least
 //!   `temp_storage_bytes(n)` bytes (as CUB's `d_temp_storage`;
 //!   [`Histogram`], [`BinarySearch`] and [`AdjacentDifference`]'s copy need
-//!   none), and the element count reaches the shaders
+//!   none, nor do [`SegmentedReduce`] and [`SegmentedScan`]), and the element count reaches the shaders
 //!   as the size of the bindings, so no uniform is written either; a call
 //!   creates bind groups only (on CUDA: launches and clears);
 //! - a call validates everything first and returns an [`Error`](crate::Error)
