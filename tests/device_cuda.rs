@@ -1326,3 +1326,315 @@ fn a_kernel_that_never_ends_times_out() {
     line(&text, "GPU DROPPED:");
     line(&text, "KERNEL DROPPED:");
 }
+
+// Issue 35, second batch: by key and segmented.
+
+/// Keys in runs of 1 to 5 and, one run in four, up to 6000 (tiles without
+/// a head), consecutive runs of different keys.
+fn by_key_keys(n: usize, seed: u64) -> Vec<u32> {
+    let raw = random(n + 1, 0, seed);
+    let mut keys = Vec::with_capacity(n);
+    let mut k = 0u32;
+    for &w in &raw {
+        if keys.len() >= n {
+            break;
+        }
+        let len = if w.is_multiple_of(4) {
+            1 + (w >> 2) as usize % 6000
+        } else {
+            1 + (w >> 2) as usize % 5
+        };
+        k = (k + 1 + (w >> 20) % 3) % 40;
+        keys.extend(std::iter::repeat_n(k, len.min(n - keys.len())));
+    }
+    keys
+}
+
+#[test]
+fn by_key_on_a_stream() {
+    use wavekit::device::{ReduceByKey, ScanByKey};
+    let Some(ctx) = context() else { return };
+    let stream = ctx.new_stream().expect("a stream");
+    let reduce = ReduceByKey::new(&ctx, Dtype::U32, Dtype::U32, ScanOperator::Add).expect("builds");
+    let inclusive = ScanByKey::new(
+        &ctx,
+        ScanKind::Inclusive,
+        Dtype::U32,
+        Dtype::U32,
+        ScanOperator::Max,
+    )
+    .expect("builds");
+    let exclusive = ScanByKey::new(
+        &ctx,
+        ScanKind::Exclusive,
+        Dtype::U32,
+        Dtype::U32,
+        ScanOperator::Add,
+    )
+    .expect("builds");
+    for (i, &n) in SIZES.iter().enumerate() {
+        let keys = by_key_keys(n, i as u64 + 1);
+        let values = random(n, 1000, i as u64 + 2);
+        let (keys_d, values_d) = (
+            guarded(&stream, &keys, GUARD),
+            guarded(&stream, &values, GUARD),
+        );
+        let (unique, aggregates, runs) =
+            (output(&stream, n), output(&stream, n), output(&stream, 1));
+        let (scanned_in, scanned_ex) = (output(&stream, n), output(&stream, n));
+        let scratch = temp(&stream, reduce.temp_storage_bytes(n as u32));
+        reduce
+            .record(
+                &stream,
+                inner(&keys_d),
+                inner(&values_d),
+                inner(&unique),
+                inner(&aggregates),
+                inner(&runs),
+                n as u32,
+                (&scratch).into(),
+            )
+            .expect("queues");
+        for (scan, out) in [(&inclusive, &scanned_in), (&exclusive, &scanned_ex)] {
+            let scratch = temp(&stream, scan.temp_storage_bytes(n as u32));
+            scan.record(
+                &stream,
+                inner(&keys_d),
+                inner(&values_d),
+                inner(out),
+                n as u32,
+                (&scratch).into(),
+            )
+            .expect("queues");
+        }
+        // The CPU reference.
+        let (mut want_keys, mut want_sums) = (Vec::new(), Vec::new());
+        let (mut want_in, mut want_ex) = (Vec::new(), Vec::new());
+        let (mut max, mut sum) = (0u32, 0u32);
+        for j in 0..n {
+            if j == 0 || keys[j] != keys[j - 1] {
+                want_keys.push(keys[j]);
+                want_sums.push(0u32);
+                (max, sum) = (0, 0);
+            }
+            want_ex.push(sum);
+            max = max.max(values[j]);
+            sum = sum.wrapping_add(values[j]);
+            want_in.push(max);
+            *want_sums.last_mut().expect("a run") = sum;
+        }
+        let runs_got = read_u32(&stream, &runs, "ReduceByKey num_runs")[0] as usize;
+        assert_eq!(runs_got, want_keys.len(), "ReduceByKey num_runs, n = {n}");
+        let got = read_u32(&stream, &unique, "ReduceByKey unique_out");
+        assert_same(
+            &got[..runs_got],
+            &want_keys,
+            &format!("ReduceByKey keys, n = {n}"),
+        );
+        assert!(
+            got[runs_got..].iter().all(|&w| w == GUARD),
+            "n = {n}: past the runs"
+        );
+        let got = read_u32(&stream, &aggregates, "ReduceByKey aggregates_out");
+        assert_same(
+            &got[..runs_got],
+            &want_sums,
+            &format!("ReduceByKey sums, n = {n}"),
+        );
+        let got = read_u32(&stream, &scanned_in, "ScanByKey inclusive");
+        assert_same(&got, &want_in, &format!("inclusive max by key, n = {n}"));
+        let got = read_u32(&stream, &scanned_ex, "ScanByKey exclusive");
+        assert_same(&got, &want_ex, &format!("exclusive sum by key, n = {n}"));
+    }
+}
+
+#[test]
+fn segmented_reduce_and_scan_on_a_stream() {
+    use wavekit::device::{SegmentedReduce, SegmentedScan};
+    let Some(ctx) = context() else { return };
+    let stream = ctx.new_stream().expect("a stream");
+    let reduce = SegmentedReduce::new(&ctx, Dtype::U32, ScanOperator::Add).expect("builds");
+    let scan = SegmentedScan::new(&ctx, ScanKind::Exclusive, Dtype::U32, ScanOperator::Max)
+        .expect("builds");
+    for (i, &n) in SIZES.iter().enumerate() {
+        let input = random(n, 1000, i as u64 + 40);
+        // Segments of 0 to 5000 elements, adjacent.
+        let (mut begin, mut end) = (Vec::new(), Vec::new());
+        let mut pos = 0usize;
+        for w in random(n + 1, 0, i as u64 + 41) {
+            if pos >= n {
+                break;
+            }
+            let len = if w % 8 == 1 {
+                (w >> 4) as usize % 5000
+            } else {
+                (w >> 4) as usize % 40
+            };
+            begin.push(pos as u32);
+            pos = (pos + len).min(n);
+            end.push(pos as u32);
+        }
+        let segments = begin.len();
+        let source = guarded(&stream, &input, GUARD);
+        let (begin_d, end_d) = (
+            guarded(&stream, &begin, GUARD),
+            guarded(&stream, &end, GUARD),
+        );
+        let (sums, scanned) = (output(&stream, segments), output(&stream, n));
+        reduce
+            .record(
+                &stream,
+                inner(&source),
+                n as u32,
+                inner(&sums),
+                segments as u32,
+                inner(&begin_d),
+                inner(&end_d),
+            )
+            .expect("queues");
+        scan.record(
+            &stream,
+            inner(&source),
+            inner(&scanned),
+            n as u32,
+            segments as u32,
+            inner(&begin_d),
+            inner(&end_d),
+        )
+        .expect("queues");
+        // The fixed-size form: segments of 100 over the first n / 100 * 100.
+        let fixed = n / 100;
+        let fixed_sums = output(&stream, fixed.max(1));
+        reduce
+            .record_fixed(
+                &stream,
+                inner(&source),
+                inner(&fixed_sums),
+                fixed as u32,
+                100,
+            )
+            .expect("queues");
+        let mut want_scan = vec![GUARD; n];
+        let want_sums: Vec<u32> = begin
+            .iter()
+            .zip(&end)
+            .map(|(&b, &e)| {
+                let mut max = 0u32;
+                for j in b as usize..e as usize {
+                    want_scan[j] = max;
+                    max = max.max(input[j]);
+                }
+                input[b as usize..e as usize]
+                    .iter()
+                    .fold(0u32, |a, &x| a.wrapping_add(x))
+            })
+            .collect();
+        let got = read_u32(&stream, &sums, "SegmentedReduce");
+        assert_same(&got, &want_sums, &format!("SegmentedReduce sums, n = {n}"));
+        let got = read_u32(&stream, &scanned, "SegmentedScan");
+        assert_same(
+            &got,
+            &want_scan,
+            &format!("SegmentedScan exclusive max, n = {n}"),
+        );
+        let want_fixed: Vec<u32> = input
+            .chunks_exact(100)
+            .map(|c| c.iter().fold(0u32, |a, &x| a.wrapping_add(x)))
+            .collect();
+        let got = read_u32(&stream, &fixed_sums, "SegmentedReduce fixed");
+        assert_same(&got[..fixed], &want_fixed, &format!("fixed sums, n = {n}"));
+    }
+}
+
+#[test]
+fn unique_by_key_and_non_trivial_runs_on_a_stream() {
+    use wavekit::device::UniqueByKey;
+    let Some(ctx) = context() else { return };
+    let stream = ctx.new_stream().expect("a stream");
+    let unique = UniqueByKey::new(&ctx, Dtype::U32, Dtype::U32).expect("builds");
+    let encode = RunLengthEncode::new(&ctx, Dtype::U32).expect("builds");
+    for (i, &n) in SIZES.iter().enumerate() {
+        let keys = by_key_keys(n, i as u64 + 50);
+        let values = random(n, 0, i as u64 + 51);
+        let (keys_d, values_d) = (
+            guarded(&stream, &keys, GUARD),
+            guarded(&stream, &values, GUARD),
+        );
+        let (keys_out, values_out, count) =
+            (output(&stream, n), output(&stream, n), output(&stream, 1));
+        let (offsets, lengths, runs) = (output(&stream, n), output(&stream, n), output(&stream, 1));
+        let scratch = temp(
+            &stream,
+            unique
+                .temp_storage_bytes(n as u32)
+                .max(encode.temp_storage_bytes(n as u32)),
+        );
+        unique
+            .record(
+                &stream,
+                inner(&keys_d),
+                inner(&values_d),
+                inner(&keys_out),
+                inner(&values_out),
+                inner(&count),
+                n as u32,
+                (&scratch).into(),
+            )
+            .expect("queues");
+        encode
+            .non_trivial_runs(
+                &stream,
+                inner(&keys_d),
+                inner(&offsets),
+                inner(&lengths),
+                inner(&runs),
+                n as u32,
+                (&scratch).into(),
+            )
+            .expect("queues");
+        let (mut want_keys, mut want_values) = (Vec::new(), Vec::new());
+        let (mut want_offsets, mut want_lengths) = (Vec::new(), Vec::new());
+        let mut start = 0;
+        for j in 0..=n {
+            if j == n || (j > 0 && keys[j] != keys[j - 1]) {
+                if j - start > 1 {
+                    want_offsets.push(start as u32);
+                    want_lengths.push((j - start) as u32);
+                }
+                start = j;
+            }
+            if j < n && (j == 0 || keys[j] != keys[j - 1]) {
+                want_keys.push(keys[j]);
+                want_values.push(values[j]);
+            }
+        }
+        let got = read_u32(&stream, &count, "UniqueByKey num_selected")[0] as usize;
+        assert_eq!(got, want_keys.len(), "UniqueByKey count, n = {n}");
+        let got_keys = read_u32(&stream, &keys_out, "UniqueByKey keys_out");
+        assert_same(
+            &got_keys[..got],
+            &want_keys,
+            &format!("UniqueByKey keys, n = {n}"),
+        );
+        let got_values = read_u32(&stream, &values_out, "UniqueByKey values_out");
+        assert_same(
+            &got_values[..got],
+            &want_values,
+            &format!("UniqueByKey values, n = {n}"),
+        );
+        let got = read_u32(&stream, &runs, "non-trivial runs")[0] as usize;
+        assert_eq!(got, want_offsets.len(), "non-trivial runs, n = {n}");
+        let got_offsets = read_u32(&stream, &offsets, "non-trivial offsets");
+        assert_same(
+            &got_offsets[..got],
+            &want_offsets,
+            &format!("offsets, n = {n}"),
+        );
+        let got_lengths = read_u32(&stream, &lengths, "non-trivial lengths");
+        assert_same(
+            &got_lengths[..got],
+            &want_lengths,
+            &format!("lengths, n = {n}"),
+        );
+    }
+}

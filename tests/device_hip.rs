@@ -354,6 +354,119 @@ fn record_every_algorithm(stub: &Stub, hip: &Hip, target: Amdgpu) -> usize {
         )
         .expect("records");
     });
+    // Issue 35, second batch: by key and segmented.
+    recorded("ReduceByKey and ScanByKey", &mut |temp| {
+        use wavekit::device::{ReduceByKey, ScanByKey};
+        let reduce = ReduceByKey::new(
+            device,
+            Dtype::U32,
+            Dtype::F32,
+            ScanOperator::custom(
+                "fn op(a: f32, b: f32) -> f32 { return min(a, b); }",
+                "3.0e38",
+            ),
+        )
+        .expect("builds");
+        let scan = ScanByKey::new(
+            device,
+            ScanKind::Exclusive,
+            Dtype::I32,
+            Dtype::U32,
+            ScanOperator::Min,
+        )
+        .expect("builds");
+        let t = temp(reduce.temp_storage_bytes(n).max(scan.temp_storage_bytes(n)));
+        reduce
+            .record(
+                &stream,
+                slice(&upload),
+                slice(&values),
+                slice(&output),
+                slice(&values_out),
+                slice(&count),
+                n,
+                slice(&t),
+            )
+            .expect("records");
+        scan.record(
+            &stream,
+            slice(&upload),
+            slice(&values),
+            slice(&output),
+            n,
+            slice(&t),
+        )
+        .expect("records");
+    });
+    recorded("SegmentedReduce and SegmentedScan", &mut |_| {
+        use wavekit::device::{SegmentedReduce, SegmentedScan};
+        let reduce = SegmentedReduce::new(device, Dtype::I32, ScanOperator::Max).expect("builds");
+        let scan = SegmentedScan::new(device, ScanKind::Inclusive, Dtype::F32, ScanOperator::Add)
+            .expect("builds");
+        let mut starts: Vec<u32> = (0..=100).map(|s| s * (n / 100)).collect();
+        starts[100] = n;
+        let mut offsets = memory(hip, 4 * 101);
+        hip.copy_to_device(&mut offsets, bytemuck_words(&starts))
+            .expect("copies");
+        let mut ends = memory(hip, 4 * 100);
+        hip.copy_to_device(&mut ends, bytemuck_words(&starts[1..]))
+            .expect("copies");
+        let (begin, end) = (Slice::hip(&offsets, 0), slice(&ends));
+        reduce
+            .record(&stream, slice(&upload), n, slice(&output), 100, begin, end)
+            .expect("records");
+        reduce
+            .record_fixed(&stream, slice(&upload), slice(&output), 100, n / 100)
+            .expect("records");
+        scan.record(
+            &stream,
+            slice(&upload),
+            slice(&values_out),
+            n,
+            100,
+            begin,
+            end,
+        )
+        .expect("records");
+        scan.record_fixed(&stream, slice(&values), slice(&values), 40, n / 40)
+            .expect("records");
+    });
+    recorded(
+        "UniqueByKey and RunLengthEncode::non_trivial_runs",
+        &mut |temp| {
+            use wavekit::device::UniqueByKey;
+            let unique = UniqueByKey::new(device, Dtype::F32, Dtype::I32).expect("builds");
+            let encode = RunLengthEncode::new(device, Dtype::I32).expect("builds");
+            let t = temp(
+                unique
+                    .temp_storage_bytes(n)
+                    .max(encode.temp_storage_bytes(n)),
+            );
+            unique
+                .record(
+                    &stream,
+                    slice(&upload),
+                    slice(&values),
+                    slice(&output),
+                    slice(&values_out),
+                    slice(&count),
+                    n,
+                    slice(&t),
+                )
+                .expect("records");
+            encode
+                .non_trivial_runs(
+                    &stream,
+                    slice(&upload),
+                    slice(&output),
+                    slice(&values_out),
+                    slice(&count),
+                    n,
+                    slice(&t),
+                )
+                .expect("records");
+        },
+    );
     calls
 }
 

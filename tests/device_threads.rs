@@ -267,3 +267,23 @@ fn eight_threads_record_on_one_device() {
         }
     }
 }
+
+/// Issue 35, second batch: the by-key and segmented objects.
+#[test]
+fn the_by_key_and_segmented_objects_are_send_and_sync() {
+    send_and_sync::<wavekit::device::ReduceByKey>();
+    send_and_sync::<wavekit::device::ScanByKey>();
+}
+
+/// Issue 35, second batch: the segmented objects.
+#[test]
+fn the_segmented_objects_are_send_and_sync() {
+    send_and_sync::<wavekit::device::SegmentedReduce>();
+    send_and_sync::<wavekit::device::SegmentedScan>();
+}
+
+/// Issue 35, second batch: the unique by key.
+#[test]
+fn the_unique_by_key_is_send_and_sync() {
+    send_and_sync::<wavekit::device::UniqueByKey>();
+}

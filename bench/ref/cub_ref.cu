@@ -7,6 +7,9 @@
 //   nvcc -O3 -std=c++17 -arch=sm_90 -o cub_ref bench/ref/cub_ref.cu
 //   ./cub_ref [--log2 10 28] [--warmup 5] [--warmup-ms 200] [--runs 20] [--only copy,reduce,scan,...]
 //
+// The by_key entries (ReduceByKey, InclusiveSumByKey, DeviceSegmentedReduce::Sum)
+// were written without nvcc at hand (2026-11-26): compile them before trusting them.
+//
 // Timing: before each size's timed calls a spin kernel holds the GPU for
 // about a millisecond while the host enqueues every call and event, so the
 // events time GPU work only, never the host's launch latency (the same for
@@ -21,6 +24,7 @@
 #include <chrono>
 #include <cub/cub.cuh>
 #include <cuda/functional>
+#include <cuda/std/functional>
 #include <cuda_runtime.h>
 #include <thrust/iterator/transform_iterator.h>
 
@@ -442,6 +446,107 @@ void copy(const Config& cfg) {
     }
 }
 
+// by_key (demos/src/by_key.rs): keys in runs of 1 to 64, consecutive runs of
+// different keys below 2^20 (drawn on the host, the run boundaries being
+// sequential; the demo's distribution, not its bits), values any u32.
+// Variants: ReduceByKey with +, InclusiveSumByKey, and DeviceSegmentedReduce::Sum
+// over segments of 1024 (offsets i * 1024, the end offsets one on).
+std::vector<uint32_t> run_keys(size_t n, uint64_t seed) {
+    std::vector<uint32_t> keys;
+    keys.reserve(n);
+    uint64_t x = seed * 0x9e3779b97f4a7c15ull | 1;
+    uint32_t key = 0;
+    while (keys.size() < n) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        const uint32_t w = uint32_t(x >> 32);
+        const size_t len = std::min<size_t>(1 + (w >> 26), n - keys.size());
+        key = (key + 1 + (w & 0xffffu)) & 0xfffffu;
+        keys.insert(keys.end(), len, key);
+    }
+    return keys;
+}
+
+void by_key(const Config& cfg, size_t n) {
+    const auto keys = run_keys(n, 0xb1ce ^ n);
+    Dev keys_in(4 * n), values_in(4 * n), out(4 * n), unique(4 * n), runs(sizeof(int));
+    ok(cudaMemcpy(keys_in.p, keys.data(), 4 * n, cudaMemcpyHostToDevice), "keys to device");
+    generate(values_in.as<uint32_t>(), n, Fill::Uniform, 0, 0xba1 ^ n);
+    const uint32_t* k = keys_in.as<uint32_t>();
+    const uint32_t* v = values_in.as<uint32_t>();
+    const bool check = n <= (1u << 22);
+    const auto values = check ? to_host<uint32_t>(values_in.p, n) : std::vector<uint32_t>{};
+
+    // ReduceByKey.
+    {
+        uint32_t* keys_out = unique.as<uint32_t>();
+        uint32_t* sums = out.as<uint32_t>();
+        int* num_runs = runs.as<int>();
+        const Timing t = time_cub(cfg, [&](void* tmp, size_t& bytes) {
+            return cub::DeviceReduce::ReduceByKey(tmp, bytes, k, keys_out, v, sums, num_runs,
+                                                  cuda::std::plus<uint32_t>{}, int(n));
+        });
+        const int got_runs = t.good ? to_host<int>(runs.p, 1)[0] : 0;
+        bool good = true;
+        if (check && t.good) {
+            std::vector<uint32_t> want_keys, want_sums;
+            for (size_t i = 0; i < n; ++i) {
+                if (i == 0 || keys[i] != keys[i - 1]) want_keys.push_back(keys[i]), want_sums.push_back(0);
+                want_sums.back() += values[i];
+            }
+            good = size_t(got_runs) == want_keys.size() &&
+                   to_host<uint32_t>(unique.p, want_keys.size()) == want_keys &&
+                   to_host<uint32_t>(out.p, want_sums.size()) == want_sums;
+        }
+        emit(cfg, "by_key", "reduce_sum_u32", "cub::DeviceReduce::ReduceByKey (+)",
+             "CUB DeviceReduceByKey (single pass, decoupled look-back)", n, 8ull * n + 8ull * size_t(got_runs), t, good,
+             "");
+    }
+    // InclusiveSumByKey.
+    {
+        uint32_t* y = out.as<uint32_t>();
+        const Timing t = time_cub(cfg, [&](void* tmp, size_t& bytes) {
+            return cub::DeviceScan::InclusiveSumByKey(tmp, bytes, k, v, y, int(n));
+        });
+        bool good = true;
+        if (check && t.good) {
+            const auto got = to_host<uint32_t>(out.p, n);
+            uint32_t acc = 0;
+            for (size_t i = 0; i < n && good; ++i) {
+                if (i == 0 || keys[i] != keys[i - 1]) acc = 0;
+                acc += values[i];
+                good = got[i] == acc;
+            }
+        }
+        emit(cfg, "by_key", "scan_sum_u32", "cub::DeviceScan::InclusiveSumByKey",
+             "CUB DeviceScanByKey (single pass, decoupled look-back)", n, 12ull * n, t, good, "");
+    }
+    // DeviceSegmentedReduce::Sum over segments of 1024.
+    const int segment = 1024;
+    const int segments = int(n / segment);
+    if (segments > 0) {
+        Dev offsets(4 * (size_t(segments) + 1));
+        segment_offsets<<<(segments + 256) / 256, 256>>>(offsets.as<int>(), segments, segment);
+        ok(cudaGetLastError(), "segment_offsets");
+        const int* begin = offsets.as<int>();
+        uint32_t* sums = out.as<uint32_t>();
+        const Timing t = time_cub(cfg, [&](void* tmp, size_t& bytes) {
+            return cub::DeviceSegmentedReduce::Sum(tmp, bytes, v, sums, segments, begin, begin + 1);
+        });
+        bool good = true;
+        if (check && t.good) {
+            const auto got = to_host<uint32_t>(out.p, size_t(segments));
+            for (int s = 0; s < segments && good; ++s) {
+                uint32_t sum = 0;
+                for (int j = 0; j < segment; ++j) sum += values[size_t(s) * segment + j];
+                good = got[s] == sum;
+            }
+        }
+        emit(cfg, "by_key", "segmented_sum_u32", "cub::DeviceSegmentedReduce::Sum (segments of 1024)",
+             "CUB DeviceSegmentedReduce (one block per segment)", n, 4ull * (size_t(segments) * segment + segments), t,
+             good, "");
+    }
+}
+
 bool parse(int argc, char** argv, Config& cfg) {
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--log2") && i + 2 < argc) {
@@ -473,7 +578,7 @@ int main(int argc, char** argv) {
                  CUB_SUBMINOR_VERSION);
     const std::vector<std::pair<const char*, void (*)(const Config&, size_t)>> demos = {
         {"reduce", reduce}, {"scan", scan}, {"compact", compact}, {"histogram", histogram},
-        {"radix_sort", radix_sort}, {"contact_sort", contact_sort},
+        {"radix_sort", radix_sort}, {"contact_sort", contact_sort}, {"by_key", by_key},
     };
     auto wanted = [&](const std::string& name) {
         return cfg.only.empty() || ("," + cfg.only + ",").find("," + name + ",") != std::string::npos;

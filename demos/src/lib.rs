@@ -13,6 +13,7 @@
 //! | [`radix_sort`] | LSD radix sort, keys and key/value | OneSweep: subgroup-ballot tile ranks + per-digit decoupled look-back; reduce-then-scan with `block::radix_rank_match_atomic_or` + the device scan where forward progress is not assured |
 //! | [`contact_sort`] | many ≤ 32-element key/value sorts | `bitonic_sort_kv_tiled` |
 
+pub mod by_key;
 pub mod compact;
 pub mod contact_sort;
 pub mod harness;
@@ -58,7 +59,7 @@ pub trait Prepared {
 }
 
 /// Every demo, in the order of the docs.
-pub fn all() -> [&'static dyn Demo; 6] {
+pub fn all() -> [&'static dyn Demo; 7] {
     [
         &reduce::Reduce,
         &scan::Scan,
@@ -66,6 +67,7 @@ pub fn all() -> [&'static dyn Demo; 6] {
         &histogram::Histogram,
         &radix_sort::RadixSort,
         &contact_sort::ContactSort,
+        &by_key::ByKey,
     ]
 }
 

@@ -16,7 +16,7 @@
 //!   lives in a caller-provided temp slice of at least
 //!   `temp_storage_bytes(n)` bytes (as CUB's `d_temp_storage`;
 //!   [`Histogram`], [`BinarySearch`] and [`AdjacentDifference`]'s copy need
-//!   none), and the element count reaches the shaders
+//!   none, nor do [`SegmentedReduce`] and [`SegmentedScan`]), and the element count reaches the shaders
 //!   as the size of the bindings, so no uniform is written either; a call
 //!   creates bind groups only (on CUDA: launches and clears);
 //! - a call validates everything first and returns an [`Error`](crate::Error)
@@ -54,6 +54,11 @@
 //! | [`Unique`] | the first of each run of equal u32, i32 or f32 elements, in order, and their number | `DeviceSelect::Unique` |
 //! | [`RunLengthEncode`] | the key and length of each run of equal u32 or i32 keys, and the number of runs | `DeviceRunLengthEncode::Encode` |
 //! | [`Histogram`] | u32 counts of f32, u32 or i32 samples in even bins or by a WGSL bin function | `DeviceHistogram::HistogramEven` |
+//! | [`ReduceByKey`] | each run of equal consecutive u32, i32 or f32 keys: its first key and the reduction of its u32, i32 or f32 values under a [`ScanOperator`], and the number of runs | `DeviceReduce::ReduceByKey` |
+//! | [`ScanByKey`] | each run of equal consecutive keys scanned on its own, inclusive or exclusive, under a [`ScanOperator`] | `DeviceScan::InclusiveScanByKey` / `ExclusiveScanByKey` |
+//! | [`SegmentedReduce`] | the reduction of each segment (begin and end offsets, or one fixed size) of u32, i32 or f32 under a [`ScanOperator`] | `DeviceSegmentedReduce::Reduce` / `Sum` / `Min` / `Max` |
+//! | [`SegmentedScan`] | each segment (offsets or one fixed size) scanned on its own, inclusive or exclusive, under a [`ScanOperator`], in place or not | `DeviceSegmentedScan` |
+//! | [`UniqueByKey`] | the first key of each run of equal consecutive u32, i32 or f32 keys and the value beside it, and their number ([`RunLengthEncode::non_trivial_runs`]: the offset and length of each run longer than one) | `DeviceSelect::UniqueByKey` (`DeviceRunLengthEncode::NonTrivialRuns`) |
 //!
 //! Algorithm choice: scans (sums and operator scans), selections (and the
 //! partitions and uniques built on them) and sorts
@@ -139,3 +144,9 @@ pub use select::{SelectFlagged, SelectIf};
 pub use slice::Slice;
 pub use transform_reduce::TransformReduce;
 pub use unique::Unique;
+
+// Issue 35, second batch: by key, segmented.
+mod by_key;
+mod segmented;
+pub use by_key::{ReduceByKey, ScanByKey, UniqueByKey};
+pub use segmented::{SegmentedReduce, SegmentedScan};

@@ -9,6 +9,7 @@ use super::context::{Context, Op, Pipeline, TempLayout, record};
 use super::shader::Shader;
 use super::slice::{Slice, disjoint, distinct};
 use super::user_fn;
+use super::{ReduceByKey, ScanOperator};
 use crate::backend::{Device, Queue};
 use crate::dtype::Dtype;
 use crate::error::Error;
@@ -35,12 +36,19 @@ const NAME: &str = "wavekit::device::RunLengthEncode";
 ///   distance to the next start (the last run ends at `n`). CUB fuses the
 ///   lengths into one pass (a reduce-by-key); this takes one more pass,
 ///   over `n` threads of which the first `runs` work.
+/// - **Non-trivial runs** ([`RunLengthEncode::non_trivial_runs`], CUB's
+///   `NonTrivialRuns`): the offset and length of each run longer than one,
+///   by [`ReduceByKey`]'s passes (its pipelines built with the encoding's).
 /// - **Cost of a call**: 2 reads of each key and 1 write of each start,
 ///   then 2 reads of each start and 2 writes per run; up to 2 clears and
 ///   6 dispatches (1 for `n = 0`, which writes a zero run count).
 pub struct RunLengthEncode {
     compaction: Compaction,
     lengths: Pipeline,
+    /// [`RunLengthEncode::non_trivial_runs`]: a reduction by key of ones,
+    /// counting the runs longer than one.
+    /// Boxed: the encoding stays small to move.
+    non_trivial: Box<ReduceByKey>,
 }
 
 impl RunLengthEncode {
@@ -52,9 +60,18 @@ impl RunLengthEncode {
         let ctx = Context::new(device.into())?;
         let module = ctx.compose(&Shader::new("run_length.wgsl")?.set("T", element))?;
         let [lengths] = ctx.pipelines(&module, ["run_lengths"])?;
+        let non_trivial = Box::new(ReduceByKey::with_context(
+            NAME,
+            ctx.clone(),
+            dtype,
+            Dtype::U32,
+            ScanOperator::Add,
+            true,
+        )?);
         Ok(RunLengthEncode {
             compaction: Compaction::new(ctx, element, Keep::RunStarts, false)?,
             lengths,
+            non_trivial,
         })
     }
 
@@ -79,9 +96,13 @@ impl RunLengthEncode {
     }
 
     /// Temp bytes a call on `n` keys needs: 4 per key for the run starts,
-    /// a few per 4096 keys, plus alignment padding.
+    /// a few per 4096 keys, plus alignment padding (enough for
+    /// [`RunLengthEncode::non_trivial_runs`] too).
     pub fn temp_storage_bytes(&self, n: u32) -> u64 {
-        self.layout(n).0.bytes()
+        self.layout(n)
+            .0
+            .bytes()
+            .max(self.non_trivial.temp_storage_bytes(n))
     }
 
     /// Records the encoding of the `n` keys at `input`: the key of each run
@@ -137,5 +158,37 @@ impl RunLengthEncode {
             ));
         }
         record(ctx, queue.into(), &ops)
+    }
+
+    /// Records the runs longer than one of the `n` keys at `input`, as
+    /// CUB's `DeviceRunLengthEncode::NonTrivialRuns`: the offset of each
+    /// such run's first key into `offsets`, its length into `lengths`
+    /// (u32, room for `n` each; the first `runs` written), their
+    /// number into `runs` (one u32), with scratch at `temp`. Checks every
+    /// slice first (an error names the slice and the numbers, and nothing
+    /// is recorded).
+    ///
+    /// Algorithm: not the compaction's: [`ReduceByKey`]'s three passes
+    /// over the keys (head counts, their scan, then the look-back pass),
+    /// counting only the heads that do not end their run and summing ones;
+    /// 1 clear and 3 dispatches (1 clear for `n = 0`).
+    #[allow(clippy::too_many_arguments)]
+    pub fn non_trivial_runs<'q>(
+        &self,
+        queue: impl Into<Queue<'q>>,
+        input: Slice<'_>,
+        offsets: Slice<'_>,
+        lengths: Slice<'_>,
+        runs: Slice<'_>,
+        n: u32,
+        temp: Slice<'_>,
+    ) -> Result<(), Error> {
+        self.non_trivial.record_as(
+            ["input", "input", "offsets", "lengths", "runs"],
+            queue.into(),
+            [input, input, offsets, lengths, runs],
+            n,
+            temp,
+        )
     }
 }

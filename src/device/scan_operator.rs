@@ -48,7 +48,7 @@ impl ScanOperator {
     }
 
     /// The shader's `scan_op` and `scan_identity` declarations for `dtype`.
-    fn declarations(&self, dtype: Dtype) -> Result<(String, String), Error> {
+    pub(crate) fn declarations(&self, dtype: Dtype) -> Result<(String, String), Error> {
         let t = match dtype {
             Dtype::U32 => "u32",
             Dtype::I32 => "i32",

@@ -17,7 +17,7 @@
 use crate::error::Error;
 
 /// Every shader file and its text, by file name.
-pub const FILES: [(&str, &str); 21] = [
+pub const FILES: [(&str, &str); 23] = [
     (
         "adjacent_difference.wgsl",
         include_str!("shaders/adjacent_difference.wgsl"),
@@ -57,6 +57,8 @@ pub const FILES: [(&str, &str); 21] = [
     ),
     ("sort_merge.wgsl", include_str!("shaders/sort_merge.wgsl")),
     ("zero.wgsl", include_str!("shaders/zero.wgsl")),
+    ("by_key.wgsl", include_str!("shaders/by_key.wgsl")),
+    ("segmented.wgsl", include_str!("shaders/segmented.wgsl")),
 ];
 
 /// The text of shader file `name` (`scan.wgsl`) alone, without what its

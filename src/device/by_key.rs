@@ -1,0 +1,501 @@
+//! [`ReduceByKey`] and [`ScanByKey`]: reductions and prefix scans of the
+//! runs of equal consecutive keys, as CUB's `DeviceReduce::ReduceByKey`
+//! and `DeviceScan::InclusiveScanByKey` / `ExclusiveScanByKey`, under any
+//! [`ScanOperator`] (`shaders/by_key.wgsl`: the segmented operator, chained
+//! by the look-back of `shaders/look_back.wgsl`).
+
+use super::ScanKind;
+use super::context::{Context, Op, Pipeline, TempLayout, record};
+use super::scan_operator::ScanOperator;
+use super::shader::Shader;
+use super::slice::{Slice, disjoint, distinct_each};
+use super::user_fn;
+use crate::backend::{Device, Queue, Range};
+use crate::dtype::Dtype;
+use crate::error::Error;
+
+/// Elements per tile of `by_key.wgsl` (256 threads × 8).
+const TILE: u64 = 2048;
+
+/// The dtypes keys and values may have.
+const DTYPES: [Dtype; 3] = [Dtype::U32, Dtype::I32, Dtype::F32];
+
+/// The composed shader's context, key and value types.
+struct Built {
+    ctx: Context,
+    key: Dtype,
+    value: Dtype,
+}
+
+/// The temp regions of a call: tile state (2 words a tile), the tile
+/// counter, the tiles' head counts, and spare words for the bindings a
+/// scan does not use.
+struct Regions {
+    state: (u64, u64),
+    counter: (u64, u64),
+    heads: (u64, u64),
+    spare: (u64, u64),
+}
+
+impl Built {
+    /// The context `ctx` and the shader `by_key.wgsl` for `key`,
+    /// `value`, `inclusive`, `operator` and `non_trivial` (checked dtypes).
+    fn new(
+        name: &str,
+        ctx: Context,
+        key: Dtype,
+        value: Dtype,
+        operator: &ScanOperator,
+        inclusive: bool,
+        non_trivial: bool,
+    ) -> Result<(Self, crate::expand::ValidModule), Error> {
+        let key_wgsl = user_fn::element(name, key, &DTYPES)?;
+        let value_wgsl = user_fn::element(name, value, &DTYPES)?;
+        let ctx = ctx.with_clears()?;
+        let (op, identity) = operator.declarations(value)?;
+        let shader = Shader::new("by_key.wgsl")?
+            .set("K", key_wgsl)
+            .set("T", value_wgsl)
+            .set("INCLUSIVE", inclusive)
+            .set("NON_TRIVIAL", non_trivial)
+            .function("scan_op", op)
+            .function("scan_identity", identity)
+            .set_all(ctx.look_back_switches());
+        let module = ctx.compose(&shader)?;
+        Ok((Built { ctx, key, value }, module))
+    }
+
+    fn tiles(n: u32) -> u32 {
+        u64::from(n).div_ceil(TILE) as u32
+    }
+
+    fn layout(&self, n: u32) -> (TempLayout, Regions) {
+        let tiles = u64::from(Self::tiles(n));
+        let mut layout = TempLayout::new(&self.ctx.limits);
+        let regions = Regions {
+            state: layout.place(8 * tiles),
+            counter: layout.place(4),
+            heads: layout.place(4 * tiles),
+            spare: layout.place(4),
+        };
+        (layout, regions)
+    }
+
+    /// The eight bindings of a checked call: `out_keys`, `num_runs` and
+    /// the head counts spare words where `None`.
+    fn bindings<'a>(
+        &self,
+        n: u32,
+        inputs: [Range<'a>; 2],
+        out_values: Range<'a>,
+        reduce: Option<(Range<'a>, Range<'a>)>,
+        temp: Range<'a>,
+    ) -> (Vec<Range<'a>>, Range<'a>) {
+        let (_, r) = self.layout(n);
+        let state = temp.sub(r.state.0, r.state.1);
+        let counter = temp.sub(r.counter.0, r.counter.1);
+        let spare = temp.sub(r.spare.0, r.spare.1);
+        let (out_keys, num_runs, heads) = match reduce {
+            Some((out_keys, num_runs)) => (out_keys, num_runs, temp.sub(r.heads.0, r.heads.1)),
+            None => (spare, spare, spare),
+        };
+        let [keys, values] = inputs;
+        (
+            vec![
+                keys, values, out_values, out_keys, num_runs, heads, state, counter,
+            ],
+            state.through(&counter),
+        )
+    }
+}
+
+/// A device-wide reduction by key: for each maximal run of equal
+/// consecutive keys, its first key and the reduction of its values, in
+/// order, and the number of runs, as CUB's `DeviceReduce::ReduceByKey`.
+/// Built once per device, key type, value type and operator.
+///
+/// - **Dtypes and operators**: u32, i32 or f32 keys, equal by `==`
+///   (f32: `-0.0` and `0.0` are one run; with NaN the runs are
+///   unspecified); u32, i32 or f32 values under a [`ScanOperator`]: sum,
+///   min, max or your associative WGSL function (need not be commutative:
+///   each run is combined in order, earlier operand first). An f32 sum is
+///   reassociated (per thread, then a tree over threads and tiles).
+/// - **Placement**: `keys_in` and `values_in` `n` elements each (they may
+///   share a buffer, and are bound read-only: no other slice may be in
+///   their buffers); `unique_out` and `aggregates_out` room for `n`
+///   elements each (the first `num_runs` are written, the rest untouched);
+///   `num_runs` one u32; temp at least
+///   [`ReduceByKey::temp_storage_bytes`] bytes (`STORAGE`), about 12 bytes
+///   per 2048 elements. The outputs and temp may share a buffer where
+///   their bytes do not overlap.
+/// - **Algorithm**: tiles of 2048 elements (8 consecutive per thread);
+///   each tile's head count (a pass over the keys), their scan (one
+///   workgroup: each run's index), then one pass in which each tile scans
+///   its (head, value) pairs under the segmented operator in workgroup
+///   memory and learns the value carried into its first run by decoupled
+///   look-back with decoupled fallback (a tile with a head publishes its
+///   inclusive value at once; the fallback needs no forward-progress
+///   guarantee), writing each run's key at its first element and its
+///   reduction at its last. CUB reads each key once; this reads it twice.
+/// - **Cost of a call**: 1 clear and 3 dispatches (1 clear for `n = 0`,
+///   which writes a zero run count); a bind group per dispatch; nothing
+///   allocated.
+pub struct ReduceByKey {
+    name: &'static str,
+    built: Built,
+    operator: ScanOperator,
+    count_heads: Pipeline,
+    scan_heads: Pipeline,
+    reduce: Pipeline,
+}
+
+const REDUCE: &str = "wavekit::device::ReduceByKey";
+
+impl ReduceByKey {
+    /// The reduction by key of `value` values (u32, i32 or f32) under
+    /// `operator`, with `key` keys (u32, i32 or f32), on `device` (created
+    /// with [`Target::wgpu_features`](crate::Target::wgpu_features) on
+    /// wgpu). Composes and compiles its pipelines (once); a user operator
+    /// that does not compile is an [`Error::Compose`](crate::Error::Compose)
+    /// pointing at its text.
+    pub fn new<'d>(
+        device: impl Into<Device<'d>>,
+        key: Dtype,
+        value: Dtype,
+        operator: ScanOperator,
+    ) -> Result<Self, Error> {
+        let ctx = Context::new(device.into())?;
+        ReduceByKey::with_context(REDUCE, ctx, key, value, operator, false)
+    }
+
+    /// The reduction on `ctx`, its errors naming `name`; `non_trivial`
+    /// counts only runs longer than one, writing their offsets and lengths
+    /// ([`RunLengthEncode::non_trivial_runs`](super::RunLengthEncode::non_trivial_runs)).
+    pub(crate) fn with_context(
+        name: &'static str,
+        ctx: Context,
+        key: Dtype,
+        value: Dtype,
+        operator: ScanOperator,
+        non_trivial: bool,
+    ) -> Result<Self, Error> {
+        let (built, module) = Built::new(name, ctx, key, value, &operator, true, non_trivial)?;
+        let [count_heads, scan_heads, reduce] = built
+            .ctx
+            .pipelines(&module, ["count_heads", "scan_heads", "reduce_by_key"])?;
+        Ok(ReduceByKey {
+            name,
+            built,
+            operator,
+            count_heads,
+            scan_heads,
+            reduce,
+        })
+    }
+
+    /// The key type.
+    pub fn key_dtype(&self) -> Dtype {
+        self.built.key
+    }
+
+    /// The value type.
+    pub fn value_dtype(&self) -> Dtype {
+        self.built.value
+    }
+
+    /// The operator.
+    pub fn operator(&self) -> &ScanOperator {
+        &self.operator
+    }
+
+    /// Temp bytes a call on `n` elements needs (12 per 2048 elements plus
+    /// alignment padding).
+    pub fn temp_storage_bytes(&self, n: u32) -> u64 {
+        self.built.layout(n).0.bytes()
+    }
+
+    /// Records the reduction by key of the `n` pairs at `keys_in` and
+    /// `values_in`: each run's first key into `unique_out`, its reduction
+    /// into `aggregates_out`, the number of runs into `num_runs` (one
+    /// u32), with scratch at `temp`. Checks every slice first (an error
+    /// names the slice and the numbers, and nothing is recorded).
+    #[allow(clippy::too_many_arguments)]
+    pub fn record<'q>(
+        &self,
+        queue: impl Into<Queue<'q>>,
+        keys_in: Slice<'_>,
+        values_in: Slice<'_>,
+        unique_out: Slice<'_>,
+        aggregates_out: Slice<'_>,
+        num_runs: Slice<'_>,
+        n: u32,
+        temp: Slice<'_>,
+    ) -> Result<(), Error> {
+        let names = [
+            "keys_in",
+            "values_in",
+            "unique_out",
+            "aggregates_out",
+            "num_runs",
+        ];
+        let slices = [keys_in, values_in, unique_out, aggregates_out, num_runs];
+        self.record_as(names, queue.into(), slices, n, temp)
+    }
+
+    /// [`ReduceByKey::record`] with the slices named `names` (keys,
+    /// values, unique keys, aggregates, count) in errors; the values may
+    /// be the keys.
+    pub(crate) fn record_as(
+        &self,
+        names: [&str; 5],
+        queue: Queue<'_>,
+        slices: [Slice<'_>; 5],
+        n: u32,
+        temp: Slice<'_>,
+    ) -> Result<(), Error> {
+        let name = self.name;
+        let [keys_in, values_in, unique_out, aggregates_out, num_runs] = slices;
+        let written = [
+            (names[2], unique_out),
+            (names[3], aggregates_out),
+            (names[4], num_runs),
+            ("temp", temp),
+        ];
+        distinct_each(
+            name,
+            &[(names[0], keys_in), (names[1], values_in)],
+            &written,
+        )?;
+        let ctx = &self.built.ctx;
+        let bytes = 4 * u64::from(n);
+        let check = |what, slice, bytes| ctx.limits.check(name, what, slice, bytes);
+        let keys_in = check(names[0], keys_in, bytes)?;
+        let values_in = check(names[1], values_in, bytes)?;
+        let unique_out = check(names[2], unique_out, bytes)?;
+        let aggregates_out = check(names[3], aggregates_out, bytes)?;
+        let num_runs = check(names[4], num_runs, 4)?;
+        let temp = check("temp", temp, self.temp_storage_bytes(n))?;
+        disjoint(
+            name,
+            &[
+                (names[2], unique_out),
+                (names[3], aggregates_out),
+                (names[4], num_runs),
+                ("temp", temp),
+            ],
+        )?;
+        if n == 0 {
+            return record(ctx, queue, &[Op::Clear(num_runs)]);
+        }
+        let (bindings, clear) = self.built.bindings(
+            n,
+            [keys_in, values_in],
+            aggregates_out,
+            Some((unique_out, num_runs)),
+            temp,
+        );
+        let grid = ctx.grid(Built::tiles(n));
+        let ops = [
+            Op::Clear(clear),
+            Op::Dispatch(&self.count_heads, bindings.clone(), grid),
+            Op::Dispatch(&self.scan_heads, bindings.clone(), [1, 1, 1]),
+            Op::Dispatch(&self.reduce, bindings, grid),
+        ];
+        record(ctx, queue, &ops)
+    }
+}
+
+/// A device-wide prefix scan by key: each run of equal consecutive keys
+/// scanned on its own, inclusive or exclusive, as CUB's
+/// `DeviceScan::InclusiveScanByKey` / `ExclusiveScanByKey`. Built once
+/// per device, kind, key type, value type and operator.
+///
+/// - **Dtypes and operators**: [`ReduceByKey`]'s. The exclusive scan
+///   writes the operator's identity at each run's first element (CUB's
+///   `init_value`, here the identity).
+/// - **Placement**: `keys` and `values` `n` elements each (they may share
+///   a buffer; bound read-only), `output` `n` elements in another buffer:
+///   not in place, unlike CUB (the look-back's fallback may read a
+///   predecessor's values again after its owner wrote its output), and the
+///   temp's buffer is not the inputs'. Temp: at least
+///   [`ScanByKey::temp_storage_bytes`] bytes (`STORAGE`).
+/// - **Algorithm**: one pass, [`ReduceByKey`]'s last: each tile scans its
+///   (head, value) pairs in workgroup memory and learns the value carried
+///   into its first run by decoupled look-back with decoupled fallback.
+/// - **Cost of a call**: 1 clear and 1 dispatch (nothing for `n = 0`);
+///   per element 1 read of its key and value and 1 write.
+pub struct ScanByKey {
+    built: Built,
+    kind: ScanKind,
+    operator: ScanOperator,
+    scan: Pipeline,
+}
+
+const SCAN: &str = "wavekit::device::ScanByKey";
+
+impl ScanByKey {
+    /// The scan by key of `kind` of `value` values (u32, i32 or f32) under
+    /// `operator`, with `key` keys (u32, i32 or f32), on `device` (created
+    /// with [`Target::wgpu_features`](crate::Target::wgpu_features) on
+    /// wgpu). Composes and compiles its pipeline (once).
+    pub fn new<'d>(
+        device: impl Into<Device<'d>>,
+        kind: ScanKind,
+        key: Dtype,
+        value: Dtype,
+        operator: ScanOperator,
+    ) -> Result<Self, Error> {
+        let inclusive = kind == ScanKind::Inclusive;
+        let ctx = Context::new(device.into())?;
+        let (built, module) = Built::new(SCAN, ctx, key, value, &operator, inclusive, false)?;
+        let [scan] = built.ctx.pipelines(&module, ["scan_by_key"])?;
+        Ok(ScanByKey {
+            built,
+            kind,
+            operator,
+            scan,
+        })
+    }
+
+    /// Exclusive or inclusive.
+    pub fn kind(&self) -> ScanKind {
+        self.kind
+    }
+
+    /// The key type.
+    pub fn key_dtype(&self) -> Dtype {
+        self.built.key
+    }
+
+    /// The value type.
+    pub fn value_dtype(&self) -> Dtype {
+        self.built.value
+    }
+
+    /// The operator.
+    pub fn operator(&self) -> &ScanOperator {
+        &self.operator
+    }
+
+    /// Temp bytes a call on `n` elements needs (12 per 2048 elements plus
+    /// alignment padding).
+    pub fn temp_storage_bytes(&self, n: u32) -> u64 {
+        self.built.layout(n).0.bytes()
+    }
+
+    /// Records the scan by key of the `n` values at `values` (runs by the
+    /// `n` keys at `keys`) into the `n` elements at `output`, with scratch
+    /// at `temp`. Checks every slice first (an error names the slice and
+    /// the numbers, and nothing is recorded); `n = 0` records nothing.
+    pub fn record<'q>(
+        &self,
+        queue: impl Into<Queue<'q>>,
+        keys: Slice<'_>,
+        values: Slice<'_>,
+        output: Slice<'_>,
+        n: u32,
+        temp: Slice<'_>,
+    ) -> Result<(), Error> {
+        distinct_each(
+            SCAN,
+            &[("keys", keys), ("values", values)],
+            &[("output", output), ("temp", temp)],
+        )?;
+        let ctx = &self.built.ctx;
+        let bytes = 4 * u64::from(n);
+        let keys = ctx.limits.check(SCAN, "keys", keys, bytes)?;
+        let values = ctx.limits.check(SCAN, "values", values, bytes)?;
+        let output = ctx.limits.check(SCAN, "output", output, bytes)?;
+        let temp = ctx
+            .limits
+            .check(SCAN, "temp", temp, self.temp_storage_bytes(n))?;
+        disjoint(SCAN, &[("output", output), ("temp", temp)])?;
+        if n == 0 {
+            return Ok(());
+        }
+        let (bindings, clear) = self.built.bindings(n, [keys, values], output, None, temp);
+        let grid = self.built.ctx.grid(Built::tiles(n));
+        record(
+            ctx,
+            queue.into(),
+            &[Op::Clear(clear), Op::Dispatch(&self.scan, bindings, grid)],
+        )
+    }
+}
+
+/// A device-wide unique by key: the first key of each run of equal
+/// consecutive keys and the value beside it, in order, and how many there
+/// are, as CUB's `DeviceSelect::UniqueByKey`. Built once per device, key
+/// type and value type.
+///
+/// - **Dtypes**: u32, i32 or f32 keys (equal by `==`, as
+///   [`ReduceByKey`]'s) and values (any 32-bit bits, copied).
+/// - **Placement, temp, algorithm and cost**: [`ReduceByKey`]'s under the
+///   operator "the earlier" (`fn first(a, b) -> a`), with CUB's names:
+///   `keys_in`, `values_in` (`n` each), `keys_out`, `values_out` (room for
+///   `n` each, the first `num_selected` written), `num_selected` (one
+///   u32). Not in place.
+pub struct UniqueByKey(ReduceByKey);
+
+const UNIQUE: &str = "wavekit::device::UniqueByKey";
+
+impl UniqueByKey {
+    /// The unique by key of `key` keys with `value` values (each u32, i32
+    /// or f32) on `device` (created with
+    /// [`Target::wgpu_features`](crate::Target::wgpu_features) on wgpu).
+    /// Composes and compiles its pipelines (once).
+    pub fn new<'d>(device: impl Into<Device<'d>>, key: Dtype, value: Dtype) -> Result<Self, Error> {
+        let ctx = Context::new(device.into())?;
+        // "The earlier" is associative, and the shader never combines its
+        // identity on the left (every run has a head).
+        let first = ScanOperator::custom("fn first(a: T, b: T) -> T { return a; }", "T()");
+        ReduceByKey::with_context(UNIQUE, ctx, key, value, first, false).map(UniqueByKey)
+    }
+
+    /// The key type.
+    pub fn key_dtype(&self) -> Dtype {
+        self.0.key_dtype()
+    }
+
+    /// The value type.
+    pub fn value_dtype(&self) -> Dtype {
+        self.0.value_dtype()
+    }
+
+    /// Temp bytes a call on `n` elements needs ([`ReduceByKey::temp_storage_bytes`]).
+    pub fn temp_storage_bytes(&self, n: u32) -> u64 {
+        self.0.temp_storage_bytes(n)
+    }
+
+    /// Records the unique by key of the `n` pairs at `keys_in` and
+    /// `values_in`: each run's first key into `keys_out` and its value into
+    /// `values_out`, their number into `num_selected` (one u32), with
+    /// scratch at `temp`. Checks every slice first (an error names the
+    /// slice and the numbers, and nothing is recorded).
+    #[allow(clippy::too_many_arguments)]
+    pub fn record<'q>(
+        &self,
+        queue: impl Into<Queue<'q>>,
+        keys_in: Slice<'_>,
+        values_in: Slice<'_>,
+        keys_out: Slice<'_>,
+        values_out: Slice<'_>,
+        num_selected: Slice<'_>,
+        n: u32,
+        temp: Slice<'_>,
+    ) -> Result<(), Error> {
+        self.0.record_as(
+            [
+                "keys_in",
+                "values_in",
+                "keys_out",
+                "values_out",
+                "num_selected",
+            ],
+            queue.into(),
+            [keys_in, values_in, keys_out, values_out, num_selected],
+            n,
+            temp,
+        )
+    }
+}

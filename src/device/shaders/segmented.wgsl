@@ -1,0 +1,185 @@
+// Segmented reductions and scans (wavekit::device::SegmentedReduce,
+// SegmentedScan) of a 32-bit T under an associative operator with an
+// identity: segment s is elements [begin, end) of the input, from offsets
+// (begin_offsets[s], end_offsets[s], as CUB's) or of one fixed size
+// (s * size, (s + 1) * size).
+//
+// One workgroup per segment (spilling into y), walking the segment in
+// tiles of TILE = BLOCK * ITEMS elements; thread t owns ITEMS consecutive
+// elements of a tile (blocked), so every combination takes the earlier
+// operand first and the operator need not be commutative. A tile is folded
+// per thread and combined over the workgroup with the block layer's
+// user-operator scans (`blk::inclusive_scan` / `exclusive_scan<T, BLOCK,
+// scan_op>`), and a carry runs from tile to tile. No pass and no state
+// spans segments, so there is no temp and no look-back.
+//
+// The segment count is the length of the end_offsets binding (the host
+// binds exactly one word per segment); the fixed-size entry points read no
+// offsets: the host binds 4 bytes of the input as begin_offsets and the
+// first `segments` words of the input as end_offsets, and the size is
+// `arrayLength(&input) / segments` (the input is `segments * size`
+// elements). Offsets past n read as n, and a begin past its end as an
+// empty segment (no element is read or written out of bounds whatever the
+// offsets). An empty segment reduces to the identity and writes no scan
+// output. Elements outside every segment are not written by a scan.
+//
+// Parameters (set by name by the host): `alias T`, `const INCLUSIVE`, the
+// operator `fn scan_op` (the host replaces its line by the user's function
+// text and a `scan_op` that calls it) and `fn scan_identity`.
+// Bindings: 0 input (array<T>, n), 1 output (array<T>: one per segment for
+//   the reduction, n for the scan), 2 begin_offsets, 3 end_offsets (u32,
+//   one per segment).
+// fill_identity (n = 0: the offsets bound as the input) writes the
+//   identity to each segment's output.
+// Cost per element: 1 read (1 write for the scan); per tile one block scan
+//   (two for the scan) and a uniform load.
+#import wavekit::subgroup as sg
+#import wavekit::block as blk
+
+alias T = u32;
+const INCLUSIVE = true;
+const BLOCK = 256u;
+const ITEMS = 8u;
+const TILE = BLOCK * ITEMS;
+
+fn scan_op(a: T, b: T) -> T { return a + b; }
+fn scan_identity() -> T { return T(); }
+
+@group(0) @binding(0) var<storage, read> input: array<T>;
+@group(0) @binding(1) var<storage, read_write> output: array<T>;
+@group(0) @binding(2) var<storage, read> begin_offsets: array<u32>;
+@group(0) @binding(3) var<storage, read> end_offsets: array<u32>;
+
+var<workgroup> shared_range: vec2<u32>;
+var<workgroup> tile_total: T;
+
+fn segment_count() -> u32 {
+    return arrayLength(&end_offsets);
+}
+
+/// Segment `s`'s [begin, end), in every thread (a uniform value).
+fn segment(s: u32, t: u32, fixed: bool) -> vec2<u32> {
+    if t == 0u {
+        let n = arrayLength(&input);
+        if fixed {
+            let size = n / segment_count();
+            shared_range = vec2<u32>(s * size, s * size + size);
+        } else {
+            let end = min(end_offsets[s], n);
+            shared_range = vec2<u32>(min(begin_offsets[s], end), end);
+        }
+    }
+    return workgroupUniformLoad(&shared_range);
+}
+
+/// Thread `t`'s ITEMS elements from `first` (the identity at `end` and
+/// past it).
+fn load_items(first: u32, end: u32) -> array<T, ITEMS> {
+    var items: array<T, ITEMS>;
+    for (var k = 0u; k < ITEMS; k++) {
+        items[k] = scan_identity();
+        if first + k < end {
+            items[k] = input[first + k];
+        }
+    }
+    return items;
+}
+
+fn fold(items: array<T, ITEMS>) -> T {
+    var acc = items[0];
+    for (var k = 1u; k < ITEMS; k++) {
+        acc = scan_op(acc, items[k]);
+    }
+    return acc;
+}
+
+/// Segment `s`'s reduction into output[s].
+fn reduce_segment(s: u32, t: u32, fixed: bool) {
+    let range = segment(s, t, fixed);
+    var acc = scan_identity();
+    for (var base = range.x; base < range.y; base += TILE) {
+        let total = blk::inclusive_scan<T, BLOCK, scan_op>(fold(load_items(base + t * ITEMS, range.y)));
+        if t == BLOCK - 1u {
+            tile_total = total;
+        }
+        acc = scan_op(acc, workgroupUniformLoad(&tile_total));
+    }
+    if t == 0u {
+        output[s] = acc;
+    }
+}
+
+/// Segment `s`'s scan into its elements of output.
+fn scan_segment(s: u32, t: u32, fixed: bool) {
+    let range = segment(s, t, fixed);
+    var carry = scan_identity();
+    for (var base = range.x; base < range.y; base += TILE) {
+        let first = base + t * ITEMS;
+        let items = load_items(first, range.y);
+        let mine = fold(items);
+        let before = blk::exclusive_scan<T, BLOCK, scan_op>(mine, scan_identity());
+        var running = scan_op(carry, before);
+        for (var k = 0u; k < ITEMS; k++) {
+            let exclusive = running;
+            running = scan_op(running, items[k]);
+            if first + k < range.y {
+                output[first + k] = select(exclusive, running, INCLUSIVE);
+            }
+        }
+        if t == BLOCK - 1u {
+            tile_total = scan_op(before, mine);
+        }
+        carry = scan_op(carry, workgroupUniformLoad(&tile_total));
+    }
+}
+
+@compute @workgroup_size(BLOCK)
+fn segmented_reduce(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: vec3<u32>,
+                    @builtin(num_workgroups) nwg: vec3<u32>) {
+    let s = wid.x + wid.y * nwg.x;
+    if s >= segment_count() {
+        return;
+    }
+    reduce_segment(s, t, false);
+}
+
+@compute @workgroup_size(BLOCK)
+fn fixed_reduce(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: vec3<u32>,
+                @builtin(num_workgroups) nwg: vec3<u32>) {
+    let s = wid.x + wid.y * nwg.x;
+    if s >= segment_count() {
+        return;
+    }
+    reduce_segment(s, t, true);
+}
+
+@compute @workgroup_size(BLOCK)
+fn segmented_scan(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: vec3<u32>,
+                  @builtin(num_workgroups) nwg: vec3<u32>) {
+    let s = wid.x + wid.y * nwg.x;
+    if s >= segment_count() {
+        return;
+    }
+    scan_segment(s, t, false);
+}
+
+@compute @workgroup_size(BLOCK)
+fn fixed_scan(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: vec3<u32>,
+              @builtin(num_workgroups) nwg: vec3<u32>) {
+    let s = wid.x + wid.y * nwg.x;
+    if s >= segment_count() {
+        return;
+    }
+    scan_segment(s, t, true);
+}
+
+/// Without elements (n = 0, the offsets bound as a stand-in input): every
+/// segment's reduction is the identity.
+@compute @workgroup_size(BLOCK)
+fn fill_identity(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: vec3<u32>,
+                 @builtin(num_workgroups) nwg: vec3<u32>) {
+    let s = wid.x + wid.y * nwg.x;
+    if s < segment_count() && t == 0u {
+        output[s] = scan_identity();
+    }
+}
