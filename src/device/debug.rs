@@ -159,3 +159,27 @@ pub fn parse_shader_params(text: &str) -> Result<Vec<(&'static str, String)>, St
 pub(crate) fn shader_params() -> Vec<(&'static str, String)> {
     PARAMS.with(|cell| cell.borrow().clone())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::parse_shader_params;
+
+    #[test]
+    fn bad_shader_params_are_refused() {
+        let params = parse_shader_params(" PEERS=2u, WIDE_COUNTERS=true ,").expect("good text");
+        assert_eq!(
+            params,
+            vec![
+                ("PEERS", "2u".to_string()),
+                ("WIDE_COUNTERS", "true".to_string())
+            ]
+        );
+        let e = parse_shader_params("PEERS").expect_err("no value");
+        assert_eq!(e, "shader parameter `PEERS`: not NAME=VALUE");
+        let e = parse_shader_params("PEERS=2u; fn x() {}").expect_err("not a word");
+        assert_eq!(
+            e,
+            "shader parameter `PEERS=2u; fn x() {}`: NAME and VALUE are WGSL words (`PEERS=2u`)"
+        );
+    }
+}
