@@ -139,3 +139,9 @@ pub use select::{SelectFlagged, SelectIf};
 pub use slice::Slice;
 pub use transform_reduce::TransformReduce;
 pub use unique::Unique;
+
+// Issue 35, third batch: histogram ranges and channels, merge sort and
+// merge, top-k.
+pub use histogram::MultiHistogram;
+mod merge_sort;
+pub use merge_sort::{Merge, MergeSort};

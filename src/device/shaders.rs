@@ -17,7 +17,7 @@
 use crate::error::Error;
 
 /// Every shader file and its text, by file name.
-pub const FILES: [(&str, &str); 21] = [
+pub const FILES: [(&str, &str); 23] = [
     (
         "adjacent_difference.wgsl",
         include_str!("shaders/adjacent_difference.wgsl"),
@@ -57,6 +57,11 @@ pub const FILES: [(&str, &str); 21] = [
     ),
     ("sort_merge.wgsl", include_str!("shaders/sort_merge.wgsl")),
     ("zero.wgsl", include_str!("shaders/zero.wgsl")),
+    (
+        "histogram_multi.wgsl",
+        include_str!("shaders/histogram_multi.wgsl"),
+    ),
+    ("merge_sort.wgsl", include_str!("shaders/merge_sort.wgsl")),
 ];
 
 /// The text of shader file `name` (`scan.wgsl`) alone, without what its
