@@ -12,7 +12,9 @@ mod device_support;
 
 use device_support::*;
 use wavekit::Dtype;
-use wavekit::device::{EvenLevels, Histogram, Merge, MergeSort, MultiHistogram, Slice};
+use wavekit::device::{
+    EvenLevels, Histogram, KeyType, Merge, MergeSort, MultiHistogram, Slice, TopK, TopKOrder,
+};
 
 /// The big size each family runs once.
 const BIG: usize = (1 << 20) + 5;
@@ -593,6 +595,127 @@ fn merge_sort_cases(device: &wgpu::Device, queue: &wgpu::Queue, small: bool) {
     }
 }
 
+/// The radix sorts' ordered bits of a key.
+fn ordered_bits(key: KeyType, x: u32) -> u32 {
+    match key {
+        KeyType::I32 => x ^ 0x8000_0000,
+        KeyType::F32 if x >> 31 == 1 => !x,
+        KeyType::F32 => x ^ 0x8000_0000,
+        _ => x,
+    }
+}
+
+/// The CPU's top-k: the indices of the k least (or greatest) keys by
+/// (ordered bits, index), sorted.
+fn top_k_reference(key: KeyType, order: TopKOrder, keys: &[u32], k: usize) -> Vec<usize> {
+    let mut idx: Vec<usize> = (0..keys.len()).collect();
+    idx.sort_by_key(|&i| {
+        let s = ordered_bits(key, keys[i]);
+        (if order == TopKOrder::Largest { !s } else { s }, i)
+    });
+    idx.truncate(k);
+    idx
+}
+
+/// Keys of `key` with ties (`tied`: 40 distinct values) or mostly
+/// distinct.
+fn top_k_keys(key: KeyType, n: usize, tied: bool, seed: u64) -> Vec<u32> {
+    let raw = random(n, if tied { 40 } else { 0 }, seed);
+    raw.iter()
+        .enumerate()
+        .map(|(i, &w)| match key {
+            KeyType::F32 if tied && w == 20 && i % 2 == 0 => (-0.0f32).to_bits(),
+            KeyType::F32 if tied => (w as f32 - 20.0).to_bits(),
+            KeyType::F32 => ((w >> 8) as f32 / 1024.0 - 8192.0).to_bits(),
+            KeyType::I32 if tied => (w as i32 - 20) as u32,
+            _ => w,
+        })
+        .collect()
+}
+
+fn check_top_k(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    top: &TopK,
+    n: usize,
+    k: usize,
+    tied: bool,
+) {
+    let align = alignment(device);
+    let keys = top_k_keys(top.key(), n, tied, (n + k) as u64);
+    let values: Vec<u32> = (0..n as u32).map(|i| i.wrapping_mul(7) ^ 3).collect();
+    let want = top_k_reference(top.key(), top.order(), &keys, k);
+    let want_keys: Vec<u32> = want.iter().map(|&i| keys[i]).collect();
+    let want_values: Vec<u32> = want.iter().map(|&i| values[i]).collect();
+    let keys_in = guarded(device, &keys, align, 64);
+    let values_in = guarded(device, &values, align, 64);
+    let keys_out = guarded(device, &vec![GUARD; k], 2 * align, 64);
+    let values_out = guarded(device, &vec![GUARD; k], 2 * align, 64);
+    // Stale temp: the call clears its own state.
+    let temp = guarded(
+        device,
+        &vec![7; (top.temp_storage_bytes(k as u32) / 4) as usize],
+        align,
+        64,
+    );
+    let ks = [
+        Slice::new(&keys_in, align),
+        Slice::new(&keys_out, 2 * align),
+    ];
+    let vs = [
+        Slice::new(&values_in, align),
+        Slice::new(&values_out, 2 * align),
+    ];
+    let t = Slice::new(&temp, align);
+    let mut encoder = encoder(device);
+    if top.has_values() {
+        top.record_pairs(&mut encoder, ks, vs, (n as u32, k as u32), t)
+    } else {
+        top.record_keys(&mut encoder, ks, (n as u32, k as u32), t)
+    }
+    .expect("records");
+    let read = submit_and_read(device, queue, encoder, &[&keys_out, &values_out]);
+    let what = format!(
+        "TopK {:?} {:?} pairs {} n = {n} k = {k} tied {tied}",
+        top.key(),
+        top.order(),
+        top.has_values()
+    );
+    assert_same(&inside(&read[0], 2 * align, k, &what), &want_keys, &what);
+    if top.has_values() {
+        let got = inside(&read[1], 2 * align, k, &what);
+        assert_same(&got, &want_values, &format!("{what}: values"));
+    }
+}
+
+fn top_k_cases(device: &wgpu::Device, queue: &wgpu::Queue, small: bool) {
+    let configs = [
+        (KeyType::F32, TopKOrder::Largest, true),
+        (KeyType::I32, TopKOrder::Smallest, true),
+        (KeyType::U32, TopKOrder::Largest, false),
+        (KeyType::F32, TopKOrder::Smallest, false),
+    ];
+    for (key, order, pairs) in configs {
+        let top = TopK::new(device, key, order, pairs).expect("builds");
+        for (n, k) in [
+            (0, 0),
+            (1, 1),
+            (1, 0),
+            (2047, 1),
+            (2049, 100),
+            (20_003, 1024),
+            (777, 777),
+        ] {
+            for tied in [false, true] {
+                check_top_k(device, queue, &top, n, k, tied);
+            }
+        }
+        if small {
+            break;
+        }
+    }
+}
+
 #[test]
 fn merge_topk_cases() {
     if !is_child() {
@@ -601,6 +724,7 @@ fn merge_topk_cases() {
     let (device, queue) = open();
     histogram_cases(&device, &queue, false);
     merge_sort_cases(&device, &queue, false);
+    top_k_cases(&device, &queue, false);
 }
 
 #[test]
@@ -622,6 +746,9 @@ fn big_sizes_once() {
     check_merge_sort(&device, &queue, &sort, &descending, BIG, false);
     let merge = Merge::new(&device, Dtype::I32, true, descending.wgsl).expect("builds");
     check_merge(&device, &queue, &merge, &descending, BIG / 3, BIG - BIG / 3);
+    let top = TopK::new(&device, KeyType::F32, TopKOrder::Largest, true).expect("builds");
+    check_top_k(&device, &queue, &top, BIG, 1000, false);
+    check_top_k(&device, &queue, &top, BIG, 1024, true);
 }
 
 /// Each family once on emulated subgroups.
@@ -630,6 +757,7 @@ fn merge_topk_on_emulated_subgroups() {
     let (device, queue) = open_without_subgroups();
     histogram_cases(&device, &queue, true);
     merge_sort_cases(&device, &queue, true);
+    top_k_cases(&device, &queue, true);
 }
 
 /// Checks that `result` is an error whose message holds every one of
@@ -879,5 +1007,54 @@ fn bad_merge_sort_calls_are_errors() {
             (1600, 10),
         ),
         &["`keys_out`", "6440 bytes", "from offset 2048"],
+    );
+}
+
+#[test]
+fn bad_top_k_calls_are_errors() {
+    let (device, _queue) = open();
+    assert_refused(
+        TopK::new(&device, KeyType::U64, TopKOrder::Largest, false),
+        &["U64 keys", "32-bit keys"],
+    );
+    let top = TopK::new(&device, KeyType::U32, TopKOrder::Largest, false).expect("builds");
+    let a = zeroed(&device, 8192);
+    let b = zeroed(&device, 8192);
+    let temp = zeroed(&device, top.temp_storage_bytes(100));
+    let mut encoder = encoder(&device);
+    let ks = [(&a).into(), (&b).into()];
+    assert_refused(
+        top.record_keys(&mut encoder, ks, (10, 11), (&temp).into()),
+        &["k = 11 of n = 10", "at most 1024"],
+    );
+    assert_refused(
+        top.record_keys(&mut encoder, ks, (2000, 1025), (&temp).into()),
+        &["k = 1025"],
+    );
+    assert_refused(
+        top.record_pairs(&mut encoder, ks, ks, (10, 5), (&temp).into()),
+        &["built for keys alone"],
+    );
+    assert_refused(
+        top.record_keys(&mut encoder, ks, (1000, 101), (&temp).into()),
+        &["`temp`", "do not fit"],
+    );
+    assert_refused(
+        top.record_keys(
+            &mut encoder,
+            [(&a).into(), (&a).into()],
+            (10, 5),
+            (&temp).into(),
+        ),
+        &["`keys_in` and `keys_out` are the same buffer"],
+    );
+    assert_refused(
+        top.record_keys(
+            &mut encoder,
+            [(&a).into(), (&temp).into()],
+            (10, 5),
+            (&temp).into(),
+        ),
+        &["`keys_out`", "`temp`", "overlap"],
     );
 }

@@ -145,3 +145,5 @@ pub use unique::Unique;
 pub use histogram::MultiHistogram;
 mod merge_sort;
 pub use merge_sort::{Merge, MergeSort};
+mod top_k;
+pub use top_k::{TopK, TopKOrder};

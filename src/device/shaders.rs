@@ -17,7 +17,7 @@
 use crate::error::Error;
 
 /// Every shader file and its text, by file name.
-pub const FILES: [(&str, &str); 23] = [
+pub const FILES: [(&str, &str); 24] = [
     (
         "adjacent_difference.wgsl",
         include_str!("shaders/adjacent_difference.wgsl"),
@@ -62,6 +62,7 @@ pub const FILES: [(&str, &str); 23] = [
         include_str!("shaders/histogram_multi.wgsl"),
     ),
     ("merge_sort.wgsl", include_str!("shaders/merge_sort.wgsl")),
+    ("top_k.wgsl", include_str!("shaders/top_k.wgsl")),
 ];
 
 /// The text of shader file `name` (`scan.wgsl`) alone, without what its
