@@ -688,6 +688,70 @@ fn check_top_k(
     }
 }
 
+/// The batched form: `rows` rows of `len` keys, each row's `k` against
+/// the CPU's top-k of that row.
+fn check_top_k_rows(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    top: &TopK,
+    (rows, len, k): (usize, usize, usize),
+    tied: bool,
+) {
+    let align = alignment(device);
+    let n = rows * len;
+    let keys = top_k_keys(top.key(), n, tied, (n + k + 1) as u64);
+    let values: Vec<u32> = (0..n as u32).map(|i| i ^ 0x1234).collect();
+    let mut want_keys = Vec::new();
+    let mut want_values = Vec::new();
+    for r in 0..rows {
+        let row = &keys[r * len..(r + 1) * len];
+        for i in top_k_reference(top.key(), top.order(), row, k) {
+            want_keys.push(row[i]);
+            want_values.push(values[r * len + i]);
+        }
+    }
+    let keys_in = guarded(device, &keys, align, 64);
+    let values_in = guarded(device, &values, align, 64);
+    let keys_out = guarded(device, &vec![GUARD; rows * k], 2 * align, 64);
+    let values_out = guarded(device, &vec![GUARD; rows * k], 2 * align, 64);
+    let temp = zeroed(
+        device,
+        top.temp_storage_bytes_batched(rows as u32, k as u32),
+    );
+    let ks = [
+        Slice::new(&keys_in, align),
+        Slice::new(&keys_out, 2 * align),
+    ];
+    let vs = [
+        Slice::new(&values_in, align),
+        Slice::new(&values_out, 2 * align),
+    ];
+    let shape = (rows as u32, len as u32, k as u32);
+    let mut encoder = encoder(device);
+    if top.has_values() {
+        top.record_batched_pairs(&mut encoder, ks, vs, shape, (&temp).into())
+    } else {
+        top.record_batched_keys(&mut encoder, ks, shape, (&temp).into())
+    }
+    .expect("records");
+    let read = submit_and_read(device, queue, encoder, &[&keys_out, &values_out]);
+    let what = format!(
+        "TopK batched {:?} {:?} pairs {} {rows} rows of {len}, k = {k}, tied {tied}",
+        top.key(),
+        top.order(),
+        top.has_values()
+    );
+    assert_same(
+        &inside(&read[0], 2 * align, rows * k, &what),
+        &want_keys,
+        &what,
+    );
+    if top.has_values() {
+        let got = inside(&read[1], 2 * align, rows * k, &what);
+        assert_same(&got, &want_values, &format!("{what}: values"));
+    }
+}
+
 fn top_k_cases(device: &wgpu::Device, queue: &wgpu::Queue, small: bool) {
     let configs = [
         (KeyType::F32, TopKOrder::Largest, true),
@@ -709,6 +773,12 @@ fn top_k_cases(device: &wgpu::Device, queue: &wgpu::Queue, small: bool) {
             for tied in [false, true] {
                 check_top_k(device, queue, &top, n, k, tied);
             }
+        }
+        for shape in [(3, 1000, 100), (37, 50, 50), (700, 17, 5), (2, 5000, 1024)] {
+            if !small && shape.0 == 700 && !pairs {
+                continue;
+            }
+            check_top_k_rows(device, queue, &top, shape, shape.1 == 17);
         }
         if small {
             break;
@@ -776,7 +846,7 @@ fn assert_refused<T>(result: Result<T, wavekit::Error>, needles: &[&str]) {
 }
 
 #[test]
-fn bad_histogram_calls_are_errors() {
+fn bad_histogram_builds_are_errors() {
     let (device, _queue) = open();
     assert_refused(
         MultiHistogram::range(&device, Dtype::U32, 5, &[4]),
@@ -816,7 +886,11 @@ fn bad_histogram_calls_are_errors() {
         &["takes u32, i32, f32 elements, not u64"],
     );
     assert_refused(Histogram::range(&device, Dtype::U32, 0), &["0 bins"]);
+}
 
+#[test]
+fn bad_histogram_calls_are_errors() {
+    let (device, _queue) = open();
     let range = Histogram::range(&device, Dtype::U32, 10).expect("builds");
     let samples = zeroed(&device, 400);
     let levels = zeroed(&device, 44);
@@ -899,7 +973,7 @@ fn bad_histogram_calls_are_errors() {
 }
 
 #[test]
-fn bad_merge_sort_calls_are_errors() {
+fn malformed_comparators_are_errors_at_their_line() {
     let (device, _queue) = open();
     assert_refused(
         MergeSort::keys(
@@ -930,6 +1004,11 @@ fn bad_merge_sort_calls_are_errors() {
         MergeSort::keys(&device, Dtype::U64, None),
         &["takes u32, i32, f32 elements, not u64"],
     );
+}
+
+#[test]
+fn bad_merge_sort_calls_are_errors() {
+    let (device, _queue) = open();
     let sort = MergeSort::keys(&device, Dtype::U32, None).expect("builds");
     let a = zeroed(&device, 8192);
     let b = zeroed(&device, 8192);
@@ -1030,6 +1109,19 @@ fn bad_top_k_calls_are_errors() {
     assert_refused(
         top.record_keys(&mut encoder, ks, (2000, 1025), (&temp).into()),
         &["k = 1025"],
+    );
+    assert_refused(
+        top.record_batched_keys(&mut encoder, ks, (65536, 1, 1), (&temp).into()),
+        &["65536 rows of 1 keys", "at most 65535 rows"],
+    );
+    assert_refused(
+        top.record_batched_keys(
+            &mut encoder,
+            [Slice::new(&a, 8128), (&b).into()],
+            (3, 10, 2),
+            (&temp).into(),
+        ),
+        &["`keys_in`: 120 bytes from offset 8128"],
     );
     assert_refused(
         top.record_pairs(&mut encoder, ks, ks, (10, 5), (&temp).into()),

@@ -267,3 +267,13 @@ fn eight_threads_record_on_one_device() {
         }
     }
 }
+
+/// Issue 35's third batch: histogram ranges and channels, merge sort and
+/// merge, top-k.
+#[test]
+fn the_third_batch_is_send_and_sync() {
+    send_and_sync::<wavekit::device::MultiHistogram>();
+    send_and_sync::<wavekit::device::MergeSort>();
+    send_and_sync::<wavekit::device::Merge>();
+    send_and_sync::<wavekit::device::TopK>();
+}

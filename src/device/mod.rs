@@ -54,6 +54,9 @@
 //! | [`Unique`] | the first of each run of equal u32, i32 or f32 elements, in order, and their number | `DeviceSelect::Unique` |
 //! | [`RunLengthEncode`] | the key and length of each run of equal u32 or i32 keys, and the number of runs | `DeviceRunLengthEncode::Encode` |
 //! | [`Histogram`] | u32 counts of f32, u32 or i32 samples in even bins or by a WGSL bin function | `DeviceHistogram::HistogramEven` |
+//! | [`Histogram::range`] / [`MultiHistogram`] | u32 counts by levels given in a buffer, and of 1 to 4 interleaved channels in even bins or by levels | `DeviceHistogram::HistogramRange` / `MultiHistogramEven` / `MultiHistogramRange` |
+//! | [`MergeSort`] / [`Merge`] | stable sort of u32, i32 or f32 keys (u32 values or not) by a WGSL comparator; stable merge of two sorted inputs | `DeviceMergeSort::SortKeys` / `StableSortKeys` / `SortPairs`, `DeviceMerge` |
+//! | [`TopK`] | the k (≤ 1024) least or greatest u32, i32 or f32 keys (u32 values or not), sorted; or of each row of a batch | `DeviceTopK` |
 //!
 //! Algorithm choice: scans (sums and operator scans), selections (and the
 //! partitions and uniques built on them) and sorts

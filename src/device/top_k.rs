@@ -18,6 +18,8 @@ const MAX_GROUPS: u64 = 1024;
 const ROUNDS: u64 = 8;
 /// Words of the state: 256 bins, prefix (2), wanted, done, counter.
 const STATE_WORDS: u64 = 261;
+/// Rows of a batched call at most (the grid's y).
+const MAX_ROWS: u32 = 65535;
 
 /// Which end of the order a [`TopK`] takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -55,6 +57,11 @@ pub enum TopKOrder {
 ///   at most that prefix are compacted (an atomic slot each) and one
 ///   workgroup sorts them (bitonic over 1024 slots) and writes keys and
 ///   values.
+/// - **Batched** ([`TopK::record_batched_keys`] /
+///   [`TopK::record_batched_pairs`]): the k of each of `rows` rows of one
+///   length, row `r`'s keys at `r · len`, its k at `r · k`; every row with
+///   its own state and workgroups, all rows in the same 18 dispatches
+///   (`rows` at most 65535).
 /// - **Cost of a call**: 18 dispatches and a clear; up to 4 reads of each
 ///   key for distinct keys (8 with ties at the k-th), one for the
 ///   compaction.
@@ -123,10 +130,11 @@ impl TopK {
         self.pairs
     }
 
-    fn temp_layout(&self, k: u32) -> (TempLayout, [(u64, u64); 3]) {
+    fn temp_layout(&self, rows: u32, k: u32) -> (TempLayout, [(u64, u64); 3]) {
+        let rows = u64::from(rows);
         let mut layout = TempLayout::new(&self.ctx.limits);
-        let state = layout.place(4 * STATE_WORDS);
-        let candidates = layout.place(8 * u64::from(k));
+        let state = layout.place(4 * STATE_WORDS * rows);
+        let candidates = layout.place(8 * u64::from(k) * rows);
         let pass = layout.place(4 * ROUNDS);
         (layout, [state, candidates, pass])
     }
@@ -134,11 +142,17 @@ impl TopK {
     /// Temp bytes a call taking `k` keys needs (whatever `n`): the state
     /// (1044 bytes), 8 per k, 32, alignment padding.
     pub fn temp_storage_bytes(&self, k: u32) -> u64 {
-        self.temp_layout(k).0.bytes()
+        self.temp_layout(1, k).0.bytes()
     }
 
-    /// Records the `k` keys of the `order` end of the `n` at `keys_in`
-    /// into `keys_out`, sorted. Checks every slice first (an error names
+    /// Temp bytes a batched call of `rows` rows taking `k` keys each needs:
+    /// per row 1044 bytes and 8 per k, then 32, alignment padding.
+    pub fn temp_storage_bytes_batched(&self, rows: u32, k: u32) -> u64 {
+        self.temp_layout(rows, k).0.bytes()
+    }
+
+    /// Records the `k` keys of the `order` end of the `n` at `keys[0]`
+    /// into `keys[1]`, sorted. Checks every slice first (an error names
     /// the slice and the numbers, and nothing is recorded). Fails on a
     /// top-k built for pairs.
     pub fn record_keys<'q>(
@@ -148,7 +162,7 @@ impl TopK {
         (n, k): (u32, u32),
         temp: Slice<'_>,
     ) -> Result<(), Error> {
-        self.record(queue.into(), keys, None, n, k, temp)
+        self.record(queue.into(), keys, None, (1, n, k), temp)
     }
 
     /// Records the `k` keys of the `order` end of the `n` at `keys[0]`
@@ -162,7 +176,33 @@ impl TopK {
         (n, k): (u32, u32),
         temp: Slice<'_>,
     ) -> Result<(), Error> {
-        self.record(queue.into(), keys, Some(values), n, k, temp)
+        self.record(queue.into(), keys, Some(values), (1, n, k), temp)
+    }
+
+    /// Records the `k` keys of the `order` end of each of `rows` rows of
+    /// `len` keys at `keys[0]` (row `r` at `r · len`) into `keys[1]` (row
+    /// `r`'s at `r · k`), each row's sorted. Temp: at least
+    /// [`TopK::temp_storage_bytes_batched`] bytes.
+    pub fn record_batched_keys<'q>(
+        &self,
+        queue: impl Into<Queue<'q>>,
+        keys: [Slice<'_>; 2],
+        (rows, len, k): (u32, u32, u32),
+        temp: Slice<'_>,
+    ) -> Result<(), Error> {
+        self.record(queue.into(), keys, None, (rows, len, k), temp)
+    }
+
+    /// [`TopK::record_batched_keys`] with values travelling with the keys.
+    pub fn record_batched_pairs<'q>(
+        &self,
+        queue: impl Into<Queue<'q>>,
+        keys: [Slice<'_>; 2],
+        values: [Slice<'_>; 2],
+        (rows, len, k): (u32, u32, u32),
+        temp: Slice<'_>,
+    ) -> Result<(), Error> {
+        self.record(queue.into(), keys, Some(values), (rows, len, k), temp)
     }
 
     fn record(
@@ -170,8 +210,7 @@ impl TopK {
         queue: Queue<'_>,
         keys: [Slice<'_>; 2],
         values: Option<[Slice<'_>; 2]>,
-        n: u32,
-        k: u32,
+        (rows, n, k): (u32, u32, u32),
         temp: Slice<'_>,
     ) -> Result<(), Error> {
         values_match(NAME, self.pairs, values.is_some())?;
@@ -179,6 +218,12 @@ impl TopK {
             return Err(Error::Usage(format!(
                 "{NAME}: k = {k} of n = {n} keys: k must be at most n and at most {}",
                 Self::MAX_K
+            )));
+        }
+        let all = u64::from(rows) * u64::from(n);
+        if rows > MAX_ROWS || all > u64::from(u32::MAX) {
+            return Err(Error::Usage(format!(
+                "{NAME}: {rows} rows of {n} keys: at most {MAX_ROWS} rows and 2^32 - 1 keys in all"
             )));
         }
         let mut readers = vec![("keys_in", keys[0])];
@@ -189,22 +234,23 @@ impl TopK {
         }
         distinct_each(NAME, &readers, &writers)?;
         let limits = &self.ctx.limits;
-        let (layout, [state, candidates, pass]) = self.temp_layout(k);
-        let keys_in = limits.check(NAME, "keys_in", keys[0], 4 * u64::from(n))?;
-        let keys_out = limits.check(NAME, "keys_out", keys[1], 4 * u64::from(k))?;
+        let (layout, [state, candidates, pass]) = self.temp_layout(rows, k);
+        let taken = u64::from(rows) * u64::from(k);
+        let keys_in = limits.check(NAME, "keys_in", keys[0], 4 * all)?;
+        let keys_out = limits.check(NAME, "keys_out", keys[1], 4 * taken)?;
         let temp = limits.check(NAME, "temp", temp, layout.bytes())?;
         let mut written = vec![("keys_out", keys_out), ("temp", temp)];
         let (values_in, values_out) = match values {
             Some([a, b]) => {
-                let a = limits.check(NAME, "values_in", a, 4 * u64::from(n))?;
-                let b = limits.check(NAME, "values_out", b, 4 * u64::from(k))?;
+                let a = limits.check(NAME, "values_in", a, 4 * all)?;
+                let b = limits.check(NAME, "values_out", b, 4 * taken)?;
                 written.push(("values_out", b));
                 (a, b)
             }
             None => (keys_in, keys_out),
         };
         disjoint(NAME, &written)?;
-        if k == 0 {
+        if k == 0 || rows == 0 {
             return Ok(());
         }
         let state = temp.sub(state.0, state.1);
@@ -215,23 +261,19 @@ impl TopK {
                 keys_out,
                 values_out,
                 state,
-                temp.sub(candidates.0, 8 * u64::from(k)),
+                temp.sub(candidates.0, candidates.1),
                 temp.sub(pass.0, 4 * (round + 1)),
             ]
         };
         let groups = u64::from(n).div_ceil(BLOCK * 8).clamp(1, MAX_GROUPS) as u32;
+        let per_row = self.ctx.grid(rows);
         let mut ops = vec![Op::Clear(state)];
         for round in 0..ROUNDS {
-            ops.push(Op::Dispatch(&self.count, binding(round), [groups, 1, 1]));
-            ops.push(Op::Dispatch(&self.find, binding(round), [1, 1, 1]));
+            ops.push(Op::Dispatch(&self.count, binding(round), [groups, rows, 1]));
+            ops.push(Op::Dispatch(&self.find, binding(round), per_row));
         }
-        let tiles = u64::from(n).div_ceil(BLOCK) as u32;
-        ops.push(Op::Dispatch(
-            &self.compact,
-            binding(0),
-            self.ctx.grid(tiles),
-        ));
-        ops.push(Op::Dispatch(&self.sort_out, binding(0), [1, 1, 1]));
+        ops.push(Op::Dispatch(&self.compact, binding(0), [groups, rows, 1]));
+        ops.push(Op::Dispatch(&self.sort_out, binding(0), per_row));
         record(&self.ctx, queue, &ops)
     }
 }

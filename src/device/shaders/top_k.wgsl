@@ -1,7 +1,10 @@
 // Device-wide top-k of 32-bit keys, alone or with u32 values
 // (wavekit::device::TopK, as CUB's DeviceTopK): the k least (or, LARGEST,
 // greatest) of n keys, ties broken by the lower index, written sorted
-// (least first, or greatest first).
+// (least first, or greatest first); or of each of `rows` rows of n keys
+// (batched: row r is keys r n .. (r + 1) n, its k written at r k), every
+// row with its own state, candidates and workgroups (y of the grid for
+// count and compact; the linear workgroup index for find and sort_out).
 //
 // Radix select on the 64-bit composite (s, i) of each key: s its ordered
 // bits (encode_key of key_order.wgsl, all bits flipped for LARGEST, so that
@@ -20,18 +23,20 @@
 //     prefix is taken: `done` = d + 1, and later rounds return at once
 //     (distinct keys: after at most 4 rounds; index digits only for ties at
 //     the k-th key).
-//   compact (ceil(n / BLOCK) workgroups): each key whose top `done` digits
+//   compact (G workgroups a row, grid-stride): each key whose top `done` digits
 //     are at most the prefix is one of the k: its (s, i) goes to the next
 //     candidate slot (an atomic counter; any order).
-//   sort_out (1 workgroup): the k candidates sorted by (s, i) in workgroup
-//     memory (bitonic, K_MAX slots), then key and value of each read from
-//     the inputs at its index and written in that order.
+//   sort_out (1 workgroup a row): the k candidates sorted by (s, i) in
+//     workgroup memory (bitonic over k rounded up to a power of two, at
+//     most K_MAX slots), then key and value of each read from the inputs
+//     at its index and written in that order.
 // Parameters (set by name by the host): KEY_ORDER, LARGEST, PAIRS.
-// Bindings: 0 keys_in (n), 1 values_in (n; any 4 bytes without PAIRS),
-//   2 keys_out (k), 3 values_out (k; any 4 bytes without PAIRS), 4 state
-//   (256 bins, then prefix s, prefix i, wanted, done, counter; zeroed
-//   before round 0), 5 candidates (2 k words: k = its length / 2), 6
-//   pass_info (d + 1 words, not read).
+// Bindings: 0 keys_in (rows n), 1 values_in (rows n; any 4 bytes without
+//   PAIRS), 2 keys_out (rows k), 3 values_out (rows k; any 4 bytes without
+//   PAIRS), 4 state (per row STATE_WORDS: 256 bins, then prefix s, prefix
+//   i, wanted, done, counter; zeroed before round 0: rows = its length /
+//   STATE_WORDS), 5 candidates (2 k words a row: k = its length / 2 rows),
+//   6 pass_info (d + 1 words, not read).
 // Append: key_order.wgsl (encode_key, decode_key).
 
 const KEY_ORDER = 0u;
@@ -47,6 +52,7 @@ const PREFIX_I = 257u;
 const WANTED = 258u;
 const DONE = 259u;
 const COUNTER = 260u;
+const STATE_WORDS = 261u;
 
 @group(0) @binding(0) var<storage, read> keys_in: array<u32>;
 @group(0) @binding(1) var<storage, read> values_in: array<u32>;
@@ -62,7 +68,21 @@ var<workgroup> shared_done: u32;
 var<workgroup> sort_s: array<u32, K_MAX>;
 var<workgroup> sort_i: array<u32, K_MAX>;
 
-/// The ordered bits of key i: the wanted keys have the least.
+fn rows() -> u32 {
+    return arrayLength(&state) / STATE_WORDS;
+}
+
+/// Keys a row.
+fn row_length() -> u32 {
+    return arrayLength(&keys_in) / rows();
+}
+
+/// Keys taken from a row.
+fn k_of_row() -> u32 {
+    return arrayLength(&candidates) / (2u * rows());
+}
+
+/// The ordered bits of key i of the inputs: the wanted keys have the least.
 fn ordered(i: u32) -> u32 {
     let s = encode_key(keys_in[i]);
     return select(s, ~s, LARGEST);
@@ -76,22 +96,26 @@ fn top(x: u32, bits: u32) -> u32 {
     return x >> (32u - bits);
 }
 
-/// Composite (s, i)'s top `bits` (0..64) compared with the prefix's: -1
-/// below, 0 equal, 1 above.
-fn compare_top(s: u32, i: u32, bits: u32) -> i32 {
+/// Composite (s, i)'s top `bits` (0..64) compared with the prefix (s, i)
+/// of a row: -1 below, 0 equal, 1 above.
+fn compare_top(s: u32, i: u32, bits: u32, prefix: vec2<u32>) -> i32 {
     let bs = min(bits, 32u);
     let bi = bits - bs;
     let a = top(s, bs);
-    let b = top(atomicLoad(&state[PREFIX_S]), bs);
+    let b = top(prefix.x, bs);
     if a != b {
         return select(1, -1, a < b);
     }
     let c = top(i, bi);
-    let d = top(atomicLoad(&state[PREFIX_I]), bi);
+    let d = top(prefix.y, bi);
     if c != d {
         return select(1, -1, c < d);
     }
     return 0;
+}
+
+fn prefix_of(base: u32) -> vec2<u32> {
+    return vec2<u32>(atomicLoad(&state[base + PREFIX_S]), atomicLoad(&state[base + PREFIX_I]));
 }
 
 /// Digit d (0..8) of composite (s, i).
@@ -100,42 +124,55 @@ fn digit(s: u32, i: u32, d: u32) -> u32 {
     return (x >> (24u - 8u * (d & 3u))) & 0xffu;
 }
 
+/// Whether the row whose state starts at `base` is done (uniform: every
+/// thread of the workgroup calls it).
+fn row_done(t: u32, base: u32) -> bool {
+    if t == 0u {
+        shared_done = atomicLoad(&state[base + DONE]);
+    }
+    return workgroupUniformLoad(&shared_done) != 0u;
+}
+
 @compute @workgroup_size(BLOCK)
 fn count(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: vec3<u32>,
          @builtin(num_workgroups) nwg: vec3<u32>) {
-    if t == 0u {
-        shared_done = atomicLoad(&state[DONE]);
-    }
-    if workgroupUniformLoad(&shared_done) != 0u {
+    let row = wid.y;
+    let base = row * STATE_WORDS;
+    if row_done(t, base) {
         return;
     }
     let d = arrayLength(&pass_info) - 1u;
-    let n = arrayLength(&keys_in);
+    let n = row_length();
+    let first = row * n;
+    let prefix = prefix_of(base);
     let stride = nwg.x * BLOCK;
-    for (var i = wid.x * BLOCK + t; i < n; i += stride) {
-        let s = ordered(i);
-        if compare_top(s, i, 8u * d) == 0 {
-            atomicAdd(&local_bins[digit(s, i, d)], 1u);
+    for (var j = wid.x * BLOCK + t; j < n; j += stride) {
+        let s = ordered(first + j);
+        if compare_top(s, j, 8u * d, prefix) == 0 {
+            atomicAdd(&local_bins[digit(s, j, d)], 1u);
         }
     }
     workgroupBarrier();
     let mine = atomicLoad(&local_bins[t]);
     if mine != 0u {
-        atomicAdd(&state[t], mine);
+        atomicAdd(&state[base + t], mine);
     }
 }
 
 @compute @workgroup_size(RADIX)
-fn find(@builtin(local_invocation_index) t: u32) {
-    if t == 0u {
-        shared_done = atomicLoad(&state[DONE]);
+fn find(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: vec3<u32>,
+        @builtin(num_workgroups) nwg: vec3<u32>) {
+    let row = wid.x + wid.y * nwg.x;
+    if row >= rows() {
+        return;
     }
-    if workgroupUniformLoad(&shared_done) != 0u {
+    let base = row * STATE_WORDS;
+    if row_done(t, base) {
         return;
     }
     let d = arrayLength(&pass_info) - 1u;
-    let wanted = select(atomicLoad(&state[WANTED]), arrayLength(&candidates) / 2u, d == 0u);
-    let h = atomicLoad(&state[t]);
+    let wanted = select(atomicLoad(&state[base + WANTED]), k_of_row(), d == 0u);
+    let h = atomicLoad(&state[base + t]);
     // Inclusive running count of the bins (Hillis-Steele).
     scan[t] = h;
     workgroupBarrier();
@@ -152,57 +189,70 @@ fn find(@builtin(local_invocation_index) t: u32) {
     if h != 0u && below < wanted && wanted <= below + h {
         let shift = 24u - 8u * (d & 3u);
         if d < 4u {
-            atomicOr(&state[PREFIX_S], t << shift);
+            atomicOr(&state[base + PREFIX_S], t << shift);
         } else {
-            atomicOr(&state[PREFIX_I], t << shift);
+            atomicOr(&state[base + PREFIX_I], t << shift);
         }
         let left = wanted - below;
-        atomicStore(&state[WANTED], left);
+        atomicStore(&state[base + WANTED], left);
         if h == left {
-            atomicStore(&state[DONE], d + 1u);
+            atomicStore(&state[base + DONE], d + 1u);
         }
     }
-    atomicStore(&state[t], 0u);
+    atomicStore(&state[base + t], 0u);
 }
 
 @compute @workgroup_size(BLOCK)
 fn compact(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: vec3<u32>,
            @builtin(num_workgroups) nwg: vec3<u32>) {
-    let i = (wid.x + wid.y * nwg.x) * BLOCK + t;
-    let n = arrayLength(&keys_in);
-    if i >= n {
-        return;
-    }
-    let s = ordered(i);
-    let bits = 8u * atomicLoad(&state[DONE]);
-    if compare_top(s, i, bits) <= 0 {
-        let slot = atomicAdd(&state[COUNTER], 1u);
-        if slot < arrayLength(&candidates) / 2u {
-            candidates[2u * slot] = s;
-            candidates[2u * slot + 1u] = i;
+    let row = wid.y;
+    let base = row * STATE_WORDS;
+    let n = row_length();
+    let k = k_of_row();
+    let first = row * n;
+    let prefix = prefix_of(base);
+    let bits = 8u * atomicLoad(&state[base + DONE]);
+    let stride = nwg.x * BLOCK;
+    for (var j = wid.x * BLOCK + t; j < n; j += stride) {
+        let s = ordered(first + j);
+        if compare_top(s, j, bits, prefix) <= 0 {
+            let slot = atomicAdd(&state[base + COUNTER], 1u);
+            if slot < k {
+                candidates[2u * (row * k + slot)] = s;
+                candidates[2u * (row * k + slot) + 1u] = j;
+            }
         }
     }
 }
 
 @compute @workgroup_size(BLOCK)
-fn sort_out(@builtin(local_invocation_index) t: u32) {
-    let k = arrayLength(&candidates) / 2u;
-    for (var j = t; j < K_MAX; j += BLOCK) {
+fn sort_out(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: vec3<u32>,
+            @builtin(num_workgroups) nwg: vec3<u32>) {
+    let row = wid.x + wid.y * nwg.x;
+    if row >= rows() {
+        return;
+    }
+    let k = k_of_row();
+    let at = row * k;
+    // The candidates padded to a power of two (at least 2) with the
+    // greatest composite.
+    let width = max(1u << (32u - countLeadingZeros(k - 1u)), 2u);
+    for (var j = t; j < width; j += BLOCK) {
         var s = 0xffffffffu;
         var i = 0xffffffffu;
         if j < k {
-            s = candidates[2u * j];
-            i = candidates[2u * j + 1u];
+            s = candidates[2u * (at + j)];
+            i = candidates[2u * (at + j) + 1u];
         }
         sort_s[j] = s;
         sort_i[j] = i;
     }
     workgroupBarrier();
-    // Bitonic sort of K_MAX (s, i) ascending; each thread compares
-    // K_MAX / 2 / BLOCK pairs a step.
-    for (var size = 2u; size <= K_MAX; size *= 2u) {
+    // Bitonic sort of the width (s, i) ascending; each thread compares
+    // width / 2 / BLOCK pairs (or none) a step.
+    for (var size = 2u; size <= width; size *= 2u) {
         for (var stride = size / 2u; stride > 0u; stride /= 2u) {
-            for (var q = t; q < K_MAX / 2u; q += BLOCK) {
+            for (var q = t; q < width / 2u; q += BLOCK) {
                 let a = 2u * q - (q & (stride - 1u));
                 let b = a + stride;
                 let up = (a & size) == 0u;
@@ -221,11 +271,12 @@ fn sort_out(@builtin(local_invocation_index) t: u32) {
             workgroupBarrier();
         }
     }
+    let first = row * row_length();
     for (var j = t; j < k; j += BLOCK) {
-        let i = sort_i[j];
-        keys_out[j] = keys_in[i];
+        let i = first + sort_i[j];
+        keys_out[at + j] = keys_in[i];
         if PAIRS {
-            values_out[j] = values_in[i];
+            values_out[at + j] = values_in[i];
         }
     }
 }
