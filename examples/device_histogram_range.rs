@@ -58,13 +58,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     )?;
     let words: Vec<u32> = gpu.submit_and_read(encoder, &output)?;
 
-    let mut want = vec![0u32; 5];
+    let mut want = [0u32; 5];
     for &x in &samples {
         if let Some(b) = (0..5).find(|&b| x >= levels[b] && x < levels[b + 1]) {
             want[b] += 1;
         }
     }
-    let mut want_rgb = vec![0u32; 48];
+    let mut want_rgb = [0u32; 48];
     for pixel in pixels.chunks(4) {
         for c in 0..3 {
             want_rgb[16 * c + (pixel[c] / 16) as usize] += 1;

@@ -303,7 +303,10 @@ fn rgba_levels() -> [(u32, EvenLevels); 3] {
 }
 
 /// Two channels of f32 and of i32, both counted.
-fn signed_levels() -> ([(u32, EvenLevels); 2], [(u32, EvenLevels); 2]) {
+/// Two channels' bins and even levels.
+type TwoChannels = [(u32, EvenLevels); 2];
+
+fn signed_levels() -> (TwoChannels, TwoChannels) {
     (
         [
             (

@@ -500,7 +500,8 @@ fn record_multi(
     };
     let mut ops = vec![Op::Clear(histogram)];
     if pixels > 0 {
-        let groups = (elements.min(u64::from(pixels) * u64::from(active)))
+        // As the single-channel kernel: 2048 counted samples a workgroup.
+        let groups = (u64::from(pixels) * u64::from(active))
             .div_ceil(BLOCK * 8)
             .clamp(1, MAX_GROUPS) as u32;
         ops.push(Op::Dispatch(
@@ -523,8 +524,8 @@ fn record_multi(
 ///   pixels, RGB counted).
 /// - **Binning**: per channel even bins ([`MultiHistogram::even`], as
 ///   [`Histogram::even`]) or levels ([`MultiHistogram::range`], as
-///   [`Histogram::range`]; the channels' levels one after another, `bins[c]
-///   + 1` each, given at each call).
+///   [`Histogram::range`]; the channels' levels one after another,
+///   `bins[c] + 1` each, given at each call).
 /// - **Output**: one slice of all channels' counts one after another
 ///   (channel `c`'s `bins[c]` counts start at `bins[0] + … + bins[c −
 ///   1]`; CUB takes one array per channel), overwritten.

@@ -356,9 +356,9 @@ impl Merge {
     }
 
     /// Records the merge of the `n_a` sorted keys at `keys[0]` (values at
-    /// `values[0]`) and the `n_b` at `keys[1]` (`values[1]`) into the `n_a
-    /// + n_b` at `keys[2]` and `values[2]`. Fails on a merge built for keys
-    /// alone.
+    /// `values[0]`) and the `n_b` at `keys[1]` (`values[1]`) into the
+    /// `n_a + n_b` at `keys[2]` and `values[2]`. Fails on a merge built
+    /// for keys alone.
     pub fn record_pairs<'q>(
         &self,
         queue: impl Into<Queue<'q>>,
