@@ -1,6 +1,6 @@
 //! Issue 35's third batch as demos, each recording its
 //! `wavekit::device` object (the benchmark's rows next to
-//! `bench/ref/cub_ref.cu`'s of the same inputs):
+//! `bench/ref/cub_ref.cu`'s, whose inputs have the same distributions):
 //!
 //! - `merge_sort` `pairs_u32`: [`wavekit::device::MergeSort`] of the
 //!   `radix_sort` demo's `pairs` inputs (keys `x * 0x9e3779b1` of random
