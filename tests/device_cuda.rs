@@ -1638,3 +1638,255 @@ fn unique_by_key_and_non_trivial_runs_on_a_stream() {
         );
     }
 }
+// Issue 35, third batch: histogram ranges and channels, merge sort and
+// merge, top-k.
+
+/// `Histogram::range` (uneven levels with a repeat) and an RGBA
+/// `MultiHistogram::even` with RGB counted, on a stream.
+#[test]
+fn range_and_multi_channel_histograms_on_a_stream() {
+    use wavekit::device::{EvenLevels, MultiHistogram};
+    let Some(ctx) = context() else { return };
+    let stream = ctx.new_stream().expect("a stream");
+    let levels: Vec<u32> = vec![5, 17, 17, 40, 100, 333, 590];
+    let range = wavekit::device::Histogram::range(&ctx, Dtype::U32, 6).expect("builds");
+    let rgba = [
+        (
+            60,
+            EvenLevels::U32 {
+                lower: 0,
+                upper: 600,
+            },
+        ),
+        (
+            7,
+            EvenLevels::U32 {
+                lower: 100,
+                upper: 500,
+            },
+        ),
+        (
+            256,
+            EvenLevels::U32 {
+                lower: 50,
+                upper: 590,
+            },
+        ),
+    ];
+    let rgb = MultiHistogram::even(&ctx, 4, &rgba).expect("builds");
+    for (i, &n) in SIZES.iter().enumerate() {
+        let samples = random(n, 600, 300 + i as u64);
+        let samples_memory = guarded(&stream, &samples, GUARD);
+        let levels_memory = guarded(&stream, &levels, GUARD);
+        let range_out = guarded(&stream, &[12345u32; 6], GUARD);
+        range
+            .record_range(
+                &stream,
+                inner(&samples_memory),
+                inner(&levels_memory),
+                inner(&range_out),
+                n as u32,
+            )
+            .expect("queues");
+        let pixels = n / 4;
+        let rgb_out = guarded(&stream, &vec![12345u32; 323], GUARD);
+        rgb.record(
+            &stream,
+            inner(&samples_memory),
+            inner(&rgb_out),
+            pixels as u32,
+        )
+        .expect("queues");
+        let mut want = vec![0u32; 6];
+        for &x in &samples {
+            if x >= levels[0] && x < levels[6] {
+                want[levels[1..6].iter().filter(|&&l| l <= x).count()] += 1;
+            }
+        }
+        assert_same(
+            &read_u32(&stream, &range_out, "range"),
+            &want,
+            &format!("HistogramRange, n = {n}"),
+        );
+        let mut want = vec![0u32; 323];
+        let base = [0usize, 60, 67];
+        for pixel in samples[..pixels * 4].chunks(4) {
+            for (c, &(bins, level)) in rgba.iter().enumerate() {
+                let EvenLevels::U32 { lower, upper } = level else {
+                    unreachable!()
+                };
+                let x = pixel[c];
+                if (lower..upper).contains(&x) {
+                    let b = u64::from(x - lower) * u64::from(bins) / u64::from(upper - lower);
+                    want[base[c] + b as usize] += 1;
+                }
+            }
+        }
+        assert_same(
+            &read_u32(&stream, &rgb_out, "rgb"),
+            &want,
+            &format!("MultiHistogramEven RGB of RGBA, {pixels} pixels"),
+        );
+    }
+}
+
+/// `MergeSort` pairs by a descending WGSL comparator with ties (stable)
+/// and `Merge` of two sorted halves, on a stream.
+#[test]
+fn merge_sort_and_merge_on_a_stream() {
+    use wavekit::device::{Merge, MergeSort};
+    let Some(ctx) = context() else { return };
+    let stream = ctx.new_stream().expect("a stream");
+    let less = "fn less_than(a: u32, b: u32) -> bool {\n    return (a >> 4u) > (b >> 4u);\n}";
+    let sort = MergeSort::pairs(&ctx, Dtype::U32, Some(less)).expect("builds");
+    let merge = Merge::new(&ctx, Dtype::U32, true, Some(less)).expect("builds");
+    let stable = |keys: &[u32], values: &[u32]| {
+        let mut pairs: Vec<(u32, u32)> = keys.iter().copied().zip(values.iter().copied()).collect();
+        pairs.sort_by_key(|&(k, _)| std::cmp::Reverse(k >> 4));
+        pairs.into_iter().unzip::<u32, u32, Vec<u32>, Vec<u32>>()
+    };
+    for (i, &n) in SIZES.iter().enumerate() {
+        let keys = random(n, 5000, 400 + i as u64);
+        let values: Vec<u32> = (0..n as u32).collect();
+        let (want_keys, want_values) = stable(&keys, &values);
+        let keys_memory = guarded(&stream, &keys, GUARD);
+        let values_memory = guarded(&stream, &values, GUARD);
+        let (keys_out, values_out) = (output(&stream, n), output(&stream, n));
+        let scratch = temp(&stream, sort.temp_storage_bytes(n as u32));
+        sort.record_pairs(
+            &stream,
+            [inner(&keys_memory), inner(&keys_out)],
+            [inner(&values_memory), inner(&values_out)],
+            n as u32,
+            (&scratch).into(),
+        )
+        .expect("queues");
+        assert_same(
+            &read_u32(&stream, &keys_out, "sorted keys"),
+            &want_keys,
+            &format!("MergeSort keys, n = {n}"),
+        );
+        assert_same(
+            &read_u32(&stream, &values_out, "sorted values"),
+            &want_values,
+            &format!("MergeSort values (stable), n = {n}"),
+        );
+        // Merge the sorted first third and the sorted rest.
+        let cut = n / 3;
+        let (ka, va) = stable(&keys[..cut], &values[..cut]);
+        let (kb, vb) = stable(&keys[cut..], &values[cut..]);
+        let memory = |words: &[u32]| guarded(&stream, words, GUARD);
+        let (ka_m, va_m, kb_m, vb_m) = (memory(&ka), memory(&va), memory(&kb), memory(&vb));
+        let (ko, vo) = (output(&stream, n), output(&stream, n));
+        merge
+            .record_pairs(
+                &stream,
+                [inner(&ka_m), inner(&kb_m), inner(&ko)],
+                [inner(&va_m), inner(&vb_m), inner(&vo)],
+                (cut as u32, (n - cut) as u32),
+            )
+            .expect("queues");
+        assert_same(
+            &read_u32(&stream, &ko, "merged keys"),
+            &want_keys,
+            &format!("Merge keys, n = {n}"),
+        );
+        assert_same(
+            &read_u32(&stream, &vo, "merged values"),
+            &want_values,
+            &format!("Merge values (stable), n = {n}"),
+        );
+    }
+}
+
+/// `TopK` pairs, largest f32 and smallest i32 with ties, on a stream.
+#[test]
+fn top_k_on_a_stream() {
+    use wavekit::device::{TopK, TopKOrder};
+    let Some(ctx) = context() else { return };
+    let stream = ctx.new_stream().expect("a stream");
+    let largest = TopK::new(&ctx, KeyType::F32, TopKOrder::Largest, true).expect("builds");
+    let smallest = TopK::new(&ctx, KeyType::I32, TopKOrder::Smallest, true).expect("builds");
+    for (i, &n) in SIZES.iter().enumerate() {
+        let raw = random(n, 3000, 500 + i as u64);
+        let values: Vec<u32> = (0..n as u32).map(|v| v ^ 0x77).collect();
+        let k = n.min(1024);
+        for (top, keys) in [
+            (
+                &largest,
+                raw.iter()
+                    .map(|&w| (w as f32 * 0.5 - 700.0).to_bits())
+                    .collect::<Vec<u32>>(),
+            ),
+            (
+                &smallest,
+                raw.iter().map(|&w| (w as i32 - 1500) as u32).collect(),
+            ),
+        ] {
+            let mut order: Vec<usize> = (0..n).collect();
+            if top.order() == TopKOrder::Largest {
+                order.sort_by(|&a, &b| {
+                    f32::from_bits(keys[b])
+                        .total_cmp(&f32::from_bits(keys[a]))
+                        .then(a.cmp(&b))
+                });
+            } else {
+                order.sort_by_key(|&a| (keys[a] as i32, a));
+            }
+            order.truncate(k);
+            let keys_memory = guarded(&stream, &keys, GUARD);
+            let values_memory = guarded(&stream, &values, GUARD);
+            let (keys_out, values_out) = (output(&stream, k), output(&stream, k));
+            let scratch = temp(&stream, top.temp_storage_bytes(k as u32));
+            top.record_pairs(
+                &stream,
+                [inner(&keys_memory), inner(&keys_out)],
+                [inner(&values_memory), inner(&values_out)],
+                (n as u32, k as u32),
+                (&scratch).into(),
+            )
+            .expect("queues");
+            let what = format!("TopK {:?} {:?}, n = {n}, k = {k}", top.key(), top.order());
+            let want_keys: Vec<u32> = order.iter().map(|&j| keys[j]).collect();
+            let want_values: Vec<u32> = order.iter().map(|&j| values[j]).collect();
+            assert_same(&read_u32(&stream, &keys_out, "top keys"), &want_keys, &what);
+            assert_same(
+                &read_u32(&stream, &values_out, "top values"),
+                &want_values,
+                &what,
+            );
+        }
+    }
+    // Batched: 300 rows of 3001 keys with ties, the 16 least of each.
+    let (rows, len, k) = (300usize, 3001usize, 16usize);
+    let keys: Vec<u32> = random(rows * len, 500, 600)
+        .into_iter()
+        .map(|w| (w as i32 - 250) as u32)
+        .collect();
+    let keys_memory = guarded(&stream, &keys, GUARD);
+    let keys_out = output(&stream, rows * k);
+    let scratch = temp(
+        &stream,
+        smallest.temp_storage_bytes_batched(rows as u32, k as u32),
+    );
+    let keys_only = TopK::new(&ctx, KeyType::I32, TopKOrder::Smallest, false).expect("builds");
+    keys_only
+        .record_batched_keys(
+            &stream,
+            [inner(&keys_memory), inner(&keys_out)],
+            (rows as u32, len as u32, k as u32),
+            (&scratch).into(),
+        )
+        .expect("queues");
+    let mut want = Vec::new();
+    for row in keys.chunks(len) {
+        let mut sorted: Vec<i32> = row.iter().map(|&w| w as i32).collect();
+        sorted.sort_unstable();
+        want.extend(sorted[..k].iter().map(|&x| x as u32));
+    }
+    assert_same(
+        &read_u32(&stream, &keys_out, "batched top keys"),
+        &want,
+        "TopK batched, 300 rows of 3001, k = 16",
+    );
+}

@@ -467,7 +467,7 @@ fn record_every_algorithm(stub: &Stub, hip: &Hip, target: Amdgpu) -> usize {
                 .expect("records");
         },
     );
-    calls
+    calls + record_third_batch(stub, hip, target)
 }
 
 /// The whole of `memory` as a slice.
@@ -578,4 +578,126 @@ fn every_algorithm_builds_and_records_for_hip() {
     );
     assert_eq!(stub.count("stub_launches"), launches, "nothing queued");
     let _ = std::fs::remove_dir_all(&stub.dir);
+}
+
+// Issue 35, third batch: histogram ranges and channels, merge sort and
+// merge, top-k.
+
+/// Records `Histogram::range`, `MultiHistogram`, `MergeSort`, `Merge` and
+/// `TopK` once each, checked as [`record_every_algorithm`]'s calls;
+/// returns the calls recorded.
+fn record_third_batch(stub: &Stub, hip: &Hip, target: Amdgpu) -> usize {
+    use wavekit::device::{Merge, MergeSort, MultiHistogram, TopK, TopKOrder};
+    let device = (hip, target);
+    let stream = hip.create_stream().expect("a stream");
+    let n = N as u32;
+    let keys = random(N, 0, 5);
+    let mut upload = memory(hip, 4 * N as u64);
+    hip.copy_to_device(&mut upload, bytemuck_words(&keys))
+        .expect("copies");
+    let (output, values, values_out) = (
+        memory(hip, 4 * N as u64),
+        memory(hip, 4 * N as u64),
+        memory(hip, 4 * N as u64),
+    );
+    let mut calls = 0;
+    let mut recorded = |what: &str, call: &mut dyn FnMut()| {
+        let before = stub.count("stub_launches");
+        call();
+        assert!(
+            stub.count("stub_launches") > before,
+            "{what} on {}: no launch reached the runtime",
+            target.arch.name()
+        );
+        assert_eq!(
+            stub.count("stub_bad_args"),
+            0,
+            "{what}: arguments outside memory"
+        );
+        calls += 1;
+    };
+    recorded("Histogram::range", &mut || {
+        let histogram = Histogram::range(device, Dtype::U32, 100).expect("builds");
+        let levels: Vec<u32> = (0..=100).map(|i| i * 40_000_000).collect();
+        let mut levels_memory = memory(hip, 4 * 101);
+        hip.copy_to_device(&mut levels_memory, bytemuck_words(&levels))
+            .expect("copies");
+        histogram
+            .record_range(
+                &stream,
+                slice(&upload),
+                slice(&levels_memory),
+                slice(&output),
+                n,
+            )
+            .expect("records");
+    });
+    recorded("MultiHistogram", &mut || {
+        let rgb = MultiHistogram::even(
+            device,
+            4,
+            &[(
+                64,
+                EvenLevels::U32 {
+                    lower: 0,
+                    upper: 1 << 31,
+                },
+            ); 3],
+        )
+        .expect("builds");
+        rgb.record(&stream, slice(&upload), slice(&output), n / 4)
+            .expect("records");
+    });
+    recorded("MergeSort", &mut || {
+        let sort = MergeSort::pairs(
+            device,
+            Dtype::F32,
+            Some("fn less_than(a: f32, b: f32) -> bool {\n    return abs(a) < abs(b);\n}"),
+        )
+        .expect("builds");
+        let t = memory(hip, sort.temp_storage_bytes(n));
+        sort.record_pairs(
+            &stream,
+            [slice(&upload), slice(&output)],
+            [slice(&values), slice(&values_out)],
+            n,
+            slice(&t),
+        )
+        .expect("records");
+    });
+    recorded("Merge", &mut || {
+        let merge = Merge::new(device, Dtype::I32, false, None).expect("builds");
+        merge
+            .record_keys(
+                &stream,
+                (Slice::hip(&upload, 0), n / 2),
+                (Slice::hip(&upload, 2 * u64::from(n)), n / 2),
+                slice(&output),
+            )
+            .expect("records");
+    });
+    recorded("TopK", &mut || {
+        let top = TopK::new(device, KeyType::U32, TopKOrder::Largest, true).expect("builds");
+        let t = memory(hip, top.temp_storage_bytes(1000));
+        top.record_pairs(
+            &stream,
+            [slice(&upload), slice(&output)],
+            [slice(&values), slice(&values_out)],
+            (n, 1000),
+            slice(&t),
+        )
+        .expect("records");
+    });
+    recorded("TopK batched", &mut || {
+        let top = TopK::new(device, KeyType::F32, TopKOrder::Smallest, false).expect("builds");
+        let t = memory(hip, top.temp_storage_bytes_batched(40, 10));
+        top.record_batched_keys(
+            &stream,
+            [slice(&upload), slice(&output)],
+            (40, n / 40, 10),
+            slice(&t),
+        )
+        .expect("records");
+    });
+    calls
 }

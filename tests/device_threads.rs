@@ -287,3 +287,13 @@ fn the_segmented_objects_are_send_and_sync() {
 fn the_unique_by_key_is_send_and_sync() {
     send_and_sync::<wavekit::device::UniqueByKey>();
 }
+
+/// Issue 35's third batch: histogram ranges and channels, merge sort and
+/// merge, top-k.
+#[test]
+fn the_third_batch_is_send_and_sync() {
+    send_and_sync::<wavekit::device::MultiHistogram>();
+    send_and_sync::<wavekit::device::MergeSort>();
+    send_and_sync::<wavekit::device::Merge>();
+    send_and_sync::<wavekit::device::TopK>();
+}

@@ -431,6 +431,63 @@ void contact_sort(const Config& cfg, size_t n) {
     }
 }
 
+// ---- issue 35, third batch: merge sort, range histogram (no demos yet;
+// these are the inputs their demos are to use). CCCL 13.0 has no
+// cub::DeviceTopK (no header device_topk.cuh), so TopK has no CUB row. ----
+
+struct LessU32 {
+    __host__ __device__ bool operator()(uint32_t a, uint32_t b) const { return a < b; }
+};
+
+// merge_sort pairs_u32: radix_sort pairs' inputs (n/8 distinct keys, so
+// ties; values 0..n), sorted stably by `<` from an untouched copy each call.
+void merge_sort(const Config& cfg, size_t n) {
+    Dev kin(4 * n), kout(4 * n), vin(4 * n), vout(4 * n);
+    generate(kin.as<uint32_t>(), n, Fill::PairKeys, 0, 0x9a15 ^ n);
+    generate(vin.as<uint32_t>(), n, Fill::Iota, 0, 0);
+    const uint32_t* k = kin.as<uint32_t>();
+    const uint32_t* v = vin.as<uint32_t>();
+    uint32_t* ko = kout.as<uint32_t>();
+    uint32_t* vo = vout.as<uint32_t>();
+    const Timing t = time_cub(cfg, [&](void* tmp, size_t& bytes) {
+        return cub::DeviceMergeSort::SortPairsCopy(tmp, bytes, k, v, ko, vo, int(n), LessU32{});
+    });
+    emit(cfg, "merge_sort", "pairs_u32", "cub::DeviceMergeSort::SortPairsCopy<u32, u32> (less)",
+         "CUB DeviceMergeSort (block merge sort, then merge-path passes; stable)", n, 16ull * n, t,
+         t.good && sorted(ko, n, n + 1), "");
+}
+
+__global__ void range_levels(uint32_t* levels, int count) {
+    // 257 uneven levels over u32: level i = i^2 * 65025 (0 .. 2^32 - 2^17).
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < count) levels[i] = uint32_t(i) * uint32_t(i) * 65025u;
+}
+
+// histogram_range uniform_u32: uniform u32 samples into 256 bins by 257
+// uneven levels (range_levels).
+void histogram_range(const Config& cfg, size_t n) {
+    Dev in(4 * n), levels(4 * 257), bins(256 * sizeof(int));
+    generate(in.as<uint32_t>(), n, Fill::Uniform, 0, 0x4a9e ^ n);
+    range_levels<<<2, 256>>>(levels.as<uint32_t>(), 257);
+    const uint32_t* samples = in.as<uint32_t>();
+    const uint32_t* l = levels.as<uint32_t>();
+    int* h = bins.as<int>();
+    const Timing t = time_cub(cfg, [&](void* tmp, size_t& bytes) {
+        return cub::DeviceHistogram::HistogramRange(tmp, bytes, samples, h, 257, l, int(n));
+    });
+    bool good = t.good;
+    if (good) {
+        // Every sample below the last level (2^32 - 2^17) is counted.
+        const auto host = n <= (1u << 22) ? to_host<uint32_t>(in.p, n) : std::vector<uint32_t>{};
+        long long total = 0, want = 0;
+        for (int c : to_host<int>(bins.p, 256)) total += c;
+        for (uint32_t x : host) want += x < 256u * 256u * 65025u;
+        good = host.empty() ? total > 0 : total == want;
+    }
+    emit(cfg, "histogram_range", "uniform_u32", "cub::DeviceHistogram::HistogramRange (257 uneven levels)",
+         "CUB DeviceHistogram (shared-memory privatized, binary search of the levels)", n, 4ull * n, t, good, "");
+}
+
 // The device-to-device copy, the ceiling of every memory-bound demo (also
 // measured by torch_ref.py; the tables take the faster): 2^10 to 2^33 bytes
 // copied, `bytes` counting reads and writes.
@@ -579,6 +636,7 @@ int main(int argc, char** argv) {
     const std::vector<std::pair<const char*, void (*)(const Config&, size_t)>> demos = {
         {"reduce", reduce}, {"scan", scan}, {"compact", compact}, {"histogram", histogram},
         {"radix_sort", radix_sort}, {"contact_sort", contact_sort}, {"by_key", by_key},
+        {"merge_sort", merge_sort}, {"histogram_range", histogram_range},
     };
     auto wanted = [&](const std::string& name) {
         return cfg.only.empty() || ("," + cfg.only + ",").find("," + name + ",") != std::string::npos;

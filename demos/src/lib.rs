@@ -12,8 +12,10 @@
 //! | [`histogram`] | 256-bin histogram | workgroup histograms, subgroup-aggregated atomics |
 //! | [`radix_sort`] | LSD radix sort, keys and key/value | OneSweep: subgroup-ballot tile ranks + per-digit decoupled look-back; reduce-then-scan with `block::radix_rank_match_atomic_or` + the device scan where forward progress is not assured |
 //! | [`contact_sort`] | many ≤ 32-element key/value sorts | `bitonic_sort_kv_tiled` |
+//! | [`breadth`] | `merge_sort`, `histogram_range`, `top_k`: `wavekit::device`'s `MergeSort`, `Histogram::range`, `TopK` | the library's (issue 35, third batch) |
 
 pub mod by_key;
+pub mod breadth;
 pub mod compact;
 pub mod contact_sort;
 pub mod harness;
@@ -59,7 +61,7 @@ pub trait Prepared {
 }
 
 /// Every demo, in the order of the docs.
-pub fn all() -> [&'static dyn Demo; 7] {
+pub fn all() -> [&'static dyn Demo; 10] {
     [
         &reduce::Reduce,
         &scan::Scan,
@@ -68,6 +70,9 @@ pub fn all() -> [&'static dyn Demo; 7] {
         &radix_sort::RadixSort,
         &contact_sort::ContactSort,
         &by_key::ByKey,
+        &breadth::MergeSort,
+        &breadth::HistogramRange,
+        &breadth::TopK,
     ]
 }
 

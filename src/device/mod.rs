@@ -59,6 +59,9 @@
 //! | [`SegmentedReduce`] | the reduction of each segment (begin and end offsets, or one fixed size) of u32, i32 or f32 under a [`ScanOperator`] | `DeviceSegmentedReduce::Reduce` / `Sum` / `Min` / `Max` |
 //! | [`SegmentedScan`] | each segment (offsets or one fixed size) scanned on its own, inclusive or exclusive, under a [`ScanOperator`], in place or not | `DeviceSegmentedScan` |
 //! | [`UniqueByKey`] | the first key of each run of equal consecutive u32, i32 or f32 keys and the value beside it, and their number ([`RunLengthEncode::non_trivial_runs`]: the offset and length of each run longer than one) | `DeviceSelect::UniqueByKey` (`DeviceRunLengthEncode::NonTrivialRuns`) |
+//! | [`Histogram::range`] / [`MultiHistogram`] | u32 counts by levels given in a buffer, and of 1 to 4 interleaved channels in even bins or by levels | `DeviceHistogram::HistogramRange` / `MultiHistogramEven` / `MultiHistogramRange` |
+//! | [`MergeSort`] / [`Merge`] | stable sort of u32, i32 or f32 keys (u32 values or not) by a WGSL comparator; stable merge of two sorted inputs | `DeviceMergeSort::SortKeys` / `StableSortKeys` / `SortPairs`, `DeviceMerge` |
+//! | [`TopK`] | the k (≤ 1024) least or greatest u32, i32 or f32 keys (u32 values or not), sorted; or of each row of a batch | `DeviceTopK` |
 //!
 //! Algorithm choice: scans (sums and operator scans), selections (and the
 //! partitions and uniques built on them) and sorts
@@ -150,3 +153,10 @@ mod by_key;
 mod segmented;
 pub use by_key::{ReduceByKey, ScanByKey, UniqueByKey};
 pub use segmented::{SegmentedReduce, SegmentedScan};
+// Issue 35, third batch: histogram ranges and channels, merge sort and
+// merge, top-k.
+pub use histogram::MultiHistogram;
+mod merge_sort;
+pub use merge_sort::{Merge, MergeSort};
+mod top_k;
+pub use top_k::{TopK, TopKOrder};

@@ -17,7 +17,7 @@
 use crate::error::Error;
 
 /// Every shader file and its text, by file name.
-pub const FILES: [(&str, &str); 23] = [
+pub const FILES: [(&str, &str); 26] = [
     (
         "adjacent_difference.wgsl",
         include_str!("shaders/adjacent_difference.wgsl"),
@@ -59,6 +59,12 @@ pub const FILES: [(&str, &str); 23] = [
     ("zero.wgsl", include_str!("shaders/zero.wgsl")),
     ("by_key.wgsl", include_str!("shaders/by_key.wgsl")),
     ("segmented.wgsl", include_str!("shaders/segmented.wgsl")),
+    (
+        "histogram_multi.wgsl",
+        include_str!("shaders/histogram_multi.wgsl"),
+    ),
+    ("merge_sort.wgsl", include_str!("shaders/merge_sort.wgsl")),
+    ("top_k.wgsl", include_str!("shaders/top_k.wgsl")),
 ];
 
 /// The text of shader file `name` (`scan.wgsl`) alone, without what its

@@ -47,7 +47,8 @@
 //   (n; values any 4 bytes without PAIRS), 5 scratch (keys A, keys B, then
 //   with PAIRS values A, values B, n words each, then one flag per chunk),
 //   6 pass_info (p + 1 words, not read).
-// Append: key_order.wgsl (encode_key, decode_key), sort_merge.wgsl (less, merge_tiles).
+// Append: key_order.wgsl (encode_key, decode_key), sort_merge.wgsl (less, merge_tiles,
+// inside_run, partner_run, merge_target).
 #import wavekit::subgroup as sg
 
 const KEY_ORDER = 0u;
@@ -152,33 +153,6 @@ fn store_run(run: u32, i: u32, key: u32, value: u32) {
 
 fn chunk_flag_index(chunk: u32) -> u32 {
     return select(2u, 4u, PAIRS) * arrayLength(&keys_in) + chunk;
-}
-
-/// Whether a segment of bounds `seg` lies inside one aligned run of `w`.
-fn inside_run(seg: vec2<u32>, w: u32) -> bool {
-    return seg.x / w == (seg.y - 1u) / w;
-}
-
-/// Where the element at `p` of segment `seg` goes when the runs of width
-/// `w` (aligned, cut at the segment's ends) merge pairwise: `rank` is how
-/// many of the partner run's elements go before it, counted by the caller
-/// over `partner` (returned first: [start, end) of the partner run) — see
-/// merge_target.
-fn partner_run(p: u32, seg: vec2<u32>, w: u32) -> vec2<u32> {
-    let r = p / w;
-    let q = r ^ 1u;
-    let start = clamp(q * w, seg.x, seg.y);
-    let end = clamp(q * w + w, seg.x, seg.y);
-    return vec2<u32>(start, end);
-}
-
-/// The position of the element at `p` after the merge, `rank` the count of
-/// the partner run's elements before it.
-fn merge_target(p: u32, seg: vec2<u32>, w: u32, rank: u32) -> u32 {
-    let r = p / w;
-    let own_start = max(r * w, seg.x);
-    let merged_start = max((r & ~1u) * w, seg.x);
-    return merged_start + (p - own_start) + rank;
 }
 
 @compute @workgroup_size(BLOCK)

@@ -1,8 +1,9 @@
 // What the segmented sorts share (segmented_sort.wgsl, contact_sort.wgsl;
 // `wavekit::device::shaders` appends this file to each, after
 // key_order.wgsl, as web/build.sh does for the browser page): the
-// (key, value) order and the merge of sorted register tiles through
-// workgroup memory.
+// (key, value) order, the merge of sorted register tiles through
+// workgroup memory, and the places of a pairwise merge of aligned runs
+// (segmented_sort.wgsl's and merge_sort.wgsl's merges).
 //
 // The shader declares LOG2_TILE and LOG2_SEG, and the workgroup arrays
 // merge_keys and merge_values (at least one element per thread).
@@ -52,4 +53,31 @@ fn merge_tiles(p: u32, key_in: u32, value_in: u32) -> vec2<u32> {
         value = merge_values[p];
     }
     return vec2<u32>(key, value);
+}
+
+/// Whether a segment of bounds `seg` lies inside one aligned run of `w`.
+fn inside_run(seg: vec2<u32>, w: u32) -> bool {
+    return seg.x / w == (seg.y - 1u) / w;
+}
+
+/// Where the element at `p` of segment `seg` goes when the runs of width
+/// `w` (aligned, cut at the segment's ends) merge pairwise: `rank` is how
+/// many of the partner run's elements go before it, counted by the caller
+/// over `partner` (returned first: [start, end) of the partner run) — see
+/// merge_target.
+fn partner_run(p: u32, seg: vec2<u32>, w: u32) -> vec2<u32> {
+    let r = p / w;
+    let q = r ^ 1u;
+    let start = clamp(q * w, seg.x, seg.y);
+    let end = clamp(q * w + w, seg.x, seg.y);
+    return vec2<u32>(start, end);
+}
+
+/// The position of the element at `p` after the merge, `rank` the count of
+/// the partner run's elements before it.
+fn merge_target(p: u32, seg: vec2<u32>, w: u32, rank: u32) -> u32 {
+    let r = p / w;
+    let own_start = max(r * w, seg.x);
+    let merged_start = max((r & ~1u) * w, seg.x);
+    return merged_start + (p - own_start) + rank;
 }

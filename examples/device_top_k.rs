@@ -1,0 +1,58 @@
+//! `wavekit::device::TopK` in a wgpu application: the 64 largest f32
+//! scores of a million with their indices (CUB's `DeviceTopK::MaxPairs`),
+//! as an MoE router or a sparse-attention kernel takes them, recorded into
+//! your encoder; the output is sorted, greatest first, ties to the lower
+//! index.
+//!
+//! `cargo run --example device_top_k --features runner [adapter-name]`
+//! (`llvmpipe` on a machine without a GPU). An application needs only the
+//! `device` feature and the wgpu back ends it picks.
+
+mod common;
+
+use wavekit::device::{KeyType, Slice, TopK, TopKOrder};
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let gpu = common::open()?;
+    let device = &gpu.device;
+    let top = TopK::new(device, KeyType::F32, TopKOrder::Largest, true)?;
+
+    let (n, k) = (1_000_003u32, 64u32);
+    let scores: Vec<f32> = (0..n)
+        .map(|i| ((i.wrapping_mul(2_654_435_761) >> 9) % 100_000) as f32 / 1000.0 - 50.0)
+        .collect();
+    let indices: Vec<u32> = (0..n).collect();
+    let (scores_in, indices_in) = (gpu.upload(&scores), gpu.upload(&indices));
+    let (best, best_at) = (gpu.storage(4 * u64::from(k)), gpu.storage(4 * u64::from(k)));
+    let temp = gpu.storage(top.temp_storage_bytes(k));
+
+    let mut encoder = device.create_command_encoder(&Default::default());
+    top.record_pairs(
+        &mut encoder,
+        [Slice::from(&scores_in), Slice::from(&best)],
+        [Slice::from(&indices_in), Slice::from(&best_at)],
+        (n, k),
+        Slice::from(&temp),
+    )?;
+    let got: Vec<f32> = gpu.submit_and_read(encoder, &best)?;
+    let got_at: Vec<u32> =
+        gpu.submit_and_read(device.create_command_encoder(&Default::default()), &best_at)?;
+
+    let mut order: Vec<u32> = indices.clone();
+    order.sort_by(|&a, &b| {
+        scores[b as usize]
+            .total_cmp(&scores[a as usize])
+            .then(a.cmp(&b))
+    });
+    order.truncate(k as usize);
+    let want: Vec<f32> = order.iter().map(|&i| scores[i as usize]).collect();
+    let ok = got == want && got_at == order;
+    gpu.report(
+        &format!(
+            "the {k} largest of {n} scores: {} .. {}",
+            got[0],
+            got[k as usize - 1]
+        ),
+        ok,
+    )
+}

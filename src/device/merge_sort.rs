@@ -1,0 +1,460 @@
+//! [`MergeSort`]: a stable sort of u32, i32 or f32 keys by a caller's WGSL
+//! comparator, alone or with u32 values (CUB's `DeviceMergeSort::SortKeys`
+//! / `StableSortKeys` / `SortPairs`), and [`Merge`]: the stable merge of
+//! two sorted inputs (CUB's `DeviceMerge::MergeKeys` / `MergePairs`), both
+//! from `shaders/merge_sort.wgsl` (the segmented sort's chunk and merge
+//! passes for one segment).
+
+use super::context::{Context, Op, Pipeline, TempLayout, record, writable};
+use super::shader::Shader;
+use super::slice::{Slice, values_match};
+use super::user_fn::{self, Signature};
+use crate::backend::Range;
+use crate::backend::{Device, Queue};
+use crate::dtype::Dtype;
+use crate::error::Error;
+
+/// Keys a `sort_chunk` workgroup sorts in workgroup memory.
+const CHUNK: u64 = 1024;
+/// Threads per workgroup.
+const BLOCK: u64 = 256;
+/// The most keys a call takes (the merge widths stay below 2^31).
+const MAX_KEYS: u32 = 1 << 30;
+/// Merge passes for `MAX_KEYS`.
+const MAX_PASSES: u64 = 20;
+
+/// The comparator's signature.
+fn signature(algorithm: &'static str) -> Signature {
+    Signature {
+        algorithm,
+        name: "less_than",
+        parameters: &["a", "b"],
+        returns: "bool",
+    }
+}
+
+/// `merge_sort.wgsl` for `dtype` keys, `pairs`, the comparator `less_than`
+/// (checked; `None`: ascending), every binding writable.
+fn build(
+    name: &'static str,
+    device: Device<'_>,
+    dtype: Dtype,
+    pairs: bool,
+    less_than: Option<&str>,
+) -> Result<(Context, Pipeline, Pipeline, Pipeline), Error> {
+    let element = user_fn::element(name, dtype, &[Dtype::U32, Dtype::I32, Dtype::F32])?;
+    let ctx = Context::new(device)?;
+    let mut shader = Shader::new("merge_sort.wgsl")?
+        .map(|text| Ok(writable(text)))?
+        .set("T", element)
+        .set("PAIRS", pairs);
+    if let Some(text) = less_than {
+        user_fn::check(&ctx, &signature(name), text, element, None)?;
+        shader = shader.function("less_than", text);
+    }
+    let module = ctx.compose(&shader)?;
+    let [chunk, pass, merge] = ctx.pipelines(&module, ["sort_chunk", "merge_pass", "merge"])?;
+    Ok((ctx, chunk, pass, merge))
+}
+
+/// Fails when two of `ranges` (named) share bytes, except where both are
+/// one same range and `same_ok` names the pair (in place).
+fn overlap_check(
+    algorithm: &str,
+    ranges: &[(&str, Range<'_>)],
+    same_ok: &[(&str, &str)],
+) -> Result<(), Error> {
+    for (i, (a_name, a)) in ranges.iter().enumerate() {
+        for (b_name, b) in &ranges[i + 1..] {
+            let same = a.buffer == b.buffer && a.offset == b.offset && a.size == b.size;
+            let allowed = same
+                && same_ok
+                    .iter()
+                    .any(|&(x, y)| (x, y) == (*a_name, *b_name) || (y, x) == (*a_name, *b_name));
+            if a.overlaps(b) && !allowed {
+                return Err(Error::Usage(format!(
+                    "{algorithm}: `{a_name}` (bytes {}..{}) and `{b_name}` (bytes {}..{}) overlap in one buffer{}",
+                    a.offset,
+                    a.offset + a.size,
+                    b.offset,
+                    b.offset + b.size,
+                    if same_ok.is_empty() {
+                        ""
+                    } else {
+                        " (in place, an output must be its input's very bytes)"
+                    }
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A device-wide stable merge sort, built once per device, key type,
+/// comparator and whether values travel with the keys.
+///
+/// - **Order**: by the caller's WGSL `fn less_than(a: T, b: T) -> bool`
+///   (`T` the key type, also spelled out): a strict weak order, a pure
+///   function that may bring helper functions and module-scope constants,
+///   imports nothing and calls no subgroup or barrier operation (CUB's
+///   `CompareOpT`); composed on its own first, so a malformed one is an
+///   error at its own line and column. `None`: ascending `a < b` (for f32
+///   IEEE `<`: `-0.0` and `+0.0` are equal and keep their order; NaN keys
+///   break the order, as with CUB's `less`).
+/// - **Stable**: keys that neither precedes keep their input order (CUB's
+///   `StableSortKeys`; its `SortKeys` / `SortPairs` are this sort too).
+/// - **Dtypes**: u32, i32 or f32 keys; u32 (or any 4-byte) values.
+/// - **Placement**: keys (and values) in and out, `n` 4-byte elements each;
+///   an output is its input's very bytes (in place, CUB's `SortKeys` /
+///   `SortPairs`) or shares none with any slice. Temp: at least
+///   [`MergeSort::temp_storage_bytes`] bytes (`STORAGE`), 8 n for keys, 16
+///   n for pairs, plus 80.
+/// - **Algorithm**: `merge_sort.wgsl`: chunks of 1024 keys sorted in
+///   workgroup memory by 10 merge levels (each key binary-searches its place
+///   in the partner run), then `ceil(log2(n / 1024))` global merge passes,
+///   each merging the runs of `1024 · 2^p` pairwise (a binary search per
+///   key in the partner run) between two runs of the temp, the last into
+///   the outputs: the segmented sort's machinery for one segment, with the
+///   comparator in place of the radix key order.
+/// - **Cost of a call**: `1 + ceil(log2(n / 1024))` dispatches, a bind
+///   group each; per pass one read, one write and `log2(run)` comparator
+///   reads per key.
+pub struct MergeSort {
+    ctx: Context,
+    dtype: Dtype,
+    pairs: bool,
+    chunk: Pipeline,
+    pass: Pipeline,
+}
+
+const SORT: &str = "wavekit::device::MergeSort";
+
+impl MergeSort {
+    /// The sort of `dtype` keys (u32, i32 or f32), with u32 values when
+    /// `pairs`, by `less_than` (the text of `fn less_than(a: T, b: T) ->
+    /// bool`; `None`: ascending) on `device` (created with
+    /// [`Target::wgpu_features`](crate::Target::wgpu_features) on wgpu, or
+    /// without the subgroup features). Composes and compiles once.
+    pub fn new<'d>(
+        device: impl Into<Device<'d>>,
+        dtype: Dtype,
+        pairs: bool,
+        less_than: Option<&str>,
+    ) -> Result<Self, Error> {
+        let (ctx, chunk, pass, _) = build(SORT, device.into(), dtype, pairs, less_than)?;
+        Ok(MergeSort {
+            ctx,
+            dtype,
+            pairs,
+            chunk,
+            pass,
+        })
+    }
+
+    /// Keys alone (CUB's `StableSortKeys`).
+    pub fn keys<'d>(
+        device: impl Into<Device<'d>>,
+        dtype: Dtype,
+        less_than: Option<&str>,
+    ) -> Result<Self, Error> {
+        MergeSort::new(device, dtype, false, less_than)
+    }
+
+    /// Keys with u32 values (CUB's `SortPairs`).
+    pub fn pairs<'d>(
+        device: impl Into<Device<'d>>,
+        dtype: Dtype,
+        less_than: Option<&str>,
+    ) -> Result<Self, Error> {
+        MergeSort::new(device, dtype, true, less_than)
+    }
+
+    /// The key type.
+    pub fn dtype(&self) -> Dtype {
+        self.dtype
+    }
+
+    /// Whether values travel with the keys.
+    pub fn has_values(&self) -> bool {
+        self.pairs
+    }
+
+    /// The merge passes a call on `n` keys records.
+    fn passes(n: u32) -> u32 {
+        u64::from(n)
+            .div_ceil(CHUNK)
+            .next_power_of_two()
+            .trailing_zeros()
+    }
+
+    fn temp_layout(&self, n: u32) -> (TempLayout, [(u64, u64); 2]) {
+        let runs = if self.pairs { 4 } else { 2 };
+        let mut layout = TempLayout::new(&self.ctx.limits);
+        let scratch = layout.place(4 * runs * u64::from(n));
+        let pass = layout.place(4 * MAX_PASSES);
+        (layout, [scratch, pass])
+    }
+
+    /// Temp bytes a call on `n` keys needs: two runs of keys (and of values
+    /// for pairs), 80 bytes, alignment padding.
+    pub fn temp_storage_bytes(&self, n: u32) -> u64 {
+        self.temp_layout(n).0.bytes()
+    }
+
+    /// Records the sort of the `n` keys at `keys_in` into `keys_out` (the
+    /// same slice: in place). Checks every slice first (an error names the
+    /// slice and the numbers, and nothing is recorded). Fails on a sort
+    /// built for pairs.
+    pub fn record_keys<'q>(
+        &self,
+        queue: impl Into<Queue<'q>>,
+        keys_in: Slice<'_>,
+        keys_out: Slice<'_>,
+        n: u32,
+        temp: Slice<'_>,
+    ) -> Result<(), Error> {
+        self.record(queue.into(), [keys_in, keys_out], None, n, temp)
+    }
+
+    /// Records the sort of the `n` keys at `keys_in` with their values at
+    /// `values_in` into `keys_out` and `values_out` (each the same slice as
+    /// its input: in place). Fails on a sort built for keys alone.
+    pub fn record_pairs<'q>(
+        &self,
+        queue: impl Into<Queue<'q>>,
+        keys: [Slice<'_>; 2],
+        values: [Slice<'_>; 2],
+        n: u32,
+        temp: Slice<'_>,
+    ) -> Result<(), Error> {
+        self.record(queue.into(), keys, Some(values), n, temp)
+    }
+
+    fn record(
+        &self,
+        queue: Queue<'_>,
+        keys: [Slice<'_>; 2],
+        values: Option<[Slice<'_>; 2]>,
+        n: u32,
+        temp: Slice<'_>,
+    ) -> Result<(), Error> {
+        values_match(SORT, self.pairs, values.is_some())?;
+        if n > MAX_KEYS {
+            return Err(Error::Usage(format!(
+                "{SORT}: {n} keys; it sorts at most 2^30 = {MAX_KEYS}"
+            )));
+        }
+        let limits = &self.ctx.limits;
+        let bytes = 4 * u64::from(n);
+        let (layout, [scratch, pass]) = self.temp_layout(n);
+        let keys_in = limits.check(SORT, "keys_in", keys[0], bytes)?;
+        let keys_out = limits.check(SORT, "keys_out", keys[1], bytes)?;
+        let temp = limits.check(SORT, "temp", temp, layout.bytes())?;
+        let mut named = vec![("keys_in", keys_in), ("keys_out", keys_out), ("temp", temp)];
+        let (values_in, values_out) = match values {
+            Some([a, b]) => {
+                let a = limits.check(SORT, "values_in", a, bytes)?;
+                let b = limits.check(SORT, "values_out", b, bytes)?;
+                named.extend([("values_in", a), ("values_out", b)]);
+                (a, b)
+            }
+            // Not read or written without values.
+            None => (keys_in, keys_out),
+        };
+        overlap_check(
+            SORT,
+            &named,
+            &[("keys_in", "keys_out"), ("values_in", "values_out")],
+        )?;
+        if n == 0 {
+            return Ok(());
+        }
+        let scratch = temp.sub(scratch.0, scratch.1);
+        let binding = |p: u64| {
+            vec![
+                keys_in,
+                values_in,
+                keys_in,
+                values_in,
+                keys_out,
+                values_out,
+                scratch,
+                temp.sub(pass.0, 4 * (p + 1)),
+            ]
+        };
+        let grid = self.ctx.grid(u64::from(n).div_ceil(CHUNK) as u32);
+        let mut ops = vec![Op::Dispatch(&self.chunk, binding(0), grid)];
+        for p in 0..Self::passes(n) {
+            ops.push(Op::Dispatch(&self.pass, binding(u64::from(p)), grid));
+        }
+        record(&self.ctx, queue, &ops)
+    }
+}
+
+/// A device-wide stable merge of two sorted inputs into one, built once
+/// per device, key type, comparator and whether values travel with the
+/// keys (CUB's `DeviceMerge::MergeKeys` / `MergePairs`).
+///
+/// - **Order**: [`MergeSort`]'s comparator; both inputs sorted by it (else
+///   the output is some permutation of them). Among keys that neither
+///   precedes, the first input's come first, each input's in its order.
+/// - **Placement**: inputs `n_a` and `n_b` keys (and values), outputs
+///   `n_a + n_b`; an output shares no bytes with any other slice. No temp
+///   (CUB's takes some).
+/// - **Algorithm**: one thread per key: its place is its index plus the
+///   other input's keys that go before it, by a binary search there.
+/// - **Cost of a call**: 1 dispatch; one read, one write and `log2` of the
+///   other input's length comparator reads per key.
+pub struct Merge {
+    ctx: Context,
+    dtype: Dtype,
+    pairs: bool,
+    merge: Pipeline,
+}
+
+const MERGE: &str = "wavekit::device::Merge";
+
+impl Merge {
+    /// The merge of `dtype` keys (u32, i32 or f32), with u32 values when
+    /// `pairs`, by `less_than` (as [`MergeSort::new`]'s) on `device`.
+    pub fn new<'d>(
+        device: impl Into<Device<'d>>,
+        dtype: Dtype,
+        pairs: bool,
+        less_than: Option<&str>,
+    ) -> Result<Self, Error> {
+        let (ctx, _, _, merge) = build(MERGE, device.into(), dtype, pairs, less_than)?;
+        Ok(Merge {
+            ctx,
+            dtype,
+            pairs,
+            merge,
+        })
+    }
+
+    /// The key type.
+    pub fn dtype(&self) -> Dtype {
+        self.dtype
+    }
+
+    /// Whether values travel with the keys.
+    pub fn has_values(&self) -> bool {
+        self.pairs
+    }
+
+    /// Records the merge of the `n_a` sorted keys at `a` and the `n_b` at
+    /// `b` into the `n_a + n_b` at `output`. Checks every slice first.
+    /// Fails on a merge built for pairs.
+    pub fn record_keys<'q>(
+        &self,
+        queue: impl Into<Queue<'q>>,
+        (a, n_a): (Slice<'_>, u32),
+        (b, n_b): (Slice<'_>, u32),
+        output: Slice<'_>,
+    ) -> Result<(), Error> {
+        self.record(queue.into(), [a, b, output], None, n_a, n_b)
+    }
+
+    /// Records the merge of the `n_a` sorted keys at `keys[0]` (values at
+    /// `values[0]`) and the `n_b` at `keys[1]` (`values[1]`) into the
+    /// `n_a + n_b` at `keys[2]` and `values[2]`. Fails on a merge built
+    /// for keys alone.
+    pub fn record_pairs<'q>(
+        &self,
+        queue: impl Into<Queue<'q>>,
+        keys: [Slice<'_>; 3],
+        values: [Slice<'_>; 3],
+        (n_a, n_b): (u32, u32),
+    ) -> Result<(), Error> {
+        self.record(queue.into(), keys, Some(values), n_a, n_b)
+    }
+
+    fn record(
+        &self,
+        queue: Queue<'_>,
+        keys: [Slice<'_>; 3],
+        values: Option<[Slice<'_>; 3]>,
+        n_a: u32,
+        n_b: u32,
+    ) -> Result<(), Error> {
+        values_match(MERGE, self.pairs, values.is_some())?;
+        let total = u64::from(n_a) + u64::from(n_b);
+        if total > u64::from(MAX_KEYS) {
+            return Err(Error::Usage(format!(
+                "{MERGE}: {n_a} + {n_b} = {total} keys; it merges at most 2^30 = {MAX_KEYS}"
+            )));
+        }
+        let limits = &self.ctx.limits;
+        let check = |what, slice, count: u64| limits.check(MERGE, what, slice, 4 * count);
+        let ka = check("keys_a", keys[0], n_a.into())?;
+        let kb = check("keys_b", keys[1], n_b.into())?;
+        let ko = check("keys_out", keys[2], total)?;
+        let mut named = vec![("keys_a", ka), ("keys_b", kb), ("keys_out", ko)];
+        let [va, vb, vo] = match values {
+            Some([a, b, o]) => {
+                let v = [
+                    check("values_a", a, n_a.into())?,
+                    check("values_b", b, n_b.into())?,
+                    check("values_out", o, total)?,
+                ];
+                named.extend([("values_a", v[0]), ("values_b", v[1]), ("values_out", v[2])]);
+                v
+            }
+            None => [ka, kb, ko],
+        };
+        // The inputs may share bytes (they are only read); the outputs may
+        // share none with anything.
+        let outputs: Vec<_> = named
+            .iter()
+            .filter(|(name, _)| name.ends_with("_out"))
+            .copied()
+            .collect();
+        for (out_name, out) in &outputs {
+            let others: Vec<_> = named
+                .iter()
+                .filter(|(name, _)| name != out_name)
+                .copied()
+                .collect();
+            for (name, other) in others {
+                overlap_check(MERGE, &[(out_name, *out), (name, other)], &[])?;
+            }
+        }
+        if total == 0 {
+            return Ok(());
+        }
+        // The shader reads n_a as the first input's length and n_b as the
+        // rest of the output's: an empty first input merges as the second
+        // alone (the same output), and an empty second is never read.
+        let (first, second) = if n_a == 0 {
+            ((kb, vb), (kb, vb))
+        } else if n_b == 0 {
+            ((ka, va), (ka, va))
+        } else {
+            ((ka, va), (kb, vb))
+        };
+        let bindings = vec![first.0, first.1, second.0, second.1, ko, vo, ko, ko];
+        let groups = total.div_ceil(BLOCK) as u32;
+        let ops = [Op::Dispatch(&self.merge, bindings, self.ctx.grid(groups))];
+        record(&self.ctx, queue, &ops)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pass_counts() {
+        for (n, want) in [
+            (0, 0),
+            (1, 0),
+            (1024, 0),
+            (1025, 1),
+            (2049, 2),
+            (MAX_KEYS, 20),
+        ] {
+            assert_eq!(MergeSort::passes(n), want, "n = {n}");
+        }
+        assert!(u64::from(MergeSort::passes(MAX_KEYS)) <= MAX_PASSES);
+    }
+}

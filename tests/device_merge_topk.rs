@@ -1,0 +1,1155 @@
+//! The `wavekit::device` algorithms of issue 35's third batch on lavapipe
+//! at subgroup sizes 4, 8 and 16 and on emulated subgroups against a CPU
+//! reference, in one binary: `Histogram::range` and `MultiHistogram`
+//! (CUB's `HistogramRange`, `MultiHistogramEven` / `MultiHistogramRange`:
+//! levels with repeats, signed and f32 samples, more bins than workgroup
+//! memory holds and more levels than it caches, 1 to 4 channels with
+//! inactive ones). Edge sizes (0, 1, tile ± 1; 2^20 + 5 once, at the
+//! default subgroup size), slices at non-zero offsets between guard words
+//! (stale counts overwritten), and bad calls.
+
+mod device_support;
+
+use device_support::*;
+use wavekit::Dtype;
+use wavekit::device::{
+    EvenLevels, Histogram, KeyType, Merge, MergeSort, MultiHistogram, Slice, TopK, TopKOrder,
+};
+
+/// The big size each family runs once.
+const BIG: usize = (1 << 20) + 5;
+
+/// Sizes every configuration runs (pixels).
+const SIZES: [usize; 5] = [0, 1, 2047, 2049, 20_003];
+
+/// Samples of `dtype` as words: f32 in [-70, 70) in steps of 0.25 (both
+/// zeros), i32 in [-300, 300), u32 below 600; runs of 64 equal samples
+/// where `skewed`.
+fn samples(dtype: Dtype, n: usize, skewed: bool, seed: u64) -> Vec<u32> {
+    let raw = random(n, 600, seed);
+    (0..n)
+        .map(|i| {
+            let w = if skewed { raw[i / 64 * 64] } else { raw[i] };
+            match dtype {
+                Dtype::F32 if w == 280 && i % 2 == 1 => (-0.0f32).to_bits(),
+                Dtype::F32 => (w as f32 * 0.25 - 70.0).to_bits(),
+                Dtype::I32 => (w as i32 - 300) as u32,
+                _ => w,
+            }
+        })
+        .collect()
+}
+
+/// Whether word `a` is below word `b` as `dtype`.
+fn below(dtype: Dtype, a: u32, b: u32) -> bool {
+    match dtype {
+        Dtype::F32 => f32::from_bits(a) < f32::from_bits(b),
+        Dtype::I32 => (a as i32) < (b as i32),
+        _ => a < b,
+    }
+}
+
+/// `bins + 1` non-decreasing levels of `dtype` (as words) over about the
+/// samples' range, uneven, with repeats (empty bins) where `bins > 3`.
+fn levels_of(dtype: Dtype, bins: u32, seed: u64) -> Vec<u32> {
+    let mut steps = random(bins as usize + 1, 7, seed);
+    if bins > 3 {
+        steps[2] = 0;
+    }
+    let mut at = 10u32;
+    steps
+        .iter()
+        .map(|&s| {
+            at += s * 600 / (3 * bins + 1);
+            let v = at.min(599);
+            match dtype {
+                Dtype::F32 => (v as f32 * 0.25 - 70.0 + 0.125).to_bits(),
+                Dtype::I32 => (v as i32 - 300) as u32,
+                _ => v,
+            }
+        })
+        .collect()
+}
+
+/// CUB's range bin of `x`: `i` with `levels[i] <= x < levels[i + 1]`.
+fn range_bin(dtype: Dtype, levels: &[u32], x: u32) -> Option<u32> {
+    let last = levels.len() - 1;
+    if below(dtype, x, levels[0]) || !below(dtype, x, levels[last]) {
+        return None;
+    }
+    // The levels at most x, less one.
+    let at_most = levels[1..last]
+        .iter()
+        .filter(|&&l| !below(dtype, x, l))
+        .count();
+    Some(at_most as u32)
+}
+
+/// The CPU's even bin of `levels` (the library's documented formulas).
+fn even_bin(levels: EvenLevels, bins: u32, x: u32) -> Option<u32> {
+    match levels {
+        EvenLevels::F32 { lower, upper } => {
+            let x = f32::from_bits(x);
+            let scale = bins as f32 / (upper - lower);
+            (x >= lower && x < upper).then(|| (((x - lower) * scale) as u32).min(bins - 1))
+        }
+        EvenLevels::U32 { lower, upper } => (lower..upper)
+            .contains(&x)
+            .then(|| (u64::from(x - lower) * u64::from(bins) / u64::from(upper - lower)) as u32),
+        EvenLevels::I32 { lower, upper } => {
+            let x = x as i32;
+            (lower..upper).contains(&x).then(|| {
+                let d = i64::from(x) - i64::from(lower);
+                (d * i64::from(bins) / (i64::from(upper) - i64::from(lower))) as u32
+            })
+        }
+    }
+}
+
+/// The CPU's histograms of `channels`-sample pixels, channel `c` (of
+/// `bins.len()` counted) by `bin(c, x)`, one after another.
+fn multi_reference(
+    input: &[u32],
+    channels: usize,
+    bins: &[u32],
+    bin: impl Fn(usize, u32) -> Option<u32>,
+) -> Vec<u32> {
+    let base: Vec<usize> = bins
+        .iter()
+        .scan(0usize, |at, &b| {
+            let first = *at;
+            *at += b as usize;
+            Some(first)
+        })
+        .collect();
+    let mut counts = vec![0u32; bins.iter().sum::<u32>() as usize];
+    for pixel in input.chunks(channels) {
+        for c in 0..bins.len() {
+            if let Some(b) = bin(c, pixel[c]).filter(|&b| b < bins[c]) {
+                counts[base[c] + b as usize] += 1;
+            }
+        }
+    }
+    counts
+}
+
+/// A histogram call's buffers: samples, levels and stale counts at
+/// aligned non-zero offsets between guard words.
+struct HistogramCall {
+    align: u64,
+    samples: wgpu::Buffer,
+    levels: wgpu::Buffer,
+    output: wgpu::Buffer,
+    bins: usize,
+}
+
+impl HistogramCall {
+    fn new(device: &wgpu::Device, samples: &[u32], levels: &[u32], bins: usize) -> Self {
+        let align = alignment(device);
+        HistogramCall {
+            align,
+            samples: guarded(device, samples, align, 64),
+            levels: guarded(device, levels, 3 * align, 64),
+            output: guarded(device, &vec![12345; bins], 2 * align, 64),
+            bins,
+        }
+    }
+
+    fn samples(&self) -> Slice<'_> {
+        Slice::new(&self.samples, self.align)
+    }
+
+    fn levels(&self) -> Slice<'_> {
+        Slice::new(&self.levels, 3 * self.align)
+    }
+
+    fn output(&self) -> Slice<'_> {
+        Slice::new(&self.output, 2 * self.align)
+    }
+
+    fn check(
+        &self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        encoder: wgpu::CommandEncoder,
+        want: &[u32],
+        what: &str,
+    ) {
+        let read = submit_and_read(device, queue, encoder, &[&self.output]);
+        assert_same(
+            &inside(&read[0], 2 * self.align, self.bins, what),
+            want,
+            what,
+        );
+    }
+}
+
+fn check_range(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    histogram: &Histogram,
+    dtype: Dtype,
+    n: usize,
+    skewed: bool,
+) {
+    let bins = histogram.bins();
+    let input = samples(dtype, n, skewed, n as u64 + 11);
+    let levels = levels_of(dtype, bins, u64::from(bins));
+    let want = multi_reference(&input, 1, &[bins], |_, x| range_bin(dtype, &levels, x));
+    let call = HistogramCall::new(device, &input, &levels, bins as usize);
+    let mut encoder = encoder(device);
+    histogram
+        .record_range(
+            &mut encoder,
+            call.samples(),
+            call.levels(),
+            call.output(),
+            n as u32,
+        )
+        .expect("records");
+    let what = format!("Histogram::range {dtype} {bins} bins, n = {n}, skewed {skewed}");
+    call.check(device, queue, encoder, &want, &what);
+}
+
+fn check_multi_range(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    histogram: &MultiHistogram,
+    dtype: Dtype,
+    pixels: usize,
+) {
+    let channels = histogram.channels() as usize;
+    let bins = histogram.bins().to_vec();
+    let input = samples(dtype, pixels * channels, false, pixels as u64 + 5);
+    let per_channel: Vec<Vec<u32>> = bins
+        .iter()
+        .enumerate()
+        .map(|(c, &b)| levels_of(dtype, b, c as u64 + 100))
+        .collect();
+    let levels = per_channel.concat();
+    assert_eq!(levels.len() as u64, histogram.total_levels());
+    let want = multi_reference(&input, channels, &bins, |c, x| {
+        range_bin(dtype, &per_channel[c], x)
+    });
+    let call = HistogramCall::new(device, &input, &levels, want.len());
+    let mut encoder = encoder(device);
+    histogram
+        .record_range(
+            &mut encoder,
+            call.samples(),
+            call.levels(),
+            call.output(),
+            pixels as u32,
+        )
+        .expect("records");
+    let what = format!(
+        "MultiHistogram::range {dtype} {channels} channels, bins {bins:?}, {pixels} pixels"
+    );
+    call.check(device, queue, encoder, &want, &what);
+}
+
+fn check_multi_even(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    histogram: &MultiHistogram,
+    levels: &[(u32, EvenLevels)],
+    pixels: usize,
+    skewed: bool,
+) {
+    let channels = histogram.channels() as usize;
+    let dtype = levels[0].1.dtype();
+    let bins: Vec<u32> = levels.iter().map(|l| l.0).collect();
+    let input = samples(dtype, pixels * channels, skewed, pixels as u64 + 9);
+    let want = multi_reference(&input, channels, &bins, |c, x| {
+        even_bin(levels[c].1, levels[c].0, x)
+    });
+    let call = HistogramCall::new(device, &input, &[], want.len());
+    let mut encoder = encoder(device);
+    histogram
+        .record(&mut encoder, call.samples(), call.output(), pixels as u32)
+        .expect("records");
+    let what = format!(
+        "MultiHistogram::even {dtype} {channels} channels, bins {bins:?}, {pixels} pixels, skewed {skewed}"
+    );
+    call.check(device, queue, encoder, &want, &what);
+}
+
+/// RGBA pixels of u32 with RGB counted, each channel its own bins (one
+/// width dividing its range, two not).
+fn rgba_levels() -> [(u32, EvenLevels); 3] {
+    [
+        (
+            60,
+            EvenLevels::U32 {
+                lower: 0,
+                upper: 600,
+            },
+        ),
+        (
+            7,
+            EvenLevels::U32 {
+                lower: 100,
+                upper: 500,
+            },
+        ),
+        (
+            256,
+            EvenLevels::U32 {
+                lower: 50,
+                upper: 590,
+            },
+        ),
+    ]
+}
+
+/// Two channels of f32 and of i32, both counted.
+/// Two channels' bins and even levels.
+type TwoChannels = [(u32, EvenLevels); 2];
+
+fn signed_levels() -> (TwoChannels, TwoChannels) {
+    (
+        [
+            (
+                33,
+                EvenLevels::F32 {
+                    lower: -50.0,
+                    upper: 60.5,
+                },
+            ),
+            (
+                8,
+                EvenLevels::F32 {
+                    lower: -1.0,
+                    upper: 1.0,
+                },
+            ),
+        ],
+        [
+            (
+                100,
+                EvenLevels::I32 {
+                    lower: -250,
+                    upper: 250,
+                },
+            ),
+            (
+                3,
+                EvenLevels::I32 {
+                    lower: -7,
+                    upper: 300,
+                },
+            ),
+        ],
+    )
+}
+
+fn histogram_cases(device: &wgpu::Device, queue: &wgpu::Queue, small: bool) {
+    for (dtype, bins) in [(Dtype::F32, 37), (Dtype::I32, 5), (Dtype::U32, 1)] {
+        let histogram = Histogram::range(device, dtype, bins).expect("builds");
+        for &n in &SIZES {
+            check_range(device, queue, &histogram, dtype, n, false);
+        }
+        check_range(device, queue, &histogram, dtype, 5000, true);
+        if small {
+            break;
+        }
+    }
+    // More bins than workgroup memory counts, more levels than it holds.
+    let wide = Histogram::range(device, Dtype::I32, 3000).expect("builds");
+    check_range(device, queue, &wide, Dtype::I32, 20_003, false);
+    let cached = Histogram::range(device, Dtype::U32, 900).expect("builds");
+    check_range(device, queue, &cached, Dtype::U32, 20_003, true);
+
+    let rgba = rgba_levels();
+    let rgb = MultiHistogram::even(device, 4, &rgba).expect("builds");
+    for &pixels in &SIZES {
+        check_multi_even(device, queue, &rgb, &rgba, pixels, false);
+    }
+    check_multi_even(device, queue, &rgb, &rgba, 3001, true);
+    let (floats, ints) = signed_levels();
+    for levels in [&floats[..], &ints[..]] {
+        let two = MultiHistogram::even(device, 2, levels).expect("builds");
+        check_multi_even(device, queue, &two, levels, 4099, false);
+        if small {
+            break;
+        }
+    }
+    let range = MultiHistogram::range(device, Dtype::F32, 3, &[11, 64]).expect("builds");
+    for &pixels in &SIZES {
+        check_multi_range(device, queue, &range, Dtype::F32, pixels);
+    }
+    if !small {
+        let four =
+            MultiHistogram::range(device, Dtype::I32, 4, &[2, 700, 1500, 9]).expect("builds");
+        check_multi_range(device, queue, &four, Dtype::I32, 3333);
+    }
+}
+
+/// A comparator: its WGSL and the CPU's `less_than` on words.
+struct Order {
+    dtype: Dtype,
+    wgsl: Option<&'static str>,
+    less: fn(u32, u32) -> bool,
+    what: &'static str,
+}
+
+fn orders() -> [Order; 4] {
+    [
+        Order {
+            dtype: Dtype::U32,
+            wgsl: None,
+            less: |a, b| a < b,
+            what: "u32 ascending",
+        },
+        // Descending i32 by a helper, ties in the low 3 bits ignored.
+        Order {
+            dtype: Dtype::I32,
+            wgsl: Some(
+                "fn less_than(a: i32, b: i32) -> bool {\n    return coarse(a) > coarse(b);\n}\n\
+                 fn coarse(x: i32) -> i32 { return x >> 3u; }",
+            ),
+            less: |a, b| (a as i32 >> 3) > (b as i32 >> 3),
+            what: "i32 descending by x >> 3",
+        },
+        // f32 by magnitude: -x and x (and both zeros) tie.
+        Order {
+            dtype: Dtype::F32,
+            wgsl: Some("fn less_than(a: f32, b: f32) -> bool {\n    return abs(a) < abs(b);\n}"),
+            less: |a, b| f32::from_bits(a).abs() < f32::from_bits(b).abs(),
+            what: "f32 by magnitude",
+        },
+        Order {
+            dtype: Dtype::F32,
+            wgsl: None,
+            less: |a, b| f32::from_bits(a) < f32::from_bits(b),
+            what: "f32 ascending",
+        },
+    ]
+}
+
+/// The CPU's stable sort of (key, value) pairs by `less`.
+fn stable_sort(keys: &[u32], values: &[u32], less: fn(u32, u32) -> bool) -> (Vec<u32>, Vec<u32>) {
+    let mut pairs: Vec<(u32, u32)> = keys.iter().copied().zip(values.iter().copied()).collect();
+    pairs.sort_by(|x, y| {
+        if less(x.0, y.0) {
+            std::cmp::Ordering::Less
+        } else if less(y.0, x.0) {
+            std::cmp::Ordering::Greater
+        } else {
+            std::cmp::Ordering::Equal
+        }
+    });
+    pairs.into_iter().unzip()
+}
+
+/// Keys of an order's type with many ties.
+fn sort_keys(dtype: Dtype, n: usize, seed: u64) -> Vec<u32> {
+    samples(dtype, n, false, seed)
+}
+
+fn check_merge_sort(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    sort: &MergeSort,
+    order: &Order,
+    n: usize,
+    in_place: bool,
+) {
+    let align = alignment(device);
+    let keys = sort_keys(order.dtype, n, n as u64 + 31);
+    let values: Vec<u32> = (0..n as u32).map(|i| i ^ 0x5a5a).collect();
+    let (want_keys, want_values) = stable_sort(&keys, &values, order.less);
+    let keys_in = guarded(device, &keys, align, 64);
+    let values_in = guarded(device, &values, align, 64);
+    let keys_out = guarded(device, &vec![GUARD; n], 2 * align, 64);
+    let values_out = guarded(device, &vec![GUARD; n], 2 * align, 64);
+    let temp = zeroed(device, sort.temp_storage_bytes(n as u32) + align);
+    let mut encoder = encoder(device);
+    let (k_out, v_out, out_at) = if in_place {
+        (&keys_in, &values_in, align)
+    } else {
+        (&keys_out, &values_out, 2 * align)
+    };
+    let ks = [Slice::new(&keys_in, align), Slice::new(k_out, out_at)];
+    let vs = [Slice::new(&values_in, align), Slice::new(v_out, out_at)];
+    let t = Slice::new(&temp, align);
+    if sort.has_values() {
+        sort.record_pairs(&mut encoder, ks, vs, n as u32, t)
+    } else {
+        sort.record_keys(&mut encoder, ks[0], ks[1], n as u32, t)
+    }
+    .expect("records");
+    let read = submit_and_read(device, queue, encoder, &[k_out, v_out]);
+    let what = format!(
+        "MergeSort {} pairs {} n = {n} in place {in_place}",
+        order.what,
+        sort.has_values()
+    );
+    let got = inside(&read[0], out_at, n, &what);
+    if sort.has_values() {
+        assert_same(&got, &want_keys, &format!("{what}: keys"));
+        let got = inside(&read[1], out_at, n, &what);
+        assert_same(&got, &want_values, &format!("{what}: values (stable)"));
+    } else {
+        // Keys alone: equal under the order where they tie, so compare the
+        // keys' order classes and the multiset.
+        let mut a = got.clone();
+        let mut b = want_keys.clone();
+        a.sort();
+        b.sort();
+        assert_same(&a, &b, &format!("{what}: the keys"));
+        for i in 1..n {
+            assert!(
+                !(order.less)(got[i], got[i - 1]),
+                "{what}: out of order at {i}"
+            );
+        }
+        // Stability shows where ties differ in bits: the stable result.
+        assert_same(&got, &want_keys, &format!("{what}: stable keys"));
+    }
+}
+
+/// Two sorted inputs of `order` (ties within and across them) and values
+/// telling their places apart.
+fn check_merge(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    merge: &Merge,
+    order: &Order,
+    n_a: usize,
+    n_b: usize,
+) {
+    let align = alignment(device);
+    let sorted = |n: usize, seed: u64, tag: u32| {
+        let keys = sort_keys(order.dtype, n, seed);
+        let values: Vec<u32> = (0..n as u32).map(|i| i | tag).collect();
+        stable_sort(&keys, &values, order.less)
+    };
+    let (ka, va) = sorted(n_a, n_a as u64 + 1, 0);
+    let (kb, vb) = sorted(n_b, n_b as u64 + 2, 1 << 31);
+    let all_k = [ka.clone(), kb.clone()].concat();
+    let all_v = [va.clone(), vb.clone()].concat();
+    let (want_k, want_v) = stable_sort(&all_k, &all_v, order.less);
+    let total = n_a + n_b;
+    // Both inputs in one buffer, the outputs in another.
+    let mut inputs = ka.clone();
+    let b_at = (n_a as u64 * 4).next_multiple_of(align) / 4;
+    inputs.resize(b_at as usize, GUARD);
+    inputs.extend_from_slice(&kb);
+    let mut input_values = va.clone();
+    input_values.resize(b_at as usize, GUARD);
+    input_values.extend_from_slice(&vb);
+    let keys_in = guarded(device, &inputs, align, 64);
+    let values_in = guarded(device, &input_values, align, 64);
+    let keys_out = guarded(device, &vec![GUARD; total], 2 * align, 64);
+    let values_out = guarded(device, &vec![GUARD; total], 2 * align, 64);
+    let a = Slice::new(&keys_in, align);
+    let b = Slice::new(&keys_in, align + 4 * b_at);
+    let o = Slice::new(&keys_out, 2 * align);
+    let mut encoder = encoder(device);
+    if merge.has_values() {
+        merge.record_pairs(
+            &mut encoder,
+            [a, b, o],
+            [
+                Slice::new(&values_in, align),
+                Slice::new(&values_in, align + 4 * b_at),
+                Slice::new(&values_out, 2 * align),
+            ],
+            (n_a as u32, n_b as u32),
+        )
+    } else {
+        merge.record_keys(&mut encoder, (a, n_a as u32), (b, n_b as u32), o)
+    }
+    .expect("records");
+    let read = submit_and_read(device, queue, encoder, &[&keys_out, &values_out]);
+    let what = format!(
+        "Merge {} pairs {} n_a = {n_a} n_b = {n_b}",
+        order.what,
+        merge.has_values()
+    );
+    assert_same(&inside(&read[0], 2 * align, total, &what), &want_k, &what);
+    if merge.has_values() {
+        let got = inside(&read[1], 2 * align, total, &what);
+        assert_same(&got, &want_v, &format!("{what}: values (stable)"));
+    }
+}
+
+const SORT_SIZES: [usize; 7] = [0, 1, 33, 1023, 1025, 2049, 9000];
+
+fn merge_sort_cases(device: &wgpu::Device, queue: &wgpu::Queue, small: bool) {
+    for (i, order) in orders().iter().enumerate() {
+        let pairs = MergeSort::pairs(device, order.dtype, order.wgsl).expect("builds");
+        let keys = MergeSort::keys(device, order.dtype, order.wgsl).expect("builds");
+        for &n in &SORT_SIZES {
+            check_merge_sort(device, queue, &pairs, order, n, false);
+            if i % 2 == 0 {
+                check_merge_sort(device, queue, &keys, order, n, n % 2 == 1);
+            }
+        }
+        check_merge_sort(device, queue, &pairs, order, 5000, true);
+        let merge = Merge::new(device, order.dtype, i != 1, order.wgsl).expect("builds");
+        for (n_a, n_b) in [(0, 0), (0, 5), (7, 0), (1, 1), (1000, 3001), (4099, 13)] {
+            check_merge(device, queue, &merge, order, n_a, n_b);
+        }
+        if small {
+            break;
+        }
+    }
+}
+
+/// The radix sorts' ordered bits of a key.
+fn ordered_bits(key: KeyType, x: u32) -> u32 {
+    match key {
+        KeyType::I32 => x ^ 0x8000_0000,
+        KeyType::F32 if x >> 31 == 1 => !x,
+        KeyType::F32 => x ^ 0x8000_0000,
+        _ => x,
+    }
+}
+
+/// The CPU's top-k: the indices of the k least (or greatest) keys by
+/// (ordered bits, index), sorted.
+fn top_k_reference(key: KeyType, order: TopKOrder, keys: &[u32], k: usize) -> Vec<usize> {
+    let mut idx: Vec<usize> = (0..keys.len()).collect();
+    idx.sort_by_key(|&i| {
+        let s = ordered_bits(key, keys[i]);
+        (if order == TopKOrder::Largest { !s } else { s }, i)
+    });
+    idx.truncate(k);
+    idx
+}
+
+/// Keys of `key` with ties (`tied`: 40 distinct values) or mostly
+/// distinct.
+fn top_k_keys(key: KeyType, n: usize, tied: bool, seed: u64) -> Vec<u32> {
+    let raw = random(n, if tied { 40 } else { 0 }, seed);
+    raw.iter()
+        .enumerate()
+        .map(|(i, &w)| match key {
+            KeyType::F32 if tied && w == 20 && i % 2 == 0 => (-0.0f32).to_bits(),
+            KeyType::F32 if tied => (w as f32 - 20.0).to_bits(),
+            KeyType::F32 => ((w >> 8) as f32 / 1024.0 - 8192.0).to_bits(),
+            KeyType::I32 if tied => (w as i32 - 20) as u32,
+            _ => w,
+        })
+        .collect()
+}
+
+fn check_top_k(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    top: &TopK,
+    n: usize,
+    k: usize,
+    tied: bool,
+) {
+    let align = alignment(device);
+    let keys = top_k_keys(top.key(), n, tied, (n + k) as u64);
+    let values: Vec<u32> = (0..n as u32).map(|i| i.wrapping_mul(7) ^ 3).collect();
+    let want = top_k_reference(top.key(), top.order(), &keys, k);
+    let want_keys: Vec<u32> = want.iter().map(|&i| keys[i]).collect();
+    let want_values: Vec<u32> = want.iter().map(|&i| values[i]).collect();
+    let keys_in = guarded(device, &keys, align, 64);
+    let values_in = guarded(device, &values, align, 64);
+    let keys_out = guarded(device, &vec![GUARD; k], 2 * align, 64);
+    let values_out = guarded(device, &vec![GUARD; k], 2 * align, 64);
+    // Stale temp: the call clears its own state.
+    let temp = guarded(
+        device,
+        &vec![7; (top.temp_storage_bytes(k as u32) / 4) as usize],
+        align,
+        64,
+    );
+    let ks = [
+        Slice::new(&keys_in, align),
+        Slice::new(&keys_out, 2 * align),
+    ];
+    let vs = [
+        Slice::new(&values_in, align),
+        Slice::new(&values_out, 2 * align),
+    ];
+    let t = Slice::new(&temp, align);
+    let mut encoder = encoder(device);
+    if top.has_values() {
+        top.record_pairs(&mut encoder, ks, vs, (n as u32, k as u32), t)
+    } else {
+        top.record_keys(&mut encoder, ks, (n as u32, k as u32), t)
+    }
+    .expect("records");
+    let read = submit_and_read(device, queue, encoder, &[&keys_out, &values_out]);
+    let what = format!(
+        "TopK {:?} {:?} pairs {} n = {n} k = {k} tied {tied}",
+        top.key(),
+        top.order(),
+        top.has_values()
+    );
+    assert_same(&inside(&read[0], 2 * align, k, &what), &want_keys, &what);
+    if top.has_values() {
+        let got = inside(&read[1], 2 * align, k, &what);
+        assert_same(&got, &want_values, &format!("{what}: values"));
+    }
+}
+
+/// The batched form: `rows` rows of `len` keys, each row's `k` against
+/// the CPU's top-k of that row.
+fn check_top_k_rows(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    top: &TopK,
+    (rows, len, k): (usize, usize, usize),
+    tied: bool,
+) {
+    let align = alignment(device);
+    let n = rows * len;
+    let keys = top_k_keys(top.key(), n, tied, (n + k + 1) as u64);
+    let values: Vec<u32> = (0..n as u32).map(|i| i ^ 0x1234).collect();
+    let mut want_keys = Vec::new();
+    let mut want_values = Vec::new();
+    for r in 0..rows {
+        let row = &keys[r * len..(r + 1) * len];
+        for i in top_k_reference(top.key(), top.order(), row, k) {
+            want_keys.push(row[i]);
+            want_values.push(values[r * len + i]);
+        }
+    }
+    let keys_in = guarded(device, &keys, align, 64);
+    let values_in = guarded(device, &values, align, 64);
+    let keys_out = guarded(device, &vec![GUARD; rows * k], 2 * align, 64);
+    let values_out = guarded(device, &vec![GUARD; rows * k], 2 * align, 64);
+    let temp = zeroed(
+        device,
+        top.temp_storage_bytes_batched(rows as u32, k as u32),
+    );
+    let ks = [
+        Slice::new(&keys_in, align),
+        Slice::new(&keys_out, 2 * align),
+    ];
+    let vs = [
+        Slice::new(&values_in, align),
+        Slice::new(&values_out, 2 * align),
+    ];
+    let shape = (rows as u32, len as u32, k as u32);
+    let mut encoder = encoder(device);
+    if top.has_values() {
+        top.record_batched_pairs(&mut encoder, ks, vs, shape, (&temp).into())
+    } else {
+        top.record_batched_keys(&mut encoder, ks, shape, (&temp).into())
+    }
+    .expect("records");
+    let read = submit_and_read(device, queue, encoder, &[&keys_out, &values_out]);
+    let what = format!(
+        "TopK batched {:?} {:?} pairs {} {rows} rows of {len}, k = {k}, tied {tied}",
+        top.key(),
+        top.order(),
+        top.has_values()
+    );
+    assert_same(
+        &inside(&read[0], 2 * align, rows * k, &what),
+        &want_keys,
+        &what,
+    );
+    if top.has_values() {
+        let got = inside(&read[1], 2 * align, rows * k, &what);
+        assert_same(&got, &want_values, &format!("{what}: values"));
+    }
+}
+
+fn top_k_cases(device: &wgpu::Device, queue: &wgpu::Queue, small: bool) {
+    let configs = [
+        (KeyType::F32, TopKOrder::Largest, true),
+        (KeyType::I32, TopKOrder::Smallest, true),
+        (KeyType::U32, TopKOrder::Largest, false),
+        (KeyType::F32, TopKOrder::Smallest, false),
+    ];
+    for (key, order, pairs) in configs {
+        let top = TopK::new(device, key, order, pairs).expect("builds");
+        for (n, k) in [
+            (0, 0),
+            (1, 1),
+            (1, 0),
+            (2047, 1),
+            (2049, 100),
+            (20_003, 1024),
+            (777, 777),
+        ] {
+            for tied in [false, true] {
+                check_top_k(device, queue, &top, n, k, tied);
+            }
+        }
+        for shape in [(3, 1000, 100), (37, 50, 50), (700, 17, 5), (2, 5000, 1024)] {
+            if !small && shape.0 == 700 && !pairs {
+                continue;
+            }
+            check_top_k_rows(device, queue, &top, shape, shape.1 == 17);
+        }
+        if small {
+            break;
+        }
+    }
+}
+
+#[test]
+fn merge_topk_cases() {
+    if !is_child() {
+        return;
+    }
+    let (device, queue) = open();
+    histogram_cases(&device, &queue, false);
+    merge_sort_cases(&device, &queue, false);
+    top_k_cases(&device, &queue, false);
+}
+
+#[test]
+fn merge_topk_at_each_subgroup_size() {
+    at_each_subgroup_size("merge_topk_cases");
+}
+
+/// The big size once, at lavapipe's default subgroup size.
+#[test]
+fn big_sizes_once() {
+    let (device, queue) = open();
+    let histogram = Histogram::range(&device, Dtype::F32, 100).expect("builds");
+    check_range(&device, &queue, &histogram, Dtype::F32, BIG, false);
+    let rgba = rgba_levels();
+    let rgb = MultiHistogram::even(&device, 4, &rgba).expect("builds");
+    check_multi_even(&device, &queue, &rgb, &rgba, BIG / 4, false);
+    let [_, descending, ..] = orders();
+    let sort = MergeSort::pairs(&device, descending.dtype, descending.wgsl).expect("builds");
+    check_merge_sort(&device, &queue, &sort, &descending, BIG, false);
+    let merge = Merge::new(&device, Dtype::I32, true, descending.wgsl).expect("builds");
+    check_merge(&device, &queue, &merge, &descending, BIG / 3, BIG - BIG / 3);
+    let top = TopK::new(&device, KeyType::F32, TopKOrder::Largest, true).expect("builds");
+    check_top_k(&device, &queue, &top, BIG, 1000, false);
+    check_top_k(&device, &queue, &top, BIG, 1024, true);
+}
+
+/// Each family once on emulated subgroups.
+#[test]
+fn merge_topk_on_emulated_subgroups() {
+    let (device, queue) = open_without_subgroups();
+    histogram_cases(&device, &queue, true);
+    merge_sort_cases(&device, &queue, true);
+    top_k_cases(&device, &queue, true);
+}
+
+/// Checks that `result` is an error whose message holds every one of
+/// `needles`.
+fn assert_refused<T>(result: Result<T, wavekit::Error>, needles: &[&str]) {
+    let Err(error) = result else {
+        panic!("accepted; should say {needles:?}")
+    };
+    let message = error.to_string();
+    for needle in needles {
+        assert!(
+            message.contains(needle),
+            "{message:?} should say {needle:?}"
+        );
+    }
+}
+
+#[test]
+fn bad_histogram_builds_are_errors() {
+    let (device, _queue) = open();
+    assert_refused(
+        MultiHistogram::range(&device, Dtype::U32, 5, &[4]),
+        &["5 channels with 1 counted", "1 to 4"],
+    );
+    assert_refused(
+        MultiHistogram::range(&device, Dtype::U32, 2, &[4, 4, 4]),
+        &["2 channels with 3 counted"],
+    );
+    assert_refused(
+        MultiHistogram::range(&device, Dtype::U32, 2, &[4, 0]),
+        &["bins [4, 0]"],
+    );
+    assert_refused(
+        MultiHistogram::even(&device, 2, &[]),
+        &["no channel counted"],
+    );
+    assert_refused(
+        MultiHistogram::even(
+            &device,
+            2,
+            &[
+                (4, EvenLevels::U32 { lower: 0, upper: 8 }),
+                (
+                    4,
+                    EvenLevels::F32 {
+                        lower: 0.0,
+                        upper: 1.0,
+                    },
+                ),
+            ],
+        ),
+        &["channel 1's levels", "sample type u32"],
+    );
+    assert_refused(
+        Histogram::range(&device, Dtype::U64, 4),
+        &["takes u32, i32, f32 elements, not u64"],
+    );
+    assert_refused(Histogram::range(&device, Dtype::U32, 0), &["0 bins"]);
+}
+
+#[test]
+fn bad_histogram_calls_are_errors() {
+    let (device, _queue) = open();
+    let range = Histogram::range(&device, Dtype::U32, 10).expect("builds");
+    let samples = zeroed(&device, 400);
+    let levels = zeroed(&device, 44);
+    let output = zeroed(&device, 40);
+    let mut encoder = encoder(&device);
+    assert_refused(
+        range.record(&mut encoder, (&samples).into(), (&output).into(), 100),
+        &["built by levels", "record_range", "11 levels"],
+    );
+    assert_refused(
+        range.record_range(
+            &mut encoder,
+            (&samples).into(),
+            Slice::new(&levels, 0),
+            (&output).into(),
+            101,
+        ),
+        &["`samples`", "404 bytes", "400 bytes"],
+    );
+    let short = zeroed(&device, 40);
+    assert_refused(
+        range.record_range(
+            &mut encoder,
+            (&samples).into(),
+            (&short).into(),
+            (&output).into(),
+            100,
+        ),
+        &["`levels`", "44 bytes"],
+    );
+    assert_refused(
+        range.record_range(
+            &mut encoder,
+            (&samples).into(),
+            (&output).into(),
+            (&output).into(),
+            100,
+        ),
+        &["`levels` and `histogram` are the same buffer"],
+    );
+    let even = Histogram::even(
+        &device,
+        10,
+        EvenLevels::U32 {
+            lower: 0,
+            upper: 10,
+        },
+    )
+    .expect("builds");
+    assert_refused(
+        even.record_range(
+            &mut encoder,
+            (&samples).into(),
+            (&levels).into(),
+            (&output).into(),
+            100,
+        ),
+        &["call record (no levels)"],
+    );
+    let rgba = rgba_levels();
+    let rgb = MultiHistogram::even(&device, 4, &rgba).expect("builds");
+    assert_refused(
+        rgb.record(&mut encoder, (&samples).into(), (&output).into(), 25),
+        &["`histogram`", "1292 bytes"],
+    );
+    assert_refused(
+        rgb.record(&mut encoder, (&samples).into(), (&output).into(), 26),
+        &["`samples`", "416 bytes"],
+    );
+    assert_refused(
+        rgb.record_range(
+            &mut encoder,
+            (&samples).into(),
+            (&levels).into(),
+            (&output).into(),
+            25,
+        ),
+        &["call record (no levels)"],
+    );
+}
+
+#[test]
+fn malformed_comparators_are_errors_at_their_line() {
+    let (device, _queue) = open();
+    assert_refused(
+        MergeSort::keys(
+            &device,
+            Dtype::U32,
+            Some("fn less_than(a: u32, b: u32) -> bool {\n    return a < ;\n}"),
+        ),
+        &["MergeSort `less_than`:2:"],
+    );
+    assert_refused(
+        MergeSort::keys(
+            &device,
+            Dtype::F32,
+            Some("fn less_than(a: u32, b: u32) -> bool { return a < b; }"),
+        ),
+        &["fn less_than(a: T, b: T) -> bool", "T = f32"],
+    );
+    assert_refused(
+        Merge::new(
+            &device,
+            Dtype::U32,
+            false,
+            Some("fn before(a: u32, b: u32) -> bool { return a < b; }"),
+        ),
+        &["Merge: the text must declare `fn less_than"],
+    );
+    assert_refused(
+        MergeSort::keys(&device, Dtype::U64, None),
+        &["takes u32, i32, f32 elements, not u64"],
+    );
+}
+
+#[test]
+fn bad_merge_sort_calls_are_errors() {
+    let (device, _queue) = open();
+    let sort = MergeSort::keys(&device, Dtype::U32, None).expect("builds");
+    let a = zeroed(&device, 8192);
+    let b = zeroed(&device, 8192);
+    let temp = zeroed(&device, sort.temp_storage_bytes(1000));
+    let mut encoder = encoder(&device);
+    let align = alignment(&device);
+    assert_refused(
+        sort.record_pairs(
+            &mut encoder,
+            [(&a).into(), (&b).into()],
+            [(&a).into(), (&b).into()],
+            10,
+            (&temp).into(),
+        ),
+        &["built for keys alone"],
+    );
+    assert_refused(
+        sort.record_keys(
+            &mut encoder,
+            (&a).into(),
+            Slice::new(&a, align),
+            1000,
+            (&temp).into(),
+        ),
+        &["`keys_in`", "`keys_out`", "overlap", "in place"],
+    );
+    assert_refused(
+        sort.record_keys(&mut encoder, (&a).into(), (&b).into(), 1025, (&temp).into()),
+        &["`temp`", "do not fit"],
+    );
+    assert_refused(
+        sort.record_keys(
+            &mut encoder,
+            (&a).into(),
+            (&temp).into(),
+            1000,
+            (&temp).into(),
+        ),
+        &["`keys_out`", "`temp`", "overlap"],
+    );
+    assert_refused(
+        sort.record_keys(
+            &mut encoder,
+            (&a).into(),
+            (&b).into(),
+            (1 << 30) + 1,
+            (&temp).into(),
+        ),
+        &["1073741825 keys", "at most 2^30"],
+    );
+    let merge = Merge::new(&device, Dtype::U32, true, None).expect("builds");
+    assert_refused(
+        merge.record_keys(
+            &mut encoder,
+            ((&a).into(), 10),
+            ((&a).into(), 10),
+            (&b).into(),
+        ),
+        &["built for pairs"],
+    );
+    assert_refused(
+        merge.record_pairs(
+            &mut encoder,
+            [(&a).into(), (&a).into(), (&a).into()],
+            [(&b).into(), (&b).into(), Slice::new(&b, 2048)],
+            (10, 10),
+        ),
+        &["`keys_out`", "overlap"],
+    );
+    assert_refused(
+        merge.record_pairs(
+            &mut encoder,
+            [(&a).into(), (&a).into(), Slice::new(&a, 2048)],
+            [(&b).into(), (&b).into(), Slice::new(&b, 2048)],
+            (1600, 10),
+        ),
+        &["`keys_out`", "6440 bytes", "from offset 2048"],
+    );
+}
+
+#[test]
+fn bad_top_k_calls_are_errors() {
+    let (device, _queue) = open();
+    assert_refused(
+        TopK::new(&device, KeyType::U64, TopKOrder::Largest, false),
+        &["U64 keys", "32-bit keys"],
+    );
+    let top = TopK::new(&device, KeyType::U32, TopKOrder::Largest, false).expect("builds");
+    let a = zeroed(&device, 8192);
+    let b = zeroed(&device, 8192);
+    let temp = zeroed(&device, top.temp_storage_bytes(100));
+    let mut encoder = encoder(&device);
+    let ks = [(&a).into(), (&b).into()];
+    assert_refused(
+        top.record_keys(&mut encoder, ks, (10, 11), (&temp).into()),
+        &["k = 11 of n = 10", "at most 1024"],
+    );
+    assert_refused(
+        top.record_keys(&mut encoder, ks, (2000, 1025), (&temp).into()),
+        &["k = 1025"],
+    );
+    assert_refused(
+        top.record_batched_keys(&mut encoder, ks, (65536, 1, 1), (&temp).into()),
+        &["65536 rows of 1 keys", "at most 65535 rows"],
+    );
+    assert_refused(
+        top.record_batched_keys(
+            &mut encoder,
+            [Slice::new(&a, 8128), (&b).into()],
+            (3, 10, 2),
+            (&temp).into(),
+        ),
+        &["`keys_in`: 120 bytes from offset 8128"],
+    );
+    assert_refused(
+        top.record_pairs(&mut encoder, ks, ks, (10, 5), (&temp).into()),
+        &["built for keys alone"],
+    );
+    assert_refused(
+        top.record_keys(&mut encoder, ks, (1000, 101), (&temp).into()),
+        &["`temp`", "do not fit"],
+    );
+    assert_refused(
+        top.record_keys(
+            &mut encoder,
+            [(&a).into(), (&a).into()],
+            (10, 5),
+            (&temp).into(),
+        ),
+        &["`keys_in` and `keys_out` are the same buffer"],
+    );
+    assert_refused(
+        top.record_keys(
+            &mut encoder,
+            [(&a).into(), (&temp).into()],
+            (10, 5),
+            (&temp).into(),
+        ),
+        &["`keys_out`", "`temp`", "overlap"],
+    );
+}
