@@ -57,10 +57,12 @@ pub(super) fn cases(instance: &Instance, inputs: &mut Inputs) -> Vec<Case> {
     };
     let mut code = items_from_operands("u32", n, 0).replace("var items", "var samples");
     code.push('\n');
+    // The first barrier lets the kernel's earlier cases finish reading the
+    // counters before they are preset.
     if composite {
         code.push_str(&format!(
-            "for (var c = thread; c < {bins}u; c = c + threads) {{ atomicStore(&{array}[c], \
-             {PRESET}u); }}\nworkgroupBarrier();\n"
+            "workgroupBarrier();\nfor (var c = thread; c < {bins}u; c = c + threads) {{ \
+             atomicStore(&{array}[c], {PRESET}u); }}\nworkgroupBarrier();\n"
         ));
     }
     code.push_str("$f(&samples);\n$f(&samples);\n");
