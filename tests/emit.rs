@@ -4,7 +4,7 @@
 
 use std::process::Command;
 
-use wavekit::catalog::{Arg, Namespace, Param, Primitive, Ret};
+use wavekit::catalog::{Arg, Family, Namespace, Param, Primitive, Ret};
 use wavekit::compose::Composer;
 use wavekit::emit::{Emitted, Language, emit};
 use wavekit::{Backend, Dtype, InstanceSpec, Library, SubgroupSize, Target, TemplateArg};
@@ -30,6 +30,9 @@ fn spec_for(library: &Library, primitive: &Primitive, size: u32) -> InstanceSpec
                 TemplateArg::Name("user_differ".into())
             }
             Param::Function => TemplateArg::Name("user_op".into()),
+            Param::Array if primitive.family == Family::BlockHistogram => {
+                TemplateArg::Name("user_bins".into())
+            }
             Param::Array => TemplateArg::Name("user_array".into()),
             _ => TemplateArg::from(3u32),
         });
@@ -61,6 +64,10 @@ fn shader(spec: &InstanceSpec, primitive: &Primitive, library: &Library) -> Stri
             Arg::Delta | Arg::Mask | Arg::NonZero => "1u".into(),
             Arg::Items => "&items".into(),
             Arg::Ranks => "&ranks".into(),
+            Arg::Keys => "&keys".into(),
+            Arg::Samples => "&samples".into(),
+            Arg::Values => "&values".into(),
+            Arg::EndBit => "32u".into(),
             Arg::Flags | Arg::HeadFlags => "&flags".into(),
             Arg::TailFlags => "&tail_flags".into(),
             Arg::TilePredecessor | Arg::TileSuccessor => format!("{t}()"),
@@ -94,6 +101,12 @@ fn shader(spec: &InstanceSpec, primitive: &Primitive, library: &Library) -> Stri
             "var items: array<{t}, {n}>;\n    var ranks: array<u32, {n}>;\n    \
              var flags: array<u32, {n}>;\n    var tail_flags: array<u32, {n}>;\n    "
         )
+    } else if primitive.args.contains(&Arg::Keys) {
+        let n = instance.constant("items");
+        format!("var keys: array<{t}, {n}>;\n    var values: array<{v}, {n}>;\n    ")
+    } else if primitive.args.contains(&Arg::Samples) {
+        let n = instance.constant("items");
+        format!("var samples: array<u32, {n}>;\n    ")
     } else {
         String::new()
     };
@@ -101,6 +114,7 @@ fn shader(spec: &InstanceSpec, primitive: &Primitive, library: &Library) -> Stri
         "#import wavekit::subgroup as sg
 #import wavekit::block as blk
 @group(0) @binding(0) var<storage, read_write> user_array: array<f32>;
+var<workgroup> user_bins: array<atomic<u32>, 3>;
 fn user_op(a: f32, b: f32) -> f32 {{ return max(a, b); }}
 fn user_differ(a: f32, b: f32) -> bool {{ return a < b; }}
 @compute @workgroup_size({workgroup})

@@ -216,6 +216,54 @@ fn block_tiles_and_arrays_are_checked_at_expansion() {
 }
 
 #[test]
+fn block_sorts_and_histograms_are_checked_at_expansion() {
+    assert_one_line_error(
+        &[
+            "expand",
+            "block::radix_sort_keys<u32, 96, 3>",
+            "--subgroup-size",
+            "32",
+        ],
+        "block_dim 96 must be a power of two in 2..=1024",
+    );
+    assert_one_line_error(
+        &[
+            "expand",
+            "block::radix_sort_pairs<u32, u32, 256, 16>",
+            "--subgroup-size",
+            "32",
+        ],
+        "needs 26688 bytes of workgroup memory, over the 16384 every WebGPU device offers",
+    );
+    assert_one_line_error(
+        &[
+            "expand",
+            "block::histogram_sort<96, 3, 5, bins>",
+            "--subgroup-size",
+            "32",
+        ],
+        "block_dim 96 must be a power of two and a multiple of the subgroup size 32",
+    );
+    let out = wavekit(&[
+        "expand",
+        "block::radix_sort_keys<u32, 256, 4>",
+        "--subgroup-size",
+        "32",
+    ]);
+    assert!(out.status.success());
+    let wgsl = String::from_utf8(out.stdout).expect("utf-8");
+    assert!(
+        wgsl.ends_with("// workgroup memory: 14400 bytes\n"),
+        "{wgsl}"
+    );
+    assert_eq!(
+        wavekit::catalog::radix_sort_shared_bytes(256, 4, 32, 32),
+        14400,
+        "the catalog formula agrees with naga's layout"
+    );
+}
+
+#[test]
 fn expand_reports_workgroup_memory() {
     let out = wavekit(&["expand", "block::radix_rank_match_atomic_or<256, 8, 0, 8>"]);
     assert!(out.status.success());

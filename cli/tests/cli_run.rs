@@ -1,7 +1,8 @@
 //! `wavekit run`: a composed shader on lavapipe with .npy and raw buffers,
 //! a kernel that sorts a `read_write` buffer in place in bind group 1 with
 //! a uniform beside it, and bad buffers and `--out`s refused before
-//! dispatch with one error line.
+//! dispatch with one error line; the example kernel that sorts 256-key
+//! tiles with `block::radix_sort_keys`.
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
@@ -543,4 +544,51 @@ fn a_bad_timeout_is_refused() {
     for bad in ["--timeout=-1", "--timeout=nan", "--timeout=inf"] {
         assert_one_error_line(&["run", "k.wgsl", bad], "--timeout");
     }
+}
+
+/// The example kernel `examples/shaders/sort_tiles.wgsl`: 1000 keys in 4
+/// tiles of 256 (the last one partial), each sorted by one workgroup with
+/// `block::radix_sort_keys`.
+#[test]
+fn the_example_sorts_256_key_tiles_with_block_radix_sort() {
+    let shader = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../examples/shaders/sort_tiles.wgsl"
+    );
+    let mut state = 0x9e37_79b9_u32;
+    let mut keys: Vec<u32> = (0..1000)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            state
+        })
+        .collect();
+    // Keys equal to the padding of the partial tile, and runs of equals.
+    keys[900] = u32::MAX;
+    keys[10] = keys[11];
+    let keys_path = scratch("tiles-keys.npy");
+    npyz::to_file_1d(&keys_path, keys.iter().copied()).unwrap();
+    let params = scratch("tiles-params.bin");
+    std::fs::write(&params, (keys.len() as u32).to_le_bytes()).unwrap();
+    let sorted = scratch("tiles-sorted.npy");
+    succeeds(&[
+        "run",
+        shader,
+        "--workgroups",
+        "4",
+        "--bind",
+        &format!("0:0={}", keys_path.display()),
+        "--bind",
+        &format!("0:1={}", params.display()),
+        "--out",
+        &format!("0:0={}", sorted.display()),
+    ]);
+    let (_, got) = read_npy::<u32>(&sorted);
+    let mut want = keys.clone();
+    for tile in want.chunks_mut(256) {
+        tile.sort_unstable();
+    }
+    assert_ne!(keys, want, "the input was sorted already");
+    assert_eq!(got, want);
 }

@@ -19,12 +19,19 @@ use serde_json::Value;
 /// discontinuities, shuffles) use no subgroup operation: their code is the
 /// same at every subgroup size and under emulation, so they run once, in
 /// the whole suite at 8 lanes (`conformance_lavapipe`), and the runs at
-/// other sizes and emulated leave them out.
-const TILE_FAMILIES: [&str; 4] = [
+/// other sizes and emulated leave them out. The block radix sorts and
+/// histograms run once too, for `make test`'s time: their only subgroup
+/// operations are those of `block::radix_rank_match_atomic_or` and
+/// `block::exclusive_add`, which every run checks, and each call is a whole
+/// sort, slow to compile on lavapipe (`wavekit check` runs them at every
+/// size).
+const TILE_FAMILIES: [&str; 6] = [
     "block exchange",
     "block load/store",
     "block discontinuity",
     "block shuffle",
+    "block radix sort",
+    "block histogram",
 ];
 
 /// `wavekit check --subgroups emulated:S` on lavapipe, with `extra` flags,

@@ -1,7 +1,7 @@
 //! Every catalog op, at every dtype, log2_size and lowering, expands to WGSL
 //! that naga validates, for every subgroup size wavekit supports.
 
-use wavekit::catalog::Param;
+use wavekit::catalog::{Family, Param};
 use wavekit::{
     Backend, Dtype, InstanceSpec, Library, Lowering, Strategy, SubgroupSize, Target, TemplateArg,
 };
@@ -106,9 +106,12 @@ fn cli_expand_output_validates() {
                 }
                 if array {
                     assert!(wgsl.contains("not validated alone"), "{spec}: {wgsl}");
-                    wgsl.push_str(
-                        "@group(0) @binding(0) var<storage, read_write> user_array: array<f32>;\n",
-                    );
+                    // A histogram's counters (3 bins), or a load's buffer.
+                    wgsl.push_str(if primitive.family == Family::BlockHistogram {
+                        "var<workgroup> user_array: array<atomic<u32>, 3>;\n"
+                    } else {
+                        "@group(0) @binding(0) var<storage, read_write> user_array: array<f32>;\n"
+                    });
                 }
                 if let Err(e) = wavekit::expand::validate_wgsl(&wgsl, "expand.wgsl", &target) {
                     panic!("{spec} at S = {size}, {lowering}: {e}");

@@ -91,6 +91,10 @@ pub enum Family {
     BlockDiscontinuity,
     /// Workgroup shuffles: offsets, rotations, shifts of the tile.
     BlockShuffle,
+    /// Workgroup radix sorts of keys and pairs.
+    BlockRadixSort,
+    /// Workgroup histograms into the caller's workgroup counters.
+    BlockHistogram,
     /// Device-wide fences.
     GridSync,
 }
@@ -115,6 +119,8 @@ impl Family {
             Family::BlockLoad => "block/load.wgsl.j2",
             Family::BlockDiscontinuity => "block/discontinuity.wgsl.j2",
             Family::BlockShuffle => "block/shuffle.wgsl.j2",
+            Family::BlockRadixSort => "block/radix_sort.wgsl.j2",
+            Family::BlockHistogram => "block/histogram.wgsl.j2",
             Family::GridSync => "grid/sync.wgsl.j2",
         }
     }
@@ -138,6 +144,8 @@ impl Family {
             Family::BlockLoad => "block load/store",
             Family::BlockDiscontinuity => "block discontinuity",
             Family::BlockShuffle => "block shuffle",
+            Family::BlockRadixSort => "block radix sort",
+            Family::BlockHistogram => "block histogram",
             Family::GridSync => "grid sync",
         }
     }

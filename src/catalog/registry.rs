@@ -2,9 +2,9 @@
 //! name, and "did you mean" suggestions.
 
 use super::{
-    Namespace, Primitive, ballot, block, block_discontinuity, block_exchange, block_load,
-    block_shuffle, grid, identification, lanemask, movement, reduction, scan, segmented, sort,
-    vote,
+    Namespace, Primitive, ballot, block, block_discontinuity, block_exchange, block_histogram,
+    block_load, block_radix_sort, block_shuffle, grid, identification, lanemask, movement,
+    reduction, scan, segmented, sort, vote,
 };
 
 /// Every primitive in the catalog, grouped by family.
@@ -27,6 +27,8 @@ pub fn primitives() -> impl Iterator<Item = &'static Primitive> {
         block_load::PRIMITIVES,
         block_discontinuity::PRIMITIVES,
         block_shuffle::PRIMITIVES,
+        block_radix_sort::PRIMITIVES,
+        block_histogram::PRIMITIVES,
     ])
     .chain([grid::PRIMITIVES])
     .flatten()

@@ -120,6 +120,19 @@ pub enum Arg {
     HasTileSuccessor,
     /// A signed thread offset that must be the same in every thread (`i32`).
     Distance,
+    /// The thread's `items` keys of dtype `T`, through a pointer.
+    Keys,
+    /// The thread's `items` values of dtype `V`, through a pointer.
+    Values,
+    /// The first key bit a radix sort looks at (`u32`, the same in every
+    /// thread).
+    BeginBit,
+    /// One past the last key bit a radix sort looks at (`u32`, the same in
+    /// every thread, at most the key's width).
+    EndBit,
+    /// The thread's `items` histogram samples (`u32` bin indices), through
+    /// a pointer.
+    Samples,
 }
 
 impl Arg {
@@ -152,6 +165,11 @@ impl Arg {
             Arg::TileSuccessor => "tile_successor: T",
             Arg::HasTileSuccessor => "has_tile_successor: bool",
             Arg::Distance => "distance: i32",
+            Arg::Keys => "keys: ptr<function, array<T, items>>",
+            Arg::Values => "values: ptr<function, array<V, items>>",
+            Arg::BeginBit => "begin_bit: u32",
+            Arg::EndBit => "end_bit: u32",
+            Arg::Samples => "samples: ptr<function, array<u32, items>>",
         }
     }
 

@@ -43,6 +43,11 @@ const MAX_CASES_PER_KERNEL: usize = 48;
 /// their number in one function.
 const MAX_CASES_PER_EMULATED_KERNEL: usize = 6;
 
+/// Cases per kernel of the block radix sorts and histograms: each call is
+/// a whole sort (rankings, scans and exchanges in a loop of passes), whose
+/// inlined copies make one kernel of many calls slow to compile.
+const MAX_CASES_PER_SORT_KERNEL: usize = 4;
+
 /// What to run.
 #[derive(Clone, Debug)]
 pub struct Options {
@@ -138,7 +143,9 @@ fn plan(
         for ((family, workgroup_size), batch) in batches {
             let mut batch = batch.into_iter().peekable();
             while batch.peek().is_some() {
-                let most = if target.is_emulated() {
+                let most = if matches!(family, Family::BlockRadixSort | Family::BlockHistogram) {
+                    MAX_CASES_PER_SORT_KERNEL
+                } else if target.is_emulated() {
                     MAX_CASES_PER_EMULATED_KERNEL
                 } else {
                     MAX_CASES_PER_KERNEL
@@ -431,6 +438,14 @@ fn generic_specs(
                             .into_iter()
                             .map(TemplateArg::Name)
                             .collect()
+                    }
+                    // Histograms count into a workgroup array of `bins`
+                    // counters, the constant before `A`.
+                    Param::Array if primitive.family == Family::BlockHistogram => {
+                        let Some(TemplateArg::Int(bins)) = args.last() else {
+                            panic!("histograms take bins before A")
+                        };
+                        vec![TemplateArg::Name(cases::histogram_array_name(*bins as u32))]
                     }
                     Param::Array => vec![TemplateArg::Name(cases::array_name(
                         dtype.expect("block loads take T first"),

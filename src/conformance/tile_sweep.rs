@@ -5,7 +5,8 @@
 //! the smallest block size with the most items; `u32` there with one item
 //! too (the loops that do not run); `u32` and `f32` at 256 threads (many
 //! subgroups). That also keeps each kernel's tiles in workgroup memory
-//! within 16 KiB.
+//! within 16 KiB. The block radix sorts get a lean sweep of their own
+//! ([`skips_radix_sort`]), the histograms another ([`skips_histogram`]).
 
 use crate::catalog::{Family, Param};
 use crate::{Dtype, Instance, Target};
@@ -15,6 +16,12 @@ const LARGE_BLOCK: u32 = 256;
 
 /// Whether the suite leaves `instance` out.
 pub(super) fn skips(instance: &Instance, target: &Target) -> bool {
+    if instance.primitive.name.starts_with("radix_sort_") {
+        return skips_radix_sort(instance, target);
+    }
+    if instance.primitive.family == Family::BlockHistogram {
+        return skips_histogram(instance, target);
+    }
     if !matches!(
         instance.primitive.family,
         Family::BlockExchange
@@ -37,6 +44,55 @@ pub(super) fn skips(instance: &Instance, target: &Target) -> bool {
     let keep = match instance.block_dim {
         Some(b) if b == target.subgroup_size.max() => most || instance.dtype == Some(Dtype::U32),
         Some(LARGE_BLOCK) => most && matches!(instance.dtype, Some(Dtype::U32 | Dtype::F32)),
+        _ => false,
+    };
+    !keep
+}
+
+/// The lean sweep of the block radix sorts, whose code differs between key
+/// dtypes only in the key's bit twiddle, between value dtypes only in a
+/// bitcast, and between rows in the twiddle's direction and the last
+/// exchange; each call is a whole sort, slow to compile on lavapipe. At
+/// `B = S` with 3 items: every key dtype of `radix_sort_keys`, `f32` keys
+/// of `radix_sort_keys_descending` (the float twiddle reversed), `u32` keys
+/// of the striped rows, `i32` keys with `f32` values of `radix_sort_pairs`
+/// and `u32` pairs of the other pairs rows; `u32` keys at 256 threads with
+/// 1 item of `radix_sort_keys`.
+fn skips_radix_sort(instance: &Instance, target: &Target) -> bool {
+    let name = instance.primitive.name;
+    let items = instance.constant("items");
+    let key = instance.dtype;
+    let value = instance.value_dtype;
+    let plain = key == Some(Dtype::U32) && value.is_none_or(|v| v == Dtype::U32);
+    let keep = match instance.block_dim {
+        Some(b) if b == target.subgroup_size.max() && items == 3 => match name {
+            "radix_sort_keys" => true,
+            "radix_sort_keys_descending" => key == Some(Dtype::F32),
+            "radix_sort_pairs" => key == Some(Dtype::I32) && value == Some(Dtype::F32),
+            _ => plain,
+        },
+        Some(LARGE_BLOCK) => name == "radix_sort_keys" && items == 1 && plain,
+        _ => false,
+    };
+    !keep
+}
+
+/// The lean sweep of the histograms: the atomic forms at `B = S` with every
+/// `items` and `bins` and at 256 threads with 3 items into 64 bins; the
+/// sort-based forms (a whole sort per call, slow to compile) at `B = S`,
+/// 3 items into 64 bins and, composite, 1 item into 5 bins.
+fn skips_histogram(instance: &Instance, target: &Target) -> bool {
+    let items = instance.constant("items");
+    let bins = instance.constant("bins");
+    let sort = instance.primitive.name.ends_with("_sort");
+    let composite = instance.primitive.name.contains("composite");
+    let keep = match instance.block_dim {
+        Some(b) if b == target.subgroup_size.max() => {
+            !sort
+                || (!composite && items == 3 && bins == 64)
+                || (composite && items == 1 && bins == 5)
+        }
+        Some(LARGE_BLOCK) => !sort && items == 3 && bins == 64,
         _ => false,
     };
     !keep

@@ -184,12 +184,22 @@ impl Expansion {
     }
 
     /// Placeholder definitions of the user functions generic instances call
-    /// (`combine()` of a user operator) and of the arrays block loads and
-    /// stores name, so the library parses alone.
+    /// (`combine()` of a user operator) and of the arrays block loads,
+    /// stores and histograms name, so the library parses alone.
     fn generic_stubs(&self) -> String {
         let mut stubs = String::new();
         let mut seen = BTreeSet::new();
         for instance in &self.instances {
+            // A histogram's counters: `bins` workgroup atomics.
+            if instance.primitive.family == crate::catalog::Family::BlockHistogram
+                && let Some(array) = &instance.array
+                && seen.insert(array.clone())
+            {
+                let bins = instance.constant("bins");
+                stubs.push_str(&format!(
+                    "var<workgroup> {array}: array<atomic<u32>, {bins}>;\n"
+                ));
+            }
             let Some(t) = instance.dtype.map(Dtype::wgsl) else {
                 continue;
             };

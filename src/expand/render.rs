@@ -88,6 +88,14 @@ const TEMPLATES: &[(&str, &str)] = &[
         include_str!("../../templates/block/shuffle.wgsl.j2"),
     ),
     (
+        "block/radix_sort.wgsl.j2",
+        include_str!("../../templates/block/radix_sort.wgsl.j2"),
+    ),
+    (
+        "block/histogram.wgsl.j2",
+        include_str!("../../templates/block/histogram.wgsl.j2"),
+    ),
+    (
         "grid/sync.wgsl.j2",
         include_str!("../../templates/grid/sync.wgsl.j2"),
     ),

@@ -6,7 +6,9 @@ mod ballot;
 mod block;
 mod block_discontinuity;
 mod block_exchange;
+mod block_histogram;
 mod block_load;
+mod block_radix_sort;
 mod block_shuffle;
 mod identification;
 mod lanemask;
@@ -30,6 +32,7 @@ use super::expected::Expected;
 use super::value::{Value, float_of, min_normal, random_bits};
 
 pub(crate) use block_discontinuity::function_names;
+pub(crate) use block_histogram::histogram_array_name;
 pub(crate) use block_load::array_name;
 
 /// What generators know of the dispatch they fill.
@@ -171,6 +174,8 @@ pub fn cases(instance: &Instance, inputs: &mut Inputs) -> Vec<Case> {
         Family::BlockLoad => block_load::cases(instance, inputs),
         Family::BlockDiscontinuity => block_discontinuity::cases(instance, inputs),
         Family::BlockShuffle => block_shuffle::cases(instance, inputs),
+        Family::BlockRadixSort => block_radix_sort::cases(instance, inputs),
+        Family::BlockHistogram => block_histogram::cases(instance, inputs),
     }
 }
 
