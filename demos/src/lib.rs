@@ -14,8 +14,8 @@
 //! | [`contact_sort`] | many ≤ 32-element key/value sorts | `bitonic_sort_kv_tiled` |
 //! | [`breadth`] | `merge_sort`, `histogram_range`, `top_k`: `wavekit::device`'s `MergeSort`, `Histogram::range`, `TopK` | the library's (issue 35, third batch) |
 
-pub mod by_key;
 pub mod breadth;
+pub mod by_key;
 pub mod compact;
 pub mod contact_sort;
 pub mod harness;
