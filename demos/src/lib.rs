@@ -12,6 +12,7 @@
 //! | [`histogram`] | 256-bin histogram | workgroup histograms, subgroup-aggregated atomics |
 //! | [`radix_sort`] | LSD radix sort, keys and key/value | OneSweep: subgroup-ballot tile ranks + per-digit decoupled look-back; reduce-then-scan with `block::radix_rank_match_atomic_or` + the device scan where forward progress is not assured |
 //! | [`contact_sort`] | many ≤ 32-element key/value sorts | `bitonic_sort_kv_tiled` |
+//! | [`by_key`] | `by_key`: sums over runs of equal keys (reduce and scan) and over fixed segments | `wavekit::device`'s `ReduceByKey`, `ScanByKey`, `SegmentedReduce` (issue 35, second batch) |
 //! | [`breadth`] | `merge_sort`, `histogram_range`, `top_k`: `wavekit::device`'s `MergeSort`, `Histogram::range`, `TopK` | the library's (issue 35, third batch) |
 
 pub mod breadth;
