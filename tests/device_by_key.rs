@@ -29,20 +29,6 @@ const TILE: usize = 2048;
 /// The sizes each case runs.
 const SIZES: [usize; 8] = [0, 1, 2, 33, TILE - 1, TILE, TILE + 1, 3 * TILE + 77];
 
-/// `a ∘ b` of affine maps mod 2^16 packed `a << 16 | b` (x ↦ a x + b, f
-/// then g): associative, not commutative, identity `1 << 16`.
-const AFFINE: &str = "fn affine(f: u32, g: u32) -> u32 {
-    let a = (f >> 16u) * (g >> 16u);
-    let b = (f & 0xffffu) * (g >> 16u) + (g & 0xffffu);
-    return ((a & 0xffffu) << 16u) | (b & 0xffffu);
-}";
-
-fn affine_then(f: u32, g: u32) -> u32 {
-    let a = (f >> 16).wrapping_mul(g >> 16);
-    let b = (f & 0xffff).wrapping_mul(g >> 16).wrapping_add(g & 0xffff);
-    ((a & 0xffff) << 16) | (b & 0xffff)
-}
-
 /// An operator, its value and key types, and its CPU twin on bits.
 struct Case {
     name: &'static str,
@@ -368,6 +354,14 @@ fn check_reduce(
     );
 }
 
+/// The cases numbered in `only`, with their numbers.
+fn selected_cases(only: &[usize]) -> impl Iterator<Item = (usize, Case)> {
+    cases()
+        .into_iter()
+        .enumerate()
+        .filter(|(c, _)| only.contains(c))
+}
+
 /// Every case at `sizes`: the reduction, and the inclusive and exclusive
 /// scans of the sum and the affine operator (both scans of one each).
 fn run_cases(
@@ -377,10 +371,7 @@ fn run_cases(
     big: bool,
     only: &[usize],
 ) {
-    for (c, case) in cases().iter().enumerate() {
-        if !only.contains(&c) {
-            continue;
-        }
+    for (c, ref case) in selected_cases(only) {
         let reduce =
             ReduceByKey::new(device, case.key, case.value, case.operator.clone()).expect("builds");
         for &n in sizes {
@@ -416,15 +407,30 @@ fn child_cases() -> Vec<usize> {
     }
 }
 
-#[test]
-fn by_key_cases() {
+/// A run of every case a test asks for: on `device` and `queue`, at
+/// `sizes`, the big size where `big`, the cases `only`.
+type RunCases = fn(&wgpu::Device, &wgpu::Queue, &[usize], bool, &[usize]);
+
+/// `run` in a child of [`at_each_subgroup_size`]: its cases at [`SIZES`],
+/// the big size once (at lavapipe's subgroups of 8); nothing in the parent.
+fn run_in_child(run: RunCases) {
     if !is_child() {
         return;
     }
     let (device, queue) = open();
-    // The big size once: at lavapipe's subgroups of 8.
     let big = std::env::var("LP_NATIVE_VECTOR_WIDTH").as_deref() == Ok("256");
-    run_cases(&device, &queue, &SIZES, big, &child_cases());
+    run(&device, &queue, &SIZES, big, &child_cases());
+}
+
+/// `run` of the cases `only` on emulated subgroups, at a few sizes.
+fn run_on_emulated_subgroups(run: RunCases, only: &[usize]) {
+    let (device, queue) = open_without_subgroups();
+    run(&device, &queue, &[0, 1, TILE + 1, 9001], false, only);
+}
+
+#[test]
+fn by_key_cases() {
+    run_in_child(run_cases);
 }
 
 #[test]
@@ -434,8 +440,7 @@ fn by_key_at_each_subgroup_size() {
 
 #[test]
 fn by_key_on_emulated_subgroups() {
-    let (device, queue) = open_without_subgroups();
-    run_cases(&device, &queue, &[0, 1, TILE + 1, 9001], false, &[1, 3]);
+    run_on_emulated_subgroups(run_cases, &[1, 3]);
 }
 
 /// Tiles that never publish (every second): each walk meets one and
@@ -678,63 +683,58 @@ fn segmented_call(
     }
 }
 
+/// Segments `s * size .. (s + 1) * size` for `s < segments`.
+fn fixed_segments(segments: usize, size: usize) -> (Vec<u32>, Vec<u32>) {
+    let begin: Vec<u32> = (0..segments).map(|s| (s * size) as u32).collect();
+    let end = begin.iter().map(|&b| b + size as u32).collect();
+    (begin, end)
+}
+
+/// The segmented reduction of `n` elements: by offsets, or of segments of
+/// size `fixed` (`record_fixed`).
 fn check_segmented_reduce(
     device: &wgpu::Device,
     queue: &wgpu::Queue,
     reduce: &SegmentedReduce,
     case: &Case,
     n: usize,
+    fixed: Option<usize>,
 ) {
-    let input = values_input(case, n, n as u64 + 13);
-    let (begin, end) = segments_input(n, n as u64, true);
+    let seed = n as u64 + if fixed.is_some() { 17 } else { 13 };
+    let input = values_input(case, n, seed);
+    let (begin, end) = match fixed {
+        Some(size) => fixed_segments(n / size, size),
+        None => segments_input(n, n as u64, true),
+    };
     let want = segment_reference(case, &input, &begin, &end);
-    let what = format!(
-        "SegmentedReduce {} n = {n}, {} segments",
-        case.name,
-        begin.len()
-    );
+    let (what, offsets) = match fixed {
+        Some(size) => (
+            format!("SegmentedReduce fixed {} {} × {size}", case.name, n / size),
+            (&[0u32][..], &[0u32][..]),
+        ),
+        None => (
+            format!(
+                "SegmentedReduce {} n = {n}, {} segments",
+                case.name,
+                begin.len()
+            ),
+            (&begin[..], &end[..]),
+        ),
+    };
     let got = segmented_call(
         device,
         queue,
         &input,
         begin.len(),
-        (&begin, &end),
+        offsets,
         false,
-        |encoder, input, output, b, e| {
-            reduce
+        |encoder, input, output, b, e| match fixed {
+            Some(size) => reduce
+                .record_fixed(encoder, input, output, (n / size) as u32, size as u32)
+                .expect("records"),
+            None => reduce
                 .record(encoder, input, n as u32, output, begin.len() as u32, b, e)
-                .expect("records")
-        },
-        &what,
-    );
-    assert_same(&got, &want, &what);
-}
-
-fn check_fixed_reduce(
-    device: &wgpu::Device,
-    queue: &wgpu::Queue,
-    reduce: &SegmentedReduce,
-    case: &Case,
-    segments: usize,
-    size: usize,
-) {
-    let n = segments * size;
-    let input = values_input(case, n, n as u64 + 17);
-    let begin: Vec<u32> = (0..segments).map(|s| (s * size) as u32).collect();
-    let end: Vec<u32> = begin.iter().map(|&b| b + size as u32).collect();
-    let want = segment_reference(case, &input, &begin, &end);
-    let what = format!("SegmentedReduce fixed {} {segments} × {size}", case.name);
-    let got = segmented_call(
-        device,
-        queue,
-        &input,
-        segments,
-        (&[0], &[0]),
-        false,
-        |encoder, input, output, _, _| {
-            reduce
-                .record_fixed(encoder, input, output, segments as u32, size as u32)
-                .expect("records")
+                .expect("records"),
         },
         &what,
     );
@@ -752,11 +752,7 @@ fn check_segmented_scan(
 ) {
     let input = values_input(case, n, n as u64 + 19);
     let (begin, end) = match fixed {
-        Some(size) => {
-            let begin: Vec<u32> = (0..n / size).map(|s| (s * size) as u32).collect();
-            let end = begin.iter().map(|&b| b + size as u32).collect();
-            (begin, end)
-        }
+        Some(size) => fixed_segments(n / size, size),
         None => segments_input(n, n as u64 + 1, false),
     };
     let inclusive = scan.kind() == ScanKind::Inclusive;
@@ -806,20 +802,17 @@ fn run_segmented_cases(
     big: bool,
     only: &[usize],
 ) {
-    for (c, case) in cases().iter().enumerate() {
-        if !only.contains(&c) {
-            continue;
-        }
+    for (c, ref case) in selected_cases(only) {
         let reduce =
             SegmentedReduce::new(device, case.value, case.operator.clone()).expect("builds");
         for &n in sizes {
-            check_segmented_reduce(device, queue, &reduce, case, n);
+            check_segmented_reduce(device, queue, &reduce, case, n, None);
         }
         for (segments, size) in [(1, 1), (5, 3), (3, TILE - 1), (2, TILE + 1), (700, 17)] {
-            check_fixed_reduce(device, queue, &reduce, case, segments, size);
+            check_segmented_reduce(device, queue, &reduce, case, segments * size, Some(size));
         }
         if big && c == 0 {
-            check_segmented_reduce(device, queue, &reduce, case, BIG);
+            check_segmented_reduce(device, queue, &reduce, case, BIG, None);
         }
         if c % 2 == 1 {
             continue;
@@ -853,12 +846,7 @@ fn run_segmented_cases(
 
 #[test]
 fn segmented_cases() {
-    if !is_child() {
-        return;
-    }
-    let (device, queue) = open();
-    let big = std::env::var("LP_NATIVE_VECTOR_WIDTH").as_deref() == Ok("256");
-    run_segmented_cases(&device, &queue, &SIZES, big, &child_cases());
+    run_in_child(run_segmented_cases);
 }
 
 #[test]
@@ -868,8 +856,7 @@ fn segmented_at_each_subgroup_size() {
 
 #[test]
 fn segmented_on_emulated_subgroups() {
-    let (device, queue) = open_without_subgroups();
-    run_segmented_cases(&device, &queue, &[0, 1, TILE + 1, 9001], false, &[2, 3]);
+    run_on_emulated_subgroups(run_segmented_cases, &[2, 3]);
 }
 
 #[test]

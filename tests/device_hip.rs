@@ -355,6 +355,8 @@ fn record_every_algorithm(stub: &Stub, hip: &Hip, target: Amdgpu) -> usize {
         .expect("records");
     });
     // Issue 35, second batch: by key and segmented.
+    // The by-key calls' keys, values, keys out, values out and count.
+    let by_key = [&upload, &values, &output, &values_out, &count].map(slice);
     recorded("ReduceByKey and ScanByKey", &mut |temp| {
         use wavekit::device::{ReduceByKey, ScanByKey};
         let reduce = ReduceByKey::new(
@@ -376,17 +378,9 @@ fn record_every_algorithm(stub: &Stub, hip: &Hip, target: Amdgpu) -> usize {
         )
         .expect("builds");
         let t = temp(reduce.temp_storage_bytes(n).max(scan.temp_storage_bytes(n)));
+        let [k, v, k_out, v_out, c] = by_key;
         reduce
-            .record(
-                &stream,
-                slice(&upload),
-                slice(&values),
-                slice(&output),
-                slice(&values_out),
-                slice(&count),
-                n,
-                slice(&t),
-            )
+            .record(&stream, k, v, k_out, v_out, c, n, slice(&t))
             .expect("records");
         scan.record(
             &stream,
@@ -442,28 +436,12 @@ fn record_every_algorithm(stub: &Stub, hip: &Hip, target: Amdgpu) -> usize {
                     .temp_storage_bytes(n)
                     .max(encode.temp_storage_bytes(n)),
             );
+            let [k, v, k_out, v_out, c] = by_key;
             unique
-                .record(
-                    &stream,
-                    slice(&upload),
-                    slice(&values),
-                    slice(&output),
-                    slice(&values_out),
-                    slice(&count),
-                    n,
-                    slice(&t),
-                )
+                .record(&stream, k, v, k_out, v_out, c, n, slice(&t))
                 .expect("records");
             encode
-                .non_trivial_runs(
-                    &stream,
-                    slice(&upload),
-                    slice(&output),
-                    slice(&values_out),
-                    slice(&count),
-                    n,
-                    slice(&t),
-                )
+                .non_trivial_runs(&stream, k, k_out, v_out, c, n, slice(&t))
                 .expect("records");
         },
     );

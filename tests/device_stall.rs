@@ -77,20 +77,6 @@ fn check_scan(device: &wgpu::Device, queue: &wgpu::Queue, every: u32, n: usize) 
     );
 }
 
-/// `x -> a x + b mod 2^16` packed as `a << 16 | b`, composed: f, then g
-/// (associative, not commutative; as tests/device_scan.rs's).
-const AFFINE: &str = "fn affine(f: u32, g: u32) -> u32 {
-    let a = (f >> 16u) * (g >> 16u);
-    let b = (f & 0xffffu) * (g >> 16u) + (g & 0xffffu);
-    return ((a & 0xffffu) << 16u) | (b & 0xffffu);
-}";
-
-fn affine_then(f: u32, g: u32) -> u32 {
-    let a = (f >> 16).wrapping_mul(g >> 16);
-    let b = (f & 0xffff).wrapping_mul(g >> 16).wrapping_add(g & 0xffff);
-    ((a & 0xffff) << 16) | (b & 0xffff)
-}
-
 fn check_operator_scan(device: &wgpu::Device, queue: &wgpu::Queue, every: u32, n: usize) {
     let scan = with_look_back(stalls(every), || {
         Scan::with_operator(

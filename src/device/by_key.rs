@@ -27,6 +27,34 @@ struct Built {
     value: Dtype,
 }
 
+/// The methods [`ReduceByKey`] and [`ScanByKey`] share: their key and
+/// value types, operator and temp size (from their `built` and
+/// `operator` fields).
+macro_rules! by_key_methods {
+    () => {
+        /// The key type.
+        pub fn key_dtype(&self) -> Dtype {
+            self.built.key
+        }
+
+        /// The value type.
+        pub fn value_dtype(&self) -> Dtype {
+            self.built.value
+        }
+
+        /// The operator.
+        pub fn operator(&self) -> &ScanOperator {
+            &self.operator
+        }
+
+        /// Temp bytes a call on `n` elements needs (12 per 2048 elements plus
+        /// alignment padding).
+        pub fn temp_storage_bytes(&self, n: u32) -> u64 {
+            self.built.layout(n).0.bytes()
+        }
+    };
+}
+
 /// The temp regions of a call: tile state (2 words a tile), the tile
 /// counter, the tiles' head counts, and spare words for the bindings a
 /// scan does not use.
@@ -193,26 +221,7 @@ impl ReduceByKey {
         })
     }
 
-    /// The key type.
-    pub fn key_dtype(&self) -> Dtype {
-        self.built.key
-    }
-
-    /// The value type.
-    pub fn value_dtype(&self) -> Dtype {
-        self.built.value
-    }
-
-    /// The operator.
-    pub fn operator(&self) -> &ScanOperator {
-        &self.operator
-    }
-
-    /// Temp bytes a call on `n` elements needs (12 per 2048 elements plus
-    /// alignment padding).
-    pub fn temp_storage_bytes(&self, n: u32) -> u64 {
-        self.built.layout(n).0.bytes()
-    }
+    by_key_methods!();
 
     /// Records the reduction by key of the `n` pairs at `keys_in` and
     /// `values_in`: each run's first key into `unique_out`, its reduction
@@ -362,26 +371,7 @@ impl ScanByKey {
         self.kind
     }
 
-    /// The key type.
-    pub fn key_dtype(&self) -> Dtype {
-        self.built.key
-    }
-
-    /// The value type.
-    pub fn value_dtype(&self) -> Dtype {
-        self.built.value
-    }
-
-    /// The operator.
-    pub fn operator(&self) -> &ScanOperator {
-        &self.operator
-    }
-
-    /// Temp bytes a call on `n` elements needs (12 per 2048 elements plus
-    /// alignment padding).
-    pub fn temp_storage_bytes(&self, n: u32) -> u64 {
-        self.built.layout(n).0.bytes()
-    }
+    by_key_methods!();
 
     /// Records the scan by key of the `n` values at `values` (runs by the
     /// `n` keys at `keys`) into the `n` elements at `output`, with scratch

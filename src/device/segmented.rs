@@ -77,6 +77,52 @@ impl Built {
             ))
         })
     }
+
+    /// Records `fixed` (a fixed-size entry point) over `num_segments`
+    /// segments of the checked `input` into `output` (nothing for no
+    /// segments).
+    fn record_fixed(
+        &self,
+        queue: Queue<'_>,
+        fixed: &Pipeline,
+        input: Range<'_>,
+        output: Range<'_>,
+        num_segments: u32,
+    ) -> Result<(), Error> {
+        if num_segments == 0 {
+            return Ok(());
+        }
+        // The segment count is the end offsets' length: the input's first
+        // words stand in for them (never read).
+        let bindings = vec![
+            input,
+            output,
+            input.sub(0, 4),
+            input.sub(0, 4 * u64::from(num_segments)),
+        ];
+        let ctx = &self.ctx;
+        record(
+            ctx,
+            queue,
+            &[Op::Dispatch(fixed, bindings, ctx.grid(num_segments))],
+        )
+    }
+}
+
+/// The methods [`SegmentedReduce`] and [`SegmentedScan`] share: their
+/// element type and operator (from their `built` and `operator` fields).
+macro_rules! segmented_methods {
+    () => {
+        /// The element type.
+        pub fn dtype(&self) -> Dtype {
+            self.built.dtype
+        }
+
+        /// The operator.
+        pub fn operator(&self) -> &ScanOperator {
+            &self.operator
+        }
+    };
 }
 
 /// A device-wide segmented reduction: the reduction of each segment of an
@@ -138,15 +184,7 @@ impl SegmentedReduce {
         })
     }
 
-    /// The element type.
-    pub fn dtype(&self) -> Dtype {
-        self.built.dtype
-    }
-
-    /// The operator.
-    pub fn operator(&self) -> &ScanOperator {
-        &self.operator
-    }
+    segmented_methods!();
 
     /// Records the reduction of each of `num_segments` segments of the `n`
     /// elements at `input` (segment `s` is `[begin_offsets[s],
@@ -212,22 +250,8 @@ impl SegmentedReduce {
         let output = ctx
             .limits
             .check(REDUCE, "output", output, 4 * u64::from(num_segments))?;
-        if num_segments == 0 {
-            return Ok(());
-        }
-        // The segment count is the end offsets' length: the input's first
-        // words stand in for them (never read).
-        let bindings = vec![
-            input,
-            output,
-            input.sub(0, 4),
-            input.sub(0, 4 * u64::from(num_segments)),
-        ];
-        record(
-            ctx,
-            queue.into(),
-            &[Op::Dispatch(&self.fixed, bindings, ctx.grid(num_segments))],
-        )
+        self.built
+            .record_fixed(queue.into(), &self.fixed, input, output, num_segments)
     }
 }
 
@@ -288,15 +312,7 @@ impl SegmentedScan {
         self.kind
     }
 
-    /// The element type.
-    pub fn dtype(&self) -> Dtype {
-        self.built.dtype
-    }
-
-    /// The operator.
-    pub fn operator(&self) -> &ScanOperator {
-        &self.operator
-    }
+    segmented_methods!();
 
     /// The checked input and output of `n` elements: the same range (in
     /// place) or ranges that do not overlap.
@@ -367,22 +383,7 @@ impl SegmentedScan {
     ) -> Result<(), Error> {
         let n = Built::fixed_count(SCAN, num_segments, segment_size)?;
         let (input, output) = self.data(input, output, n)?;
-        if num_segments == 0 {
-            return Ok(());
-        }
-        let ctx = &self.built.ctx;
-        // The segment count is the end offsets' length: the input's first
-        // words stand in for them (never read).
-        let bindings = vec![
-            input,
-            output,
-            input.sub(0, 4),
-            input.sub(0, 4 * u64::from(num_segments)),
-        ];
-        record(
-            ctx,
-            queue.into(),
-            &[Op::Dispatch(&self.fixed, bindings, ctx.grid(num_segments))],
-        )
+        self.built
+            .record_fixed(queue.into(), &self.fixed, input, output, num_segments)
     }
 }

@@ -17,12 +17,16 @@
 use crate::error::Error;
 
 /// Every shader file and its text, by file name.
-pub const FILES: [(&str, &str); 26] = [
+pub const FILES: [(&str, &str); 28] = [
     (
         "adjacent_difference.wgsl",
         include_str!("shaders/adjacent_difference.wgsl"),
     ),
     ("arg_reduce.wgsl", include_str!("shaders/arg_reduce.wgsl")),
+    (
+        "blocked_items.wgsl",
+        include_str!("shaders/blocked_items.wgsl"),
+    ),
     ("compact.wgsl", include_str!("shaders/compact.wgsl")),
     (
         "contact_sort.wgsl",
@@ -34,6 +38,10 @@ pub const FILES: [(&str, &str); 26] = [
     (
         "look_back_words.wgsl",
         include_str!("shaders/look_back_words.wgsl"),
+    ),
+    (
+        "look_back_words_scan.wgsl",
+        include_str!("shaders/look_back_words_scan.wgsl"),
     ),
     ("radix_key64.wgsl", include_str!("shaders/radix_key64.wgsl")),
     (
@@ -130,7 +138,11 @@ mod tests {
     fn sources_append_what_their_headers_name() {
         assert_eq!(
             appended(file("scan.wgsl").unwrap()),
-            ["look_back.wgsl", "look_back_words.wgsl"]
+            [
+                "look_back.wgsl",
+                "look_back_words.wgsl",
+                "look_back_words_scan.wgsl"
+            ]
         );
         assert_eq!(
             appended(file("segmented_sort.wgsl").unwrap()),

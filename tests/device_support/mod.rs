@@ -256,3 +256,19 @@ pub fn bins_of_three(keys: &[u32]) -> Vec<u32> {
     }
     bins
 }
+
+/// `x -> a x + b mod 2^16` packed as `a << 16 | b`, composed: f, then g
+/// (associative, not commutative, identity `1 << 16`): the WGSL operator
+/// `affine`, and [`affine_then`] its CPU twin.
+pub const AFFINE: &str = "fn affine(f: u32, g: u32) -> u32 {
+    let a = (f >> 16u) * (g >> 16u);
+    let b = (f & 0xffffu) * (g >> 16u) + (g & 0xffffu);
+    return ((a & 0xffffu) << 16u) | (b & 0xffffu);
+}";
+
+/// [`AFFINE`] on the CPU.
+pub fn affine_then(f: u32, g: u32) -> u32 {
+    let a = (f >> 16).wrapping_mul(g >> 16);
+    let b = (f & 0xffff).wrapping_mul(g >> 16).wrapping_add(g & 0xffff);
+    ((a & 0xffff) << 16) | (b & 0xffff)
+}

@@ -64,7 +64,8 @@
 // Cost per element: 1 read of each key (2 for the reduction) and value,
 //   1 write (the scan; the reduction writes 2 per run); log2(BLOCK)
 //   barriers a tile; a uniform load per look-back round.
-// Append: look_back.wgsl (look_back and its protocol).
+// Append: look_back.wgsl (look_back and its protocol), look_back_words.wgsl
+// (publications in two words).
 #import wavekit::subgroup as sg
 #import wavekit::block as blk
 
@@ -253,15 +254,7 @@ fn lb_identity() -> u32 {
     return bitcast<u32>(scan_identity());
 }
 
-// Publications: as look_back_words.wgsl, with the head rule.
-const STATE_AGGREGATE = 0x40000000u;
-const STATE_PREFIX = 0x80000000u;
-const STATE_MASK = 0xc0000000u;
-
-fn store_publication(tile: u32, state: u32, value: u32) {
-    atomicStore(&tile_state[2u * tile], (state << 30u) | (value & 0xffffu));
-    atomicStore(&tile_state[2u * tile + 1u], (state << 30u) | (value >> 16u));
-}
+// Publications: look_back_words.wgsl's, with the head rule.
 
 /// Thread 0's publication for its own tile: a tile with a head publishes
 /// its own value as LB_PREFIX, whatever the look-back asks.
@@ -273,33 +266,11 @@ fn lb_publish(tile: u32, state: u32, value: u32) {
     }
 }
 
-/// A publication from its two words: LB_PENDING unless both carry the same
-/// state.
-fn joined(low: u32, high: u32) -> Publication {
-    let state = low & STATE_MASK;
-    if state != (high & STATE_MASK) {
-        return Publication(LB_PENDING, 0u);
-    }
-    return Publication(state >> 30u, (low & 0xffffu) | ((high & 0xffffu) << 16u));
-}
-
-fn lb_read(p: u32) -> Publication {
-    let low = atomicOr(&tile_state[2u * p], 0u);
-    let high = atomicOr(&tile_state[2u * p + 1u], 0u);
-    return joined(low, high);
-}
-
 /// Installs the pair `lb_tile_aggregate` just combined for tile p: as
 /// LB_PREFIX where it holds a head (tile 0 always does).
 fn lb_install(p: u32, aggregate: u32) -> Publication {
     let state = select(STATE_AGGREGATE, STATE_PREFIX, pair_flag != 0u);
-    let low = atomicMax(&tile_state[2u * p], state | (aggregate & 0xffffu));
-    let high = atomicMax(&tile_state[2u * p + 1u], state | (aggregate >> 16u));
-    let was = joined(low, high);
-    if was.state == LB_PREFIX {
-        return was;
-    }
-    return Publication(state >> 30u, aggregate);
+    return install_publication(p, state, aggregate);
 }
 
 /// The tile's number from tile_counter, in every thread.

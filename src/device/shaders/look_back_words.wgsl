@@ -1,7 +1,10 @@
-// A look-back publication of a 32-bit value in two words (look_back.wgsl's
-// `lb_publish`, `lb_read` and `lb_install` for scan.wgsl and scan_op.wgsl, which append
-// this file after look_back.wgsl and bind `tile_state`, 2 atomic words per
-// tile, zeroed before the pass).
+// A look-back publication of a 32-bit value in two words: what
+// look_back.wgsl's `lb_publish`, `lb_read` and `lb_install` are built from
+// (`store_publication`, `lb_read`, `install_publication`) for scan.wgsl and
+// scan_op.wgsl (with look_back_words_scan.wgsl's `lb_publish` and
+// `lb_install`) and by_key.wgsl (with its own, for the head rule), which
+// append this file after look_back.wgsl and bind `tile_state`, 2 atomic
+// words per tile, zeroed before the pass.
 //
 // WGSL has no 64-bit atomics, so a 32-bit value and its 2-bit state do not
 // fit one word: each publication is two words, `state << 30 | 16 bits`,
@@ -19,7 +22,8 @@ const STATE_AGGREGATE = 0x40000000u;
 const STATE_PREFIX = 0x80000000u;
 const STATE_MASK = 0xc0000000u;
 
-fn lb_publish(tile: u32, state: u32, value: u32) {
+/// Publishes `value` in `state` (an LB_ state) for `tile`.
+fn store_publication(tile: u32, state: u32, value: u32) {
     atomicStore(&tile_state[2u * tile], (state << 30u) | (value & 0xffffu));
     atomicStore(&tile_state[2u * tile + 1u], (state << 30u) | (value >> 16u));
 }
@@ -40,8 +44,9 @@ fn lb_read(p: u32) -> Publication {
     return joined(low, high);
 }
 
-fn lb_install(p: u32, aggregate: u32) -> Publication {
-    let state = select(STATE_AGGREGATE, STATE_PREFIX, p == 0u);
+/// Installs `aggregate` for tile p in `state` (STATE_AGGREGATE or
+/// STATE_PREFIX) unless a prefix is there: the publication it holds then.
+fn install_publication(p: u32, state: u32, aggregate: u32) -> Publication {
     let low = atomicMax(&tile_state[2u * p], state | (aggregate & 0xffffu));
     let high = atomicMax(&tile_state[2u * p + 1u], state | (aggregate >> 16u));
     let was = joined(low, high);

@@ -44,7 +44,8 @@
 //   zeroed workgroup memory on the native back ends); a fallback adds one
 //   read of the stalled tile and 4 barriers.
 // Append: look_back.wgsl (look_back and its protocol), look_back_words.wgsl
-// (publications in two words).
+// (publications in two words), look_back_words_scan.wgsl (lb_publish,
+// lb_install).
 #import wavekit::subgroup as sg
 #import wavekit::block as blk
 

@@ -40,7 +40,9 @@
 //   barrier each), and a uniform load per look-back round. scan_tile_sums
 //   reads and writes each tile sum once.
 // Append: look_back.wgsl (look_back and its protocol), look_back_words.wgsl
-// (publications in two words).
+// (publications in two words), look_back_words_scan.wgsl (lb_publish,
+// lb_install), blocked_items.wgsl (load_items_from, fold, tile_aggregate,
+// store_scanned).
 #import wavekit::subgroup as sg
 #import wavekit::block as blk
 
@@ -74,34 +76,7 @@ fn tile_count() -> u32 {
 
 /// Thread `t`'s ITEMS elements of tile `tile` (the identity past n).
 fn load_items(tile: u32, t: u32) -> array<T, ITEMS> {
-    let n = arrayLength(&input);
-    let first = tile * TILE + t * ITEMS;
-    var items: array<T, ITEMS>;
-    for (var k = 0u; k < ITEMS; k++) {
-        items[k] = scan_identity();
-        if first + k < n {
-            items[k] = input[first + k];
-        }
-    }
-    return items;
-}
-
-fn fold(items: array<T, ITEMS>) -> T {
-    var acc = items[0];
-    for (var k = 1u; k < ITEMS; k++) {
-        acc = scan_op(acc, items[k]);
-    }
-    return acc;
-}
-
-/// Tile `tile`'s combination of thread `t`'s `items`, in every thread: the
-/// one function that the owner and a fallback use, so both get its bits.
-fn tile_aggregate(items: array<T, ITEMS>, t: u32) -> T {
-    let total = blk::inclusive_scan<T, BLOCK, scan_op>(fold(items));
-    if t == BLOCK - 1u {
-        tile_total = total;
-    }
-    return workgroupUniformLoad(&tile_total);
+    return load_items_from(tile * TILE + t * ITEMS, arrayLength(&input));
 }
 
 fn lb_tile_aggregate(p: u32, t: u32) -> u32 {
@@ -120,16 +95,7 @@ fn lb_identity() -> u32 {
 /// combination of every element before the tile.
 fn store_items(tile: u32, t: u32, items: array<T, ITEMS>, prefix: T) {
     let before = blk::exclusive_scan<T, BLOCK, scan_op>(fold(items), scan_identity());
-    var running = scan_op(prefix, before);
-    let n = arrayLength(&output);
-    let first = tile * TILE + t * ITEMS;
-    for (var k = 0u; k < ITEMS; k++) {
-        let exclusive = running;
-        running = scan_op(running, items[k]);
-        if first + k < n {
-            output[first + k] = select(exclusive, running, INCLUSIVE);
-        }
-    }
+    store_scanned(tile * TILE + t * ITEMS, arrayLength(&output), items, scan_op(prefix, before));
 }
 
 @compute @workgroup_size(BLOCK)

@@ -33,6 +33,8 @@
 //   identity to each segment's output.
 // Cost per element: 1 read (1 write for the scan); per tile one block scan
 //   (two for the scan) and a uniform load.
+// Append: blocked_items.wgsl (load_items_from, fold, tile_aggregate,
+// store_scanned).
 #import wavekit::subgroup as sg
 #import wavekit::block as blk
 
@@ -72,37 +74,12 @@ fn segment(s: u32, t: u32, fixed: bool) -> vec2<u32> {
     return workgroupUniformLoad(&shared_range);
 }
 
-/// Thread `t`'s ITEMS elements from `first` (the identity at `end` and
-/// past it).
-fn load_items(first: u32, end: u32) -> array<T, ITEMS> {
-    var items: array<T, ITEMS>;
-    for (var k = 0u; k < ITEMS; k++) {
-        items[k] = scan_identity();
-        if first + k < end {
-            items[k] = input[first + k];
-        }
-    }
-    return items;
-}
-
-fn fold(items: array<T, ITEMS>) -> T {
-    var acc = items[0];
-    for (var k = 1u; k < ITEMS; k++) {
-        acc = scan_op(acc, items[k]);
-    }
-    return acc;
-}
-
 /// Segment `s`'s reduction into output[s].
 fn reduce_segment(s: u32, t: u32, fixed: bool) {
     let range = segment(s, t, fixed);
     var acc = scan_identity();
     for (var base = range.x; base < range.y; base += TILE) {
-        let total = blk::inclusive_scan<T, BLOCK, scan_op>(fold(load_items(base + t * ITEMS, range.y)));
-        if t == BLOCK - 1u {
-            tile_total = total;
-        }
-        acc = scan_op(acc, workgroupUniformLoad(&tile_total));
+        acc = scan_op(acc, tile_aggregate(load_items_from(base + t * ITEMS, range.y), t));
     }
     if t == 0u {
         output[s] = acc;
@@ -115,17 +92,10 @@ fn scan_segment(s: u32, t: u32, fixed: bool) {
     var carry = scan_identity();
     for (var base = range.x; base < range.y; base += TILE) {
         let first = base + t * ITEMS;
-        let items = load_items(first, range.y);
+        let items = load_items_from(first, range.y);
         let mine = fold(items);
         let before = blk::exclusive_scan<T, BLOCK, scan_op>(mine, scan_identity());
-        var running = scan_op(carry, before);
-        for (var k = 0u; k < ITEMS; k++) {
-            let exclusive = running;
-            running = scan_op(running, items[k]);
-            if first + k < range.y {
-                output[first + k] = select(exclusive, running, INCLUSIVE);
-            }
-        }
+        store_scanned(first, range.y, items, scan_op(carry, before));
         if t == BLOCK - 1u {
             tile_total = scan_op(before, mine);
         }
