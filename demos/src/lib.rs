@@ -14,8 +14,8 @@
 //! | [`contact_sort`] | many ≤ 32-element key/value sorts | `bitonic_sort_kv_tiled` |
 //! | [`breadth`] | `merge_sort`, `histogram_range`, `top_k`: `wavekit::device`'s `MergeSort`, `Histogram::range`, `TopK` | the library's (issue 35, third batch) |
 
-pub mod by_key;
 pub mod breadth;
+pub mod by_key;
 pub mod compact;
 pub mod contact_sort;
 pub mod harness;
@@ -83,4 +83,13 @@ pub fn unknown_variant(demo: &dyn Demo, variant: &str) -> Error {
         demo.name(),
         demo.variants().join(", ")
     ))
+}
+
+/// Fails with [`unknown_variant`] unless `variant` is one of `demo`'s.
+pub fn known_variant(demo: &dyn Demo, variant: &str) -> Result<(), Error> {
+    if demo.variants().contains(&variant) {
+        Ok(())
+    } else {
+        Err(unknown_variant(demo, variant))
+    }
 }
