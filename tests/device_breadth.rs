@@ -774,21 +774,6 @@ fn breadth_on_emulated_subgroups() {
     }
 }
 
-/// Checks that `result` is an error whose message holds every one of
-/// `needles`.
-fn assert_refused<T>(result: Result<T, wavekit::Error>, needles: &[&str]) {
-    let Err(error) = result else {
-        panic!("accepted; should say {needles:?}")
-    };
-    let message = error.to_string();
-    for needle in needles {
-        assert!(
-            message.contains(needle),
-            "{message:?} should say {needle:?}"
-        );
-    }
-}
-
 #[test]
 fn malformed_maps_are_errors_at_their_line() {
     let (device, _queue) = open();

@@ -15,8 +15,8 @@ mod device_support;
 use std::sync::Arc;
 
 use device_support::{
-    GUARD, assert_same, bins_of_three, histogram_of_thirds, random, run_length_reference,
-    runs_input,
+    GUARD, assert_same, bins_of_three, histogram_of_thirds, random, rgba_levels,
+    run_length_reference, runs_input,
 };
 use wavekit::Dtype;
 use wavekit::device::{
@@ -1650,29 +1650,7 @@ fn range_and_multi_channel_histograms_on_a_stream() {
     let stream = ctx.new_stream().expect("a stream");
     let levels: Vec<u32> = vec![5, 17, 17, 40, 100, 333, 590];
     let range = wavekit::device::Histogram::range(&ctx, Dtype::U32, 6).expect("builds");
-    let rgba = [
-        (
-            60,
-            EvenLevels::U32 {
-                lower: 0,
-                upper: 600,
-            },
-        ),
-        (
-            7,
-            EvenLevels::U32 {
-                lower: 100,
-                upper: 500,
-            },
-        ),
-        (
-            256,
-            EvenLevels::U32 {
-                lower: 50,
-                upper: 590,
-            },
-        ),
-    ];
+    let rgba = rgba_levels();
     let rgb = MultiHistogram::even(&ctx, 4, &rgba).expect("builds");
     for (i, &n) in SIZES.iter().enumerate() {
         let samples = random(n, 600, 300 + i as u64);

@@ -28,7 +28,7 @@ use wavekit::device::{
 };
 use wavekit_native::amdgpu::{Amdgpu, Arch};
 use wavekit_native::driver::Driver;
-use wavekit_native::hip::{Hip, HipMemory};
+use wavekit_native::hip::{Hip, HipMemory, HipStream};
 use wavekit_native::tools;
 
 /// Elements of each call: several tiles of every algorithm.
@@ -100,6 +100,37 @@ fn memory(hip: &Hip, bytes: u64) -> HipMemory {
         .expect("the stub allocates")
 }
 
+/// A stream, the `N` random keys of `seed` uploaded, and an output of
+/// `output_words` words a key, values and values out of one word a key.
+fn inputs(hip: &Hip, seed: u64, output_words: u64) -> (HipStream, HipMemory, [HipMemory; 3]) {
+    let stream = hip.create_stream().expect("a stream");
+    let keys = random(N, 0, seed);
+    let mut upload = memory(hip, 4 * N as u64);
+    hip.copy_to_device(&mut upload, bytemuck_words(&keys))
+        .expect("copies");
+    let buffers = [
+        memory(hip, 4 * output_words * N as u64),
+        memory(hip, 4 * N as u64),
+        memory(hip, 4 * N as u64),
+    ];
+    (stream, upload, buffers)
+}
+
+/// Checks that `what`'s call launched past the `before` launches counted
+/// before it, with every argument in memory.
+fn reached(stub: &Stub, target: Amdgpu, what: &str, before: i32) {
+    assert!(
+        stub.count("stub_launches") > before,
+        "{what} on {}: no launch reached the runtime",
+        target.arch.name()
+    );
+    assert_eq!(
+        stub.count("stub_bad_args"),
+        0,
+        "{what}: arguments outside memory"
+    );
+}
+
 /// One algorithm's call, given a way to allocate its temp storage.
 type Call<'a> = dyn FnMut(&mut dyn FnMut(u64) -> HipMemory) + 'a;
 
@@ -107,33 +138,14 @@ type Call<'a> = dyn FnMut(&mut dyn FnMut(u64) -> HipMemory) + 'a;
 /// runtime with in-bounds arguments; returns the calls recorded.
 fn record_every_algorithm(stub: &Stub, hip: &Hip, target: Amdgpu) -> usize {
     let device = (hip, target);
-    let stream = hip.create_stream().expect("a stream");
+    let (stream, upload, [output, values, values_out]) = inputs(hip, 3, 8);
     let n = N as u32;
-    let keys = random(N, 0, 3);
-    let mut upload = memory(hip, 4 * N as u64);
-    hip.copy_to_device(&mut upload, bytemuck_words(&keys))
-        .expect("copies");
-    let (output, values, values_out) = (
-        memory(hip, 8 * N as u64),
-        memory(hip, 4 * N as u64),
-        memory(hip, 4 * N as u64),
-    );
     let (count, flags) = (memory(hip, 64), memory(hip, N as u64));
     let mut calls = 0;
     let mut recorded = |what: &str, call: &mut Call<'_>| {
         let before = (stub.count("stub_launches"), stub.count("stub_memsets"));
         call(&mut |bytes| memory(hip, bytes));
-        let after = (stub.count("stub_launches"), stub.count("stub_memsets"));
-        assert!(
-            after.0 > before.0,
-            "{what} on {}: no launch reached the runtime",
-            target.arch.name()
-        );
-        assert_eq!(
-            stub.count("stub_bad_args"),
-            0,
-            "{what}: arguments outside memory"
-        );
+        reached(stub, target, what, before.0);
         calls += 1;
     };
 
@@ -572,31 +584,13 @@ fn every_algorithm_builds_and_records_for_hip() {
 fn record_third_batch(stub: &Stub, hip: &Hip, target: Amdgpu) -> usize {
     use wavekit::device::{Merge, MergeSort, MultiHistogram, TopK, TopKOrder};
     let device = (hip, target);
-    let stream = hip.create_stream().expect("a stream");
+    let (stream, upload, [output, values, values_out]) = inputs(hip, 5, 4);
     let n = N as u32;
-    let keys = random(N, 0, 5);
-    let mut upload = memory(hip, 4 * N as u64);
-    hip.copy_to_device(&mut upload, bytemuck_words(&keys))
-        .expect("copies");
-    let (output, values, values_out) = (
-        memory(hip, 4 * N as u64),
-        memory(hip, 4 * N as u64),
-        memory(hip, 4 * N as u64),
-    );
     let mut calls = 0;
     let mut recorded = |what: &str, call: &mut dyn FnMut()| {
         let before = stub.count("stub_launches");
         call();
-        assert!(
-            stub.count("stub_launches") > before,
-            "{what} on {}: no launch reached the runtime",
-            target.arch.name()
-        );
-        assert_eq!(
-            stub.count("stub_bad_args"),
-            0,
-            "{what}: arguments outside memory"
-        );
+        reached(stub, target, what, before);
         calls += 1;
     };
     recorded("Histogram::range", &mut || {

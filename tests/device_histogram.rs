@@ -33,27 +33,6 @@ fn reference(input: &[u32], bins: u32, bin: impl Fn(u32) -> Option<u32>) -> Vec<
     counts
 }
 
-/// The CPU's even bin of `levels` (the library's documented formulas).
-fn even_bin(levels: EvenLevels, bins: u32, x: u32) -> Option<u32> {
-    match levels {
-        EvenLevels::F32 { lower, upper } => {
-            let x = f32::from_bits(x);
-            let scale = bins as f32 / (upper - lower);
-            (x >= lower && x < upper).then(|| (((x - lower) * scale) as u32).min(bins - 1))
-        }
-        EvenLevels::U32 { lower, upper } => (lower..upper)
-            .contains(&x)
-            .then(|| (u64::from(x - lower) * u64::from(bins) / u64::from(upper - lower)) as u32),
-        EvenLevels::I32 { lower, upper } => {
-            let x = x as i32;
-            (lower..upper).contains(&x).then(|| {
-                let d = i64::from(x) - i64::from(lower);
-                (d * i64::from(bins) / (i64::from(upper) - i64::from(lower))) as u32
-            })
-        }
-    }
-}
-
 fn check(
     device: &wgpu::Device,
     queue: &wgpu::Queue,

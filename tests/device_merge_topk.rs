@@ -85,27 +85,6 @@ fn range_bin(dtype: Dtype, levels: &[u32], x: u32) -> Option<u32> {
     Some(at_most as u32)
 }
 
-/// The CPU's even bin of `levels` (the library's documented formulas).
-fn even_bin(levels: EvenLevels, bins: u32, x: u32) -> Option<u32> {
-    match levels {
-        EvenLevels::F32 { lower, upper } => {
-            let x = f32::from_bits(x);
-            let scale = bins as f32 / (upper - lower);
-            (x >= lower && x < upper).then(|| (((x - lower) * scale) as u32).min(bins - 1))
-        }
-        EvenLevels::U32 { lower, upper } => (lower..upper)
-            .contains(&x)
-            .then(|| (u64::from(x - lower) * u64::from(bins) / u64::from(upper - lower)) as u32),
-        EvenLevels::I32 { lower, upper } => {
-            let x = x as i32;
-            (lower..upper).contains(&x).then(|| {
-                let d = i64::from(x) - i64::from(lower);
-                (d * i64::from(bins) / (i64::from(upper) - i64::from(lower))) as u32
-            })
-        }
-    }
-}
-
 /// The CPU's histograms of `channels`-sample pixels, channel `c` (of
 /// `bins.len()` counted) by `bin(c, x)`, one after another.
 fn multi_reference(
@@ -272,34 +251,6 @@ fn check_multi_even(
         "MultiHistogram::even {dtype} {channels} channels, bins {bins:?}, {pixels} pixels, skewed {skewed}"
     );
     call.check(device, queue, encoder, &want, &what);
-}
-
-/// RGBA pixels of u32 with RGB counted, each channel its own bins (one
-/// width dividing its range, two not).
-fn rgba_levels() -> [(u32, EvenLevels); 3] {
-    [
-        (
-            60,
-            EvenLevels::U32 {
-                lower: 0,
-                upper: 600,
-            },
-        ),
-        (
-            7,
-            EvenLevels::U32 {
-                lower: 100,
-                upper: 500,
-            },
-        ),
-        (
-            256,
-            EvenLevels::U32 {
-                lower: 50,
-                upper: 590,
-            },
-        ),
-    ]
 }
 
 /// Two channels of f32 and of i32, both counted.
@@ -831,21 +782,6 @@ fn merge_topk_on_emulated_subgroups() {
     histogram_cases(&device, &queue, true);
     merge_sort_cases(&device, &queue, true);
     top_k_cases(&device, &queue, true);
-}
-
-/// Checks that `result` is an error whose message holds every one of
-/// `needles`.
-fn assert_refused<T>(result: Result<T, wavekit::Error>, needles: &[&str]) {
-    let Err(error) = result else {
-        panic!("accepted; should say {needles:?}")
-    };
-    let message = error.to_string();
-    for needle in needles {
-        assert!(
-            message.contains(needle),
-            "{message:?} should say {needle:?}"
-        );
-    }
 }
 
 #[test]

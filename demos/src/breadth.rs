@@ -24,7 +24,7 @@ use wavekit::device::{KeyType, Queue, TopKOrder};
 use wavekit::runner::Step;
 
 use crate::harness::{Ctx, Report, bytes_of, check_equal, random_u32, rng, words_of};
-use crate::{Demo, Prepared, unknown_variant};
+use crate::{Demo, Prepared, known_variant};
 
 /// The device the library is built on: the context's, or the runner's own
 /// where the context asks for steps (these demos have none).
@@ -50,9 +50,7 @@ impl Demo for MergeSort {
         ctx: &'c Ctx<'c>,
         variant: &str,
     ) -> Result<Box<dyn Prepared + 'c>, Error> {
-        if !self.variants().contains(&variant) {
-            return Err(unknown_variant(self, variant));
-        }
+        known_variant(self, variant)?;
         let sort = wavekit::device::MergeSort::pairs(device(ctx), wavekit::Dtype::U32, None)?;
         Ok(Box::new(PreparedMergeSort { ctx, sort }))
     }
@@ -127,9 +125,7 @@ impl Demo for HistogramRange {
         ctx: &'c Ctx<'c>,
         variant: &str,
     ) -> Result<Box<dyn Prepared + 'c>, Error> {
-        if !self.variants().contains(&variant) {
-            return Err(unknown_variant(self, variant));
-        }
+        known_variant(self, variant)?;
         let histogram = wavekit::device::Histogram::range(device(ctx), wavekit::Dtype::U32, 256)?;
         Ok(Box::new(PreparedHistogramRange { ctx, histogram }))
     }
@@ -196,9 +192,7 @@ impl Demo for TopK {
         ctx: &'c Ctx<'c>,
         variant: &str,
     ) -> Result<Box<dyn Prepared + 'c>, Error> {
-        if !self.variants().contains(&variant) {
-            return Err(unknown_variant(self, variant));
-        }
+        known_variant(self, variant)?;
         let top = wavekit::device::TopK::new(device(ctx), KeyType::F32, TopKOrder::Largest, true)?;
         let k = if variant.ends_with("k64") { 64 } else { 1024 };
         Ok(Box::new(PreparedTopK {

@@ -15,7 +15,7 @@ use wavekit::device::Queue;
 use wavekit::runner::{Kernel, Step};
 
 use crate::harness::{Ctx, Report, bytes_of, check_equal, rng, words_of};
-use crate::{Demo, Prepared, unknown_variant};
+use crate::{Demo, Prepared, known_variant};
 
 static SHADER: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
     wavekit::device::shaders::source("histogram.wgsl").expect("a device shader")
@@ -46,9 +46,7 @@ impl Demo for Histogram {
         ctx: &'c Ctx<'c>,
         variant: &str,
     ) -> Result<Box<dyn Prepared + 'c>, Error> {
-        if !self.variants().contains(&variant) {
-            return Err(unknown_variant(self, variant));
-        }
+        known_variant(self, variant)?;
         let module = ctx.compose(&SHADER, "histogram.wgsl", &[])?;
         let [kernel] = ctx.kernels(&module, ["histogram"])?;
         // The library counts (so the benchmark measures it) unless asked

@@ -85,3 +85,12 @@ pub fn unknown_variant(demo: &dyn Demo, variant: &str) -> Error {
         demo.variants().join(", ")
     ))
 }
+
+/// Fails with [`unknown_variant`] unless `variant` is one of `demo`'s.
+pub fn known_variant(demo: &dyn Demo, variant: &str) -> Result<(), Error> {
+    if demo.variants().contains(&variant) {
+        Ok(())
+    } else {
+        Err(unknown_variant(demo, variant))
+    }
+}

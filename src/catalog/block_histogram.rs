@@ -5,7 +5,7 @@
 
 use super::{
     Arg, CheckArgs, Cost, Family, Formula, Namespace, Param, Placement, Primitive, Ret,
-    block_exchange::fits_shared_memory, radix_sort_shared_bytes,
+    block_radix_sort::fits_radix_sort,
 };
 use crate::target::{Lowering, Target};
 
@@ -43,15 +43,7 @@ fn check_histogram_sort(args: &CheckArgs<'_>, target: &Target) -> Result<(), Str
             target.subgroup_size
         ));
     }
-    fits_shared_memory(
-        &format!("a sort-based histogram over block_dim {b} with {items} items per thread"),
-        radix_sort_shared_bytes(
-            b,
-            items,
-            target.subgroup_size.min(),
-            target.subgroup_size.max(),
-        ),
-    )
+    fits_radix_sort("a sort-based histogram", b, items, target)
 }
 
 const ATOMIC: Primitive = Primitive {

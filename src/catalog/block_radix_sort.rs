@@ -47,8 +47,19 @@ fn check_radix_sort(args: &CheckArgs<'_>, target: &Target) -> Result<(), String>
             target.subgroup_size
         ));
     }
+    fits_radix_sort("a radix sort", b, items, target)
+}
+
+/// [`radix_sort_shared_bytes`] of `b` threads with `items` keys each on
+/// `target` within 16 KiB; else an error naming `what` and both numbers.
+pub(super) fn fits_radix_sort(
+    what: &str,
+    b: u32,
+    items: u32,
+    target: &Target,
+) -> Result<(), String> {
     fits_shared_memory(
-        &format!("a radix sort over block_dim {b} with {items} items per thread"),
+        &format!("{what} over block_dim {b} with {items} items per thread"),
         radix_sort_shared_bytes(
             b,
             items,

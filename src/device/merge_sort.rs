@@ -41,7 +41,7 @@ fn build(
     dtype: Dtype,
     pairs: bool,
     less_than: Option<&str>,
-) -> Result<(Context, Pipeline, Pipeline, Pipeline), Error> {
+) -> Result<(Context, [Pipeline; 3]), Error> {
     let element = user_fn::element(name, dtype, &[Dtype::U32, Dtype::I32, Dtype::F32])?;
     let ctx = Context::new(device)?;
     let mut shader = Shader::new("merge_sort.wgsl")?
@@ -53,8 +53,42 @@ fn build(
         shader = shader.function("less_than", text);
     }
     let module = ctx.compose(&shader)?;
-    let [chunk, pass, merge] = ctx.pipelines(&module, ["sort_chunk", "merge_pass", "merge"])?;
-    Ok((ctx, chunk, pass, merge))
+    let pipelines = ctx.pipelines(&module, ["sort_chunk", "merge_pass", "merge"])?;
+    Ok((ctx, pipelines))
+}
+
+/// The constructor and accessors [`MergeSort`] and [`Merge`] share: `new`
+/// (documented by the leading doc comment) builds `algorithm`'s
+/// `merge_sort.wgsl` and keeps the pipelines `pipelines` binds as the
+/// struct's `fields`, besides `ctx`, `dtype` and `pairs`.
+macro_rules! comparator_methods {
+    ($(#[$doc:meta])* $algorithm:ident, $pipelines:pat => $name:ident { $($field:ident),* }) => {
+        $(#[$doc])*
+        pub fn new<'d>(
+            device: impl Into<Device<'d>>,
+            dtype: Dtype,
+            pairs: bool,
+            less_than: Option<&str>,
+        ) -> Result<Self, Error> {
+            let (ctx, $pipelines) = build($algorithm, device.into(), dtype, pairs, less_than)?;
+            Ok($name {
+                ctx,
+                dtype,
+                pairs,
+                $($field),*
+            })
+        }
+
+        /// The key type.
+        pub fn dtype(&self) -> Dtype {
+            self.dtype
+        }
+
+        /// Whether values travel with the keys.
+        pub fn has_values(&self) -> bool {
+            self.pairs
+        }
+    };
 }
 
 /// Fails when two of `ranges` (named) share bytes, except where both are
@@ -130,25 +164,13 @@ pub struct MergeSort {
 const SORT: &str = "wavekit::device::MergeSort";
 
 impl MergeSort {
-    /// The sort of `dtype` keys (u32, i32 or f32), with u32 values when
-    /// `pairs`, by `less_than` (the text of `fn less_than(a: T, b: T) ->
-    /// bool`; `None`: ascending) on `device` (created with
-    /// [`Target::wgpu_features`](crate::Target::wgpu_features) on wgpu, or
-    /// without the subgroup features). Composes and compiles once.
-    pub fn new<'d>(
-        device: impl Into<Device<'d>>,
-        dtype: Dtype,
-        pairs: bool,
-        less_than: Option<&str>,
-    ) -> Result<Self, Error> {
-        let (ctx, chunk, pass, _) = build(SORT, device.into(), dtype, pairs, less_than)?;
-        Ok(MergeSort {
-            ctx,
-            dtype,
-            pairs,
-            chunk,
-            pass,
-        })
+    comparator_methods! {
+        /// The sort of `dtype` keys (u32, i32 or f32), with u32 values when
+        /// `pairs`, by `less_than` (the text of `fn less_than(a: T, b: T) ->
+        /// bool`; `None`: ascending) on `device` (created with
+        /// [`Target::wgpu_features`](crate::Target::wgpu_features) on wgpu, or
+        /// without the subgroup features). Composes and compiles once.
+        SORT, [chunk, pass, _] => MergeSort { chunk, pass }
     }
 
     /// Keys alone (CUB's `StableSortKeys`).
@@ -167,16 +189,6 @@ impl MergeSort {
         less_than: Option<&str>,
     ) -> Result<Self, Error> {
         MergeSort::new(device, dtype, true, less_than)
-    }
-
-    /// The key type.
-    pub fn dtype(&self) -> Dtype {
-        self.dtype
-    }
-
-    /// Whether values travel with the keys.
-    pub fn has_values(&self) -> bool {
-        self.pairs
     }
 
     /// The merge passes a call on `n` keys records.
@@ -315,31 +327,10 @@ pub struct Merge {
 const MERGE: &str = "wavekit::device::Merge";
 
 impl Merge {
-    /// The merge of `dtype` keys (u32, i32 or f32), with u32 values when
-    /// `pairs`, by `less_than` (as [`MergeSort::new`]'s) on `device`.
-    pub fn new<'d>(
-        device: impl Into<Device<'d>>,
-        dtype: Dtype,
-        pairs: bool,
-        less_than: Option<&str>,
-    ) -> Result<Self, Error> {
-        let (ctx, _, _, merge) = build(MERGE, device.into(), dtype, pairs, less_than)?;
-        Ok(Merge {
-            ctx,
-            dtype,
-            pairs,
-            merge,
-        })
-    }
-
-    /// The key type.
-    pub fn dtype(&self) -> Dtype {
-        self.dtype
-    }
-
-    /// Whether values travel with the keys.
-    pub fn has_values(&self) -> bool {
-        self.pairs
+    comparator_methods! {
+        /// The merge of `dtype` keys (u32, i32 or f32), with u32 values when
+        /// `pairs`, by `less_than` (as [`MergeSort::new`]'s) on `device`.
+        MERGE, [_, _, merge] => Merge { merge }
     }
 
     /// Records the merge of the `n_a` sorted keys at `a` and the `n_b` at

@@ -206,6 +206,21 @@ pub fn assert_same<T: PartialEq + std::fmt::Debug>(got: &[T], want: &[T], what: 
     }
 }
 
+/// Checks that `result` is an error whose message holds every one of
+/// `needles`.
+pub fn assert_refused<T>(result: Result<T, wavekit::Error>, needles: &[&str]) {
+    let Err(error) = result else {
+        panic!("accepted; should say {needles:?}")
+    };
+    let message = error.to_string();
+    for needle in needles {
+        assert!(
+            message.contains(needle),
+            "{message:?} should say {needle:?}"
+        );
+    }
+}
+
 /// `n` keys below 120 in runs (four of five follow `x / 60` of a random
 /// x, so equal neighbours are common): the run-length, selection and
 /// histogram tests' input.
@@ -246,6 +261,55 @@ pub fn histogram_of_thirds<'d>(
         },
     )
     .expect("builds")
+}
+
+/// The CPU's even bin of `levels` (the library's documented formulas).
+pub fn even_bin(levels: wavekit::device::EvenLevels, bins: u32, x: u32) -> Option<u32> {
+    match levels {
+        wavekit::device::EvenLevels::F32 { lower, upper } => {
+            let x = f32::from_bits(x);
+            let scale = bins as f32 / (upper - lower);
+            (x >= lower && x < upper).then(|| (((x - lower) * scale) as u32).min(bins - 1))
+        }
+        wavekit::device::EvenLevels::U32 { lower, upper } => (lower..upper)
+            .contains(&x)
+            .then(|| (u64::from(x - lower) * u64::from(bins) / u64::from(upper - lower)) as u32),
+        wavekit::device::EvenLevels::I32 { lower, upper } => {
+            let x = x as i32;
+            (lower..upper).contains(&x).then(|| {
+                let d = i64::from(x) - i64::from(lower);
+                (d * i64::from(bins) / (i64::from(upper) - i64::from(lower))) as u32
+            })
+        }
+    }
+}
+
+/// RGBA pixels of u32 with RGB counted, each channel its own bins (one
+/// width dividing its range, two not).
+pub fn rgba_levels() -> [(u32, wavekit::device::EvenLevels); 3] {
+    [
+        (
+            60,
+            wavekit::device::EvenLevels::U32 {
+                lower: 0,
+                upper: 600,
+            },
+        ),
+        (
+            7,
+            wavekit::device::EvenLevels::U32 {
+                lower: 100,
+                upper: 500,
+            },
+        ),
+        (
+            256,
+            wavekit::device::EvenLevels::U32 {
+                lower: 50,
+                upper: 590,
+            },
+        ),
+    ]
 }
 
 /// Counts of [`runs_input`] keys in 40 bins of 3 (`EvenLevels::U32 { 0, 120 }`).

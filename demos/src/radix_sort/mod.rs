@@ -56,7 +56,7 @@ use wavekit::runner::{Buffer, Gpu, Step};
 
 use crate::harness::{Ctx, Report, Timing, bytes_of, check_equal, random_u32, words_of};
 use crate::scan::ScanAlgorithm;
-use crate::{Demo, Prepared, unknown_variant};
+use crate::{Demo, Prepared, known_variant};
 use onesweep::OneSweep;
 use reduce_then_scan::ReduceThenScan;
 
@@ -130,9 +130,7 @@ impl Demo for RadixSort {
         ctx: &'c Ctx<'c>,
         variant: &str,
     ) -> Result<Box<dyn Prepared + 'c>, Error> {
-        if !self.variants().contains(&variant) {
-            return Err(unknown_variant(self, variant));
-        }
+        known_variant(self, variant)?;
         let pairs = variant.starts_with("pairs");
         let algorithm = if variant.ends_with("_onesweep") {
             RadixAlgorithm::OneSweep
