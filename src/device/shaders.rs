@@ -17,7 +17,7 @@
 use crate::error::Error;
 
 /// Every shader file and its text, by file name.
-pub const FILES: [(&str, &str); 28] = [
+pub const FILES: [(&str, &str); 29] = [
     (
         "adjacent_difference.wgsl",
         include_str!("shaders/adjacent_difference.wgsl"),
@@ -64,6 +64,10 @@ pub const FILES: [(&str, &str); 28] = [
         include_str!("shaders/segmented_sort.wgsl"),
     ),
     ("sort_merge.wgsl", include_str!("shaders/sort_merge.wgsl")),
+    (
+        "sort_scratch.wgsl",
+        include_str!("shaders/sort_scratch.wgsl"),
+    ),
     ("zero.wgsl", include_str!("shaders/zero.wgsl")),
     ("by_key.wgsl", include_str!("shaders/by_key.wgsl")),
     ("segmented.wgsl", include_str!("shaders/segmented.wgsl")),
@@ -146,7 +150,7 @@ mod tests {
         );
         assert_eq!(
             appended(file("segmented_sort.wgsl").unwrap()),
-            ["key_order.wgsl", "sort_merge.wgsl"]
+            ["key_order.wgsl", "sort_merge.wgsl", "sort_scratch.wgsl"]
         );
         assert!(appended(file("reduce.wgsl").unwrap()).is_empty());
         let compact = source("compact.wgsl").unwrap();

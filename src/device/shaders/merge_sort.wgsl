@@ -37,7 +37,8 @@
 //   values_out, 6 scratch (the sort's keys A, keys B, then with PAIRS
 //   values A, values B, n words each), 7 pass_info (p + 1 words, not read).
 //   Inputs are array<u32> (bits), compared through bitcast<T>.
-// Append: sort_merge.wgsl (inside_run, partner_run, merge_target).
+// Append: sort_merge.wgsl (inside_run, partner_run, merge_target), sort_scratch.wgsl
+// (run_key, run_value, store_run).
 
 alias T = u32;
 const PAIRS = true;
@@ -85,25 +86,6 @@ fn store_out(i: u32, key: u32, value: u32) {
     keys_out[i] = key;
     if PAIRS {
         values_out[i] = value;
-    }
-}
-
-/// Run A (0) or B (1) of the scratch: key i, value i.
-fn run_key(run: u32, i: u32) -> u32 {
-    return scratch[run * arrayLength(&keys_in) + i];
-}
-
-fn run_value(run: u32, i: u32) -> u32 {
-    if PAIRS {
-        return scratch[(2u + run) * arrayLength(&keys_in) + i];
-    }
-    return 0u;
-}
-
-fn store_run(run: u32, i: u32, key: u32, value: u32) {
-    scratch[run * arrayLength(&keys_in) + i] = key;
-    if PAIRS {
-        scratch[(2u + run) * arrayLength(&keys_in) + i] = value;
     }
 }
 

@@ -48,7 +48,7 @@
 //   with PAIRS values A, values B, n words each, then one flag per chunk),
 //   6 pass_info (p + 1 words, not read).
 // Append: key_order.wgsl (encode_key, decode_key), sort_merge.wgsl (less, merge_tiles,
-// inside_run, partner_run, merge_target).
+// inside_run, partner_run, merge_target), sort_scratch.wgsl (run_key, run_value, store_run).
 #import wavekit::subgroup as sg
 
 const KEY_ORDER = 0u;
@@ -129,25 +129,6 @@ fn store_out(i: u32, key: u32, value: u32) {
     keys_out[i] = decode_key(key);
     if PAIRS {
         values_out[i] = value;
-    }
-}
-
-/// Run A (0) or B (1) of the scratch: key i, value i.
-fn run_key(run: u32, i: u32) -> u32 {
-    return scratch[run * arrayLength(&keys_in) + i];
-}
-
-fn run_value(run: u32, i: u32) -> u32 {
-    if PAIRS {
-        return scratch[(2u + run) * arrayLength(&keys_in) + i];
-    }
-    return 0u;
-}
-
-fn store_run(run: u32, i: u32, key: u32, value: u32) {
-    scratch[run * arrayLength(&keys_in) + i] = key;
-    if PAIRS {
-        scratch[(2u + run) * arrayLength(&keys_in) + i] = value;
     }
 }
 

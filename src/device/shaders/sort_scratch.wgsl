@@ -1,0 +1,23 @@
+// The merge sorts' scratch runs (appended to merge_sort.wgsl and
+// segmented_sort.wgsl, which declare `scratch`, `keys_in` and `PAIRS`):
+// keys A, keys B, then with PAIRS values A, values B, n = the input's
+// length words each.
+
+/// Run A (0) or B (1) of the scratch: key i, value i.
+fn run_key(run: u32, i: u32) -> u32 {
+    return scratch[run * arrayLength(&keys_in) + i];
+}
+
+fn run_value(run: u32, i: u32) -> u32 {
+    if PAIRS {
+        return scratch[(2u + run) * arrayLength(&keys_in) + i];
+    }
+    return 0u;
+}
+
+fn store_run(run: u32, i: u32, key: u32, value: u32) {
+    scratch[run * arrayLength(&keys_in) + i] = key;
+    if PAIRS {
+        scratch[(2u + run) * arrayLength(&keys_in) + i] = value;
+    }
+}
