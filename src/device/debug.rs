@@ -155,8 +155,10 @@ pub fn parse_shader_params(text: &str) -> Result<Vec<(&'static str, String)>, St
         .collect()
 }
 
-/// The parameters [`with_shader_params`] gives on this thread.
-pub(crate) fn shader_params() -> Vec<(&'static str, String)> {
+/// The parameters [`with_shader_params`] gives on this thread: what every
+/// device shader composed here gets, and what a host that composes a
+/// device shader's text itself (the demos' own steps) applies the same way.
+pub fn shader_params() -> Vec<(&'static str, String)> {
     PARAMS.with(|cell| cell.borrow().clone())
 }
 

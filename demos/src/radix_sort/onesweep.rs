@@ -178,31 +178,20 @@ fn forced_shape() -> Result<Option<Shape>, Error> {
     Ok(Some(Shape { block, items }))
 }
 
-/// `WAVEKIT_SHADER_PARAMS` (`NAME=VALUE,...`, as the library's
-/// `wavekit::device::debug::with_shader_params` takes it) as edits of the
+/// The parameters `wavekit::device::debug::with_shader_params` gives on
+/// this thread (`WAVEKIT_SHADER_PARAMS`, `main.rs`) as edits of the
 /// shader's `const NAME = ...;` lines, so that the demo's own steps
 /// (`WAVEKIT_DEMOS_LIBRARY=0`, e.g. with a forced shape) measure the same
-/// variants as the library.
-fn shader_params() -> Result<Vec<(&'static str, String)>, Error> {
-    let Ok(text) = std::env::var("WAVEKIT_SHADER_PARAMS") else {
-        return Ok(Vec::new());
-    };
-    let params = wavekit::device::debug::parse_shader_params(&text)
-        .map_err(|e| Error::Usage(format!("WAVEKIT_SHADER_PARAMS: {e}")))?;
-    params
+/// variants as the library; as there, a name the shader does not declare
+/// is left to the shaders that do.
+fn shader_params() -> Vec<(&'static str, String)> {
+    let source: &'static str = SOURCE.as_str();
+    wavekit::device::debug::shader_params()
         .into_iter()
-        .map(|(name, value)| {
+        .filter_map(|(name, value)| {
             let head = format!("const {name} = ");
-            let line = SOURCE
-                .lines()
-                .find(|line| line.starts_with(&head))
-                .ok_or_else(|| {
-                    Error::Usage(format!(
-                        "WAVEKIT_SHADER_PARAMS: radix_onesweep.wgsl declares no `const {name}`"
-                    ))
-                })?;
-            let line: &'static str = Box::leak(line.to_string().into_boxed_str());
-            Ok((line, format!("{head}{value};")))
+            let line = source.lines().find(|line| line.starts_with(&head))?;
+            Some((line, format!("{head}{value};")))
         })
         .collect()
 }
@@ -251,7 +240,7 @@ impl OneSweep {
             cuda: ctx.gpu.target().backend == wavekit::Backend::Cuda,
         };
         let mut edits = config.edits();
-        edits.extend(shader_params()?);
+        edits.extend(shader_params());
         let compose = |pass: usize| {
             let pass_decl = format!("const PASS = {pass}u;");
             let mut all: Vec<(&str, &str)> = vec![("const PASS = 0u;", &pass_decl)];
