@@ -200,6 +200,15 @@ impl Instance {
         self.check_args().constant(name)
     }
 
+    /// `A` when it is the caller's workgroup counters (a block histogram's
+    /// `var<workgroup> A: array<atomic<u32>, bins>`), with their number;
+    /// `None` for an array of `T` (block loads and stores) or no array.
+    pub fn counter_array(&self) -> Option<(&str, u32)> {
+        let array = self.array.as_deref()?;
+        (self.primitive.family == crate::catalog::Family::BlockHistogram)
+            .then(|| (array, self.constant("bins")))
+    }
+
     /// The resolved template arguments as the catalog's contract checks
     /// read them.
     pub fn check_args(&self) -> CheckArgs<'_> {

@@ -191,11 +191,9 @@ impl Expansion {
         let mut seen = BTreeSet::new();
         for instance in &self.instances {
             // A histogram's counters: `bins` workgroup atomics.
-            if instance.primitive.family == crate::catalog::Family::BlockHistogram
-                && let Some(array) = &instance.array
-                && seen.insert(array.clone())
+            if let Some((array, bins)) = instance.counter_array()
+                && seen.insert(array.to_string())
             {
-                let bins = instance.constant("bins");
                 stubs.push_str(&format!(
                     "var<workgroup> {array}: array<atomic<u32>, {bins}>;\n"
                 ));

@@ -62,14 +62,13 @@ pub fn run(args: &ExpandArgs) -> Result<ExitCode, Error> {
                         .replace('T', t)
                         .replacen("fn", &format!("fn {f}"), 1)
                 }),
-            instance.array.as_ref().map(|a| {
-                if instance.primitive.family == catalog::Family::BlockHistogram {
-                    let bins = instance.constant("bins");
-                    format!("var<workgroup> {a}: array<atomic<u32>, {bins}>")
-                } else {
-                    format!("var<...> {a}: array<{t}, ...>")
-                }
-            }),
+            match instance.counter_array() {
+                Some((a, bins)) => Some(format!("var<workgroup> {a}: array<atomic<u32>, {bins}>")),
+                None => instance
+                    .array
+                    .as_ref()
+                    .map(|a| format!("var<...> {a}: array<{t}, ...>")),
+            },
         ];
         for need in needs.into_iter().flatten() {
             if !user_functions.contains(&need) {
