@@ -787,18 +787,18 @@ fn merge_topk_on_emulated_subgroups() {
 #[test]
 fn bad_histogram_builds_are_errors() {
     let (device, _queue) = open();
-    assert_refused(
-        MultiHistogram::range(&device, Dtype::U32, 5, &[4]),
-        &["5 channels with 1 counted", "1 to 4"],
-    );
-    assert_refused(
-        MultiHistogram::range(&device, Dtype::U32, 2, &[4, 4, 4]),
-        &["2 channels with 3 counted"],
-    );
-    assert_refused(
-        MultiHistogram::range(&device, Dtype::U32, 2, &[4, 0]),
-        &["bins [4, 0]"],
-    );
+    // (channels, bins of each counted channel, what the refusal says).
+    let range_builds: [(u32, &[u32], &[&str]); 3] = [
+        (5, &[4], &["5 channels with 1 counted", "1 to 4"]),
+        (2, &[4, 4, 4], &["2 channels with 3 counted"]),
+        (2, &[4, 0], &["bins [4, 0]"]),
+    ];
+    for (channels, bins, needles) in range_builds {
+        assert_refused(
+            MultiHistogram::range(&device, Dtype::U32, channels, bins),
+            needles,
+        );
+    }
     assert_refused(
         MultiHistogram::even(&device, 2, &[]),
         &["no channel counted"],
