@@ -474,18 +474,6 @@ fn by_key_with_stalled_tiles() {
     }
 }
 
-/// Checks that `result` is an error whose message holds every one of
-/// `needles`.
-fn assert_refused<T>(result: Result<T, wavekit::Error>, needles: &[&str]) {
-    let Err(error) = result else {
-        panic!("accepted; wanted an error with {needles:?}");
-    };
-    let message = error.to_string();
-    for needle in needles {
-        assert!(message.contains(needle), "{needle:?} not in: {message}");
-    }
-}
-
 #[test]
 fn bad_by_key_calls_are_errors() {
     let (device, _queue) = open();

@@ -787,18 +787,18 @@ fn merge_topk_on_emulated_subgroups() {
 #[test]
 fn bad_histogram_builds_are_errors() {
     let (device, _queue) = open();
-    assert_refused(
-        MultiHistogram::range(&device, Dtype::U32, 5, &[4]),
-        &["5 channels with 1 counted", "1 to 4"],
-    );
-    assert_refused(
-        MultiHistogram::range(&device, Dtype::U32, 2, &[4, 4, 4]),
-        &["2 channels with 3 counted"],
-    );
-    assert_refused(
-        MultiHistogram::range(&device, Dtype::U32, 2, &[4, 0]),
-        &["bins [4, 0]"],
-    );
+    // (channels, bins of each counted channel, what the refusal says).
+    let range_builds: [(u32, &[u32], &[&str]); 3] = [
+        (5, &[4], &["5 channels with 1 counted", "1 to 4"]),
+        (2, &[4, 4, 4], &["2 channels with 3 counted"]),
+        (2, &[4, 0], &["bins [4, 0]"]),
+    ];
+    for (channels, bins, needles) in range_builds {
+        assert_refused(
+            MultiHistogram::range(&device, Dtype::U32, channels, bins),
+            needles,
+        );
+    }
     assert_refused(
         MultiHistogram::even(&device, 2, &[]),
         &["no channel counted"],
@@ -839,37 +839,7 @@ fn bad_histogram_calls_are_errors() {
         range.record(&mut encoder, (&samples).into(), (&output).into(), 100),
         &["built by levels", "record_range", "11 levels"],
     );
-    assert_refused(
-        range.record_range(
-            &mut encoder,
-            (&samples).into(),
-            Slice::new(&levels, 0),
-            (&output).into(),
-            101,
-        ),
-        &["`samples`", "404 bytes", "400 bytes"],
-    );
     let short = zeroed(&device, 40);
-    assert_refused(
-        range.record_range(
-            &mut encoder,
-            (&samples).into(),
-            (&short).into(),
-            (&output).into(),
-            100,
-        ),
-        &["`levels`", "44 bytes"],
-    );
-    assert_refused(
-        range.record_range(
-            &mut encoder,
-            (&samples).into(),
-            (&output).into(),
-            (&output).into(),
-            100,
-        ),
-        &["`levels` and `histogram` are the same buffer"],
-    );
     let even = Histogram::even(
         &device,
         10,
@@ -879,16 +849,44 @@ fn bad_histogram_calls_are_errors() {
         },
     )
     .expect("builds");
-    assert_refused(
-        even.record_range(
-            &mut encoder,
-            (&samples).into(),
+    // (histogram, levels, histogram buffer, n, what the refusal says); the
+    // samples are always `samples`.
+    let range_calls: [(&Histogram, Slice, Slice, u32, &[&str]); 4] = [
+        (
+            &range,
+            Slice::new(&levels, 0),
+            (&output).into(),
+            101,
+            &["`samples`", "404 bytes", "400 bytes"],
+        ),
+        (
+            &range,
+            (&short).into(),
+            (&output).into(),
+            100,
+            &["`levels`", "44 bytes"],
+        ),
+        (
+            &range,
+            (&output).into(),
+            (&output).into(),
+            100,
+            &["`levels` and `histogram` are the same buffer"],
+        ),
+        (
+            &even,
             (&levels).into(),
             (&output).into(),
             100,
+            &["call record (no levels)"],
         ),
-        &["call record (no levels)"],
-    );
+    ];
+    for (histogram, levels, output, n, needles) in range_calls {
+        assert_refused(
+            histogram.record_range(&mut encoder, (&samples).into(), levels, output, n),
+            needles,
+        );
+    }
     let rgba = rgba_levels();
     let rgb = MultiHistogram::even(&device, 4, &rgba).expect("builds");
     assert_refused(
@@ -964,40 +962,34 @@ fn bad_merge_sort_calls_are_errors() {
         ),
         &["built for keys alone"],
     );
-    assert_refused(
-        sort.record_keys(
-            &mut encoder,
+    // (keys_in, keys_out, n, what the refusal says); temp is always `temp`.
+    let key_calls: [(Slice, Slice, u32, &[&str]); 4] = [
+        (
             (&a).into(),
             Slice::new(&a, align),
             1000,
-            (&temp).into(),
+            &["`keys_in`", "`keys_out`", "overlap", "in place"],
         ),
-        &["`keys_in`", "`keys_out`", "overlap", "in place"],
-    );
-    assert_refused(
-        sort.record_keys(&mut encoder, (&a).into(), (&b).into(), 1025, (&temp).into()),
-        &["`temp`", "do not fit"],
-    );
-    assert_refused(
-        sort.record_keys(
-            &mut encoder,
+        ((&a).into(), (&b).into(), 1025, &["`temp`", "do not fit"]),
+        (
             (&a).into(),
             (&temp).into(),
             1000,
-            (&temp).into(),
+            &["`keys_out`", "`temp`", "overlap"],
         ),
-        &["`keys_out`", "`temp`", "overlap"],
-    );
-    assert_refused(
-        sort.record_keys(
-            &mut encoder,
+        (
             (&a).into(),
             (&b).into(),
             (1 << 30) + 1,
-            (&temp).into(),
+            &["1073741825 keys", "at most 2^30"],
         ),
-        &["1073741825 keys", "at most 2^30"],
-    );
+    ];
+    for (keys_in, keys_out, n, needles) in key_calls {
+        assert_refused(
+            sort.record_keys(&mut encoder, keys_in, keys_out, n, (&temp).into()),
+            needles,
+        );
+    }
     let merge = Merge::new(&device, Dtype::U32, true, None).expect("builds");
     assert_refused(
         merge.record_keys(
