@@ -14,14 +14,34 @@ use crate::backend::{Device, Queue};
 use crate::dtype::Dtype;
 use crate::error::Error;
 
-/// Keys a `sort_chunk` workgroup sorts in workgroup memory.
-const CHUNK: u64 = 1024;
+/// Keys a `sort_chunk` workgroup sorts in workgroup memory (this sort's
+/// and [`SegmentedSort`](super::SegmentedSort)'s, `CHUNK` in both shaders).
+pub(super) const CHUNK: u64 = 1024;
 /// Threads per workgroup.
 const BLOCK: u64 = 256;
 /// The most keys a call takes (the merge widths stay below 2^31).
-const MAX_KEYS: u32 = 1 << 30;
-/// Merge passes for `MAX_KEYS`.
-const MAX_PASSES: u64 = 20;
+pub(super) const MAX_KEYS: u32 = 1 << 30;
+/// Merge passes for `MAX_KEYS`: `CHUNK << passes >= n`.
+pub(super) const MAX_PASSES: u64 = 20;
+
+/// The global merge passes a sort of `n` keys records after its chunks:
+/// `ceil(log2(n / CHUNK))`.
+pub(super) fn merge_passes(n: u32) -> u32 {
+    u64::from(n)
+        .div_ceil(CHUNK)
+        .next_power_of_two()
+        .trailing_zeros()
+}
+
+/// Fails on more than [`MAX_KEYS`] keys.
+pub(super) fn check_keys(algorithm: &str, n: u32) -> Result<(), Error> {
+    if n > MAX_KEYS {
+        return Err(Error::Usage(format!(
+            "{algorithm}: {n} keys; it sorts at most 2^30 = {MAX_KEYS}"
+        )));
+    }
+    Ok(())
+}
 
 /// The comparator's signature.
 fn signature(algorithm: &'static str) -> Signature {
@@ -191,14 +211,6 @@ impl MergeSort {
         MergeSort::new(device, dtype, true, less_than)
     }
 
-    /// The merge passes a call on `n` keys records.
-    fn passes(n: u32) -> u32 {
-        u64::from(n)
-            .div_ceil(CHUNK)
-            .next_power_of_two()
-            .trailing_zeros()
-    }
-
     fn temp_layout(&self, n: u32) -> (TempLayout, [(u64, u64); 2]) {
         let runs = if self.pairs { 4 } else { 2 };
         let mut layout = TempLayout::new(&self.ctx.limits);
@@ -251,11 +263,7 @@ impl MergeSort {
         temp: Slice<'_>,
     ) -> Result<(), Error> {
         values_match(SORT, self.pairs, values.is_some())?;
-        if n > MAX_KEYS {
-            return Err(Error::Usage(format!(
-                "{SORT}: {n} keys; it sorts at most 2^30 = {MAX_KEYS}"
-            )));
-        }
+        check_keys(SORT, n)?;
         let limits = &self.ctx.limits;
         let bytes = 4 * u64::from(n);
         let (layout, [scratch, pass]) = self.temp_layout(n);
@@ -296,7 +304,7 @@ impl MergeSort {
         };
         let grid = self.ctx.grid(u64::from(n).div_ceil(CHUNK) as u32);
         let mut ops = vec![Op::Dispatch(&self.chunk, binding(0), grid)];
-        for p in 0..Self::passes(n) {
+        for p in 0..merge_passes(n) {
             ops.push(Op::Dispatch(&self.pass, binding(u64::from(p)), grid));
         }
         record(&self.ctx, queue, &ops)
@@ -441,11 +449,14 @@ mod tests {
             (1, 0),
             (1024, 0),
             (1025, 1),
+            (2048, 1),
             (2049, 2),
+            (1 << 20, 10),
             (MAX_KEYS, 20),
         ] {
-            assert_eq!(MergeSort::passes(n), want, "n = {n}");
+            assert_eq!(merge_passes(n), want, "n = {n}");
+            assert!(CHUNK << want >= u64::from(n), "n = {n}");
         }
-        assert!(u64::from(MergeSort::passes(MAX_KEYS)) <= MAX_PASSES);
+        assert!(u64::from(merge_passes(MAX_KEYS)) <= MAX_PASSES);
     }
 }
