@@ -54,14 +54,16 @@ fn signature(algorithm: &'static str) -> Signature {
 }
 
 /// `merge_sort.wgsl` for `dtype` keys, `pairs`, the comparator `less_than`
-/// (checked; `None`: ascending), every binding writable.
-fn build(
+/// (checked; `None`: ascending), every binding writable, with the
+/// pipelines of its `entries`.
+fn build<const N: usize>(
     name: &'static str,
     device: Device<'_>,
     dtype: Dtype,
     pairs: bool,
     less_than: Option<&str>,
-) -> Result<(Context, [Pipeline; 3]), Error> {
+    entries: [&str; N],
+) -> Result<(Context, [Pipeline; N]), Error> {
     let element = user_fn::element(name, dtype, &[Dtype::U32, Dtype::I32, Dtype::F32])?;
     let ctx = Context::new(device)?;
     let mut shader = Shader::new("merge_sort.wgsl")?
@@ -73,16 +75,17 @@ fn build(
         shader = shader.function("less_than", text);
     }
     let module = ctx.compose(&shader)?;
-    let pipelines = ctx.pipelines(&module, ["sort_chunk", "merge_pass", "merge"])?;
+    let pipelines = ctx.pipelines(&module, entries)?;
     Ok((ctx, pipelines))
 }
 
 /// The constructor and accessors [`MergeSort`] and [`Merge`] share: `new`
 /// (documented by the leading doc comment) builds `algorithm`'s
-/// `merge_sort.wgsl` and keeps the pipelines `pipelines` binds as the
-/// struct's `fields`, besides `ctx`, `dtype` and `pairs`.
+/// `merge_sort.wgsl` with the pipelines of the entry points it uses, each
+/// kept as the struct's field named before it (`field = "entry"`), besides
+/// `ctx`, `dtype` and `pairs`.
 macro_rules! comparator_methods {
-    ($(#[$doc:meta])* $algorithm:ident, $pipelines:pat => $name:ident { $($field:ident),* }) => {
+    ($(#[$doc:meta])* $algorithm:ident, $name:ident { $($field:ident = $entry:literal),* }) => {
         $(#[$doc])*
         pub fn new<'d>(
             device: impl Into<Device<'d>>,
@@ -90,7 +93,8 @@ macro_rules! comparator_methods {
             pairs: bool,
             less_than: Option<&str>,
         ) -> Result<Self, Error> {
-            let (ctx, $pipelines) = build($algorithm, device.into(), dtype, pairs, less_than)?;
+            let (ctx, [$($field),*]) =
+                build($algorithm, device.into(), dtype, pairs, less_than, [$($entry),*])?;
             Ok($name {
                 ctx,
                 dtype,
@@ -190,7 +194,7 @@ impl MergeSort {
         /// bool`; `None`: ascending) on `device` (created with
         /// [`Target::wgpu_features`](crate::Target::wgpu_features) on wgpu, or
         /// without the subgroup features). Composes and compiles once.
-        SORT, [chunk, pass, _] => MergeSort { chunk, pass }
+        SORT, MergeSort { chunk = "sort_chunk", pass = "merge_pass" }
     }
 
     /// Keys alone (CUB's `StableSortKeys`).
@@ -338,7 +342,7 @@ impl Merge {
     comparator_methods! {
         /// The merge of `dtype` keys (u32, i32 or f32), with u32 values when
         /// `pairs`, by `less_than` (as [`MergeSort::new`]'s) on `device`.
-        MERGE, [_, _, merge] => Merge { merge }
+        MERGE, Merge { merge = "merge" }
     }
 
     /// Records the merge of the `n_a` sorted keys at `a` and the `n_b` at
