@@ -14,14 +14,34 @@ use crate::backend::{Device, Queue};
 use crate::dtype::Dtype;
 use crate::error::Error;
 
-/// Keys a `sort_chunk` workgroup sorts in workgroup memory.
-const CHUNK: u64 = 1024;
+/// Keys a `sort_chunk` workgroup sorts in workgroup memory (this sort's
+/// and [`SegmentedSort`](super::SegmentedSort)'s, `CHUNK` in both shaders).
+pub(super) const CHUNK: u64 = 1024;
 /// Threads per workgroup.
 const BLOCK: u64 = 256;
 /// The most keys a call takes (the merge widths stay below 2^31).
-const MAX_KEYS: u32 = 1 << 30;
-/// Merge passes for `MAX_KEYS`.
-const MAX_PASSES: u64 = 20;
+pub(super) const MAX_KEYS: u32 = 1 << 30;
+/// Merge passes for `MAX_KEYS`: `CHUNK << passes >= n`.
+pub(super) const MAX_PASSES: u64 = 20;
+
+/// The global merge passes a sort of `n` keys records after its chunks:
+/// `ceil(log2(n / CHUNK))`.
+pub(super) fn merge_passes(n: u32) -> u32 {
+    u64::from(n)
+        .div_ceil(CHUNK)
+        .next_power_of_two()
+        .trailing_zeros()
+}
+
+/// Fails on more than [`MAX_KEYS`] keys.
+pub(super) fn check_keys(algorithm: &str, n: u32) -> Result<(), Error> {
+    if n > MAX_KEYS {
+        return Err(Error::Usage(format!(
+            "{algorithm}: {n} keys; it sorts at most 2^30 = {MAX_KEYS}"
+        )));
+    }
+    Ok(())
+}
 
 /// The comparator's signature.
 fn signature(algorithm: &'static str) -> Signature {
@@ -34,14 +54,16 @@ fn signature(algorithm: &'static str) -> Signature {
 }
 
 /// `merge_sort.wgsl` for `dtype` keys, `pairs`, the comparator `less_than`
-/// (checked; `None`: ascending), every binding writable.
-fn build(
+/// (checked; `None`: ascending), every binding writable, with the
+/// pipelines of its `entries`.
+fn build<const N: usize>(
     name: &'static str,
     device: Device<'_>,
     dtype: Dtype,
     pairs: bool,
     less_than: Option<&str>,
-) -> Result<(Context, [Pipeline; 3]), Error> {
+    entries: [&str; N],
+) -> Result<(Context, [Pipeline; N]), Error> {
     let element = user_fn::element(name, dtype, &[Dtype::U32, Dtype::I32, Dtype::F32])?;
     let ctx = Context::new(device)?;
     let mut shader = Shader::new("merge_sort.wgsl")?
@@ -53,16 +75,17 @@ fn build(
         shader = shader.function("less_than", text);
     }
     let module = ctx.compose(&shader)?;
-    let pipelines = ctx.pipelines(&module, ["sort_chunk", "merge_pass", "merge"])?;
+    let pipelines = ctx.pipelines(&module, entries)?;
     Ok((ctx, pipelines))
 }
 
 /// The constructor and accessors [`MergeSort`] and [`Merge`] share: `new`
 /// (documented by the leading doc comment) builds `algorithm`'s
-/// `merge_sort.wgsl` and keeps the pipelines `pipelines` binds as the
-/// struct's `fields`, besides `ctx`, `dtype` and `pairs`.
+/// `merge_sort.wgsl` with the pipelines of the entry points it uses, each
+/// kept as the struct's field named before it (`field = "entry"`), besides
+/// `ctx`, `dtype` and `pairs`.
 macro_rules! comparator_methods {
-    ($(#[$doc:meta])* $algorithm:ident, $pipelines:pat => $name:ident { $($field:ident),* }) => {
+    ($(#[$doc:meta])* $algorithm:ident, $name:ident { $($field:ident = $entry:literal),* }) => {
         $(#[$doc])*
         pub fn new<'d>(
             device: impl Into<Device<'d>>,
@@ -70,7 +93,8 @@ macro_rules! comparator_methods {
             pairs: bool,
             less_than: Option<&str>,
         ) -> Result<Self, Error> {
-            let (ctx, $pipelines) = build($algorithm, device.into(), dtype, pairs, less_than)?;
+            let (ctx, [$($field),*]) =
+                build($algorithm, device.into(), dtype, pairs, less_than, [$($entry),*])?;
             Ok($name {
                 ctx,
                 dtype,
@@ -170,7 +194,7 @@ impl MergeSort {
         /// bool`; `None`: ascending) on `device` (created with
         /// [`Target::wgpu_features`](crate::Target::wgpu_features) on wgpu, or
         /// without the subgroup features). Composes and compiles once.
-        SORT, [chunk, pass, _] => MergeSort { chunk, pass }
+        SORT, MergeSort { chunk = "sort_chunk", pass = "merge_pass" }
     }
 
     /// Keys alone (CUB's `StableSortKeys`).
@@ -189,14 +213,6 @@ impl MergeSort {
         less_than: Option<&str>,
     ) -> Result<Self, Error> {
         MergeSort::new(device, dtype, true, less_than)
-    }
-
-    /// The merge passes a call on `n` keys records.
-    fn passes(n: u32) -> u32 {
-        u64::from(n)
-            .div_ceil(CHUNK)
-            .next_power_of_two()
-            .trailing_zeros()
     }
 
     fn temp_layout(&self, n: u32) -> (TempLayout, [(u64, u64); 2]) {
@@ -251,11 +267,7 @@ impl MergeSort {
         temp: Slice<'_>,
     ) -> Result<(), Error> {
         values_match(SORT, self.pairs, values.is_some())?;
-        if n > MAX_KEYS {
-            return Err(Error::Usage(format!(
-                "{SORT}: {n} keys; it sorts at most 2^30 = {MAX_KEYS}"
-            )));
-        }
+        check_keys(SORT, n)?;
         let limits = &self.ctx.limits;
         let bytes = 4 * u64::from(n);
         let (layout, [scratch, pass]) = self.temp_layout(n);
@@ -296,7 +308,7 @@ impl MergeSort {
         };
         let grid = self.ctx.grid(u64::from(n).div_ceil(CHUNK) as u32);
         let mut ops = vec![Op::Dispatch(&self.chunk, binding(0), grid)];
-        for p in 0..Self::passes(n) {
+        for p in 0..merge_passes(n) {
             ops.push(Op::Dispatch(&self.pass, binding(u64::from(p)), grid));
         }
         record(&self.ctx, queue, &ops)
@@ -330,7 +342,7 @@ impl Merge {
     comparator_methods! {
         /// The merge of `dtype` keys (u32, i32 or f32), with u32 values when
         /// `pairs`, by `less_than` (as [`MergeSort::new`]'s) on `device`.
-        MERGE, [_, _, merge] => Merge { merge }
+        MERGE, Merge { merge = "merge" }
     }
 
     /// Records the merge of the `n_a` sorted keys at `a` and the `n_b` at
@@ -441,11 +453,14 @@ mod tests {
             (1, 0),
             (1024, 0),
             (1025, 1),
+            (2048, 1),
             (2049, 2),
+            (1 << 20, 10),
             (MAX_KEYS, 20),
         ] {
-            assert_eq!(MergeSort::passes(n), want, "n = {n}");
+            assert_eq!(merge_passes(n), want, "n = {n}");
+            assert!(CHUNK << want >= u64::from(n), "n = {n}");
         }
-        assert!(u64::from(MergeSort::passes(MAX_KEYS)) <= MAX_PASSES);
+        assert!(u64::from(merge_passes(MAX_KEYS)) <= MAX_PASSES);
     }
 }

@@ -4,19 +4,14 @@
 
 use super::KeyType;
 use super::context::{Context, Op, Pipeline, TempLayout, record};
+use super::merge_sort::{CHUNK, MAX_PASSES, check_keys, merge_passes};
 use super::shader::Shader;
-use super::slice::{Slice, distinct_each, values_match};
+use super::slice::{Slice, disjoint, distinct_each, values_match};
 use crate::backend::{Device, Queue};
 use crate::error::Error;
 
-/// Elements a `sort_chunk` workgroup sorts in workgroup memory.
-const CHUNK: u64 = 1024;
 /// Segments per `sort_short` workgroup (256 threads, 32 per segment).
 const SHORT_PER_GROUP: u64 = 8;
-/// The most keys a call takes (the merge widths stay below 2^31).
-const MAX_KEYS: u32 = 1 << 30;
-/// Merge passes for `MAX_KEYS`: `CHUNK << passes >= n`.
-const MAX_PASSES: u64 = 20;
 
 /// A device-wide segmented sort, built once per device, key type and
 /// whether values travel with the keys.
@@ -126,12 +121,6 @@ impl SegmentedSort {
         self.pairs
     }
 
-    /// The merge passes a call on `n` keys records.
-    fn passes(n: u32) -> u32 {
-        let chunks = u64::from(n).div_ceil(CHUNK);
-        chunks.next_power_of_two().trailing_zeros()
-    }
-
     /// The temp regions: scratch (runs and chunk flags), pass sizes.
     fn temp_layout(&self, n: u32) -> (TempLayout, [(u64, u64); 2]) {
         let n = u64::from(n);
@@ -217,11 +206,7 @@ impl SegmentedSort {
     ) -> Result<(), Error> {
         const NAME: &str = "wavekit::device::SegmentedSort";
         values_match(NAME, self.pairs, values.is_some())?;
-        if n > MAX_KEYS {
-            return Err(Error::Usage(format!(
-                "{NAME}: {n} keys; it sorts at most 2^30 = {MAX_KEYS}"
-            )));
-        }
+        check_keys(NAME, n)?;
         let (mut readers, mut writers) = named_sides(keys, values);
         readers.push(("offsets", offsets));
         writers.push(("temp", temp));
@@ -246,22 +231,7 @@ impl SegmentedSort {
         if values.is_some() {
             written.push(("values_out", values_out));
         }
-        for (i, (a_name, a)) in written.iter().enumerate() {
-            for (b_name, b) in &written[i + 1..] {
-                if a.buffer == b.buffer
-                    && a.offset < b.offset + b.size
-                    && b.offset < a.offset + a.size
-                {
-                    return Err(Error::Usage(format!(
-                        "{NAME}: `{a_name}` (bytes {}..{}) and `{b_name}` (bytes {}..{}) overlap in one buffer",
-                        a.offset,
-                        a.offset + a.size,
-                        b.offset,
-                        b.offset + b.size
-                    )));
-                }
-            }
-        }
+        disjoint(NAME, &written)?;
         if n == 0 || n_segments == 0 {
             return Ok(());
         }
@@ -277,6 +247,7 @@ impl SegmentedSort {
                 temp.sub(pass.0, 4 * (pass_index + 1)),
             ]
         };
+        let chunks = self.ctx.grid(u64::from(n).div_ceil(CHUNK) as u32);
         let mut ops: Vec<Op<'_>> = vec![
             Op::Dispatch(
                 &self.short,
@@ -284,15 +255,10 @@ impl SegmentedSort {
                 self.ctx
                     .grid(u64::from(n_segments).div_ceil(SHORT_PER_GROUP) as u32),
             ),
-            Op::Dispatch(
-                &self.chunk,
-                binding(0),
-                self.ctx.grid(u64::from(n).div_ceil(CHUNK) as u32),
-            ),
+            Op::Dispatch(&self.chunk, binding(0), chunks),
         ];
-        let merge_grid = self.ctx.grid(u64::from(n).div_ceil(CHUNK) as u32);
-        for p in 0..Self::passes(n) {
-            ops.push(Op::Dispatch(&self.merge, binding(u64::from(p)), merge_grid));
+        for p in 0..merge_passes(n) {
+            ops.push(Op::Dispatch(&self.merge, binding(u64::from(p)), chunks));
         }
         record(&self.ctx, queue.into(), &ops)
     }
@@ -333,27 +299,4 @@ pub(crate) fn named_sides<'a>(
         writers.push(("values_out", values_out));
     }
     (readers, writers)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn pass_counts() {
-        for (n, want) in [
-            (0, 0),
-            (1, 0),
-            (1024, 0),
-            (1025, 1),
-            (2048, 1),
-            (2049, 2),
-            (1 << 20, 10),
-            (MAX_KEYS, 20),
-        ] {
-            assert_eq!(SegmentedSort::passes(n), want, "n = {n}");
-            assert!(CHUNK << want >= u64::from(n), "n = {n}");
-        }
-        assert!(u64::from(SegmentedSort::passes(MAX_KEYS)) <= MAX_PASSES);
-    }
 }

@@ -38,7 +38,7 @@
 //   values A, values B, n words each), 7 pass_info (p + 1 words, not read).
 //   Inputs are array<u32> (bits), compared through bitcast<T>.
 // Append: sort_merge.wgsl (inside_run, partner_run, merge_target), sort_scratch.wgsl
-// (run_key, run_value, store_run).
+// (run_key, run_value, store_run, value_in).
 
 alias T = u32;
 const PAIRS = true;
@@ -73,13 +73,6 @@ fn before(a: u32, b: u32) -> bool {
 /// it are counted (stable: the lower run's first among equals).
 fn goes_after(theirs: u32, mine: u32, upper: bool) -> bool {
     return select(before(theirs, mine), !before(mine, theirs), upper);
-}
-
-fn value_in(i: u32) -> u32 {
-    if PAIRS {
-        return values_in[i];
-    }
-    return 0u;
 }
 
 fn store_out(i: u32, key: u32, value: u32) {

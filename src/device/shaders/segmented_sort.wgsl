@@ -48,7 +48,8 @@
 //   with PAIRS values A, values B, n words each, then one flag per chunk),
 //   6 pass_info (p + 1 words, not read).
 // Append: key_order.wgsl (encode_key, decode_key), sort_merge.wgsl (less, merge_tiles,
-// inside_run, partner_run, merge_target), sort_scratch.wgsl (run_key, run_value, store_run).
+// inside_run, partner_run, merge_target), sort_scratch.wgsl (run_key, run_value, store_run,
+// value_in).
 #import wavekit::subgroup as sg
 
 const KEY_ORDER = 0u;
@@ -116,13 +117,6 @@ fn segment_of(i: u32, lo: u32, hi: u32) -> vec2<u32> {
         }
     }
     return vec2<u32>(i, i + 1u);
-}
-
-fn value_in(i: u32) -> u32 {
-    if PAIRS {
-        return values_in[i];
-    }
-    return 0u;
 }
 
 fn store_out(i: u32, key: u32, value: u32) {

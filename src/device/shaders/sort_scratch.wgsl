@@ -1,7 +1,7 @@
 // The merge sorts' scratch runs (appended to merge_sort.wgsl and
-// segmented_sort.wgsl, which declare `scratch`, `keys_in` and `PAIRS`):
-// keys A, keys B, then with PAIRS values A, values B, n = the input's
-// length words each.
+// segmented_sort.wgsl, which declare `scratch`, `keys_in`, `values_in` and
+// `PAIRS`): keys A, keys B, then with PAIRS values A, values B, n = the
+// input's length words each; and the input's values.
 
 /// Run A (0) or B (1) of the scratch: key i, value i.
 fn run_key(run: u32, i: u32) -> u32 {
@@ -20,4 +20,12 @@ fn store_run(run: u32, i: u32, key: u32, value: u32) {
     if PAIRS {
         scratch[(2u + run) * arrayLength(&keys_in) + i] = value;
     }
+}
+
+/// Value i of the input (0 without PAIRS).
+fn value_in(i: u32) -> u32 {
+    if PAIRS {
+        return values_in[i];
+    }
+    return 0u;
 }
