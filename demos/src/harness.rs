@@ -103,7 +103,7 @@ impl<'g> Ctx<'g> {
         module: &ValidModule,
         entries: [&str; N],
     ) -> Result<[Kernel; N], Error> {
-        self.build(module, entries, false)
+        self.build(module, entries, false, None)
     }
 
     /// Builds the kernels of `entries` as [`Ctx::kernels`] does: on the
@@ -124,12 +124,17 @@ impl<'g> Ctx<'g> {
     /// before it is read: a kernel that proves both, as the OneSweep passes
     /// do (`radix_onesweep.wgsl` says how). An access out of bounds or a
     /// read of an unwritten word is then undefined behaviour.
+    ///
+    /// `min_resident`: natively, registers kept to what that many
+    /// workgroups per multiprocessor leave
+    /// ([`KernelOptions::with_min_resident_workgroups`]).
     pub unsafe fn kernels_proven<const N: usize>(
         &self,
         module: &ValidModule,
         entries: [&str; N],
+        min_resident: Option<u32>,
     ) -> Result<[Kernel; N], Error> {
-        self.build(module, entries, true)
+        self.build(module, entries, true, min_resident)
     }
 
     /// [`Ctx::kernels`], with the native bounds checks and the wgpu
@@ -139,6 +144,7 @@ impl<'g> Ctx<'g> {
         module: &ValidModule,
         entries: [&str; N],
         proven: bool,
+        min_resident: Option<u32>,
     ) -> Result<[Kernel; N], Error> {
         // SAFETY: every loop of the demo shaders terminates: item loops are
         // counted, and the look-back spin loops end once the earlier tiles
@@ -160,6 +166,9 @@ impl<'g> Ctx<'g> {
             // are guarded by `i < n` tests, which the lavapipe tests
             // exercise with the checks on.
             options = unsafe { options.without_bounds_checks() };
+        }
+        if let Some(workgroups) = min_resident {
+            options = options.with_min_resident_workgroups(workgroups);
         }
         let built = entries
             .iter()

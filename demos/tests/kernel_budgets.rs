@@ -79,17 +79,22 @@ fn kernels() -> Vec<DemoKernel> {
         let source = edited(&onesweep::SOURCE, "radix_onesweep.wgsl", &edits)
             .expect("the host's edits apply");
         let label = format!(
-            "{}x{}{}",
+            "{}x{}{}{}",
             shape.block,
             shape.items,
+            shape.resident.map(|r| format!("r{r}")).unwrap_or_default(),
             if pairs { " pairs" } else { " keys" }
         );
+        let lower = LowerOptions {
+            min_resident_workgroups: shape.resident,
+            ..BoundsChecks::Unchecked.into()
+        };
         all.push(DemoKernel {
             file: "radix_onesweep.wgsl",
             source: source.clone(),
             entry: "onesweep",
             label: label.clone(),
-            lower: BoundsChecks::Unchecked.into(),
+            lower,
         });
         if !pairs {
             all.push(DemoKernel {
@@ -97,7 +102,7 @@ fn kernels() -> Vec<DemoKernel> {
                 source,
                 entry: "histogram",
                 label,
-                lower: BoundsChecks::Unchecked.into(),
+                lower,
             });
         }
     }

@@ -100,13 +100,17 @@ pub trait TargetLayer {
     fn workgroup_space(&self) -> u16;
     /// Address space of storage and uniform buffers.
     fn global_space(&self) -> u16;
-    /// Marks `kernel` as an entry point launched with `workgroup_size` threads.
+    /// Marks `kernel` as an entry point launched with `workgroup_size`
+    /// threads, of which a multiprocessor should hold at least
+    /// `min_resident` workgroups at once where given
+    /// ([`LowerOptions::min_resident_workgroups`](crate::LowerOptions)).
     fn declare_kernel<'ctx>(
         &self,
         context: &'ctx Context,
         module: &Module<'ctx>,
         kernel: FunctionValue<'ctx>,
         workgroup_size: [u32; 3],
+        min_resident: Option<u32>,
     );
     /// The invocation's id within its workgroup.
     fn local_id<'ctx>(&self, cx: &Cx<'_, 'ctx>, dim: Dim) -> Result<IntValue<'ctx>, NativeError>;

@@ -16,12 +16,15 @@
 /// [`KernelOptions::without_bounds_checks`] turns that off too; they add
 /// no loop counter, so loop bounding changes nothing there. Every back end
 /// zeroes workgroup memory when a workgroup starts, as WGSL says, unless
-/// [`KernelOptions::without_workgroup_zeroing`] turns that off.
+/// [`KernelOptions::without_workgroup_zeroing`] turns that off. The native
+/// back ends may also be told how many workgroups a multiprocessor should
+/// hold at once ([`KernelOptions::with_min_resident_workgroups`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct KernelOptions {
     loop_bounding: bool,
     bounds_checks: bool,
     workgroup_zeroing: bool,
+    min_resident_workgroups: Option<u32>,
 }
 
 impl Default for KernelOptions {
@@ -31,6 +34,7 @@ impl Default for KernelOptions {
             loop_bounding: true,
             bounds_checks: true,
             workgroup_zeroing: true,
+            min_resident_workgroups: None,
         }
     }
 }
@@ -83,6 +87,25 @@ impl KernelOptions {
         }
     }
 
+    /// The same options with the native code generator keeping the
+    /// kernel's registers to what `workgroups` workgroups per
+    /// multiprocessor leave (CUDA's `__launch_bounds__(threads,
+    /// workgroups)`; `wavekit_native::LowerOptions::min_resident_workgroups`).
+    /// More registers than that spill to local memory. wgpu has no such
+    /// hint: its kernels are unchanged.
+    pub fn with_min_resident_workgroups(self, workgroups: u32) -> Self {
+        KernelOptions {
+            min_resident_workgroups: Some(workgroups),
+            ..self
+        }
+    }
+
+    /// The workgroups per multiprocessor the native code is built for, if
+    /// set.
+    pub fn min_resident_workgroups(&self) -> Option<u32> {
+        self.min_resident_workgroups
+    }
+
     /// Whether the module's accesses are bounds-checked (by wgpu, or by
     /// the native lowering).
     pub fn bounds_checks(&self) -> bool {
@@ -104,6 +127,7 @@ impl KernelOptions {
                 wavekit_native::BoundsChecks::Unchecked
             },
             zero_initialize_workgroup_memory: self.workgroup_zeroing,
+            min_resident_workgroups: self.min_resident_workgroups,
         }
     }
 

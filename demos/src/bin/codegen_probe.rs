@@ -45,6 +45,7 @@ use wavekit_demos::radix_sort::onesweep::{self, PassConfig, Shape};
 const SHAPE: Shape = Shape {
     block: 512,
     items: 6,
+    resident: None,
 };
 
 /// A kernel the probe times.

@@ -28,6 +28,10 @@ pub struct Shape {
     pub block: u32,
     /// Keys per thread and tile.
     pub items: u32,
+    /// Natively, the workgroups an SM is to hold at once (the kernels'
+    /// registers are kept to that); `None` leaves the registers to the
+    /// code generator.
+    pub resident: Option<u32>,
 }
 
 /// Everything the host edits into the shader's constants for one device.
@@ -97,6 +101,7 @@ impl Shape {
         Shape {
             block: 512,
             items: if pairs { 12 } else { 15 },
+            resident: None,
         }
     }
 
@@ -129,7 +134,11 @@ fn shape_for(ctx: &Ctx<'_>, min: u32, pairs: bool) -> Result<Shape, Error> {
     if let Some(forced) = forced_shape()? {
         return Ok(forced);
     }
-    let shape = |block, items| Shape { block, items };
+    let shape = |block, items| Shape {
+        block,
+        items,
+        resident: None,
+    };
     let fits = |shape: Shape| match ctx.gpu.wgpu() {
         None => true,
         Some(device) => {
@@ -156,7 +165,8 @@ fn shape_for(ctx: &Ctx<'_>, min: u32, pairs: bool) -> Result<Shape, Error> {
 }
 
 /// The environment variable that forces a pass kernel shape, for
-/// benchmarking: `BLOCKxITEMS`, e.g. `512x15`.
+/// benchmarking: `BLOCKxITEMS` or `BLOCKxITEMSrRESIDENT`, e.g. `512x15` or
+/// `384x20r2` (natively, registers for 2 resident workgroups per SM).
 pub const SHAPE_ENV: &str = "WAVEKIT_ONESWEEP_SHAPE";
 
 fn forced_shape() -> Result<Option<Shape>, Error> {
@@ -165,17 +175,28 @@ fn forced_shape() -> Result<Option<Shape>, Error> {
     };
     let bad = || {
         Error::Usage(format!(
-            "{SHAPE_ENV}=`{text}`: expected BLOCKxITEMS with BLOCK 128, 256 or 512 and ITEMS \
-             1..=32"
+            "{SHAPE_ENV}=`{text}`: expected BLOCKxITEMS[rRESIDENT] with BLOCK 128, 256, 384 or \
+             512, ITEMS 1..=32 and RESIDENT 1..=8"
         ))
     };
-    let (block, items) = text.split_once('x').ok_or_else(bad)?;
+    let (block, rest) = text.split_once('x').ok_or_else(bad)?;
+    let (items, resident) = match rest.split_once('r') {
+        Some((items, resident)) => (items, Some(resident.parse().map_err(|_| bad())?)),
+        None => (rest, None),
+    };
     let block: u32 = block.parse().map_err(|_| bad())?;
     let items: u32 = items.parse().map_err(|_| bad())?;
-    if ![128, 256, 512].contains(&block) || !(1..=32).contains(&items) {
+    if ![128, 256, 384, 512].contains(&block)
+        || !(1..=32).contains(&items)
+        || resident.is_some_and(|r: u32| !(1..=8).contains(&r))
+    {
         return Err(bad());
     }
-    Ok(Some(Shape { block, items }))
+    Ok(Some(Shape {
+        block,
+        items,
+        resident,
+    }))
 }
 
 /// The parameters `wavekit::device::debug::with_shader_params` gives on
@@ -254,12 +275,17 @@ impl OneSweep {
         // the native clamps keys-only sorts ran 10-12 % faster on CUDA
         // (H100, docs/benchmarks/2026-11-25e-h100-cuda-bounds).
         let [histogram, digit_offsets, first_pass] = unsafe {
-            ctx.kernels_proven(&compose(0)?, ["histogram", "digit_offsets", "onesweep"])?
+            ctx.kernels_proven(
+                &compose(0)?,
+                ["histogram", "digit_offsets", "onesweep"],
+                shape.resident,
+            )?
         };
         let mut passes = vec![first_pass];
         for pass in 1..SHIFTS.len() {
             // SAFETY: as above.
-            let [onesweep] = unsafe { ctx.kernels_proven(&compose(pass)?, ["onesweep"])? };
+            let [onesweep] =
+                unsafe { ctx.kernels_proven(&compose(pass)?, ["onesweep"], shape.resident)? };
             passes.push(onesweep);
         }
         Ok(OneSweep {

@@ -222,17 +222,26 @@ impl TargetLayer for Amdgpu {
         _module: &Module<'ctx>,
         kernel: FunctionValue<'ctx>,
         workgroup_size: [u32; 3],
+        min_resident: Option<u32>,
     ) {
         kernel.set_call_conventions(AMDGPU_KERNEL_CALLING_CONVENTION);
         let threads: u32 = workgroup_size.iter().product();
-        for (key, value) in [
+        let mut attributes = vec![
             (
                 "amdgpu-flat-work-group-size",
                 format!("{threads},{threads}"),
             ),
             // WGSL dispatches whole workgroups.
             ("uniform-work-group-size", "true".to_string()),
-        ] {
+        ];
+        if let Some(workgroups) = min_resident {
+            // The waves of that many workgroups over the 4 SIMDs of a CDNA
+            // compute unit (or an RDNA workgroup processor, LLVM's default
+            // mode): at least that many waves per SIMD.
+            let waves = workgroups * threads.div_ceil(self.wave_size);
+            attributes.push(("amdgpu-waves-per-eu", waves.div_ceil(4).max(1).to_string()));
+        }
+        for (key, value) in attributes {
             kernel.add_attribute(
                 AttributeLoc::Function,
                 context.create_string_attribute(key, &value),

@@ -75,6 +75,8 @@ pub struct ModuleLowerer<'a, 'ctx> {
     pub(crate) bounds: BoundsChecks,
     /// Whether the kernel zeroes its workgroup memory first.
     pub(crate) zero_workgroup: bool,
+    /// [`LowerOptions::min_resident_workgroups`].
+    pub(crate) min_resident: Option<u32>,
 }
 
 /// One kernel to lower: an entry point of a validated module.
@@ -151,6 +153,7 @@ pub fn lower_entry_point<'ctx>(
         entry_point: ep_index,
         bounds: options.bounds,
         zero_workgroup: options.zero_initialize_workgroup_memory,
+        min_resident: options.min_resident_workgroups.filter(|&n| n > 0),
     };
     let abi = lowerer.declare_globals(ep.workgroup_size)?;
     let ep_info = info.get_entry_point(ep_index);
@@ -341,8 +344,13 @@ impl<'a, 'ctx> ModuleLowerer<'a, 'ctx> {
             context.void_type().fn_type(&params, false),
             None,
         );
-        self.target
-            .declare_kernel(context, self.module, kernel, ep.workgroup_size);
+        self.target.declare_kernel(
+            context,
+            self.module,
+            kernel,
+            ep.workgroup_size,
+            self.min_resident,
+        );
         let builder = context.create_builder();
         let entry = context.append_basic_block(kernel, "entry");
         builder.position_at_end(entry);

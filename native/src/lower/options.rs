@@ -19,6 +19,13 @@ pub struct LowerOptions {
     /// then one workgroup barrier). `false` leaves them undefined: for
     /// kernels that write every workgroup word before reading it.
     pub zero_initialize_workgroup_memory: bool,
+    /// The workgroups a multiprocessor (an SM; a compute unit) should hold
+    /// at once, as CUDA's `__launch_bounds__(threads, min_blocks)`: the
+    /// code generator limits the kernel's registers to fit them. `None`
+    /// leaves the registers to the code generator (WGSL has no such
+    /// hint), as does `Some(0)`. NVPTX writes `.minnctapersm`; AMDGPU asks
+    /// for the waves per SIMD the workgroups need (`amdgpu-waves-per-eu`).
+    pub min_resident_workgroups: Option<u32>,
 }
 
 impl Default for LowerOptions {
@@ -32,6 +39,7 @@ impl From<BoundsChecks> for LowerOptions {
         LowerOptions {
             bounds,
             zero_initialize_workgroup_memory: true,
+            min_resident_workgroups: None,
         }
     }
 }
@@ -44,6 +52,7 @@ impl LowerOptions {
         LowerOptions {
             bounds: BoundsChecks::Unchecked,
             zero_initialize_workgroup_memory: false,
+            min_resident_workgroups: None,
         }
     }
 }

@@ -92,13 +92,18 @@ impl TargetLayer for Nvptx {
         module: &Module<'ctx>,
         kernel: FunctionValue<'ctx>,
         workgroup_size: [u32; 3],
+        min_resident: Option<u32>,
     ) {
         kernel.set_call_conventions(PTX_KERNEL_CALLING_CONVENTION);
         let i32t = context.i32_type();
-        for (key, size) in ["reqntidx", "reqntidy", "reqntidz"]
-            .iter()
+        // `minctasm` is `.minnctapersm`: ptxas caps the registers so that
+        // that many blocks fit an SM (CUB's `__launch_bounds__` second
+        // argument).
+        let annotations = ["reqntidx", "reqntidy", "reqntidz"]
+            .into_iter()
             .zip(workgroup_size)
-        {
+            .chain(min_resident.map(|blocks| ("minctasm", blocks)));
+        for (key, size) in annotations {
             let node = context.metadata_node(&[
                 kernel.as_global_value().as_pointer_value().into(),
                 context.metadata_string(key).into(),
