@@ -22,7 +22,8 @@
 #   profile      Nsight Compute on the OneSweep sort at 2^PROFILE_LOG2 (24):
 #                wavekit's kernels and CUB's onesweep kernels
 #   cub          CUB's DeviceScan, DeviceSelect and DeviceRadixSort on the
-#                same sizes (bench/ref/cub_ref.cu, built here by nvcc)
+#                same sizes (bench/ref/cub_ref.cu, built here by nvcc); CUB_ONLY
+#                names other cub_ref demos (e.g. contact_sort)
 #   probe        the Vulkan allocation probe (wk-alloc-probe) at 2^PROBE_LOG2,
 #                every pattern in one process, then each in its own, once
 #                per --staging-mib value in PROBE_STAGING (default 0)
@@ -155,7 +156,7 @@ if has cub; then
     wait "$CUB_BUILD"
     CUB=$RESULTS/cub_ref
     [[ -x $CUB ]] || CUB=$BIN/cub_ref
-    run 150 "CUB ($CUB)" "$CUB" --log2 "$LO" "$HI" --only scan,compact,radix_sort \
+    run 150 "CUB ($CUB)" "$CUB" --log2 "$LO" "$HI" --only "${CUB_ONLY:-scan,compact,radix_sort}" \
         --warmup "$WARMUP" --warmup-ms "$WARMUP_MS" --runs "$RUNS"
 fi
 if has probe; then

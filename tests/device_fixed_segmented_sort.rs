@@ -3,11 +3,13 @@
 //! (key, value)): every length 1..=32, u32 / i32 / f32 keys (with -0, ±inf)
 //! with and without values, sizes that are not a multiple of the segment or
 //! of the 256-element workgroup, 2^20 + 3, slices at non-zero offsets
-//! inside larger buffers whose other bytes must stay, and bad calls.
+//! inside larger buffers whose other bytes must stay, several groups of 256
+//! per workgroup (`ITEMS`), and bad calls.
 
 mod device_support;
 
 use device_support::*;
+use wavekit::device::debug::with_shader_params;
 use wavekit::device::{FixedSegmentedSort, KeyType, Slice};
 
 /// A key's place in the sort's order, as the device encodes it.
@@ -123,6 +125,20 @@ fn fixed_segment_cases() {
     }
     let sort = FixedSegmentedSort::new(&device, KeyType::F32, true, 32).expect("builds");
     check(&device, &queue, &sort, (1 << 20) + 3, 5);
+    // Several groups of 256 per workgroup (`ITEMS`, a benchmark parameter):
+    // the last workgroup's groups partly or wholly past n, and, where
+    // subgroups are narrower than 32, the merge levels run once per group.
+    for items in ["2u", "3u"] {
+        for segment in [8, 32] {
+            let sort = with_shader_params(vec![("ITEMS", items.to_string())], || {
+                FixedSegmentedSort::new(&device, KeyType::F32, true, segment)
+            })
+            .expect("builds");
+            for (seed, n) in [1, 255, 257, 769, 1500, 4099].into_iter().enumerate() {
+                check(&device, &queue, &sort, n, seed as u64 + 100);
+            }
+        }
+    }
 }
 
 #[test]
@@ -142,6 +158,16 @@ fn bad_fixed_segment_sorts_are_errors() {
     assert!(message.contains("segments of 64 elements"), "{message}");
     let message = error(FixedSegmentedSort::new(&device, KeyType::U64, false, 8));
     assert!(message.contains("U64 keys"), "{message}");
+    for (items, expected) in [
+        ("0u", "ITEMS = 0 groups per workgroup: it takes 1 to 16"),
+        ("17u", "ITEMS = 17 groups per workgroup: it takes 1 to 16"),
+        ("true", "the parameter `ITEMS` is `true`, not a u32"),
+    ] {
+        let message = error(with_shader_params(vec![("ITEMS", items.into())], || {
+            FixedSegmentedSort::new(&device, KeyType::U32, true, 8)
+        }));
+        assert!(message.contains(expected), "{items}: {message}");
+    }
 
     let sort = FixedSegmentedSort::new(&device, KeyType::U32, true, 8).expect("builds");
     let n = 100u32;

@@ -11,7 +11,7 @@ use super::slice::{Slice, disjoint, distinct_each, values_match};
 use crate::backend::{Device, Queue};
 use crate::error::Error;
 
-/// Threads (and elements) per workgroup of the kernel.
+/// Threads per workgroup of the kernel, and elements per group.
 const BLOCK: u64 = 256;
 
 /// A device-wide sort of fixed-length segments, built once per device, key
@@ -42,6 +42,8 @@ pub struct FixedSegmentedSort {
     key: KeyType,
     pairs: bool,
     segment: u32,
+    /// Groups of [`BLOCK`] elements per workgroup (`ITEMS`).
+    items: u64,
     kernel: Pipeline,
 }
 
@@ -73,19 +75,25 @@ impl FixedSegmentedSort {
         let log2_segment = segment.trailing_zeros();
         // The widest tile every subgroup of the device sorts in registers.
         let log2_tile = log2_segment.min(ctx.target.subgroup_size.min().trailing_zeros());
-        let module = ctx.compose(
-            &Shader::new("contact_sort.wgsl")?
-                .set("LOG2_SEG", format!("{log2_segment}u"))
-                .set("LOG2_TILE", format!("{log2_tile}u"))
-                .set("KEY_ORDER", format!("{order}u"))
-                .set("PAIRS", pairs),
-        )?;
+        let shader = Shader::new("contact_sort.wgsl")?
+            .set("LOG2_SEG", format!("{log2_segment}u"))
+            .set("LOG2_TILE", format!("{log2_tile}u"))
+            .set("KEY_ORDER", format!("{order}u"))
+            .set("PAIRS", pairs);
+        let items = shader.u32_value("ITEMS")?;
+        if !(1..=16).contains(&items) {
+            return Err(Error::Usage(format!(
+                "{NAME}: ITEMS = {items} groups per workgroup: it takes 1 to 16"
+            )));
+        }
+        let module = ctx.compose(&shader)?;
         let [kernel] = ctx.pipelines(&module, ["main"])?;
         Ok(FixedSegmentedSort {
             ctx,
             key,
             pairs,
             segment,
+            items: u64::from(items),
             kernel,
         })
     }
@@ -189,7 +197,9 @@ impl FixedSegmentedSort {
         if n == 0 {
             return Ok(());
         }
-        let grid = self.ctx.grid(u64::from(n).div_ceil(BLOCK) as u32);
+        let grid = self
+            .ctx
+            .grid(u64::from(n).div_ceil(BLOCK * self.items) as u32);
         let ops = [Op::Dispatch(
             &self.kernel,
             vec![keys_in, values_in, keys_out, values_out],

@@ -79,6 +79,47 @@ impl Shader {
         self
     }
 
+    /// The value `const NAME` gets as a u32 (`4u`, `4`): the last of
+    /// [`Shader::set`]'s and the debug overrides' values, else the file's
+    /// default. For hosts whose dispatch follows a constant that
+    /// [`debug::with_shader_params`](super::debug::with_shader_params) may
+    /// change. An error names the file and the parameter when it is not
+    /// declared once or its value is not a u32.
+    pub fn u32_value(&self, name: &'static str) -> Result<u32, Error> {
+        let lines: Vec<String> = self.text.lines().map(str::to_string).collect();
+        let declared = &lines[self.find(&lines, name, declares_value)?];
+        let set = self
+            .params
+            .iter()
+            .filter_map(|param| match param {
+                Param::Value(n, value) if *n == name => Some(value.as_str()),
+                _ => None,
+            })
+            .chain(
+                self.overrides
+                    .iter()
+                    .filter(|(n, _)| *n == name)
+                    .map(|(_, value)| value.as_str()),
+            )
+            .last();
+        let text = match set {
+            Some(value) => value,
+            None => {
+                let (Some(eq), Some(end)) = (declared.find('='), declared.rfind(';')) else {
+                    return Err(self.malformed(name));
+                };
+                &declared[eq + 1..end]
+            }
+        };
+        text.trim().trim_end_matches('u').parse().map_err(|_| {
+            Error::Usage(format!(
+                "{}: the parameter `{name}` is `{}`, not a u32",
+                self.name,
+                text.trim()
+            ))
+        })
+    }
+
     /// The file's name, for error locations.
     pub fn name(&self) -> &'static str {
         self.name
@@ -179,6 +220,34 @@ mod tests {
         // The look-back's own parameters are in the appended file.
         let walk = Shader::new("compact.wgsl").unwrap().set("SPINS", "8u");
         assert!(walk.text().unwrap().contains("\nconst SPINS = 8u;"));
+    }
+
+    #[test]
+    fn u32_values_follow_the_last_setting() {
+        let shader = Shader::new("contact_sort.wgsl").unwrap();
+        assert_eq!(shader.u32_value("ITEMS").unwrap(), 1, "the file's default");
+        let shader = shader.set("ITEMS", "2u").set("ITEMS", 4);
+        assert_eq!(shader.u32_value("ITEMS").unwrap(), 4, "the last set");
+        let debug = super::super::debug::with_shader_params(vec![("ITEMS", "8u".into())], || {
+            Shader::new("contact_sort.wgsl").unwrap().set("ITEMS", "2u")
+        });
+        assert_eq!(debug.u32_value("ITEMS").unwrap(), 8, "the override");
+        assert!(debug.text().unwrap().contains("\nconst ITEMS = 8u;"));
+        let error = shader
+            .set("ITEMS", "true")
+            .u32_value("ITEMS")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.contains("contact_sort.wgsl: the parameter `ITEMS` is `true`, not a u32"),
+            "{error}"
+        );
+        let error = Shader::new("contact_sort.wgsl")
+            .unwrap()
+            .u32_value("NOT_THERE")
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("`NOT_THERE` is declared 0 times"), "{error}");
     }
 
     #[test]

@@ -5,15 +5,18 @@
 // (key, value), so the body's deepest contacts come first and the sentinels
 // last.
 //
-// Dispatch: ceil(n / 256) workgroups of BLOCK = 256 threads, spilling into y
-//   past 65535 (the host's `grid`); workgroup g = wid.x + wid.y * nwg.x
-//   sorts elements g * 256 .. g * 256 + 256, i.e. 256 / 2^LOG2_SEG segments,
-//   one element per thread. Elements past n read as sentinels and are not
-//   written (so n need not be a multiple of the segment).
-// Placement: thread (subgroup s, lane l) handles element s * S + l of its
-//   workgroup (S the subgroup size), so each aligned 2^LOG2_TILE-lane tile
-//   of a subgroup holds consecutive elements, whatever order the driver
-//   gives subgroups their threads in.
+// Dispatch: ceil(n / (256 ITEMS)) workgroups of BLOCK = 256 threads,
+//   spilling into y past 65535 (the host's `grid`); workgroup g = wid.x +
+//   wid.y * nwg.x sorts elements g * 256 ITEMS .. (g + 1) * 256 ITEMS, in
+//   ITEMS groups of 256 (256 / 2^LOG2_SEG segments each), one element of
+//   each group per thread: every thread loads its ITEMS elements first, so
+//   that their loads (and then their sorts' shuffles) overlap. Elements
+//   past n read as sentinels and are not written (so n need not be a
+//   multiple of the segment).
+// Placement: thread (subgroup s, lane l) handles element s * S + l of each
+//   group (S the subgroup size), so each aligned 2^LOG2_TILE-lane tile of a
+//   subgroup holds consecutive elements, whatever order the driver gives
+//   subgroups their threads in.
 // Sort: `sg::bitonic_sort_kv_tiled<f32, u32, LOG2_TILE>` sorts each tile
 //   of 2^LOG2_TILE lanes in registers: LOG2_TILE (LOG2_TILE + 1) / 2
 //   compare-exchange stages of 2 shuffle_xor each (12, 20, 30 shuffles per
@@ -32,7 +35,8 @@
 //   sort compares u32; the empty slot encodes to the largest key.
 // Parameters (set by name by the host): LOG2_SEG, LOG2_TILE, KEY_ORDER, PAIRS (false: keys alone;
 //   the value bindings are then bound but never read or written, and ties
-//   of equal keys go either way, which equal keys cannot show).
+//   of equal keys go either way, which equal keys cannot show), ITEMS (the
+//   groups of 256 per workgroup; the host's grid must match).
 //   wavekit::device::FixedSegmentedSort, the demos' `contact_sort` and the
 //   browser page run this file.
 // Bindings: 0 keys_in (array<u32>, n), 1 values_in (array<u32>, n),
@@ -46,6 +50,7 @@ const LOG2_TILE = 5u;
 const KEY_ORDER = 2u;
 const PAIRS = true;
 const BLOCK = 256u;
+const ITEMS = 1u;
 
 @group(0) @binding(0) var<storage, read> keys_in: array<u32>;
 @group(0) @binding(1) var<storage, read> values_in: array<u32>;
@@ -61,33 +66,42 @@ fn main(@builtin(subgroup_id) subgroup: u32, @builtin(subgroup_invocation_id) la
         @builtin(subgroup_size) size: u32, @builtin(workgroup_id) wid: vec3<u32>,
         @builtin(num_workgroups) nwg: vec3<u32>) {
     let n = arrayLength(&keys_in);
-    let first = (wid.x + wid.y * nwg.x) * BLOCK;
+    let first = (wid.x + wid.y * nwg.x) * BLOCK * ITEMS;
     if first >= n {
         return;
     }
     let p = subgroup * size + lane;
-    let i = first + p;
-    var key = 0xffffffffu;
-    var value = 0xffffffffu;
-    if i < n {
-        key = encode_key(keys_in[i]);
-        value = 0u;
-        if PAIRS {
-            value = values_in[i];
+    var keys: array<u32, ITEMS>;
+    var values: array<u32, ITEMS>;
+    for (var s = 0u; s < ITEMS; s++) {
+        let i = first + s * BLOCK + p;
+        keys[s] = 0xffffffffu;
+        values[s] = 0xffffffffu;
+        if i < n {
+            keys[s] = encode_key(keys_in[i]);
+            values[s] = 0u;
+            if PAIRS {
+                values[s] = values_in[i];
+            }
         }
     }
-    let sorted = sg::bitonic_sort_kv_tiled<u32, u32, LOG2_TILE>(key, value);
-    key = sorted.key;
-    value = sorted.value;
-    if LOG2_TILE < LOG2_SEG {
-        let merged = merge_tiles(p, key, value);
-        key = merged.x;
-        value = merged.y;
+    for (var s = 0u; s < ITEMS; s++) {
+        let sorted = sg::bitonic_sort_kv_tiled<u32, u32, LOG2_TILE>(keys[s], values[s]);
+        keys[s] = sorted.key;
+        values[s] = sorted.value;
+        if LOG2_TILE < LOG2_SEG {
+            let merged = merge_tiles(p, keys[s], values[s]);
+            keys[s] = merged.x;
+            values[s] = merged.y;
+        }
     }
-    if i < n {
-        keys_out[i] = decode_key(key);
-        if PAIRS {
-            values_out[i] = value;
+    for (var s = 0u; s < ITEMS; s++) {
+        let i = first + s * BLOCK + p;
+        if i < n {
+            keys_out[i] = decode_key(keys[s]);
+            if PAIRS {
+                values_out[i] = values[s];
+            }
         }
     }
 }
