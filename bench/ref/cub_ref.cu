@@ -431,6 +431,40 @@ void contact_sort(const Config& cfg, size_t n) {
     }
 }
 
+// demos/src/segmented_sort.rs: segments of lengths uniform in 1..=64 (offsets
+// made here on the host), keys ContactKeys' distances (every slot filled:
+// param 1), random ids; checked on the host, segment by segment.
+void segmented_sort(const Config& cfg, size_t n) {
+    std::vector<int> offsets{0};
+    uint64_t state = 0x5e9 ^ n;
+    while (size_t(offsets.back()) < n) {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        const size_t length = size_t(state >> 33) % 64 + 1;
+        offsets.push_back(int(std::min(n, size_t(offsets.back()) + length)));
+    }
+    const int segments = int(offsets.size()) - 1;
+    Dev kin(4 * n), kout(4 * n), vin(4 * n), vout(4 * n), dev_offsets(4 * offsets.size());
+    generate(kin.as<uint32_t>(), n, Fill::ContactKeys, 1, 0x5e95 ^ n);
+    generate(vin.as<uint32_t>(), n, Fill::ContactValues, 1, 0x5e95 ^ n);
+    ok(cudaMemcpy(dev_offsets.p, offsets.data(), 4 * offsets.size(), cudaMemcpyHostToDevice), "offsets");
+    const float* k = kin.as<float>();
+    const uint32_t* v = vin.as<uint32_t>();
+    float* ko = kout.as<float>();
+    uint32_t* vo = vout.as<uint32_t>();
+    const int* begin = dev_offsets.as<int>();
+    const Timing t = time_cub(cfg, [&](void* tmp, size_t& bytes) {
+        return cub::DeviceSegmentedSort::SortPairs(tmp, bytes, k, ko, v, vo, int(n), segments, begin, begin + 1);
+    });
+    const std::vector<float> got = to_host<float>(ko, n);
+    bool good = t.good;
+    for (int s = 0; good && s < segments; ++s)
+        for (int i = offsets[s] + 1; i < offsets[s + 1]; ++i)
+            if (got[i] < got[i - 1]) good = false;
+    emit(cfg, "segmented_sort", "mixed_pairs", "cub::DeviceSegmentedSort::SortPairs<f32, u32>",
+         "CUB DeviceSegmentedSort (segments of 1..=64: warp-level merge sorts)", n, 16ull * n, t, good,
+         "ties ordered by CUB, not by value as wavekit's (key, value) order; the offsets array is read too");
+}
+
 // ---- issue 35, third batch: merge sort, range histogram (no demos yet;
 // these are the inputs their demos are to use). CCCL 13.0 has no
 // cub::DeviceTopK (no header device_topk.cuh), so TopK has no CUB row. ----
@@ -635,7 +669,7 @@ int main(int argc, char** argv) {
                  CUB_SUBMINOR_VERSION);
     const std::vector<std::pair<const char*, void (*)(const Config&, size_t)>> demos = {
         {"reduce", reduce}, {"scan", scan}, {"compact", compact}, {"histogram", histogram},
-        {"radix_sort", radix_sort}, {"contact_sort", contact_sort}, {"by_key", by_key},
+        {"radix_sort", radix_sort}, {"contact_sort", contact_sort}, {"segmented_sort", segmented_sort}, {"by_key", by_key},
         {"merge_sort", merge_sort}, {"histogram_range", histogram_range},
     };
     auto wanted = [&](const std::string& name) {

@@ -12,6 +12,7 @@
 //! | [`histogram`] | 256-bin histogram | workgroup histograms, subgroup-aggregated atomics |
 //! | [`radix_sort`] | LSD radix sort, keys and key/value | OneSweep: subgroup-ballot tile ranks + per-digit decoupled look-back; reduce-then-scan with `block::radix_rank_match_atomic_or` + the device scan where forward progress is not assured |
 //! | [`contact_sort`] | many ≤ 32-element key/value sorts | `bitonic_sort_kv_tiled` |
+//! | [`segmented_sort`] | key/value sorts of segments of 1..=64 | `wavekit::device::SegmentedSort` (issue 33) |
 //! | [`by_key`] | `by_key`: sums over runs of equal keys (reduce and scan) and over fixed segments | `wavekit::device`'s `ReduceByKey`, `ScanByKey`, `SegmentedReduce` (issue 35, second batch) |
 //! | [`breadth`] | `merge_sort`, `histogram_range`, `top_k`: `wavekit::device`'s `MergeSort`, `Histogram::range`, `TopK` | the library's (issue 35, third batch) |
 
@@ -24,6 +25,7 @@ pub mod histogram;
 pub mod radix_sort;
 pub mod reduce;
 pub mod scan;
+pub mod segmented_sort;
 
 use wavekit::Error;
 
@@ -62,7 +64,7 @@ pub trait Prepared {
 }
 
 /// Every demo, in the order of the docs.
-pub fn all() -> [&'static dyn Demo; 10] {
+pub fn all() -> [&'static dyn Demo; 11] {
     [
         &reduce::Reduce,
         &scan::Scan,
@@ -70,6 +72,7 @@ pub fn all() -> [&'static dyn Demo; 10] {
         &histogram::Histogram,
         &radix_sort::RadixSort,
         &contact_sort::ContactSort,
+        &segmented_sort::SegmentedSortDemo,
         &by_key::ByKey,
         &breadth::MergeSort,
         &breadth::HistogramRange,

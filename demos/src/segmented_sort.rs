@@ -1,0 +1,131 @@
+//! `segmented_sort` `mixed_pairs`: [`wavekit::device::SegmentedSort`] of
+//! segments of mixed lengths, the case issue 33 names beside the fixed
+//! lengths of `contact_sort`: segment lengths uniform in 1..=64 (mean 32.5),
+//! keys f32 signed distances in [-8, 24) on a 1/64 grid (so equal keys
+//! occur), values random u32, every segment sorted ascending on
+//! (key, value). CUB's row is `DeviceSegmentedSort::SortPairs` on the same
+//! distribution (`bench/ref/cub_ref.cu`).
+//!
+//! The library sorts on every back end (there are no steps of the demo's
+//! own): with `WAVEKIT_DEMOS_LIBRARY=0` it records on the runner's device.
+//!
+//! Bytes counted: keys and values read and written, `16 n` (the offsets
+//! are not counted, as CUB's row does not count them either).
+
+use wavekit::Error;
+use wavekit::device::{KeyType, Queue, SegmentedSort};
+use wavekit::runner::Step;
+
+use crate::harness::{Ctx, Report, bytes_of, check_equal, random_u32, words_of};
+use crate::{Demo, Prepared, known_variant};
+
+/// The longest segment.
+const MAX_LENGTH: u32 = 64;
+
+/// The `segmented_sort` demo.
+pub struct SegmentedSortDemo;
+
+impl Demo for SegmentedSortDemo {
+    fn name(&self) -> &'static str {
+        "segmented_sort"
+    }
+
+    fn variants(&self) -> &'static [&'static str] {
+        &["mixed_pairs"]
+    }
+
+    fn prepare<'c>(
+        &self,
+        ctx: &'c Ctx<'c>,
+        variant: &str,
+    ) -> Result<Box<dyn Prepared + 'c>, Error> {
+        known_variant(self, variant)?;
+        let device = ctx
+            .library_device()
+            .unwrap_or_else(|| ctx.gpu.library_device());
+        let sort = SegmentedSort::pairs(device, KeyType::F32)?;
+        Ok(Box::new(PreparedSegmentedSort { ctx, sort }))
+    }
+}
+
+struct PreparedSegmentedSort<'c> {
+    ctx: &'c Ctx<'c>,
+    sort: SegmentedSort,
+}
+
+/// The offsets of segments of lengths uniform in `1..=MAX_LENGTH` covering
+/// `n` elements (the last one cut at `n`).
+fn offsets(n: usize, seed: u64) -> Vec<u32> {
+    let lengths = random_u32(n / 16 + 1, MAX_LENGTH, seed ^ 0x5e9);
+    let mut offsets = vec![0u32];
+    let mut at = 0usize;
+    for length in lengths.iter().cycle() {
+        if at >= n {
+            break;
+        }
+        at = (at + *length as usize + 1).min(n);
+        offsets.push(at as u32);
+    }
+    offsets
+}
+
+impl Prepared for PreparedSegmentedSort<'_> {
+    fn run(&self, n: usize, seed: u64) -> Result<Report, Error> {
+        if n == 0 || n > 1 << 30 {
+            return Err(Error::Usage(format!(
+                "segmented_sort takes 1 to 2^30 elements, not {n}"
+            )));
+        }
+        let gpu = self.ctx.gpu;
+        let keys: Vec<f32> = random_u32(n, 2048, seed)
+            .into_iter()
+            .map(|d| d as f32 / 64.0 - 8.0)
+            .collect();
+        let values = random_u32(n, u32::MAX, seed ^ 0x1d5);
+        let offsets = offsets(n, seed);
+        let segments = offsets.len() as u32 - 1;
+        let keys_in = gpu.upload(bytes_of(&keys))?;
+        let values_in = gpu.upload(bytes_of(&values))?;
+        let offsets_in = gpu.upload(bytes_of(&offsets))?;
+        let keys_out = gpu.buffer(4 * n as u64)?;
+        let values_out = gpu.buffer(4 * n as u64)?;
+        let temp = gpu.buffer(self.sort.temp_storage_bytes(n as u32))?;
+        let record = |queue: Queue<'_>| {
+            self.sort.record_pairs(
+                queue,
+                keys_in.slice(),
+                keys_out.slice(),
+                values_in.slice(),
+                values_out.slice(),
+                n as u32,
+                offsets_in.slice(),
+                segments,
+                temp.slice(),
+            )
+        };
+        let timing = self.ctx.run(&[Step::Record(&record)])?;
+        let got_keys: Vec<f32> = words_of(&gpu.read(&keys_out)?);
+        let got_values: Vec<u32> = words_of(&gpu.read(&values_out)?);
+        let got: Vec<(f32, u32)> = got_keys.into_iter().zip(got_values).collect();
+        let mut want: Vec<(f32, u32)> = keys.into_iter().zip(values).collect();
+        for bounds in offsets.windows(2) {
+            // Finite keys, never -0: total_cmp is the sort's order.
+            want[bounds[0] as usize..bounds[1] as usize]
+                .sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        }
+        check_equal("segmented_sort", "mixed_pairs", &got, &want)?;
+        Ok(Report::new(
+            "segmented_sort",
+            "mixed_pairs",
+            self.ctx,
+            &format!(
+                "wavekit::device::SegmentedSort::record_pairs, {} segments of 1..=64, {}",
+                segments,
+                self.sort.describe()
+            ),
+            n,
+            16 * n as u64,
+            timing,
+        ))
+    }
+}
