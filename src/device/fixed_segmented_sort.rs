@@ -13,6 +13,10 @@ use crate::error::Error;
 
 /// Threads per workgroup of the kernel, and elements per group.
 const BLOCK: u64 = 256;
+/// Groups of [`BLOCK`] elements per workgroup (`ITEMS` in
+/// `contact_sort.wgsl`; `WAVEKIT_SHADER_PARAMS` may change it for
+/// benchmarks): measured, see the algorithm of [`FixedSegmentedSort`].
+const ITEMS: u32 = 2;
 
 /// A device-wide sort of fixed-length segments, built once per device, key
 /// type, whether values travel with the keys, and segment length.
@@ -29,13 +33,18 @@ const BLOCK: u64 = 256;
 /// - **Placement**: keys (and values) in and out are `n` 4-byte elements;
 ///   inputs must not share a buffer with outputs (not in place), and the
 ///   outputs must not overlap. No temp.
-/// - **Algorithm**: one element per thread, 256 per workgroup; each
-///   aligned tile of `min(len, smallest subgroup size)` lanes sorted by
+/// - **Algorithm**: two groups of 256 elements per 256-thread workgroup,
+///   one element of each per thread, both loaded before either is sorted
+///   (so their loads and shuffles overlap); each aligned tile of
+///   `min(len, smallest subgroup size)` lanes sorted by
 ///   `sg::bitonic_sort_kv_tiled` in registers (`log2(t)(log2(t) + 1)`
 ///   shuffles per element, no workgroup memory), then, where subgroups are
 ///   narrower than a segment, `log2(len / t)` merge levels through
-///   workgroup memory.
-/// - **Cost of a call**: one dispatch of `ceil(n / 256)` workgroups, one
+///   workgroup memory. Two groups against one: 2^24 pairs in segments of
+///   16 took 0.147 ms against 0.200 through CUDA and 0.164 against 0.222
+///   through Vulkan on an H100 (four: 0.150 and 0.159;
+///   docs/benchmarks/2026-11-27b-h100-segmented-sorts).
+/// - **Cost of a call**: one dispatch of `ceil(n / 512)` workgroups, one
 ///   read and one write of each key (and value).
 pub struct FixedSegmentedSort {
     ctx: Context,
@@ -79,7 +88,8 @@ impl FixedSegmentedSort {
             .set("LOG2_SEG", format!("{log2_segment}u"))
             .set("LOG2_TILE", format!("{log2_tile}u"))
             .set("KEY_ORDER", format!("{order}u"))
-            .set("PAIRS", pairs);
+            .set("PAIRS", pairs)
+            .set("ITEMS", format!("{ITEMS}u"));
         let items = shader.u32_value("ITEMS")?;
         if !(1..=16).contains(&items) {
             return Err(Error::Usage(format!(
