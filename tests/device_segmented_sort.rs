@@ -1,6 +1,6 @@
 //! `wavekit::device::SegmentedSort` on lavapipe at subgroup sizes 4, 8 and
 //! 16 against a CPU reference (each segment sorted on (key, value)): empty
-//! segments, single elements, exactly 32 and 33, segments around the
+//! segments, single elements, exactly 32, 33, 64 and 65 (the three sorts' limits), segments around the
 //! 1024-element chunk and far longer (2^20 keys in few segments), random
 //! offsets, elements outside every segment left alone, u32 / i32 / f32 keys
 //! with and without values, slices at non-zero offsets inside larger
@@ -187,6 +187,13 @@ fn segmented_sort_cases() {
                 (7, vec![0, 7], "one odd segment"),
                 (64, offsets_of(64, &[32]), "exactly 32"),
                 (99, offsets_of(99, &[33]), "33"),
+                (256, offsets_of(256, &[64]), "exactly 64"),
+                (260, offsets_of(260, &[65]), "65"),
+                (
+                    777,
+                    offsets_of(777, &[63, 64, 65, 2, 40, 33, 32]),
+                    "around 64",
+                ),
                 (
                     1000,
                     offsets_of(1000, &[1, 31, 32, 33, 0, 64, 100]),

@@ -10,8 +10,14 @@ use super::slice::{Slice, disjoint, distinct_each, values_match};
 use crate::backend::{Device, Queue};
 use crate::error::Error;
 
-/// Segments per `sort_short` workgroup (256 threads, 32 per segment).
-const SHORT_PER_GROUP: u64 = 8;
+/// Threads per `sort_short` workgroup.
+const BLOCK: u64 = 256;
+/// The widest segments of the two `sort_short` dispatches: one takes
+/// segments of up to 32 elements with 32 threads each, the other those of
+/// 33 to 64 with 64 threads each (2^24 pairs in segments of 1 to 64 on an
+/// H100: 3.64 ms through CUDA when the longer half went through the chunk
+/// sort's ten merge levels, docs/benchmarks/2026-11-27b-h100-segmented-sorts).
+const SHORT_WIDTHS: [u32; 2] = [32, 64];
 
 /// A device-wide segmented sort, built once per device, key type and
 /// whether values travel with the keys.
@@ -39,17 +45,18 @@ const SHORT_PER_GROUP: u64 = 8;
 ///   every call records three kinds of dispatch. Segments of at most 32
 ///   elements: one per 32 threads, sorted in registers by
 ///   `sg::bitonic_sort_kv_tiled` (the demos' contact sort), merged through
-///   workgroup memory where subgroups are narrower than 32 lanes. Longer
-///   segments: their pieces in each aligned chunk of 1024 elements sorted in
+///   workgroup memory where subgroups are narrower than 32 lanes; of 33 to
+///   64: the same with 64 threads each, two 32-element tiles merged
+///   through workgroup memory. Longer segments: their pieces in each aligned chunk of 1024 elements sorted in
 ///   workgroup memory by 10 merge levels (binary search per element), done
 ///   when the segment lies in one chunk; longer ones then merged in global
 ///   memory, pass p merging runs of `1024 · 2^p` (aligned, cut at the
 ///   segment's ends) pairwise, `ceil(log2(n / 1024))` passes, each
 ///   returning at once in chunks without such segments.
-/// - **Cost of a call**: `2 + ceil(log2(n / 1024))` dispatches, a bind
-///   group each, nothing allocated. Short segments: one read and one write
-///   per element plus 15 shuffles (32-lane subgroups) — but 32 threads per
-///   segment whatever its length. Segments up to 1024 elements: plus 10
+/// - **Cost of a call**: `3 + ceil(log2(n / 1024))` dispatches, a bind
+///   group each, nothing allocated. Segments up to 64: one read and one
+///   write per element plus 15 shuffles (32-lane subgroups) and, from 33,
+///   one merge level — but 32 (64) threads per segment whatever its length. Segments up to 1024 elements: plus 10
 ///   workgroup-memory merge levels. Longer: plus per pass one read, one
 ///   write and a binary search (`log2(run)` reads) per element, and a
 ///   search of the offsets (`log2(n_segments)` reads); every element of
@@ -58,7 +65,8 @@ pub struct SegmentedSort {
     ctx: Context,
     key: KeyType,
     pairs: bool,
-    short: Pipeline,
+    /// `sort_short` of segments up to each of [`SHORT_WIDTHS`].
+    short: [Pipeline; 2],
     chunk: Pipeline,
     merge: Pipeline,
 }
@@ -83,19 +91,37 @@ impl SegmentedSort {
         let order = key.order();
         let ctx = Context::new(device.into())?;
         let log2_tile = ctx.target.subgroup_size.min().trailing_zeros().min(5);
-        let module = ctx.compose(
-            &Shader::new("segmented_sort.wgsl")?
-                .set("KEY_ORDER", format!("{order}u"))
-                .set("PAIRS", pairs)
-                .set("LOG2_TILE", format!("{log2_tile}u")),
+        let shader = Shader::new("segmented_sort.wgsl")?
+            .set("KEY_ORDER", format!("{order}u"))
+            .set("PAIRS", pairs)
+            .set("LOG2_TILE", format!("{log2_tile}u"))
+            .set("SHORT_LIMIT", format!("{}u", SHORT_WIDTHS[1]));
+        // The sort_short of each width, taking the lengths above the
+        // narrower one's.
+        let short_module = |i: usize| {
+            let width = SHORT_WIDTHS[i];
+            ctx.compose(
+                &shader
+                    .clone()
+                    .set("SEG", format!("{width}u"))
+                    .set("SHORT", format!("{width}u"))
+                    .set("LOG2_SEG", format!("{}u", width.trailing_zeros()))
+                    .set(
+                        "SHORT_MIN",
+                        format!("{}u", if i == 0 { 0 } else { SHORT_WIDTHS[i - 1] }),
+                    ),
+            )
+        };
+        let [short, chunk, merge] = ctx.pipelines(
+            &short_module(0)?,
+            ["sort_short", "sort_chunk", "merge_pass"],
         )?;
-        let [short, chunk, merge] =
-            ctx.pipelines(&module, ["sort_short", "sort_chunk", "merge_pass"])?;
+        let [medium] = ctx.pipelines(&short_module(1)?, ["sort_short"])?;
         Ok(SegmentedSort {
             ctx,
             key,
             pairs,
-            short,
+            short: [short, medium],
             chunk,
             merge,
         })
@@ -248,15 +274,17 @@ impl SegmentedSort {
             ]
         };
         let chunks = self.ctx.grid(u64::from(n).div_ceil(CHUNK) as u32);
-        let mut ops: Vec<Op<'_>> = vec![
-            Op::Dispatch(
-                &self.short,
-                binding(0),
-                self.ctx
-                    .grid(u64::from(n_segments).div_ceil(SHORT_PER_GROUP) as u32),
-            ),
-            Op::Dispatch(&self.chunk, binding(0), chunks),
-        ];
+        let mut ops: Vec<Op<'_>> = self
+            .short
+            .iter()
+            .zip(SHORT_WIDTHS)
+            .map(|(pipeline, width)| {
+                let per_group = BLOCK / u64::from(width);
+                let groups = u64::from(n_segments).div_ceil(per_group) as u32;
+                Op::Dispatch(pipeline, binding(0), self.ctx.grid(groups))
+            })
+            .collect();
+        ops.push(Op::Dispatch(&self.chunk, binding(0), chunks));
         for p in 0..merge_passes(n) {
             ops.push(Op::Dispatch(&self.merge, binding(u64::from(p)), chunks));
         }
@@ -267,8 +295,8 @@ impl SegmentedSort {
     pub fn describe(&self) -> String {
         format!(
             "segmented sort of {} keys{}: segments <= 32 by sg::bitonic_sort_kv_tiled in \
-             registers, <= 1024 by merges in workgroup memory, longer by ceil(log2(n / 1024)) \
-             global merge passes",
+             registers, <= 64 by two such tiles and a merge, <= 1024 by merges in workgroup \
+             memory, longer by ceil(log2(n / 1024)) global merge passes",
             match self.key {
                 KeyType::U32 => "u32",
                 KeyType::I32 => "i32",

@@ -6,15 +6,18 @@
 //
 // Three kinds of dispatch, by segment length (read on the device, so the
 // host records all of them):
-//   sort_short (ceil(segments / 8) workgroups): segments of at most 32
-//     elements, one per 32 threads (thread (subgroup s, lane l) is slot
-//     (s * S + l) mod 32 of segment (s * S + l) / 32 of its workgroup):
-//     the in-register sort of the demos' contact sort (contact_sort.wgsl),
+//   sort_short (ceil(segments / (256 / SEG)) workgroups), twice: segments
+//     of SHORT_MIN + 1 to SHORT = SEG elements, one per SEG threads (thread
+//     (subgroup s, lane l) is slot (s * S + l) mod SEG of segment
+//     (s * S + l) / SEG of its workgroup), the host's two modules taking
+//     lengths 0..=32 (SEG 32) and 33..=64 (SEG 64): the in-register sort of
+//     the demos' contact sort (contact_sort.wgsl),
 //     `sg::bitonic_sort_kv_tiled<u32, u32, LOG2_TILE>` per tile of 2^LOG2_TILE
-//     lanes, and where subgroups are narrower than 32 lanes the sorted tiles
+//     lanes, and where a segment is wider than a tile the sorted tiles
 //     merged pairwise through workgroup memory. Empty slots are the largest
 //     pair (0xffffffff, 0xffffffff) and only the segment's slots are
-//     written. Workgroups whose 8 segments are all longer return at once.
+//     written. Workgroups none of whose segments is theirs return at once.
+//     Segments of at most SHORT_LIMIT = 64 elements are the sort_shorts'.
 //   sort_chunk (ceil(n / CHUNK) workgroups): the longer segments' pieces in
 //     each aligned chunk of CHUNK elements, sorted in workgroup memory by
 //     log2(CHUNK) merge levels (each element binary-searches its place in
@@ -22,7 +25,7 @@
 //     inside one chunk is then done and written to the outputs; a longer
 //     one's pieces go to the scratch's run A, and chunk_flags[chunk] says
 //     whether the chunk holds such pieces. Chunks without segments longer
-//     than 32 return after one look at their segments' offsets.
+//     than SHORT_LIMIT return after one look at their segments' offsets.
 //   merge_pass (ceil(n / CHUNK) workgroups, 4 elements per thread), pass
 //     p = arrayLength(&pass_info) - 1 (the host binds p + 1 words, as n
 //     reaches every shader as a binding's size): the runs of width
@@ -60,8 +63,13 @@ const SEG = 32u;
 const BLOCK = 256u;
 const CHUNK = 1024u;
 const PER_THREAD = CHUNK / BLOCK;
-// The largest segment sort_short sorts.
+// The segments this module's sort_short sorts: SHORT_MIN < length <= SHORT
+// (SHORT = SEG).
+const SHORT_MIN = 0u;
 const SHORT = 32u;
+// The longest segment the sort_short dispatches sort; sort_chunk and
+// merge_pass take the longer ones.
+const SHORT_LIMIT = 64u;
 
 @group(0) @binding(0) var<storage, read> keys_in: array<u32>;
 @group(0) @binding(1) var<storage, read> values_in: array<u32>;
@@ -140,7 +148,7 @@ fn sort_short(@builtin(local_invocation_index) t: u32, @builtin(subgroup_id) sub
     var mine = false;
     if t < BLOCK / SEG && first_segment + t < segments {
         let seg = bounds(first_segment + t);
-        mine = seg.y - seg.x <= SHORT;
+        mine = seg.y - seg.x > SHORT_MIN && seg.y - seg.x <= SHORT;
     }
     if !workgroup_any(t, mine) {
         return;
@@ -152,7 +160,7 @@ fn sort_short(@builtin(local_invocation_index) t: u32, @builtin(subgroup_id) sub
     if s < segments {
         seg = bounds(s);
     }
-    let is_short = seg.y - seg.x <= SHORT;
+    let is_short = seg.y - seg.x > SHORT_MIN && seg.y - seg.x <= SHORT;
     var key = 0xffffffffu;
     var value = 0xffffffffu;
     if is_short && slot < seg.y - seg.x {
@@ -189,7 +197,7 @@ fn sort_chunk(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wi
     var mine = false;
     for (var s = lo + t; s < hi; s += BLOCK) {
         let seg = bounds(s);
-        mine = mine || (seg.y - seg.x > SHORT && seg.x <= last && seg.y > first);
+        mine = mine || (seg.y - seg.x > SHORT_LIMIT && seg.x <= last && seg.y > first);
     }
     if !workgroup_any(t, mine) {
         if t == 0u {
@@ -208,7 +216,7 @@ fn sort_chunk(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wi
         if p < n {
             seg = segment_of(p, lo, hi);
         }
-        is_long[k] = seg.y - seg.x > SHORT;
+        is_long[k] = seg.y - seg.x > SHORT_LIMIT;
         if !is_long[k] {
             seg = vec2<u32>(p, p + 1u);
         } else if !inside_run(seg, CHUNK) {
@@ -315,7 +323,7 @@ fn merge_pass(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wi
             break;
         }
         let seg = segment_of(p, 0u, segment_count());
-        if seg.y - seg.x <= SHORT || inside_run(seg, w) {
+        if seg.y - seg.x <= SHORT_LIMIT || inside_run(seg, w) {
             continue;
         }
         let key = run_key(src, p);
