@@ -96,6 +96,16 @@ impl SegmentedSort {
             .set("PAIRS", pairs)
             .set("LOG2_TILE", format!("{log2_tile}u"))
             .set("SHORT_LIMIT", format!("{}u", SHORT_WIDTHS[1]));
+        // Subgroups without a segment of the dispatch's skip the sort
+        // (not where subgroups are emulated: see the shader).
+        let shader = if ctx.target.is_emulated() {
+            shader
+        } else {
+            shader.function(
+                "subgroup_sorts",
+                "fn subgroup_sorts(mine: bool) -> bool {\n    return sg::any_true(mine);\n}",
+            )
+        };
         // The sort_short of each width, taking the lengths above the
         // narrower one's.
         let short_module = |i: usize| {

@@ -70,6 +70,11 @@ const SHORT = 32u;
 // The longest segment the sort_short dispatches sort; sort_chunk and
 // merge_pass take the longer ones.
 const SHORT_LIMIT = 64u;
+// Whether a sort_short subgroup sorts, given whether the lane's segment is
+// the dispatch's: every one by default; the host gives, unless subgroups
+// are emulated (they shuffle through workgroup barriers, which every
+// thread must reach), `return sg::any_true(mine);`.
+fn subgroup_sorts(mine: bool) -> bool { return true; }
 
 @group(0) @binding(0) var<storage, read> keys_in: array<u32>;
 @group(0) @binding(1) var<storage, read> values_in: array<u32>;
@@ -167,9 +172,13 @@ fn sort_short(@builtin(local_invocation_index) t: u32, @builtin(subgroup_id) sub
         key = encode_key(keys_in[seg.x + slot]);
         value = value_in(seg.x + slot);
     }
-    let sorted = sg::bitonic_sort_kv_tiled<u32, u32, LOG2_TILE>(key, value);
-    key = sorted.key;
-    value = sorted.value;
+    // A subgroup none of whose lanes' segments is this dispatch's skips the
+    // register sort (`subgroup_sorts`, a branch uniform in the subgroup).
+    if subgroup_sorts(is_short) {
+        let sorted = sg::bitonic_sort_kv_tiled<u32, u32, LOG2_TILE>(key, value);
+        key = sorted.key;
+        value = sorted.value;
+    }
     if LOG2_TILE < LOG2_SEG {
         let merged = merge_tiles(p, key, value);
         key = merged.x;
