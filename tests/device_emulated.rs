@@ -176,9 +176,10 @@ fn segmented_sort_and_operator_scan_on_emulated_subgroups() {
     for (i, &n) in SIZES.iter().enumerate() {
         let keys = random(n, 1000, 30 + i as u64);
         let values = random(n, 0, 40 + i as u64);
-        // Segments of 0, 1, 7, 32, 33, 900 and 3000 elements in turn.
+        // Segments of 0, 1, 7, 32, 33, 50, 64, 65, 900 and 3000 elements in
+        // turn (up to 64: the two-half register sort at 32 emulated lanes).
         let mut offsets = vec![0u32];
-        for len in [0, 1, 7, 32, 33, 900, 3000].into_iter().cycle() {
+        for len in [0, 1, 7, 32, 33, 50, 64, 65, 900, 3000].into_iter().cycle() {
             let end = (*offsets.last().unwrap() as usize + len).min(n);
             offsets.push(end as u32);
             if end == n {

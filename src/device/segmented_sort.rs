@@ -6,17 +6,21 @@ use super::KeyType;
 use super::context::{Context, Op, Pipeline, TempLayout, record};
 use super::merge_sort::{CHUNK, MAX_PASSES, check_keys, merge_passes};
 use super::shader::Shader;
+use super::shaders;
 use super::slice::{Slice, disjoint, distinct_each, values_match};
 use crate::backend::{Device, Queue};
 use crate::error::Error;
 
 /// Threads per `sort_short` workgroup.
 const BLOCK: u64 = 256;
-/// The widest segments of the two `sort_short` dispatches: one takes
-/// segments of up to 32 elements with 32 threads each, the other those of
-/// 33 to 64 with 64 threads each (2^24 pairs in segments of 1 to 64 on an
-/// H100: 3.64 ms through CUDA when the longer half went through the chunk
-/// sort's ten merge levels, docs/benchmarks/2026-11-27b-h100-segmented-sorts).
+/// The widest segments of the two `sort_short` dispatches where subgroups
+/// are narrower than 32 lanes: one takes segments of up to 32 elements with
+/// 32 threads each, the other those of 33 to 64 with 64 threads each. With
+/// 32 lanes or more, one `sort_short_two` dispatch takes both, 32 threads
+/// a segment. (2^24 pairs in segments of 1 to 64 on an H100 through CUDA:
+/// 3.64 ms when segments of 33 to 64 went through the chunk sort's ten
+/// merge levels, 1.24 with the two dispatches,
+/// docs/benchmarks/2026-11-27b-h100-segmented-sorts.)
 const SHORT_WIDTHS: [u32; 2] = [32, 64];
 
 /// A device-wide segmented sort, built once per device, key type and
@@ -65,8 +69,9 @@ pub struct SegmentedSort {
     ctx: Context,
     key: KeyType,
     pairs: bool,
-    /// `sort_short` of segments up to each of [`SHORT_WIDTHS`].
-    short: [Pipeline; 2],
+    /// The short segments' dispatches and the threads each gives a segment:
+    /// `sort_short_two` (32), or `sort_short` of [`SHORT_WIDTHS`].
+    short: Vec<(Pipeline, u32)>,
     chunk: Pipeline,
     merge: Pipeline,
 }
@@ -126,12 +131,20 @@ impl SegmentedSort {
             &short_module(0)?,
             ["sort_short", "sort_chunk", "merge_pass"],
         )?;
-        let [medium] = ctx.pipelines(&short_module(1)?, ["sort_short"])?;
+        let short = if log2_tile == 5 {
+            let two = shaders::source("segmented_sort_two.wgsl")?;
+            let module = ctx.compose(&shader.map(|text| Ok(format!("{text}\n{two}")))?)?;
+            let [two] = ctx.pipelines(&module, ["sort_short_two"])?;
+            vec![(two, 32)]
+        } else {
+            let [medium] = ctx.pipelines(&short_module(1)?, ["sort_short"])?;
+            vec![(short, SHORT_WIDTHS[0]), (medium, SHORT_WIDTHS[1])]
+        };
         Ok(SegmentedSort {
             ctx,
             key,
             pairs,
-            short: [short, medium],
+            short,
             chunk,
             merge,
         })
@@ -287,9 +300,8 @@ impl SegmentedSort {
         let mut ops: Vec<Op<'_>> = self
             .short
             .iter()
-            .zip(SHORT_WIDTHS)
             .map(|(pipeline, width)| {
-                let per_group = BLOCK / u64::from(width);
+                let per_group = BLOCK / u64::from(*width);
                 let groups = u64::from(n_segments).div_ceil(per_group) as u32;
                 Op::Dispatch(pipeline, binding(0), self.ctx.grid(groups))
             })

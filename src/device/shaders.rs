@@ -17,7 +17,7 @@
 use crate::error::Error;
 
 /// Every shader file and its text, by file name.
-pub const FILES: [(&str, &str); 29] = [
+pub const FILES: [(&str, &str); 30] = [
     (
         "adjacent_difference.wgsl",
         include_str!("shaders/adjacent_difference.wgsl"),
@@ -62,6 +62,10 @@ pub const FILES: [(&str, &str); 29] = [
     (
         "segmented_sort.wgsl",
         include_str!("shaders/segmented_sort.wgsl"),
+    ),
+    (
+        "segmented_sort_two.wgsl",
+        include_str!("shaders/segmented_sort_two.wgsl"),
     ),
     ("sort_merge.wgsl", include_str!("shaders/sort_merge.wgsl")),
     (
