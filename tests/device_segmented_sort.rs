@@ -1,10 +1,11 @@
-//! `wavekit::device::SegmentedSort` on lavapipe at subgroup sizes 4, 8 and
-//! 16 against a CPU reference (each segment sorted on (key, value)): empty
-//! segments, single elements, exactly 32, 33, 64 and 65 (the three sorts' limits), segments around the
-//! 1024-element chunk and far longer (2^20 keys in few segments), random
+//! `wavekit::device::SegmentedSort` on lavapipe at subgroup sizes 4, 8 and 16
+//! against a CPU reference (each segment sorted on (key, value)): empty
+//! segments, single elements, exactly 32, 33, 64 and 65 (the three sorts'
+//! limits), segments around the 1024-element chunk and far longer (2^21 + 1000
+//! keys in few segments: more chunks than a merge pass has workgroups), random
 //! offsets, elements outside every segment left alone, u32 / i32 / f32 keys
-//! with and without values, slices at non-zero offsets inside larger
-//! buffers whose other bytes must stay, and bad calls.
+//! with and without values, slices at non-zero offsets inside larger buffers
+//! whose other bytes must stay, and bad calls.
 
 mod device_support;
 
@@ -212,16 +213,19 @@ fn segmented_sort_cases() {
         }
     }
     let sort = SegmentedSort::pairs(&device, KeyType::U32).expect("builds");
-    let n = 1 << 20;
+    // 2049 chunks: more than a merge pass's 2048 workgroups, so workgroup
+    // 0 merges chunks 0 and 2048.
+    let n = (1 << 21) + 1000;
     check(
         &device,
         &queue,
         &sort,
         n,
-        &[0, 5, 300_001, 300_001, 1_000_000, n as u32],
+        &[0, 5, 300_001, 300_001, 1_500_000, n as u32],
         77,
-        "2^20",
+        "2^21 + 1000",
     );
+    let n = 1 << 19;
     check(
         &device,
         &queue,
@@ -229,7 +233,7 @@ fn segmented_sort_cases() {
         n,
         &random_offsets(n, 78),
         78,
-        "2^20 random",
+        "2^19 random",
     );
 }
 

@@ -22,6 +22,11 @@ const BLOCK: u64 = 256;
 /// merge levels, 1.24 with the two dispatches,
 /// docs/benchmarks/2026-11-27b-h100-segmented-sorts.)
 const SHORT_WIDTHS: [u32; 2] = [32, 64];
+/// The most workgroups of a merge pass, each taking every such chunk in
+/// turn: a pass with nothing to merge (every segment already sorted) then
+/// costs that many flag reads (13 µs a pass with a workgroup per chunk at
+/// 2^24 on an H100, docs/benchmarks/2026-11-27b-h100-segmented-sorts).
+const MERGE_GROUPS: u64 = 2048;
 
 /// A device-wide segmented sort, built once per device, key type and
 /// whether values travel with the keys.
@@ -307,8 +312,15 @@ impl SegmentedSort {
             })
             .collect();
         ops.push(Op::Dispatch(&self.chunk, binding(0), chunks));
+        let merge_groups = self
+            .ctx
+            .grid(u64::from(n).div_ceil(CHUNK).min(MERGE_GROUPS) as u32);
         for p in 0..merge_passes(n) {
-            ops.push(Op::Dispatch(&self.merge, binding(u64::from(p)), chunks));
+            ops.push(Op::Dispatch(
+                &self.merge,
+                binding(u64::from(p)),
+                merge_groups,
+            ));
         }
         record(&self.ctx, queue.into(), &ops)
     }

@@ -26,16 +26,16 @@
 //     one's pieces go to the scratch's run A, and chunk_flags[chunk] says
 //     whether the chunk holds such pieces. Chunks without segments longer
 //     than SHORT_LIMIT return after one look at their segments' offsets.
-//   merge_pass (ceil(n / CHUNK) workgroups, 4 elements per thread), pass
+//   merge_pass (at most 2048 workgroups, each taking every such chunk in
+//     turn, 4 elements per thread), pass
 //     p = arrayLength(&pass_info) - 1 (the host binds p + 1 words, as n
 //     reaches every shader as a binding's size): the runs of width
 //     w = CHUNK << p, aligned to multiples of w and cut at segment ends,
 //     are merged pairwise into runs of 2w, reading run A (p even) or B
 //     (p odd) and writing the other, or the outputs once the segment lies
 //     inside one run of 2w. The host records ceil(log2(n / CHUNK)) passes.
-//     Workgroups of chunks without unfinished segments return after one
-//     flag read; other elements after a binary search of the offsets
-//     (log2(segments) reads).
+//     Chunks without unfinished segments cost one flag read; other
+//     elements a binary search of the offsets (log2(segments) reads).
 // Merges count the partner run's pairs strictly less (lower run) or less or
 // equal (upper run), so equal pairs keep their order and the order is the
 // total (key, value) order. Keys are encoded to unsigned bits of the same
@@ -88,6 +88,8 @@ var<workgroup> merge_keys: array<u32, CHUNK>;
 var<workgroup> merge_values: array<u32, CHUNK>;
 var<workgroup> vote: atomic<u32>;
 var<workgroup> vote_result: u32;
+// sort_chunk's range of segments, lo and hi, searched by two threads.
+var<workgroup> chunk_segments: array<u32, 2>;
 
 /// Whether `mine` holds in any thread of the workgroup (every thread
 /// calls it, in uniform control flow; `t` the local index).
@@ -200,9 +202,14 @@ fn sort_chunk(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wi
     }
     let last = min(first + CHUNK, n) - 1u;
     let segments = segment_count();
-    // The segments that may hold the chunk's elements: lo..hi.
-    let lo = segment_of_index(first, segments);
-    let hi = min(segment_of_index(last, segments) + 1u, segments);
+    // The segments that may hold the chunk's elements: lo..hi, the two
+    // binary searches of the offsets side by side (threads 0 and 1).
+    if t < 2u {
+        chunk_segments[t] = segment_of_index(select(first, last, t == 1u), segments);
+    }
+    workgroupBarrier();
+    let lo = chunk_segments[0];
+    let hi = min(chunk_segments[1] + 1u, segments);
     var mine = false;
     for (var s = lo + t; s < hi; s += BLOCK) {
         let seg = bounds(s);
@@ -319,11 +326,20 @@ fn offsets_after(i: u32, lo: u32, hi: u32) -> u32 {
 fn merge_pass(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: vec3<u32>,
               @builtin(num_workgroups) nwg: vec3<u32>) {
     let n = arrayLength(&keys_in);
-    let chunk = wid.x + wid.y * nwg.x;
-    let first = chunk * CHUNK;
-    if first >= n || scratch[chunk_flag_index(chunk)] == 0u {
-        return;
+    // Workgroup g takes chunks g, g + G, ... (G workgroups): a pass whose
+    // chunks have no unfinished segment costs G flag reads, not a
+    // workgroup per chunk.
+    let groups = nwg.x * nwg.y;
+    for (var chunk = wid.x + wid.y * nwg.x; chunk * CHUNK < n; chunk += groups) {
+        if scratch[chunk_flag_index(chunk)] != 0u {
+            merge_chunk(t, chunk, n);
+        }
     }
+}
+
+/// merge_pass's work on one chunk with unfinished segments.
+fn merge_chunk(t: u32, chunk: u32, n: u32) {
+    let first = chunk * CHUNK;
     let w = CHUNK << (arrayLength(&pass_info) - 1u);
     let src = (arrayLength(&pass_info) - 1u) & 1u;
     for (var k = 0u; k < PER_THREAD; k++) {
