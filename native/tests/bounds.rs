@@ -7,23 +7,14 @@
 //! run-time counterpart, a kernel writing out of bounds on purpose, is
 //! `cuda_bounds.rs`.
 
+mod support;
+
+use support::module;
 use wavekit_native::amdgpu::{self, Amdgpu, Arch};
 use wavekit_native::lower::{KernelRequest, Source};
 use wavekit_native::nvptx::{self, PtxOptions};
 use wavekit_native::tools;
 use wavekit_native::{BoundsChecks, LowerOptions};
-
-fn module(source: &str) -> (naga::Module, naga::valid::ModuleInfo) {
-    let module = naga::front::wgsl::parse_str(source)
-        .unwrap_or_else(|e| panic!("{}", e.emit_to_string(source)));
-    let info = naga::valid::Validator::new(
-        naga::valid::ValidationFlags::all(),
-        naga::valid::Capabilities::all(),
-    )
-    .validate(&module)
-    .unwrap_or_else(|e| panic!("{}", e.emit_to_string(source)));
-    (module, info)
-}
 
 fn ptx(source: &str, lower: impl Into<LowerOptions>) -> String {
     let (module, info) = module(source);

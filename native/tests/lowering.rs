@@ -1,21 +1,12 @@
 //! WGSL compute shaders lowered to PTX and assembled by ptxas, without a GPU.
 
+mod support;
+
+use support::module;
 use wavekit_native::NativeError;
 use wavekit_native::lower::Source;
 use wavekit_native::nvptx::{Ptx, PtxOptions, compile};
 use wavekit_native::tools;
-
-fn module(source: &str) -> (naga::Module, naga::valid::ModuleInfo) {
-    let module = naga::front::wgsl::parse_str(source)
-        .unwrap_or_else(|e| panic!("{}", e.emit_to_string(source)));
-    let info = naga::valid::Validator::new(
-        naga::valid::ValidationFlags::all(),
-        naga::valid::Capabilities::all(),
-    )
-    .validate(&module)
-    .unwrap_or_else(|e| panic!("{}", e.emit_to_string(source)));
-    (module, info)
-}
 
 fn ptx(source: &str, sm: u32) -> Result<Ptx, NativeError> {
     let (module, info) = module(source);

@@ -7,6 +7,9 @@
 //! object's VGPR count fits 4 waves per SIMD (16 waves over 4 SIMDs, 512
 //! VGPRs each).
 
+mod support;
+
+use support::module;
 use wavekit_native::amdgpu::{self, Amdgpu, Arch};
 use wavekit_native::lower::{KernelRequest, Source};
 use wavekit_native::nvptx::{self, PtxOptions};
@@ -42,18 +45,6 @@ fn source() -> String {
         );
     }
     text + "}\n"
-}
-
-fn module(source: &str) -> (naga::Module, naga::valid::ModuleInfo) {
-    let module = naga::front::wgsl::parse_str(source)
-        .unwrap_or_else(|e| panic!("{}", e.emit_to_string(source)));
-    let info = naga::valid::Validator::new(
-        naga::valid::ValidationFlags::all(),
-        naga::valid::Capabilities::all(),
-    )
-    .validate(&module)
-    .unwrap_or_else(|e| panic!("{}", e.emit_to_string(source)));
-    (module, info)
 }
 
 fn options(min_resident: Option<u32>) -> LowerOptions {
