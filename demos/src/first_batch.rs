@@ -54,16 +54,19 @@ const BELOW_HALF: &str = "fn keep(x: u32) -> bool { return x < 0x80000000u; }";
 const SQUARE: &str = "fn transform(x: f32) -> f32 { return x * x; }";
 
 /// One family of the first batch as a demo: its name, its variants (the
-/// first the default) and how a variant's kernel is built.
+/// first the default), the algorithm its reports name and how a variant's
+/// kernel is built.
 pub struct Family {
     name: &'static str,
     variants: &'static [&'static str],
+    algorithm: &'static str,
     build: fn(wavekit::device::Device<'_>, &str) -> Result<Kernel, Error>,
 }
 
 /// The `arg_reduce` demo.
 pub static ARG_REDUCE: Family = Family {
     name: "arg_reduce",
+    algorithm: "per-workgroup (value, index) pairs by subgroup reductions, then one workgroup over the pairs",
     variants: &["min_f32", "max_f32"],
     build: |device, variant| {
         let op = if variant == "min_f32" {
@@ -79,6 +82,7 @@ pub static ARG_REDUCE: Family = Family {
 /// The `transform_reduce` demo.
 pub static TRANSFORM_REDUCE: Family = Family {
     name: "transform_reduce",
+    algorithm: "the map applied as each element is read, then the reduce demo's two passes",
     variants: &["square_sum_f32"],
     build: |device, _| {
         let reduce = wavekit::device::TransformReduce::new(
@@ -95,6 +99,7 @@ pub static TRANSFORM_REDUCE: Family = Family {
 /// The `adjacent_difference` demo.
 pub static ADJACENT_DIFFERENCE: Family = Family {
     name: "adjacent_difference",
+    algorithm: "tiles of 2048 per workgroup, each left neighbour read beside its element",
     variants: &["left_u32"],
     build: |device, _| {
         let difference =
@@ -106,6 +111,7 @@ pub static ADJACENT_DIFFERENCE: Family = Family {
 /// The `binary_search` demo.
 pub static BINARY_SEARCH: Family = Family {
     name: "binary_search",
+    algorithm: "one needle a thread, the haystack's first 8 levels in workgroup memory",
     variants: &["lower_u32", "upper_u32"],
     build: |device, variant| {
         let bound = if variant == "lower_u32" {
@@ -121,6 +127,7 @@ pub static BINARY_SEARCH: Family = Family {
 /// The `partition` demo.
 pub static PARTITION: Family = Family {
     name: "partition",
+    algorithm: "the selections' single-pass compaction, both sides written",
     variants: &["half_u32"],
     build: |device, _| {
         let partition = wavekit::device::PartitionIf::new(device, Dtype::U32, BELOW_HALF)?;
@@ -131,6 +138,7 @@ pub static PARTITION: Family = Family {
 /// The `unique` demo.
 pub static UNIQUE: Family = Family {
     name: "unique",
+    algorithm: "the selections' single-pass compaction, each element kept where it differs from the one before",
     variants: &["runs_u32"],
     build: |device, _| {
         Ok(Kernel::Unique(wavekit::device::Unique::new(
@@ -159,6 +167,7 @@ impl Demo for Family {
         Ok(Box::new(PreparedFamily {
             ctx,
             name: self.name,
+            algorithm: self.algorithm,
             variant: variant.to_string(),
             kernel,
         }))
@@ -184,6 +193,7 @@ enum Kernel {
 struct PreparedFamily<'c> {
     ctx: &'c Ctx<'c>,
     name: &'static str,
+    algorithm: &'static str,
     variant: String,
     kernel: Kernel,
 }
@@ -196,13 +206,8 @@ fn unit_f32(n: usize, seed: u64) -> Vec<u32> {
         .collect()
 }
 
-/// A checked run: its timing, the algorithm's description and the bytes
-/// it must move.
-struct Outcome {
-    timing: Option<Timing>,
-    algorithm: &'static str,
-    bytes: u64,
-}
+/// Records a family's kernel on its `N` buffers (input, outputs, temp).
+type RecordOn<'a, const N: usize> = dyn Fn(Queue<'_>, [&Buffer; N]) -> Result<(), Error> + 'a;
 
 impl PreparedFamily<'_> {
     /// Times `record` as the context asks and reads back `outputs`.
@@ -226,7 +231,7 @@ impl PreparedFamily<'_> {
         input: &[u32],
         result_bytes: u64,
         temp_bytes: u64,
-        record: &dyn Fn(Queue<'_>, [&Buffer; 3]) -> Result<(), Error>,
+        record: &RecordOn<'_, 3>,
     ) -> Result<(Option<Timing>, Vec<u32>), Error> {
         let gpu = self.ctx.gpu;
         let input = gpu.upload(bytes_of(input))?;
@@ -243,7 +248,7 @@ impl PreparedFamily<'_> {
         &self,
         input: &[u32],
         temp_bytes: u64,
-        record: &dyn Fn(Queue<'_>, [&Buffer; 4]) -> Result<(), Error>,
+        record: &RecordOn<'_, 4>,
     ) -> Result<(Option<Timing>, Vec<u32>, u32), Error> {
         let gpu = self.ctx.gpu;
         let input = gpu.upload(bytes_of(input))?;
@@ -263,7 +268,7 @@ impl PreparedFamily<'_> {
         arg: &wavekit::device::ArgReduce,
         n: usize,
         seed: u64,
-    ) -> Result<Outcome, Error> {
+    ) -> Result<(Option<Timing>, u64), Error> {
         let input = unit_f32(n, seed);
         let (timing, got) = self.reduction(
             &input,
@@ -286,11 +291,7 @@ impl PreparedFamily<'_> {
             }
         }
         check_equal(self.name, &self.variant, &got, &[best as u32, input[best]])?;
-        Ok(Outcome {
-            timing,
-            algorithm: "per-workgroup (value, index) pairs by subgroup reductions, then one workgroup over the pairs",
-            bytes: 4 * n as u64,
-        })
+        Ok((timing, 4 * n as u64))
     }
 
     fn transform_reduce(
@@ -298,7 +299,7 @@ impl PreparedFamily<'_> {
         reduce: &wavekit::device::TransformReduce,
         n: usize,
         seed: u64,
-    ) -> Result<Outcome, Error> {
+    ) -> Result<(Option<Timing>, u64), Error> {
         let input = unit_f32(n, seed);
         let (timing, got) = self.reduction(
             &input,
@@ -321,11 +322,7 @@ impl PreparedFamily<'_> {
                 self.name, self.variant
             )));
         }
-        Ok(Outcome {
-            timing,
-            algorithm: "the map applied as each element is read, then the reduce demo's two passes",
-            bytes: 4 * n as u64,
-        })
+        Ok((timing, 4 * n as u64))
     }
 
     fn adjacent_difference(
@@ -333,7 +330,7 @@ impl PreparedFamily<'_> {
         difference: &wavekit::device::AdjacentDifference,
         n: usize,
         seed: u64,
-    ) -> Result<Outcome, Error> {
+    ) -> Result<(Option<Timing>, u64), Error> {
         let gpu = self.ctx.gpu;
         let input = random_u32(n, u32::MAX, seed);
         let input_buffer = gpu.upload(bytes_of(&input))?;
@@ -349,11 +346,7 @@ impl PreparedFamily<'_> {
             })
             .collect();
         check_equal(self.name, &self.variant, &outputs[0], &want)?;
-        Ok(Outcome {
-            timing,
-            algorithm: "tiles of 2048 per workgroup, each left neighbour read beside its element",
-            bytes: 8 * n as u64,
-        })
+        Ok((timing, 8 * n as u64))
     }
 
     fn binary_search(
@@ -361,7 +354,7 @@ impl PreparedFamily<'_> {
         search: &wavekit::device::BinarySearch,
         n: usize,
         seed: u64,
-    ) -> Result<Outcome, Error> {
+    ) -> Result<(Option<Timing>, u64), Error> {
         let gpu = self.ctx.gpu;
         let mut haystack = random_u32(HAYSTACK, SEARCH_RANGE, seed ^ 0x6861_7973);
         haystack.sort_unstable();
@@ -390,11 +383,7 @@ impl PreparedFamily<'_> {
             } as u32)
             .collect();
         check_equal(self.name, &self.variant, &outputs[0], &want)?;
-        Ok(Outcome {
-            timing,
-            algorithm: "one needle a thread, the haystack's first 8 levels in workgroup memory",
-            bytes: 8 * n as u64,
-        })
+        Ok((timing, 8 * n as u64))
     }
 
     fn partition(
@@ -402,7 +391,7 @@ impl PreparedFamily<'_> {
         partition: &wavekit::device::PartitionIf,
         n: usize,
         seed: u64,
-    ) -> Result<Outcome, Error> {
+    ) -> Result<(Option<Timing>, u64), Error> {
         let input = random_u32(n, u32::MAX, seed);
         let (timing, got, count) = self.selection(
             &input,
@@ -417,11 +406,7 @@ impl PreparedFamily<'_> {
         check_equal(self.name, "count", &[count], &[want.len() as u32])?;
         want.extend(rejected.iter().rev());
         check_equal(self.name, &self.variant, &got, &want)?;
-        Ok(Outcome {
-            timing,
-            algorithm: "the selections' single-pass compaction, both sides written",
-            bytes: 8 * n as u64,
-        })
+        Ok((timing, 8 * n as u64))
     }
 
     fn unique(
@@ -429,7 +414,7 @@ impl PreparedFamily<'_> {
         unique: &wavekit::device::Unique,
         n: usize,
         seed: u64,
-    ) -> Result<Outcome, Error> {
+    ) -> Result<(Option<Timing>, u64), Error> {
         let input = run_keys(n, seed);
         let (timing, got, count) = self.selection(
             &input,
@@ -443,17 +428,15 @@ impl PreparedFamily<'_> {
         want.dedup();
         check_equal(self.name, "count", &[count], &[want.len() as u32])?;
         check_equal(self.name, &self.variant, &got[..want.len()], &want)?;
-        Ok(Outcome {
-            timing,
-            algorithm: "the selections' single-pass compaction, each element kept where it differs from the one before",
-            bytes: 4 * (n + want.len()) as u64,
-        })
+        Ok((timing, 4 * (n + want.len()) as u64))
     }
 }
 
 impl Prepared for PreparedFamily<'_> {
     fn run(&self, n: usize, seed: u64) -> Result<Report, Error> {
-        let outcome = match &self.kernel {
+        // Each checks its result and returns its timing and the bytes it
+        // must move.
+        let (timing, bytes) = match &self.kernel {
             Kernel::ArgReduce(arg) => self.arg_reduce(arg, n, seed),
             Kernel::TransformReduce(reduce) => self.transform_reduce(reduce, n, seed),
             Kernel::AdjacentDifference(difference) => self.adjacent_difference(difference, n, seed),
@@ -465,10 +448,10 @@ impl Prepared for PreparedFamily<'_> {
             self.name,
             &self.variant,
             self.ctx,
-            outcome.algorithm,
+            self.algorithm,
             n,
-            outcome.bytes,
-            outcome.timing,
+            bytes,
+            timing,
         ))
     }
 }
