@@ -40,6 +40,8 @@
 # LOG2_LO where that is above VULKAN_LOG2_HI, to VULKAN_LOG2_HI, at most 27)
 # PEERS_ARGS= (more flags for wk-peers, e.g. "--subgroup-size 32" instead of
 # wgpu_sort's guess)
+# CUB_ONLY= (cub_ref's --only; default: the copy and DEMOS, so that the CUB
+# step times only what the demos are compared with)
 # WK_DEMOS= WK_MICRO= WK_PEERS= (binaries; default: from target/wk-bench.tar.gz, then
 # target/wk-demos and target/wk-micro, then target/release; wk-peers: then
 # bench/peers/target/release).
@@ -325,7 +327,8 @@ if has_part cub; then
     CUB_REF=$(cuda_binary cub_ref)
     if [[ -n $CUB_REF ]]; then
         step "CUB references ($CUB_REF)" 120 60 "$RAW/ref/cub.jsonl" "$RAW/ref/cub.log" \
-            "$CUB_REF" --log2 "$LO" "$HI" --warmup "$WARMUP" --warmup-ms "$WARMUP_MS" --runs "$RUNS"
+            "$CUB_REF" --log2 "$LO" "$HI" --warmup "$WARMUP" --warmup-ms "$WARMUP_MS" --runs "$RUNS" \
+            --only "${CUB_ONLY:-copy,${DEMOS// /,}}"
         echo "CUB=$(grep -o 'CUB [0-9.]*' "$RAW/ref/cub.log" | head -n 1 | awk '{print $2}')" >>"$INFO/summary.env"
     else
         echo "FAIL cub_ref did not build:"; tail -n 20 "$BUILD/cub_ref.build.log" | sed 's/^/     | /'

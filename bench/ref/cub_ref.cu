@@ -26,6 +26,8 @@
 #include <cuda/functional>
 #include <cuda/std/functional>
 #include <cuda_runtime.h>
+#include <thrust/binary_search.h>
+#include <thrust/execution_policy.h>
 #include <thrust/iterator/transform_iterator.h>
 
 #include <algorithm>
@@ -71,7 +73,7 @@ __device__ __forceinline__ uint32_t hash32(uint64_t x) {
     return uint32_t((x ^ (x >> 31)) >> 16);
 }
 
-enum class Fill { Uniform, UnitF32, Skewed, PairKeys, Iota, ContactKeys, ContactValues };
+enum class Fill { Uniform, UnitF32, Skewed, PairKeys, Iota, ContactKeys, ContactValues, Below };
 
 // Distributions of the demos' inputs (demos/src/*.rs):
 //   Uniform: any u32 (reduce u32, scan, compact, radix keys, histogram uniform)
@@ -80,6 +82,7 @@ enum class Fill { Uniform, UnitF32, Skewed, PairKeys, Iota, ContactKeys, Contact
 //   PairKeys: n/8 distinct keys scrambled by 0x9e3779b1; Iota: values 0..n (radix pairs)
 //   ContactKeys / ContactValues: segments of `param` slots, a random count
 //     filled with (distance in [-8, 24) step 1/64, random id), the rest (+inf, ~0u)
+//   Below: uniform below `param` (binary_search's haystack and needles)
 __global__ void fill(uint32_t* out, size_t n, Fill kind, uint32_t param, uint64_t seed) {
     for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) {
         const uint32_t r = hash32(seed ^ (i * 0x632be59bd9b4e019ull));
@@ -94,6 +97,7 @@ __global__ void fill(uint32_t* out, size_t n, Fill kind, uint32_t param, uint64_
             }
             case Fill::PairKeys: v = (r % uint32_t(n / 8 > 1 ? n / 8 : 1)) * 0x9e3779b1u; break;
             case Fill::Iota: v = uint32_t(i); break;
+            case Fill::Below: v = r % param; break;
             case Fill::ContactKeys:
             case Fill::ContactValues: {
                 const uint32_t filled = hash32(seed ^ 0xc0c0 ^ ((i / param) * 0x9e3779b97f4a7c15ull)) % param;
@@ -638,6 +642,177 @@ void by_key(const Config& cfg, size_t n) {
     }
 }
 
+// ---- issue 35, first batch (demos/src/first_batch.rs): arg_reduce,
+// transform_reduce, adjacent_difference, binary_search, partition, unique ----
+
+// arg_reduce min_f32 / max_f32: UnitF32 (ties from 2^24 on; the first index
+// wins in CUB and wavekit alike), the new two-output ArgMin / ArgMax.
+void arg_reduce(const Config& cfg, size_t n) {
+    Dev in(4 * n), value(4), index(sizeof(int));
+    generate(in.as<uint32_t>(), n, Fill::UnitF32, 0, 0xa59 ^ n);
+    const bool check = n <= (1u << 22);
+    const auto host = check ? to_host<float>(in.p, n) : std::vector<float>{};
+    for (const bool max : {false, true}) {
+        const float* x = in.as<float>();
+        float* v = value.as<float>();
+        int* i = index.as<int>();
+        const Timing t = time_cub(cfg, [&](void* tmp, size_t& bytes) {
+            return max ? cub::DeviceReduce::ArgMax(tmp, bytes, x, v, i, int64_t(n))
+                       : cub::DeviceReduce::ArgMin(tmp, bytes, x, v, i, int64_t(n));
+        });
+        bool good = t.good;
+        if (check && good) {
+            size_t best = 0;
+            for (size_t j = 1; j < n; ++j)
+                if (max ? host[j] > host[best] : host[j] < host[best]) best = j;
+            good = size_t(to_host<int>(index.p, 1)[0]) == best && to_host<float>(value.p, 1)[0] == host[best];
+        }
+        emit(cfg, "arg_reduce", max ? "max_f32" : "min_f32",
+             max ? "cub::DeviceReduce::ArgMax<f32> (value and index outputs)"
+                 : "cub::DeviceReduce::ArgMin<f32> (value and index outputs)",
+             "CUB DeviceReduce (per-block partials, then one block)", n, 4ull * n, t, good, "");
+    }
+}
+
+struct Square {
+    __host__ __device__ float operator()(float x) const { return x * x; }
+};
+
+// transform_reduce square_sum_f32: the sum of x * x over UnitF32.
+void transform_reduce(const Config& cfg, size_t n) {
+    Dev in(4 * n), out(4);
+    generate(in.as<uint32_t>(), n, Fill::UnitF32, 0, 0x75ed ^ n);
+    const float* x = in.as<float>();
+    float* y = out.as<float>();
+    const Timing t = time_cub(cfg, [&](void* tmp, size_t& bytes) {
+        return cub::DeviceReduce::TransformReduce(tmp, bytes, x, y, int64_t(n), cuda::std::plus<float>{}, Square{},
+                                                  0.0f);
+    });
+    bool good = t.good;
+    if (good && n <= (1u << 22)) {
+        double want = 0;
+        for (float v : to_host<float>(in.p, n)) want += double(v * v);
+        good = std::fabs(to_host<float>(out.p, 1)[0] - want) <= 1e-5 * std::max(1.0, want);
+    }
+    emit(cfg, "transform_reduce", "square_sum_f32", "cub::DeviceReduce::TransformReduce (plus, x * x)",
+         "CUB DeviceReduce (per-block partials, then one block; the map in registers)", n, 4ull * n, t, good, "");
+}
+
+// adjacent_difference left_u32: out[i] = in[i] - in[i - 1] (out[0] = in[0])
+// of uniform u32, into another buffer.
+void adjacent_difference(const Config& cfg, size_t n) {
+    Dev in(4 * n), out(4 * n);
+    generate(in.as<uint32_t>(), n, Fill::Uniform, 0, 0xad1f ^ n);
+    const uint32_t* x = in.as<uint32_t>();
+    uint32_t* y = out.as<uint32_t>();
+    const Timing t = time_cub(cfg, [&](void* tmp, size_t& bytes) {
+        return cub::DeviceAdjacentDifference::SubtractLeftCopy(tmp, bytes, x, y, int64_t(n));
+    });
+    bool good = t.good;
+    if (good && n <= (1u << 22)) {
+        const auto a = to_host<uint32_t>(in.p, n), b = to_host<uint32_t>(out.p, n);
+        for (size_t i = 0; i < n && good; ++i) good = b[i] == (i == 0 ? a[0] : a[i] - a[i - 1]);
+    }
+    emit(cfg, "adjacent_difference", "left_u32", "cub::DeviceAdjacentDifference::SubtractLeftCopy<u32>",
+         "CUB DeviceAdjacentDifference (tiles, each left neighbour loaded beside its tile)", n, 8ull * n, t, good, "");
+}
+
+// binary_search lower_u32 / upper_u32: n needles uniform below 2^24 in a
+// haystack of 2^20 sorted elements uniform below 2^24 (sorted here, untimed).
+// CCCL 13.0 has no cub::DeviceFind, so this is thrust's vectorised
+// lower_bound / upper_bound (one search per needle through cuda_cub's
+// parallel_for) with par_nosync, timed as the CUB calls are.
+void binary_search(const Config& cfg, size_t n) {
+    const size_t m = size_t(1) << 20;
+    const uint32_t range = 1u << 24;
+    Dev unsorted(4 * m), hay(4 * m), needles(4 * n), out(4 * n);
+    generate(unsorted.as<uint32_t>(), m, Fill::Below, range, 0x4a75 ^ n);
+    generate(needles.as<uint32_t>(), n, Fill::Below, range, 0x9ee1 ^ n);
+    {
+        const uint32_t* u = unsorted.as<uint32_t>();
+        uint32_t* h = hay.as<uint32_t>();
+        size_t bytes = 0;
+        ok(cub::DeviceRadixSort::SortKeys(nullptr, bytes, u, h, int(m)), "haystack sort size");
+        Dev tmp(bytes);
+        ok(cub::DeviceRadixSort::SortKeys(tmp.p, bytes, u, h, int(m)), "haystack sort");
+        ok(cudaDeviceSynchronize(), "haystack sort");
+    }
+    const uint32_t* h = hay.as<uint32_t>();
+    const uint32_t* k = needles.as<uint32_t>();
+    uint32_t* y = out.as<uint32_t>();
+    const bool check = n <= (1u << 22);
+    const auto host_hay = check ? to_host<uint32_t>(hay.p, m) : std::vector<uint32_t>{};
+    const auto host_needles = check ? to_host<uint32_t>(needles.p, n) : std::vector<uint32_t>{};
+    for (const bool upper : {false, true}) {
+        const Timing t = time_calls(cfg, [&] {
+            if (upper)
+                thrust::upper_bound(thrust::cuda::par_nosync, h, h + m, k, k + n, y);
+            else
+                thrust::lower_bound(thrust::cuda::par_nosync, h, h + m, k, k + n, y);
+        });
+        bool good = t.good;
+        if (check && good) {
+            const auto got = to_host<uint32_t>(out.p, n);
+            for (size_t i = 0; i < n && good; ++i) {
+                const auto at = upper ? std::upper_bound(host_hay.begin(), host_hay.end(), host_needles[i])
+                                      : std::lower_bound(host_hay.begin(), host_hay.end(), host_needles[i]);
+                good = got[i] == uint32_t(at - host_hay.begin());
+            }
+        }
+        emit(cfg, "binary_search", upper ? "upper_u32" : "lower_u32",
+             upper ? "thrust::upper_bound (vectorised, par_nosync; haystack 2^20)"
+                   : "thrust::lower_bound (vectorised, par_nosync; haystack 2^20)",
+             "thrust binary search (one thread a needle, CUB parallel_for)", n, 8ull * n, t, good,
+             "thrust, not CUB: CCCL 13.0 has no cub::DeviceFind");
+    }
+}
+
+// partition half_u32: uniform u32 by x < 2^31 (compact's predicate), the
+// selected first in order, the others after them in reverse order.
+void partition(const Config& cfg, size_t n) {
+    Dev in(4 * n), out(4 * n), count(sizeof(int));
+    generate(in.as<uint32_t>(), n, Fill::Uniform, 0, 0x9a27 ^ n);
+    const uint32_t* x = in.as<uint32_t>();
+    uint32_t* y = out.as<uint32_t>();
+    int* selected = count.as<int>();
+    const Timing t = time_cub(cfg, [&](void* tmp, size_t& bytes) {
+        return cub::DevicePartition::If(tmp, bytes, x, y, selected, int64_t(n), BelowHalf{});
+    });
+    bool good = t.good;
+    if (good && n <= (1u << 22)) {
+        const auto a = to_host<uint32_t>(in.p, n), b = to_host<uint32_t>(out.p, n);
+        std::vector<uint32_t> want, rejected;
+        for (uint32_t v : a) (v < 0x80000000u ? want : rejected).push_back(v);
+        good = size_t(to_host<int>(count.p, 1)[0]) == want.size();
+        want.insert(want.end(), rejected.rbegin(), rejected.rend());
+        good = good && b == want;
+    }
+    emit(cfg, "partition", "half_u32", "cub::DevicePartition::If (x < 2^31)",
+         "CUB DevicePartition (single pass, decoupled look-back)", n, 8ull * n, t, good, "");
+}
+
+// unique runs_u32: by_key's keys (runs of 1 to 64, consecutive runs differ).
+void unique(const Config& cfg, size_t n) {
+    const auto keys = run_keys(n, 0x0417 ^ n);
+    Dev in(4 * n), out(4 * n), count(sizeof(int));
+    ok(cudaMemcpy(in.p, keys.data(), 4 * n, cudaMemcpyHostToDevice), "keys to device");
+    const uint32_t* x = in.as<uint32_t>();
+    uint32_t* y = out.as<uint32_t>();
+    int* selected = count.as<int>();
+    const Timing t = time_cub(cfg, [&](void* tmp, size_t& bytes) {
+        return cub::DeviceSelect::Unique(tmp, bytes, x, y, selected, int64_t(n));
+    });
+    const int kept = t.good ? to_host<int>(count.p, 1)[0] : 0;
+    bool good = t.good;
+    if (good && n <= (1u << 22)) {
+        std::vector<uint32_t> want(keys);
+        want.erase(std::unique(want.begin(), want.end()), want.end());
+        good = size_t(kept) == want.size() && to_host<uint32_t>(out.p, want.size()) == want;
+    }
+    emit(cfg, "unique", "runs_u32", "cub::DeviceSelect::Unique",
+         "CUB DeviceSelect (single pass, decoupled look-back)", n, 4ull * (n + size_t(kept)), t, good, "");
+}
+
 bool parse(int argc, char** argv, Config& cfg) {
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--log2") && i + 2 < argc) {
@@ -671,6 +846,9 @@ int main(int argc, char** argv) {
         {"reduce", reduce}, {"scan", scan}, {"compact", compact}, {"histogram", histogram},
         {"radix_sort", radix_sort}, {"contact_sort", contact_sort}, {"segmented_sort", segmented_sort}, {"by_key", by_key},
         {"merge_sort", merge_sort}, {"histogram_range", histogram_range},
+        {"arg_reduce", arg_reduce}, {"transform_reduce", transform_reduce},
+        {"adjacent_difference", adjacent_difference}, {"binary_search", binary_search},
+        {"partition", partition}, {"unique", unique},
     };
     auto wanted = [&](const std::string& name) {
         return cfg.only.empty() || ("," + cfg.only + ",").find("," + name + ",") != std::string::npos;

@@ -85,8 +85,8 @@ struct PreparedByKey<'c> {
 }
 
 /// `n` keys in runs of 1 to 64, consecutive runs of different keys below
-/// 2^20.
-fn run_keys(n: usize, seed: u64) -> Vec<u32> {
+/// 2^20 (also the `unique` demo's input).
+pub(crate) fn run_keys(n: usize, seed: u64) -> Vec<u32> {
     let draws = random_u32(n + 1, u32::MAX, seed ^ 0x6b65_7973);
     let mut keys = Vec::with_capacity(n);
     let mut key = 0u32;

@@ -15,11 +15,13 @@
 //! | [`segmented_sort`] | key/value sorts of segments of 1..=64 | `wavekit::device::SegmentedSort` (issue 33) |
 //! | [`by_key`] | `by_key`: sums over runs of equal keys (reduce and scan) and over fixed segments | `wavekit::device`'s `ReduceByKey`, `ScanByKey`, `SegmentedReduce` (issue 35, second batch) |
 //! | [`breadth`] | `merge_sort`, `histogram_range`, `top_k`: `wavekit::device`'s `MergeSort`, `Histogram::range`, `TopK` | the library's (issue 35, third batch) |
+//! | [`first_batch`] | `arg_reduce`, `transform_reduce`, `adjacent_difference`, `binary_search`, `partition`, `unique`: `wavekit::device`'s `ArgReduce`, `TransformReduce`, `AdjacentDifference`, `BinarySearch`, `PartitionIf`, `Unique` | the library's (issue 35, first batch) |
 
 pub mod breadth;
 pub mod by_key;
 pub mod compact;
 pub mod contact_sort;
+pub mod first_batch;
 pub mod harness;
 pub mod histogram;
 pub mod radix_sort;
@@ -64,7 +66,7 @@ pub trait Prepared {
 }
 
 /// Every demo, in the order of the docs.
-pub fn all() -> [&'static dyn Demo; 11] {
+pub fn all() -> [&'static dyn Demo; 17] {
     [
         &reduce::Reduce,
         &scan::Scan,
@@ -77,6 +79,12 @@ pub fn all() -> [&'static dyn Demo; 11] {
         &breadth::MergeSort,
         &breadth::HistogramRange,
         &breadth::TopK,
+        &first_batch::ARG_REDUCE,
+        &first_batch::TRANSFORM_REDUCE,
+        &first_batch::ADJACENT_DIFFERENCE,
+        &first_batch::BINARY_SEARCH,
+        &first_batch::PARTITION,
+        &first_batch::UNIQUE,
     ]
 }
 

@@ -20,7 +20,8 @@ use wavekit_demos::{Ctx, Demo, Report, all, open_gpu, parse_subgroups};
     about = "wavekit demos: device-wide algorithms built from wavekit primitives, checked and timed"
 )]
 struct Args {
-    /// Demos to run (default: all): reduce, scan, compact, histogram, radix_sort, contact_sort, by_key, merge_sort, histogram_range, top_k.
+    /// Demos to run (default: all): reduce, scan, compact, histogram, radix_sort, contact_sort, by_key, merge_sort, histogram_range, top_k,
+    /// arg_reduce, transform_reduce, adjacent_difference, binary_search, partition, unique.
     demos: Vec<String>,
     /// Back ends, comma-separated: vulkan, metal, dx12 or gl (a wgpu adapter
     /// on that API), cuda or hip (native). Default: the best wgpu adapter.
