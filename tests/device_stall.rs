@@ -212,7 +212,6 @@ fn check_by_key(device: &wgpu::Device, queue: &wgpu::Queue, every: u32, n: usize
     let mut want_keys: Vec<u32> = Vec::new();
     let mut want_sums: Vec<u32> = Vec::new();
     let mut want_scan = Vec::with_capacity(n);
-    let (mut offsets, mut lengths) = (Vec::new(), Vec::new());
     for i in 0..n {
         if i == 0 || keys[i] != keys[i - 1] {
             want_keys.push(keys[i]);
@@ -222,16 +221,7 @@ fn check_by_key(device: &wgpu::Device, queue: &wgpu::Queue, every: u32, n: usize
         want_scan.push(*sum);
         *sum += values[i];
     }
-    let mut start = 0;
-    for i in 1..=n {
-        if i == n || keys[i] != keys[i - 1] {
-            if i - start > 1 {
-                offsets.push(start as u32);
-                lengths.push((i - start) as u32);
-            }
-            start = i;
-        }
-    }
+    let (offsets, lengths) = non_trivial_runs_reference(&keys);
     let words = 4 * n as u64;
     let key_buffer = guarded(device, &keys, 0, 64);
     let value_buffer = guarded(device, &values, 0, 64);
