@@ -17,8 +17,11 @@ use crate::error::Error;
 /// Keys a `sort_chunk` workgroup sorts in workgroup memory (this sort's
 /// and [`SegmentedSort`](super::SegmentedSort)'s, `CHUNK` in both shaders).
 pub(super) const CHUNK: u64 = 1024;
-/// Threads per workgroup.
+/// Threads per workgroup of `sort_chunk` and `split_tiles`.
 const BLOCK: u64 = 256;
+/// Outputs a `merge_pass` or `merge` workgroup merges (`TILE` in the
+/// shader, = `CHUNK`: it divides every pair of runs a pass merges).
+const TILE: u64 = CHUNK;
 /// The most keys a call takes (the merge widths stay below 2^31).
 pub(super) const MAX_KEYS: u32 = 1 << 30;
 /// Merge passes for `MAX_KEYS`: `CHUNK << passes >= n`.
@@ -166,22 +169,27 @@ fn overlap_check(
 ///   an output is its input's very bytes (in place, CUB's `SortKeys` /
 ///   `SortPairs`) or shares none with any slice. Temp: at least
 ///   [`MergeSort::temp_storage_bytes`] bytes (`STORAGE`), 8 n for keys, 16
-///   n for pairs, plus 80.
+///   n for pairs, plus 4 per 1024 keys (the tiles' splits) and 80.
 /// - **Algorithm**: `merge_sort.wgsl`: chunks of 1024 keys sorted in
 ///   workgroup memory by 10 merge levels (each key binary-searches its place
-///   in the partner run), then `ceil(log2(n / 1024))` global merge passes,
-///   each merging the runs of `1024 · 2^p` pairwise (a binary search per
-///   key in the partner run) between two runs of the temp, the last into
-///   the outputs: the segmented sort's machinery for one segment, with the
-///   comparator in place of the radix key order.
-/// - **Cost of a call**: `1 + ceil(log2(n / 1024))` dispatches, a bind
-///   group each; per pass one read, one write and `log2(run)` comparator
-///   reads per key.
+///   in the partner run; the segmented sort's chunk sort for one segment,
+///   with the comparator in place of the radix key order), then
+///   `ceil(log2(n / 1024))` global merge passes, each merging the runs of
+///   `1024 · 2^p` pairwise between two runs of the temp, the last into the
+///   outputs, as CUB's `DeviceMergeSort`: a `split_tiles` dispatch finds the
+///   merge-path split of each 1024-output tile (one binary search per
+///   tile), then `merge_pass` loads each tile's two input ranges coalesced
+///   into workgroup memory, each of 128 threads finds its own split there
+///   and merges 8 keys serially, and the tile is stored coalesced.
+/// - **Cost of a call**: `1 + 2 · ceil(log2(n / 1024))` dispatches, a bind
+///   group each; per pass one coalesced read and one coalesced write per
+///   key (and value), and `log2(run) + 1` comparator reads per tile.
 pub struct MergeSort {
     ctx: Context,
     dtype: Dtype,
     pairs: bool,
     chunk: Pipeline,
+    split: Pipeline,
     pass: Pipeline,
 }
 
@@ -194,7 +202,7 @@ impl MergeSort {
         /// bool`; `None`: ascending) on `device` (created with
         /// [`Target::wgpu_features`](crate::Target::wgpu_features) on wgpu, or
         /// without the subgroup features). Composes and compiles once.
-        SORT, MergeSort { chunk = "sort_chunk", pass = "merge_pass" }
+        SORT, MergeSort { chunk = "sort_chunk", split = "split_tiles", pass = "merge_pass" }
     }
 
     /// Keys alone (CUB's `StableSortKeys`).
@@ -218,13 +226,14 @@ impl MergeSort {
     fn temp_layout(&self, n: u32) -> (TempLayout, [(u64, u64); 2]) {
         let runs = if self.pairs { 4 } else { 2 };
         let mut layout = TempLayout::new(&self.ctx.limits);
-        let scratch = layout.place(4 * runs * u64::from(n));
+        let n = u64::from(n);
+        let scratch = layout.place(4 * (runs * n + n.div_ceil(TILE)));
         let pass = layout.place(4 * MAX_PASSES);
         (layout, [scratch, pass])
     }
 
     /// Temp bytes a call on `n` keys needs: two runs of keys (and of values
-    /// for pairs), 80 bytes, alignment padding.
+    /// for pairs), a word per 1024 keys, 80 bytes, alignment padding.
     pub fn temp_storage_bytes(&self, n: u32) -> u64 {
         self.temp_layout(n).0.bytes()
     }
@@ -307,9 +316,14 @@ impl MergeSort {
             ]
         };
         let grid = self.ctx.grid(u64::from(n).div_ceil(CHUNK) as u32);
+        let tiles = u64::from(n).div_ceil(TILE);
+        let tile_grid = self.ctx.grid(tiles as u32);
+        let split_grid = self.ctx.grid(tiles.div_ceil(BLOCK) as u32);
         let mut ops = vec![Op::Dispatch(&self.chunk, binding(0), grid)];
         for p in 0..merge_passes(n) {
-            ops.push(Op::Dispatch(&self.pass, binding(u64::from(p)), grid));
+            let p = u64::from(p);
+            ops.push(Op::Dispatch(&self.split, binding(p), split_grid));
+            ops.push(Op::Dispatch(&self.pass, binding(p), tile_grid));
         }
         record(&self.ctx, queue, &ops)
     }
@@ -325,10 +339,14 @@ impl MergeSort {
 /// - **Placement**: inputs `n_a` and `n_b` keys (and values), outputs
 ///   `n_a + n_b`; an output shares no bytes with any other slice. No temp
 ///   (CUB's takes some).
-/// - **Algorithm**: one thread per key: its place is its index plus the
-///   other input's keys that go before it, by a binary search there.
-/// - **Cost of a call**: 1 dispatch; one read, one write and `log2` of the
-///   other input's length comparator reads per key.
+/// - **Algorithm**: [`MergeSort`]'s merge kernel: each workgroup finds the
+///   merge-path split of its 1024-output tile's start and end (two binary
+///   searches over the inputs), loads both ranges coalesced into workgroup
+///   memory, and each of 128 threads merges 8 keys serially from its own
+///   split there; the tile is stored coalesced.
+/// - **Cost of a call**: 1 dispatch; one coalesced read and one coalesced
+///   write per key (and value), and `2 · (log2(n_a + n_b) + 1)` comparator
+///   reads per tile.
 pub struct Merge {
     ctx: Context,
     dtype: Dtype,
@@ -436,7 +454,7 @@ impl Merge {
             ((ka, va), (kb, vb))
         };
         let bindings = vec![first.0, first.1, second.0, second.1, ko, vo, ko, ko];
-        let groups = total.div_ceil(BLOCK) as u32;
+        let groups = total.div_ceil(TILE) as u32;
         let ops = [Op::Dispatch(&self.merge, bindings, self.ctx.grid(groups))];
         record(&self.ctx, queue, &ops)
     }
