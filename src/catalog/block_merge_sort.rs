@@ -3,19 +3,11 @@
 //! sort followed by `log2(B)` merge rounds through workgroup memory with
 //! merge-path partitioning.
 
-use super::block_exchange::{exchange_shared_bytes, fits_shared_memory};
+use super::block_exchange::{ITEMS, exchange_shared_bytes, fits_shared_memory};
 use super::{
     ANY_DTYPE, Arg, CheckArgs, Cost, Family, Formula, Namespace, Param, Placement, Primitive, Ret,
 };
 use crate::target::{Lowering, Target};
-
-/// `items`, the keys per thread.
-const MERGE_ITEMS: Param = Param::Const {
-    name: "items",
-    min: 1,
-    max: 64,
-    samples: &[1, 3],
-};
 
 /// Workgroup memory of a block merge sort over `b` threads with `items`
 /// keys of `key_bytes` (and values of `value_bytes`, 0 for keys alone) per
@@ -48,7 +40,7 @@ const SORT: Primitive = Primitive {
     namespace: Namespace::Block,
     family: Family::BlockMergeSort,
     template_macro: "merge_sort",
-    params: &[Param::Dtype, Param::BlockDim, MERGE_ITEMS, Param::Function],
+    params: &[Param::Dtype, Param::BlockDim, ITEMS, Param::Function],
     dtypes: ANY_DTYPE,
     args: &[Arg::Keys, Arg::ValidItems, Arg::OobDefault],
     ret: Ret::Nothing,
@@ -96,7 +88,7 @@ pub(super) const PRIMITIVES: &[Primitive] = &[
             Param::Dtype,
             Param::ValueDtype,
             Param::BlockDim,
-            MERGE_ITEMS,
+            ITEMS,
             Param::Function,
         ],
         args: &[Arg::Keys, Arg::Values, Arg::ValidItems, Arg::OobDefault],
