@@ -109,12 +109,13 @@ fn skips_histogram(instance: &Instance, target: &Target) -> bool {
 /// only in the types (and the two 32-bit shuffles of a 64-bit one), and
 /// between tile sizes, block sizes and `items` only in constants; each call
 /// is a whole sort, slow to compile on lavapipe. With 3 items: every key
-/// dtype of `merge_sort_keys`, `i32` keys with every value dtype and `u32`
-/// pairs of `merge_sort_pairs`, at `B = S` for the block sorts; `u32` keys
-/// with 1 item too (no in-lane sort, no fine search). The tiled forms with
-/// `u32` at every `L` (keys) or the smallest and largest `L` > 0 (pairs),
-/// `f32` keys with 1 item at the largest. The block sorts also at 256
-/// threads: `u32` and `f32` keys, `u32` pairs.
+/// dtype of `merge_sort_keys`, `i32` keys with every value dtype and every
+/// key dtype with `u32` values of `merge_sort_pairs`, at `B = S` for the
+/// block sorts; `u32` keys with 1 item too (no in-lane sort, no fine
+/// search). The tiled forms with
+/// `u32` at every `L` (keys) or `L` = 1 (pairs), every key dtype (with
+/// `u32` values) at the largest `L`, `f32` keys with 1 item there too.
+/// The block sorts also at 256 threads: `u32` and `f32` keys, `u32` pairs.
 fn skips_merge_sort(instance: &Instance, target: &Target) -> bool {
     let name = instance.primitive.name;
     let items = instance.constant("items");
@@ -134,16 +135,16 @@ fn skips_merge_sort(instance: &Instance, target: &Target) -> bool {
         match (pairs, items) {
             (false, 3) => true,
             (false, _) => key == Some(Dtype::U32),
-            (true, 3) => u32_pairs || key == Some(Dtype::I32),
+            (true, 3) => value == Some(Dtype::U32) || key == Some(Dtype::I32),
             (true, _) => false,
         }
     } else {
         let l = instance.log2_size.expect("tiled");
         let widest = l == target.subgroup_size.min().trailing_zeros();
         match (name.starts_with("merge_sort_pairs"), items) {
-            (false, 3) => key == Some(Dtype::U32),
+            (false, 3) => key == Some(Dtype::U32) || widest,
             (false, _) => widest && key == Some(Dtype::F32),
-            (true, 3) => u32_pairs && (l == 1 || (widest && l > 1)),
+            (true, 3) => (u32_pairs && l == 1) || (widest && value == Some(Dtype::U32)),
             (true, _) => false,
         }
     };
