@@ -322,3 +322,32 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
         .compose(source, "user.wgsl")
         .unwrap_or_else(|e| panic!("{e}"));
 }
+
+/// A user function `F` (here a merge sort's comparator) that the shader
+/// declares with other types, or not at all: an error at the call naming
+/// the signature the op calls it by and the one declared, not naga's at a
+/// line of the library.
+#[test]
+fn user_function_of_another_signature_is_an_error_at_the_call() {
+    let sort = |f: &str| {
+        format!(
+            "    var keys = array<f32, 2>(1.0, 2.0);\n    \
+             blk::merge_sort_keys<f32, 64, 2, {f}>(&keys, 128u, 0.0);\n}}\n\
+             fn before(a: u32, b: u32) -> u32 {{\n    return a - b;"
+        )
+    };
+    assert_error(
+        &composer(),
+        &sort("before"),
+        "`block::merge_sort_keys` calls `before` as `fn before(a: f32, b: f32) -> bool` (T = \
+         f32), but the shader declares `fn before(a: u32, b: u32) -> u32`",
+        "user.wgsl:7:5",
+    );
+    assert_error(
+        &composer(),
+        &sort("nowhere"),
+        "calls `nowhere` as `fn nowhere(a: f32, b: f32) -> bool` (T = f32), but the shader \
+         declares no such function",
+        "user.wgsl:7:5",
+    );
+}

@@ -12,7 +12,8 @@ use wavekit::{Backend, Dtype, InstanceSpec, Library, SubgroupSize, Target, Templ
 /// The op's largest configuration with 32-bit dtypes (every language has
 /// them; MSL has no f64).
 fn spec_for(library: &Library, primitive: &Primitive, size: u32) -> InstanceSpec {
-    // Ops naming a user function or array: f32, `B = 2S`, 3 items, and
+    // Ops naming a user function or array: f32 (u32 values), `B = 2S`,
+    // `L = min(3, log2(S))`, 3 items, and
     // the shader's own `user_op`, `user_differ` or `user_array`.
     if primitive
         .params
@@ -21,6 +22,8 @@ fn spec_for(library: &Library, primitive: &Primitive, size: u32) -> InstanceSpec
     {
         let args = primitive.params.iter().map(|p| match p {
             Param::Dtype => TemplateArg::Dtype(Dtype::F32),
+            Param::ValueDtype => TemplateArg::Dtype(Dtype::U32),
+            Param::Log2Size => TemplateArg::from(size.trailing_zeros().min(3)),
             Param::BlockDim => TemplateArg::from(2 * size),
             Param::Function
                 if primitive
@@ -58,7 +61,7 @@ fn shader(spec: &InstanceSpec, primitive: &Primitive, library: &Library) -> Stri
         .args
         .iter()
         .map(|a| match a {
-            Arg::Value | Arg::Key | Arg::Identity => format!("{t}()"),
+            Arg::Value | Arg::Key | Arg::Identity | Arg::OobDefault => format!("{t}()"),
             Arg::PairValue => format!("{v}()"),
             Arg::Predicate => "true".into(),
             Arg::Delta | Arg::Mask | Arg::NonZero => "1u".into(),

@@ -264,6 +264,58 @@ fn block_sorts_and_histograms_are_checked_at_expansion() {
 }
 
 #[test]
+fn merge_sorts_are_checked_at_expansion() {
+    assert_one_line_error(
+        &[
+            "expand",
+            "block::merge_sort_keys<u32, 96, 3, less>",
+            "--subgroup-size",
+            "32",
+        ],
+        "block_dim 96 must be a power of two (each merge round pairs runs of 2^r threads)",
+    );
+    assert_one_line_error(
+        &[
+            "expand",
+            "block::merge_sort_pairs<u64, u64, 256, 5, less>",
+            "--subgroup-size",
+            "32",
+        ],
+        "a merge sort over block_dim 256 with 5 items per thread needs 20480 bytes of workgroup \
+         memory, over the 16384 every WebGPU device offers",
+    );
+    assert_one_line_error(
+        &[
+            "expand",
+            "merge_sort_keys<u32, 17, less>",
+            "--subgroup-size",
+            "32",
+        ],
+        "items 17 is out of range 1..=16",
+    );
+    assert_one_line_error(
+        &[
+            "expand",
+            "merge_sort_pairs_tiled<u32, f32, 4, 3, less>",
+            "--subgroup-size",
+            "8",
+        ],
+        "log2_size 4 is out of range 0..=3",
+    );
+    let out = wavekit(&[
+        "expand",
+        "block::merge_sort_pairs<u64, u64, 256, 4, less>",
+        "--subgroup-size",
+        "32",
+    ]);
+    assert!(out.status.success(), "16384 bytes fit");
+    assert_eq!(
+        wavekit::catalog::merge_sort_shared_bytes(256, 4, 8, 8),
+        16384
+    );
+}
+
+#[test]
 fn expand_reports_workgroup_memory() {
     let out = wavekit(&["expand", "block::radix_rank_match_atomic_or<256, 8, 0, 8>"]);
     assert!(out.status.success());

@@ -24,14 +24,15 @@ use serde_json::Value;
 /// operations are those of `block::radix_rank_match_atomic_or` and
 /// `block::exclusive_add`, which every run checks, and each call is a whole
 /// sort, slow to compile on lavapipe (`wavekit check` runs them at every
-/// size).
-const TILE_FAMILIES: [&str; 6] = [
+/// size). The block merge sorts use no subgroup operation at all.
+const TILE_FAMILIES: [&str; 7] = [
     "block exchange",
     "block load/store",
     "block discontinuity",
     "block shuffle",
     "block radix sort",
     "block histogram",
+    "block merge sort",
 ];
 
 /// `wavekit check --subgroups emulated:S` on lavapipe, with `extra` flags,

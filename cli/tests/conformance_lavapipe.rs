@@ -27,14 +27,15 @@ use serde_json::Value;
 /// operations are those of `block::radix_rank_match_atomic_or` and
 /// `block::exclusive_add`, which every run checks, and each call is a whole
 /// sort, slow to compile on lavapipe (`wavekit check` runs them at every
-/// size).
-const TILE_FAMILIES: [&str; 6] = [
+/// size). The block merge sorts use no subgroup operation at all.
+const TILE_FAMILIES: [&str; 7] = [
     "block exchange",
     "block load/store",
     "block discontinuity",
     "block shuffle",
     "block radix sort",
     "block histogram",
+    "block merge sort",
 ];
 
 fn check_on_lavapipe(vector_width: u32, extra: &[&str]) -> (bool, Value) {

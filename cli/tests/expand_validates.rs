@@ -70,6 +70,8 @@ fn cli_expand_output_validates() {
                 let spec = if generic || array {
                     let args = primitive.params.iter().map(|p| match p {
                         Param::Dtype => TemplateArg::Dtype(Dtype::F32),
+                        Param::ValueDtype => TemplateArg::Dtype(Dtype::U32),
+                        Param::Log2Size => TemplateArg::from(size.trailing_zeros().min(3)),
                         Param::BlockDim => TemplateArg::from(2 * size),
                         Param::Function => TemplateArg::Name("user_op".into()),
                         Param::Array => TemplateArg::Name("user_array".into()),

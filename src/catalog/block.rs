@@ -135,6 +135,12 @@ macro_rules! block_scans {
                 doc: concat!("Exclusive ", $op, " scan over the workgroup: thread i > 0 gets \
                     v[0] ", $op, " ... ", $op, " v[i-1], thread 0 the identity (", $identity,
                     "). Same stages as the inclusive scan, plus one shuffle_up."),
+                cost: Cost {
+                    builtin: Formula::One,
+                    shuffle: Some(Formula::LPlusOne),
+                    note: "the subgroup exclusive scan (the inclusive one and a shuffle_up by \
+                           1), 1 workgroup barrier, up to B/S - 1 ops on subgroup totals",
+                },
                 ..REDUCE
             },
         )*];

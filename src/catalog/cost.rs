@@ -24,6 +24,13 @@ pub enum Formula {
     /// Three per distinct value among the lanes (a loop of rounds); `3 * 2^L`
     /// when every lane differs.
     PerDistinct,
+    /// `L(L+1) + 4nL` with `n` = `items`: a merge sort of keys (`L` merge
+    /// rounds, round `r` a search of `r + 1` steps of 2 shuffles and 4
+    /// lanes of `n` keys fetched). [`Formula::eval`] counts `n = 1`,
+    /// [`Formula::eval_items`] any `n`.
+    MergeKeys,
+    /// `L(L+1) + 8nL`: a merge sort of pairs (the values fetched too).
+    MergePairs,
 }
 
 impl Formula {
@@ -38,6 +45,17 @@ impl Formula {
             Formula::LPlusOne => l + 1,
             Formula::Bitonic => l * (l + 1),
             Formula::PerDistinct => 3 << l,
+            Formula::MergeKeys | Formula::MergePairs => self.eval_items(l, 1),
+        }
+    }
+
+    /// The count at `log2_size = l` for ops over `items` values per lane:
+    /// the merge sorts' depends on it, every other formula does not.
+    pub fn eval_items(self, l: u32, items: u32) -> u32 {
+        match self {
+            Formula::MergeKeys => l * (l + 1) + 4 * items * l,
+            Formula::MergePairs => l * (l + 1) + 8 * items * l,
+            other => other.eval(l),
         }
     }
 }
@@ -52,6 +70,8 @@ impl fmt::Display for Formula {
             Formula::LPlusOne => "L+1",
             Formula::Bitonic => "L(L+1)",
             Formula::PerDistinct => "3D",
+            Formula::MergeKeys => "L(L+1)+4nL",
+            Formula::MergePairs => "L(L+1)+8nL",
         })
     }
 }

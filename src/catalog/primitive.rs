@@ -95,6 +95,10 @@ pub enum Family {
     BlockRadixSort,
     /// Workgroup histograms into the caller's workgroup counters.
     BlockHistogram,
+    /// In-register merge sorts by a user comparator.
+    MergeSort,
+    /// Workgroup merge sorts by a user comparator.
+    BlockMergeSort,
     /// Device-wide fences.
     GridSync,
 }
@@ -121,6 +125,8 @@ impl Family {
             Family::BlockShuffle => "block/shuffle.wgsl.j2",
             Family::BlockRadixSort => "block/radix_sort.wgsl.j2",
             Family::BlockHistogram => "block/histogram.wgsl.j2",
+            Family::MergeSort => "subgroup/merge_sort.wgsl.j2",
+            Family::BlockMergeSort => "block/merge_sort.wgsl.j2",
             Family::GridSync => "grid/sync.wgsl.j2",
         }
     }
@@ -146,6 +152,8 @@ impl Family {
             Family::BlockShuffle => "block shuffle",
             Family::BlockRadixSort => "block radix sort",
             Family::BlockHistogram => "block histogram",
+            Family::MergeSort => "merge sort",
+            Family::BlockMergeSort => "block merge sort",
             Family::GridSync => "grid sync",
         }
     }
@@ -218,8 +226,9 @@ impl Primitive {
 
     /// The WGSL signature the user function `F` must have, `T` standing
     /// for the dtype; `None` when the op takes no `F`. Flags of block
-    /// discontinuities ask whether two neighbours differ (`-> bool`); every
-    /// other `F` combines two values (`-> T`).
+    /// discontinuities ask whether two neighbours differ and the comparators
+    /// of merge sorts whether `a` goes before `b` (`-> bool`); every other
+    /// `F` combines two values (`-> T`).
     pub fn function_signature(&self) -> Option<&'static str> {
         if !self.params.contains(&Param::Function) {
             None
@@ -227,6 +236,7 @@ impl Primitive {
             .args
             .iter()
             .any(|a| matches!(a, Arg::Flags | Arg::HeadFlags))
+            || matches!(self.family, Family::MergeSort | Family::BlockMergeSort)
         {
             Some("fn(a: T, b: T) -> bool")
         } else {

@@ -6,6 +6,7 @@ use super::{
     block_load, block_radix_sort, block_shuffle, grid, identification, lanemask, movement,
     reduction, scan, segmented, sort, vote,
 };
+use super::{block_merge_sort, merge_sort};
 
 /// Every primitive in the catalog, grouped by family.
 pub fn primitives() -> impl Iterator<Item = &'static Primitive> {
@@ -19,6 +20,7 @@ pub fn primitives() -> impl Iterator<Item = &'static Primitive> {
         scan::PRIMITIVES,
         segmented::PRIMITIVES,
         sort::PRIMITIVES,
+        merge_sort::PRIMITIVES,
     ]
     .into_iter()
     .chain(block::PRIMITIVES)
@@ -31,6 +33,7 @@ pub fn primitives() -> impl Iterator<Item = &'static Primitive> {
         block_histogram::PRIMITIVES,
     ])
     .chain([grid::PRIMITIVES])
+    .chain([block_merge_sort::PRIMITIVES])
     .flatten()
 }
 

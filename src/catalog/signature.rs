@@ -17,7 +17,8 @@ pub enum Param {
     /// `F`: the name of a user WGSL function `fn(a: T, b: T) -> T`, the
     /// operator of generic reductions and scans and of adjacent
     /// differences, or `fn(a: T, b: T) -> bool`, whether two neighbours
-    /// differ, of the block discontinuity flags
+    /// differ, of the block discontinuity flags, and whether `a` goes
+    /// before `b`, the comparator of merge sorts
     /// ([`Primitive::function_signature`](super::Primitive::function_signature)).
     Function,
     /// `A`: the name of a module-scope array of `T` (a storage buffer, a
@@ -96,7 +97,8 @@ pub enum Arg {
     /// the same in every thread).
     Offset,
     /// How many items of the tile are valid (`u32`, the same in every
-    /// thread): loads and stores touch only tile indices below it.
+    /// thread, or every lane of a subgroup tile): loads and stores touch
+    /// only tile indices below it, merge sorts sort only those.
     ValidItems,
     /// The thread's `items` values of dtype `T`, read and written through a
     /// pointer (WGSL passes no array by value).
@@ -133,6 +135,9 @@ pub enum Arg {
     /// The thread's `items` histogram samples (`u32` bin indices), through
     /// a pointer.
     Samples,
+    /// The key a merge sort leaves at the tile indices past `valid_items`
+    /// (`T`, the same in every thread).
+    OobDefault,
 }
 
 impl Arg {
@@ -170,6 +175,7 @@ impl Arg {
             Arg::BeginBit => "begin_bit: u32",
             Arg::EndBit => "end_bit: u32",
             Arg::Samples => "samples: ptr<function, array<u32, items>>",
+            Arg::OobDefault => "oob_default: T",
         }
     }
 

@@ -37,6 +37,7 @@ mod prune;
 mod rewrite;
 mod scan;
 mod uniformity;
+mod user_function;
 mod uses;
 
 use std::collections::HashMap;
@@ -114,6 +115,7 @@ impl Composer {
         let expansion = self.library.expand(&uses.specs)?;
         text.enable(&expansion.directives(), source, &imports, file_name)?;
         let (wgsl, user_len) = text.finish(&expansion.declarations());
+        user_function::check(&wgsl, user_len, &uses.user_functions).map_err(at)?;
         let module = self.validate(&wgsl, source, user_len, file_name)?;
         uses.record_expanded(expansion.instances());
         self.check(
@@ -150,6 +152,10 @@ impl Composer {
         for site in sites {
             let (spec, instance) = uses::resolve(&self.library, &declared, site)?;
             let name = text.call(site, &instance)?;
+            if instance.function.is_some() {
+                uses.user_functions
+                    .push((site.span.clone(), instance.clone()));
+            }
             uses.record(name, spec, &instance);
         }
         Ok(uses)

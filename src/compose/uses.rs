@@ -75,6 +75,9 @@ pub(super) struct Uses {
     /// whether their result is the same on every lane, for the uniformity
     /// check.
     pub(super) primitive_names: HashMap<String, bool>,
+    /// The calls that name a user function `F`: each call's span and its
+    /// instance, for `user_function::check`.
+    pub(super) user_functions: Vec<(std::ops::Range<usize>, Instance)>,
 }
 
 impl Uses {

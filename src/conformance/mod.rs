@@ -43,9 +43,10 @@ const MAX_CASES_PER_KERNEL: usize = 48;
 /// their number in one function.
 const MAX_CASES_PER_EMULATED_KERNEL: usize = 6;
 
-/// Cases per kernel of the block radix sorts and histograms: each call is
-/// a whole sort (rankings, scans and exchanges in a loop of passes), whose
-/// inlined copies make one kernel of many calls slow to compile.
+/// Cases per kernel of the block radix sorts and histograms and of the
+/// merge sorts: each call is a whole sort (rankings, scans and exchanges,
+/// or merge rounds, in a loop of passes), whose inlined copies make one
+/// kernel of many calls slow to compile.
 const MAX_CASES_PER_SORT_KERNEL: usize = 4;
 
 /// What to run.
@@ -143,7 +144,13 @@ fn plan(
         for ((family, workgroup_size), batch) in batches {
             let mut batch = batch.into_iter().peekable();
             while batch.peek().is_some() {
-                let most = if matches!(family, Family::BlockRadixSort | Family::BlockHistogram) {
+                let most = if matches!(
+                    family,
+                    Family::BlockRadixSort
+                        | Family::BlockHistogram
+                        | Family::MergeSort
+                        | Family::BlockMergeSort
+                ) {
                     MAX_CASES_PER_SORT_KERNEL
                 } else if target.is_emulated() {
                     MAX_CASES_PER_EMULATED_KERNEL
@@ -417,11 +424,14 @@ fn generic_specs(
                     _ => None,
                 };
                 let choices: Vec<TemplateArg> = match param {
-                    Param::Dtype => primitive
+                    Param::Dtype | Param::ValueDtype => primitive
                         .dtypes
                         .iter()
                         .filter(|d| target.scalars.supports(**d))
                         .map(|d| TemplateArg::Dtype(*d))
+                        .collect(),
+                    Param::Log2Size => (0..=target.subgroup_size.max_log2())
+                        .map(TemplateArg::from)
                         .collect(),
                     Param::BlockDim => {
                         crate::catalog::sample_block_dims(target.subgroup_size.max())

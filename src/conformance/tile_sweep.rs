@@ -6,7 +6,8 @@
 //! too (the loops that do not run); `u32` and `f32` at 256 threads (many
 //! subgroups). That also keeps each kernel's tiles in workgroup memory
 //! within 16 KiB. The block radix sorts get a lean sweep of their own
-//! ([`skips_radix_sort`]), the histograms another ([`skips_histogram`]).
+//! ([`skips_radix_sort`]), the histograms another ([`skips_histogram`]),
+//! the subgroup and block merge sorts a third ([`skips_merge_sort`]).
 
 use crate::catalog::{Family, Param};
 use crate::{Dtype, Instance, Target};
@@ -21,6 +22,12 @@ pub(super) fn skips(instance: &Instance, target: &Target) -> bool {
     }
     if instance.primitive.family == Family::BlockHistogram {
         return skips_histogram(instance, target);
+    }
+    if matches!(
+        instance.primitive.family,
+        Family::MergeSort | Family::BlockMergeSort
+    ) {
+        return skips_merge_sort(instance, target);
     }
     if !matches!(
         instance.primitive.family,
@@ -94,6 +101,52 @@ fn skips_histogram(instance: &Instance, target: &Target) -> bool {
         }
         Some(LARGE_BLOCK) => !sort && items == 3 && bins == 64,
         _ => false,
+    };
+    !keep
+}
+
+/// The lean sweep of the merge sorts, whose code differs between dtypes
+/// only in the types (and the two 32-bit shuffles of a 64-bit one), and
+/// between tile sizes, block sizes and `items` only in constants; each call
+/// is a whole sort, slow to compile on lavapipe. With 3 items: every key
+/// dtype of `merge_sort_keys`, `i32` keys with every value dtype and every
+/// key dtype with `u32` values of `merge_sort_pairs`, at `B = S` for the
+/// block sorts; `u32` keys with 1 item too (no in-lane sort, no fine
+/// search). The tiled forms with
+/// `u32` at every `L` (keys) or `L` = 1 (pairs), every key dtype (with
+/// `u32` values) at the largest `L`, `f32` keys with 1 item there too.
+/// The block sorts also at 256 threads: `u32` and `f32` keys, `u32` pairs.
+fn skips_merge_sort(instance: &Instance, target: &Target) -> bool {
+    let name = instance.primitive.name;
+    let items = instance.constant("items");
+    let key = instance.dtype;
+    let value = instance.value_dtype;
+    let u32_pairs = key == Some(Dtype::U32) && value.is_none_or(|v| v == Dtype::U32);
+    let pairs = value.is_some();
+    let whole = match instance.block_dim {
+        Some(b) if b == target.subgroup_size.max() => true,
+        Some(LARGE_BLOCK) => {
+            return !(items == 3 && (u32_pairs || (!pairs && key == Some(Dtype::F32))));
+        }
+        Some(_) => return true,
+        None => instance.log2_size.is_none(),
+    };
+    let keep = if whole {
+        match (pairs, items) {
+            (false, 3) => true,
+            (false, _) => key == Some(Dtype::U32),
+            (true, 3) => value == Some(Dtype::U32) || key == Some(Dtype::I32),
+            (true, _) => false,
+        }
+    } else {
+        let l = instance.log2_size.expect("tiled");
+        let widest = l == target.subgroup_size.min().trailing_zeros();
+        match (name.starts_with("merge_sort_pairs"), items) {
+            (false, 3) => key == Some(Dtype::U32) || widest,
+            (false, _) => widest && key == Some(Dtype::F32),
+            (true, 3) => (u32_pairs && l == 1) || (widest && value == Some(Dtype::U32)),
+            (true, _) => false,
+        }
     };
     !keep
 }

@@ -96,6 +96,14 @@ const TEMPLATES: &[(&str, &str)] = &[
         include_str!("../../templates/block/histogram.wgsl.j2"),
     ),
     (
+        "subgroup/merge_sort.wgsl.j2",
+        include_str!("../../templates/subgroup/merge_sort.wgsl.j2"),
+    ),
+    (
+        "block/merge_sort.wgsl.j2",
+        include_str!("../../templates/block/merge_sort.wgsl.j2"),
+    ),
+    (
         "grid/sync.wgsl.j2",
         include_str!("../../templates/grid/sync.wgsl.j2"),
     ),

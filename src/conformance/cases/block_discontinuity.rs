@@ -20,9 +20,12 @@ const U32: ValueType = ValueType::Scalar(Dtype::U32);
 
 /// The suite's user functions for `primitive` on `dtype`: `max` and `add`
 /// for generic reductions and scans, `less` (whether two neighbours
-/// differ: `a < b`) for flags, `sub` (`a - b`) for adjacent differences.
+/// differ: `a < b`) for flags, `sub` (`a - b`) for adjacent differences,
+/// `before` for merge sorts (`merge_sort::comparator_code`).
 pub(crate) fn function_names(primitive: &Primitive, dtype: Dtype) -> Vec<String> {
-    let names: &[&str] = if primitive.name.starts_with("flag_") {
+    let names: &[&str] = if primitive.name.starts_with("merge_sort") {
+        &["before"]
+    } else if primitive.name.starts_with("flag_") {
         &["less"]
     } else if primitive.name.starts_with("adjacent_difference") {
         &["sub"]

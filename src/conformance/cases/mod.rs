@@ -12,6 +12,7 @@ mod block_radix_sort;
 mod block_shuffle;
 mod identification;
 mod lanemask;
+mod merge_sort;
 mod movement;
 mod reduction;
 mod scan;
@@ -176,6 +177,7 @@ pub fn cases(instance: &Instance, inputs: &mut Inputs) -> Vec<Case> {
         Family::BlockShuffle => block_shuffle::cases(instance, inputs),
         Family::BlockRadixSort => block_radix_sort::cases(instance, inputs),
         Family::BlockHistogram => block_histogram::cases(instance, inputs),
+        Family::MergeSort | Family::BlockMergeSort => merge_sort::cases(instance, inputs),
     }
 }
 
