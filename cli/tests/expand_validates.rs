@@ -71,6 +71,8 @@ fn cli_expand_output_validates() {
                     let args = primitive.params.iter().map(|p| match p {
                         Param::Dtype => TemplateArg::Dtype(Dtype::F32),
                         Param::BlockDim => TemplateArg::from(2 * size),
+                        // A tiled subgroup load's widest tile.
+                        Param::Log2Size => TemplateArg::from(size.trailing_zeros()),
                         Param::Function => TemplateArg::Name("user_op".into()),
                         Param::Array => TemplateArg::Name("user_array".into()),
                         _ => TemplateArg::from(3u32),

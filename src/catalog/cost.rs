@@ -24,6 +24,10 @@ pub enum Formula {
     /// Three per distinct value among the lanes (a loop of rounds); `3 * 2^L`
     /// when every lane differs.
     PerDistinct,
+    /// `items * items`, whatever `L` (a register exchange of `items` values
+    /// per lane); [`Formula::eval`] sees no `items` and gives the count at
+    /// one item, 0 (nothing moves).
+    ItemsSquared,
 }
 
 impl Formula {
@@ -38,6 +42,7 @@ impl Formula {
             Formula::LPlusOne => l + 1,
             Formula::Bitonic => l * (l + 1),
             Formula::PerDistinct => 3 << l,
+            Formula::ItemsSquared => 0,
         }
     }
 }
@@ -52,6 +57,7 @@ impl fmt::Display for Formula {
             Formula::LPlusOne => "L+1",
             Formula::Bitonic => "L(L+1)",
             Formula::PerDistinct => "3D",
+            Formula::ItemsSquared => "items^2",
         })
     }
 }

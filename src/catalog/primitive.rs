@@ -95,6 +95,13 @@ pub enum Family {
     BlockRadixSort,
     /// Workgroup histograms into the caller's workgroup counters.
     BlockHistogram,
+    /// Workgroup exchanges, loads and stores in the warp-striped
+    /// arrangement.
+    BlockWarpExchange,
+    /// Subgroup exchanges in registers: blocked and striped items.
+    Exchange,
+    /// Subgroup loads and stores of a tile of the caller's array.
+    Load,
     /// Device-wide fences.
     GridSync,
 }
@@ -121,6 +128,9 @@ impl Family {
             Family::BlockShuffle => "block/shuffle.wgsl.j2",
             Family::BlockRadixSort => "block/radix_sort.wgsl.j2",
             Family::BlockHistogram => "block/histogram.wgsl.j2",
+            Family::BlockWarpExchange => "block/warp_exchange.wgsl.j2",
+            Family::Exchange => "subgroup/exchange.wgsl.j2",
+            Family::Load => "subgroup/load.wgsl.j2",
             Family::GridSync => "grid/sync.wgsl.j2",
         }
     }
@@ -146,6 +156,9 @@ impl Family {
             Family::BlockShuffle => "block shuffle",
             Family::BlockRadixSort => "block radix sort",
             Family::BlockHistogram => "block histogram",
+            Family::BlockWarpExchange => "block warp exchange",
+            Family::Exchange => "exchange",
+            Family::Load => "load/store",
             Family::GridSync => "grid sync",
         }
     }

@@ -6,6 +6,9 @@ use super::{
     block_load, block_radix_sort, block_shuffle, grid, identification, lanemask, movement,
     reduction, scan, segmented, sort, vote,
 };
+// The warp-striped block exchanges, the subgroup exchanges, loads and
+// stores (issue 36, third batch).
+use super::{block_warp_exchange, exchange, load};
 
 /// Every primitive in the catalog, grouped by family.
 pub fn primitives() -> impl Iterator<Item = &'static Primitive> {
@@ -29,6 +32,11 @@ pub fn primitives() -> impl Iterator<Item = &'static Primitive> {
         block_shuffle::PRIMITIVES,
         block_radix_sort::PRIMITIVES,
         block_histogram::PRIMITIVES,
+    ])
+    .chain([
+        block_warp_exchange::PRIMITIVES,
+        exchange::PRIMITIVES,
+        load::PRIMITIVES,
     ])
     .chain([grid::PRIMITIVES])
     .flatten()

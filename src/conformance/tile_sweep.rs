@@ -28,6 +28,7 @@ pub(super) fn skips(instance: &Instance, target: &Target) -> bool {
             | Family::BlockLoad
             | Family::BlockDiscontinuity
             | Family::BlockShuffle
+            | Family::BlockWarpExchange
     ) {
         return false;
     }

@@ -96,6 +96,18 @@ const TEMPLATES: &[(&str, &str)] = &[
         include_str!("../../templates/block/histogram.wgsl.j2"),
     ),
     (
+        "block/warp_exchange.wgsl.j2",
+        include_str!("../../templates/block/warp_exchange.wgsl.j2"),
+    ),
+    (
+        "subgroup/exchange.wgsl.j2",
+        include_str!("../../templates/subgroup/exchange.wgsl.j2"),
+    ),
+    (
+        "subgroup/load.wgsl.j2",
+        include_str!("../../templates/subgroup/load.wgsl.j2"),
+    ),
+    (
         "grid/sync.wgsl.j2",
         include_str!("../../templates/grid/sync.wgsl.j2"),
     ),
