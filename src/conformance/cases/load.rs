@@ -6,8 +6,8 @@
 use rand::Rng;
 
 use super::block_exchange::{bind_items, items_from_operands};
+use super::block_load::most_items;
 use super::{Inputs, tiles};
-use crate::catalog::Param;
 use crate::conformance::case::{Case, CaseBuilder, Lanes};
 use crate::conformance::value::{Value, ValueType, random_bits};
 use crate::dtype::Dtype;
@@ -15,22 +15,6 @@ use crate::expand::Instance;
 
 /// Where the first tile's region starts in the case's array.
 const OFFSET: u32 = 2;
-
-/// The most items the suite passes (the largest sample of `items`).
-fn most_items() -> u32 {
-    crate::catalog::find("load_blocked")
-        .and_then(|p| {
-            p.params.iter().find_map(|p| match p {
-                Param::Const {
-                    name: "items",
-                    samples,
-                    ..
-                } => samples.iter().copied().max(),
-                _ => None,
-            })
-        })
-        .expect("subgroup loads take items")
-}
 
 /// The array the suite's subgroup loads and stores of `dtype` name.
 pub(crate) fn subgroup_array_name(dtype: Dtype) -> String {
@@ -56,7 +40,7 @@ pub(super) fn cases(instance: &Instance, inputs: &mut Inputs) -> Vec<Case> {
     let array = subgroup_array_name(dtype);
     // Each tile's region starts at OFFSET + (its first thread) * n: within
     // the workgroup, so within the dispatch's invocations.
-    let len = OFFSET + inputs.invocations * most_items();
+    let len = OFFSET + inputs.invocations * most_items("load_blocked");
     let name = instance.primitive.name;
     let store = name.starts_with("store_");
     let striped = name.contains("_striped");
