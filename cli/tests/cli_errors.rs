@@ -783,3 +783,37 @@ fn an_unknown_family_to_skip_is_refused() {
         "--skip-family `block exchanges`: expected one of",
     );
 }
+
+#[test]
+fn warp_striped_exchanges_are_checked_at_expansion() {
+    assert_one_line_error(
+        &[
+            "expand",
+            "block::blocked_to_warp_striped<u32, 48, 2>",
+            "--subgroup-size",
+            "32",
+        ],
+        "block_dim 48 is not a multiple of the subgroup size 32",
+    );
+    assert_one_line_error(
+        &[
+            "expand",
+            "block::load_warp_transpose<f32, 256, 32, input>",
+            "--subgroup-size",
+            "32",
+        ],
+        "needs 32768 bytes of workgroup memory, over the 16384 every WebGPU device offers",
+    );
+    let out = wavekit(&[
+        "expand",
+        "block::blocked_to_warp_striped<u32, 128, 4>",
+        "--subgroup-size",
+        "32",
+    ]);
+    assert!(out.status.success());
+    let wgsl = String::from_utf8(out.stdout).expect("utf-8");
+    assert!(
+        wgsl.ends_with("// workgroup memory: 2048 bytes\n"),
+        "{wgsl}"
+    );
+}

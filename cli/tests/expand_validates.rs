@@ -73,6 +73,8 @@ fn cli_expand_output_validates() {
                         Param::ValueDtype => TemplateArg::Dtype(Dtype::U32),
                         Param::Log2Size => TemplateArg::from(size.trailing_zeros().min(3)),
                         Param::BlockDim => TemplateArg::from(2 * size),
+                        // A tiled subgroup load's widest tile.
+                        Param::Log2Size => TemplateArg::from(size.trailing_zeros()),
                         Param::Function => TemplateArg::Name("user_op".into()),
                         Param::Array => TemplateArg::Name("user_array".into()),
                         _ => TemplateArg::from(3u32),

@@ -53,7 +53,7 @@ const VOTE: Primitive = Primitive {
 
 /// `B` must be a multiple of every subgroup size the target may use, so
 /// that the workgroup splits into whole subgroups.
-fn check_block_dim(args: &CheckArgs<'_>, target: &Target) -> Result<(), String> {
+pub(super) fn check_block_dim(args: &CheckArgs<'_>, target: &Target) -> Result<(), String> {
     let b = args.block_dim.expect("block ops take B");
     let s = target.subgroup_size.max();
     if !b.is_multiple_of(s) {

@@ -31,6 +31,10 @@ pub enum Formula {
     MergeKeys,
     /// `L(L+1) + 8nL`: a merge sort of pairs (the values fetched too).
     MergePairs,
+    /// `items * items`, whatever `L` (a register exchange of `items` values
+    /// per lane), and 0 at one item (nothing moves); [`Formula::eval`]
+    /// counts one item, [`Formula::eval_items`] any.
+    ItemsSquared,
 }
 
 impl Formula {
@@ -45,7 +49,9 @@ impl Formula {
             Formula::LPlusOne => l + 1,
             Formula::Bitonic => l * (l + 1),
             Formula::PerDistinct => 3 << l,
-            Formula::MergeKeys | Formula::MergePairs => self.eval_items(l, 1),
+            Formula::MergeKeys | Formula::MergePairs | Formula::ItemsSquared => {
+                self.eval_items(l, 1)
+            }
         }
     }
 
@@ -55,6 +61,7 @@ impl Formula {
         match self {
             Formula::MergeKeys => l * (l + 1) + 4 * items * l,
             Formula::MergePairs => l * (l + 1) + 8 * items * l,
+            Formula::ItemsSquared if items > 1 => items * items,
             other => other.eval(l),
         }
     }
@@ -72,6 +79,7 @@ impl fmt::Display for Formula {
             Formula::PerDistinct => "3D",
             Formula::MergeKeys => "L(L+1)+4nL",
             Formula::MergePairs => "L(L+1)+8nL",
+            Formula::ItemsSquared => "items^2",
         })
     }
 }

@@ -99,6 +99,13 @@ pub enum Family {
     MergeSort,
     /// Workgroup merge sorts by a user comparator.
     BlockMergeSort,
+    /// Workgroup exchanges, loads and stores in the warp-striped
+    /// arrangement.
+    BlockWarpExchange,
+    /// Subgroup exchanges in registers: blocked and striped items.
+    Exchange,
+    /// Subgroup loads and stores of a tile of the caller's array.
+    Load,
     /// Device-wide fences.
     GridSync,
 }
@@ -127,6 +134,9 @@ impl Family {
             Family::BlockHistogram => "block/histogram.wgsl.j2",
             Family::MergeSort => "subgroup/merge_sort.wgsl.j2",
             Family::BlockMergeSort => "block/merge_sort.wgsl.j2",
+            Family::BlockWarpExchange => "block/warp_exchange.wgsl.j2",
+            Family::Exchange => "subgroup/exchange.wgsl.j2",
+            Family::Load => "subgroup/load.wgsl.j2",
             Family::GridSync => "grid/sync.wgsl.j2",
         }
     }
@@ -154,6 +164,9 @@ impl Family {
             Family::BlockHistogram => "block histogram",
             Family::MergeSort => "merge sort",
             Family::BlockMergeSort => "block merge sort",
+            Family::BlockWarpExchange => "block warp exchange",
+            Family::Exchange => "exchange",
+            Family::Load => "load/store",
             Family::GridSync => "grid sync",
         }
     }

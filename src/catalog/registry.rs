@@ -7,6 +7,9 @@ use super::{
     reduction, scan, segmented, sort, vote,
 };
 use super::{block_merge_sort, merge_sort};
+// The warp-striped block exchanges, the subgroup exchanges, loads and
+// stores (issue 36, third batch).
+use super::{block_warp_exchange, exchange, load};
 
 /// Every primitive in the catalog, grouped by family.
 pub fn primitives() -> impl Iterator<Item = &'static Primitive> {
@@ -31,6 +34,11 @@ pub fn primitives() -> impl Iterator<Item = &'static Primitive> {
         block_shuffle::PRIMITIVES,
         block_radix_sort::PRIMITIVES,
         block_histogram::PRIMITIVES,
+    ])
+    .chain([
+        block_warp_exchange::PRIMITIVES,
+        exchange::PRIMITIVES,
+        load::PRIMITIVES,
     ])
     .chain([grid::PRIMITIVES])
     .chain([block_merge_sort::PRIMITIVES])

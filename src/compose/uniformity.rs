@@ -44,8 +44,8 @@ use crate::expand::Instance;
 /// Whether `instance` exchanges data between lanes or threads, so that every
 /// one of them must call it: not the per-lane values (lane and thread ids,
 /// the subgroup size, lane masks), fences, `elect` (which elects among
-/// the lanes that call it), or the direct block loads and stores (each
-/// thread touches only its own indices). The composer passes [`check`] the names of the
+/// the lanes that call it), or the direct block and subgroup loads and
+/// stores (each thread touches only its own indices). The composer passes [`check`] the names of the
 /// instances for which this holds.
 pub(super) fn needs_uniform_control_flow(instance: &Instance) -> bool {
     let primitive = instance.primitive;
@@ -63,6 +63,14 @@ pub(super) fn needs_uniform_control_flow(instance: &Instance) -> bool {
                 | "load_direct_striped"
                 | "store_direct_blocked"
                 | "store_direct_striped"
+                | "load_blocked"
+                | "load_striped"
+                | "store_blocked"
+                | "store_striped"
+                | "load_blocked_tiled"
+                | "load_striped_tiled"
+                | "store_blocked_tiled"
+                | "store_striped_tiled"
         )
 }
 

@@ -44,6 +44,10 @@ pub enum Call {
 pub struct Lanes<'a> {
     /// The subgroup's (workgroup's) size.
     pub size: u32,
+    /// The subgroup size the lanes ran at: `size` for subgroup cases, the
+    /// size the workgroup's subgroups read for block cases (warp-striped
+    /// arrangements depend on it).
+    pub subgroup_size: u32,
     /// `operands[i][lane]`: operand `i` of each lane.
     pub operands: Vec<Vec<&'a Value>>,
 }

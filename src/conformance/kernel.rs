@@ -180,6 +180,7 @@ pub fn run_batch(
                 .collect(),
         })
         .collect();
+    let subgroup_size = subgroups.first().map_or(0, |s| s.size);
     let mut at = (META_WORDS * n) as usize;
     let outcomes = cases
         .iter()
@@ -191,18 +192,30 @@ pub fn run_batch(
             } else {
                 &subgroups
             };
-            check_case(case, region, groups)
+            check_case(case, region, groups, subgroup_size)
         })
         .collect();
     Ok(BatchResult::Ran(outcomes))
 }
 
-fn check_case(case: &Case, region: &[u32], subgroups: &[layout::Subgroup]) -> CaseOutcome {
+/// Compares `case`'s results in `region` with its model, group by group;
+/// `subgroup_size` is the size the dispatch's subgroups read.
+fn check_case(
+    case: &Case,
+    region: &[u32],
+    subgroups: &[layout::Subgroup],
+    subgroup_size: u32,
+) -> CaseOutcome {
     let words = case.ret.words() as usize;
     let mut outcome = CaseOutcome::default();
     for sg in subgroups {
         let lanes = Lanes {
             size: sg.size,
+            subgroup_size: if case.block_dim.is_some() {
+                subgroup_size
+            } else {
+                sg.size
+            },
             operands: case
                 .operands
                 .iter()

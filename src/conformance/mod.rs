@@ -457,6 +457,15 @@ fn generic_specs(
                         };
                         vec![TemplateArg::Name(cases::histogram_array_name(*bins as u32))]
                     }
+                    // Subgroup loads and stores: one array per dtype.
+                    Param::Array if primitive.family == Family::Load => {
+                        vec![TemplateArg::Name(cases::subgroup_array_name(
+                            dtype.expect("subgroup loads take T first"),
+                        ))]
+                    }
+                    Param::Log2Size => (0..=target.subgroup_size.max_log2())
+                        .map(TemplateArg::from)
+                        .collect(),
                     Param::Array => vec![TemplateArg::Name(cases::array_name(
                         dtype.expect("block loads take T first"),
                         block_dim.expect("block loads take B second"),

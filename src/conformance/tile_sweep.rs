@@ -35,6 +35,7 @@ pub(super) fn skips(instance: &Instance, target: &Target) -> bool {
             | Family::BlockLoad
             | Family::BlockDiscontinuity
             | Family::BlockShuffle
+            | Family::BlockWarpExchange
     ) {
         return false;
     }

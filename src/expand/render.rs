@@ -102,6 +102,16 @@ const TEMPLATES: &[(&str, &str)] = &[
     (
         "block/merge_sort.wgsl.j2",
         include_str!("../../templates/block/merge_sort.wgsl.j2"),
+        "block/warp_exchange.wgsl.j2",
+        include_str!("../../templates/block/warp_exchange.wgsl.j2"),
+    ),
+    (
+        "subgroup/exchange.wgsl.j2",
+        include_str!("../../templates/subgroup/exchange.wgsl.j2"),
+    ),
+    (
+        "subgroup/load.wgsl.j2",
+        include_str!("../../templates/subgroup/load.wgsl.j2"),
     ),
     (
         "grid/sync.wgsl.j2",

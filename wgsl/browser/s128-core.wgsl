@@ -4,7 +4,7 @@ enable subgroups;
 // Paste into a compute shader whose subgroup size is 128 (wgpu features
 // SUBGROUP and SUBGROUP_BARRIER); call
 // `wk_sg_init(subgroup_invocation_id, subgroup_size)` first in the entry point.
-// 905 instances: shuffle<i32>, shuffle<u32>, shuffle<f32>, shuffle_up<i32>, shuffle_up<u32>, shuffle_up<f32>, shuffle_down<i32>, shuffle_down<u32>, shuffle_down<f32>, shuffle_xor<i32>, shuffle_xor<u32>, shuffle_xor<f32>, broadcast<i32>, broadcast<u32>, broadcast<f32>, broadcast_first<i32>, broadcast_first<u32>, broadcast_first<f32>, quad_broadcast<i32>, quad_broadcast<u32>, quad_broadcast<f32>, quad_swap_x<i32>, quad_swap_x<u32>, quad_swap_x<f32>, quad_swap_y<i32>, quad_swap_y<u32>, quad_swap_y<f32>, quad_swap_diagonal<i32>, quad_swap_diagonal<u32>, quad_swap_diagonal<f32>, rotate<i32>, rotate<u32>, rotate<f32>, rotate_tiled<i32, 0>, rotate_tiled<i32, 1>, rotate_tiled<i32, 2>, rotate_tiled<i32, 3>, rotate_tiled<i32, 4>, rotate_tiled<i32, 5>, rotate_tiled<i32, 6>, rotate_tiled<i32, 7>, rotate_tiled<u32, 0>, rotate_tiled<u32, 1>, rotate_tiled<u32, 2>, rotate_tiled<u32, 3>, rotate_tiled<u32, 4>, rotate_tiled<u32, 5>, rotate_tiled<u32, 6>, rotate_tiled<u32, 7>, rotate_tiled<f32, 0>, rotate_tiled<f32, 1>, rotate_tiled<f32, 2>, rotate_tiled<f32, 3>, rotate_tiled<f32, 4>, rotate_tiled<f32, 5>, rotate_tiled<f32, 6>, rotate_tiled<f32, 7>, invocation_id, group_size, log2_group_size, elect, sync, mem_fence, ballot, ballot_first_n<1>, ballot_first_n<2>, ballot_first_n<3>, ballot_first_n<4>, ballot_first_n<5>, ballot_first_n<6>, ballot_first_n<7>, ballot_first_n<8>, ballot_first_n<9>, ballot_first_n<10>, ballot_first_n<11>, ballot_first_n<12>, ballot_first_n<13>, ballot_first_n<14>, ballot_first_n<15>, ballot_first_n<16>, ballot_first_n<17>, ballot_first_n<18>, ballot_first_n<19>, ballot_first_n<20>, ballot_first_n<21>, ballot_first_n<22>, ballot_first_n<23>, ballot_first_n<24>, ballot_first_n<25>, ballot_first_n<26>, ballot_first_n<27>, ballot_first_n<28>, ballot_first_n<29>, ballot_first_n<30>, ballot_first_n<31>, ballot_first_n<32>, match_any<i32>, match_any<u32>, match_any<f32>, all_true, any_true, all_equal<i32>, all_equal<u32>, all_equal<f32>, all_true_tiled<0>, all_true_tiled<1>, all_true_tiled<2>, all_true_tiled<3>, all_true_tiled<4>, all_true_tiled<5>, all_true_tiled<6>, all_true_tiled<7>, any_true_tiled<0>, any_true_tiled<1>, any_true_tiled<2>, any_true_tiled<3>, any_true_tiled<4>, any_true_tiled<5>, any_true_tiled<6>, any_true_tiled<7>, all_equal_tiled<i32, 0>, all_equal_tiled<i32, 1>, all_equal_tiled<i32, 2>, all_equal_tiled<i32, 3>, all_equal_tiled<i32, 4>, all_equal_tiled<i32, 5>, all_equal_tiled<i32, 6>, all_equal_tiled<i32, 7>, all_equal_tiled<u32, 0>, all_equal_tiled<u32, 1>, all_equal_tiled<u32, 2>, all_equal_tiled<u32, 3>, all_equal_tiled<u32, 4>, all_equal_tiled<u32, 5>, all_equal_tiled<u32, 6>, all_equal_tiled<u32, 7>, all_equal_tiled<f32, 0>, all_equal_tiled<f32, 1>, all_equal_tiled<f32, 2>, all_equal_tiled<f32, 3>, all_equal_tiled<f32, 4>, all_equal_tiled<f32, 5>, all_equal_tiled<f32, 6>, all_equal_tiled<f32, 7>, lanemask_lt, lanemask_le, lanemask_eq, lanemask_gt, lanemask_ge, reduce_add<i32>, reduce_add<u32>, reduce_add<f32>, reduce_add_tiled<i32, 0>, reduce_add_tiled<i32, 1>, reduce_add_tiled<i32, 2>, reduce_add_tiled<i32, 3>, reduce_add_tiled<i32, 4>, reduce_add_tiled<i32, 5>, reduce_add_tiled<i32, 6>, reduce_add_tiled<i32, 7>, reduce_add_tiled<u32, 0>, reduce_add_tiled<u32, 1>, reduce_add_tiled<u32, 2>, reduce_add_tiled<u32, 3>, reduce_add_tiled<u32, 4>, reduce_add_tiled<u32, 5>, reduce_add_tiled<u32, 6>, reduce_add_tiled<u32, 7>, reduce_add_tiled<f32, 0>, reduce_add_tiled<f32, 1>, reduce_add_tiled<f32, 2>, reduce_add_tiled<f32, 3>, reduce_add_tiled<f32, 4>, reduce_add_tiled<f32, 5>, reduce_add_tiled<f32, 6>, reduce_add_tiled<f32, 7>, reduce_all_add<i32>, reduce_all_add<u32>, reduce_all_add<f32>, reduce_all_add_tiled<i32, 0>, reduce_all_add_tiled<i32, 1>, reduce_all_add_tiled<i32, 2>, reduce_all_add_tiled<i32, 3>, reduce_all_add_tiled<i32, 4>, reduce_all_add_tiled<i32, 5>, reduce_all_add_tiled<i32, 6>, reduce_all_add_tiled<i32, 7>, reduce_all_add_tiled<u32, 0>, reduce_all_add_tiled<u32, 1>, reduce_all_add_tiled<u32, 2>, reduce_all_add_tiled<u32, 3>, reduce_all_add_tiled<u32, 4>, reduce_all_add_tiled<u32, 5>, reduce_all_add_tiled<u32, 6>, reduce_all_add_tiled<u32, 7>, reduce_all_add_tiled<f32, 0>, reduce_all_add_tiled<f32, 1>, reduce_all_add_tiled<f32, 2>, reduce_all_add_tiled<f32, 3>, reduce_all_add_tiled<f32, 4>, reduce_all_add_tiled<f32, 5>, reduce_all_add_tiled<f32, 6>, reduce_all_add_tiled<f32, 7>, reduce_mul<i32>, reduce_mul<u32>, reduce_mul<f32>, reduce_mul_tiled<i32, 0>, reduce_mul_tiled<i32, 1>, reduce_mul_tiled<i32, 2>, reduce_mul_tiled<i32, 3>, reduce_mul_tiled<i32, 4>, reduce_mul_tiled<i32, 5>, reduce_mul_tiled<i32, 6>, reduce_mul_tiled<i32, 7>, reduce_mul_tiled<u32, 0>, reduce_mul_tiled<u32, 1>, reduce_mul_tiled<u32, 2>, reduce_mul_tiled<u32, 3>, reduce_mul_tiled<u32, 4>, reduce_mul_tiled<u32, 5>, reduce_mul_tiled<u32, 6>, reduce_mul_tiled<u32, 7>, reduce_mul_tiled<f32, 0>, reduce_mul_tiled<f32, 1>, reduce_mul_tiled<f32, 2>, reduce_mul_tiled<f32, 3>, reduce_mul_tiled<f32, 4>, reduce_mul_tiled<f32, 5>, reduce_mul_tiled<f32, 6>, reduce_mul_tiled<f32, 7>, reduce_all_mul<i32>, reduce_all_mul<u32>, reduce_all_mul<f32>, reduce_all_mul_tiled<i32, 0>, reduce_all_mul_tiled<i32, 1>, reduce_all_mul_tiled<i32, 2>, reduce_all_mul_tiled<i32, 3>, reduce_all_mul_tiled<i32, 4>, reduce_all_mul_tiled<i32, 5>, reduce_all_mul_tiled<i32, 6>, reduce_all_mul_tiled<i32, 7>, reduce_all_mul_tiled<u32, 0>, reduce_all_mul_tiled<u32, 1>, reduce_all_mul_tiled<u32, 2>, reduce_all_mul_tiled<u32, 3>, reduce_all_mul_tiled<u32, 4>, reduce_all_mul_tiled<u32, 5>, reduce_all_mul_tiled<u32, 6>, reduce_all_mul_tiled<u32, 7>, reduce_all_mul_tiled<f32, 0>, reduce_all_mul_tiled<f32, 1>, reduce_all_mul_tiled<f32, 2>, reduce_all_mul_tiled<f32, 3>, reduce_all_mul_tiled<f32, 4>, reduce_all_mul_tiled<f32, 5>, reduce_all_mul_tiled<f32, 6>, reduce_all_mul_tiled<f32, 7>, reduce_min<i32>, reduce_min<u32>, reduce_min<f32>, reduce_min_tiled<i32, 0>, reduce_min_tiled<i32, 1>, reduce_min_tiled<i32, 2>, reduce_min_tiled<i32, 3>, reduce_min_tiled<i32, 4>, reduce_min_tiled<i32, 5>, reduce_min_tiled<i32, 6>, reduce_min_tiled<i32, 7>, reduce_min_tiled<u32, 0>, reduce_min_tiled<u32, 1>, reduce_min_tiled<u32, 2>, reduce_min_tiled<u32, 3>, reduce_min_tiled<u32, 4>, reduce_min_tiled<u32, 5>, reduce_min_tiled<u32, 6>, reduce_min_tiled<u32, 7>, reduce_min_tiled<f32, 0>, reduce_min_tiled<f32, 1>, reduce_min_tiled<f32, 2>, reduce_min_tiled<f32, 3>, reduce_min_tiled<f32, 4>, reduce_min_tiled<f32, 5>, reduce_min_tiled<f32, 6>, reduce_min_tiled<f32, 7>, reduce_all_min<i32>, reduce_all_min<u32>, reduce_all_min<f32>, reduce_all_min_tiled<i32, 0>, reduce_all_min_tiled<i32, 1>, reduce_all_min_tiled<i32, 2>, reduce_all_min_tiled<i32, 3>, reduce_all_min_tiled<i32, 4>, reduce_all_min_tiled<i32, 5>, reduce_all_min_tiled<i32, 6>, reduce_all_min_tiled<i32, 7>, reduce_all_min_tiled<u32, 0>, reduce_all_min_tiled<u32, 1>, reduce_all_min_tiled<u32, 2>, reduce_all_min_tiled<u32, 3>, reduce_all_min_tiled<u32, 4>, reduce_all_min_tiled<u32, 5>, reduce_all_min_tiled<u32, 6>, reduce_all_min_tiled<u32, 7>, reduce_all_min_tiled<f32, 0>, reduce_all_min_tiled<f32, 1>, reduce_all_min_tiled<f32, 2>, reduce_all_min_tiled<f32, 3>, reduce_all_min_tiled<f32, 4>, reduce_all_min_tiled<f32, 5>, reduce_all_min_tiled<f32, 6>, reduce_all_min_tiled<f32, 7>, reduce_max<i32>, reduce_max<u32>, reduce_max<f32>, reduce_max_tiled<i32, 0>, reduce_max_tiled<i32, 1>, reduce_max_tiled<i32, 2>, reduce_max_tiled<i32, 3>, reduce_max_tiled<i32, 4>, reduce_max_tiled<i32, 5>, reduce_max_tiled<i32, 6>, reduce_max_tiled<i32, 7>, reduce_max_tiled<u32, 0>, reduce_max_tiled<u32, 1>, reduce_max_tiled<u32, 2>, reduce_max_tiled<u32, 3>, reduce_max_tiled<u32, 4>, reduce_max_tiled<u32, 5>, reduce_max_tiled<u32, 6>, reduce_max_tiled<u32, 7>, reduce_max_tiled<f32, 0>, reduce_max_tiled<f32, 1>, reduce_max_tiled<f32, 2>, reduce_max_tiled<f32, 3>, reduce_max_tiled<f32, 4>, reduce_max_tiled<f32, 5>, reduce_max_tiled<f32, 6>, reduce_max_tiled<f32, 7>, reduce_all_max<i32>, reduce_all_max<u32>, reduce_all_max<f32>, reduce_all_max_tiled<i32, 0>, reduce_all_max_tiled<i32, 1>, reduce_all_max_tiled<i32, 2>, reduce_all_max_tiled<i32, 3>, reduce_all_max_tiled<i32, 4>, reduce_all_max_tiled<i32, 5>, reduce_all_max_tiled<i32, 6>, reduce_all_max_tiled<i32, 7>, reduce_all_max_tiled<u32, 0>, reduce_all_max_tiled<u32, 1>, reduce_all_max_tiled<u32, 2>, reduce_all_max_tiled<u32, 3>, reduce_all_max_tiled<u32, 4>, reduce_all_max_tiled<u32, 5>, reduce_all_max_tiled<u32, 6>, reduce_all_max_tiled<u32, 7>, reduce_all_max_tiled<f32, 0>, reduce_all_max_tiled<f32, 1>, reduce_all_max_tiled<f32, 2>, reduce_all_max_tiled<f32, 3>, reduce_all_max_tiled<f32, 4>, reduce_all_max_tiled<f32, 5>, reduce_all_max_tiled<f32, 6>, reduce_all_max_tiled<f32, 7>, reduce_and<i32>, reduce_and<u32>, reduce_and_tiled<i32, 0>, reduce_and_tiled<i32, 1>, reduce_and_tiled<i32, 2>, reduce_and_tiled<i32, 3>, reduce_and_tiled<i32, 4>, reduce_and_tiled<i32, 5>, reduce_and_tiled<i32, 6>, reduce_and_tiled<i32, 7>, reduce_and_tiled<u32, 0>, reduce_and_tiled<u32, 1>, reduce_and_tiled<u32, 2>, reduce_and_tiled<u32, 3>, reduce_and_tiled<u32, 4>, reduce_and_tiled<u32, 5>, reduce_and_tiled<u32, 6>, reduce_and_tiled<u32, 7>, reduce_all_and<i32>, reduce_all_and<u32>, reduce_all_and_tiled<i32, 0>, reduce_all_and_tiled<i32, 1>, reduce_all_and_tiled<i32, 2>, reduce_all_and_tiled<i32, 3>, reduce_all_and_tiled<i32, 4>, reduce_all_and_tiled<i32, 5>, reduce_all_and_tiled<i32, 6>, reduce_all_and_tiled<i32, 7>, reduce_all_and_tiled<u32, 0>, reduce_all_and_tiled<u32, 1>, reduce_all_and_tiled<u32, 2>, reduce_all_and_tiled<u32, 3>, reduce_all_and_tiled<u32, 4>, reduce_all_and_tiled<u32, 5>, reduce_all_and_tiled<u32, 6>, reduce_all_and_tiled<u32, 7>, reduce_or<i32>, reduce_or<u32>, reduce_or_tiled<i32, 0>, reduce_or_tiled<i32, 1>, reduce_or_tiled<i32, 2>, reduce_or_tiled<i32, 3>, reduce_or_tiled<i32, 4>, reduce_or_tiled<i32, 5>, reduce_or_tiled<i32, 6>, reduce_or_tiled<i32, 7>, reduce_or_tiled<u32, 0>, reduce_or_tiled<u32, 1>, reduce_or_tiled<u32, 2>, reduce_or_tiled<u32, 3>, reduce_or_tiled<u32, 4>, reduce_or_tiled<u32, 5>, reduce_or_tiled<u32, 6>, reduce_or_tiled<u32, 7>, reduce_all_or<i32>, reduce_all_or<u32>, reduce_all_or_tiled<i32, 0>, reduce_all_or_tiled<i32, 1>, reduce_all_or_tiled<i32, 2>, reduce_all_or_tiled<i32, 3>, reduce_all_or_tiled<i32, 4>, reduce_all_or_tiled<i32, 5>, reduce_all_or_tiled<i32, 6>, reduce_all_or_tiled<i32, 7>, reduce_all_or_tiled<u32, 0>, reduce_all_or_tiled<u32, 1>, reduce_all_or_tiled<u32, 2>, reduce_all_or_tiled<u32, 3>, reduce_all_or_tiled<u32, 4>, reduce_all_or_tiled<u32, 5>, reduce_all_or_tiled<u32, 6>, reduce_all_or_tiled<u32, 7>, reduce_xor<i32>, reduce_xor<u32>, reduce_xor_tiled<i32, 0>, reduce_xor_tiled<i32, 1>, reduce_xor_tiled<i32, 2>, reduce_xor_tiled<i32, 3>, reduce_xor_tiled<i32, 4>, reduce_xor_tiled<i32, 5>, reduce_xor_tiled<i32, 6>, reduce_xor_tiled<i32, 7>, reduce_xor_tiled<u32, 0>, reduce_xor_tiled<u32, 1>, reduce_xor_tiled<u32, 2>, reduce_xor_tiled<u32, 3>, reduce_xor_tiled<u32, 4>, reduce_xor_tiled<u32, 5>, reduce_xor_tiled<u32, 6>, reduce_xor_tiled<u32, 7>, reduce_all_xor<i32>, reduce_all_xor<u32>, reduce_all_xor_tiled<i32, 0>, reduce_all_xor_tiled<i32, 1>, reduce_all_xor_tiled<i32, 2>, reduce_all_xor_tiled<i32, 3>, reduce_all_xor_tiled<i32, 4>, reduce_all_xor_tiled<i32, 5>, reduce_all_xor_tiled<i32, 6>, reduce_all_xor_tiled<i32, 7>, reduce_all_xor_tiled<u32, 0>, reduce_all_xor_tiled<u32, 1>, reduce_all_xor_tiled<u32, 2>, reduce_all_xor_tiled<u32, 3>, reduce_all_xor_tiled<u32, 4>, reduce_all_xor_tiled<u32, 5>, reduce_all_xor_tiled<u32, 6>, reduce_all_xor_tiled<u32, 7>, inclusive_add<i32>, inclusive_add<u32>, inclusive_add<f32>, inclusive_add_tiled<i32, 0>, inclusive_add_tiled<i32, 1>, inclusive_add_tiled<i32, 2>, inclusive_add_tiled<i32, 3>, inclusive_add_tiled<i32, 4>, inclusive_add_tiled<i32, 5>, inclusive_add_tiled<i32, 6>, inclusive_add_tiled<i32, 7>, inclusive_add_tiled<u32, 0>, inclusive_add_tiled<u32, 1>, inclusive_add_tiled<u32, 2>, inclusive_add_tiled<u32, 3>, inclusive_add_tiled<u32, 4>, inclusive_add_tiled<u32, 5>, inclusive_add_tiled<u32, 6>, inclusive_add_tiled<u32, 7>, inclusive_add_tiled<f32, 0>, inclusive_add_tiled<f32, 1>, inclusive_add_tiled<f32, 2>, inclusive_add_tiled<f32, 3>, inclusive_add_tiled<f32, 4>, inclusive_add_tiled<f32, 5>, inclusive_add_tiled<f32, 6>, inclusive_add_tiled<f32, 7>, exclusive_add<i32>, exclusive_add<u32>, exclusive_add<f32>, exclusive_add_tiled<i32, 0>, exclusive_add_tiled<i32, 1>, exclusive_add_tiled<i32, 2>, exclusive_add_tiled<i32, 3>, exclusive_add_tiled<i32, 4>, exclusive_add_tiled<i32, 5>, exclusive_add_tiled<i32, 6>, exclusive_add_tiled<i32, 7>, exclusive_add_tiled<u32, 0>, exclusive_add_tiled<u32, 1>, exclusive_add_tiled<u32, 2>, exclusive_add_tiled<u32, 3>, exclusive_add_tiled<u32, 4>, exclusive_add_tiled<u32, 5>, exclusive_add_tiled<u32, 6>, exclusive_add_tiled<u32, 7>, exclusive_add_tiled<f32, 0>, exclusive_add_tiled<f32, 1>, exclusive_add_tiled<f32, 2>, exclusive_add_tiled<f32, 3>, exclusive_add_tiled<f32, 4>, exclusive_add_tiled<f32, 5>, exclusive_add_tiled<f32, 6>, exclusive_add_tiled<f32, 7>, inclusive_mul<i32>, inclusive_mul<u32>, inclusive_mul<f32>, inclusive_mul_tiled<i32, 0>, inclusive_mul_tiled<i32, 1>, inclusive_mul_tiled<i32, 2>, inclusive_mul_tiled<i32, 3>, inclusive_mul_tiled<i32, 4>, inclusive_mul_tiled<i32, 5>, inclusive_mul_tiled<i32, 6>, inclusive_mul_tiled<i32, 7>, inclusive_mul_tiled<u32, 0>, inclusive_mul_tiled<u32, 1>, inclusive_mul_tiled<u32, 2>, inclusive_mul_tiled<u32, 3>, inclusive_mul_tiled<u32, 4>, inclusive_mul_tiled<u32, 5>, inclusive_mul_tiled<u32, 6>, inclusive_mul_tiled<u32, 7>, inclusive_mul_tiled<f32, 0>, inclusive_mul_tiled<f32, 1>, inclusive_mul_tiled<f32, 2>, inclusive_mul_tiled<f32, 3>, inclusive_mul_tiled<f32, 4>, inclusive_mul_tiled<f32, 5>, inclusive_mul_tiled<f32, 6>, inclusive_mul_tiled<f32, 7>, exclusive_mul<i32>, exclusive_mul<u32>, exclusive_mul<f32>, exclusive_mul_tiled<i32, 0>, exclusive_mul_tiled<i32, 1>, exclusive_mul_tiled<i32, 2>, exclusive_mul_tiled<i32, 3>, exclusive_mul_tiled<i32, 4>, exclusive_mul_tiled<i32, 5>, exclusive_mul_tiled<i32, 6>, exclusive_mul_tiled<i32, 7>, exclusive_mul_tiled<u32, 0>, exclusive_mul_tiled<u32, 1>, exclusive_mul_tiled<u32, 2>, exclusive_mul_tiled<u32, 3>, exclusive_mul_tiled<u32, 4>, exclusive_mul_tiled<u32, 5>, exclusive_mul_tiled<u32, 6>, exclusive_mul_tiled<u32, 7>, exclusive_mul_tiled<f32, 0>, exclusive_mul_tiled<f32, 1>, exclusive_mul_tiled<f32, 2>, exclusive_mul_tiled<f32, 3>, exclusive_mul_tiled<f32, 4>, exclusive_mul_tiled<f32, 5>, exclusive_mul_tiled<f32, 6>, exclusive_mul_tiled<f32, 7>, inclusive_min<i32>, inclusive_min<u32>, inclusive_min<f32>, inclusive_min_tiled<i32, 0>, inclusive_min_tiled<i32, 1>, inclusive_min_tiled<i32, 2>, inclusive_min_tiled<i32, 3>, inclusive_min_tiled<i32, 4>, inclusive_min_tiled<i32, 5>, inclusive_min_tiled<i32, 6>, inclusive_min_tiled<i32, 7>, inclusive_min_tiled<u32, 0>, inclusive_min_tiled<u32, 1>, inclusive_min_tiled<u32, 2>, inclusive_min_tiled<u32, 3>, inclusive_min_tiled<u32, 4>, inclusive_min_tiled<u32, 5>, inclusive_min_tiled<u32, 6>, inclusive_min_tiled<u32, 7>, inclusive_min_tiled<f32, 0>, inclusive_min_tiled<f32, 1>, inclusive_min_tiled<f32, 2>, inclusive_min_tiled<f32, 3>, inclusive_min_tiled<f32, 4>, inclusive_min_tiled<f32, 5>, inclusive_min_tiled<f32, 6>, inclusive_min_tiled<f32, 7>, exclusive_min<i32>, exclusive_min<u32>, exclusive_min<f32>, exclusive_min_tiled<i32, 0>, exclusive_min_tiled<i32, 1>, exclusive_min_tiled<i32, 2>, exclusive_min_tiled<i32, 3>, exclusive_min_tiled<i32, 4>, exclusive_min_tiled<i32, 5>, exclusive_min_tiled<i32, 6>, exclusive_min_tiled<i32, 7>, exclusive_min_tiled<u32, 0>, exclusive_min_tiled<u32, 1>, exclusive_min_tiled<u32, 2>, exclusive_min_tiled<u32, 3>, exclusive_min_tiled<u32, 4>, exclusive_min_tiled<u32, 5>, exclusive_min_tiled<u32, 6>, exclusive_min_tiled<u32, 7>, exclusive_min_tiled<f32, 0>, exclusive_min_tiled<f32, 1>, exclusive_min_tiled<f32, 2>, exclusive_min_tiled<f32, 3>, exclusive_min_tiled<f32, 4>, exclusive_min_tiled<f32, 5>, exclusive_min_tiled<f32, 6>, exclusive_min_tiled<f32, 7>, inclusive_max<i32>, inclusive_max<u32>, inclusive_max<f32>, inclusive_max_tiled<i32, 0>, inclusive_max_tiled<i32, 1>, inclusive_max_tiled<i32, 2>, inclusive_max_tiled<i32, 3>, inclusive_max_tiled<i32, 4>, inclusive_max_tiled<i32, 5>, inclusive_max_tiled<i32, 6>, inclusive_max_tiled<i32, 7>, inclusive_max_tiled<u32, 0>, inclusive_max_tiled<u32, 1>, inclusive_max_tiled<u32, 2>, inclusive_max_tiled<u32, 3>, inclusive_max_tiled<u32, 4>, inclusive_max_tiled<u32, 5>, inclusive_max_tiled<u32, 6>, inclusive_max_tiled<u32, 7>, inclusive_max_tiled<f32, 0>, inclusive_max_tiled<f32, 1>, inclusive_max_tiled<f32, 2>, inclusive_max_tiled<f32, 3>, inclusive_max_tiled<f32, 4>, inclusive_max_tiled<f32, 5>, inclusive_max_tiled<f32, 6>, inclusive_max_tiled<f32, 7>, exclusive_max<i32>, exclusive_max<u32>, exclusive_max<f32>, exclusive_max_tiled<i32, 0>, exclusive_max_tiled<i32, 1>, exclusive_max_tiled<i32, 2>, exclusive_max_tiled<i32, 3>, exclusive_max_tiled<i32, 4>, exclusive_max_tiled<i32, 5>, exclusive_max_tiled<i32, 6>, exclusive_max_tiled<i32, 7>, exclusive_max_tiled<u32, 0>, exclusive_max_tiled<u32, 1>, exclusive_max_tiled<u32, 2>, exclusive_max_tiled<u32, 3>, exclusive_max_tiled<u32, 4>, exclusive_max_tiled<u32, 5>, exclusive_max_tiled<u32, 6>, exclusive_max_tiled<u32, 7>, exclusive_max_tiled<f32, 0>, exclusive_max_tiled<f32, 1>, exclusive_max_tiled<f32, 2>, exclusive_max_tiled<f32, 3>, exclusive_max_tiled<f32, 4>, exclusive_max_tiled<f32, 5>, exclusive_max_tiled<f32, 6>, exclusive_max_tiled<f32, 7>, inclusive_and<i32>, inclusive_and<u32>, inclusive_and_tiled<i32, 0>, inclusive_and_tiled<i32, 1>, inclusive_and_tiled<i32, 2>, inclusive_and_tiled<i32, 3>, inclusive_and_tiled<i32, 4>, inclusive_and_tiled<i32, 5>, inclusive_and_tiled<i32, 6>, inclusive_and_tiled<i32, 7>, inclusive_and_tiled<u32, 0>, inclusive_and_tiled<u32, 1>, inclusive_and_tiled<u32, 2>, inclusive_and_tiled<u32, 3>, inclusive_and_tiled<u32, 4>, inclusive_and_tiled<u32, 5>, inclusive_and_tiled<u32, 6>, inclusive_and_tiled<u32, 7>, exclusive_and<i32>, exclusive_and<u32>, exclusive_and_tiled<i32, 0>, exclusive_and_tiled<i32, 1>, exclusive_and_tiled<i32, 2>, exclusive_and_tiled<i32, 3>, exclusive_and_tiled<i32, 4>, exclusive_and_tiled<i32, 5>, exclusive_and_tiled<i32, 6>, exclusive_and_tiled<i32, 7>, exclusive_and_tiled<u32, 0>, exclusive_and_tiled<u32, 1>, exclusive_and_tiled<u32, 2>, exclusive_and_tiled<u32, 3>, exclusive_and_tiled<u32, 4>, exclusive_and_tiled<u32, 5>, exclusive_and_tiled<u32, 6>, exclusive_and_tiled<u32, 7>, inclusive_or<i32>, inclusive_or<u32>, inclusive_or_tiled<i32, 0>, inclusive_or_tiled<i32, 1>, inclusive_or_tiled<i32, 2>, inclusive_or_tiled<i32, 3>, inclusive_or_tiled<i32, 4>, inclusive_or_tiled<i32, 5>, inclusive_or_tiled<i32, 6>, inclusive_or_tiled<i32, 7>, inclusive_or_tiled<u32, 0>, inclusive_or_tiled<u32, 1>, inclusive_or_tiled<u32, 2>, inclusive_or_tiled<u32, 3>, inclusive_or_tiled<u32, 4>, inclusive_or_tiled<u32, 5>, inclusive_or_tiled<u32, 6>, inclusive_or_tiled<u32, 7>, exclusive_or<i32>, exclusive_or<u32>, exclusive_or_tiled<i32, 0>, exclusive_or_tiled<i32, 1>, exclusive_or_tiled<i32, 2>, exclusive_or_tiled<i32, 3>, exclusive_or_tiled<i32, 4>, exclusive_or_tiled<i32, 5>, exclusive_or_tiled<i32, 6>, exclusive_or_tiled<i32, 7>, exclusive_or_tiled<u32, 0>, exclusive_or_tiled<u32, 1>, exclusive_or_tiled<u32, 2>, exclusive_or_tiled<u32, 3>, exclusive_or_tiled<u32, 4>, exclusive_or_tiled<u32, 5>, exclusive_or_tiled<u32, 6>, exclusive_or_tiled<u32, 7>, inclusive_xor<i32>, inclusive_xor<u32>, inclusive_xor_tiled<i32, 0>, inclusive_xor_tiled<i32, 1>, inclusive_xor_tiled<i32, 2>, inclusive_xor_tiled<i32, 3>, inclusive_xor_tiled<i32, 4>, inclusive_xor_tiled<i32, 5>, inclusive_xor_tiled<i32, 6>, inclusive_xor_tiled<i32, 7>, inclusive_xor_tiled<u32, 0>, inclusive_xor_tiled<u32, 1>, inclusive_xor_tiled<u32, 2>, inclusive_xor_tiled<u32, 3>, inclusive_xor_tiled<u32, 4>, inclusive_xor_tiled<u32, 5>, inclusive_xor_tiled<u32, 6>, inclusive_xor_tiled<u32, 7>, exclusive_xor<i32>, exclusive_xor<u32>, exclusive_xor_tiled<i32, 0>, exclusive_xor_tiled<i32, 1>, exclusive_xor_tiled<i32, 2>, exclusive_xor_tiled<i32, 3>, exclusive_xor_tiled<i32, 4>, exclusive_xor_tiled<i32, 5>, exclusive_xor_tiled<i32, 6>, exclusive_xor_tiled<i32, 7>, exclusive_xor_tiled<u32, 0>, exclusive_xor_tiled<u32, 1>, exclusive_xor_tiled<u32, 2>, exclusive_xor_tiled<u32, 3>, exclusive_xor_tiled<u32, 4>, exclusive_xor_tiled<u32, 5>, exclusive_xor_tiled<u32, 6>, exclusive_xor_tiled<u32, 7>, segmented_reduce_add<i32>, segmented_reduce_add<u32>, segmented_reduce_add<f32>, segmented_reduce_add_tiled<i32, 0>, segmented_reduce_add_tiled<i32, 1>, segmented_reduce_add_tiled<i32, 2>, segmented_reduce_add_tiled<i32, 3>, segmented_reduce_add_tiled<i32, 4>, segmented_reduce_add_tiled<i32, 5>, segmented_reduce_add_tiled<i32, 6>, segmented_reduce_add_tiled<i32, 7>, segmented_reduce_add_tiled<u32, 0>, segmented_reduce_add_tiled<u32, 1>, segmented_reduce_add_tiled<u32, 2>, segmented_reduce_add_tiled<u32, 3>, segmented_reduce_add_tiled<u32, 4>, segmented_reduce_add_tiled<u32, 5>, segmented_reduce_add_tiled<u32, 6>, segmented_reduce_add_tiled<u32, 7>, segmented_reduce_add_tiled<f32, 0>, segmented_reduce_add_tiled<f32, 1>, segmented_reduce_add_tiled<f32, 2>, segmented_reduce_add_tiled<f32, 3>, segmented_reduce_add_tiled<f32, 4>, segmented_reduce_add_tiled<f32, 5>, segmented_reduce_add_tiled<f32, 6>, segmented_reduce_add_tiled<f32, 7>, segmented_reduce_min<i32>, segmented_reduce_min<u32>, segmented_reduce_min<f32>, segmented_reduce_min_tiled<i32, 0>, segmented_reduce_min_tiled<i32, 1>, segmented_reduce_min_tiled<i32, 2>, segmented_reduce_min_tiled<i32, 3>, segmented_reduce_min_tiled<i32, 4>, segmented_reduce_min_tiled<i32, 5>, segmented_reduce_min_tiled<i32, 6>, segmented_reduce_min_tiled<i32, 7>, segmented_reduce_min_tiled<u32, 0>, segmented_reduce_min_tiled<u32, 1>, segmented_reduce_min_tiled<u32, 2>, segmented_reduce_min_tiled<u32, 3>, segmented_reduce_min_tiled<u32, 4>, segmented_reduce_min_tiled<u32, 5>, segmented_reduce_min_tiled<u32, 6>, segmented_reduce_min_tiled<u32, 7>, segmented_reduce_min_tiled<f32, 0>, segmented_reduce_min_tiled<f32, 1>, segmented_reduce_min_tiled<f32, 2>, segmented_reduce_min_tiled<f32, 3>, segmented_reduce_min_tiled<f32, 4>, segmented_reduce_min_tiled<f32, 5>, segmented_reduce_min_tiled<f32, 6>, segmented_reduce_min_tiled<f32, 7>, segmented_reduce_max<i32>, segmented_reduce_max<u32>, segmented_reduce_max<f32>, segmented_reduce_max_tiled<i32, 0>, segmented_reduce_max_tiled<i32, 1>, segmented_reduce_max_tiled<i32, 2>, segmented_reduce_max_tiled<i32, 3>, segmented_reduce_max_tiled<i32, 4>, segmented_reduce_max_tiled<i32, 5>, segmented_reduce_max_tiled<i32, 6>, segmented_reduce_max_tiled<i32, 7>, segmented_reduce_max_tiled<u32, 0>, segmented_reduce_max_tiled<u32, 1>, segmented_reduce_max_tiled<u32, 2>, segmented_reduce_max_tiled<u32, 3>, segmented_reduce_max_tiled<u32, 4>, segmented_reduce_max_tiled<u32, 5>, segmented_reduce_max_tiled<u32, 6>, segmented_reduce_max_tiled<u32, 7>, segmented_reduce_max_tiled<f32, 0>, segmented_reduce_max_tiled<f32, 1>, segmented_reduce_max_tiled<f32, 2>, segmented_reduce_max_tiled<f32, 3>, segmented_reduce_max_tiled<f32, 4>, segmented_reduce_max_tiled<f32, 5>, segmented_reduce_max_tiled<f32, 6>, segmented_reduce_max_tiled<f32, 7>, bitonic_sort_kv<i32, i32>, bitonic_sort_kv<u32, u32>, bitonic_sort_kv<f32, f32>, bitonic_sort_kv_tiled<i32, i32, 0>, bitonic_sort_kv_tiled<i32, i32, 1>, bitonic_sort_kv_tiled<i32, i32, 2>, bitonic_sort_kv_tiled<i32, i32, 3>, bitonic_sort_kv_tiled<i32, i32, 4>, bitonic_sort_kv_tiled<i32, i32, 5>, bitonic_sort_kv_tiled<i32, i32, 6>, bitonic_sort_kv_tiled<i32, i32, 7>, bitonic_sort_kv_tiled<u32, u32, 0>, bitonic_sort_kv_tiled<u32, u32, 1>, bitonic_sort_kv_tiled<u32, u32, 2>, bitonic_sort_kv_tiled<u32, u32, 3>, bitonic_sort_kv_tiled<u32, u32, 4>, bitonic_sort_kv_tiled<u32, u32, 5>, bitonic_sort_kv_tiled<u32, u32, 6>, bitonic_sort_kv_tiled<u32, u32, 7>, bitonic_sort_kv_tiled<f32, f32, 0>, bitonic_sort_kv_tiled<f32, f32, 1>, bitonic_sort_kv_tiled<f32, f32, 2>, bitonic_sort_kv_tiled<f32, f32, 3>, bitonic_sort_kv_tiled<f32, f32, 4>, bitonic_sort_kv_tiled<f32, f32, 5>, bitonic_sort_kv_tiled<f32, f32, 6>, bitonic_sort_kv_tiled<f32, f32, 7>
+// 1013 instances: shuffle<i32>, shuffle<u32>, shuffle<f32>, shuffle_up<i32>, shuffle_up<u32>, shuffle_up<f32>, shuffle_down<i32>, shuffle_down<u32>, shuffle_down<f32>, shuffle_xor<i32>, shuffle_xor<u32>, shuffle_xor<f32>, broadcast<i32>, broadcast<u32>, broadcast<f32>, broadcast_first<i32>, broadcast_first<u32>, broadcast_first<f32>, quad_broadcast<i32>, quad_broadcast<u32>, quad_broadcast<f32>, quad_swap_x<i32>, quad_swap_x<u32>, quad_swap_x<f32>, quad_swap_y<i32>, quad_swap_y<u32>, quad_swap_y<f32>, quad_swap_diagonal<i32>, quad_swap_diagonal<u32>, quad_swap_diagonal<f32>, rotate<i32>, rotate<u32>, rotate<f32>, rotate_tiled<i32, 0>, rotate_tiled<i32, 1>, rotate_tiled<i32, 2>, rotate_tiled<i32, 3>, rotate_tiled<i32, 4>, rotate_tiled<i32, 5>, rotate_tiled<i32, 6>, rotate_tiled<i32, 7>, rotate_tiled<u32, 0>, rotate_tiled<u32, 1>, rotate_tiled<u32, 2>, rotate_tiled<u32, 3>, rotate_tiled<u32, 4>, rotate_tiled<u32, 5>, rotate_tiled<u32, 6>, rotate_tiled<u32, 7>, rotate_tiled<f32, 0>, rotate_tiled<f32, 1>, rotate_tiled<f32, 2>, rotate_tiled<f32, 3>, rotate_tiled<f32, 4>, rotate_tiled<f32, 5>, rotate_tiled<f32, 6>, rotate_tiled<f32, 7>, invocation_id, group_size, log2_group_size, elect, sync, mem_fence, ballot, ballot_first_n<1>, ballot_first_n<2>, ballot_first_n<3>, ballot_first_n<4>, ballot_first_n<5>, ballot_first_n<6>, ballot_first_n<7>, ballot_first_n<8>, ballot_first_n<9>, ballot_first_n<10>, ballot_first_n<11>, ballot_first_n<12>, ballot_first_n<13>, ballot_first_n<14>, ballot_first_n<15>, ballot_first_n<16>, ballot_first_n<17>, ballot_first_n<18>, ballot_first_n<19>, ballot_first_n<20>, ballot_first_n<21>, ballot_first_n<22>, ballot_first_n<23>, ballot_first_n<24>, ballot_first_n<25>, ballot_first_n<26>, ballot_first_n<27>, ballot_first_n<28>, ballot_first_n<29>, ballot_first_n<30>, ballot_first_n<31>, ballot_first_n<32>, match_any<i32>, match_any<u32>, match_any<f32>, all_true, any_true, all_equal<i32>, all_equal<u32>, all_equal<f32>, all_true_tiled<0>, all_true_tiled<1>, all_true_tiled<2>, all_true_tiled<3>, all_true_tiled<4>, all_true_tiled<5>, all_true_tiled<6>, all_true_tiled<7>, any_true_tiled<0>, any_true_tiled<1>, any_true_tiled<2>, any_true_tiled<3>, any_true_tiled<4>, any_true_tiled<5>, any_true_tiled<6>, any_true_tiled<7>, all_equal_tiled<i32, 0>, all_equal_tiled<i32, 1>, all_equal_tiled<i32, 2>, all_equal_tiled<i32, 3>, all_equal_tiled<i32, 4>, all_equal_tiled<i32, 5>, all_equal_tiled<i32, 6>, all_equal_tiled<i32, 7>, all_equal_tiled<u32, 0>, all_equal_tiled<u32, 1>, all_equal_tiled<u32, 2>, all_equal_tiled<u32, 3>, all_equal_tiled<u32, 4>, all_equal_tiled<u32, 5>, all_equal_tiled<u32, 6>, all_equal_tiled<u32, 7>, all_equal_tiled<f32, 0>, all_equal_tiled<f32, 1>, all_equal_tiled<f32, 2>, all_equal_tiled<f32, 3>, all_equal_tiled<f32, 4>, all_equal_tiled<f32, 5>, all_equal_tiled<f32, 6>, all_equal_tiled<f32, 7>, lanemask_lt, lanemask_le, lanemask_eq, lanemask_gt, lanemask_ge, reduce_add<i32>, reduce_add<u32>, reduce_add<f32>, reduce_add_tiled<i32, 0>, reduce_add_tiled<i32, 1>, reduce_add_tiled<i32, 2>, reduce_add_tiled<i32, 3>, reduce_add_tiled<i32, 4>, reduce_add_tiled<i32, 5>, reduce_add_tiled<i32, 6>, reduce_add_tiled<i32, 7>, reduce_add_tiled<u32, 0>, reduce_add_tiled<u32, 1>, reduce_add_tiled<u32, 2>, reduce_add_tiled<u32, 3>, reduce_add_tiled<u32, 4>, reduce_add_tiled<u32, 5>, reduce_add_tiled<u32, 6>, reduce_add_tiled<u32, 7>, reduce_add_tiled<f32, 0>, reduce_add_tiled<f32, 1>, reduce_add_tiled<f32, 2>, reduce_add_tiled<f32, 3>, reduce_add_tiled<f32, 4>, reduce_add_tiled<f32, 5>, reduce_add_tiled<f32, 6>, reduce_add_tiled<f32, 7>, reduce_all_add<i32>, reduce_all_add<u32>, reduce_all_add<f32>, reduce_all_add_tiled<i32, 0>, reduce_all_add_tiled<i32, 1>, reduce_all_add_tiled<i32, 2>, reduce_all_add_tiled<i32, 3>, reduce_all_add_tiled<i32, 4>, reduce_all_add_tiled<i32, 5>, reduce_all_add_tiled<i32, 6>, reduce_all_add_tiled<i32, 7>, reduce_all_add_tiled<u32, 0>, reduce_all_add_tiled<u32, 1>, reduce_all_add_tiled<u32, 2>, reduce_all_add_tiled<u32, 3>, reduce_all_add_tiled<u32, 4>, reduce_all_add_tiled<u32, 5>, reduce_all_add_tiled<u32, 6>, reduce_all_add_tiled<u32, 7>, reduce_all_add_tiled<f32, 0>, reduce_all_add_tiled<f32, 1>, reduce_all_add_tiled<f32, 2>, reduce_all_add_tiled<f32, 3>, reduce_all_add_tiled<f32, 4>, reduce_all_add_tiled<f32, 5>, reduce_all_add_tiled<f32, 6>, reduce_all_add_tiled<f32, 7>, reduce_mul<i32>, reduce_mul<u32>, reduce_mul<f32>, reduce_mul_tiled<i32, 0>, reduce_mul_tiled<i32, 1>, reduce_mul_tiled<i32, 2>, reduce_mul_tiled<i32, 3>, reduce_mul_tiled<i32, 4>, reduce_mul_tiled<i32, 5>, reduce_mul_tiled<i32, 6>, reduce_mul_tiled<i32, 7>, reduce_mul_tiled<u32, 0>, reduce_mul_tiled<u32, 1>, reduce_mul_tiled<u32, 2>, reduce_mul_tiled<u32, 3>, reduce_mul_tiled<u32, 4>, reduce_mul_tiled<u32, 5>, reduce_mul_tiled<u32, 6>, reduce_mul_tiled<u32, 7>, reduce_mul_tiled<f32, 0>, reduce_mul_tiled<f32, 1>, reduce_mul_tiled<f32, 2>, reduce_mul_tiled<f32, 3>, reduce_mul_tiled<f32, 4>, reduce_mul_tiled<f32, 5>, reduce_mul_tiled<f32, 6>, reduce_mul_tiled<f32, 7>, reduce_all_mul<i32>, reduce_all_mul<u32>, reduce_all_mul<f32>, reduce_all_mul_tiled<i32, 0>, reduce_all_mul_tiled<i32, 1>, reduce_all_mul_tiled<i32, 2>, reduce_all_mul_tiled<i32, 3>, reduce_all_mul_tiled<i32, 4>, reduce_all_mul_tiled<i32, 5>, reduce_all_mul_tiled<i32, 6>, reduce_all_mul_tiled<i32, 7>, reduce_all_mul_tiled<u32, 0>, reduce_all_mul_tiled<u32, 1>, reduce_all_mul_tiled<u32, 2>, reduce_all_mul_tiled<u32, 3>, reduce_all_mul_tiled<u32, 4>, reduce_all_mul_tiled<u32, 5>, reduce_all_mul_tiled<u32, 6>, reduce_all_mul_tiled<u32, 7>, reduce_all_mul_tiled<f32, 0>, reduce_all_mul_tiled<f32, 1>, reduce_all_mul_tiled<f32, 2>, reduce_all_mul_tiled<f32, 3>, reduce_all_mul_tiled<f32, 4>, reduce_all_mul_tiled<f32, 5>, reduce_all_mul_tiled<f32, 6>, reduce_all_mul_tiled<f32, 7>, reduce_min<i32>, reduce_min<u32>, reduce_min<f32>, reduce_min_tiled<i32, 0>, reduce_min_tiled<i32, 1>, reduce_min_tiled<i32, 2>, reduce_min_tiled<i32, 3>, reduce_min_tiled<i32, 4>, reduce_min_tiled<i32, 5>, reduce_min_tiled<i32, 6>, reduce_min_tiled<i32, 7>, reduce_min_tiled<u32, 0>, reduce_min_tiled<u32, 1>, reduce_min_tiled<u32, 2>, reduce_min_tiled<u32, 3>, reduce_min_tiled<u32, 4>, reduce_min_tiled<u32, 5>, reduce_min_tiled<u32, 6>, reduce_min_tiled<u32, 7>, reduce_min_tiled<f32, 0>, reduce_min_tiled<f32, 1>, reduce_min_tiled<f32, 2>, reduce_min_tiled<f32, 3>, reduce_min_tiled<f32, 4>, reduce_min_tiled<f32, 5>, reduce_min_tiled<f32, 6>, reduce_min_tiled<f32, 7>, reduce_all_min<i32>, reduce_all_min<u32>, reduce_all_min<f32>, reduce_all_min_tiled<i32, 0>, reduce_all_min_tiled<i32, 1>, reduce_all_min_tiled<i32, 2>, reduce_all_min_tiled<i32, 3>, reduce_all_min_tiled<i32, 4>, reduce_all_min_tiled<i32, 5>, reduce_all_min_tiled<i32, 6>, reduce_all_min_tiled<i32, 7>, reduce_all_min_tiled<u32, 0>, reduce_all_min_tiled<u32, 1>, reduce_all_min_tiled<u32, 2>, reduce_all_min_tiled<u32, 3>, reduce_all_min_tiled<u32, 4>, reduce_all_min_tiled<u32, 5>, reduce_all_min_tiled<u32, 6>, reduce_all_min_tiled<u32, 7>, reduce_all_min_tiled<f32, 0>, reduce_all_min_tiled<f32, 1>, reduce_all_min_tiled<f32, 2>, reduce_all_min_tiled<f32, 3>, reduce_all_min_tiled<f32, 4>, reduce_all_min_tiled<f32, 5>, reduce_all_min_tiled<f32, 6>, reduce_all_min_tiled<f32, 7>, reduce_max<i32>, reduce_max<u32>, reduce_max<f32>, reduce_max_tiled<i32, 0>, reduce_max_tiled<i32, 1>, reduce_max_tiled<i32, 2>, reduce_max_tiled<i32, 3>, reduce_max_tiled<i32, 4>, reduce_max_tiled<i32, 5>, reduce_max_tiled<i32, 6>, reduce_max_tiled<i32, 7>, reduce_max_tiled<u32, 0>, reduce_max_tiled<u32, 1>, reduce_max_tiled<u32, 2>, reduce_max_tiled<u32, 3>, reduce_max_tiled<u32, 4>, reduce_max_tiled<u32, 5>, reduce_max_tiled<u32, 6>, reduce_max_tiled<u32, 7>, reduce_max_tiled<f32, 0>, reduce_max_tiled<f32, 1>, reduce_max_tiled<f32, 2>, reduce_max_tiled<f32, 3>, reduce_max_tiled<f32, 4>, reduce_max_tiled<f32, 5>, reduce_max_tiled<f32, 6>, reduce_max_tiled<f32, 7>, reduce_all_max<i32>, reduce_all_max<u32>, reduce_all_max<f32>, reduce_all_max_tiled<i32, 0>, reduce_all_max_tiled<i32, 1>, reduce_all_max_tiled<i32, 2>, reduce_all_max_tiled<i32, 3>, reduce_all_max_tiled<i32, 4>, reduce_all_max_tiled<i32, 5>, reduce_all_max_tiled<i32, 6>, reduce_all_max_tiled<i32, 7>, reduce_all_max_tiled<u32, 0>, reduce_all_max_tiled<u32, 1>, reduce_all_max_tiled<u32, 2>, reduce_all_max_tiled<u32, 3>, reduce_all_max_tiled<u32, 4>, reduce_all_max_tiled<u32, 5>, reduce_all_max_tiled<u32, 6>, reduce_all_max_tiled<u32, 7>, reduce_all_max_tiled<f32, 0>, reduce_all_max_tiled<f32, 1>, reduce_all_max_tiled<f32, 2>, reduce_all_max_tiled<f32, 3>, reduce_all_max_tiled<f32, 4>, reduce_all_max_tiled<f32, 5>, reduce_all_max_tiled<f32, 6>, reduce_all_max_tiled<f32, 7>, reduce_and<i32>, reduce_and<u32>, reduce_and_tiled<i32, 0>, reduce_and_tiled<i32, 1>, reduce_and_tiled<i32, 2>, reduce_and_tiled<i32, 3>, reduce_and_tiled<i32, 4>, reduce_and_tiled<i32, 5>, reduce_and_tiled<i32, 6>, reduce_and_tiled<i32, 7>, reduce_and_tiled<u32, 0>, reduce_and_tiled<u32, 1>, reduce_and_tiled<u32, 2>, reduce_and_tiled<u32, 3>, reduce_and_tiled<u32, 4>, reduce_and_tiled<u32, 5>, reduce_and_tiled<u32, 6>, reduce_and_tiled<u32, 7>, reduce_all_and<i32>, reduce_all_and<u32>, reduce_all_and_tiled<i32, 0>, reduce_all_and_tiled<i32, 1>, reduce_all_and_tiled<i32, 2>, reduce_all_and_tiled<i32, 3>, reduce_all_and_tiled<i32, 4>, reduce_all_and_tiled<i32, 5>, reduce_all_and_tiled<i32, 6>, reduce_all_and_tiled<i32, 7>, reduce_all_and_tiled<u32, 0>, reduce_all_and_tiled<u32, 1>, reduce_all_and_tiled<u32, 2>, reduce_all_and_tiled<u32, 3>, reduce_all_and_tiled<u32, 4>, reduce_all_and_tiled<u32, 5>, reduce_all_and_tiled<u32, 6>, reduce_all_and_tiled<u32, 7>, reduce_or<i32>, reduce_or<u32>, reduce_or_tiled<i32, 0>, reduce_or_tiled<i32, 1>, reduce_or_tiled<i32, 2>, reduce_or_tiled<i32, 3>, reduce_or_tiled<i32, 4>, reduce_or_tiled<i32, 5>, reduce_or_tiled<i32, 6>, reduce_or_tiled<i32, 7>, reduce_or_tiled<u32, 0>, reduce_or_tiled<u32, 1>, reduce_or_tiled<u32, 2>, reduce_or_tiled<u32, 3>, reduce_or_tiled<u32, 4>, reduce_or_tiled<u32, 5>, reduce_or_tiled<u32, 6>, reduce_or_tiled<u32, 7>, reduce_all_or<i32>, reduce_all_or<u32>, reduce_all_or_tiled<i32, 0>, reduce_all_or_tiled<i32, 1>, reduce_all_or_tiled<i32, 2>, reduce_all_or_tiled<i32, 3>, reduce_all_or_tiled<i32, 4>, reduce_all_or_tiled<i32, 5>, reduce_all_or_tiled<i32, 6>, reduce_all_or_tiled<i32, 7>, reduce_all_or_tiled<u32, 0>, reduce_all_or_tiled<u32, 1>, reduce_all_or_tiled<u32, 2>, reduce_all_or_tiled<u32, 3>, reduce_all_or_tiled<u32, 4>, reduce_all_or_tiled<u32, 5>, reduce_all_or_tiled<u32, 6>, reduce_all_or_tiled<u32, 7>, reduce_xor<i32>, reduce_xor<u32>, reduce_xor_tiled<i32, 0>, reduce_xor_tiled<i32, 1>, reduce_xor_tiled<i32, 2>, reduce_xor_tiled<i32, 3>, reduce_xor_tiled<i32, 4>, reduce_xor_tiled<i32, 5>, reduce_xor_tiled<i32, 6>, reduce_xor_tiled<i32, 7>, reduce_xor_tiled<u32, 0>, reduce_xor_tiled<u32, 1>, reduce_xor_tiled<u32, 2>, reduce_xor_tiled<u32, 3>, reduce_xor_tiled<u32, 4>, reduce_xor_tiled<u32, 5>, reduce_xor_tiled<u32, 6>, reduce_xor_tiled<u32, 7>, reduce_all_xor<i32>, reduce_all_xor<u32>, reduce_all_xor_tiled<i32, 0>, reduce_all_xor_tiled<i32, 1>, reduce_all_xor_tiled<i32, 2>, reduce_all_xor_tiled<i32, 3>, reduce_all_xor_tiled<i32, 4>, reduce_all_xor_tiled<i32, 5>, reduce_all_xor_tiled<i32, 6>, reduce_all_xor_tiled<i32, 7>, reduce_all_xor_tiled<u32, 0>, reduce_all_xor_tiled<u32, 1>, reduce_all_xor_tiled<u32, 2>, reduce_all_xor_tiled<u32, 3>, reduce_all_xor_tiled<u32, 4>, reduce_all_xor_tiled<u32, 5>, reduce_all_xor_tiled<u32, 6>, reduce_all_xor_tiled<u32, 7>, inclusive_add<i32>, inclusive_add<u32>, inclusive_add<f32>, inclusive_add_tiled<i32, 0>, inclusive_add_tiled<i32, 1>, inclusive_add_tiled<i32, 2>, inclusive_add_tiled<i32, 3>, inclusive_add_tiled<i32, 4>, inclusive_add_tiled<i32, 5>, inclusive_add_tiled<i32, 6>, inclusive_add_tiled<i32, 7>, inclusive_add_tiled<u32, 0>, inclusive_add_tiled<u32, 1>, inclusive_add_tiled<u32, 2>, inclusive_add_tiled<u32, 3>, inclusive_add_tiled<u32, 4>, inclusive_add_tiled<u32, 5>, inclusive_add_tiled<u32, 6>, inclusive_add_tiled<u32, 7>, inclusive_add_tiled<f32, 0>, inclusive_add_tiled<f32, 1>, inclusive_add_tiled<f32, 2>, inclusive_add_tiled<f32, 3>, inclusive_add_tiled<f32, 4>, inclusive_add_tiled<f32, 5>, inclusive_add_tiled<f32, 6>, inclusive_add_tiled<f32, 7>, exclusive_add<i32>, exclusive_add<u32>, exclusive_add<f32>, exclusive_add_tiled<i32, 0>, exclusive_add_tiled<i32, 1>, exclusive_add_tiled<i32, 2>, exclusive_add_tiled<i32, 3>, exclusive_add_tiled<i32, 4>, exclusive_add_tiled<i32, 5>, exclusive_add_tiled<i32, 6>, exclusive_add_tiled<i32, 7>, exclusive_add_tiled<u32, 0>, exclusive_add_tiled<u32, 1>, exclusive_add_tiled<u32, 2>, exclusive_add_tiled<u32, 3>, exclusive_add_tiled<u32, 4>, exclusive_add_tiled<u32, 5>, exclusive_add_tiled<u32, 6>, exclusive_add_tiled<u32, 7>, exclusive_add_tiled<f32, 0>, exclusive_add_tiled<f32, 1>, exclusive_add_tiled<f32, 2>, exclusive_add_tiled<f32, 3>, exclusive_add_tiled<f32, 4>, exclusive_add_tiled<f32, 5>, exclusive_add_tiled<f32, 6>, exclusive_add_tiled<f32, 7>, inclusive_mul<i32>, inclusive_mul<u32>, inclusive_mul<f32>, inclusive_mul_tiled<i32, 0>, inclusive_mul_tiled<i32, 1>, inclusive_mul_tiled<i32, 2>, inclusive_mul_tiled<i32, 3>, inclusive_mul_tiled<i32, 4>, inclusive_mul_tiled<i32, 5>, inclusive_mul_tiled<i32, 6>, inclusive_mul_tiled<i32, 7>, inclusive_mul_tiled<u32, 0>, inclusive_mul_tiled<u32, 1>, inclusive_mul_tiled<u32, 2>, inclusive_mul_tiled<u32, 3>, inclusive_mul_tiled<u32, 4>, inclusive_mul_tiled<u32, 5>, inclusive_mul_tiled<u32, 6>, inclusive_mul_tiled<u32, 7>, inclusive_mul_tiled<f32, 0>, inclusive_mul_tiled<f32, 1>, inclusive_mul_tiled<f32, 2>, inclusive_mul_tiled<f32, 3>, inclusive_mul_tiled<f32, 4>, inclusive_mul_tiled<f32, 5>, inclusive_mul_tiled<f32, 6>, inclusive_mul_tiled<f32, 7>, exclusive_mul<i32>, exclusive_mul<u32>, exclusive_mul<f32>, exclusive_mul_tiled<i32, 0>, exclusive_mul_tiled<i32, 1>, exclusive_mul_tiled<i32, 2>, exclusive_mul_tiled<i32, 3>, exclusive_mul_tiled<i32, 4>, exclusive_mul_tiled<i32, 5>, exclusive_mul_tiled<i32, 6>, exclusive_mul_tiled<i32, 7>, exclusive_mul_tiled<u32, 0>, exclusive_mul_tiled<u32, 1>, exclusive_mul_tiled<u32, 2>, exclusive_mul_tiled<u32, 3>, exclusive_mul_tiled<u32, 4>, exclusive_mul_tiled<u32, 5>, exclusive_mul_tiled<u32, 6>, exclusive_mul_tiled<u32, 7>, exclusive_mul_tiled<f32, 0>, exclusive_mul_tiled<f32, 1>, exclusive_mul_tiled<f32, 2>, exclusive_mul_tiled<f32, 3>, exclusive_mul_tiled<f32, 4>, exclusive_mul_tiled<f32, 5>, exclusive_mul_tiled<f32, 6>, exclusive_mul_tiled<f32, 7>, inclusive_min<i32>, inclusive_min<u32>, inclusive_min<f32>, inclusive_min_tiled<i32, 0>, inclusive_min_tiled<i32, 1>, inclusive_min_tiled<i32, 2>, inclusive_min_tiled<i32, 3>, inclusive_min_tiled<i32, 4>, inclusive_min_tiled<i32, 5>, inclusive_min_tiled<i32, 6>, inclusive_min_tiled<i32, 7>, inclusive_min_tiled<u32, 0>, inclusive_min_tiled<u32, 1>, inclusive_min_tiled<u32, 2>, inclusive_min_tiled<u32, 3>, inclusive_min_tiled<u32, 4>, inclusive_min_tiled<u32, 5>, inclusive_min_tiled<u32, 6>, inclusive_min_tiled<u32, 7>, inclusive_min_tiled<f32, 0>, inclusive_min_tiled<f32, 1>, inclusive_min_tiled<f32, 2>, inclusive_min_tiled<f32, 3>, inclusive_min_tiled<f32, 4>, inclusive_min_tiled<f32, 5>, inclusive_min_tiled<f32, 6>, inclusive_min_tiled<f32, 7>, exclusive_min<i32>, exclusive_min<u32>, exclusive_min<f32>, exclusive_min_tiled<i32, 0>, exclusive_min_tiled<i32, 1>, exclusive_min_tiled<i32, 2>, exclusive_min_tiled<i32, 3>, exclusive_min_tiled<i32, 4>, exclusive_min_tiled<i32, 5>, exclusive_min_tiled<i32, 6>, exclusive_min_tiled<i32, 7>, exclusive_min_tiled<u32, 0>, exclusive_min_tiled<u32, 1>, exclusive_min_tiled<u32, 2>, exclusive_min_tiled<u32, 3>, exclusive_min_tiled<u32, 4>, exclusive_min_tiled<u32, 5>, exclusive_min_tiled<u32, 6>, exclusive_min_tiled<u32, 7>, exclusive_min_tiled<f32, 0>, exclusive_min_tiled<f32, 1>, exclusive_min_tiled<f32, 2>, exclusive_min_tiled<f32, 3>, exclusive_min_tiled<f32, 4>, exclusive_min_tiled<f32, 5>, exclusive_min_tiled<f32, 6>, exclusive_min_tiled<f32, 7>, inclusive_max<i32>, inclusive_max<u32>, inclusive_max<f32>, inclusive_max_tiled<i32, 0>, inclusive_max_tiled<i32, 1>, inclusive_max_tiled<i32, 2>, inclusive_max_tiled<i32, 3>, inclusive_max_tiled<i32, 4>, inclusive_max_tiled<i32, 5>, inclusive_max_tiled<i32, 6>, inclusive_max_tiled<i32, 7>, inclusive_max_tiled<u32, 0>, inclusive_max_tiled<u32, 1>, inclusive_max_tiled<u32, 2>, inclusive_max_tiled<u32, 3>, inclusive_max_tiled<u32, 4>, inclusive_max_tiled<u32, 5>, inclusive_max_tiled<u32, 6>, inclusive_max_tiled<u32, 7>, inclusive_max_tiled<f32, 0>, inclusive_max_tiled<f32, 1>, inclusive_max_tiled<f32, 2>, inclusive_max_tiled<f32, 3>, inclusive_max_tiled<f32, 4>, inclusive_max_tiled<f32, 5>, inclusive_max_tiled<f32, 6>, inclusive_max_tiled<f32, 7>, exclusive_max<i32>, exclusive_max<u32>, exclusive_max<f32>, exclusive_max_tiled<i32, 0>, exclusive_max_tiled<i32, 1>, exclusive_max_tiled<i32, 2>, exclusive_max_tiled<i32, 3>, exclusive_max_tiled<i32, 4>, exclusive_max_tiled<i32, 5>, exclusive_max_tiled<i32, 6>, exclusive_max_tiled<i32, 7>, exclusive_max_tiled<u32, 0>, exclusive_max_tiled<u32, 1>, exclusive_max_tiled<u32, 2>, exclusive_max_tiled<u32, 3>, exclusive_max_tiled<u32, 4>, exclusive_max_tiled<u32, 5>, exclusive_max_tiled<u32, 6>, exclusive_max_tiled<u32, 7>, exclusive_max_tiled<f32, 0>, exclusive_max_tiled<f32, 1>, exclusive_max_tiled<f32, 2>, exclusive_max_tiled<f32, 3>, exclusive_max_tiled<f32, 4>, exclusive_max_tiled<f32, 5>, exclusive_max_tiled<f32, 6>, exclusive_max_tiled<f32, 7>, inclusive_and<i32>, inclusive_and<u32>, inclusive_and_tiled<i32, 0>, inclusive_and_tiled<i32, 1>, inclusive_and_tiled<i32, 2>, inclusive_and_tiled<i32, 3>, inclusive_and_tiled<i32, 4>, inclusive_and_tiled<i32, 5>, inclusive_and_tiled<i32, 6>, inclusive_and_tiled<i32, 7>, inclusive_and_tiled<u32, 0>, inclusive_and_tiled<u32, 1>, inclusive_and_tiled<u32, 2>, inclusive_and_tiled<u32, 3>, inclusive_and_tiled<u32, 4>, inclusive_and_tiled<u32, 5>, inclusive_and_tiled<u32, 6>, inclusive_and_tiled<u32, 7>, exclusive_and<i32>, exclusive_and<u32>, exclusive_and_tiled<i32, 0>, exclusive_and_tiled<i32, 1>, exclusive_and_tiled<i32, 2>, exclusive_and_tiled<i32, 3>, exclusive_and_tiled<i32, 4>, exclusive_and_tiled<i32, 5>, exclusive_and_tiled<i32, 6>, exclusive_and_tiled<i32, 7>, exclusive_and_tiled<u32, 0>, exclusive_and_tiled<u32, 1>, exclusive_and_tiled<u32, 2>, exclusive_and_tiled<u32, 3>, exclusive_and_tiled<u32, 4>, exclusive_and_tiled<u32, 5>, exclusive_and_tiled<u32, 6>, exclusive_and_tiled<u32, 7>, inclusive_or<i32>, inclusive_or<u32>, inclusive_or_tiled<i32, 0>, inclusive_or_tiled<i32, 1>, inclusive_or_tiled<i32, 2>, inclusive_or_tiled<i32, 3>, inclusive_or_tiled<i32, 4>, inclusive_or_tiled<i32, 5>, inclusive_or_tiled<i32, 6>, inclusive_or_tiled<i32, 7>, inclusive_or_tiled<u32, 0>, inclusive_or_tiled<u32, 1>, inclusive_or_tiled<u32, 2>, inclusive_or_tiled<u32, 3>, inclusive_or_tiled<u32, 4>, inclusive_or_tiled<u32, 5>, inclusive_or_tiled<u32, 6>, inclusive_or_tiled<u32, 7>, exclusive_or<i32>, exclusive_or<u32>, exclusive_or_tiled<i32, 0>, exclusive_or_tiled<i32, 1>, exclusive_or_tiled<i32, 2>, exclusive_or_tiled<i32, 3>, exclusive_or_tiled<i32, 4>, exclusive_or_tiled<i32, 5>, exclusive_or_tiled<i32, 6>, exclusive_or_tiled<i32, 7>, exclusive_or_tiled<u32, 0>, exclusive_or_tiled<u32, 1>, exclusive_or_tiled<u32, 2>, exclusive_or_tiled<u32, 3>, exclusive_or_tiled<u32, 4>, exclusive_or_tiled<u32, 5>, exclusive_or_tiled<u32, 6>, exclusive_or_tiled<u32, 7>, inclusive_xor<i32>, inclusive_xor<u32>, inclusive_xor_tiled<i32, 0>, inclusive_xor_tiled<i32, 1>, inclusive_xor_tiled<i32, 2>, inclusive_xor_tiled<i32, 3>, inclusive_xor_tiled<i32, 4>, inclusive_xor_tiled<i32, 5>, inclusive_xor_tiled<i32, 6>, inclusive_xor_tiled<i32, 7>, inclusive_xor_tiled<u32, 0>, inclusive_xor_tiled<u32, 1>, inclusive_xor_tiled<u32, 2>, inclusive_xor_tiled<u32, 3>, inclusive_xor_tiled<u32, 4>, inclusive_xor_tiled<u32, 5>, inclusive_xor_tiled<u32, 6>, inclusive_xor_tiled<u32, 7>, exclusive_xor<i32>, exclusive_xor<u32>, exclusive_xor_tiled<i32, 0>, exclusive_xor_tiled<i32, 1>, exclusive_xor_tiled<i32, 2>, exclusive_xor_tiled<i32, 3>, exclusive_xor_tiled<i32, 4>, exclusive_xor_tiled<i32, 5>, exclusive_xor_tiled<i32, 6>, exclusive_xor_tiled<i32, 7>, exclusive_xor_tiled<u32, 0>, exclusive_xor_tiled<u32, 1>, exclusive_xor_tiled<u32, 2>, exclusive_xor_tiled<u32, 3>, exclusive_xor_tiled<u32, 4>, exclusive_xor_tiled<u32, 5>, exclusive_xor_tiled<u32, 6>, exclusive_xor_tiled<u32, 7>, segmented_reduce_add<i32>, segmented_reduce_add<u32>, segmented_reduce_add<f32>, segmented_reduce_add_tiled<i32, 0>, segmented_reduce_add_tiled<i32, 1>, segmented_reduce_add_tiled<i32, 2>, segmented_reduce_add_tiled<i32, 3>, segmented_reduce_add_tiled<i32, 4>, segmented_reduce_add_tiled<i32, 5>, segmented_reduce_add_tiled<i32, 6>, segmented_reduce_add_tiled<i32, 7>, segmented_reduce_add_tiled<u32, 0>, segmented_reduce_add_tiled<u32, 1>, segmented_reduce_add_tiled<u32, 2>, segmented_reduce_add_tiled<u32, 3>, segmented_reduce_add_tiled<u32, 4>, segmented_reduce_add_tiled<u32, 5>, segmented_reduce_add_tiled<u32, 6>, segmented_reduce_add_tiled<u32, 7>, segmented_reduce_add_tiled<f32, 0>, segmented_reduce_add_tiled<f32, 1>, segmented_reduce_add_tiled<f32, 2>, segmented_reduce_add_tiled<f32, 3>, segmented_reduce_add_tiled<f32, 4>, segmented_reduce_add_tiled<f32, 5>, segmented_reduce_add_tiled<f32, 6>, segmented_reduce_add_tiled<f32, 7>, segmented_reduce_min<i32>, segmented_reduce_min<u32>, segmented_reduce_min<f32>, segmented_reduce_min_tiled<i32, 0>, segmented_reduce_min_tiled<i32, 1>, segmented_reduce_min_tiled<i32, 2>, segmented_reduce_min_tiled<i32, 3>, segmented_reduce_min_tiled<i32, 4>, segmented_reduce_min_tiled<i32, 5>, segmented_reduce_min_tiled<i32, 6>, segmented_reduce_min_tiled<i32, 7>, segmented_reduce_min_tiled<u32, 0>, segmented_reduce_min_tiled<u32, 1>, segmented_reduce_min_tiled<u32, 2>, segmented_reduce_min_tiled<u32, 3>, segmented_reduce_min_tiled<u32, 4>, segmented_reduce_min_tiled<u32, 5>, segmented_reduce_min_tiled<u32, 6>, segmented_reduce_min_tiled<u32, 7>, segmented_reduce_min_tiled<f32, 0>, segmented_reduce_min_tiled<f32, 1>, segmented_reduce_min_tiled<f32, 2>, segmented_reduce_min_tiled<f32, 3>, segmented_reduce_min_tiled<f32, 4>, segmented_reduce_min_tiled<f32, 5>, segmented_reduce_min_tiled<f32, 6>, segmented_reduce_min_tiled<f32, 7>, segmented_reduce_max<i32>, segmented_reduce_max<u32>, segmented_reduce_max<f32>, segmented_reduce_max_tiled<i32, 0>, segmented_reduce_max_tiled<i32, 1>, segmented_reduce_max_tiled<i32, 2>, segmented_reduce_max_tiled<i32, 3>, segmented_reduce_max_tiled<i32, 4>, segmented_reduce_max_tiled<i32, 5>, segmented_reduce_max_tiled<i32, 6>, segmented_reduce_max_tiled<i32, 7>, segmented_reduce_max_tiled<u32, 0>, segmented_reduce_max_tiled<u32, 1>, segmented_reduce_max_tiled<u32, 2>, segmented_reduce_max_tiled<u32, 3>, segmented_reduce_max_tiled<u32, 4>, segmented_reduce_max_tiled<u32, 5>, segmented_reduce_max_tiled<u32, 6>, segmented_reduce_max_tiled<u32, 7>, segmented_reduce_max_tiled<f32, 0>, segmented_reduce_max_tiled<f32, 1>, segmented_reduce_max_tiled<f32, 2>, segmented_reduce_max_tiled<f32, 3>, segmented_reduce_max_tiled<f32, 4>, segmented_reduce_max_tiled<f32, 5>, segmented_reduce_max_tiled<f32, 6>, segmented_reduce_max_tiled<f32, 7>, bitonic_sort_kv<i32, i32>, bitonic_sort_kv<u32, u32>, bitonic_sort_kv<f32, f32>, bitonic_sort_kv_tiled<i32, i32, 0>, bitonic_sort_kv_tiled<i32, i32, 1>, bitonic_sort_kv_tiled<i32, i32, 2>, bitonic_sort_kv_tiled<i32, i32, 3>, bitonic_sort_kv_tiled<i32, i32, 4>, bitonic_sort_kv_tiled<i32, i32, 5>, bitonic_sort_kv_tiled<i32, i32, 6>, bitonic_sort_kv_tiled<i32, i32, 7>, bitonic_sort_kv_tiled<u32, u32, 0>, bitonic_sort_kv_tiled<u32, u32, 1>, bitonic_sort_kv_tiled<u32, u32, 2>, bitonic_sort_kv_tiled<u32, u32, 3>, bitonic_sort_kv_tiled<u32, u32, 4>, bitonic_sort_kv_tiled<u32, u32, 5>, bitonic_sort_kv_tiled<u32, u32, 6>, bitonic_sort_kv_tiled<u32, u32, 7>, bitonic_sort_kv_tiled<f32, f32, 0>, bitonic_sort_kv_tiled<f32, f32, 1>, bitonic_sort_kv_tiled<f32, f32, 2>, bitonic_sort_kv_tiled<f32, f32, 3>, bitonic_sort_kv_tiled<f32, f32, 4>, bitonic_sort_kv_tiled<f32, f32, 5>, bitonic_sort_kv_tiled<f32, f32, 6>, bitonic_sort_kv_tiled<f32, f32, 7>, blocked_to_striped<i32, 1>, blocked_to_striped<i32, 3>, blocked_to_striped<u32, 1>, blocked_to_striped<u32, 3>, blocked_to_striped<f32, 1>, blocked_to_striped<f32, 3>, striped_to_blocked<i32, 1>, striped_to_blocked<i32, 3>, striped_to_blocked<u32, 1>, striped_to_blocked<u32, 3>, striped_to_blocked<f32, 1>, striped_to_blocked<f32, 3>, blocked_to_striped_tiled<i32, 0, 1>, blocked_to_striped_tiled<i32, 0, 3>, blocked_to_striped_tiled<i32, 1, 1>, blocked_to_striped_tiled<i32, 1, 3>, blocked_to_striped_tiled<i32, 2, 1>, blocked_to_striped_tiled<i32, 2, 3>, blocked_to_striped_tiled<i32, 3, 1>, blocked_to_striped_tiled<i32, 3, 3>, blocked_to_striped_tiled<i32, 4, 1>, blocked_to_striped_tiled<i32, 4, 3>, blocked_to_striped_tiled<i32, 5, 1>, blocked_to_striped_tiled<i32, 5, 3>, blocked_to_striped_tiled<i32, 6, 1>, blocked_to_striped_tiled<i32, 6, 3>, blocked_to_striped_tiled<i32, 7, 1>, blocked_to_striped_tiled<i32, 7, 3>, blocked_to_striped_tiled<u32, 0, 1>, blocked_to_striped_tiled<u32, 0, 3>, blocked_to_striped_tiled<u32, 1, 1>, blocked_to_striped_tiled<u32, 1, 3>, blocked_to_striped_tiled<u32, 2, 1>, blocked_to_striped_tiled<u32, 2, 3>, blocked_to_striped_tiled<u32, 3, 1>, blocked_to_striped_tiled<u32, 3, 3>, blocked_to_striped_tiled<u32, 4, 1>, blocked_to_striped_tiled<u32, 4, 3>, blocked_to_striped_tiled<u32, 5, 1>, blocked_to_striped_tiled<u32, 5, 3>, blocked_to_striped_tiled<u32, 6, 1>, blocked_to_striped_tiled<u32, 6, 3>, blocked_to_striped_tiled<u32, 7, 1>, blocked_to_striped_tiled<u32, 7, 3>, blocked_to_striped_tiled<f32, 0, 1>, blocked_to_striped_tiled<f32, 0, 3>, blocked_to_striped_tiled<f32, 1, 1>, blocked_to_striped_tiled<f32, 1, 3>, blocked_to_striped_tiled<f32, 2, 1>, blocked_to_striped_tiled<f32, 2, 3>, blocked_to_striped_tiled<f32, 3, 1>, blocked_to_striped_tiled<f32, 3, 3>, blocked_to_striped_tiled<f32, 4, 1>, blocked_to_striped_tiled<f32, 4, 3>, blocked_to_striped_tiled<f32, 5, 1>, blocked_to_striped_tiled<f32, 5, 3>, blocked_to_striped_tiled<f32, 6, 1>, blocked_to_striped_tiled<f32, 6, 3>, blocked_to_striped_tiled<f32, 7, 1>, blocked_to_striped_tiled<f32, 7, 3>, striped_to_blocked_tiled<i32, 0, 1>, striped_to_blocked_tiled<i32, 0, 3>, striped_to_blocked_tiled<i32, 1, 1>, striped_to_blocked_tiled<i32, 1, 3>, striped_to_blocked_tiled<i32, 2, 1>, striped_to_blocked_tiled<i32, 2, 3>, striped_to_blocked_tiled<i32, 3, 1>, striped_to_blocked_tiled<i32, 3, 3>, striped_to_blocked_tiled<i32, 4, 1>, striped_to_blocked_tiled<i32, 4, 3>, striped_to_blocked_tiled<i32, 5, 1>, striped_to_blocked_tiled<i32, 5, 3>, striped_to_blocked_tiled<i32, 6, 1>, striped_to_blocked_tiled<i32, 6, 3>, striped_to_blocked_tiled<i32, 7, 1>, striped_to_blocked_tiled<i32, 7, 3>, striped_to_blocked_tiled<u32, 0, 1>, striped_to_blocked_tiled<u32, 0, 3>, striped_to_blocked_tiled<u32, 1, 1>, striped_to_blocked_tiled<u32, 1, 3>, striped_to_blocked_tiled<u32, 2, 1>, striped_to_blocked_tiled<u32, 2, 3>, striped_to_blocked_tiled<u32, 3, 1>, striped_to_blocked_tiled<u32, 3, 3>, striped_to_blocked_tiled<u32, 4, 1>, striped_to_blocked_tiled<u32, 4, 3>, striped_to_blocked_tiled<u32, 5, 1>, striped_to_blocked_tiled<u32, 5, 3>, striped_to_blocked_tiled<u32, 6, 1>, striped_to_blocked_tiled<u32, 6, 3>, striped_to_blocked_tiled<u32, 7, 1>, striped_to_blocked_tiled<u32, 7, 3>, striped_to_blocked_tiled<f32, 0, 1>, striped_to_blocked_tiled<f32, 0, 3>, striped_to_blocked_tiled<f32, 1, 1>, striped_to_blocked_tiled<f32, 1, 3>, striped_to_blocked_tiled<f32, 2, 1>, striped_to_blocked_tiled<f32, 2, 3>, striped_to_blocked_tiled<f32, 3, 1>, striped_to_blocked_tiled<f32, 3, 3>, striped_to_blocked_tiled<f32, 4, 1>, striped_to_blocked_tiled<f32, 4, 3>, striped_to_blocked_tiled<f32, 5, 1>, striped_to_blocked_tiled<f32, 5, 3>, striped_to_blocked_tiled<f32, 6, 1>, striped_to_blocked_tiled<f32, 6, 3>, striped_to_blocked_tiled<f32, 7, 1>, striped_to_blocked_tiled<f32, 7, 3>
 
 // Lane state of the wavekit subgroup library. WGSL exposes
 // `subgroup_invocation_id` and `subgroup_size` only as entry-point builtins,
@@ -11771,4 +11771,1192 @@ fn wk_sg_bitonic_sort_kv_tiled__f32__f32__7(key: f32, value: f32) -> wk_sg_kv__f
         v = select(v, pv, take);
     }
     return wk_sg_kv__f32__f32(k, v);
+}
+
+fn wk_sg_blocked_to_striped__i32__1(items: ptr<function, array<i32, 1>>) {
+}
+
+fn wk_sg_blocked_to_striped__i32__3(items: ptr<function, array<i32, 3>>) {
+    let n = 128u;
+    let lane = wk_sg_lane & 127u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index j * n + lane, blocked before the call.
+        let x = j * n + lane;
+        let from_lane = x / 3u;
+        let from_item = x % 3u;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__i32(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_blocked_to_striped__u32__1(items: ptr<function, array<u32, 1>>) {
+}
+
+fn wk_sg_blocked_to_striped__u32__3(items: ptr<function, array<u32, 3>>) {
+    let n = 128u;
+    let lane = wk_sg_lane & 127u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index j * n + lane, blocked before the call.
+        let x = j * n + lane;
+        let from_lane = x / 3u;
+        let from_item = x % 3u;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__u32(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_blocked_to_striped__f32__1(items: ptr<function, array<f32, 1>>) {
+}
+
+fn wk_sg_blocked_to_striped__f32__3(items: ptr<function, array<f32, 3>>) {
+    let n = 128u;
+    let lane = wk_sg_lane & 127u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index j * n + lane, blocked before the call.
+        let x = j * n + lane;
+        let from_lane = x / 3u;
+        let from_item = x % 3u;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__f32(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_striped_to_blocked__i32__1(items: ptr<function, array<i32, 1>>) {
+}
+
+fn wk_sg_striped_to_blocked__i32__3(items: ptr<function, array<i32, 3>>) {
+    let n = 128u;
+    let lane = wk_sg_lane & 127u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index lane * items + j, striped before the call.
+        let x = lane * 3u + j;
+        let from_lane = x % n;
+        let from_item = x / n;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__i32(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_striped_to_blocked__u32__1(items: ptr<function, array<u32, 1>>) {
+}
+
+fn wk_sg_striped_to_blocked__u32__3(items: ptr<function, array<u32, 3>>) {
+    let n = 128u;
+    let lane = wk_sg_lane & 127u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index lane * items + j, striped before the call.
+        let x = lane * 3u + j;
+        let from_lane = x % n;
+        let from_item = x / n;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__u32(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_striped_to_blocked__f32__1(items: ptr<function, array<f32, 1>>) {
+}
+
+fn wk_sg_striped_to_blocked__f32__3(items: ptr<function, array<f32, 3>>) {
+    let n = 128u;
+    let lane = wk_sg_lane & 127u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index lane * items + j, striped before the call.
+        let x = lane * 3u + j;
+        let from_lane = x % n;
+        let from_item = x / n;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__f32(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_blocked_to_striped_tiled__i32__0__1(items: ptr<function, array<i32, 1>>) {
+}
+
+fn wk_sg_blocked_to_striped_tiled__i32__0__3(items: ptr<function, array<i32, 3>>) {
+    let n = 1u;
+    let lane = wk_sg_lane & 0u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index j * n + lane, blocked before the call.
+        let x = j * n + lane;
+        let from_lane = x / 3u;
+        let from_item = x % 3u;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__i32(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_blocked_to_striped_tiled__i32__1__1(items: ptr<function, array<i32, 1>>) {
+}
+
+fn wk_sg_blocked_to_striped_tiled__i32__1__3(items: ptr<function, array<i32, 3>>) {
+    let n = 2u;
+    let lane = wk_sg_lane & 1u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index j * n + lane, blocked before the call.
+        let x = j * n + lane;
+        let from_lane = x / 3u;
+        let from_item = x % 3u;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__i32(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_blocked_to_striped_tiled__i32__2__1(items: ptr<function, array<i32, 1>>) {
+}
+
+fn wk_sg_blocked_to_striped_tiled__i32__2__3(items: ptr<function, array<i32, 3>>) {
+    let n = 4u;
+    let lane = wk_sg_lane & 3u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index j * n + lane, blocked before the call.
+        let x = j * n + lane;
+        let from_lane = x / 3u;
+        let from_item = x % 3u;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__i32(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_blocked_to_striped_tiled__i32__3__1(items: ptr<function, array<i32, 1>>) {
+}
+
+fn wk_sg_blocked_to_striped_tiled__i32__3__3(items: ptr<function, array<i32, 3>>) {
+    let n = 8u;
+    let lane = wk_sg_lane & 7u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index j * n + lane, blocked before the call.
+        let x = j * n + lane;
+        let from_lane = x / 3u;
+        let from_item = x % 3u;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__i32(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_blocked_to_striped_tiled__i32__4__1(items: ptr<function, array<i32, 1>>) {
+}
+
+fn wk_sg_blocked_to_striped_tiled__i32__4__3(items: ptr<function, array<i32, 3>>) {
+    let n = 16u;
+    let lane = wk_sg_lane & 15u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index j * n + lane, blocked before the call.
+        let x = j * n + lane;
+        let from_lane = x / 3u;
+        let from_item = x % 3u;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__i32(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_blocked_to_striped_tiled__i32__5__1(items: ptr<function, array<i32, 1>>) {
+}
+
+fn wk_sg_blocked_to_striped_tiled__i32__5__3(items: ptr<function, array<i32, 3>>) {
+    let n = 32u;
+    let lane = wk_sg_lane & 31u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index j * n + lane, blocked before the call.
+        let x = j * n + lane;
+        let from_lane = x / 3u;
+        let from_item = x % 3u;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__i32(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_blocked_to_striped_tiled__i32__6__1(items: ptr<function, array<i32, 1>>) {
+}
+
+fn wk_sg_blocked_to_striped_tiled__i32__6__3(items: ptr<function, array<i32, 3>>) {
+    let n = 64u;
+    let lane = wk_sg_lane & 63u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index j * n + lane, blocked before the call.
+        let x = j * n + lane;
+        let from_lane = x / 3u;
+        let from_item = x % 3u;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__i32(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_blocked_to_striped_tiled__i32__7__1(items: ptr<function, array<i32, 1>>) {
+}
+
+fn wk_sg_blocked_to_striped_tiled__i32__7__3(items: ptr<function, array<i32, 3>>) {
+    let n = 128u;
+    let lane = wk_sg_lane & 127u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index j * n + lane, blocked before the call.
+        let x = j * n + lane;
+        let from_lane = x / 3u;
+        let from_item = x % 3u;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__i32(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_blocked_to_striped_tiled__u32__0__1(items: ptr<function, array<u32, 1>>) {
+}
+
+fn wk_sg_blocked_to_striped_tiled__u32__0__3(items: ptr<function, array<u32, 3>>) {
+    let n = 1u;
+    let lane = wk_sg_lane & 0u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index j * n + lane, blocked before the call.
+        let x = j * n + lane;
+        let from_lane = x / 3u;
+        let from_item = x % 3u;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__u32(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_blocked_to_striped_tiled__u32__1__1(items: ptr<function, array<u32, 1>>) {
+}
+
+fn wk_sg_blocked_to_striped_tiled__u32__1__3(items: ptr<function, array<u32, 3>>) {
+    let n = 2u;
+    let lane = wk_sg_lane & 1u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index j * n + lane, blocked before the call.
+        let x = j * n + lane;
+        let from_lane = x / 3u;
+        let from_item = x % 3u;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__u32(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_blocked_to_striped_tiled__u32__2__1(items: ptr<function, array<u32, 1>>) {
+}
+
+fn wk_sg_blocked_to_striped_tiled__u32__2__3(items: ptr<function, array<u32, 3>>) {
+    let n = 4u;
+    let lane = wk_sg_lane & 3u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index j * n + lane, blocked before the call.
+        let x = j * n + lane;
+        let from_lane = x / 3u;
+        let from_item = x % 3u;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__u32(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_blocked_to_striped_tiled__u32__3__1(items: ptr<function, array<u32, 1>>) {
+}
+
+fn wk_sg_blocked_to_striped_tiled__u32__3__3(items: ptr<function, array<u32, 3>>) {
+    let n = 8u;
+    let lane = wk_sg_lane & 7u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index j * n + lane, blocked before the call.
+        let x = j * n + lane;
+        let from_lane = x / 3u;
+        let from_item = x % 3u;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__u32(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_blocked_to_striped_tiled__u32__4__1(items: ptr<function, array<u32, 1>>) {
+}
+
+fn wk_sg_blocked_to_striped_tiled__u32__4__3(items: ptr<function, array<u32, 3>>) {
+    let n = 16u;
+    let lane = wk_sg_lane & 15u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index j * n + lane, blocked before the call.
+        let x = j * n + lane;
+        let from_lane = x / 3u;
+        let from_item = x % 3u;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__u32(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_blocked_to_striped_tiled__u32__5__1(items: ptr<function, array<u32, 1>>) {
+}
+
+fn wk_sg_blocked_to_striped_tiled__u32__5__3(items: ptr<function, array<u32, 3>>) {
+    let n = 32u;
+    let lane = wk_sg_lane & 31u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index j * n + lane, blocked before the call.
+        let x = j * n + lane;
+        let from_lane = x / 3u;
+        let from_item = x % 3u;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__u32(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_blocked_to_striped_tiled__u32__6__1(items: ptr<function, array<u32, 1>>) {
+}
+
+fn wk_sg_blocked_to_striped_tiled__u32__6__3(items: ptr<function, array<u32, 3>>) {
+    let n = 64u;
+    let lane = wk_sg_lane & 63u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index j * n + lane, blocked before the call.
+        let x = j * n + lane;
+        let from_lane = x / 3u;
+        let from_item = x % 3u;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__u32(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_blocked_to_striped_tiled__u32__7__1(items: ptr<function, array<u32, 1>>) {
+}
+
+fn wk_sg_blocked_to_striped_tiled__u32__7__3(items: ptr<function, array<u32, 3>>) {
+    let n = 128u;
+    let lane = wk_sg_lane & 127u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index j * n + lane, blocked before the call.
+        let x = j * n + lane;
+        let from_lane = x / 3u;
+        let from_item = x % 3u;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__u32(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_blocked_to_striped_tiled__f32__0__1(items: ptr<function, array<f32, 1>>) {
+}
+
+fn wk_sg_blocked_to_striped_tiled__f32__0__3(items: ptr<function, array<f32, 3>>) {
+    let n = 1u;
+    let lane = wk_sg_lane & 0u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index j * n + lane, blocked before the call.
+        let x = j * n + lane;
+        let from_lane = x / 3u;
+        let from_item = x % 3u;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__f32(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_blocked_to_striped_tiled__f32__1__1(items: ptr<function, array<f32, 1>>) {
+}
+
+fn wk_sg_blocked_to_striped_tiled__f32__1__3(items: ptr<function, array<f32, 3>>) {
+    let n = 2u;
+    let lane = wk_sg_lane & 1u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index j * n + lane, blocked before the call.
+        let x = j * n + lane;
+        let from_lane = x / 3u;
+        let from_item = x % 3u;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__f32(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_blocked_to_striped_tiled__f32__2__1(items: ptr<function, array<f32, 1>>) {
+}
+
+fn wk_sg_blocked_to_striped_tiled__f32__2__3(items: ptr<function, array<f32, 3>>) {
+    let n = 4u;
+    let lane = wk_sg_lane & 3u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index j * n + lane, blocked before the call.
+        let x = j * n + lane;
+        let from_lane = x / 3u;
+        let from_item = x % 3u;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__f32(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_blocked_to_striped_tiled__f32__3__1(items: ptr<function, array<f32, 1>>) {
+}
+
+fn wk_sg_blocked_to_striped_tiled__f32__3__3(items: ptr<function, array<f32, 3>>) {
+    let n = 8u;
+    let lane = wk_sg_lane & 7u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index j * n + lane, blocked before the call.
+        let x = j * n + lane;
+        let from_lane = x / 3u;
+        let from_item = x % 3u;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__f32(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_blocked_to_striped_tiled__f32__4__1(items: ptr<function, array<f32, 1>>) {
+}
+
+fn wk_sg_blocked_to_striped_tiled__f32__4__3(items: ptr<function, array<f32, 3>>) {
+    let n = 16u;
+    let lane = wk_sg_lane & 15u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index j * n + lane, blocked before the call.
+        let x = j * n + lane;
+        let from_lane = x / 3u;
+        let from_item = x % 3u;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__f32(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_blocked_to_striped_tiled__f32__5__1(items: ptr<function, array<f32, 1>>) {
+}
+
+fn wk_sg_blocked_to_striped_tiled__f32__5__3(items: ptr<function, array<f32, 3>>) {
+    let n = 32u;
+    let lane = wk_sg_lane & 31u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index j * n + lane, blocked before the call.
+        let x = j * n + lane;
+        let from_lane = x / 3u;
+        let from_item = x % 3u;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__f32(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_blocked_to_striped_tiled__f32__6__1(items: ptr<function, array<f32, 1>>) {
+}
+
+fn wk_sg_blocked_to_striped_tiled__f32__6__3(items: ptr<function, array<f32, 3>>) {
+    let n = 64u;
+    let lane = wk_sg_lane & 63u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index j * n + lane, blocked before the call.
+        let x = j * n + lane;
+        let from_lane = x / 3u;
+        let from_item = x % 3u;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__f32(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_blocked_to_striped_tiled__f32__7__1(items: ptr<function, array<f32, 1>>) {
+}
+
+fn wk_sg_blocked_to_striped_tiled__f32__7__3(items: ptr<function, array<f32, 3>>) {
+    let n = 128u;
+    let lane = wk_sg_lane & 127u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index j * n + lane, blocked before the call.
+        let x = j * n + lane;
+        let from_lane = x / 3u;
+        let from_item = x % 3u;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__f32(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_striped_to_blocked_tiled__i32__0__1(items: ptr<function, array<i32, 1>>) {
+}
+
+fn wk_sg_striped_to_blocked_tiled__i32__0__3(items: ptr<function, array<i32, 3>>) {
+    let n = 1u;
+    let lane = wk_sg_lane & 0u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index lane * items + j, striped before the call.
+        let x = lane * 3u + j;
+        let from_lane = x % n;
+        let from_item = x / n;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__i32(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_striped_to_blocked_tiled__i32__1__1(items: ptr<function, array<i32, 1>>) {
+}
+
+fn wk_sg_striped_to_blocked_tiled__i32__1__3(items: ptr<function, array<i32, 3>>) {
+    let n = 2u;
+    let lane = wk_sg_lane & 1u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index lane * items + j, striped before the call.
+        let x = lane * 3u + j;
+        let from_lane = x % n;
+        let from_item = x / n;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__i32(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_striped_to_blocked_tiled__i32__2__1(items: ptr<function, array<i32, 1>>) {
+}
+
+fn wk_sg_striped_to_blocked_tiled__i32__2__3(items: ptr<function, array<i32, 3>>) {
+    let n = 4u;
+    let lane = wk_sg_lane & 3u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index lane * items + j, striped before the call.
+        let x = lane * 3u + j;
+        let from_lane = x % n;
+        let from_item = x / n;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__i32(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_striped_to_blocked_tiled__i32__3__1(items: ptr<function, array<i32, 1>>) {
+}
+
+fn wk_sg_striped_to_blocked_tiled__i32__3__3(items: ptr<function, array<i32, 3>>) {
+    let n = 8u;
+    let lane = wk_sg_lane & 7u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index lane * items + j, striped before the call.
+        let x = lane * 3u + j;
+        let from_lane = x % n;
+        let from_item = x / n;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__i32(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_striped_to_blocked_tiled__i32__4__1(items: ptr<function, array<i32, 1>>) {
+}
+
+fn wk_sg_striped_to_blocked_tiled__i32__4__3(items: ptr<function, array<i32, 3>>) {
+    let n = 16u;
+    let lane = wk_sg_lane & 15u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index lane * items + j, striped before the call.
+        let x = lane * 3u + j;
+        let from_lane = x % n;
+        let from_item = x / n;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__i32(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_striped_to_blocked_tiled__i32__5__1(items: ptr<function, array<i32, 1>>) {
+}
+
+fn wk_sg_striped_to_blocked_tiled__i32__5__3(items: ptr<function, array<i32, 3>>) {
+    let n = 32u;
+    let lane = wk_sg_lane & 31u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index lane * items + j, striped before the call.
+        let x = lane * 3u + j;
+        let from_lane = x % n;
+        let from_item = x / n;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__i32(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_striped_to_blocked_tiled__i32__6__1(items: ptr<function, array<i32, 1>>) {
+}
+
+fn wk_sg_striped_to_blocked_tiled__i32__6__3(items: ptr<function, array<i32, 3>>) {
+    let n = 64u;
+    let lane = wk_sg_lane & 63u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index lane * items + j, striped before the call.
+        let x = lane * 3u + j;
+        let from_lane = x % n;
+        let from_item = x / n;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__i32(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_striped_to_blocked_tiled__i32__7__1(items: ptr<function, array<i32, 1>>) {
+}
+
+fn wk_sg_striped_to_blocked_tiled__i32__7__3(items: ptr<function, array<i32, 3>>) {
+    let n = 128u;
+    let lane = wk_sg_lane & 127u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index lane * items + j, striped before the call.
+        let x = lane * 3u + j;
+        let from_lane = x % n;
+        let from_item = x / n;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__i32(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_striped_to_blocked_tiled__u32__0__1(items: ptr<function, array<u32, 1>>) {
+}
+
+fn wk_sg_striped_to_blocked_tiled__u32__0__3(items: ptr<function, array<u32, 3>>) {
+    let n = 1u;
+    let lane = wk_sg_lane & 0u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index lane * items + j, striped before the call.
+        let x = lane * 3u + j;
+        let from_lane = x % n;
+        let from_item = x / n;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__u32(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_striped_to_blocked_tiled__u32__1__1(items: ptr<function, array<u32, 1>>) {
+}
+
+fn wk_sg_striped_to_blocked_tiled__u32__1__3(items: ptr<function, array<u32, 3>>) {
+    let n = 2u;
+    let lane = wk_sg_lane & 1u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index lane * items + j, striped before the call.
+        let x = lane * 3u + j;
+        let from_lane = x % n;
+        let from_item = x / n;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__u32(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_striped_to_blocked_tiled__u32__2__1(items: ptr<function, array<u32, 1>>) {
+}
+
+fn wk_sg_striped_to_blocked_tiled__u32__2__3(items: ptr<function, array<u32, 3>>) {
+    let n = 4u;
+    let lane = wk_sg_lane & 3u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index lane * items + j, striped before the call.
+        let x = lane * 3u + j;
+        let from_lane = x % n;
+        let from_item = x / n;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__u32(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_striped_to_blocked_tiled__u32__3__1(items: ptr<function, array<u32, 1>>) {
+}
+
+fn wk_sg_striped_to_blocked_tiled__u32__3__3(items: ptr<function, array<u32, 3>>) {
+    let n = 8u;
+    let lane = wk_sg_lane & 7u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index lane * items + j, striped before the call.
+        let x = lane * 3u + j;
+        let from_lane = x % n;
+        let from_item = x / n;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__u32(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_striped_to_blocked_tiled__u32__4__1(items: ptr<function, array<u32, 1>>) {
+}
+
+fn wk_sg_striped_to_blocked_tiled__u32__4__3(items: ptr<function, array<u32, 3>>) {
+    let n = 16u;
+    let lane = wk_sg_lane & 15u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index lane * items + j, striped before the call.
+        let x = lane * 3u + j;
+        let from_lane = x % n;
+        let from_item = x / n;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__u32(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_striped_to_blocked_tiled__u32__5__1(items: ptr<function, array<u32, 1>>) {
+}
+
+fn wk_sg_striped_to_blocked_tiled__u32__5__3(items: ptr<function, array<u32, 3>>) {
+    let n = 32u;
+    let lane = wk_sg_lane & 31u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index lane * items + j, striped before the call.
+        let x = lane * 3u + j;
+        let from_lane = x % n;
+        let from_item = x / n;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__u32(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_striped_to_blocked_tiled__u32__6__1(items: ptr<function, array<u32, 1>>) {
+}
+
+fn wk_sg_striped_to_blocked_tiled__u32__6__3(items: ptr<function, array<u32, 3>>) {
+    let n = 64u;
+    let lane = wk_sg_lane & 63u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index lane * items + j, striped before the call.
+        let x = lane * 3u + j;
+        let from_lane = x % n;
+        let from_item = x / n;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__u32(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_striped_to_blocked_tiled__u32__7__1(items: ptr<function, array<u32, 1>>) {
+}
+
+fn wk_sg_striped_to_blocked_tiled__u32__7__3(items: ptr<function, array<u32, 3>>) {
+    let n = 128u;
+    let lane = wk_sg_lane & 127u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index lane * items + j, striped before the call.
+        let x = lane * 3u + j;
+        let from_lane = x % n;
+        let from_item = x / n;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__u32(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_striped_to_blocked_tiled__f32__0__1(items: ptr<function, array<f32, 1>>) {
+}
+
+fn wk_sg_striped_to_blocked_tiled__f32__0__3(items: ptr<function, array<f32, 3>>) {
+    let n = 1u;
+    let lane = wk_sg_lane & 0u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index lane * items + j, striped before the call.
+        let x = lane * 3u + j;
+        let from_lane = x % n;
+        let from_item = x / n;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__f32(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_striped_to_blocked_tiled__f32__1__1(items: ptr<function, array<f32, 1>>) {
+}
+
+fn wk_sg_striped_to_blocked_tiled__f32__1__3(items: ptr<function, array<f32, 3>>) {
+    let n = 2u;
+    let lane = wk_sg_lane & 1u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index lane * items + j, striped before the call.
+        let x = lane * 3u + j;
+        let from_lane = x % n;
+        let from_item = x / n;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__f32(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_striped_to_blocked_tiled__f32__2__1(items: ptr<function, array<f32, 1>>) {
+}
+
+fn wk_sg_striped_to_blocked_tiled__f32__2__3(items: ptr<function, array<f32, 3>>) {
+    let n = 4u;
+    let lane = wk_sg_lane & 3u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index lane * items + j, striped before the call.
+        let x = lane * 3u + j;
+        let from_lane = x % n;
+        let from_item = x / n;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__f32(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_striped_to_blocked_tiled__f32__3__1(items: ptr<function, array<f32, 1>>) {
+}
+
+fn wk_sg_striped_to_blocked_tiled__f32__3__3(items: ptr<function, array<f32, 3>>) {
+    let n = 8u;
+    let lane = wk_sg_lane & 7u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index lane * items + j, striped before the call.
+        let x = lane * 3u + j;
+        let from_lane = x % n;
+        let from_item = x / n;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__f32(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_striped_to_blocked_tiled__f32__4__1(items: ptr<function, array<f32, 1>>) {
+}
+
+fn wk_sg_striped_to_blocked_tiled__f32__4__3(items: ptr<function, array<f32, 3>>) {
+    let n = 16u;
+    let lane = wk_sg_lane & 15u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index lane * items + j, striped before the call.
+        let x = lane * 3u + j;
+        let from_lane = x % n;
+        let from_item = x / n;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__f32(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_striped_to_blocked_tiled__f32__5__1(items: ptr<function, array<f32, 1>>) {
+}
+
+fn wk_sg_striped_to_blocked_tiled__f32__5__3(items: ptr<function, array<f32, 3>>) {
+    let n = 32u;
+    let lane = wk_sg_lane & 31u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index lane * items + j, striped before the call.
+        let x = lane * 3u + j;
+        let from_lane = x % n;
+        let from_item = x / n;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__f32(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_striped_to_blocked_tiled__f32__6__1(items: ptr<function, array<f32, 1>>) {
+}
+
+fn wk_sg_striped_to_blocked_tiled__f32__6__3(items: ptr<function, array<f32, 3>>) {
+    let n = 64u;
+    let lane = wk_sg_lane & 63u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index lane * items + j, striped before the call.
+        let x = lane * 3u + j;
+        let from_lane = x % n;
+        let from_item = x / n;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__f32(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_striped_to_blocked_tiled__f32__7__1(items: ptr<function, array<f32, 1>>) {
+}
+
+fn wk_sg_striped_to_blocked_tiled__f32__7__3(items: ptr<function, array<f32, 3>>) {
+    let n = 128u;
+    let lane = wk_sg_lane & 127u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index lane * items + j, striped before the call.
+        let x = lane * 3u + j;
+        let from_lane = x % n;
+        let from_item = x / n;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__f32(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
 }

@@ -4,7 +4,7 @@ enable subgroups;
 // Paste into a compute shader whose subgroup size is 4 (wgpu features
 // SUBGROUP and SUBGROUP_BARRIER, SHADER_F16); call
 // `wk_sg_init(subgroup_invocation_id, subgroup_size)` first in the entry point.
-// 99 instances: shuffle<f16>, shuffle_up<f16>, shuffle_down<f16>, shuffle_xor<f16>, broadcast<f16>, broadcast_first<f16>, quad_broadcast<f16>, quad_swap_x<f16>, quad_swap_y<f16>, quad_swap_diagonal<f16>, rotate<f16>, rotate_tiled<f16, 0>, rotate_tiled<f16, 1>, rotate_tiled<f16, 2>, match_any<f16>, all_equal<f16>, all_equal_tiled<f16, 0>, all_equal_tiled<f16, 1>, all_equal_tiled<f16, 2>, reduce_add<f16>, reduce_add_tiled<f16, 0>, reduce_add_tiled<f16, 1>, reduce_add_tiled<f16, 2>, reduce_all_add<f16>, reduce_all_add_tiled<f16, 0>, reduce_all_add_tiled<f16, 1>, reduce_all_add_tiled<f16, 2>, reduce_mul<f16>, reduce_mul_tiled<f16, 0>, reduce_mul_tiled<f16, 1>, reduce_mul_tiled<f16, 2>, reduce_all_mul<f16>, reduce_all_mul_tiled<f16, 0>, reduce_all_mul_tiled<f16, 1>, reduce_all_mul_tiled<f16, 2>, reduce_min<f16>, reduce_min_tiled<f16, 0>, reduce_min_tiled<f16, 1>, reduce_min_tiled<f16, 2>, reduce_all_min<f16>, reduce_all_min_tiled<f16, 0>, reduce_all_min_tiled<f16, 1>, reduce_all_min_tiled<f16, 2>, reduce_max<f16>, reduce_max_tiled<f16, 0>, reduce_max_tiled<f16, 1>, reduce_max_tiled<f16, 2>, reduce_all_max<f16>, reduce_all_max_tiled<f16, 0>, reduce_all_max_tiled<f16, 1>, reduce_all_max_tiled<f16, 2>, inclusive_add<f16>, inclusive_add_tiled<f16, 0>, inclusive_add_tiled<f16, 1>, inclusive_add_tiled<f16, 2>, exclusive_add<f16>, exclusive_add_tiled<f16, 0>, exclusive_add_tiled<f16, 1>, exclusive_add_tiled<f16, 2>, inclusive_mul<f16>, inclusive_mul_tiled<f16, 0>, inclusive_mul_tiled<f16, 1>, inclusive_mul_tiled<f16, 2>, exclusive_mul<f16>, exclusive_mul_tiled<f16, 0>, exclusive_mul_tiled<f16, 1>, exclusive_mul_tiled<f16, 2>, inclusive_min<f16>, inclusive_min_tiled<f16, 0>, inclusive_min_tiled<f16, 1>, inclusive_min_tiled<f16, 2>, exclusive_min<f16>, exclusive_min_tiled<f16, 0>, exclusive_min_tiled<f16, 1>, exclusive_min_tiled<f16, 2>, inclusive_max<f16>, inclusive_max_tiled<f16, 0>, inclusive_max_tiled<f16, 1>, inclusive_max_tiled<f16, 2>, exclusive_max<f16>, exclusive_max_tiled<f16, 0>, exclusive_max_tiled<f16, 1>, exclusive_max_tiled<f16, 2>, segmented_reduce_add<f16>, segmented_reduce_add_tiled<f16, 0>, segmented_reduce_add_tiled<f16, 1>, segmented_reduce_add_tiled<f16, 2>, segmented_reduce_min<f16>, segmented_reduce_min_tiled<f16, 0>, segmented_reduce_min_tiled<f16, 1>, segmented_reduce_min_tiled<f16, 2>, segmented_reduce_max<f16>, segmented_reduce_max_tiled<f16, 0>, segmented_reduce_max_tiled<f16, 1>, segmented_reduce_max_tiled<f16, 2>, bitonic_sort_kv<f16, f16>, bitonic_sort_kv_tiled<f16, f16, 0>, bitonic_sort_kv_tiled<f16, f16, 1>, bitonic_sort_kv_tiled<f16, f16, 2>
+// 115 instances: shuffle<f16>, shuffle_up<f16>, shuffle_down<f16>, shuffle_xor<f16>, broadcast<f16>, broadcast_first<f16>, quad_broadcast<f16>, quad_swap_x<f16>, quad_swap_y<f16>, quad_swap_diagonal<f16>, rotate<f16>, rotate_tiled<f16, 0>, rotate_tiled<f16, 1>, rotate_tiled<f16, 2>, match_any<f16>, all_equal<f16>, all_equal_tiled<f16, 0>, all_equal_tiled<f16, 1>, all_equal_tiled<f16, 2>, reduce_add<f16>, reduce_add_tiled<f16, 0>, reduce_add_tiled<f16, 1>, reduce_add_tiled<f16, 2>, reduce_all_add<f16>, reduce_all_add_tiled<f16, 0>, reduce_all_add_tiled<f16, 1>, reduce_all_add_tiled<f16, 2>, reduce_mul<f16>, reduce_mul_tiled<f16, 0>, reduce_mul_tiled<f16, 1>, reduce_mul_tiled<f16, 2>, reduce_all_mul<f16>, reduce_all_mul_tiled<f16, 0>, reduce_all_mul_tiled<f16, 1>, reduce_all_mul_tiled<f16, 2>, reduce_min<f16>, reduce_min_tiled<f16, 0>, reduce_min_tiled<f16, 1>, reduce_min_tiled<f16, 2>, reduce_all_min<f16>, reduce_all_min_tiled<f16, 0>, reduce_all_min_tiled<f16, 1>, reduce_all_min_tiled<f16, 2>, reduce_max<f16>, reduce_max_tiled<f16, 0>, reduce_max_tiled<f16, 1>, reduce_max_tiled<f16, 2>, reduce_all_max<f16>, reduce_all_max_tiled<f16, 0>, reduce_all_max_tiled<f16, 1>, reduce_all_max_tiled<f16, 2>, inclusive_add<f16>, inclusive_add_tiled<f16, 0>, inclusive_add_tiled<f16, 1>, inclusive_add_tiled<f16, 2>, exclusive_add<f16>, exclusive_add_tiled<f16, 0>, exclusive_add_tiled<f16, 1>, exclusive_add_tiled<f16, 2>, inclusive_mul<f16>, inclusive_mul_tiled<f16, 0>, inclusive_mul_tiled<f16, 1>, inclusive_mul_tiled<f16, 2>, exclusive_mul<f16>, exclusive_mul_tiled<f16, 0>, exclusive_mul_tiled<f16, 1>, exclusive_mul_tiled<f16, 2>, inclusive_min<f16>, inclusive_min_tiled<f16, 0>, inclusive_min_tiled<f16, 1>, inclusive_min_tiled<f16, 2>, exclusive_min<f16>, exclusive_min_tiled<f16, 0>, exclusive_min_tiled<f16, 1>, exclusive_min_tiled<f16, 2>, inclusive_max<f16>, inclusive_max_tiled<f16, 0>, inclusive_max_tiled<f16, 1>, inclusive_max_tiled<f16, 2>, exclusive_max<f16>, exclusive_max_tiled<f16, 0>, exclusive_max_tiled<f16, 1>, exclusive_max_tiled<f16, 2>, segmented_reduce_add<f16>, segmented_reduce_add_tiled<f16, 0>, segmented_reduce_add_tiled<f16, 1>, segmented_reduce_add_tiled<f16, 2>, segmented_reduce_min<f16>, segmented_reduce_min_tiled<f16, 0>, segmented_reduce_min_tiled<f16, 1>, segmented_reduce_min_tiled<f16, 2>, segmented_reduce_max<f16>, segmented_reduce_max_tiled<f16, 0>, segmented_reduce_max_tiled<f16, 1>, segmented_reduce_max_tiled<f16, 2>, bitonic_sort_kv<f16, f16>, bitonic_sort_kv_tiled<f16, f16, 0>, bitonic_sort_kv_tiled<f16, f16, 1>, bitonic_sort_kv_tiled<f16, f16, 2>, blocked_to_striped<f16, 1>, blocked_to_striped<f16, 3>, striped_to_blocked<f16, 1>, striped_to_blocked<f16, 3>, blocked_to_striped_tiled<f16, 0, 1>, blocked_to_striped_tiled<f16, 0, 3>, blocked_to_striped_tiled<f16, 1, 1>, blocked_to_striped_tiled<f16, 1, 3>, blocked_to_striped_tiled<f16, 2, 1>, blocked_to_striped_tiled<f16, 2, 3>, striped_to_blocked_tiled<f16, 0, 1>, striped_to_blocked_tiled<f16, 0, 3>, striped_to_blocked_tiled<f16, 1, 1>, striped_to_blocked_tiled<f16, 1, 3>, striped_to_blocked_tiled<f16, 2, 1>, striped_to_blocked_tiled<f16, 2, 3>
 
 enable f16;
 // Lane state of the wavekit subgroup library. WGSL exposes
@@ -738,6 +738,182 @@ fn wk_sg_bitonic_sort_kv_tiled__f16__f16__2(key: f16, value: f16) -> wk_sg_kv__f
         v = select(v, pv, take);
     }
     return wk_sg_kv__f16__f16(k, v);
+}
+
+fn wk_sg_blocked_to_striped__f16__1(items: ptr<function, array<f16, 1>>) {
+}
+
+fn wk_sg_blocked_to_striped__f16__3(items: ptr<function, array<f16, 3>>) {
+    let n = 4u;
+    let lane = wk_sg_lane & 3u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index j * n + lane, blocked before the call.
+        let x = j * n + lane;
+        let from_lane = x / 3u;
+        let from_item = x % 3u;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__f16(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_striped_to_blocked__f16__1(items: ptr<function, array<f16, 1>>) {
+}
+
+fn wk_sg_striped_to_blocked__f16__3(items: ptr<function, array<f16, 3>>) {
+    let n = 4u;
+    let lane = wk_sg_lane & 3u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index lane * items + j, striped before the call.
+        let x = lane * 3u + j;
+        let from_lane = x % n;
+        let from_item = x / n;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__f16(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_blocked_to_striped_tiled__f16__0__1(items: ptr<function, array<f16, 1>>) {
+}
+
+fn wk_sg_blocked_to_striped_tiled__f16__0__3(items: ptr<function, array<f16, 3>>) {
+    let n = 1u;
+    let lane = wk_sg_lane & 0u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index j * n + lane, blocked before the call.
+        let x = j * n + lane;
+        let from_lane = x / 3u;
+        let from_item = x % 3u;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__f16(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_blocked_to_striped_tiled__f16__1__1(items: ptr<function, array<f16, 1>>) {
+}
+
+fn wk_sg_blocked_to_striped_tiled__f16__1__3(items: ptr<function, array<f16, 3>>) {
+    let n = 2u;
+    let lane = wk_sg_lane & 1u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index j * n + lane, blocked before the call.
+        let x = j * n + lane;
+        let from_lane = x / 3u;
+        let from_item = x % 3u;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__f16(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_blocked_to_striped_tiled__f16__2__1(items: ptr<function, array<f16, 1>>) {
+}
+
+fn wk_sg_blocked_to_striped_tiled__f16__2__3(items: ptr<function, array<f16, 3>>) {
+    let n = 4u;
+    let lane = wk_sg_lane & 3u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index j * n + lane, blocked before the call.
+        let x = j * n + lane;
+        let from_lane = x / 3u;
+        let from_item = x % 3u;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__f16(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_striped_to_blocked_tiled__f16__0__1(items: ptr<function, array<f16, 1>>) {
+}
+
+fn wk_sg_striped_to_blocked_tiled__f16__0__3(items: ptr<function, array<f16, 3>>) {
+    let n = 1u;
+    let lane = wk_sg_lane & 0u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index lane * items + j, striped before the call.
+        let x = lane * 3u + j;
+        let from_lane = x % n;
+        let from_item = x / n;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__f16(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_striped_to_blocked_tiled__f16__1__1(items: ptr<function, array<f16, 1>>) {
+}
+
+fn wk_sg_striped_to_blocked_tiled__f16__1__3(items: ptr<function, array<f16, 3>>) {
+    let n = 2u;
+    let lane = wk_sg_lane & 1u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index lane * items + j, striped before the call.
+        let x = lane * 3u + j;
+        let from_lane = x % n;
+        let from_item = x / n;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__f16(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_striped_to_blocked_tiled__f16__2__1(items: ptr<function, array<f16, 1>>) {
+}
+
+fn wk_sg_striped_to_blocked_tiled__f16__2__3(items: ptr<function, array<f16, 3>>) {
+    let n = 4u;
+    let lane = wk_sg_lane & 3u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index lane * items + j, striped before the call.
+        let x = lane * 3u + j;
+        let from_lane = x % n;
+        let from_item = x / n;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__f16(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
 }
 
 fn wk_sg_all_true_tiled__2(predicate: bool) -> bool {

@@ -3,7 +3,7 @@
 // Paste into a compute shader whose subgroup size is 8 (wgpu features
 // SUBGROUP and SUBGROUP_BARRIER, SHADER_INT64, SHADER_F64); call
 // `wk_sg_init(subgroup_invocation_id, subgroup_size)` first in the entry point.
-// 484 instances: shuffle<i64>, shuffle<u64>, shuffle<f64>, shuffle_up<i64>, shuffle_up<u64>, shuffle_up<f64>, shuffle_down<i64>, shuffle_down<u64>, shuffle_down<f64>, shuffle_xor<i64>, shuffle_xor<u64>, shuffle_xor<f64>, broadcast<i64>, broadcast<u64>, broadcast<f64>, broadcast_first<i64>, broadcast_first<u64>, broadcast_first<f64>, quad_broadcast<i64>, quad_broadcast<u64>, quad_broadcast<f64>, quad_swap_x<i64>, quad_swap_x<u64>, quad_swap_x<f64>, quad_swap_y<i64>, quad_swap_y<u64>, quad_swap_y<f64>, quad_swap_diagonal<i64>, quad_swap_diagonal<u64>, quad_swap_diagonal<f64>, rotate<i64>, rotate<u64>, rotate<f64>, rotate_tiled<i64, 0>, rotate_tiled<i64, 1>, rotate_tiled<i64, 2>, rotate_tiled<i64, 3>, rotate_tiled<u64, 0>, rotate_tiled<u64, 1>, rotate_tiled<u64, 2>, rotate_tiled<u64, 3>, rotate_tiled<f64, 0>, rotate_tiled<f64, 1>, rotate_tiled<f64, 2>, rotate_tiled<f64, 3>, ballot_u64, match_any<i64>, match_any<u64>, match_any<f64>, all_equal<i64>, all_equal<u64>, all_equal<f64>, all_equal_tiled<i64, 0>, all_equal_tiled<i64, 1>, all_equal_tiled<i64, 2>, all_equal_tiled<i64, 3>, all_equal_tiled<u64, 0>, all_equal_tiled<u64, 1>, all_equal_tiled<u64, 2>, all_equal_tiled<u64, 3>, all_equal_tiled<f64, 0>, all_equal_tiled<f64, 1>, all_equal_tiled<f64, 2>, all_equal_tiled<f64, 3>, reduce_add<i64>, reduce_add<u64>, reduce_add<f64>, reduce_add_tiled<i64, 0>, reduce_add_tiled<i64, 1>, reduce_add_tiled<i64, 2>, reduce_add_tiled<i64, 3>, reduce_add_tiled<u64, 0>, reduce_add_tiled<u64, 1>, reduce_add_tiled<u64, 2>, reduce_add_tiled<u64, 3>, reduce_add_tiled<f64, 0>, reduce_add_tiled<f64, 1>, reduce_add_tiled<f64, 2>, reduce_add_tiled<f64, 3>, reduce_all_add<i64>, reduce_all_add<u64>, reduce_all_add<f64>, reduce_all_add_tiled<i64, 0>, reduce_all_add_tiled<i64, 1>, reduce_all_add_tiled<i64, 2>, reduce_all_add_tiled<i64, 3>, reduce_all_add_tiled<u64, 0>, reduce_all_add_tiled<u64, 1>, reduce_all_add_tiled<u64, 2>, reduce_all_add_tiled<u64, 3>, reduce_all_add_tiled<f64, 0>, reduce_all_add_tiled<f64, 1>, reduce_all_add_tiled<f64, 2>, reduce_all_add_tiled<f64, 3>, reduce_mul<i64>, reduce_mul<u64>, reduce_mul<f64>, reduce_mul_tiled<i64, 0>, reduce_mul_tiled<i64, 1>, reduce_mul_tiled<i64, 2>, reduce_mul_tiled<i64, 3>, reduce_mul_tiled<u64, 0>, reduce_mul_tiled<u64, 1>, reduce_mul_tiled<u64, 2>, reduce_mul_tiled<u64, 3>, reduce_mul_tiled<f64, 0>, reduce_mul_tiled<f64, 1>, reduce_mul_tiled<f64, 2>, reduce_mul_tiled<f64, 3>, reduce_all_mul<i64>, reduce_all_mul<u64>, reduce_all_mul<f64>, reduce_all_mul_tiled<i64, 0>, reduce_all_mul_tiled<i64, 1>, reduce_all_mul_tiled<i64, 2>, reduce_all_mul_tiled<i64, 3>, reduce_all_mul_tiled<u64, 0>, reduce_all_mul_tiled<u64, 1>, reduce_all_mul_tiled<u64, 2>, reduce_all_mul_tiled<u64, 3>, reduce_all_mul_tiled<f64, 0>, reduce_all_mul_tiled<f64, 1>, reduce_all_mul_tiled<f64, 2>, reduce_all_mul_tiled<f64, 3>, reduce_min<i64>, reduce_min<u64>, reduce_min<f64>, reduce_min_tiled<i64, 0>, reduce_min_tiled<i64, 1>, reduce_min_tiled<i64, 2>, reduce_min_tiled<i64, 3>, reduce_min_tiled<u64, 0>, reduce_min_tiled<u64, 1>, reduce_min_tiled<u64, 2>, reduce_min_tiled<u64, 3>, reduce_min_tiled<f64, 0>, reduce_min_tiled<f64, 1>, reduce_min_tiled<f64, 2>, reduce_min_tiled<f64, 3>, reduce_all_min<i64>, reduce_all_min<u64>, reduce_all_min<f64>, reduce_all_min_tiled<i64, 0>, reduce_all_min_tiled<i64, 1>, reduce_all_min_tiled<i64, 2>, reduce_all_min_tiled<i64, 3>, reduce_all_min_tiled<u64, 0>, reduce_all_min_tiled<u64, 1>, reduce_all_min_tiled<u64, 2>, reduce_all_min_tiled<u64, 3>, reduce_all_min_tiled<f64, 0>, reduce_all_min_tiled<f64, 1>, reduce_all_min_tiled<f64, 2>, reduce_all_min_tiled<f64, 3>, reduce_max<i64>, reduce_max<u64>, reduce_max<f64>, reduce_max_tiled<i64, 0>, reduce_max_tiled<i64, 1>, reduce_max_tiled<i64, 2>, reduce_max_tiled<i64, 3>, reduce_max_tiled<u64, 0>, reduce_max_tiled<u64, 1>, reduce_max_tiled<u64, 2>, reduce_max_tiled<u64, 3>, reduce_max_tiled<f64, 0>, reduce_max_tiled<f64, 1>, reduce_max_tiled<f64, 2>, reduce_max_tiled<f64, 3>, reduce_all_max<i64>, reduce_all_max<u64>, reduce_all_max<f64>, reduce_all_max_tiled<i64, 0>, reduce_all_max_tiled<i64, 1>, reduce_all_max_tiled<i64, 2>, reduce_all_max_tiled<i64, 3>, reduce_all_max_tiled<u64, 0>, reduce_all_max_tiled<u64, 1>, reduce_all_max_tiled<u64, 2>, reduce_all_max_tiled<u64, 3>, reduce_all_max_tiled<f64, 0>, reduce_all_max_tiled<f64, 1>, reduce_all_max_tiled<f64, 2>, reduce_all_max_tiled<f64, 3>, reduce_and<i64>, reduce_and<u64>, reduce_and_tiled<i64, 0>, reduce_and_tiled<i64, 1>, reduce_and_tiled<i64, 2>, reduce_and_tiled<i64, 3>, reduce_and_tiled<u64, 0>, reduce_and_tiled<u64, 1>, reduce_and_tiled<u64, 2>, reduce_and_tiled<u64, 3>, reduce_all_and<i64>, reduce_all_and<u64>, reduce_all_and_tiled<i64, 0>, reduce_all_and_tiled<i64, 1>, reduce_all_and_tiled<i64, 2>, reduce_all_and_tiled<i64, 3>, reduce_all_and_tiled<u64, 0>, reduce_all_and_tiled<u64, 1>, reduce_all_and_tiled<u64, 2>, reduce_all_and_tiled<u64, 3>, reduce_or<i64>, reduce_or<u64>, reduce_or_tiled<i64, 0>, reduce_or_tiled<i64, 1>, reduce_or_tiled<i64, 2>, reduce_or_tiled<i64, 3>, reduce_or_tiled<u64, 0>, reduce_or_tiled<u64, 1>, reduce_or_tiled<u64, 2>, reduce_or_tiled<u64, 3>, reduce_all_or<i64>, reduce_all_or<u64>, reduce_all_or_tiled<i64, 0>, reduce_all_or_tiled<i64, 1>, reduce_all_or_tiled<i64, 2>, reduce_all_or_tiled<i64, 3>, reduce_all_or_tiled<u64, 0>, reduce_all_or_tiled<u64, 1>, reduce_all_or_tiled<u64, 2>, reduce_all_or_tiled<u64, 3>, reduce_xor<i64>, reduce_xor<u64>, reduce_xor_tiled<i64, 0>, reduce_xor_tiled<i64, 1>, reduce_xor_tiled<i64, 2>, reduce_xor_tiled<i64, 3>, reduce_xor_tiled<u64, 0>, reduce_xor_tiled<u64, 1>, reduce_xor_tiled<u64, 2>, reduce_xor_tiled<u64, 3>, reduce_all_xor<i64>, reduce_all_xor<u64>, reduce_all_xor_tiled<i64, 0>, reduce_all_xor_tiled<i64, 1>, reduce_all_xor_tiled<i64, 2>, reduce_all_xor_tiled<i64, 3>, reduce_all_xor_tiled<u64, 0>, reduce_all_xor_tiled<u64, 1>, reduce_all_xor_tiled<u64, 2>, reduce_all_xor_tiled<u64, 3>, inclusive_add<i64>, inclusive_add<u64>, inclusive_add<f64>, inclusive_add_tiled<i64, 0>, inclusive_add_tiled<i64, 1>, inclusive_add_tiled<i64, 2>, inclusive_add_tiled<i64, 3>, inclusive_add_tiled<u64, 0>, inclusive_add_tiled<u64, 1>, inclusive_add_tiled<u64, 2>, inclusive_add_tiled<u64, 3>, inclusive_add_tiled<f64, 0>, inclusive_add_tiled<f64, 1>, inclusive_add_tiled<f64, 2>, inclusive_add_tiled<f64, 3>, exclusive_add<i64>, exclusive_add<u64>, exclusive_add<f64>, exclusive_add_tiled<i64, 0>, exclusive_add_tiled<i64, 1>, exclusive_add_tiled<i64, 2>, exclusive_add_tiled<i64, 3>, exclusive_add_tiled<u64, 0>, exclusive_add_tiled<u64, 1>, exclusive_add_tiled<u64, 2>, exclusive_add_tiled<u64, 3>, exclusive_add_tiled<f64, 0>, exclusive_add_tiled<f64, 1>, exclusive_add_tiled<f64, 2>, exclusive_add_tiled<f64, 3>, inclusive_mul<i64>, inclusive_mul<u64>, inclusive_mul<f64>, inclusive_mul_tiled<i64, 0>, inclusive_mul_tiled<i64, 1>, inclusive_mul_tiled<i64, 2>, inclusive_mul_tiled<i64, 3>, inclusive_mul_tiled<u64, 0>, inclusive_mul_tiled<u64, 1>, inclusive_mul_tiled<u64, 2>, inclusive_mul_tiled<u64, 3>, inclusive_mul_tiled<f64, 0>, inclusive_mul_tiled<f64, 1>, inclusive_mul_tiled<f64, 2>, inclusive_mul_tiled<f64, 3>, exclusive_mul<i64>, exclusive_mul<u64>, exclusive_mul<f64>, exclusive_mul_tiled<i64, 0>, exclusive_mul_tiled<i64, 1>, exclusive_mul_tiled<i64, 2>, exclusive_mul_tiled<i64, 3>, exclusive_mul_tiled<u64, 0>, exclusive_mul_tiled<u64, 1>, exclusive_mul_tiled<u64, 2>, exclusive_mul_tiled<u64, 3>, exclusive_mul_tiled<f64, 0>, exclusive_mul_tiled<f64, 1>, exclusive_mul_tiled<f64, 2>, exclusive_mul_tiled<f64, 3>, inclusive_min<i64>, inclusive_min<u64>, inclusive_min<f64>, inclusive_min_tiled<i64, 0>, inclusive_min_tiled<i64, 1>, inclusive_min_tiled<i64, 2>, inclusive_min_tiled<i64, 3>, inclusive_min_tiled<u64, 0>, inclusive_min_tiled<u64, 1>, inclusive_min_tiled<u64, 2>, inclusive_min_tiled<u64, 3>, inclusive_min_tiled<f64, 0>, inclusive_min_tiled<f64, 1>, inclusive_min_tiled<f64, 2>, inclusive_min_tiled<f64, 3>, exclusive_min<i64>, exclusive_min<u64>, exclusive_min<f64>, exclusive_min_tiled<i64, 0>, exclusive_min_tiled<i64, 1>, exclusive_min_tiled<i64, 2>, exclusive_min_tiled<i64, 3>, exclusive_min_tiled<u64, 0>, exclusive_min_tiled<u64, 1>, exclusive_min_tiled<u64, 2>, exclusive_min_tiled<u64, 3>, exclusive_min_tiled<f64, 0>, exclusive_min_tiled<f64, 1>, exclusive_min_tiled<f64, 2>, exclusive_min_tiled<f64, 3>, inclusive_max<i64>, inclusive_max<u64>, inclusive_max<f64>, inclusive_max_tiled<i64, 0>, inclusive_max_tiled<i64, 1>, inclusive_max_tiled<i64, 2>, inclusive_max_tiled<i64, 3>, inclusive_max_tiled<u64, 0>, inclusive_max_tiled<u64, 1>, inclusive_max_tiled<u64, 2>, inclusive_max_tiled<u64, 3>, inclusive_max_tiled<f64, 0>, inclusive_max_tiled<f64, 1>, inclusive_max_tiled<f64, 2>, inclusive_max_tiled<f64, 3>, exclusive_max<i64>, exclusive_max<u64>, exclusive_max<f64>, exclusive_max_tiled<i64, 0>, exclusive_max_tiled<i64, 1>, exclusive_max_tiled<i64, 2>, exclusive_max_tiled<i64, 3>, exclusive_max_tiled<u64, 0>, exclusive_max_tiled<u64, 1>, exclusive_max_tiled<u64, 2>, exclusive_max_tiled<u64, 3>, exclusive_max_tiled<f64, 0>, exclusive_max_tiled<f64, 1>, exclusive_max_tiled<f64, 2>, exclusive_max_tiled<f64, 3>, inclusive_and<i64>, inclusive_and<u64>, inclusive_and_tiled<i64, 0>, inclusive_and_tiled<i64, 1>, inclusive_and_tiled<i64, 2>, inclusive_and_tiled<i64, 3>, inclusive_and_tiled<u64, 0>, inclusive_and_tiled<u64, 1>, inclusive_and_tiled<u64, 2>, inclusive_and_tiled<u64, 3>, exclusive_and<i64>, exclusive_and<u64>, exclusive_and_tiled<i64, 0>, exclusive_and_tiled<i64, 1>, exclusive_and_tiled<i64, 2>, exclusive_and_tiled<i64, 3>, exclusive_and_tiled<u64, 0>, exclusive_and_tiled<u64, 1>, exclusive_and_tiled<u64, 2>, exclusive_and_tiled<u64, 3>, inclusive_or<i64>, inclusive_or<u64>, inclusive_or_tiled<i64, 0>, inclusive_or_tiled<i64, 1>, inclusive_or_tiled<i64, 2>, inclusive_or_tiled<i64, 3>, inclusive_or_tiled<u64, 0>, inclusive_or_tiled<u64, 1>, inclusive_or_tiled<u64, 2>, inclusive_or_tiled<u64, 3>, exclusive_or<i64>, exclusive_or<u64>, exclusive_or_tiled<i64, 0>, exclusive_or_tiled<i64, 1>, exclusive_or_tiled<i64, 2>, exclusive_or_tiled<i64, 3>, exclusive_or_tiled<u64, 0>, exclusive_or_tiled<u64, 1>, exclusive_or_tiled<u64, 2>, exclusive_or_tiled<u64, 3>, inclusive_xor<i64>, inclusive_xor<u64>, inclusive_xor_tiled<i64, 0>, inclusive_xor_tiled<i64, 1>, inclusive_xor_tiled<i64, 2>, inclusive_xor_tiled<i64, 3>, inclusive_xor_tiled<u64, 0>, inclusive_xor_tiled<u64, 1>, inclusive_xor_tiled<u64, 2>, inclusive_xor_tiled<u64, 3>, exclusive_xor<i64>, exclusive_xor<u64>, exclusive_xor_tiled<i64, 0>, exclusive_xor_tiled<i64, 1>, exclusive_xor_tiled<i64, 2>, exclusive_xor_tiled<i64, 3>, exclusive_xor_tiled<u64, 0>, exclusive_xor_tiled<u64, 1>, exclusive_xor_tiled<u64, 2>, exclusive_xor_tiled<u64, 3>, segmented_reduce_add<i64>, segmented_reduce_add<u64>, segmented_reduce_add<f64>, segmented_reduce_add_tiled<i64, 0>, segmented_reduce_add_tiled<i64, 1>, segmented_reduce_add_tiled<i64, 2>, segmented_reduce_add_tiled<i64, 3>, segmented_reduce_add_tiled<u64, 0>, segmented_reduce_add_tiled<u64, 1>, segmented_reduce_add_tiled<u64, 2>, segmented_reduce_add_tiled<u64, 3>, segmented_reduce_add_tiled<f64, 0>, segmented_reduce_add_tiled<f64, 1>, segmented_reduce_add_tiled<f64, 2>, segmented_reduce_add_tiled<f64, 3>, segmented_reduce_min<i64>, segmented_reduce_min<u64>, segmented_reduce_min<f64>, segmented_reduce_min_tiled<i64, 0>, segmented_reduce_min_tiled<i64, 1>, segmented_reduce_min_tiled<i64, 2>, segmented_reduce_min_tiled<i64, 3>, segmented_reduce_min_tiled<u64, 0>, segmented_reduce_min_tiled<u64, 1>, segmented_reduce_min_tiled<u64, 2>, segmented_reduce_min_tiled<u64, 3>, segmented_reduce_min_tiled<f64, 0>, segmented_reduce_min_tiled<f64, 1>, segmented_reduce_min_tiled<f64, 2>, segmented_reduce_min_tiled<f64, 3>, segmented_reduce_max<i64>, segmented_reduce_max<u64>, segmented_reduce_max<f64>, segmented_reduce_max_tiled<i64, 0>, segmented_reduce_max_tiled<i64, 1>, segmented_reduce_max_tiled<i64, 2>, segmented_reduce_max_tiled<i64, 3>, segmented_reduce_max_tiled<u64, 0>, segmented_reduce_max_tiled<u64, 1>, segmented_reduce_max_tiled<u64, 2>, segmented_reduce_max_tiled<u64, 3>, segmented_reduce_max_tiled<f64, 0>, segmented_reduce_max_tiled<f64, 1>, segmented_reduce_max_tiled<f64, 2>, segmented_reduce_max_tiled<f64, 3>, bitonic_sort_kv<i64, i64>, bitonic_sort_kv<u64, u64>, bitonic_sort_kv<f64, f64>, bitonic_sort_kv_tiled<i64, i64, 0>, bitonic_sort_kv_tiled<i64, i64, 1>, bitonic_sort_kv_tiled<i64, i64, 2>, bitonic_sort_kv_tiled<i64, i64, 3>, bitonic_sort_kv_tiled<u64, u64, 0>, bitonic_sort_kv_tiled<u64, u64, 1>, bitonic_sort_kv_tiled<u64, u64, 2>, bitonic_sort_kv_tiled<u64, u64, 3>, bitonic_sort_kv_tiled<f64, f64, 0>, bitonic_sort_kv_tiled<f64, f64, 1>, bitonic_sort_kv_tiled<f64, f64, 2>, bitonic_sort_kv_tiled<f64, f64, 3>
+// 544 instances: shuffle<i64>, shuffle<u64>, shuffle<f64>, shuffle_up<i64>, shuffle_up<u64>, shuffle_up<f64>, shuffle_down<i64>, shuffle_down<u64>, shuffle_down<f64>, shuffle_xor<i64>, shuffle_xor<u64>, shuffle_xor<f64>, broadcast<i64>, broadcast<u64>, broadcast<f64>, broadcast_first<i64>, broadcast_first<u64>, broadcast_first<f64>, quad_broadcast<i64>, quad_broadcast<u64>, quad_broadcast<f64>, quad_swap_x<i64>, quad_swap_x<u64>, quad_swap_x<f64>, quad_swap_y<i64>, quad_swap_y<u64>, quad_swap_y<f64>, quad_swap_diagonal<i64>, quad_swap_diagonal<u64>, quad_swap_diagonal<f64>, rotate<i64>, rotate<u64>, rotate<f64>, rotate_tiled<i64, 0>, rotate_tiled<i64, 1>, rotate_tiled<i64, 2>, rotate_tiled<i64, 3>, rotate_tiled<u64, 0>, rotate_tiled<u64, 1>, rotate_tiled<u64, 2>, rotate_tiled<u64, 3>, rotate_tiled<f64, 0>, rotate_tiled<f64, 1>, rotate_tiled<f64, 2>, rotate_tiled<f64, 3>, ballot_u64, match_any<i64>, match_any<u64>, match_any<f64>, all_equal<i64>, all_equal<u64>, all_equal<f64>, all_equal_tiled<i64, 0>, all_equal_tiled<i64, 1>, all_equal_tiled<i64, 2>, all_equal_tiled<i64, 3>, all_equal_tiled<u64, 0>, all_equal_tiled<u64, 1>, all_equal_tiled<u64, 2>, all_equal_tiled<u64, 3>, all_equal_tiled<f64, 0>, all_equal_tiled<f64, 1>, all_equal_tiled<f64, 2>, all_equal_tiled<f64, 3>, reduce_add<i64>, reduce_add<u64>, reduce_add<f64>, reduce_add_tiled<i64, 0>, reduce_add_tiled<i64, 1>, reduce_add_tiled<i64, 2>, reduce_add_tiled<i64, 3>, reduce_add_tiled<u64, 0>, reduce_add_tiled<u64, 1>, reduce_add_tiled<u64, 2>, reduce_add_tiled<u64, 3>, reduce_add_tiled<f64, 0>, reduce_add_tiled<f64, 1>, reduce_add_tiled<f64, 2>, reduce_add_tiled<f64, 3>, reduce_all_add<i64>, reduce_all_add<u64>, reduce_all_add<f64>, reduce_all_add_tiled<i64, 0>, reduce_all_add_tiled<i64, 1>, reduce_all_add_tiled<i64, 2>, reduce_all_add_tiled<i64, 3>, reduce_all_add_tiled<u64, 0>, reduce_all_add_tiled<u64, 1>, reduce_all_add_tiled<u64, 2>, reduce_all_add_tiled<u64, 3>, reduce_all_add_tiled<f64, 0>, reduce_all_add_tiled<f64, 1>, reduce_all_add_tiled<f64, 2>, reduce_all_add_tiled<f64, 3>, reduce_mul<i64>, reduce_mul<u64>, reduce_mul<f64>, reduce_mul_tiled<i64, 0>, reduce_mul_tiled<i64, 1>, reduce_mul_tiled<i64, 2>, reduce_mul_tiled<i64, 3>, reduce_mul_tiled<u64, 0>, reduce_mul_tiled<u64, 1>, reduce_mul_tiled<u64, 2>, reduce_mul_tiled<u64, 3>, reduce_mul_tiled<f64, 0>, reduce_mul_tiled<f64, 1>, reduce_mul_tiled<f64, 2>, reduce_mul_tiled<f64, 3>, reduce_all_mul<i64>, reduce_all_mul<u64>, reduce_all_mul<f64>, reduce_all_mul_tiled<i64, 0>, reduce_all_mul_tiled<i64, 1>, reduce_all_mul_tiled<i64, 2>, reduce_all_mul_tiled<i64, 3>, reduce_all_mul_tiled<u64, 0>, reduce_all_mul_tiled<u64, 1>, reduce_all_mul_tiled<u64, 2>, reduce_all_mul_tiled<u64, 3>, reduce_all_mul_tiled<f64, 0>, reduce_all_mul_tiled<f64, 1>, reduce_all_mul_tiled<f64, 2>, reduce_all_mul_tiled<f64, 3>, reduce_min<i64>, reduce_min<u64>, reduce_min<f64>, reduce_min_tiled<i64, 0>, reduce_min_tiled<i64, 1>, reduce_min_tiled<i64, 2>, reduce_min_tiled<i64, 3>, reduce_min_tiled<u64, 0>, reduce_min_tiled<u64, 1>, reduce_min_tiled<u64, 2>, reduce_min_tiled<u64, 3>, reduce_min_tiled<f64, 0>, reduce_min_tiled<f64, 1>, reduce_min_tiled<f64, 2>, reduce_min_tiled<f64, 3>, reduce_all_min<i64>, reduce_all_min<u64>, reduce_all_min<f64>, reduce_all_min_tiled<i64, 0>, reduce_all_min_tiled<i64, 1>, reduce_all_min_tiled<i64, 2>, reduce_all_min_tiled<i64, 3>, reduce_all_min_tiled<u64, 0>, reduce_all_min_tiled<u64, 1>, reduce_all_min_tiled<u64, 2>, reduce_all_min_tiled<u64, 3>, reduce_all_min_tiled<f64, 0>, reduce_all_min_tiled<f64, 1>, reduce_all_min_tiled<f64, 2>, reduce_all_min_tiled<f64, 3>, reduce_max<i64>, reduce_max<u64>, reduce_max<f64>, reduce_max_tiled<i64, 0>, reduce_max_tiled<i64, 1>, reduce_max_tiled<i64, 2>, reduce_max_tiled<i64, 3>, reduce_max_tiled<u64, 0>, reduce_max_tiled<u64, 1>, reduce_max_tiled<u64, 2>, reduce_max_tiled<u64, 3>, reduce_max_tiled<f64, 0>, reduce_max_tiled<f64, 1>, reduce_max_tiled<f64, 2>, reduce_max_tiled<f64, 3>, reduce_all_max<i64>, reduce_all_max<u64>, reduce_all_max<f64>, reduce_all_max_tiled<i64, 0>, reduce_all_max_tiled<i64, 1>, reduce_all_max_tiled<i64, 2>, reduce_all_max_tiled<i64, 3>, reduce_all_max_tiled<u64, 0>, reduce_all_max_tiled<u64, 1>, reduce_all_max_tiled<u64, 2>, reduce_all_max_tiled<u64, 3>, reduce_all_max_tiled<f64, 0>, reduce_all_max_tiled<f64, 1>, reduce_all_max_tiled<f64, 2>, reduce_all_max_tiled<f64, 3>, reduce_and<i64>, reduce_and<u64>, reduce_and_tiled<i64, 0>, reduce_and_tiled<i64, 1>, reduce_and_tiled<i64, 2>, reduce_and_tiled<i64, 3>, reduce_and_tiled<u64, 0>, reduce_and_tiled<u64, 1>, reduce_and_tiled<u64, 2>, reduce_and_tiled<u64, 3>, reduce_all_and<i64>, reduce_all_and<u64>, reduce_all_and_tiled<i64, 0>, reduce_all_and_tiled<i64, 1>, reduce_all_and_tiled<i64, 2>, reduce_all_and_tiled<i64, 3>, reduce_all_and_tiled<u64, 0>, reduce_all_and_tiled<u64, 1>, reduce_all_and_tiled<u64, 2>, reduce_all_and_tiled<u64, 3>, reduce_or<i64>, reduce_or<u64>, reduce_or_tiled<i64, 0>, reduce_or_tiled<i64, 1>, reduce_or_tiled<i64, 2>, reduce_or_tiled<i64, 3>, reduce_or_tiled<u64, 0>, reduce_or_tiled<u64, 1>, reduce_or_tiled<u64, 2>, reduce_or_tiled<u64, 3>, reduce_all_or<i64>, reduce_all_or<u64>, reduce_all_or_tiled<i64, 0>, reduce_all_or_tiled<i64, 1>, reduce_all_or_tiled<i64, 2>, reduce_all_or_tiled<i64, 3>, reduce_all_or_tiled<u64, 0>, reduce_all_or_tiled<u64, 1>, reduce_all_or_tiled<u64, 2>, reduce_all_or_tiled<u64, 3>, reduce_xor<i64>, reduce_xor<u64>, reduce_xor_tiled<i64, 0>, reduce_xor_tiled<i64, 1>, reduce_xor_tiled<i64, 2>, reduce_xor_tiled<i64, 3>, reduce_xor_tiled<u64, 0>, reduce_xor_tiled<u64, 1>, reduce_xor_tiled<u64, 2>, reduce_xor_tiled<u64, 3>, reduce_all_xor<i64>, reduce_all_xor<u64>, reduce_all_xor_tiled<i64, 0>, reduce_all_xor_tiled<i64, 1>, reduce_all_xor_tiled<i64, 2>, reduce_all_xor_tiled<i64, 3>, reduce_all_xor_tiled<u64, 0>, reduce_all_xor_tiled<u64, 1>, reduce_all_xor_tiled<u64, 2>, reduce_all_xor_tiled<u64, 3>, inclusive_add<i64>, inclusive_add<u64>, inclusive_add<f64>, inclusive_add_tiled<i64, 0>, inclusive_add_tiled<i64, 1>, inclusive_add_tiled<i64, 2>, inclusive_add_tiled<i64, 3>, inclusive_add_tiled<u64, 0>, inclusive_add_tiled<u64, 1>, inclusive_add_tiled<u64, 2>, inclusive_add_tiled<u64, 3>, inclusive_add_tiled<f64, 0>, inclusive_add_tiled<f64, 1>, inclusive_add_tiled<f64, 2>, inclusive_add_tiled<f64, 3>, exclusive_add<i64>, exclusive_add<u64>, exclusive_add<f64>, exclusive_add_tiled<i64, 0>, exclusive_add_tiled<i64, 1>, exclusive_add_tiled<i64, 2>, exclusive_add_tiled<i64, 3>, exclusive_add_tiled<u64, 0>, exclusive_add_tiled<u64, 1>, exclusive_add_tiled<u64, 2>, exclusive_add_tiled<u64, 3>, exclusive_add_tiled<f64, 0>, exclusive_add_tiled<f64, 1>, exclusive_add_tiled<f64, 2>, exclusive_add_tiled<f64, 3>, inclusive_mul<i64>, inclusive_mul<u64>, inclusive_mul<f64>, inclusive_mul_tiled<i64, 0>, inclusive_mul_tiled<i64, 1>, inclusive_mul_tiled<i64, 2>, inclusive_mul_tiled<i64, 3>, inclusive_mul_tiled<u64, 0>, inclusive_mul_tiled<u64, 1>, inclusive_mul_tiled<u64, 2>, inclusive_mul_tiled<u64, 3>, inclusive_mul_tiled<f64, 0>, inclusive_mul_tiled<f64, 1>, inclusive_mul_tiled<f64, 2>, inclusive_mul_tiled<f64, 3>, exclusive_mul<i64>, exclusive_mul<u64>, exclusive_mul<f64>, exclusive_mul_tiled<i64, 0>, exclusive_mul_tiled<i64, 1>, exclusive_mul_tiled<i64, 2>, exclusive_mul_tiled<i64, 3>, exclusive_mul_tiled<u64, 0>, exclusive_mul_tiled<u64, 1>, exclusive_mul_tiled<u64, 2>, exclusive_mul_tiled<u64, 3>, exclusive_mul_tiled<f64, 0>, exclusive_mul_tiled<f64, 1>, exclusive_mul_tiled<f64, 2>, exclusive_mul_tiled<f64, 3>, inclusive_min<i64>, inclusive_min<u64>, inclusive_min<f64>, inclusive_min_tiled<i64, 0>, inclusive_min_tiled<i64, 1>, inclusive_min_tiled<i64, 2>, inclusive_min_tiled<i64, 3>, inclusive_min_tiled<u64, 0>, inclusive_min_tiled<u64, 1>, inclusive_min_tiled<u64, 2>, inclusive_min_tiled<u64, 3>, inclusive_min_tiled<f64, 0>, inclusive_min_tiled<f64, 1>, inclusive_min_tiled<f64, 2>, inclusive_min_tiled<f64, 3>, exclusive_min<i64>, exclusive_min<u64>, exclusive_min<f64>, exclusive_min_tiled<i64, 0>, exclusive_min_tiled<i64, 1>, exclusive_min_tiled<i64, 2>, exclusive_min_tiled<i64, 3>, exclusive_min_tiled<u64, 0>, exclusive_min_tiled<u64, 1>, exclusive_min_tiled<u64, 2>, exclusive_min_tiled<u64, 3>, exclusive_min_tiled<f64, 0>, exclusive_min_tiled<f64, 1>, exclusive_min_tiled<f64, 2>, exclusive_min_tiled<f64, 3>, inclusive_max<i64>, inclusive_max<u64>, inclusive_max<f64>, inclusive_max_tiled<i64, 0>, inclusive_max_tiled<i64, 1>, inclusive_max_tiled<i64, 2>, inclusive_max_tiled<i64, 3>, inclusive_max_tiled<u64, 0>, inclusive_max_tiled<u64, 1>, inclusive_max_tiled<u64, 2>, inclusive_max_tiled<u64, 3>, inclusive_max_tiled<f64, 0>, inclusive_max_tiled<f64, 1>, inclusive_max_tiled<f64, 2>, inclusive_max_tiled<f64, 3>, exclusive_max<i64>, exclusive_max<u64>, exclusive_max<f64>, exclusive_max_tiled<i64, 0>, exclusive_max_tiled<i64, 1>, exclusive_max_tiled<i64, 2>, exclusive_max_tiled<i64, 3>, exclusive_max_tiled<u64, 0>, exclusive_max_tiled<u64, 1>, exclusive_max_tiled<u64, 2>, exclusive_max_tiled<u64, 3>, exclusive_max_tiled<f64, 0>, exclusive_max_tiled<f64, 1>, exclusive_max_tiled<f64, 2>, exclusive_max_tiled<f64, 3>, inclusive_and<i64>, inclusive_and<u64>, inclusive_and_tiled<i64, 0>, inclusive_and_tiled<i64, 1>, inclusive_and_tiled<i64, 2>, inclusive_and_tiled<i64, 3>, inclusive_and_tiled<u64, 0>, inclusive_and_tiled<u64, 1>, inclusive_and_tiled<u64, 2>, inclusive_and_tiled<u64, 3>, exclusive_and<i64>, exclusive_and<u64>, exclusive_and_tiled<i64, 0>, exclusive_and_tiled<i64, 1>, exclusive_and_tiled<i64, 2>, exclusive_and_tiled<i64, 3>, exclusive_and_tiled<u64, 0>, exclusive_and_tiled<u64, 1>, exclusive_and_tiled<u64, 2>, exclusive_and_tiled<u64, 3>, inclusive_or<i64>, inclusive_or<u64>, inclusive_or_tiled<i64, 0>, inclusive_or_tiled<i64, 1>, inclusive_or_tiled<i64, 2>, inclusive_or_tiled<i64, 3>, inclusive_or_tiled<u64, 0>, inclusive_or_tiled<u64, 1>, inclusive_or_tiled<u64, 2>, inclusive_or_tiled<u64, 3>, exclusive_or<i64>, exclusive_or<u64>, exclusive_or_tiled<i64, 0>, exclusive_or_tiled<i64, 1>, exclusive_or_tiled<i64, 2>, exclusive_or_tiled<i64, 3>, exclusive_or_tiled<u64, 0>, exclusive_or_tiled<u64, 1>, exclusive_or_tiled<u64, 2>, exclusive_or_tiled<u64, 3>, inclusive_xor<i64>, inclusive_xor<u64>, inclusive_xor_tiled<i64, 0>, inclusive_xor_tiled<i64, 1>, inclusive_xor_tiled<i64, 2>, inclusive_xor_tiled<i64, 3>, inclusive_xor_tiled<u64, 0>, inclusive_xor_tiled<u64, 1>, inclusive_xor_tiled<u64, 2>, inclusive_xor_tiled<u64, 3>, exclusive_xor<i64>, exclusive_xor<u64>, exclusive_xor_tiled<i64, 0>, exclusive_xor_tiled<i64, 1>, exclusive_xor_tiled<i64, 2>, exclusive_xor_tiled<i64, 3>, exclusive_xor_tiled<u64, 0>, exclusive_xor_tiled<u64, 1>, exclusive_xor_tiled<u64, 2>, exclusive_xor_tiled<u64, 3>, segmented_reduce_add<i64>, segmented_reduce_add<u64>, segmented_reduce_add<f64>, segmented_reduce_add_tiled<i64, 0>, segmented_reduce_add_tiled<i64, 1>, segmented_reduce_add_tiled<i64, 2>, segmented_reduce_add_tiled<i64, 3>, segmented_reduce_add_tiled<u64, 0>, segmented_reduce_add_tiled<u64, 1>, segmented_reduce_add_tiled<u64, 2>, segmented_reduce_add_tiled<u64, 3>, segmented_reduce_add_tiled<f64, 0>, segmented_reduce_add_tiled<f64, 1>, segmented_reduce_add_tiled<f64, 2>, segmented_reduce_add_tiled<f64, 3>, segmented_reduce_min<i64>, segmented_reduce_min<u64>, segmented_reduce_min<f64>, segmented_reduce_min_tiled<i64, 0>, segmented_reduce_min_tiled<i64, 1>, segmented_reduce_min_tiled<i64, 2>, segmented_reduce_min_tiled<i64, 3>, segmented_reduce_min_tiled<u64, 0>, segmented_reduce_min_tiled<u64, 1>, segmented_reduce_min_tiled<u64, 2>, segmented_reduce_min_tiled<u64, 3>, segmented_reduce_min_tiled<f64, 0>, segmented_reduce_min_tiled<f64, 1>, segmented_reduce_min_tiled<f64, 2>, segmented_reduce_min_tiled<f64, 3>, segmented_reduce_max<i64>, segmented_reduce_max<u64>, segmented_reduce_max<f64>, segmented_reduce_max_tiled<i64, 0>, segmented_reduce_max_tiled<i64, 1>, segmented_reduce_max_tiled<i64, 2>, segmented_reduce_max_tiled<i64, 3>, segmented_reduce_max_tiled<u64, 0>, segmented_reduce_max_tiled<u64, 1>, segmented_reduce_max_tiled<u64, 2>, segmented_reduce_max_tiled<u64, 3>, segmented_reduce_max_tiled<f64, 0>, segmented_reduce_max_tiled<f64, 1>, segmented_reduce_max_tiled<f64, 2>, segmented_reduce_max_tiled<f64, 3>, bitonic_sort_kv<i64, i64>, bitonic_sort_kv<u64, u64>, bitonic_sort_kv<f64, f64>, bitonic_sort_kv_tiled<i64, i64, 0>, bitonic_sort_kv_tiled<i64, i64, 1>, bitonic_sort_kv_tiled<i64, i64, 2>, bitonic_sort_kv_tiled<i64, i64, 3>, bitonic_sort_kv_tiled<u64, u64, 0>, bitonic_sort_kv_tiled<u64, u64, 1>, bitonic_sort_kv_tiled<u64, u64, 2>, bitonic_sort_kv_tiled<u64, u64, 3>, bitonic_sort_kv_tiled<f64, f64, 0>, bitonic_sort_kv_tiled<f64, f64, 1>, bitonic_sort_kv_tiled<f64, f64, 2>, bitonic_sort_kv_tiled<f64, f64, 3>, blocked_to_striped<i64, 1>, blocked_to_striped<i64, 3>, blocked_to_striped<u64, 1>, blocked_to_striped<u64, 3>, blocked_to_striped<f64, 1>, blocked_to_striped<f64, 3>, striped_to_blocked<i64, 1>, striped_to_blocked<i64, 3>, striped_to_blocked<u64, 1>, striped_to_blocked<u64, 3>, striped_to_blocked<f64, 1>, striped_to_blocked<f64, 3>, blocked_to_striped_tiled<i64, 0, 1>, blocked_to_striped_tiled<i64, 0, 3>, blocked_to_striped_tiled<i64, 1, 1>, blocked_to_striped_tiled<i64, 1, 3>, blocked_to_striped_tiled<i64, 2, 1>, blocked_to_striped_tiled<i64, 2, 3>, blocked_to_striped_tiled<i64, 3, 1>, blocked_to_striped_tiled<i64, 3, 3>, blocked_to_striped_tiled<u64, 0, 1>, blocked_to_striped_tiled<u64, 0, 3>, blocked_to_striped_tiled<u64, 1, 1>, blocked_to_striped_tiled<u64, 1, 3>, blocked_to_striped_tiled<u64, 2, 1>, blocked_to_striped_tiled<u64, 2, 3>, blocked_to_striped_tiled<u64, 3, 1>, blocked_to_striped_tiled<u64, 3, 3>, blocked_to_striped_tiled<f64, 0, 1>, blocked_to_striped_tiled<f64, 0, 3>, blocked_to_striped_tiled<f64, 1, 1>, blocked_to_striped_tiled<f64, 1, 3>, blocked_to_striped_tiled<f64, 2, 1>, blocked_to_striped_tiled<f64, 2, 3>, blocked_to_striped_tiled<f64, 3, 1>, blocked_to_striped_tiled<f64, 3, 3>, striped_to_blocked_tiled<i64, 0, 1>, striped_to_blocked_tiled<i64, 0, 3>, striped_to_blocked_tiled<i64, 1, 1>, striped_to_blocked_tiled<i64, 1, 3>, striped_to_blocked_tiled<i64, 2, 1>, striped_to_blocked_tiled<i64, 2, 3>, striped_to_blocked_tiled<i64, 3, 1>, striped_to_blocked_tiled<i64, 3, 3>, striped_to_blocked_tiled<u64, 0, 1>, striped_to_blocked_tiled<u64, 0, 3>, striped_to_blocked_tiled<u64, 1, 1>, striped_to_blocked_tiled<u64, 1, 3>, striped_to_blocked_tiled<u64, 2, 1>, striped_to_blocked_tiled<u64, 2, 3>, striped_to_blocked_tiled<u64, 3, 1>, striped_to_blocked_tiled<u64, 3, 3>, striped_to_blocked_tiled<f64, 0, 1>, striped_to_blocked_tiled<f64, 0, 3>, striped_to_blocked_tiled<f64, 1, 1>, striped_to_blocked_tiled<f64, 1, 3>, striped_to_blocked_tiled<f64, 2, 1>, striped_to_blocked_tiled<f64, 2, 3>, striped_to_blocked_tiled<f64, 3, 1>, striped_to_blocked_tiled<f64, 3, 3>
 
 // Lane state of the wavekit subgroup library. WGSL exposes
 // `subgroup_invocation_id` and `subgroup_size` only as entry-point builtins,
@@ -3957,6 +3957,666 @@ fn wk_sg_bitonic_sort_kv_tiled__f64__f64__3(key: f64, value: f64) -> wk_sg_kv__f
         v = select(v, pv, take);
     }
     return wk_sg_kv__f64__f64(k, v);
+}
+
+fn wk_sg_blocked_to_striped__i64__1(items: ptr<function, array<i64, 1>>) {
+}
+
+fn wk_sg_blocked_to_striped__i64__3(items: ptr<function, array<i64, 3>>) {
+    let n = 8u;
+    let lane = wk_sg_lane & 7u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index j * n + lane, blocked before the call.
+        let x = j * n + lane;
+        let from_lane = x / 3u;
+        let from_item = x % 3u;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__i64(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_blocked_to_striped__u64__1(items: ptr<function, array<u64, 1>>) {
+}
+
+fn wk_sg_blocked_to_striped__u64__3(items: ptr<function, array<u64, 3>>) {
+    let n = 8u;
+    let lane = wk_sg_lane & 7u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index j * n + lane, blocked before the call.
+        let x = j * n + lane;
+        let from_lane = x / 3u;
+        let from_item = x % 3u;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__u64(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_blocked_to_striped__f64__1(items: ptr<function, array<f64, 1>>) {
+}
+
+fn wk_sg_blocked_to_striped__f64__3(items: ptr<function, array<f64, 3>>) {
+    let n = 8u;
+    let lane = wk_sg_lane & 7u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index j * n + lane, blocked before the call.
+        let x = j * n + lane;
+        let from_lane = x / 3u;
+        let from_item = x % 3u;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__f64(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_striped_to_blocked__i64__1(items: ptr<function, array<i64, 1>>) {
+}
+
+fn wk_sg_striped_to_blocked__i64__3(items: ptr<function, array<i64, 3>>) {
+    let n = 8u;
+    let lane = wk_sg_lane & 7u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index lane * items + j, striped before the call.
+        let x = lane * 3u + j;
+        let from_lane = x % n;
+        let from_item = x / n;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__i64(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_striped_to_blocked__u64__1(items: ptr<function, array<u64, 1>>) {
+}
+
+fn wk_sg_striped_to_blocked__u64__3(items: ptr<function, array<u64, 3>>) {
+    let n = 8u;
+    let lane = wk_sg_lane & 7u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index lane * items + j, striped before the call.
+        let x = lane * 3u + j;
+        let from_lane = x % n;
+        let from_item = x / n;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__u64(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_striped_to_blocked__f64__1(items: ptr<function, array<f64, 1>>) {
+}
+
+fn wk_sg_striped_to_blocked__f64__3(items: ptr<function, array<f64, 3>>) {
+    let n = 8u;
+    let lane = wk_sg_lane & 7u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index lane * items + j, striped before the call.
+        let x = lane * 3u + j;
+        let from_lane = x % n;
+        let from_item = x / n;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__f64(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_blocked_to_striped_tiled__i64__0__1(items: ptr<function, array<i64, 1>>) {
+}
+
+fn wk_sg_blocked_to_striped_tiled__i64__0__3(items: ptr<function, array<i64, 3>>) {
+    let n = 1u;
+    let lane = wk_sg_lane & 0u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index j * n + lane, blocked before the call.
+        let x = j * n + lane;
+        let from_lane = x / 3u;
+        let from_item = x % 3u;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__i64(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_blocked_to_striped_tiled__i64__1__1(items: ptr<function, array<i64, 1>>) {
+}
+
+fn wk_sg_blocked_to_striped_tiled__i64__1__3(items: ptr<function, array<i64, 3>>) {
+    let n = 2u;
+    let lane = wk_sg_lane & 1u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index j * n + lane, blocked before the call.
+        let x = j * n + lane;
+        let from_lane = x / 3u;
+        let from_item = x % 3u;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__i64(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_blocked_to_striped_tiled__i64__2__1(items: ptr<function, array<i64, 1>>) {
+}
+
+fn wk_sg_blocked_to_striped_tiled__i64__2__3(items: ptr<function, array<i64, 3>>) {
+    let n = 4u;
+    let lane = wk_sg_lane & 3u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index j * n + lane, blocked before the call.
+        let x = j * n + lane;
+        let from_lane = x / 3u;
+        let from_item = x % 3u;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__i64(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_blocked_to_striped_tiled__i64__3__1(items: ptr<function, array<i64, 1>>) {
+}
+
+fn wk_sg_blocked_to_striped_tiled__i64__3__3(items: ptr<function, array<i64, 3>>) {
+    let n = 8u;
+    let lane = wk_sg_lane & 7u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index j * n + lane, blocked before the call.
+        let x = j * n + lane;
+        let from_lane = x / 3u;
+        let from_item = x % 3u;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__i64(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_blocked_to_striped_tiled__u64__0__1(items: ptr<function, array<u64, 1>>) {
+}
+
+fn wk_sg_blocked_to_striped_tiled__u64__0__3(items: ptr<function, array<u64, 3>>) {
+    let n = 1u;
+    let lane = wk_sg_lane & 0u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index j * n + lane, blocked before the call.
+        let x = j * n + lane;
+        let from_lane = x / 3u;
+        let from_item = x % 3u;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__u64(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_blocked_to_striped_tiled__u64__1__1(items: ptr<function, array<u64, 1>>) {
+}
+
+fn wk_sg_blocked_to_striped_tiled__u64__1__3(items: ptr<function, array<u64, 3>>) {
+    let n = 2u;
+    let lane = wk_sg_lane & 1u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index j * n + lane, blocked before the call.
+        let x = j * n + lane;
+        let from_lane = x / 3u;
+        let from_item = x % 3u;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__u64(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_blocked_to_striped_tiled__u64__2__1(items: ptr<function, array<u64, 1>>) {
+}
+
+fn wk_sg_blocked_to_striped_tiled__u64__2__3(items: ptr<function, array<u64, 3>>) {
+    let n = 4u;
+    let lane = wk_sg_lane & 3u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index j * n + lane, blocked before the call.
+        let x = j * n + lane;
+        let from_lane = x / 3u;
+        let from_item = x % 3u;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__u64(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_blocked_to_striped_tiled__u64__3__1(items: ptr<function, array<u64, 1>>) {
+}
+
+fn wk_sg_blocked_to_striped_tiled__u64__3__3(items: ptr<function, array<u64, 3>>) {
+    let n = 8u;
+    let lane = wk_sg_lane & 7u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index j * n + lane, blocked before the call.
+        let x = j * n + lane;
+        let from_lane = x / 3u;
+        let from_item = x % 3u;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__u64(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_blocked_to_striped_tiled__f64__0__1(items: ptr<function, array<f64, 1>>) {
+}
+
+fn wk_sg_blocked_to_striped_tiled__f64__0__3(items: ptr<function, array<f64, 3>>) {
+    let n = 1u;
+    let lane = wk_sg_lane & 0u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index j * n + lane, blocked before the call.
+        let x = j * n + lane;
+        let from_lane = x / 3u;
+        let from_item = x % 3u;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__f64(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_blocked_to_striped_tiled__f64__1__1(items: ptr<function, array<f64, 1>>) {
+}
+
+fn wk_sg_blocked_to_striped_tiled__f64__1__3(items: ptr<function, array<f64, 3>>) {
+    let n = 2u;
+    let lane = wk_sg_lane & 1u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index j * n + lane, blocked before the call.
+        let x = j * n + lane;
+        let from_lane = x / 3u;
+        let from_item = x % 3u;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__f64(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_blocked_to_striped_tiled__f64__2__1(items: ptr<function, array<f64, 1>>) {
+}
+
+fn wk_sg_blocked_to_striped_tiled__f64__2__3(items: ptr<function, array<f64, 3>>) {
+    let n = 4u;
+    let lane = wk_sg_lane & 3u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index j * n + lane, blocked before the call.
+        let x = j * n + lane;
+        let from_lane = x / 3u;
+        let from_item = x % 3u;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__f64(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_blocked_to_striped_tiled__f64__3__1(items: ptr<function, array<f64, 1>>) {
+}
+
+fn wk_sg_blocked_to_striped_tiled__f64__3__3(items: ptr<function, array<f64, 3>>) {
+    let n = 8u;
+    let lane = wk_sg_lane & 7u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index j * n + lane, blocked before the call.
+        let x = j * n + lane;
+        let from_lane = x / 3u;
+        let from_item = x % 3u;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__f64(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_striped_to_blocked_tiled__i64__0__1(items: ptr<function, array<i64, 1>>) {
+}
+
+fn wk_sg_striped_to_blocked_tiled__i64__0__3(items: ptr<function, array<i64, 3>>) {
+    let n = 1u;
+    let lane = wk_sg_lane & 0u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index lane * items + j, striped before the call.
+        let x = lane * 3u + j;
+        let from_lane = x % n;
+        let from_item = x / n;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__i64(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_striped_to_blocked_tiled__i64__1__1(items: ptr<function, array<i64, 1>>) {
+}
+
+fn wk_sg_striped_to_blocked_tiled__i64__1__3(items: ptr<function, array<i64, 3>>) {
+    let n = 2u;
+    let lane = wk_sg_lane & 1u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index lane * items + j, striped before the call.
+        let x = lane * 3u + j;
+        let from_lane = x % n;
+        let from_item = x / n;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__i64(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_striped_to_blocked_tiled__i64__2__1(items: ptr<function, array<i64, 1>>) {
+}
+
+fn wk_sg_striped_to_blocked_tiled__i64__2__3(items: ptr<function, array<i64, 3>>) {
+    let n = 4u;
+    let lane = wk_sg_lane & 3u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index lane * items + j, striped before the call.
+        let x = lane * 3u + j;
+        let from_lane = x % n;
+        let from_item = x / n;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__i64(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_striped_to_blocked_tiled__i64__3__1(items: ptr<function, array<i64, 1>>) {
+}
+
+fn wk_sg_striped_to_blocked_tiled__i64__3__3(items: ptr<function, array<i64, 3>>) {
+    let n = 8u;
+    let lane = wk_sg_lane & 7u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index lane * items + j, striped before the call.
+        let x = lane * 3u + j;
+        let from_lane = x % n;
+        let from_item = x / n;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__i64(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_striped_to_blocked_tiled__u64__0__1(items: ptr<function, array<u64, 1>>) {
+}
+
+fn wk_sg_striped_to_blocked_tiled__u64__0__3(items: ptr<function, array<u64, 3>>) {
+    let n = 1u;
+    let lane = wk_sg_lane & 0u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index lane * items + j, striped before the call.
+        let x = lane * 3u + j;
+        let from_lane = x % n;
+        let from_item = x / n;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__u64(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_striped_to_blocked_tiled__u64__1__1(items: ptr<function, array<u64, 1>>) {
+}
+
+fn wk_sg_striped_to_blocked_tiled__u64__1__3(items: ptr<function, array<u64, 3>>) {
+    let n = 2u;
+    let lane = wk_sg_lane & 1u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index lane * items + j, striped before the call.
+        let x = lane * 3u + j;
+        let from_lane = x % n;
+        let from_item = x / n;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__u64(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_striped_to_blocked_tiled__u64__2__1(items: ptr<function, array<u64, 1>>) {
+}
+
+fn wk_sg_striped_to_blocked_tiled__u64__2__3(items: ptr<function, array<u64, 3>>) {
+    let n = 4u;
+    let lane = wk_sg_lane & 3u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index lane * items + j, striped before the call.
+        let x = lane * 3u + j;
+        let from_lane = x % n;
+        let from_item = x / n;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__u64(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_striped_to_blocked_tiled__u64__3__1(items: ptr<function, array<u64, 1>>) {
+}
+
+fn wk_sg_striped_to_blocked_tiled__u64__3__3(items: ptr<function, array<u64, 3>>) {
+    let n = 8u;
+    let lane = wk_sg_lane & 7u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index lane * items + j, striped before the call.
+        let x = lane * 3u + j;
+        let from_lane = x % n;
+        let from_item = x / n;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__u64(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_striped_to_blocked_tiled__f64__0__1(items: ptr<function, array<f64, 1>>) {
+}
+
+fn wk_sg_striped_to_blocked_tiled__f64__0__3(items: ptr<function, array<f64, 3>>) {
+    let n = 1u;
+    let lane = wk_sg_lane & 0u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index lane * items + j, striped before the call.
+        let x = lane * 3u + j;
+        let from_lane = x % n;
+        let from_item = x / n;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__f64(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_striped_to_blocked_tiled__f64__1__1(items: ptr<function, array<f64, 1>>) {
+}
+
+fn wk_sg_striped_to_blocked_tiled__f64__1__3(items: ptr<function, array<f64, 3>>) {
+    let n = 2u;
+    let lane = wk_sg_lane & 1u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index lane * items + j, striped before the call.
+        let x = lane * 3u + j;
+        let from_lane = x % n;
+        let from_item = x / n;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__f64(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_striped_to_blocked_tiled__f64__2__1(items: ptr<function, array<f64, 1>>) {
+}
+
+fn wk_sg_striped_to_blocked_tiled__f64__2__3(items: ptr<function, array<f64, 3>>) {
+    let n = 4u;
+    let lane = wk_sg_lane & 3u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index lane * items + j, striped before the call.
+        let x = lane * 3u + j;
+        let from_lane = x % n;
+        let from_item = x / n;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__f64(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
+}
+
+fn wk_sg_striped_to_blocked_tiled__f64__3__1(items: ptr<function, array<f64, 1>>) {
+}
+
+fn wk_sg_striped_to_blocked_tiled__f64__3__3(items: ptr<function, array<f64, 3>>) {
+    let n = 8u;
+    let lane = wk_sg_lane & 7u;
+    let base = wk_sg_lane - lane;
+    var before = *items;
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        // Tile index lane * items + j, striped before the call.
+        let x = lane * 3u + j;
+        let from_lane = x % n;
+        let from_item = x / n;
+        var value = before[0];
+        for (var m = 0u; m < 3u; m = m + 1u) {
+            let shuffled = wk_sg_shuffle__f64(before[m], base + from_lane);
+            value = select(value, shuffled, m == from_item);
+        }
+        (*items)[j] = value;
+    }
 }
 
 fn wk_sg_all_true_tiled__3(predicate: bool) -> bool {

@@ -1,6 +1,7 @@
-//! Block exchanges, checked over whole workgroups: each thread's items
-//! before and after two calls back to back (the second reuses the tile),
-//! against the permutation the arrangements define.
+//! Block exchanges (blocked, striped, warp-striped, scattered), checked
+//! over whole workgroups: each thread's items before and after two calls
+//! back to back (the second reuses the tile), against the permutation the
+//! arrangements define.
 
 use rand::seq::SliceRandom;
 
@@ -14,6 +15,39 @@ use crate::expand::Instance;
 /// The tile index of thread `t`'s item `k`: blocked or striped.
 pub(super) fn tile_index(striped: bool, b: u32, items: u32, t: u32, k: u32) -> u32 {
     if striped { k * b + t } else { t * items + k }
+}
+
+/// Where thread t's item k sits in the tile, in the arrangements an
+/// exchange goes between.
+#[derive(Clone, Copy)]
+enum Arrangement {
+    /// `t * items + k`.
+    Blocked,
+    /// `k * B + t`.
+    Striped,
+    /// `w * S * items + k * S + l`, for lane l of subgroup w of `S` lanes.
+    WarpStriped,
+    /// The rank the case passes in operand `items + k`.
+    Ranks,
+}
+
+/// The tile index of thread `t`'s item `k` in `arrangement`, over `b`
+/// threads in subgroups of `l.subgroup_size` lanes.
+fn arranged_index(
+    arrangement: Arrangement,
+    l: &Lanes<'_>,
+    b: u32,
+    items: u32,
+    t: u32,
+    k: u32,
+) -> u32 {
+    let s = l.subgroup_size;
+    match arrangement {
+        Arrangement::Blocked => tile_index(false, b, items, t, k),
+        Arrangement::Striped => tile_index(true, b, items, t, k),
+        Arrangement::WarpStriped => (t / s) * s * items + k * s + t % s,
+        Arrangement::Ranks => l.get((items + k) as usize, t).as_u32(),
+    }
 }
 
 /// `var items = array<T, n>($first, ..., $first + n - 1);`: the thread's
@@ -47,14 +81,16 @@ pub(super) fn cases(instance: &Instance, inputs: &mut Inputs) -> Vec<Case> {
     let ty = ValueType::Scalar(dtype);
     let name = instance.primitive.name;
     let scatter = name.starts_with("scatter_");
-    let (from_striped, to_striped) = match name {
-        "blocked_to_striped" => (false, true),
-        "striped_to_blocked" => (true, false),
-        "scatter_to_blocked" => (false, false),
-        _ => (false, true),
+    let (from, to) = match name {
+        "blocked_to_striped" => (Arrangement::Blocked, Arrangement::Striped),
+        "striped_to_blocked" => (Arrangement::Striped, Arrangement::Blocked),
+        "blocked_to_warp_striped" => (Arrangement::Blocked, Arrangement::WarpStriped),
+        "warp_striped_to_blocked" => (Arrangement::WarpStriped, Arrangement::Blocked),
+        "scatter_to_blocked" => (Arrangement::Ranks, Arrangement::Blocked),
+        _ => (Arrangement::Ranks, Arrangement::Striped),
     };
     let mut builder = CaseBuilder::new(instance.spec(), instance.lowering, ty, move |l| {
-        exchange_model(l, b, n, scatter, from_striped, to_striped)
+        exchange_model(l, b, n, from, to)
     });
     for _ in 0..n {
         builder = builder.operand(ty, inputs.per_invocation(|rng, _| random_bits(dtype, rng)));
@@ -107,26 +143,21 @@ fn exchange_model(
     l: &Lanes<'_>,
     b: u32,
     n: u32,
-    scatter: bool,
-    from_striped: bool,
-    to_striped: bool,
+    from: Arrangement,
+    to: Arrangement,
 ) -> Vec<Option<Expected>> {
     let mut items = blocked_tile(l, b, n);
     for _ in 0..2 {
         let mut tile = vec![Value::u32(0); (b * n) as usize];
         for t in 0..b {
             for k in 0..n {
-                let at = if scatter {
-                    l.get((n + k) as usize, t).as_u32()
-                } else {
-                    tile_index(from_striped, b, n, t, k)
-                };
+                let at = arranged_index(from, l, b, n, t, k);
                 tile[at as usize] = items[(t * n + k) as usize];
             }
         }
         for t in 0..b {
             for k in 0..n {
-                items[(t * n + k) as usize] = tile[tile_index(to_striped, b, n, t, k) as usize];
+                items[(t * n + k) as usize] = tile[arranged_index(to, l, b, n, t, k) as usize];
             }
         }
     }

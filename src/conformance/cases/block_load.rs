@@ -16,9 +16,10 @@ use crate::expand::Instance;
 /// Where the workgroup's tile starts in the case's array.
 const OFFSET: u32 = 2;
 
-/// The most items the suite passes (the largest sample of `items`).
-fn most_items() -> u32 {
-    crate::catalog::find("block::load_direct_blocked")
+/// The most items the suite passes to `op` (the largest sample of its
+/// `items`).
+pub(super) fn most_items(op: &str) -> u32 {
+    crate::catalog::find(op)
         .and_then(|p| {
             p.params.iter().find_map(|p| match p {
                 Param::Const {
@@ -29,13 +30,13 @@ fn most_items() -> u32 {
                 _ => None,
             })
         })
-        .expect("block loads take items")
+        .expect("loads take items")
 }
 
 /// Elements of the case's array for workgroups of `b` threads: the tile at
 /// [`OFFSET`] of every sampled `items`.
 fn array_len(b: u32) -> u32 {
-    OFFSET + b * most_items()
+    OFFSET + b * most_items("block::load_direct_blocked")
 }
 
 /// Operands that fill the array, one element per thread each.

@@ -10,9 +10,11 @@ mod block_histogram;
 mod block_load;
 mod block_radix_sort;
 mod block_shuffle;
+mod exchange;
 mod identification;
 mod lanemask;
 mod merge_sort;
+mod load;
 mod movement;
 mod reduction;
 mod scan;
@@ -35,6 +37,7 @@ use super::value::{Value, float_of, min_normal, random_bits};
 pub(crate) use block_discontinuity::function_names;
 pub(crate) use block_histogram::histogram_array_name;
 pub(crate) use block_load::array_name;
+pub(crate) use load::subgroup_array_name;
 
 /// What generators know of the dispatch they fill.
 pub struct Inputs {
@@ -178,6 +181,14 @@ pub fn cases(instance: &Instance, inputs: &mut Inputs) -> Vec<Case> {
         Family::BlockRadixSort => block_radix_sort::cases(instance, inputs),
         Family::BlockHistogram => block_histogram::cases(instance, inputs),
         Family::MergeSort | Family::BlockMergeSort => merge_sort::cases(instance, inputs),
+        // The warp-transposed loads and stores leave memory and items as
+        // the transposed ones do; the exchanges are exchanges.
+        Family::BlockWarpExchange if instance.primitive.name.ends_with("_transpose") => {
+            block_load::cases(instance, inputs)
+        }
+        Family::BlockWarpExchange => block_exchange::cases(instance, inputs),
+        Family::Exchange => exchange::cases(instance, inputs),
+        Family::Load => load::cases(instance, inputs),
     }
 }
 
