@@ -23,57 +23,6 @@ use wavekit::device::{
 /// The big size each family runs once.
 const BIG: usize = (1 << 20) + 5;
 
-/// The words of `n` elements of `ty` with many ties: f32 multiples of 0.5
-/// in [-12, 12] with both zeros, i32 of both signs, u32 below 50 (or the
-/// type's extremes, so that the no-element identity meets them).
-fn tied_input(ty: ReduceType, n: usize, seed: u64) -> Vec<u32> {
-    let raw = random(n, 49, seed);
-    raw.iter()
-        .enumerate()
-        .map(|(i, &w)| match ty {
-            ReduceType::F32 if i % 97 == 13 => f32::INFINITY.to_bits(),
-            ReduceType::F32 if w == 24 && i % 2 == 0 => (-0.0f32).to_bits(),
-            ReduceType::F32 => (w as f32 * 0.5 - 12.0).to_bits(),
-            ReduceType::I32 => (w as i32 - 24) as u32,
-            ReduceType::U32 if i % 89 == 7 => u32::MAX,
-            ReduceType::U32 => w,
-        })
-        .collect()
-}
-
-/// CUB's (index, value bits) of `input`: the first index of the extreme
-/// value (`==` ties), `{1, max}` / `{1, lowest}` for no elements.
-fn arg_reference(ty: ReduceType, op: ArgOp, input: &[u32]) -> [u32; 2] {
-    let before = |a: u32, b: u32| -> bool {
-        let (a, b) = if op == ArgOp::Max { (b, a) } else { (a, b) };
-        match ty {
-            ReduceType::F32 => f32::from_bits(a) < f32::from_bits(b),
-            ReduceType::I32 => (a as i32) < (b as i32),
-            ReduceType::U32 => a < b,
-        }
-    };
-    let mut best: Option<usize> = None;
-    for (i, &x) in input.iter().enumerate() {
-        if best.is_none_or(|b| before(x, input[b])) {
-            best = Some(i);
-        }
-    }
-    match best {
-        Some(i) => [i as u32, input[i]],
-        None => {
-            let empty = match (ty, op) {
-                (ReduceType::F32, ArgOp::Min) => f32::MAX.to_bits(),
-                (ReduceType::F32, ArgOp::Max) => f32::MIN.to_bits(),
-                (ReduceType::I32, ArgOp::Min) => i32::MAX as u32,
-                (ReduceType::I32, ArgOp::Max) => i32::MIN as u32,
-                (ReduceType::U32, ArgOp::Min) => u32::MAX,
-                (ReduceType::U32, ArgOp::Max) => 0,
-            };
-            [1, empty]
-        }
-    }
-}
-
 /// The buffers of a one-input call: the input at one aligned offset, an
 /// output of `out_words` at another and a temp of `temp` bytes, all
 /// between guard words.

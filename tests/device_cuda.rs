@@ -1868,3 +1868,121 @@ fn top_k_on_a_stream() {
         "TopK batched, 300 rows of 3001, k = 16",
     );
 }
+
+// Issue 35, fourth batch: the three-way partition, segmented
+// arg-reductions.
+
+#[test]
+fn three_way_partition_and_segmented_arg_on_a_stream() {
+    use wavekit::device::{SegmentedArgReduce, ThreeWayPartition};
+    let Some(ctx) = context() else { return };
+    let stream = ctx.new_stream().expect("a stream");
+    let three_way = ThreeWayPartition::new(
+        &ctx,
+        Dtype::U32,
+        "fn first_part(x: u32) -> bool { return x % 3u == 1u; }",
+        "fn second_part(x: u32) -> bool { return x % 3u == 2u; }",
+    )
+    .expect("builds");
+    assert_eq!(three_way.algorithm(), ScanAlgorithm::DecoupledLookBack);
+    let arg_min = SegmentedArgReduce::new(&ctx, ArgOp::Min, ReduceType::F32).expect("builds");
+    for (i, &n) in SIZES.iter().enumerate() {
+        let input = random(n, 1000, 300 + i as u64);
+        let source = guarded(&stream, &input, GUARD);
+        let scratch = temp(&stream, three_way.temp_storage_bytes(n as u32));
+        let parts = [output(&stream, n), output(&stream, n), output(&stream, n)];
+        let counts = output(&stream, 2);
+        three_way
+            .record(
+                &stream,
+                inner(&source),
+                inner(&parts[0]),
+                inner(&parts[1]),
+                inner(&parts[2]),
+                inner(&counts),
+                n as u32,
+                (&scratch).into(),
+            )
+            .expect("queues");
+        // CUB's parts, each in input order.
+        let mut want: [Vec<u32>; 3] = Default::default();
+        for &x in &input {
+            want[[2, 0, 1][(x % 3) as usize]].push(x);
+        }
+        assert_eq!(
+            read_u32(&stream, &counts, "counts"),
+            [want[0].len() as u32, want[1].len() as u32],
+            "ThreeWayPartition counts, n = {n}"
+        );
+        for (part, want) in parts.iter().zip(&want) {
+            let got = read_u32(&stream, part, "a part");
+            assert_same(
+                &got[..want.len()],
+                want,
+                &format!("ThreeWayPartition, n = {n}"),
+            );
+            assert!(got[want.len()..].iter().all(|&w| w == GUARD));
+        }
+        // Segmented ArgMin of f32 with ties, NaN and empty segments:
+        // segments of 0 to 600 elements, adjacent.
+        let values: Vec<f32> = input
+            .iter()
+            .map(|&w| {
+                if w % 17 == 3 {
+                    f32::NAN
+                } else {
+                    (w % 50) as f32 - 25.0
+                }
+            })
+            .collect();
+        let (mut begin, mut end) = (Vec::new(), Vec::new());
+        let mut pos = 0usize;
+        for w in random(n + 1, 600, 301 + i as u64) {
+            if pos >= n {
+                break;
+            }
+            begin.push(pos as u32);
+            pos = (pos + w as usize % if w % 5 == 0 { 600 } else { 9 }).min(n);
+            end.push(pos as u32);
+        }
+        let data = guarded(&stream, &values, f32::NAN);
+        let (begin_d, end_d) = (
+            guarded(&stream, &begin, GUARD),
+            guarded(&stream, &end, GUARD),
+        );
+        let pairs = output(&stream, 2 * begin.len());
+        arg_min
+            .record(
+                &stream,
+                inner(&data),
+                n as u32,
+                inner(&pairs),
+                begin.len() as u32,
+                inner(&begin_d),
+                inner(&end_d),
+            )
+            .expect("queues");
+        let want: Vec<u32> = begin
+            .iter()
+            .zip(&end)
+            .flat_map(|(&b, &e)| {
+                let segment = &values[b as usize..e as usize];
+                let mut best: Option<usize> = None;
+                for (j, x) in segment.iter().enumerate() {
+                    if !x.is_nan() && best.is_none_or(|k| *x < segment[k]) {
+                        best = Some(j);
+                    }
+                }
+                match best {
+                    Some(j) => [j as u32, segment[j].to_bits()],
+                    None => [1, f32::MAX.to_bits()],
+                }
+            })
+            .collect();
+        assert_same(
+            &read_u32(&stream, &pairs, "pairs"),
+            &want,
+            &format!("SegmentedArgReduce ArgMin f32, n = {n}"),
+        );
+    }
+}

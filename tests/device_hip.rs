@@ -457,7 +457,7 @@ fn record_every_algorithm(stub: &Stub, hip: &Hip, target: Amdgpu) -> usize {
                 .expect("records");
         },
     );
-    calls + record_third_batch(stub, hip, target)
+    calls + record_third_batch(stub, hip, target) + record_fourth_batch(stub, hip, target)
 }
 
 /// The whole of `memory` as a slice.
@@ -677,4 +677,64 @@ fn record_third_batch(stub: &Stub, hip: &Hip, target: Amdgpu) -> usize {
         .expect("records");
     });
     calls
+}
+
+// Issue 35, fourth batch: the three-way partition, segmented
+// arg-reductions.
+
+/// Records `ThreeWayPartition` (its single pass) and
+/// `SegmentedArgReduce` (offsets and one fixed size), each checked as
+/// [`record_every_algorithm`]'s calls; returns the calls recorded.
+fn record_fourth_batch(stub: &Stub, hip: &Hip, target: Amdgpu) -> usize {
+    use wavekit::device::{SegmentedArgReduce, ThreeWayPartition};
+    let (stream, upload, [output, values, values_out]) = inputs(hip, 7, 4);
+    let n = N as u32;
+    let launches = stub.count("stub_launches");
+    let partition = ThreeWayPartition::new(
+        (hip, target),
+        Dtype::U32,
+        "fn first_part(x: u32) -> bool { return x < 1000u; }",
+        "fn second_part(x: u32) -> bool { return (x & 1u) == 1u; }",
+    )
+    .expect("builds");
+    let scratch = memory(hip, partition.temp_storage_bytes(n));
+    let counts = memory(hip, 8);
+    let parts = [0, 1].map(|i| Slice::hip(&output, 4 * u64::from(n) * i));
+    partition
+        .record(
+            &stream,
+            slice(&upload),
+            parts[0],
+            parts[1],
+            slice(&values),
+            slice(&counts),
+            n,
+            slice(&scratch),
+        )
+        .expect("records");
+    reached(stub, target, "ThreeWayPartition", launches);
+
+    let launches = stub.count("stub_launches");
+    let arg = SegmentedArgReduce::new((hip, target), ArgOp::Max, ReduceType::I32).expect("builds");
+    // 100 segments of 400, from offsets.
+    let offsets: Vec<u32> = (0..=100).map(|i| i * 400).collect();
+    let [mut begin, mut end] = [memory(hip, 400), memory(hip, 400)];
+    hip.copy_to_device(&mut begin, bytemuck_words(&offsets[..100]))
+        .expect("copies");
+    hip.copy_to_device(&mut end, bytemuck_words(&offsets[1..]))
+        .expect("copies");
+    arg.record(
+        &stream,
+        slice(&upload),
+        n,
+        slice(&output),
+        100,
+        slice(&begin),
+        slice(&end),
+    )
+    .expect("records");
+    arg.record_fixed(&stream, slice(&upload), slice(&values_out), 400, 100)
+        .expect("records");
+    reached(stub, target, "SegmentedArgReduce", launches);
+    2
 }

@@ -297,3 +297,11 @@ fn the_third_batch_is_send_and_sync() {
     send_and_sync::<wavekit::device::Merge>();
     send_and_sync::<wavekit::device::TopK>();
 }
+
+/// Issue 35's fourth batch: the three-way partition, segmented
+/// arg-reductions.
+#[test]
+fn the_fourth_batch_is_send_and_sync() {
+    send_and_sync::<wavekit::device::ThreeWayPartition>();
+    send_and_sync::<wavekit::device::SegmentedArgReduce>();
+}

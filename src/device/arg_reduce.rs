@@ -24,6 +24,29 @@ pub enum ArgOp {
     Max,
 }
 
+/// Shader `file` (arg_reduce.wgsl or segmented_arg.wgsl, both on
+/// arg_order.wgsl) set for `op` on `ty`: the type, the order, the value of
+/// no elements (CUB's) and the value of a thread without elements.
+pub(crate) fn arg_shader(file: &'static str, op: ArgOp, ty: ReduceType) -> Result<Shader, Error> {
+    let max = op == ArgOp::Max;
+    let (lowest, highest) = ty.bounds();
+    // The value of a thread without elements: the type's last value in
+    // the order (f32: an infinity), so that every element comes first.
+    let identity: u32 = match (ty, max) {
+        (ReduceType::F32, false) => f32::INFINITY.to_bits(),
+        (ReduceType::F32, true) => f32::NEG_INFINITY.to_bits(),
+        (ReduceType::I32, false) => i32::MAX as u32,
+        (ReduceType::I32, true) => i32::MIN as u32,
+        (ReduceType::U32, false) => u32::MAX,
+        (ReduceType::U32, true) => 0,
+    };
+    Ok(Shader::new(file)?
+        .set("T", ty.wgsl())
+        .set("MAX", max)
+        .set("EMPTY", if max { lowest } else { highest })
+        .set("IDENTITY_BITS", format!("{identity:#x}u")))
+}
+
 /// A device-wide arg-reduction: the index of the first least (or
 /// greatest) element and the element, built once per device, operator and
 /// type.
@@ -65,25 +88,7 @@ impl ArgReduce {
         ty: ReduceType,
     ) -> Result<Self, Error> {
         let ctx = Context::new(device.into())?;
-        let max = op == ArgOp::Max;
-        let (lowest, highest) = ty.bounds();
-        // The value of a thread without elements: the type's last value in
-        // the order (f32: an infinity), so that every element comes first.
-        let identity: u32 = match (ty, max) {
-            (ReduceType::F32, false) => f32::INFINITY.to_bits(),
-            (ReduceType::F32, true) => f32::NEG_INFINITY.to_bits(),
-            (ReduceType::I32, false) => i32::MAX as u32,
-            (ReduceType::I32, true) => i32::MIN as u32,
-            (ReduceType::U32, false) => u32::MAX,
-            (ReduceType::U32, true) => 0,
-        };
-        let module = ctx.compose(
-            &Shader::new("arg_reduce.wgsl")?
-                .set("T", ty.wgsl())
-                .set("MAX", max)
-                .set("EMPTY", if max { lowest } else { highest })
-                .set("IDENTITY_BITS", format!("{identity:#x}u")),
-        )?;
+        let module = ctx.compose(&arg_shader("arg_reduce.wgsl", op, ty)?)?;
         let [partial, last, empty] = ctx.pipelines(&module, ["partial", "final_pass", "empty"])?;
         Ok(ArgReduce {
             ctx,

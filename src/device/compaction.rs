@@ -31,6 +31,11 @@ pub(crate) enum Keep<'a> {
     /// The first element and each that differs (`!=`) from the one before
     /// it, written as themselves.
     Unique,
+    /// The three-way partition ([`ThreeWayPartition`](super::ThreeWayPartition)):
+    /// the elements for which the caller's `fn first_part(x: T) -> bool`
+    /// holds (the first text), else `fn second_part(x: T) -> bool` (the
+    /// second), else neither; both checked.
+    ThreeWay(&'a str, &'a str),
 }
 
 /// The flags of [`SelectFlagged`](super::SelectFlagged): one per element,
@@ -73,11 +78,22 @@ fn keep_at(i: u32, x: T) -> bool { return flags[min(i, arrayLength(&flags) - 1u)
     }
 }
 
+/// The three-way partition's second and unselected outputs (bindings 5
+/// and 6), replacing `write_second`'s line (and `write_unselected`'s, with
+/// nothing).
+const THREE_WAY_OUTPUTS: &str =
+    "@group(0) @binding(5) var<storage, read_write> second_out: array<T>;
+@group(0) @binding(6) var<storage, read_write> unselected_out: array<T>;
+fn write_second(i: u32, x: T) { second_out[i] = x; }
+fn write_unselected(i: u32, x: T) { unselected_out[i] = x; }";
+
 /// The compaction's pipelines on one device, for one element type and
 /// predicate.
 pub(crate) struct Compaction {
     pub ctx: Context,
     pub algorithm: ScanAlgorithm,
+    /// Counts a tile publishes: 1, or 2 for the three-way partition.
+    parts: u32,
     lookback: Pipeline,
     count_tiles: Pipeline,
     scatter: Pipeline,
@@ -126,20 +142,39 @@ impl Compaction {
                      return i == 0u || input[min(i, arrayLength(&input)) - 1u] != x;\n}",
                 )
                 .function("keep", unused),
+            Keep::ThreeWay(first, second) => shader
+                .function(
+                    "keep",
+                    format!("{first}\nfn keep(x: T) -> bool {{ return first_part(x); }}"),
+                )
+                .function(
+                    "keep_second",
+                    format!("{second}\nfn keep_second(x: T) -> bool {{ return second_part(x); }}"),
+                )
+                .function("write_second", THREE_WAY_OUTPUTS)
+                .function("write_unselected", ""),
         };
         let module = ctx.compose(&shader)?;
-        // Without the fallback, the plain look-back's entry point.
-        let single_pass = if ctx.fallback() {
-            "select_lookback"
+        let three_way = matches!(keep, Keep::ThreeWay(..));
+        // Without the fallback, the plain look-back's entry point (the
+        // three-way partition's looks back with or without it).
+        let entries = if three_way {
+            [
+                "three_way_lookback",
+                "count_three_way",
+                "scatter_three_way_tiles",
+            ]
+        } else if ctx.fallback() {
+            ["select_lookback", "count_tiles", "scatter"]
         } else {
-            "select_lookback_plain"
+            ["select_lookback_plain", "count_tiles", "scatter"]
         };
-        let [lookback, count_tiles, scatter] =
-            ctx.pipelines(&module, [single_pass, "count_tiles", "scatter"])?;
+        let [lookback, count_tiles, scatter] = ctx.pipelines(&module, entries)?;
         let scan = Scan::with_context(ctx.clone(), ScanKind::Exclusive, true)?
             .with_algorithm(ScanAlgorithm::ReduceThenScan);
         Ok(Compaction {
             algorithm: ctx.scan_algorithm(),
+            parts: if three_way { 2 } else { 1 },
             ctx,
             lookback,
             count_tiles,
@@ -159,12 +194,12 @@ impl Compaction {
     /// Places the temp regions of a call on `n` elements in `layout`.
     pub fn place(&self, layout: &mut TempLayout, n: u32) -> Regions {
         let tiles = u64::from(n).div_ceil(TILE) as u32;
-        let words = u64::from(tiles);
+        let words = u64::from(tiles * self.parts);
         Regions {
             tiles,
             counts: layout.place(4 * words),
             offsets: layout.place(4 * words.next_multiple_of(4)),
-            scan: layout.place(self.scan.temp_storage_bytes(tiles)),
+            scan: layout.place(self.scan.temp_storage_bytes(words as u32)),
         }
     }
 
@@ -184,13 +219,16 @@ impl Compaction {
     }
 
     /// The commands of a checked call: `input` and `output` `n` elements,
-    /// `count` one word, `temp` holding `regions`, `flags` the flags of a
-    /// compaction built with [`Keep::Flags`]. `n = 0` writes a zero count.
+    /// `count` one word (two for [`Keep::ThreeWay`]), `temp` holding
+    /// `regions`, `extra` the bindings after `count`: the flags of a
+    /// compaction built with [`Keep::Flags`], the second and unselected
+    /// outputs of [`Keep::ThreeWay`] (`n` elements each), else none.
+    /// `n = 0` writes a zero count.
     #[allow(clippy::too_many_arguments)]
     pub fn ops<'a>(
         &'a self,
         input: Range<'a>,
-        flags: Option<Range<'a>>,
+        extra: &[Range<'a>],
         output: Range<'a>,
         count: Range<'a>,
         n: u32,
@@ -203,7 +241,7 @@ impl Compaction {
         let counts = temp.sub(regions.counts.0, regions.counts.1);
         let offsets = temp.sub(regions.offsets.0, regions.offsets.1);
         let mut bindings = vec![input, output, counts, offsets, count];
-        bindings.extend(flags);
+        bindings.extend_from_slice(extra);
         let grid = self.ctx.grid(regions.tiles);
         match self.algorithm {
             ScanAlgorithm::DecoupledLookBack => vec![
@@ -213,12 +251,13 @@ impl Compaction {
             ],
             ScanAlgorithm::ReduceThenScan => {
                 let scan_temp = temp.sub(regions.scan.0, regions.scan.1);
-                let words = 4 * u64::from(regions.tiles);
+                let words = regions.tiles * self.parts;
+                let bytes = 4 * u64::from(words);
                 let mut ops = vec![Op::Dispatch(&self.count_tiles, bindings.clone(), grid)];
                 ops.extend(self.scan.ops(
-                    counts.sub(0, words),
-                    offsets.sub(0, words),
-                    regions.tiles,
+                    counts.sub(0, bytes),
+                    offsets.sub(0, bytes),
+                    words,
                     scan_temp,
                 ));
                 ops.push(Op::Dispatch(&self.scatter, bindings, grid));

@@ -62,6 +62,8 @@
 //! | [`Histogram::range`] / [`MultiHistogram`] | u32 counts by levels given in a buffer, and of 1 to 4 interleaved channels in even bins or by levels | `DeviceHistogram::HistogramRange` / `MultiHistogramEven` / `MultiHistogramRange` |
 //! | [`MergeSort`] / [`Merge`] | stable sort of u32, i32 or f32 keys (u32 values or not) by a WGSL comparator; stable merge of two sorted inputs | `DeviceMergeSort::SortKeys` / `StableSortKeys` / `SortPairs`, `DeviceMerge` |
 //! | [`TopK`] | the k (≤ 1024) least or greatest u32, i32 or f32 keys (u32 values or not), sorted; or of each row of a batch | `DeviceTopK` |
+//! | [`ThreeWayPartition`] | the u32, i32 or f32 elements for which a first WGSL predicate holds, in order; of the rest those for which a second holds, in order; the others, in order; and the two parts' sizes | `DevicePartition::If` (two selectors) |
+//! | [`SegmentedArgReduce`] | the first index within each segment (offsets or one fixed size) of its least or greatest u32, i32 or f32 and the element; NaN skipped | `DeviceSegmentedReduce::ArgMin` / `ArgMax` |
 //!
 //! Algorithm choice: scans (sums and operator scans), selections (and the
 //! partitions and uniques built on them) and sorts
@@ -160,3 +162,8 @@ mod merge_sort;
 pub use merge_sort::{Merge, MergeSort};
 mod top_k;
 pub use top_k::{TopK, TopKOrder};
+// Issue 35, fourth batch: the three-way partition, segmented
+// arg-reductions.
+pub use partition::ThreeWayPartition;
+mod segmented_arg;
+pub use segmented_arg::SegmentedArgReduce;

@@ -149,7 +149,7 @@ impl RunLengthEncode {
         let starts = temp.sub(starts.0, bytes);
         let mut ops = self
             .compaction
-            .ops(input, None, starts, runs, n, temp, &regions);
+            .ops(input, &[], starts, runs, n, temp, &regions);
         if n > 0 {
             ops.push(Op::Dispatch(
                 &self.lengths,

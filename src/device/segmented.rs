@@ -14,10 +14,12 @@ use crate::backend::{Device, Queue, Range};
 use crate::dtype::Dtype;
 use crate::error::Error;
 
-/// The composed shader's context and value type.
-struct Built {
-    ctx: Context,
-    dtype: Dtype,
+/// The composed shader's context and value type: the segment machinery
+/// (offsets, fixed sizes) that [`SegmentedArgReduce`](super::SegmentedArgReduce)
+/// shares.
+pub(crate) struct Built {
+    pub ctx: Context,
+    pub dtype: Dtype,
 }
 
 impl Built {
@@ -76,6 +78,81 @@ impl Built {
                 "{name}: {segments} segments of {segment_size} elements exceed 2^32 - 1 elements"
             ))
         })
+    }
+
+    /// The checked input of `n` elements and output of `per_segment`
+    /// bytes for each of `num_segments` segments.
+    fn data<'a>(
+        &self,
+        name: &str,
+        [input, output]: [Slice<'a>; 2],
+        n: u32,
+        per_segment: u64,
+        num_segments: u32,
+    ) -> Result<[Range<'a>; 2], Error> {
+        let limits = &self.ctx.limits;
+        let bytes = per_segment * u64::from(num_segments);
+        Ok([
+            limits.check(name, "input", input, 4 * u64::from(n))?,
+            limits.check(name, "output", output, bytes)?,
+        ])
+    }
+
+    /// Checks and records a reduction of each of `segments` (their count,
+    /// begin and end offsets) of the `n` elements at `input` into
+    /// `per_segment` bytes a segment at `output`, its errors naming
+    /// `name`: `pipelines` are the offsets' entry point and the one for
+    /// `n = 0` (every segment empty, the offsets bound as the input).
+    pub fn record_reduction(
+        &self,
+        name: &str,
+        queue: Queue<'_>,
+        [offsets, fill]: [&Pipeline; 2],
+        (input, n): (Slice<'_>, u32),
+        (output, per_segment): (Slice<'_>, u64),
+        (num_segments, begin_offsets, end_offsets): (u32, Slice<'_>, Slice<'_>),
+    ) -> Result<(), Error> {
+        distinct_each(
+            name,
+            &[
+                ("input", input),
+                ("begin_offsets", begin_offsets),
+                ("end_offsets", end_offsets),
+            ],
+            &[("output", output)],
+        )?;
+        let [input, output] = self.data(name, [input, output], n, per_segment, num_segments)?;
+        let [begin, end] = self.offsets(name, begin_offsets, end_offsets, num_segments)?;
+        if num_segments == 0 {
+            return Ok(());
+        }
+        let grid = self.ctx.grid(num_segments);
+        let op = if n == 0 {
+            // No elements: every segment is empty. The offsets stand in
+            // for the (unread) input, which cannot be bound empty.
+            Op::Dispatch(fill, vec![begin, output, begin, end], grid)
+        } else {
+            Op::Dispatch(offsets, vec![input, output, begin, end], grid)
+        };
+        record(&self.ctx, queue, &[op])
+    }
+
+    /// Checks and records a reduction of each of `num_segments` segments
+    /// of `segment_size` elements (≥ 1) at `input` into `per_segment`
+    /// bytes a segment at `output` by `fixed`, its errors naming `name`.
+    pub fn record_fixed_reduction(
+        &self,
+        name: &str,
+        queue: Queue<'_>,
+        fixed: &Pipeline,
+        [input, output]: [Slice<'_>; 2],
+        per_segment: u64,
+        (num_segments, segment_size): (u32, u32),
+    ) -> Result<(), Error> {
+        distinct_each(name, &[("input", input)], &[("output", output)])?;
+        let n = Built::fixed_count(name, num_segments, segment_size)?;
+        let [input, output] = self.data(name, [input, output], n, per_segment, num_segments)?;
+        self.record_fixed(queue, fixed, input, output, num_segments)
     }
 
     /// Records `fixed` (a fixed-size entry point) over `num_segments`
@@ -201,35 +278,15 @@ impl SegmentedReduce {
         begin_offsets: Slice<'_>,
         end_offsets: Slice<'_>,
     ) -> Result<(), Error> {
-        distinct_each(
+        let segments = (num_segments, begin_offsets, end_offsets);
+        self.built.record_reduction(
             REDUCE,
-            &[
-                ("input", input),
-                ("begin_offsets", begin_offsets),
-                ("end_offsets", end_offsets),
-            ],
-            &[("output", output)],
-        )?;
-        let ctx = &self.built.ctx;
-        let input = ctx.limits.check(REDUCE, "input", input, 4 * u64::from(n))?;
-        let output = ctx
-            .limits
-            .check(REDUCE, "output", output, 4 * u64::from(num_segments))?;
-        let [begin, end] = self
-            .built
-            .offsets(REDUCE, begin_offsets, end_offsets, num_segments)?;
-        if num_segments == 0 {
-            return Ok(());
-        }
-        let grid = ctx.grid(num_segments);
-        let op = if n == 0 {
-            // No elements: every segment is empty. The offsets stand in
-            // for the (unread) input, which cannot be bound empty.
-            Op::Dispatch(&self.fill, vec![begin, output, begin, end], grid)
-        } else {
-            Op::Dispatch(&self.offsets, vec![input, output, begin, end], grid)
-        };
-        record(ctx, queue.into(), &[op])
+            queue.into(),
+            [&self.offsets, &self.fill],
+            (input, n),
+            (output, 4),
+            segments,
+        )
     }
 
     /// Records the reduction of each of `num_segments` segments of
@@ -243,15 +300,14 @@ impl SegmentedReduce {
         num_segments: u32,
         segment_size: u32,
     ) -> Result<(), Error> {
-        distinct_each(REDUCE, &[("input", input)], &[("output", output)])?;
-        let n = Built::fixed_count(REDUCE, num_segments, segment_size)?;
-        let ctx = &self.built.ctx;
-        let input = ctx.limits.check(REDUCE, "input", input, 4 * u64::from(n))?;
-        let output = ctx
-            .limits
-            .check(REDUCE, "output", output, 4 * u64::from(num_segments))?;
-        self.built
-            .record_fixed(queue.into(), &self.fixed, input, output, num_segments)
+        self.built.record_fixed_reduction(
+            REDUCE,
+            queue.into(),
+            &self.fixed,
+            [input, output],
+            4,
+            (num_segments, segment_size),
+        )
     }
 }
 

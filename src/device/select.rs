@@ -15,7 +15,8 @@ const NAME: &str = "wavekit::device::SelectIf";
 
 /// The methods a selection built on [`SelectIf`] or [`SelectFlagged`]
 /// (a newtype of one: [`PartitionIf`](super::PartitionIf),
-/// [`PartitionFlagged`](super::PartitionFlagged), [`Unique`](super::Unique))
+/// [`PartitionFlagged`](super::PartitionFlagged), [`Unique`](super::Unique),
+/// [`ThreeWayPartition`](super::ThreeWayPartition))
 /// passes on to it: its algorithm, element type and temp size.
 macro_rules! selection_methods {
     ($wrapper:ident) => {
@@ -101,7 +102,7 @@ impl SelectIf {
         )
     }
 
-    /// The compaction of `dtype` elements by `keep` (a predicate checked
+    /// The compaction of `dtype` elements by `keep` (its predicates checked
     /// here), its errors naming algorithm `name`; `partition` writes the
     /// elements not kept too ([`PartitionIf`](super::PartitionIf)).
     pub(crate) fn build(
@@ -113,14 +114,19 @@ impl SelectIf {
     ) -> Result<Self, Error> {
         let element = user_fn::element(name, dtype, &[Dtype::U32, Dtype::I32, Dtype::F32])?;
         let ctx = Context::new(device)?;
-        if let Keep::Predicate(predicate) = keep {
+        let predicates = match keep {
+            Keep::Predicate(predicate) => vec![("keep", predicate)],
+            Keep::ThreeWay(first, second) => vec![("first_part", first), ("second_part", second)],
+            _ => Vec::new(),
+        };
+        for (function, text) in predicates {
             let signature = Signature {
                 algorithm: name,
-                name: "keep",
+                name: function,
                 parameters: &["x"],
                 returns: "bool",
             };
-            user_fn::check(&ctx, &signature, predicate, element, None)?;
+            user_fn::check(&ctx, &signature, text, element, None)?;
         }
         Ok(SelectIf {
             compaction: Compaction::new(ctx, element, keep, partition)?,
@@ -151,6 +157,13 @@ impl SelectIf {
     /// What a call does, in words, for reports.
     pub fn describe(&self) -> &'static str {
         self.compaction.describe()
+    }
+
+    /// The compaction its calls record, and the algorithm's name in
+    /// errors ([`ThreeWayPartition`](super::ThreeWayPartition) records
+    /// its own calls).
+    pub(crate) fn compaction(&self) -> (&Compaction, &'static str) {
+        (&self.compaction, self.name)
     }
 
     /// Temp bytes a call on `n` elements needs (a few bytes per 4096
@@ -324,6 +337,6 @@ fn select(
         name,
         &[("output", output), ("count", count), ("temp", temp)],
     )?;
-    let ops = compaction.ops(input, flags, output, count, n, temp, &regions);
+    let ops = compaction.ops(input, flags.as_slice(), output, count, n, temp, &regions);
     record(ctx, queue, &ops)
 }

@@ -17,7 +17,7 @@
 use crate::error::Error;
 
 /// Every shader file and its text, by file name.
-pub const FILES: [(&str, &str); 30] = [
+pub const FILES: [(&str, &str); 33] = [
     (
         "adjacent_difference.wgsl",
         include_str!("shaders/adjacent_difference.wgsl"),
@@ -81,6 +81,15 @@ pub const FILES: [(&str, &str); 30] = [
     ),
     ("merge_sort.wgsl", include_str!("shaders/merge_sort.wgsl")),
     ("top_k.wgsl", include_str!("shaders/top_k.wgsl")),
+    ("arg_order.wgsl", include_str!("shaders/arg_order.wgsl")),
+    (
+        "segment_range.wgsl",
+        include_str!("shaders/segment_range.wgsl"),
+    ),
+    (
+        "segmented_arg.wgsl",
+        include_str!("shaders/segmented_arg.wgsl"),
+    ),
 ];
 
 /// The text of shader file `name` (`scan.wgsl`) alone, without what its

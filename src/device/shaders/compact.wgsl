@@ -67,6 +67,11 @@ const TILE = BLOCK * ITEMS;
 alias T = u32;
 fn keep(x: T) -> bool { return x < 0x80000000u; }
 fn keep_at(i: u32, x: T) -> bool { return keep(x); }
+// The three-way partition's second predicate and its two outputs (the
+// host replaces these lines; its text declares bindings 5 and 6).
+fn keep_second(x: T) -> bool { return false; }
+fn write_second(i: u32, x: T) {}
+fn write_unselected(i: u32, x: T) {}
 const RUN_STARTS = false;
 const PARTITION = false;
 // Subgroups per workgroup at the smallest subgroup size, 4 lanes.
@@ -258,19 +263,24 @@ fn look_back_word(tile: u32) -> u32 {
     return prefix;
 }
 
+// The first word of the look-back's publications in tile_counts: 0, and
+// tile_count() while the three-way partition looks back on its second
+// count (the second half of tile_counts).
+var<private> lb_base: u32;
+
 // look_back.wgsl's publications: one word, `state << 30 | count`.
 fn lb_publish(tile: u32, state: u32, value: u32) {
-    atomicStore(&tile_counts[tile], (state << 30u) | value);
+    atomicStore(&tile_counts[lb_base + tile], (state << 30u) | value);
 }
 
 fn lb_read(p: u32) -> Publication {
-    let word = atomicOr(&tile_counts[p], 0u);
+    let word = atomicOr(&tile_counts[lb_base + p], 0u);
     return Publication((word & STATE_MASK) >> 30u, word & COUNT_MASK);
 }
 
 fn lb_install(p: u32, aggregate: u32) -> Publication {
     let state = select(STATE_AGGREGATE, STATE_PREFIX, p == 0u);
-    let was = atomicMax(&tile_counts[p], state | aggregate);
+    let was = atomicMax(&tile_counts[lb_base + p], state | aggregate);
     if (was & STATE_MASK) == STATE_PREFIX {
         return Publication(LB_PREFIX, was & COUNT_MASK);
     }
@@ -283,7 +293,11 @@ fn lb_tile_aggregate(p: u32, t: u32) -> u32 {
     let n = arrayLength(&input);
     var kept = 0u;
     for (var i = p * TILE + t; i < min((p + 1u) * TILE, n); i += BLOCK) {
-        kept += select(0u, 1u, element(i, n).kept);
+        let e = element(i, n);
+        // The three-way partition's second look-back counts its second
+        // part.
+        let counted = select(e.kept, !e.kept && keep_second(e.value), lb_base != 0u);
+        kept += select(0u, 1u, counted);
     }
     return lb_workgroup_sum(kept, t);
 }
@@ -382,4 +396,190 @@ fn scatter(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: 
         count[0] = base + r.total;
     }
     scatter_tile(r, base, tile);
+}
+
+// The three-way partition (wavekit::device::ThreeWayPartition, CUB's
+// DevicePartition::If with two predicates): each element goes to the first
+// part (`keep`, through keep_at), else to the second (`keep_second`), else
+// to the unselected; each part in order, from word 0 of its output
+// (binding 1, and the host's bindings 5 and 6 through write_second and
+// write_unselected). count[0] and count[1] get the two parts' sizes.
+// tile_counts holds two counts a tile: the first parts' in words
+// [0, tiles), the second parts' in [tiles, 2 tiles); the single pass looks
+// back on each half in turn (lb_base), the three passes scan the 2 tiles
+// words at once (the second parts' offsets less the first parts' total).
+// The unselected elements before a tile are the tile's start less its two
+// prefixes. Bindings: compact.wgsl's 0-4 (count: 2 words), 5 second, 6
+// unselected (each n elements).
+
+// Part of a position (below TILE) in a three-way tile: SECOND, REJECTED,
+// or neither (the first part).
+const SECOND = 0x40000000u;
+
+/// A thread's part of a tile ranked three ways: its elements, where each
+/// goes within its part of the tile (NONE past the end; SECOND or REJECTED
+/// flags the part), and the tile's two counts.
+struct ThreeWayRanks {
+    values: array<T, ITEMS>,
+    positions: array<u32, ITEMS>,
+    counts: vec2<u32>,
+}
+
+var<workgroup> subgroup_pairs: array<vec2<u32>, MAX_SUBGROUPS>;
+
+/// Ranks tile `tile` three ways (all threads of the workgroup): per round
+/// a ballot of each predicate, as rank_tile's one; an unselected element's
+/// rank is its place in the subgroup's share less the selected ones
+/// before it.
+fn rank_three_way(tile: u32, t: u32) -> ThreeWayRanks {
+    let size = sg::group_size();
+    let lane = sg::invocation_id();
+    let subgroup = t / size;
+    let start = tile * TILE + subgroup * ITEMS * size + lane;
+    let n = arrayLength(&input);
+    var r: ThreeWayRanks;
+    var counts = vec2<u32>();
+    for (var k = 0u; k < ITEMS; k++) {
+        let i = start + k * size;
+        let e = element(i, n);
+        let second = (i < n) & !e.kept & keep_second(e.value);
+        let first_ballot = sg::ballot(e.kept);
+        let second_ballot = sg::ballot(second);
+        let rank = counts + vec2(rank_in_subgroup(first_ballot, lane),
+                                 rank_in_subgroup(second_ballot, lane));
+        var position = select(NONE, REJECTED | (k * size + lane - rank.x - rank.y), i < n);
+        position = select(position, SECOND | rank.y, second);
+        r.positions[k] = select(position, rank.x, e.kept);
+        r.values[k] = e.value;
+        let first_bits = countOneBits(first_ballot);
+        let second_bits = countOneBits(second_ballot);
+        counts += vec2(first_bits.x + first_bits.y + first_bits.z + first_bits.w,
+                       second_bits.x + second_bits.y + second_bits.z + second_bits.w);
+    }
+    if lane == 0u {
+        subgroup_pairs[subgroup] = counts;
+    }
+    workgroupBarrier();
+    var before = vec2<u32>();
+    for (var g = 0u; g < BLOCK / size; g++) {
+        let c = subgroup_pairs[g];
+        if g < subgroup {
+            before += c;
+        }
+        r.counts += c;
+    }
+    for (var k = 0u; k < ITEMS; k++) {
+        let p = r.positions[k];
+        if p == NONE {
+            continue;
+        }
+        if p >= REJECTED {
+            // The unselected elements of the subgroups before this one.
+            r.positions[k] = p + subgroup * ITEMS * size - before.x - before.y;
+        } else if p >= SECOND {
+            r.positions[k] = p + before.y;
+        } else {
+            r.positions[k] = p + before.x;
+        }
+    }
+    return r;
+}
+
+/// Writes the thread's elements of tile `tile`, the first and second
+/// parts before it being `base`.
+fn scatter_three_way(r: ThreeWayRanks, base: vec2<u32>, tile: u32) {
+    for (var k = 0u; k < ITEMS; k++) {
+        let p = r.positions[k];
+        if p == NONE {
+            continue;
+        }
+        if p >= REJECTED {
+            write_unselected(tile * TILE - base.x - base.y + (p & ~REJECTED), r.values[k]);
+        } else if p >= SECOND {
+            write_second(base.y + (p & ~SECOND), r.values[k]);
+        } else {
+            output[base.x + p] = r.values[k];
+        }
+    }
+}
+
+/// The first and the second parts of every tile before `tile` (whose own
+/// are `counts`): look_back.wgsl's tile_prefix on each half of tile_counts
+/// in turn. The second count's aggregate is published first, so that a
+/// successor's second look-back need not wait for this tile's first.
+/// Every thread calls it, in uniform control flow.
+fn three_way_prefix(tile: u32, t: u32, counts: vec2<u32>) -> vec2<u32> {
+    let tiles = tile_count();
+    lb_base = tiles;
+    if t == 0u && tile != 0u && !lb_stalls(tile) {
+        lb_publish(tile, LB_AGGREGATE, counts.y);
+    }
+    lb_base = 0u;
+    let first = tile_prefix(tile, t, counts.x);
+    // Every thread has read the first prefix before thread 0 writes the
+    // second.
+    workgroupBarrier();
+    lb_base = tiles;
+    let second = tile_prefix(tile, t, counts.y);
+    lb_base = 0u;
+    return vec2(first, second);
+}
+
+/// Writes the two counts (thread 0 of the last tile).
+fn write_counts(tile: u32, t: u32, total: vec2<u32>) {
+    if t == 0u && tile == tile_count() - 1u {
+        count[0] = total.x;
+        count[1] = total.y;
+    }
+}
+
+/// The single pass (look-back with the fallback, or without where
+/// FALLBACK is false): tile_counts and tile_offsets zeroed first. Each
+/// workgroup takes the next tile from the counter, as select_lookback.
+@compute @workgroup_size(BLOCK)
+fn three_way_lookback(@builtin(local_invocation_index) t: u32) {
+    if t == 0u {
+        shared_tile = atomicAdd(&tile_offsets[0], 1u);
+    }
+    let tile = workgroupUniformLoad(&shared_tile);
+    if tile < tile_count() {
+        let r = rank_three_way(tile, t);
+        let prefix = three_way_prefix(tile, t, r.counts);
+        write_counts(tile, t, prefix + r.counts);
+        scatter_three_way(r, prefix, tile);
+    }
+}
+
+/// Three passes, first: each tile's two counts into tile_counts' halves
+/// (one workgroup a tile, spilling into y).
+@compute @workgroup_size(BLOCK)
+fn count_three_way(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: vec3<u32>,
+                   @builtin(num_workgroups) nwg: vec3<u32>) {
+    let tile = wid.x + wid.y * nwg.x;
+    if tile < tile_count() {
+        let r = rank_three_way(tile, t);
+        if t == 0u {
+            atomicStore(&tile_counts[tile], r.counts.x);
+            atomicStore(&tile_counts[tile_count() + tile], r.counts.y);
+        }
+    }
+}
+
+/// Three passes, last (after the exclusive scan of the 2 tiles counts
+/// into tile_offsets): each tile scattered from its two offsets.
+@compute @workgroup_size(BLOCK)
+fn scatter_three_way_tiles(@builtin(local_invocation_index) t: u32,
+                           @builtin(workgroup_id) wid: vec3<u32>,
+                           @builtin(num_workgroups) nwg: vec3<u32>) {
+    let tile = wid.x + wid.y * nwg.x;
+    let tiles = tile_count();
+    if tile < tiles {
+        let r = rank_three_way(tile, t);
+        // The second parts' offsets run on from the first parts' total.
+        let firsts = atomicLoad(&tile_offsets[tiles]);
+        let base = vec2(atomicLoad(&tile_offsets[tile]),
+                        atomicLoad(&tile_offsets[tiles + tile]) - firsts);
+        write_counts(tile, t, base + r.counts);
+        scatter_three_way(r, base, tile);
+    }
 }

@@ -13,14 +13,9 @@
 // scan_op>`), and a carry runs from tile to tile. No pass and no state
 // spans segments, so there is no temp and no look-back.
 //
-// The segment count is the length of the end_offsets binding (the host
-// binds exactly one word per segment); the fixed-size entry points read no
-// offsets: the host binds 4 bytes of the input as begin_offsets and the
-// first `segments` words of the input as end_offsets, and the size is
-// `arrayLength(&input) / segments` (the input is `segments * size`
-// elements). Offsets past n read as n, and a begin past its end as an
-// empty segment (no element is read or written out of bounds whatever the
-// offsets). An empty segment reduces to the identity and writes no scan
+// Segments, their count and the fixed size's stand-in bindings:
+// segment_range.wgsl (appended); no element is read or written out of
+// bounds whatever the offsets. An empty segment reduces to the identity and writes no scan
 // output. Elements outside every segment are not written by a scan.
 //
 // Parameters (set by name by the host): `alias T`, `const INCLUSIVE`, the
@@ -34,7 +29,7 @@
 // Cost per element: 1 read (1 write for the scan); per tile one block scan
 //   (two for the scan) and a uniform load.
 // Append: blocked_items.wgsl (load_items_from, fold, tile_aggregate,
-// store_scanned).
+// store_scanned), segment_range.wgsl (segment_count, segment).
 #import wavekit::subgroup as sg
 #import wavekit::block as blk
 
@@ -52,27 +47,7 @@ fn scan_identity() -> T { return T(); }
 @group(0) @binding(2) var<storage, read> begin_offsets: array<u32>;
 @group(0) @binding(3) var<storage, read> end_offsets: array<u32>;
 
-var<workgroup> shared_range: vec2<u32>;
 var<workgroup> tile_total: T;
-
-fn segment_count() -> u32 {
-    return arrayLength(&end_offsets);
-}
-
-/// Segment `s`'s [begin, end), in every thread (a uniform value).
-fn segment(s: u32, t: u32, fixed: bool) -> vec2<u32> {
-    if t == 0u {
-        let n = arrayLength(&input);
-        if fixed {
-            let size = n / segment_count();
-            shared_range = vec2<u32>(s * size, s * size + size);
-        } else {
-            let end = min(end_offsets[s], n);
-            shared_range = vec2<u32>(min(begin_offsets[s], end), end);
-        }
-    }
-    return workgroupUniformLoad(&shared_range);
-}
 
 /// Segment `s`'s reduction into output[s].
 fn reduce_segment(s: u32, t: u32, fixed: bool) {
