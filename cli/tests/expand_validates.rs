@@ -71,10 +71,13 @@ fn cli_expand_output_validates() {
                     let args = primitive.params.iter().map(|p| match p {
                         Param::Dtype => TemplateArg::Dtype(Dtype::F32),
                         Param::ValueDtype => TemplateArg::Dtype(Dtype::U32),
-                        Param::Log2Size => TemplateArg::from(size.trailing_zeros().min(3)),
-                        Param::BlockDim => TemplateArg::from(2 * size),
-                        // A tiled subgroup load's widest tile.
+                        // A tiled subgroup load's widest tile; a merge
+                        // sort's at most 8 lanes (its tiles' register limit).
+                        Param::Log2Size if primitive.name.contains("merge_sort") => {
+                            TemplateArg::from(size.trailing_zeros().min(3))
+                        }
                         Param::Log2Size => TemplateArg::from(size.trailing_zeros()),
+                        Param::BlockDim => TemplateArg::from(2 * size),
                         Param::Function => TemplateArg::Name("user_op".into()),
                         Param::Array => TemplateArg::Name("user_array".into()),
                         _ => TemplateArg::from(3u32),

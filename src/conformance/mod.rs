@@ -463,9 +463,6 @@ fn generic_specs(
                             dtype.expect("subgroup loads take T first"),
                         ))]
                     }
-                    Param::Log2Size => (0..=target.subgroup_size.max_log2())
-                        .map(TemplateArg::from)
-                        .collect(),
                     Param::Array => vec![TemplateArg::Name(cases::array_name(
                         dtype.expect("block loads take T first"),
                         block_dim.expect("block loads take B second"),

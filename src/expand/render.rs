@@ -102,6 +102,8 @@ const TEMPLATES: &[(&str, &str)] = &[
     (
         "block/merge_sort.wgsl.j2",
         include_str!("../../templates/block/merge_sort.wgsl.j2"),
+    ),
+    (
         "block/warp_exchange.wgsl.j2",
         include_str!("../../templates/block/warp_exchange.wgsl.j2"),
     ),
