@@ -3,12 +3,9 @@
 //! every k-th tile never publishes, as GPUSorting's "EmulatedDeadlocking"
 //! does): the look-back's fallback must keep every result right — the
 //! scan, an operator scan (a non-commutative user operator), the
-//! selection, the run-length encoding, the reduction and scan by key and
-//! the non-trivial runs (whose single pass walks two look-back channels:
-//! the carried value and the run count) and the OneSweep sort (keys and
-//! pairs) on lavapipe at subgroup sizes 4, 8 and 16 with its default
-//! threading, and the scan, selection and by-key pass on emulated
-//! subgroups.
+//! selection, the run-length encoding and the OneSweep sort (keys and
+//! pairs) on lavapipe at subgroup sizes 4, 8 and 16 with its
+//! default threading, and the scan and selection on emulated subgroups.
 //! And the other side: without the fallback (Merrill & Garland's unbounded
 //! spin), the same stalls break the scan — lavapipe ends the spin after its
 //! loop budget, and the result is wrong (a GPU would hang).
@@ -19,12 +16,12 @@ use device_support::*;
 use wavekit::Dtype;
 use wavekit::device::debug::{LookBackDebug, with_look_back};
 use wavekit::device::{
-    KeyType, RadixSort, RadixSortAlgorithm, RadixSortOptions, ReduceByKey, RunLengthEncode, Scan,
-    ScanAlgorithm, ScanByKey, ScanKind, ScanOperator, SelectIf, Slice,
+    KeyType, RadixSort, RadixSortAlgorithm, RadixSortOptions, RunLengthEncode, Scan, ScanAlgorithm,
+    ScanKind, ScanOperator, SelectIf, Slice,
 };
 
-/// The scan's tile (8192 elements), the operator scan's and the by-key
-/// pass's (2048) and the selection's (4096).
+/// The scan's tile (8192 elements), the operator scan's (2048) and the
+/// selection's (4096).
 const SCAN_TILE: usize = 8192;
 const OP_TILE: usize = 2048;
 const SELECT_TILE: usize = 4096;
@@ -171,118 +168,6 @@ fn check_run_length(device: &wgpu::Device, queue: &wgpu::Queue, every: u32, n: u
     assert_same(&read[1][..count], &want_lengths, &what);
 }
 
-/// `n` keys in runs: seven of eight 1 to 4 long, one of eight up to 3
-/// by-key tiles long (whole tiles without a head).
-fn by_key_input(n: usize, seed: u64) -> Vec<u32> {
-    let mut keys = Vec::with_capacity(n);
-    for (run, w) in random(n, 0, seed).into_iter().enumerate() {
-        let len = if w % 8 == 0 {
-            1 + (w >> 3) as usize % (3 * OP_TILE)
-        } else {
-            1 + (w >> 3) as usize % 4
-        };
-        keys.extend(std::iter::repeat_n(run as u32, len.min(n - keys.len())));
-        if keys.len() == n {
-            break;
-        }
-    }
-    keys
-}
-
-/// `ReduceByKey` and the exclusive `ScanByKey` (u32 sums) and
-/// `RunLengthEncode::non_trivial_runs` of `n` pairs with every `every`th
-/// tile stalled, against the CPU.
-fn check_by_key(device: &wgpu::Device, queue: &wgpu::Queue, every: u32, n: usize) {
-    let (reduce, scan, encode) = with_look_back(stalls(every), || {
-        (
-            ReduceByKey::new(device, Dtype::U32, Dtype::U32, ScanOperator::Add).expect("builds"),
-            ScanByKey::new(
-                device,
-                ScanKind::Exclusive,
-                Dtype::U32,
-                Dtype::U32,
-                ScanOperator::Add,
-            )
-            .expect("builds"),
-            RunLengthEncode::new(device, Dtype::U32).expect("builds"),
-        )
-    });
-    let keys = by_key_input(n, 21);
-    let values = random(n, 1000, 22);
-    let mut want_keys: Vec<u32> = Vec::new();
-    let mut want_sums: Vec<u32> = Vec::new();
-    let mut want_scan = Vec::with_capacity(n);
-    for i in 0..n {
-        if i == 0 || keys[i] != keys[i - 1] {
-            want_keys.push(keys[i]);
-            want_sums.push(0);
-        }
-        let sum = want_sums.last_mut().expect("a run");
-        want_scan.push(*sum);
-        *sum += values[i];
-    }
-    let (offsets, lengths) = non_trivial_runs_reference(&keys);
-    let words = 4 * n as u64;
-    let key_buffer = guarded(device, &keys, 0, 64);
-    let value_buffer = guarded(device, &values, 0, 64);
-    let outs = [zeroed(device, words), zeroed(device, words)];
-    let scanned = zeroed(device, words);
-    let pairs = [zeroed(device, words), zeroed(device, words)];
-    let counts = [zeroed(device, 4), zeroed(device, 4)];
-    let temp = |bytes: u64| zeroed(device, bytes);
-    let temps = [
-        temp(reduce.temp_storage_bytes(n as u32)),
-        temp(scan.temp_storage_bytes(n as u32)),
-        temp(encode.temp_storage_bytes(n as u32)),
-    ];
-    let at = |buffer| Slice::new(buffer, 0);
-    let mut encoder = encoder(device);
-    let (k, v) = (at(&key_buffer), at(&value_buffer));
-    reduce
-        .record(
-            &mut encoder,
-            k,
-            v,
-            at(&outs[0]),
-            at(&outs[1]),
-            at(&counts[0]),
-            n as u32,
-            at(&temps[0]),
-        )
-        .expect("ReduceByKey records");
-    scan.record(&mut encoder, k, v, at(&scanned), n as u32, at(&temps[1]))
-        .expect("ScanByKey records");
-    encode
-        .non_trivial_runs(
-            &mut encoder,
-            k,
-            at(&pairs[0]),
-            at(&pairs[1]),
-            at(&counts[1]),
-            n as u32,
-            at(&temps[2]),
-        )
-        .expect("non_trivial_runs records");
-    let read = submit_and_read(
-        device,
-        queue,
-        encoder,
-        &[
-            &outs[0], &outs[1], &counts[0], &scanned, &pairs[0], &pairs[1], &counts[1],
-        ],
-    );
-    let what = format!("by key, every {every}th tile stalled, n = {n}");
-    let runs = read[2][0] as usize;
-    assert_eq!(runs, want_keys.len(), "{what}: ReduceByKey runs");
-    assert_same(&read[0][..runs], &want_keys, &format!("{what}: keys"));
-    assert_same(&read[1][..runs], &want_sums, &format!("{what}: sums"));
-    assert_same(&read[3], &want_scan, &format!("{what}: ScanByKey"));
-    let runs = read[6][0] as usize;
-    assert_eq!(runs, offsets.len(), "{what}: non-trivial runs");
-    assert_same(&read[4][..runs], &offsets, &format!("{what}: offsets"));
-    assert_same(&read[5][..runs], &lengths, &format!("{what}: lengths"));
-}
-
 fn check_sort(device: &wgpu::Device, queue: &wgpu::Queue, every: u32, pairs: bool, n: usize) {
     let sort = with_look_back(stalls(every), || {
         RadixSort::new(
@@ -344,13 +229,11 @@ fn stalled_tiles_cases() {
     let (device, queue) = open();
     // Every tile stalled: each walk falls back over all its predecessors.
     check_scan(&device, &queue, 1, 6 * SCAN_TILE + 5);
-    check_by_key(&device, &queue, 1, 7 * OP_TILE + 5);
     for every in [2, 3] {
         check_scan(&device, &queue, every, 20 * SCAN_TILE + 4);
         check_operator_scan(&device, &queue, every, 30 * OP_TILE + 9);
         check_select(&device, &queue, every, 17 * SELECT_TILE + 3);
         check_run_length(&device, &queue, every, 9 * SELECT_TILE + 1);
-        check_by_key(&device, &queue, every, 25 * OP_TILE + 13);
         check_sort(&device, &queue, every, false, 40_001);
     }
     check_sort(&device, &queue, 3, true, 30_007);
@@ -367,7 +250,6 @@ fn stalled_tiles_on_emulated_subgroups() {
     check_scan(&device, &queue, 3, 10 * SCAN_TILE + 7);
     check_operator_scan(&device, &queue, 2, 12 * OP_TILE + 1);
     check_select(&device, &queue, 2, 9 * SELECT_TILE + 1);
-    check_by_key(&device, &queue, 3, 11 * OP_TILE + 2);
 }
 
 #[test]

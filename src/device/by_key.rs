@@ -20,14 +20,11 @@ const TILE: u64 = 2048;
 /// The dtypes keys and values may have.
 const DTYPES: [Dtype; 3] = [Dtype::U32, Dtype::I32, Dtype::F32];
 
-/// The composed shader's context, key and value types, and its look-back
-/// channels (1: the scan's values; 2: the reduction's values and run
-/// counts).
+/// The composed shader's context, key and value types.
 struct Built {
     ctx: Context,
     key: Dtype,
     value: Dtype,
-    channels: u64,
 }
 
 /// The methods [`ReduceByKey`] and [`ScanByKey`] share: their key and
@@ -50,28 +47,27 @@ macro_rules! by_key_methods {
             &self.operator
         }
 
-        /// Temp bytes a call on `n` elements needs: 8 per 2048 elements
-        /// for a scan, 16 for a reduction (a look-back publication of two
-        /// words per tile and channel), plus 8 and alignment padding.
+        /// Temp bytes a call on `n` elements needs (12 per 2048 elements plus
+        /// alignment padding).
         pub fn temp_storage_bytes(&self, n: u32) -> u64 {
             self.built.layout(n).0.bytes()
         }
     };
 }
 
-/// The temp regions of a call: tile state (2 words a tile and channel),
-/// the tile counter, and a spare word for the bindings a scan does not
-/// use.
+/// The temp regions of a call: tile state (2 words a tile), the tile
+/// counter, the tiles' head counts, and spare words for the bindings a
+/// scan does not use.
 struct Regions {
     state: (u64, u64),
     counter: (u64, u64),
+    heads: (u64, u64),
     spare: (u64, u64),
 }
 
 impl Built {
     /// The context `ctx` and the shader `by_key.wgsl` for `key`,
-    /// `value`, `inclusive`, `operator` and `non_trivial` (checked dtypes),
-    /// with the scan's one channel.
+    /// `value`, `inclusive`, `operator` and `non_trivial` (checked dtypes).
     fn new(
         name: &str,
         ctx: Context,
@@ -94,13 +90,7 @@ impl Built {
             .function("scan_identity", identity)
             .set_all(ctx.look_back_switches());
         let module = ctx.compose(&shader)?;
-        let built = Built {
-            ctx,
-            key,
-            value,
-            channels: 1,
-        };
-        Ok((built, module))
+        Ok((Built { ctx, key, value }, module))
     }
 
     fn tiles(n: u32) -> u32 {
@@ -111,15 +101,16 @@ impl Built {
         let tiles = u64::from(Self::tiles(n));
         let mut layout = TempLayout::new(&self.ctx.limits);
         let regions = Regions {
-            state: layout.place(8 * tiles * self.channels),
+            state: layout.place(8 * tiles),
             counter: layout.place(4),
+            heads: layout.place(4 * tiles),
             spare: layout.place(4),
         };
         (layout, regions)
     }
 
-    /// The seven bindings of a checked call (`out_keys` and `num_runs`
-    /// the spare word where `None`), and the temp to clear.
+    /// The eight bindings of a checked call: `out_keys`, `num_runs` and
+    /// the head counts spare words where `None`.
     fn bindings<'a>(
         &self,
         n: u32,
@@ -132,10 +123,15 @@ impl Built {
         let state = temp.sub(r.state.0, r.state.1);
         let counter = temp.sub(r.counter.0, r.counter.1);
         let spare = temp.sub(r.spare.0, r.spare.1);
-        let (out_keys, num_runs) = reduce.unwrap_or((spare, spare));
+        let (out_keys, num_runs, heads) = match reduce {
+            Some((out_keys, num_runs)) => (out_keys, num_runs, temp.sub(r.heads.0, r.heads.1)),
+            None => (spare, spare, spare),
+        };
         let [keys, values] = inputs;
         (
-            vec![keys, values, out_values, out_keys, num_runs, state, counter],
+            vec![
+                keys, values, out_values, out_keys, num_runs, heads, state, counter,
+            ],
             state.through(&counter),
         )
     }
@@ -157,27 +153,27 @@ impl Built {
 ///   their buffers); `unique_out` and `aggregates_out` room for `n`
 ///   elements each (the first `num_runs` are written, the rest untouched);
 ///   `num_runs` one u32; temp at least
-///   [`ReduceByKey::temp_storage_bytes`] bytes (`STORAGE`), about 16 bytes
+///   [`ReduceByKey::temp_storage_bytes`] bytes (`STORAGE`), about 12 bytes
 ///   per 2048 elements. The outputs and temp may share a buffer where
 ///   their bytes do not overlap.
-/// - **Algorithm**: one pass, as CUB's, over tiles of 2048 elements (8
-///   consecutive per thread): each tile scans its (head, value) pairs under
-///   the segmented operator in workgroup memory, with its head count, and
-///   learns by decoupled look-back with decoupled fallback (the fallback
-///   needs no forward-progress guarantee) both the value carried into its
-///   first run (a tile with a head publishes its inclusive value at once)
-///   and the number of runs before it (a second walk over the tiles' head
-///   counts: CUB's tile aggregate is the (count, value) pair, which does
-///   not fit the look-back's 32-bit publications); then it writes each
-///   run's key at its first element and its reduction at its last, and the
-///   last tile the number of runs.
-/// - **Cost of a call**: 1 clear and 1 dispatch (1 clear for `n = 0`,
-///   which writes a zero run count); per element 1 read of its key and
-///   value, 2 writes per run; a bind group; nothing allocated.
+/// - **Algorithm**: tiles of 2048 elements (8 consecutive per thread);
+///   each tile's head count (a pass over the keys), their scan (one
+///   workgroup: each run's index), then one pass in which each tile scans
+///   its (head, value) pairs under the segmented operator in workgroup
+///   memory and learns the value carried into its first run by decoupled
+///   look-back with decoupled fallback (a tile with a head publishes its
+///   inclusive value at once; the fallback needs no forward-progress
+///   guarantee), writing each run's key at its first element and its
+///   reduction at its last. CUB reads each key once; this reads it twice.
+/// - **Cost of a call**: 1 clear and 3 dispatches (1 clear for `n = 0`,
+///   which writes a zero run count); a bind group per dispatch; nothing
+///   allocated.
 pub struct ReduceByKey {
     name: &'static str,
     built: Built,
     operator: ScanOperator,
+    count_heads: Pipeline,
+    scan_heads: Pipeline,
     reduce: Pipeline,
 }
 
@@ -212,16 +208,15 @@ impl ReduceByKey {
         non_trivial: bool,
     ) -> Result<Self, Error> {
         let (built, module) = Built::new(name, ctx, key, value, &operator, true, non_trivial)?;
-        // The run counts' channel.
-        let built = Built {
-            channels: 2,
-            ..built
-        };
-        let [reduce] = built.ctx.pipelines(&module, ["reduce_by_key"])?;
+        let [count_heads, scan_heads, reduce] = built
+            .ctx
+            .pipelines(&module, ["count_heads", "scan_heads", "reduce_by_key"])?;
         Ok(ReduceByKey {
             name,
             built,
             operator,
+            count_heads,
+            scan_heads,
             reduce,
         })
     }
@@ -309,7 +304,12 @@ impl ReduceByKey {
             temp,
         );
         let grid = ctx.grid(Built::tiles(n));
-        let ops = [Op::Clear(clear), Op::Dispatch(&self.reduce, bindings, grid)];
+        let ops = [
+            Op::Clear(clear),
+            Op::Dispatch(&self.count_heads, bindings.clone(), grid),
+            Op::Dispatch(&self.scan_heads, bindings.clone(), [1, 1, 1]),
+            Op::Dispatch(&self.reduce, bindings, grid),
+        ];
         record(ctx, queue, &ops)
     }
 }
@@ -328,10 +328,9 @@ impl ReduceByKey {
 ///   predecessor's values again after its owner wrote its output), and the
 ///   temp's buffer is not the inputs'. Temp: at least
 ///   [`ScanByKey::temp_storage_bytes`] bytes (`STORAGE`).
-/// - **Algorithm**: one pass, [`ReduceByKey`]'s without the run counts:
-///   each tile scans its (head, value) pairs in workgroup memory and
-///   learns the value carried into its first run by decoupled look-back
-///   with decoupled fallback.
+/// - **Algorithm**: one pass, [`ReduceByKey`]'s last: each tile scans its
+///   (head, value) pairs in workgroup memory and learns the value carried
+///   into its first run by decoupled look-back with decoupled fallback.
 /// - **Cost of a call**: 1 clear and 1 dispatch (nothing for `n = 0`);
 ///   per element 1 read of its key and value and 1 write.
 pub struct ScanByKey {

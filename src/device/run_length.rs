@@ -38,7 +38,7 @@ const NAME: &str = "wavekit::device::RunLengthEncode";
 ///   over `n` threads of which the first `runs` work.
 /// - **Non-trivial runs** ([`RunLengthEncode::non_trivial_runs`], CUB's
 ///   `NonTrivialRuns`): the offset and length of each run longer than one,
-///   by [`ReduceByKey`]'s single pass (its pipeline built with the encoding's).
+///   by [`ReduceByKey`]'s passes (its pipelines built with the encoding's).
 /// - **Cost of a call**: 2 reads of each key and 1 write of each start,
 ///   then 2 reads of each start and 2 writes per run; up to 2 clears and
 ///   6 dispatches (1 for `n = 0`, which writes a zero run count).
@@ -168,10 +168,10 @@ impl RunLengthEncode {
     /// slice first (an error names the slice and the numbers, and nothing
     /// is recorded).
     ///
-    /// Algorithm: not the compaction's: [`ReduceByKey`]'s single pass
-    /// over the keys (its look-back carries the run counts), counting only
-    /// the heads that do not end their run and summing ones; 1 clear and 1
-    /// dispatch (1 clear for `n = 0`).
+    /// Algorithm: not the compaction's: [`ReduceByKey`]'s three passes
+    /// over the keys (head counts, their scan, then the look-back pass),
+    /// counting only the heads that do not end their run and summing ones;
+    /// 1 clear and 3 dispatches (1 clear for `n = 0`).
     #[allow(clippy::too_many_arguments)]
     pub fn non_trivial_runs<'q>(
         &self,

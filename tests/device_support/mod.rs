@@ -247,22 +247,6 @@ pub fn run_length_reference(keys: &[u32]) -> (Vec<u32>, Vec<u32>) {
     (unique, lengths)
 }
 
-/// The offset and length of each run longer than one of equal `keys`
-/// (CUB's `NonTrivialRuns`).
-pub fn non_trivial_runs_reference(keys: &[u32]) -> (Vec<u32>, Vec<u32>) {
-    let (_, lengths) = run_length_reference(keys);
-    let (mut offsets, mut long) = (Vec::new(), Vec::new());
-    let mut start = 0;
-    for length in lengths {
-        if length > 1 {
-            offsets.push(start);
-            long.push(length);
-        }
-        start += length;
-    }
-    (offsets, long)
-}
-
 /// The histogram [`bins_of_three`] computes on the CPU: 40 even bins of
 /// u32 over `0..120`.
 pub fn histogram_of_thirds<'d>(

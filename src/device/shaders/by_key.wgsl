@@ -18,43 +18,33 @@
 //
 // Tiles chained by decoupled look-back with decoupled fallback
 // (look_back.wgsl, appended, thread 0 walking one predecessor a round:
-// WINDOW is false), on two channels, each a look-back of its own over
-// its own slots of tile_state (`lb_channel` says which one look_back.wgsl's
-// functions serve):
-// - VALUES (both entry points): the value a tile publishes is its pair's
-//   value; the pair's flag is the publication's state: a tile that holds
-//   a head publishes its value as LB_PREFIX at once (what follows its
-//   last head does not depend on earlier tiles), and a tile without one
-//   publishes LB_AGGREGATE, then LB_PREFIX once its walk ends
-//   (`lb_publish` below does both from the tile's own flag). So a walk
-//   combines the values of the headless tiles before it back to the
-//   nearest tile with a head, whose value ends the walk: the carry into
-//   the tile's first run.
-// - COUNTS (reduce_by_key): the tile's counted heads under the u32 sum, a
-//   plain look-back: the exclusive prefix is the index of the tile's first
-//   run (CUB's single pass folds this count into its tile aggregate, a
-//   (count, value) pair; here a pair does not fit look_back.wgsl's 32-bit
-//   aggregates, so the count has its own walk). A tile publishes its count
-//   as LB_AGGREGATE before its VALUES walk, so that successors' COUNTS
-//   walks do not wait on it.
-// The fallback computes a stalled tile's pair and count with the same
-// `tile_pair` as its owner (same bits) and installs the channel's value
-// (VALUES: as LB_PREFIX where the tile holds a head; COUNTS: as
-// LB_PREFIX for tile 0). Publications are 32-bit values in two words (as
-// look_back_words.wgsl, whose three functions this file defines with the
-// head rule and the channels' slots: VALUES slot p, COUNTS slot
-// tiles + p).
+// WINDOW is false). The value a tile publishes is its pair's value; the
+// pair's flag is the publication's state: a tile that holds a head
+// publishes its value as LB_PREFIX at once (what follows its last head
+// does not depend on earlier tiles), and a tile without one publishes
+// LB_AGGREGATE, then LB_PREFIX once its walk ends (`lb_publish` below does
+// both from the tile's own flag). So a walk combines the values of the
+// headless tiles before it back to the nearest tile with a head, whose
+// value ends the walk: the carry into the tile's first run. The fallback
+// computes a stalled tile's pair with the same `tile_pair` as its owner
+// (same bits) and installs it as LB_PREFIX where it holds a head.
+// Publications are 32-bit values in two words (as look_back_words.wgsl,
+// whose three functions this file defines with the head rule).
 //
 // Entry points:
 //   scan_by_key (scan): tile_state and tile_counter zeroed first; one
 //     workgroup per tile, taking tiles from tile_counter; out_values gets
 //     the inclusive or exclusive (INCLUSIVE) scan by key, the identity at
 //     each head for the exclusive one.
-//   reduce_by_key (reduce, the single pass): tile_state (both channels)
-//     and tile_counter zeroed first; as scan_by_key, and at each run's
-//     last element the run's reduction goes to out_values[run] and at each
-//     head its key to out_keys[run] (run = the heads before it: the COUNTS
-//     prefix plus the tile's own); the last tile writes num_runs[0].
+//   count_heads (reduce, grid of tiles): tile_heads[tile] = the tile's
+//     head count.
+//   scan_heads (reduce, 1 workgroup): tile_heads becomes its exclusive
+//     scan, num_runs[0] their total.
+//   reduce_by_key (reduce): tile_state and tile_counter zeroed before
+//     count_heads; as scan_by_key, and at each run's last element the run's
+//     reduction goes to out_values[run] and at each head its key to
+//     out_keys[run] (run = the heads before it, tile_heads[tile] plus the
+//     tile's own).
 //   With NON_TRIVIAL (RunLengthEncode::non_trivial_runs; T u32 under the
 //     sum, the keys bound as values too): every value is 1, only runs
 //     longer than one count (a head that does not end its run), and
@@ -68,15 +58,16 @@
 // Bindings: 0 keys (array<K>, n), 1 values (array<T>, n), 2 out_values
 //   (array<T>: n for the scan, room for n runs for the reduction), 3
 //   out_keys (array<K>, room for n runs; a spare word for the scan), 4
-//   num_runs (1 word; spare for the scan), 5 tile_state (2 words per tile
-//   for the scan, 4 for the reduction: VALUES then COUNTS), 6
-//   tile_counter (1 word). Every entry point binds all seven.
-// Cost per element: 1 read of each key and value, 1 write (the scan; the
-//   reduction writes 2 per run); log2(BLOCK) barriers a tile; a uniform
-//   load per look-back (two for the reduction).
+//   num_runs (1 word; spare for the scan), 5 tile_heads (one per tile;
+//   spare for the scan), 6 tile_state (2 words per tile), 7 tile_counter
+//   (1 word). Every entry point binds all eight.
+// Cost per element: 1 read of each key (2 for the reduction) and value,
+//   1 write (the scan; the reduction writes 2 per run); log2(BLOCK)
+//   barriers a tile; a uniform load per look-back round.
 // Append: look_back.wgsl (look_back and its protocol), look_back_words.wgsl
 // (publications in two words).
 #import wavekit::subgroup as sg
+#import wavekit::block as blk
 
 alias K = u32;
 alias T = u32;
@@ -94,37 +85,28 @@ fn scan_identity() -> T { return T(); }
 @group(0) @binding(2) var<storage, read_write> out_values: array<T>;
 @group(0) @binding(3) var<storage, read_write> out_keys: array<K>;
 @group(0) @binding(4) var<storage, read_write> num_runs: array<u32>;
-@group(0) @binding(5) var<storage, read_write> tile_state: array<atomic<u32>>;
-@group(0) @binding(6) var<storage, read_write> tile_counter: array<atomic<u32>>;
+@group(0) @binding(5) var<storage, read_write> tile_heads: array<u32>;
+@group(0) @binding(6) var<storage, read_write> tile_state: array<atomic<u32>>;
+@group(0) @binding(7) var<storage, read_write> tile_counter: array<atomic<u32>>;
 
 // The look-back (look_back.wgsl): thread 0 walks, one predecessor a round.
 const WINDOW = false;
 const FALLBACK = true;
 const STALL_EVERY = 0u;
 
-// The look-back channels (lb_channel).
-const VALUES = 0u;
-const COUNTS = 1u;
-
 var<workgroup> shared_tile: u32;
 var<workgroup> scan_flags: array<u32, BLOCK>;
 var<workgroup> scan_values: array<T, BLOCK>;
 var<workgroup> scan_counts: array<u32, BLOCK>;
-// The pair of the tile `tile_pair` last combined, its head flag and its
-// counted heads, for `lb_install` (thread 0, after the barrier that ends
-// `tile_pair`).
+// The pair of the tile `tile_pair` last combined, and its head flag, for
+// `lb_install` (thread 0, after the barrier that ends `tile_pair`).
 var<workgroup> pair_flag: u32;
 var<workgroup> pair_value: T;
-var<workgroup> pair_count: u32;
+var<workgroup> chunk_total: u32;
 
-// The calling workgroup's own tile's pair and count (every thread), for
-// lb_publish.
+// The calling workgroup's own tile's pair (every thread), for lb_publish.
 var<private> own_head: bool;
 var<private> own_value: T;
-var<private> own_count: u32;
-// The channel look_back.wgsl's functions serve now (VALUES or COUNTS), the
-// same in every thread.
-var<private> lb_channel: u32;
 
 fn element_count() -> u32 {
     return arrayLength(&values);
@@ -245,68 +227,50 @@ fn block_scan(t: u32, flag: u32, value: T, count: u32) {
     }
 }
 
-/// Tile `tile`'s pair and count from thread `t`'s `items` and `counted`
-/// heads, in every thread: the one function that the owner and a fallback
-/// use, so both get its bits. The pair is left in pair_flag / pair_value,
-/// the count in pair_count (after a barrier), and the block's scan in
-/// scan_* until the next call.
+/// Tile `tile`'s pair from thread `t`'s `items`, in every thread: the one
+/// function that the owner and a fallback use, so both get its bits. The
+/// pair is left in pair_flag / pair_value (after a barrier), and the
+/// block's scan in scan_* until the next call.
 fn tile_pair(items: Items, t: u32, counted: u32) {
     block_scan(t, select(0u, 1u, items.heads != 0u), fold(items), countOneBits(counted));
     if t == BLOCK - 1u {
         pair_flag = scan_flags[t];
         pair_value = scan_values[t];
-        pair_count = scan_counts[t];
     }
     workgroupBarrier();
 }
 
-/// Tile p's channel value: its pair's value, or its counted heads.
 fn lb_tile_aggregate(p: u32, t: u32) -> u32 {
-    let items = load_items(p, t);
-    tile_pair(items, t, counted_heads(items.heads, run_ends(p, t, items.heads)));
-    return select(bitcast<u32>(pair_value), pair_count, lb_channel == COUNTS);
+    // The fallback needs the pair alone, not the counts.
+    tile_pair(load_items(p, t), t, 0u);
+    return bitcast<u32>(pair_value);
 }
 
 fn lb_combine(earlier: u32, later: u32) -> u32 {
-    if lb_channel == COUNTS {
-        return earlier + later;
-    }
     return bitcast<u32>(scan_op(bitcast<T>(earlier), bitcast<T>(later)));
 }
 
 fn lb_identity() -> u32 {
-    return select(bitcast<u32>(scan_identity()), 0u, lb_channel == COUNTS);
+    return bitcast<u32>(scan_identity());
 }
 
-// Publications: look_back_words.wgsl's, with the head rule (VALUES) in
-// the channel's slot.
+// Publications: look_back_words.wgsl's, with the head rule.
 
-/// Tile p's slot in the current channel.
-fn lb_slot(p: u32) -> u32 {
-    return lb_channel * tile_count() + p;
-}
-
-/// Thread 0's publication for its own tile: with VALUES, a tile with a
-/// head publishes its own value as LB_PREFIX, whatever the look-back asks.
+/// Thread 0's publication for its own tile: a tile with a head publishes
+/// its own value as LB_PREFIX, whatever the look-back asks.
 fn lb_publish(tile: u32, state: u32, value: u32) {
-    if lb_channel == VALUES && own_head {
-        store_publication(lb_slot(tile), LB_PREFIX, bitcast<u32>(own_value));
+    if own_head {
+        store_publication(tile, LB_PREFIX, bitcast<u32>(own_value));
     } else {
-        store_publication(lb_slot(tile), state, value);
+        store_publication(tile, state, value);
     }
 }
 
-fn lb_read(p: u32) -> Publication {
-    return read_publication(lb_slot(p));
-}
-
-/// Installs the channel's value `lb_tile_aggregate` just computed for tile
-/// p: with VALUES as LB_PREFIX where it holds a head (tile 0 always does),
-/// with COUNTS as LB_PREFIX for tile 0.
+/// Installs the pair `lb_tile_aggregate` just combined for tile p: as
+/// LB_PREFIX where it holds a head (tile 0 always does).
 fn lb_install(p: u32, aggregate: u32) -> Publication {
-    let prefix = select(pair_flag != 0u, p == 0u, lb_channel == COUNTS);
-    let state = select(STATE_AGGREGATE, STATE_PREFIX, prefix);
-    return install_publication(lb_slot(p), state, aggregate);
+    let state = select(STATE_AGGREGATE, STATE_PREFIX, pair_flag != 0u);
+    return install_publication(p, state, aggregate);
 }
 
 /// The tile's number from tile_counter, in every thread.
@@ -324,18 +288,14 @@ struct Running {
     heads: u32,
 }
 
-/// Combines the tile's pair, publishes it and looks back on VALUES (every
-/// thread, in uniform control flow): thread `t`'s running value and head
-/// count before its first item. With `counts`, thread 0 first publishes
-/// the tile's count on COUNTS as LB_AGGREGATE (not tile 0, whose look-back
-/// publishes its prefix at once). What thread t needs of the block's scan
-/// is read before the look-back, whose fallbacks reuse the workgroup
-/// memory.
-fn tile_start(tile: u32, t: u32, items: Items, counted: u32, counts: bool) -> Running {
+/// Combines the tile's pair, publishes it and looks back (every thread,
+/// in uniform control flow): thread `t`'s running value and head count
+/// before its first item. What thread t needs of the block's scan is read
+/// before the look-back, whose fallbacks reuse the workgroup memory.
+fn tile_start(tile: u32, t: u32, items: Items, counted: u32) -> Running {
     tile_pair(items, t, counted);
     own_head = pair_flag != 0u;
     own_value = pair_value;
-    own_count = pair_count;
     var flag = 0u;
     var value = scan_identity();
     var heads = 0u;
@@ -344,11 +304,6 @@ fn tile_start(tile: u32, t: u32, items: Items, counted: u32, counts: bool) -> Ru
         value = scan_values[t - 1u];
         heads = scan_counts[t - 1u];
     }
-    if counts && t == 0u && tile != 0u && !lb_stalls(tile) {
-        lb_channel = COUNTS;
-        lb_publish(tile, LB_AGGREGATE, own_count);
-    }
-    lb_channel = VALUES;
     let carry = bitcast<T>(tile_prefix(tile, t, bitcast<u32>(own_value)));
     if t == 0u {
         return Running(carry, 0u);
@@ -363,7 +318,7 @@ fn scan_by_key(@builtin(local_invocation_index) t: u32) {
         return;
     }
     let items = load_items(tile, t);
-    var running = tile_start(tile, t, items, items.heads, false).value;
+    var running = tile_start(tile, t, items, items.heads).value;
     let n = element_count();
     let first = tile * TILE + t * ITEMS;
     for (var k = 0u; k < ITEMS; k++) {
@@ -377,6 +332,55 @@ fn scan_by_key(@builtin(local_invocation_index) t: u32) {
 }
 
 @compute @workgroup_size(BLOCK)
+fn count_heads(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: vec3<u32>,
+               @builtin(num_workgroups) nwg: vec3<u32>) {
+    let tile = wid.x + wid.y * nwg.x;
+    if tile >= tile_count() {
+        return;
+    }
+    let heads = load_items(tile, t).heads;
+    let total = lb_workgroup_sum(countOneBits(counted_heads(heads, run_ends(tile, t, heads))), t);
+    if t == 0u {
+        tile_heads[tile] = total;
+    }
+}
+
+fn add_u32(a: u32, b: u32) -> u32 { return a + b; }
+
+@compute @workgroup_size(BLOCK)
+fn scan_heads(@builtin(local_invocation_index) t: u32) {
+    let tiles = tile_count();
+    var carry = 0u;
+    for (var base = 0u; base < tiles; base += TILE) {
+        let first = base + t * ITEMS;
+        var counts: array<u32, ITEMS>;
+        var mine = 0u;
+        for (var k = 0u; k < ITEMS; k++) {
+            counts[k] = 0u;
+            if first + k < tiles {
+                counts[k] = tile_heads[first + k];
+            }
+            mine += counts[k];
+        }
+        let before = blk::exclusive_scan<u32, BLOCK, add_u32>(mine, 0u);
+        var running = carry + before;
+        for (var k = 0u; k < ITEMS; k++) {
+            if first + k < tiles {
+                tile_heads[first + k] = running;
+            }
+            running += counts[k];
+        }
+        if t == BLOCK - 1u {
+            chunk_total = before + mine;
+        }
+        carry += workgroupUniformLoad(&chunk_total);
+    }
+    if t == 0u {
+        num_runs[0] = carry;
+    }
+}
+
+@compute @workgroup_size(BLOCK)
 fn reduce_by_key(@builtin(local_invocation_index) t: u32) {
     let tile = next_tile(t);
     if tile >= tile_count() {
@@ -385,18 +389,9 @@ fn reduce_by_key(@builtin(local_invocation_index) t: u32) {
     let items = load_items(tile, t);
     let ends = run_ends(tile, t, items.heads);
     let counted = counted_heads(items.heads, ends);
-    let before = tile_start(tile, t, items, counted, true);
-    // The runs before the tile: the COUNTS look-back, after a barrier (every
-    // thread has read the VALUES look-back's lb_prefix and lb_stalled,
-    // which this one's thread 0 rewrites).
-    workgroupBarrier();
-    lb_channel = COUNTS;
-    let runs_before = tile_prefix(tile, t, own_count);
-    if t == 0u && tile == tile_count() - 1u {
-        num_runs[0] = runs_before + own_count;
-    }
+    let before = tile_start(tile, t, items, counted);
     var running = before.value;
-    var run = runs_before + before.heads;
+    var run = tile_heads[tile] + before.heads;
     let first = tile * TILE + t * ITEMS;
     for (var k = 0u; k < ITEMS; k++) {
         let bit = 1u << k;
