@@ -51,7 +51,8 @@ fn cases() -> [Case; 3] {
             first_rs: |x| f32::from_bits(x) >= 2.0,
             second_rs: |x| {
                 let x = f32::from_bits(x);
-                x > 0.5 || x < -8.0
+                // As the WGSL's two comparisons: false for NaN.
+                !x.is_nan() && !(-8.0..=0.5).contains(&x)
             },
         },
     ]
@@ -162,8 +163,8 @@ fn check(
     }
     // Words outside the slices: guards.
     let mut all = vec![GUARD; got.len()];
-    for i in 0..3 {
-        let first = (offsets[i] / 4) as usize;
+    for offset in &offsets[..3] {
+        let first = (offset / 4) as usize;
         all[first..first + n].copy_from_slice(&got[first..first + n]);
     }
     all[(offsets[3] / 4) as usize..(offsets[3] / 4) as usize + 2].copy_from_slice(&counts);
