@@ -56,12 +56,15 @@ impl Formula {
     }
 
     /// The count at `log2_size = l` for ops over `items` values per lane:
-    /// the merge sorts' depends on it, every other formula does not.
+    /// the merge sorts' and the register exchanges' depend on it, no other
+    /// formula does.
     pub fn eval_items(self, l: u32, items: u32) -> u32 {
         match self {
             Formula::MergeKeys => l * (l + 1) + 4 * items * l,
             Formula::MergePairs => l * (l + 1) + 8 * items * l,
-            Formula::ItemsSquared if items > 1 => items * items,
+            // One item moves nothing.
+            Formula::ItemsSquared if items == 1 => 0,
+            Formula::ItemsSquared => items * items,
             other => other.eval(l),
         }
     }
