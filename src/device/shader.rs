@@ -86,36 +86,15 @@ impl Shader {
     /// change. An error names the file and the parameter when it is not
     /// declared once or its value is not a u32.
     pub fn u32_value(&self, name: &'static str) -> Result<u32, Error> {
-        let lines: Vec<String> = self.text.lines().map(str::to_string).collect();
-        let declared = &lines[self.find(&lines, name, declares_value)?];
-        let set = self
-            .params
-            .iter()
-            .filter_map(|param| match param {
-                Param::Value(n, value) if *n == name => Some(value.as_str()),
-                _ => None,
-            })
-            .chain(
-                self.overrides
-                    .iter()
-                    .filter(|(n, _)| *n == name)
-                    .map(|(_, value)| value.as_str()),
-            )
-            .last();
-        let text = match set {
-            Some(value) => value,
-            None => {
-                let (Some(eq), Some(end)) = (declared.find('='), declared.rfind(';')) else {
-                    return Err(self.malformed(name));
-                };
-                &declared[eq + 1..end]
-            }
-        };
-        text.trim().trim_end_matches('u').parse().map_err(|_| {
+        let text = self.text()?;
+        let lines: Vec<String> = text.lines().map(str::to_string).collect();
+        let line = &lines[self.find(&lines, name, declares_value)?];
+        let range = value_range(line).ok_or_else(|| self.malformed(name))?;
+        let value = line[range].trim();
+        value.trim_end_matches('u').parse().map_err(|_| {
             Error::Usage(format!(
-                "{}: the parameter `{name}` is `{}`, not a u32",
-                self.name,
-                text.trim()
+                "{}: the parameter `{name}` is `{value}`, not a u32",
+                self.name
             ))
         })
     }
@@ -142,10 +121,8 @@ impl Shader {
             lines[found] = match param {
                 Param::Value(_, value) => {
                     let line = &lines[found];
-                    let (Some(eq), Some(end)) = (line.find('='), line.rfind(';')) else {
-                        return Err(self.malformed(name));
-                    };
-                    format!("{} {value}{}", &line[..=eq], &line[end..])
+                    let range = value_range(line).ok_or_else(|| self.malformed(name))?;
+                    format!("{} {value}{}", &line[..range.start], &line[range.end..])
                 }
                 Param::Function(_, declaration) => declaration.clone(),
             };
@@ -182,6 +159,15 @@ impl Shader {
             self.name
         ))
     }
+}
+
+/// Where a one-line `const` or `alias` declaration's value lies: after
+/// its `=`, up to its `;`.
+fn value_range(line: &str) -> Option<std::ops::Range<usize>> {
+    let (Some(eq), Some(end)) = (line.find('='), line.rfind(';')) else {
+        return None;
+    };
+    Some(eq + 1..end)
 }
 
 /// Whether `line` declares `const NAME` or `alias NAME` at module scope
