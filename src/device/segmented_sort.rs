@@ -101,7 +101,15 @@ impl SegmentedSort {
         let order = key.order();
         let ctx = Context::new(device.into())?;
         let log2_tile = ctx.target.subgroup_size.min().trailing_zeros().min(5);
-        let shader = Shader::new("segmented_sort.wgsl")?
+        // With 32 lanes or more, sort_short_two (segmented_sort_two.wgsl,
+        // appended) takes every short segment in one dispatch.
+        let two = log2_tile == 5;
+        let mut shader = Shader::new("segmented_sort.wgsl")?;
+        if two {
+            let fragment = shaders::source("segmented_sort_two.wgsl")?;
+            shader = shader.map(|text| Ok(format!("{text}\n{fragment}")))?;
+        }
+        let shader = shader
             .set("KEY_ORDER", format!("{order}u"))
             .set("PAIRS", pairs)
             .set("LOG2_TILE", format!("{log2_tile}u"))
@@ -132,15 +140,11 @@ impl SegmentedSort {
                     ),
             )
         };
-        let [short, chunk, merge] = ctx.pipelines(
-            &short_module(0)?,
-            ["sort_short", "sort_chunk", "merge_pass"],
-        )?;
-        let short = if log2_tile == 5 {
-            let two = shaders::source("segmented_sort_two.wgsl")?;
-            let module = ctx.compose(&shader.map(|text| Ok(format!("{text}\n{two}")))?)?;
-            let [two] = ctx.pipelines(&module, ["sort_short_two"])?;
-            vec![(two, 32)]
+        let first = if two { "sort_short_two" } else { "sort_short" };
+        let [short, chunk, merge] =
+            ctx.pipelines(&short_module(0)?, [first, "sort_chunk", "merge_pass"])?;
+        let short = if two {
+            vec![(short, 32)]
         } else {
             let [medium] = ctx.pipelines(&short_module(1)?, ["sort_short"])?;
             vec![(short, SHORT_WIDTHS[0]), (medium, SHORT_WIDTHS[1])]
