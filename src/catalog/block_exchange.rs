@@ -48,7 +48,7 @@ pub(super) fn check_exchange(args: &CheckArgs<'_>, _target: &Target) -> Result<(
     )
 }
 
-const EXCHANGE: Primitive = Primitive {
+pub(super) const EXCHANGE: Primitive = Primitive {
     name: "",
     namespace: Namespace::Block,
     family: Family::BlockExchange,

@@ -6,11 +6,9 @@
 //! touches only its own part of the tile.
 
 use super::block::check_block_dim;
-use super::block_exchange::{ITEMS, check_exchange};
-use super::{
-    ANY_DTYPE, Arg, CheckArgs, Cost, Family, Formula, Namespace, Param, Placement, Primitive, Ret,
-};
-use crate::target::{Lowering, Target};
+use super::block_exchange::{self, ITEMS, check_exchange};
+use super::{Arg, CheckArgs, Cost, Family, Formula, Param, Primitive};
+use crate::target::Target;
 
 /// `B` a multiple of the subgroup size (whole subgroups), and the tile
 /// within 16 KiB.
@@ -30,32 +28,23 @@ macro_rules! warp_striped {
     };
 }
 
+/// The block exchanges' row, in this family, with its own check and
+/// notes.
 const EXCHANGE: Primitive = Primitive {
-    name: "",
-    namespace: Namespace::Block,
     family: Family::BlockWarpExchange,
-    template_macro: "",
-    params: &[Param::Dtype, Param::BlockDim, ITEMS],
-    dtypes: ANY_DTYPE,
-    args: &[Arg::Items],
-    ret: Ret::Nothing,
-    placement: Placement::PerLane,
     cost: Cost {
         builtin: Formula::Zero,
         shuffle: None,
         note: "2 workgroup barriers; `items` writes and `items` reads of workgroup memory per \
                thread, each subgroup within its own `S * items` values",
     },
-    lowerings: &[Lowering::Builtin],
-    operator: None,
     check: Some(check_warp_exchange),
     shared_memory: Some(
         "B * items * sizeof(T) bytes: the tile of the block exchanges of the same T, B and \
          items (shared with `block::blocked_to_striped`); at most 16 KiB (checked at \
          expansion)",
     ),
-    needs: None,
-    doc: "",
+    ..block_exchange::EXCHANGE
 };
 
 const LOAD: Primitive = Primitive {
