@@ -9,45 +9,18 @@
 
 mod support;
 
-use support::module;
-use wavekit_native::amdgpu::{self, Amdgpu, Arch};
-use wavekit_native::lower::{KernelRequest, Source};
-use wavekit_native::nvptx::{self, PtxOptions};
+use support::{hsaco_gfx942, ptx_sm90};
 use wavekit_native::tools;
 use wavekit_native::{BoundsChecks, LowerOptions};
 
 fn ptx(source: &str, lower: impl Into<LowerOptions>) -> String {
-    let (module, info) = module(source);
-    let ptx = nvptx::compile(
-        &module,
-        &info,
-        "main",
-        &PtxOptions {
-            sm: 90,
-            source: Some(Source {
-                name: "shader.wgsl",
-                text: source,
-            }),
-            lower: lower.into(),
-        },
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    let ptx = ptx_sm90(source, "shader.wgsl", lower.into());
     tools::assemble(&ptx.text, 90).unwrap_or_else(|e| panic!("{e}\n{}", ptx.text));
     ptx.text
 }
 
 fn amdgpu_mnemonics(source: &str, bounds: BoundsChecks) -> Vec<String> {
-    let (module, info) = module(source);
-    let request = KernelRequest {
-        module: &module,
-        info: &info,
-        entry: "main",
-        name: "main",
-        source: None,
-    };
-    let target = Amdgpu::new(Arch::Gfx942, 64).expect("gfx942 wave64");
-    let hsaco = amdgpu::compile_many_with(std::slice::from_ref(&request), target, bounds)
-        .unwrap_or_else(|e| panic!("{e}"));
+    let hsaco = hsaco_gfx942(source, bounds);
     let disassembly = tools::amdgpu_disassemble(&hsaco.bytes, "gfx942").expect("llvm-objdump");
     tools::amdgpu_mnemonics(&disassembly, "main")
 }
@@ -154,18 +127,7 @@ fn main(@builtin(local_invocation_index) li: u32) {
 
 #[test]
 fn the_abi_refuses_a_runtime_array_without_an_element() {
-    let (module, info) = module(DYNAMIC);
-    let ptx = nvptx::compile(
-        &module,
-        &info,
-        "main",
-        &PtxOptions {
-            sm: 90,
-            source: None,
-            lower: BoundsChecks::default().into(),
-        },
-    )
-    .expect("PTX");
+    let ptx = ptx_sm90(DYNAMIC, "shader.wgsl", BoundsChecks::default().into());
     let output = &ptx.abi.buffers[1];
     let message = output.check(4).expect_err("no element");
     assert!(message.contains("at least one element"), "{message}");

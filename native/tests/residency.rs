@@ -9,10 +9,7 @@
 
 mod support;
 
-use support::module;
-use wavekit_native::amdgpu::{self, Amdgpu, Arch};
-use wavekit_native::lower::{KernelRequest, Source};
-use wavekit_native::nvptx::{self, PtxOptions};
+use support::{hsaco_gfx942, ptx_sm90};
 use wavekit_native::{LowerOptions, tools};
 
 /// Values each thread keeps live: more than 64 (NVPTX) and 128 (AMDGPU)
@@ -56,22 +53,7 @@ fn options(min_resident: Option<u32>) -> LowerOptions {
 
 /// The PTX and `ptxas -v`'s registers of the kernel.
 fn ptx(min_resident: Option<u32>) -> (String, u32) {
-    let text = source();
-    let (module, info) = module(&text);
-    let ptx = nvptx::compile(
-        &module,
-        &info,
-        "main",
-        &PtxOptions {
-            sm: 90,
-            source: Some(Source {
-                name: "residency.wgsl",
-                text: &text,
-            }),
-            lower: options(min_resident),
-        },
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    let ptx = ptx_sm90(&source(), "residency.wgsl", options(min_resident));
     let usage = tools::resource_usage(&ptx.text, 90).unwrap_or_else(|e| panic!("{e}"));
     let registers = usage[&ptx.entry].registers;
     (ptx.text, registers)
@@ -95,22 +77,7 @@ fn nvptx_fits_the_resident_workgroups_asked_for() {
 
 /// The `.vgpr_count` of the kernel's code object metadata.
 fn amdgpu_vgprs(min_resident: Option<u32>) -> u32 {
-    let text = source();
-    let (module, info) = module(&text);
-    let request = KernelRequest {
-        module: &module,
-        info: &info,
-        entry: "main",
-        name: "main",
-        source: None,
-    };
-    let target = Amdgpu::new(Arch::Gfx942, 64).expect("gfx942 wave64");
-    let hsaco = amdgpu::compile_many_with(
-        std::slice::from_ref(&request),
-        target,
-        options(min_resident),
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    let hsaco = hsaco_gfx942(&source(), options(min_resident));
     let notes = tools::amdgpu_notes(&hsaco.bytes).unwrap_or_else(|e| panic!("{e}"));
     let line = notes
         .lines()
