@@ -100,12 +100,6 @@ impl KernelOptions {
         }
     }
 
-    /// The workgroups per multiprocessor the native code is built for, if
-    /// set.
-    pub fn min_resident_workgroups(&self) -> Option<u32> {
-        self.min_resident_workgroups
-    }
-
     /// Whether the module's accesses are bounds-checked (by wgpu, or by
     /// the native lowering).
     pub fn bounds_checks(&self) -> bool {
