@@ -158,16 +158,6 @@ fn bad_fixed_segment_sorts_are_errors() {
     assert!(message.contains("segments of 64 elements"), "{message}");
     let message = error(FixedSegmentedSort::new(&device, KeyType::U64, false, 8));
     assert!(message.contains("U64 keys"), "{message}");
-    for (items, expected) in [
-        ("0u", "ITEMS = 0 groups per workgroup: it takes 1 to 16"),
-        ("17u", "ITEMS = 17 groups per workgroup: it takes 1 to 16"),
-        ("true", "the parameter `ITEMS` is `true`, not a u32"),
-    ] {
-        let message = error(with_shader_params(vec![("ITEMS", items.into())], || {
-            FixedSegmentedSort::new(&device, KeyType::U32, true, 8)
-        }));
-        assert!(message.contains(expected), "{items}: {message}");
-    }
 
     let sort = FixedSegmentedSort::new(&device, KeyType::U32, true, 8).expect("builds");
     let n = 100u32;
@@ -196,4 +186,22 @@ fn bad_fixed_segment_sorts_are_errors() {
         n,
     ));
     assert!(message.contains("overlap"), "{message}");
+}
+
+#[test]
+fn bad_groups_per_workgroup_are_errors() {
+    let (device, _queue) = open();
+    for (items, expected) in [
+        ("0u", "ITEMS = 0 groups per workgroup: it takes 1 to 16"),
+        ("17u", "ITEMS = 17 groups per workgroup: it takes 1 to 16"),
+        ("true", "the parameter `ITEMS` is `true`, not a u32"),
+    ] {
+        let message = with_shader_params(vec![("ITEMS", items.into())], || {
+            FixedSegmentedSort::new(&device, KeyType::U32, true, 8)
+        })
+        .err()
+        .expect("refused")
+        .to_string();
+        assert!(message.contains(expected), "{items}: {message}");
+    }
 }
