@@ -7,7 +7,9 @@
 //! subgroups). That also keeps each kernel's tiles in workgroup memory
 //! within 16 KiB. The block radix sorts get a lean sweep of their own
 //! ([`skips_radix_sort`]), the histograms another ([`skips_histogram`]),
-//! the subgroup and block merge sorts a third ([`skips_merge_sort`]).
+//! the subgroup and block merge sorts a third ([`skips_merge_sort`]), the
+//! subgroup loads, stores and exchanges a fourth ([`skips_subgroup_tile`]),
+//! the radix rankings a fifth ([`skips_radix_rank`]).
 
 use crate::catalog::{Family, Param};
 use crate::{Dtype, Instance, Target};
@@ -28,6 +30,12 @@ pub(super) fn skips(instance: &Instance, target: &Target) -> bool {
         Family::MergeSort | Family::BlockMergeSort
     ) {
         return skips_merge_sort(instance, target);
+    }
+    if instance.primitive.family == Family::BlockRadix {
+        return skips_radix_rank(instance);
+    }
+    if matches!(instance.primitive.family, Family::Load | Family::Exchange) {
+        return skips_subgroup_tile(instance, target);
     }
     if !matches!(
         instance.primitive.family,
@@ -55,6 +63,38 @@ pub(super) fn skips(instance: &Instance, target: &Target) -> bool {
         _ => false,
     };
     !keep
+}
+
+/// The lean sweep of the radix rankings, whose digit window (`bit_start`,
+/// `num_bits`) is a shift and a mask of constants, while the block size
+/// (and with it `radix_bits`) shapes the ranking itself; each instance
+/// took about 2 s to compile on lavapipe, a ninth of `make test`'s
+/// conformance runs. At every block size: the low bits (`0`, 1 bit), a
+/// window inside the key (`5`, 3 bits) and the top of the key (`24`, the
+/// widest window the row takes: 8 bits, bits 24..32, at 256 threads), so
+/// each `bit_start` and each `num_bits` sample runs at least once.
+fn skips_radix_rank(instance: &Instance) -> bool {
+    let bit_start = instance.constant("bit_start");
+    let num_bits = instance.constant("num_bits");
+    let widest = instance.constant("radix_bits").min(8);
+    let top = if widest >= 8 { 8 } else { 3 };
+    !matches!((bit_start, num_bits), (0, 1) | (5, 3)) && (bit_start, num_bits) != (24, top)
+}
+
+/// The lean sweep of the subgroup loads, stores and exchanges' tiled
+/// forms, whose code differs between dtypes only in the element type (and
+/// the two 32-bit shuffles of a 64-bit one), while the tile size and
+/// `items` shape its index arithmetic and shuffles (a tile size only in
+/// constants): `u32` at `L` = 0 and 1, every dtype at the widest tile
+/// (`L = log2` of the smallest subgroup size), each with every `items`
+/// sample. That is 18 of a tiled row's 56 instances at 8 lanes, 6 of 14
+/// on `u32` at 64 emulated lanes; the untiled forms run whole.
+fn skips_subgroup_tile(instance: &Instance, target: &Target) -> bool {
+    let Some(l) = instance.log2_size else {
+        return false;
+    };
+    let widest = l == target.subgroup_size.min().trailing_zeros();
+    !(widest || (l <= 1 && instance.dtype == Some(Dtype::U32)))
 }
 
 /// The lean sweep of the block radix sorts, whose code differs between key
@@ -114,8 +154,9 @@ fn skips_histogram(instance: &Instance, target: &Target) -> bool {
 /// key dtype with `u32` values of `merge_sort_pairs`, at `B = S` for the
 /// block sorts; `u32` keys with 1 item too (no in-lane sort, no fine
 /// search). The tiled forms with
-/// `u32` at every `L` (keys) or `L` = 1 (pairs), every key dtype (with
-/// `u32` values) at the largest `L`, `f32` keys with 1 item there too.
+/// `u32` at `L` = 0 and 1 (keys; the merge rounds are a loop to `L`) or
+/// `L` = 1 (pairs), every key dtype (with `u32` values) at the largest
+/// `L`, `f32` keys with 1 item there too.
 /// The block sorts also at 256 threads: `u32` and `f32` keys, `u32` pairs.
 fn skips_merge_sort(instance: &Instance, target: &Target) -> bool {
     let name = instance.primitive.name;
@@ -143,7 +184,7 @@ fn skips_merge_sort(instance: &Instance, target: &Target) -> bool {
         let l = instance.log2_size.expect("tiled");
         let widest = l == target.subgroup_size.min().trailing_zeros();
         match (name.starts_with("merge_sort_pairs"), items) {
-            (false, 3) => key == Some(Dtype::U32) || widest,
+            (false, 3) => (key == Some(Dtype::U32) && l <= 1) || widest,
             (false, _) => widest && key == Some(Dtype::F32),
             (true, 3) => (u32_pairs && l == 1) || (widest && value == Some(Dtype::U32)),
             (true, _) => false,
