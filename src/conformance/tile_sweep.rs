@@ -9,7 +9,8 @@
 //! ([`skips_radix_sort`]), the histograms another ([`skips_histogram`]),
 //! the subgroup and block merge sorts a third ([`skips_merge_sort`]), the
 //! subgroup loads, stores and exchanges a fourth ([`skips_subgroup_tile`]),
-//! the radix rankings a fifth ([`skips_radix_rank`]).
+//! the radix rankings a fifth ([`skips_radix_rank`]), the block reductions
+//! and scans a sixth ([`skips_block_scan`]).
 
 use crate::catalog::{Family, Param};
 use crate::{Dtype, Instance, Target};
@@ -30,6 +31,9 @@ pub(super) fn skips(instance: &Instance, target: &Target) -> bool {
         Family::MergeSort | Family::BlockMergeSort
     ) {
         return skips_merge_sort(instance, target);
+    }
+    if instance.primitive.family == Family::BlockScan {
+        return skips_block_scan(instance, target);
     }
     if instance.primitive.family == Family::BlockRadix {
         return skips_radix_rank(instance);
@@ -63,6 +67,22 @@ pub(super) fn skips(instance: &Instance, target: &Target) -> bool {
         _ => false,
     };
     !keep
+}
+
+/// The lean sweep of the block reductions and scans, whose code differs
+/// between dtypes only in the element type (the subgroup stage's shuffles
+/// and the workgroup array of partials), while the block size sets how
+/// many subgroups combine: `u32` and `f32` (and the ops without a dtype)
+/// at every block size, the other dtypes at one subgroup (`B = S`) and at
+/// 256 threads. That is 16 of a row's 28 instances at 8 lanes.
+fn skips_block_scan(instance: &Instance, target: &Target) -> bool {
+    let plain = instance
+        .dtype
+        .is_none_or(|d| matches!(d, Dtype::U32 | Dtype::F32));
+    let ends = instance
+        .block_dim
+        .is_none_or(|b| b == target.subgroup_size.max() || b == LARGE_BLOCK);
+    !(plain || ends)
 }
 
 /// The lean sweep of the radix rankings, whose digit window (`bit_start`,
