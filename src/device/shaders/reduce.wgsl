@@ -54,8 +54,18 @@ fn partial_add(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) w
         }
         acc += group;
     }
-    for (; i < quads; i += stride) {
-        acc += transform4(input[i]);
+    // The last round, fewer than LOADS reads (all in flight too: one at
+    // a time, a thread with 2 quads at 2^22 elements waited twice).
+    var rest: array<vec4<T>, LOADS>;
+    for (var k = 0u; k < LOADS; k++) {
+        if i + k * stride < quads {
+            rest[k] = input[i + k * stride];
+        }
+    }
+    for (var k = 0u; k < LOADS; k++) {
+        if i + k * stride < quads {
+            acc += transform4(rest[k]);
+        }
     }
     let total = blk::reduce_add<U, BLOCK>((acc.x + acc.y) + (acc.z + acc.w));
     if t == 0u {
@@ -82,8 +92,18 @@ fn partial_min(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) w
         }
         acc = min(acc, group);
     }
-    for (; i < quads; i += stride) {
-        acc = min(acc, transform4(input[i]));
+    // The last round, fewer than LOADS reads (all in flight too: one at
+    // a time, a thread with 2 quads at 2^22 elements waited twice).
+    var rest: array<vec4<T>, LOADS>;
+    for (var k = 0u; k < LOADS; k++) {
+        if i + k * stride < quads {
+            rest[k] = input[i + k * stride];
+        }
+    }
+    for (var k = 0u; k < LOADS; k++) {
+        if i + k * stride < quads {
+            acc = min(acc, transform4(rest[k]));
+        }
     }
     let total = blk::reduce_min<U, BLOCK>(min(min(acc.x, acc.y), min(acc.z, acc.w)));
     if t == 0u {
@@ -110,8 +130,18 @@ fn partial_max(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) w
         }
         acc = max(acc, group);
     }
-    for (; i < quads; i += stride) {
-        acc = max(acc, transform4(input[i]));
+    // The last round, fewer than LOADS reads (all in flight too: one at
+    // a time, a thread with 2 quads at 2^22 elements waited twice).
+    var rest: array<vec4<T>, LOADS>;
+    for (var k = 0u; k < LOADS; k++) {
+        if i + k * stride < quads {
+            rest[k] = input[i + k * stride];
+        }
+    }
+    for (var k = 0u; k < LOADS; k++) {
+        if i + k * stride < quads {
+            acc = max(acc, transform4(rest[k]));
+        }
     }
     let total = blk::reduce_max<U, BLOCK>(max(max(acc.x, acc.y), max(acc.z, acc.w)));
     if t == 0u {
