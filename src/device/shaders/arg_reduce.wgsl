@@ -30,9 +30,9 @@
 // ArgMin), EMPTY (the value written for no elements), IDENTITY_BITS (the
 // bits of the value of a thread that saw no element: the type's last in
 // the order, f32's infinity, so that no element comes after it), ITEMS
-// (elements per thread and tile, 1..=32) and MAX_PARTIALS (G at most, a
-// the host reads both for the grid and the temp, so
-// WAVEKIT_SHADER_PARAMS may change them).
+// (elements per thread and tile, 1..=32) and MAX_PARTIALS (G at most,
+// 1..=8192); the host reads both for the grid and the temp, so
+// WAVEKIT_SHADER_PARAMS may change them.
 // Contract: subgroups are formed of consecutive local_invocation_index
 // values, size 4..128 (wavekit's block primitives' contract).
 // Append: arg_order.wgsl (Pair, before, first, workgroup_first).
