@@ -9,7 +9,9 @@
 //! `Unique`. Edge sizes (0, 1, a tile ± 1, odd sizes; 2^20 + 5 once per
 //! family), slices at non-zero offsets between guard words; on emulated
 //! subgroups (lavapipe without the subgroup features) each family once;
-//! malformed user functions as errors at their own line, and bad calls.
+//! the reductions and differences again with their tuning parameters
+//! changed; malformed user functions as errors at their own line, and bad
+//! calls.
 
 mod device_support;
 
@@ -720,6 +722,50 @@ fn breadth_on_emulated_subgroups() {
         check_unique(&device, &queue, &unique, n);
         check_partition_if(&device, &queue, &partition, n, n as u64);
         check_map(&device, &queue, &map, &sum, n);
+    }
+}
+
+/// The tuning parameters (`WAVEKIT_SHADER_PARAMS`, `wavekit::device::
+/// debug::with_shader_params`) away from their defaults: 3 elements a
+/// thread (`ITEMS`; a tile no power of two), 3 reads in flight (`LOADS`)
+/// and at most 5 first-pass workgroups (`MAX_PARTIALS`), so that every
+/// workgroup strides over many tiles, a path the default sizes here never
+/// take below 2^22 elements.
+#[test]
+fn breadth_with_other_shader_params() {
+    let (device, queue) = open();
+    let params = vec![
+        ("ITEMS", "3u".to_string()),
+        ("LOADS", "3u".to_string()),
+        ("MAX_PARTIALS", "5u".to_string()),
+    ];
+    let [sum, max] = maps();
+    let (args, reduces, adjacent) = wavekit::device::debug::with_shader_params(params, || {
+        let args: Vec<(ReduceType, ArgReduce)> =
+            [(ReduceType::F32, ArgOp::Min), (ReduceType::I32, ArgOp::Max)]
+                .into_iter()
+                .map(|(ty, op)| (ty, ArgReduce::new(&device, op, ty).expect("builds")))
+                .collect();
+        let reduces = [sum.build(&device), max.build(&device)];
+        let adjacent: Vec<AdjacentDifference> = differences()
+            .iter()
+            .map(|case| {
+                AdjacentDifference::new(&device, case.dtype, case.side, case.operator)
+                    .expect("builds")
+            })
+            .collect();
+        (args, reduces, adjacent)
+    });
+    for n in [0, 1, 767, 768, 769, 20_000, 100_003] {
+        for (ty, arg) in &args {
+            check_arg(&device, &queue, arg, *ty, n);
+        }
+        for (reduce, map) in reduces.iter().zip([&sum, &max]) {
+            check_map(&device, &queue, reduce, map, n);
+        }
+        for (adjacent, case) in adjacent.iter().zip(differences().iter()) {
+            check_difference(&device, &queue, adjacent, case, n);
+        }
     }
 }
 

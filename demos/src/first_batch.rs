@@ -66,7 +66,7 @@ pub struct Family {
 /// The `arg_reduce` demo.
 pub static ARG_REDUCE: Family = Family {
     name: "arg_reduce",
-    algorithm: "per-workgroup (value, index) pairs by subgroup reductions, then one workgroup over the pairs",
+    algorithm: "tiles of 2048 (8 reads in flight a thread) into per-workgroup (value, index) pairs by subgroup reductions, then one workgroup over the pairs",
     variants: &["min_f32", "max_f32"],
     build: |device, variant| {
         let op = if variant == "min_f32" {
@@ -99,7 +99,7 @@ pub static TRANSFORM_REDUCE: Family = Family {
 /// The `adjacent_difference` demo.
 pub static ADJACENT_DIFFERENCE: Family = Family {
     name: "adjacent_difference",
-    algorithm: "tiles of 2048 per workgroup, each left neighbour read beside its element",
+    algorithm: "tiles of 2048 per workgroup, a thread's reads before its writes, each left neighbour from the lane beside it",
     variants: &["left_u32"],
     build: |device, _| {
         let difference =

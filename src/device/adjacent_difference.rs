@@ -13,8 +13,8 @@ use crate::dtype::Dtype;
 use crate::error::Error;
 
 const NAME: &str = "wavekit::device::AdjacentDifference";
-/// Elements per workgroup (256 threads × 8).
-const TILE: u64 = 2048;
+/// Threads per workgroup.
+const BLOCK: u32 = 256;
 
 /// Which neighbour each element is combined with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -46,16 +46,19 @@ pub enum Subtract {
 ///   `SubtractLeft` / `SubtractRight`): the `n` elements of one slice
 ///   overwritten with their differences; temp at least
 ///   [`AdjacentDifference::temp_storage_bytes`] bytes (`STORAGE`), 4 per
-///   2048 elements, in another buffer or bytes of the same that do not
-///   overlap.
-/// - **Algorithm**: tiles of 2048 elements, one workgroup each, 8 per
-///   thread, coalesced. Copy reads each element and its neighbour. In
-///   place, one dispatch first saves the neighbour each tile needs from the
-///   next tile (or the one before) into temp; then every workgroup reads
-///   its tile into registers, waits at a barrier for all its threads'
-///   reads and writes, so no workgroup reads what another writes.
-/// - **Cost of a call**: copy 1 dispatch, in place 2; 2 reads (the second
-///   from cache) and 1 write per element.
+///   tile, in another buffer or bytes of the same that do not overlap.
+/// - **Algorithm**: tiles of 2048 elements (256 threads × `ITEMS` = 8, a
+///   shader parameter), one workgroup each, coalesced. Copy reads all of a
+///   thread's elements before it writes, and takes each neighbour from the
+///   lane beside it (a subgroup shuffle); a subgroup's first lane (right:
+///   last) reads its neighbour from the input. In place, one dispatch
+///   first saves the neighbour each tile needs from the next tile (or the
+///   one before) into temp; then every workgroup reads its tile into
+///   registers, waits at a barrier for all its threads' reads and writes,
+///   so no workgroup reads what another writes.
+/// - **Cost of a call**: copy 1 dispatch, 1 read and 1 write per element
+///   (plus a read per subgroup row); in place 2 dispatches, 2 reads (the
+///   second from cache) and 1 write per element.
 pub struct AdjacentDifference {
     ctx: Context,
     side: Subtract,
@@ -63,6 +66,8 @@ pub struct AdjacentDifference {
     copy: Pipeline,
     save_edges: Pipeline,
     in_place: Pipeline,
+    /// Elements per workgroup: 256 threads × the shader's `ITEMS`.
+    tile: u32,
 }
 
 impl AdjacentDifference {
@@ -93,6 +98,12 @@ impl AdjacentDifference {
             user_fn::check(&ctx, &signature, text, element, None)?;
             shader = shader.function("difference", text);
         }
+        let items = shader.u32_value("ITEMS")?;
+        if !(1..=32).contains(&items) {
+            return Err(Error::Usage(format!(
+                "{NAME}: ITEMS = {items} elements per thread: it takes 1 to 32"
+            )));
+        }
         let module = ctx.compose(&shader)?;
         let [copy, save_edges, in_place] = ctx.pipelines(
             &module,
@@ -105,6 +116,7 @@ impl AdjacentDifference {
             copy,
             save_edges,
             in_place,
+            tile: BLOCK * items,
         })
     }
 
@@ -118,15 +130,15 @@ impl AdjacentDifference {
         self.dtype
     }
 
-    fn tiles(n: u32) -> u32 {
-        u64::from(n).div_ceil(TILE) as u32
+    fn tiles(&self, n: u32) -> u32 {
+        n.div_ceil(self.tile)
     }
 
     /// Temp bytes an in-place call on `n` elements needs: one element per
-    /// tile of 2048, plus alignment. (A copy needs none.)
+    /// tile (of 2048 by default), plus alignment. (A copy needs none.)
     pub fn temp_storage_bytes(&self, n: u32) -> u64 {
         let mut layout = TempLayout::new(&self.ctx.limits);
-        layout.place(4 * u64::from(Self::tiles(n)));
+        layout.place(4 * u64::from(self.tiles(n)));
         layout.bytes()
     }
 
@@ -152,7 +164,7 @@ impl AdjacentDifference {
             vec![Op::Dispatch(
                 &self.copy,
                 vec![input, output, output],
-                self.ctx.grid(Self::tiles(n)),
+                self.ctx.grid(self.tiles(n)),
             )]
         };
         record(&self.ctx, queue.into(), &ops)
@@ -173,7 +185,7 @@ impl AdjacentDifference {
         let data = limits.check(NAME, "data", data, 4 * u64::from(n))?;
         let temp = limits.check(NAME, "temp", temp, self.temp_storage_bytes(n))?;
         disjoint(NAME, &[("data", data), ("temp", temp)])?;
-        let tiles = Self::tiles(n);
+        let tiles = self.tiles(n);
         let ops = if n == 0 {
             Vec::new()
         } else {
@@ -183,7 +195,7 @@ impl AdjacentDifference {
                 Op::Dispatch(
                     &self.save_edges,
                     bindings.clone(),
-                    self.ctx.grid(tiles.div_ceil(256)),
+                    self.ctx.grid(tiles.div_ceil(BLOCK)),
                 ),
                 Op::Dispatch(&self.in_place, bindings, self.ctx.grid(tiles)),
             ]

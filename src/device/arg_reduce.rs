@@ -12,8 +12,6 @@ use crate::error::Error;
 const NAME: &str = "wavekit::device::ArgReduce";
 /// Threads per workgroup of both passes.
 const BLOCK: u64 = 256;
-/// Workgroups of the first pass at most (as [`Reduce`](super::Reduce)'s).
-const MAX_PARTIALS: u64 = 2048;
 
 /// Which extreme an [`ArgReduce`] finds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -64,10 +62,12 @@ pub(crate) fn arg_shader(file: &'static str, op: ArgOp, ty: ReduceType) -> Resul
 ///   result and temp are three different buffers (wgpu binds a buffer
 ///   read-only or read-write in one dispatch), as [`Reduce`](super::Reduce)'s.
 /// - **Algorithm** (as [`Reduce`](super::Reduce)'s): `G = min(ceil(n /
-///   256), 2048)` workgroups of 256 threads fold a grid-stride share of the
-///   elements each; subgroup reductions (`sg::reduce_all_min` of the value,
-///   then of the index holding it) and workgroup memory give each
-///   workgroup's first pair; one workgroup folds the `G` pairs.
+///   2048), 2048)` workgroups of 256 threads fold a grid-stride share of
+///   the tiles of 2048 elements each (8 a thread, all read before any is
+///   folded; the shader parameters `ITEMS` and `MAX_PARTIALS` set the 8
+///   and the second 2048); subgroup reductions (`sg::reduce_all_min` of
+///   the value, then of the index holding it) and workgroup memory give
+///   each workgroup's first pair; one workgroup folds the `G` pairs.
 /// - **Cost of a call**: 1 read of the input, 2 dispatches (1 for `n = 0`),
 ///   2 bind groups.
 pub struct ArgReduce {
@@ -76,6 +76,10 @@ pub struct ArgReduce {
     partial: Pipeline,
     last: Pipeline,
     empty: Pipeline,
+    /// Elements per tile of the first pass: 256 threads × `ITEMS`.
+    tile: u64,
+    /// Workgroups of the first pass at most (`MAX_PARTIALS`).
+    max_partials: u64,
 }
 
 impl ArgReduce {
@@ -88,7 +92,16 @@ impl ArgReduce {
         ty: ReduceType,
     ) -> Result<Self, Error> {
         let ctx = Context::new(device.into())?;
-        let module = ctx.compose(&arg_shader("arg_reduce.wgsl", op, ty)?)?;
+        let shader = arg_shader("arg_reduce.wgsl", op, ty)?;
+        let items = shader.u32_value("ITEMS")?;
+        let max_partials = shader.u32_value("MAX_PARTIALS")?;
+        if !(1..=32).contains(&items) || !(1..=8192).contains(&max_partials) {
+            return Err(Error::Usage(format!(
+                "{NAME}: ITEMS = {items} elements per thread and MAX_PARTIALS = \
+                 {max_partials} workgroups: they take 1 to 32 and 1 to 8192"
+            )));
+        }
+        let module = ctx.compose(&shader)?;
         let [partial, last, empty] = ctx.pipelines(&module, ["partial", "final_pass", "empty"])?;
         Ok(ArgReduce {
             ctx,
@@ -96,6 +109,8 @@ impl ArgReduce {
             partial,
             last,
             empty,
+            tile: BLOCK * u64::from(items),
+            max_partials: u64::from(max_partials),
         })
     }
 
@@ -104,16 +119,17 @@ impl ArgReduce {
         self.op
     }
 
-    /// Workgroups of the first pass for `n` elements: each has one at least.
-    fn groups(n: u32) -> u64 {
-        u64::from(n).div_ceil(BLOCK).min(MAX_PARTIALS)
+    /// Workgroups of the first pass for `n` elements: each has a tile at
+    /// least.
+    fn groups(&self, n: u32) -> u64 {
+        u64::from(n).div_ceil(self.tile).min(self.max_partials)
     }
 
     /// Temp bytes a call on `n` elements needs: a pair per workgroup of
-    /// the first pass (at most 16 KiB), plus alignment.
+    /// the first pass (at most 16 KiB by default), plus alignment.
     pub fn temp_storage_bytes(&self, n: u32) -> u64 {
         let mut layout = TempLayout::new(&self.ctx.limits);
-        layout.place(8 * Self::groups(n).max(1));
+        layout.place(8 * self.groups(n).max(1));
         layout.bytes()
     }
 
@@ -140,7 +156,7 @@ impl ArgReduce {
         let input = limits.check(NAME, "input", input, 4 * u64::from(n))?;
         let result = limits.check(NAME, "result", result, 8)?;
         let temp = limits.check(NAME, "temp", temp, self.temp_storage_bytes(n))?;
-        let groups = Self::groups(n);
+        let groups = self.groups(n);
         let partials = temp.sub(0, 8 * groups.max(1));
         let ops = if n == 0 {
             vec![Op::Dispatch(

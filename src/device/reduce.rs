@@ -10,9 +10,6 @@ use crate::error::Error;
 
 /// Threads per workgroup of both passes.
 const BLOCK: u64 = 256;
-/// Workgroups of the first pass at most: enough to fill an H100 (132 SMs ×
-/// 8 resident blocks) and a few waves on smaller GPUs.
-const MAX_PARTIALS: u64 = 2048;
 
 /// The reduction operator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -65,10 +62,12 @@ impl ReduceType {
 ///   buffer read-only or read-write in one dispatch).
 /// - **Algorithm** (as CUB's, no float atomics, so an f32 sum is
 ///   deterministic for a given `n` and device): `G = min(ceil(n / 1024),
-///   2048)` workgroups of 256 threads fold vec4s over a grid-stride loop and
-///   `blk::reduce_<op>` their partial; one workgroup folds the partials and
-///   the last `n mod 4` elements. f32 sums are in that order, not
-///   sequential.
+///   2048)` workgroups of 256 threads fold vec4s over a grid-stride loop (4
+///   reads in flight a thread) and `blk::reduce_<op>` their partial; one
+///   workgroup folds the partials and the last `n mod 4` elements. f32 sums
+///   are in that order, not sequential. The 2048 (enough to fill an H100,
+///   132 SMs × 8 resident workgroups, and a few waves on smaller GPUs) is
+///   `reduce_final.wgsl`'s `MAX_PARTIALS`, the 4 `reduce.wgsl`'s `LOADS`.
 /// - **Cost of a call**: 1 read of the input, 2 dispatches, 2 bind groups.
 pub struct Reduce {
     ctx: Context,
@@ -76,6 +75,8 @@ pub struct Reduce {
     partial: Pipeline,
     last: Pipeline,
     identity: Pipeline,
+    /// Workgroups of the first pass at most (`MAX_PARTIALS`).
+    max_partials: u64,
 }
 
 impl Reduce {
@@ -115,11 +116,17 @@ impl Reduce {
         };
         let [partial] = ctx.pipelines(&module, [&format!("partial_{entry}") as &str])?;
         let (lowest, highest) = ty.bounds();
-        let module = ctx.compose(
-            &typed("reduce_final.wgsl")?
-                .set("LOWEST", lowest)
-                .set("HIGHEST", highest),
-        )?;
+        let last = typed("reduce_final.wgsl")?
+            .set("LOWEST", lowest)
+            .set("HIGHEST", highest);
+        let max_partials = last.u32_value("MAX_PARTIALS")?;
+        if !(1..=8192).contains(&max_partials) {
+            return Err(Error::Usage(format!(
+                "wavekit::device::Reduce: MAX_PARTIALS = {max_partials} workgroups: it takes 1 \
+                 to 8192"
+            )));
+        }
+        let module = ctx.compose(&last)?;
         let [last, identity] = ctx.pipelines(
             &module,
             [
@@ -133,6 +140,7 @@ impl Reduce {
             partial,
             last,
             identity,
+            max_partials: u64::from(max_partials),
         })
     }
 
@@ -142,20 +150,20 @@ impl Reduce {
     }
 
     /// Workgroups of the first pass for `n` elements (0 below 4).
-    fn groups(n: u32) -> u64 {
+    fn groups(&self, n: u32) -> u64 {
         let quads = u64::from(n) / 4;
         if quads == 0 {
             0
         } else {
-            quads.div_ceil(BLOCK).clamp(1, MAX_PARTIALS)
+            quads.div_ceil(BLOCK).clamp(1, self.max_partials)
         }
     }
 
     /// Temp bytes a call on `n` elements needs: a partial per workgroup of
-    /// the first pass (at most 8 KiB), plus alignment.
+    /// the first pass (at most 8 KiB by default), plus alignment.
     pub fn temp_storage_bytes(&self, n: u32) -> u64 {
         let mut layout = TempLayout::new(&self.ctx.limits);
-        layout.place(4 * Self::groups(n));
+        layout.place(4 * self.groups(n));
         layout.bytes()
     }
 
@@ -197,7 +205,7 @@ impl Reduce {
         let temp = limits.check(name, "temp", temp, self.temp_storage_bytes(n))?;
         let result = limits.check(name, "result", result, 4)?;
         let input = limits.check(name, "input", input, 4 * u64::from(n))?;
-        let groups = Self::groups(n);
+        let groups = self.groups(n);
         let partials = temp.sub(0, 4 * groups.max(1));
         let ops = if n == 0 {
             vec![Op::Dispatch(

@@ -7,8 +7,15 @@
 // Tiles of TILE = BLOCK * ITEMS elements, one workgroup each (spilling into
 // y); thread t handles elements t, t + BLOCK, ... of its tile (coalesced).
 // Entry points:
-//   subtract_copy: output from input (different bytes); reads a
-//     neighbour across a tile edge straight from the input.
+//   subtract_copy: output from input (different bytes). Each thread reads
+//     all its ITEMS elements before it writes any (input and output may
+//     share a buffer, so no compiler moves a read above an earlier write:
+//     read, write, read, write kept one or two reads in flight per
+//     thread); each element's neighbour comes from the lane beside it
+//     (`sg::shuffle_up`; RIGHT: `sg::shuffle_down`), and only the
+//     subgroup's first lane (RIGHT: last), whose neighbour another
+//     subgroup holds, reads it from the input (a second read for 1 element
+//     of each subgroup's row instead of for every element).
 //   save_edges, then subtract_in_place (in place: output is the data, input
 //     is not read): save_edges copies the element each tile needs from
 //     its neighbour tile (the last of the tile before, SubtractLeft; the
@@ -23,7 +30,11 @@
 //   range).
 // Parameters (set by name by the host): T (u32, i32 or f32), RIGHT, the
 // caller's `fn difference(a: T, b: T) -> T` (default a - b, wrapping for
-// integers).
+// integers), ITEMS (elements per thread, 1..=32; the host reads it for
+// the grid and the edges, so WAVEKIT_SHADER_PARAMS may change it).
+// Contract: subgroups are formed of consecutive local_invocation_index
+// values, size 4..128 (wavekit's block primitives' contract).
+#import wavekit::subgroup as sg
 
 alias T = u32;
 const RIGHT = false;
@@ -59,12 +70,40 @@ fn subtract_copy(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id)
                  @builtin(num_workgroups) nwg: vec3<u32>) {
     let n = element_count();
     let first = tile_of(wid, nwg) * TILE;
+    // The lane whose neighbours another subgroup holds: the first
+    // (RIGHT: the last). Lane l holds element i of a row, lane l - 1
+    // element i - 1 (consecutive indices in a subgroup).
+    let edge = select(0u, sg::group_size() - 1u, RIGHT);
+    let at_edge = sg::invocation_id() == edge;
+    // Every read first: ITEMS elements (and the edge lane's neighbours)
+    // in flight at once.
+    var x: array<T, ITEMS>;
+    var y: array<T, ITEMS>;
     for (var k = 0u; k < ITEMS; k++) {
         let i = first + k * BLOCK + t;
         if i < n {
+            x[k] = input[i];
+            if at_edge {
+                y[k] = input[neighbour(i, n)];
+            }
+        }
+    }
+    for (var k = 0u; k < ITEMS; k++) {
+        // In uniform control flow (every lane), whether or not its element
+        // exists. A lane past the end gives a zero no one uses: element
+        // i's neighbour is at most n - 1 (RIGHT: the last element is its
+        // own neighbour).
+        var beside: T;
+        if RIGHT {
+            beside = sg::shuffle_down<T>(x[k], 1u);
+        } else {
+            beside = sg::shuffle_up<T>(x[k], 1u);
+        }
+        let i = first + k * BLOCK + t;
+        if i < n {
             let j = neighbour(i, n);
-            let x = input[i];
-            output[i] = select(difference(x, input[j]), x, i == j);
+            let other = select(beside, y[k], at_edge);
+            output[i] = select(difference(x[k], other), x[k], i == j);
         }
     }
 }

@@ -4,8 +4,9 @@
 // deterministic for a given grid):
 //   partial_<op>: dispatch G workgroups (x only, G <= 65535). Workgroup g
 //     folds vec4 elements g*BLOCK + t, stepping by G*BLOCK, with a per-thread
-//     accumulator, then `blk::reduce_<op><T, BLOCK>` leaves the workgroup's
-//     result in thread 0, which writes partials[g].
+//     accumulator, LOADS vec4s read at once (all read before any is folded:
+//     LOADS reads in flight per thread), then `blk::reduce_<op><T, BLOCK>`
+//     leaves the workgroup's result in thread 0, which writes partials[g].
 //   final_<op>: dispatch 1 workgroup over `partials` (G elements), writing
 //     result[0].
 // Bindings: 0 input (array<vec4<T>>, n / 4 elements: n a multiple of 4),
@@ -14,7 +15,8 @@
 // Parameters (set by name by the host): the input's element type T, the
 // reduced type U and `transform` from one to the other, applied to each
 // element as it is read (DeviceReduce::TransformReduce; the identity for
-// a plain reduction, where U is T).
+// a plain reduction, where U is T), and LOADS (vec4 reads in flight per
+// thread, 1..=16; WAVEKIT_SHADER_PARAMS may change it).
 // min / max need no identity: every accumulator starts from input[0].
 #import wavekit::block as blk
 
@@ -22,6 +24,7 @@ alias T = f32;
 alias U = T;
 fn transform(x: T) -> U { return x; }
 const BLOCK = 256u;
+const LOADS = 4u;
 
 @group(0) @binding(0) var<storage, read> input: array<vec4<T>>;
 @group(0) @binding(1) var<storage, read_write> partials: array<U>;
@@ -39,12 +42,30 @@ fn partial_add(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) w
     let stride = nwg.x * BLOCK;
     var acc = vec4<U>(U(0));
     var i = wid.x * BLOCK + t;
-    // Two loads in flight per iteration.
-    for (; i + stride < quads; i += 2u * stride) {
-        acc += transform4(input[i]) + transform4(input[i + stride]);
+    // LOADS reads, then their fold (quads < 2^28: no sum here wraps).
+    for (; i + (LOADS - 1u) * stride < quads; i += LOADS * stride) {
+        var q: array<vec4<T>, LOADS>;
+        for (var k = 0u; k < LOADS; k++) {
+            q[k] = input[i + k * stride];
+        }
+        var group = transform4(q[0]);
+        for (var k = 1u; k < LOADS; k++) {
+            group += transform4(q[k]);
+        }
+        acc += group;
     }
-    if i < quads {
-        acc += transform4(input[i]);
+    // The last round, fewer than LOADS reads (all in flight too: one at
+    // a time, a thread with 2 quads at 2^22 elements waited twice).
+    var rest: array<vec4<T>, LOADS>;
+    for (var k = 0u; k < LOADS; k++) {
+        if i + k * stride < quads {
+            rest[k] = input[i + k * stride];
+        }
+    }
+    for (var k = 0u; k < LOADS; k++) {
+        if i + k * stride < quads {
+            acc += transform4(rest[k]);
+        }
     }
     let total = blk::reduce_add<U, BLOCK>((acc.x + acc.y) + (acc.z + acc.w));
     if t == 0u {
@@ -59,11 +80,30 @@ fn partial_min(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) w
     let stride = nwg.x * BLOCK;
     var acc = transform4(input[0]);
     var i = wid.x * BLOCK + t;
-    for (; i + stride < quads; i += 2u * stride) {
-        acc = min(acc, min(transform4(input[i]), transform4(input[i + stride])));
+    // LOADS reads, then their fold (quads < 2^28: no sum here wraps).
+    for (; i + (LOADS - 1u) * stride < quads; i += LOADS * stride) {
+        var q: array<vec4<T>, LOADS>;
+        for (var k = 0u; k < LOADS; k++) {
+            q[k] = input[i + k * stride];
+        }
+        var group = transform4(q[0]);
+        for (var k = 1u; k < LOADS; k++) {
+            group = min(group, transform4(q[k]));
+        }
+        acc = min(acc, group);
     }
-    if i < quads {
-        acc = min(acc, transform4(input[i]));
+    // The last round, fewer than LOADS reads (all in flight too: one at
+    // a time, a thread with 2 quads at 2^22 elements waited twice).
+    var rest: array<vec4<T>, LOADS>;
+    for (var k = 0u; k < LOADS; k++) {
+        if i + k * stride < quads {
+            rest[k] = input[i + k * stride];
+        }
+    }
+    for (var k = 0u; k < LOADS; k++) {
+        if i + k * stride < quads {
+            acc = min(acc, transform4(rest[k]));
+        }
     }
     let total = blk::reduce_min<U, BLOCK>(min(min(acc.x, acc.y), min(acc.z, acc.w)));
     if t == 0u {
@@ -78,11 +118,30 @@ fn partial_max(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) w
     let stride = nwg.x * BLOCK;
     var acc = transform4(input[0]);
     var i = wid.x * BLOCK + t;
-    for (; i + stride < quads; i += 2u * stride) {
-        acc = max(acc, max(transform4(input[i]), transform4(input[i + stride])));
+    // LOADS reads, then their fold (quads < 2^28: no sum here wraps).
+    for (; i + (LOADS - 1u) * stride < quads; i += LOADS * stride) {
+        var q: array<vec4<T>, LOADS>;
+        for (var k = 0u; k < LOADS; k++) {
+            q[k] = input[i + k * stride];
+        }
+        var group = transform4(q[0]);
+        for (var k = 1u; k < LOADS; k++) {
+            group = max(group, transform4(q[k]));
+        }
+        acc = max(acc, group);
     }
-    if i < quads {
-        acc = max(acc, transform4(input[i]));
+    // The last round, fewer than LOADS reads (all in flight too: one at
+    // a time, a thread with 2 quads at 2^22 elements waited twice).
+    var rest: array<vec4<T>, LOADS>;
+    for (var k = 0u; k < LOADS; k++) {
+        if i + k * stride < quads {
+            rest[k] = input[i + k * stride];
+        }
+    }
+    for (var k = 0u; k < LOADS; k++) {
+        if i + k * stride < quads {
+            acc = max(acc, transform4(rest[k]));
+        }
     }
     let total = blk::reduce_max<U, BLOCK>(max(max(acc.x, acc.y), max(acc.z, acc.w)));
     if t == 0u {

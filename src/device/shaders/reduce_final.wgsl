@@ -1,7 +1,10 @@
 // The library's final pass of a device-wide reduction (wavekit::device::
 // Reduce), after reduce.wgsl's partial_<op> over the whole vec4s of the
 // input: one workgroup folds the partials and the last n mod 4 elements,
-// or writes the identity when there are no elements.
+// or writes the identity when there are no elements. Each thread reads
+// FINAL_ITEMS partials before it folds them (MAX_PARTIALS partials: one
+// round of reads in flight, where a loop waited on a few at a time), in
+// the order of one at a time, so the f32 sum is the same.
 //
 // Bindings: 0 input (array<T>, all n elements), 1 partials (array<U>, G
 //   elements from partial_<op>; not read when n < 4, then any 4 bytes),
@@ -11,7 +14,10 @@
 //   largest U (f32: the largest finite, as CUB's numeric_limits max), max
 //   the lowest.
 // `alias T`, `alias U`, `transform` (reduce.wgsl's) and the constants
-// LOWEST / HIGHEST of U are set by the host.
+// LOWEST / HIGHEST of U are set by the host; it reads MAX_PARTIALS (the
+// most workgroups of partial_<op>, 1..=8192: any number of partials is
+// folded right, this many in one round), which WAVEKIT_SHADER_PARAMS may
+// change.
 #import wavekit::block as blk
 
 alias T = f32;
@@ -20,6 +26,9 @@ fn transform(x: T) -> U { return x; }
 const LOWEST = -3.40282347e+38f;
 const HIGHEST = 3.40282347e+38f;
 const BLOCK = 256u;
+const MAX_PARTIALS = 2048u;
+// Partials each thread reads at once.
+const FINAL_ITEMS = (MAX_PARTIALS + BLOCK - 1u) / BLOCK;
 
 @group(0) @binding(0) var<storage, read> input: array<T>;
 @group(0) @binding(1) var<storage, read> partials: array<U>;
@@ -38,8 +47,20 @@ fn tail_start() -> u32 {
 @compute @workgroup_size(BLOCK)
 fn final_add(@builtin(local_invocation_index) t: u32) {
     var acc = U(0);
-    for (var i = t; i < partial_count(); i += BLOCK) {
-        acc += partials[i];
+    let count = partial_count();
+    for (var base = 0u; base < count; base += BLOCK * FINAL_ITEMS) {
+        var p: array<U, FINAL_ITEMS>;
+        for (var k = 0u; k < FINAL_ITEMS; k++) {
+            let i = base + k * BLOCK + t;
+            if i < count {
+                p[k] = partials[i];
+            }
+        }
+        for (var k = 0u; k < FINAL_ITEMS; k++) {
+            if base + k * BLOCK + t < count {
+                acc += p[k];
+            }
+        }
     }
     let i = tail_start() + t;
     if i < arrayLength(&input) {
@@ -54,8 +75,20 @@ fn final_add(@builtin(local_invocation_index) t: u32) {
 @compute @workgroup_size(BLOCK)
 fn final_min(@builtin(local_invocation_index) t: u32) {
     var acc = transform(input[0]);
-    for (var i = t; i < partial_count(); i += BLOCK) {
-        acc = min(acc, partials[i]);
+    let count = partial_count();
+    for (var base = 0u; base < count; base += BLOCK * FINAL_ITEMS) {
+        var p: array<U, FINAL_ITEMS>;
+        for (var k = 0u; k < FINAL_ITEMS; k++) {
+            let i = base + k * BLOCK + t;
+            if i < count {
+                p[k] = partials[i];
+            }
+        }
+        for (var k = 0u; k < FINAL_ITEMS; k++) {
+            if base + k * BLOCK + t < count {
+                acc = min(acc, p[k]);
+            }
+        }
     }
     let i = tail_start() + t;
     if i < arrayLength(&input) {
@@ -70,8 +103,20 @@ fn final_min(@builtin(local_invocation_index) t: u32) {
 @compute @workgroup_size(BLOCK)
 fn final_max(@builtin(local_invocation_index) t: u32) {
     var acc = transform(input[0]);
-    for (var i = t; i < partial_count(); i += BLOCK) {
-        acc = max(acc, partials[i]);
+    let count = partial_count();
+    for (var base = 0u; base < count; base += BLOCK * FINAL_ITEMS) {
+        var p: array<U, FINAL_ITEMS>;
+        for (var k = 0u; k < FINAL_ITEMS; k++) {
+            let i = base + k * BLOCK + t;
+            if i < count {
+                p[k] = partials[i];
+            }
+        }
+        for (var k = 0u; k < FINAL_ITEMS; k++) {
+            if base + k * BLOCK + t < count {
+                acc = max(acc, p[k]);
+            }
+        }
     }
     let i = tail_start() + t;
     if i < arrayLength(&input) {
