@@ -901,3 +901,44 @@ fn bad_reduction_calls_are_errors() {
         &[&format!("`temp`: {} bytes", arg.temp_storage_bytes(n))],
     );
 }
+
+#[test]
+fn bad_shader_params_are_errors() {
+    let (device, _queue) = open();
+    let with = |name: &'static str, value: &str| vec![(name, value.to_string())];
+    let [sum, _] = maps();
+    let case = &differences()[0];
+    for (items, shown) in [("0u", "ITEMS = 0"), ("33u", "ITEMS = 33")] {
+        assert_refused(
+            wavekit::device::debug::with_shader_params(with("ITEMS", items), || {
+                AdjacentDifference::new(&device, case.dtype, case.side, case.operator)
+            }),
+            &[shown, "it takes 1 to 32"],
+        );
+        assert_refused(
+            wavekit::device::debug::with_shader_params(with("ITEMS", items), || {
+                ArgReduce::new(&device, ArgOp::Min, ReduceType::F32)
+            }),
+            &[shown, "they take 1 to 32 and 1 to 8192"],
+        );
+    }
+    assert_refused(
+        wavekit::device::debug::with_shader_params(with("MAX_PARTIALS", "8193u"), || {
+            ArgReduce::new(&device, ArgOp::Max, ReduceType::I32)
+        }),
+        &["MAX_PARTIALS = 8193", "they take 1 to 32 and 1 to 8192"],
+    );
+    assert_refused(
+        wavekit::device::debug::with_shader_params(with("MAX_PARTIALS", "0u"), || {
+            TransformReduce::new(&device, sum.dtype, sum.text, sum.op, sum.output)
+        }),
+        &["MAX_PARTIALS = 0", "it takes 1 to 8192"],
+    );
+    // No reads in flight: an array of 0 elements, which validation refuses.
+    assert_refused(
+        wavekit::device::debug::with_shader_params(with("LOADS", "0u"), || {
+            TransformReduce::new(&device, sum.dtype, sum.text, sum.op, sum.output)
+        }),
+        &["reduce.wgsl"],
+    );
+}
