@@ -352,24 +352,21 @@ fn scan_heads(@builtin(local_invocation_index) t: u32) {
     let tiles = tile_count();
     var carry = 0u;
     for (var base = 0u; base < tiles; base += TILE) {
-        let first = base + t * ITEMS;
+        // Zero past the tiles.
         var counts: array<u32, ITEMS>;
+        blk::load_direct_blocked<u32, BLOCK, ITEMS, tile_heads>(base, tiles - base, &counts);
         var mine = 0u;
         for (var k = 0u; k < ITEMS; k++) {
-            counts[k] = 0u;
-            if first + k < tiles {
-                counts[k] = tile_heads[first + k];
-            }
             mine += counts[k];
         }
         let before = blk::exclusive_scan<u32, BLOCK, add_u32>(mine, 0u);
         var running = carry + before;
+        var scanned: array<u32, ITEMS>;
         for (var k = 0u; k < ITEMS; k++) {
-            if first + k < tiles {
-                tile_heads[first + k] = running;
-            }
+            scanned[k] = running;
             running += counts[k];
         }
+        blk::store_direct_blocked<u32, BLOCK, ITEMS, tile_heads>(base, tiles - base, &scanned);
         if t == BLOCK - 1u {
             chunk_total = before + mine;
         }
