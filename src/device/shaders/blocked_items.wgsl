@@ -1,19 +1,32 @@
 // A tile of BLOCK threads, each owning ITEMS consecutive elements
 // (blocked), under `scan_op` with `scan_identity`: the loads, folds,
 // tile combinations and scanned stores that scan_op.wgsl and
-// segmented.wgsl share (appended to them). They bind `input` and `output`
-// (array<T>), declare `var<workgroup> tile_total: T`, `const INCLUSIVE`,
-// BLOCK and ITEMS, and import the block layer as `blk`.
+// segmented.wgsl share (appended to them). They bind `input` (T's bits,
+// array<u32>) and `output` (array<T>), declare
+// `var<workgroup> tile_total: T`, `const INCLUSIVE`, BLOCK and ITEMS, and
+// import the block layer as `blk`.
+//
+// The load is the block layer's `block::load_direct_blocked` on the bits,
+// over the identity's. Bits, because naga gives `alias T` a type of its
+// own: an `array<T, ITEMS>` is not the `array<u32, ITEMS>` (or f32, i32)
+// that a row instantiated through T takes by pointer, whatever T is set
+// to; `array<u32, ITEMS>` is, and a bitcast only renames a register. The store
+// stays a loop of its own: with `block::store_direct_blocked` after the
+// scan, ptxas spills 16 bytes in scan_op.wgsl's scan_lookback (sm_90),
+// where the loop stores each item as it is scanned.
 
-/// Thread `t`'s ITEMS elements from `first` (the identity at `end` and
-/// past it).
-fn load_items_from(first: u32, end: u32) -> array<T, ITEMS> {
+/// Thread t's ITEMS elements of the tile that starts at input[offset]
+/// (offset + t * ITEMS + k), the identity at `end` and past it
+/// (`offset < end`).
+fn load_tile(offset: u32, end: u32) -> array<T, ITEMS> {
+    var bits: array<u32, ITEMS>;
+    for (var k = 0u; k < ITEMS; k++) {
+        bits[k] = bitcast<u32>(scan_identity());
+    }
+    blk::load_direct_blocked<u32, BLOCK, ITEMS, input>(offset, end - offset, &bits);
     var items: array<T, ITEMS>;
     for (var k = 0u; k < ITEMS; k++) {
-        items[k] = scan_identity();
-        if first + k < end {
-            items[k] = input[first + k];
-        }
+        items[k] = bitcast<T>(bits[k]);
     }
     return items;
 }

@@ -56,7 +56,10 @@
 // by the user's function text and a `scan_op` that calls it) and
 // `fn scan_identity`; FALLBACK and STALL_EVERY (look_back.wgsl).
 // Bindings: 0 keys (array<K>, n), 1 values (array<T>, n), 2 out_values
-//   (array<T>: n for the scan, room for n runs for the reduction), 3
+//   (T: n for the scan, room for n runs for the reduction; as T's bits,
+//   array<u32>, which `block::store_direct_blocked` stores from an
+//   `array<u32, ITEMS>`: naga gives `alias T` a type of its own, so an
+//   `array<T, ITEMS>` is no row's), 3
 //   out_keys (array<K>, room for n runs; a spare word for the scan), 4
 //   num_runs (1 word; spare for the scan), 5 tile_heads (one per tile;
 //   spare for the scan), 6 tile_state (2 words per tile), 7 tile_counter
@@ -82,7 +85,7 @@ fn scan_identity() -> T { return T(); }
 
 @group(0) @binding(0) var<storage, read> keys: array<K>;
 @group(0) @binding(1) var<storage, read> values: array<T>;
-@group(0) @binding(2) var<storage, read_write> out_values: array<T>;
+@group(0) @binding(2) var<storage, read_write> out_values: array<u32>;
 @group(0) @binding(3) var<storage, read_write> out_keys: array<K>;
 @group(0) @binding(4) var<storage, read_write> num_runs: array<u32>;
 @group(0) @binding(5) var<storage, read_write> tile_heads: array<u32>;
@@ -319,16 +322,15 @@ fn scan_by_key(@builtin(local_invocation_index) t: u32) {
     }
     let items = load_items(tile, t);
     var running = tile_start(tile, t, items, items.heads).value;
-    let n = element_count();
-    let first = tile * TILE + t * ITEMS;
+    var bits: array<u32, ITEMS>;
     for (var k = 0u; k < ITEMS; k++) {
         let head = (items.heads & (1u << k)) != 0u;
         let exclusive = select(running, scan_identity(), head);
         running = select(scan_op(running, items.values[k]), items.values[k], head);
-        if first + k < n {
-            out_values[first + k] = select(exclusive, running, INCLUSIVE);
-        }
+        bits[k] = bitcast<u32>(select(exclusive, running, INCLUSIVE));
     }
+    let offset = tile * TILE;
+    blk::store_direct_blocked<u32, BLOCK, ITEMS, out_values>(offset, element_count() - offset, &bits);
 }
 
 @compute @workgroup_size(BLOCK)
@@ -352,24 +354,21 @@ fn scan_heads(@builtin(local_invocation_index) t: u32) {
     let tiles = tile_count();
     var carry = 0u;
     for (var base = 0u; base < tiles; base += TILE) {
-        let first = base + t * ITEMS;
+        // Zero past the tiles.
         var counts: array<u32, ITEMS>;
+        blk::load_direct_blocked<u32, BLOCK, ITEMS, tile_heads>(base, tiles - base, &counts);
         var mine = 0u;
         for (var k = 0u; k < ITEMS; k++) {
-            counts[k] = 0u;
-            if first + k < tiles {
-                counts[k] = tile_heads[first + k];
-            }
             mine += counts[k];
         }
         let before = blk::exclusive_scan<u32, BLOCK, add_u32>(mine, 0u);
         var running = carry + before;
+        var scanned: array<u32, ITEMS>;
         for (var k = 0u; k < ITEMS; k++) {
-            if first + k < tiles {
-                tile_heads[first + k] = running;
-            }
+            scanned[k] = running;
             running += counts[k];
         }
+        blk::store_direct_blocked<u32, BLOCK, ITEMS, tile_heads>(base, tiles - base, &scanned);
         if t == BLOCK - 1u {
             chunk_total = before + mine;
         }
@@ -407,7 +406,7 @@ fn reduce_by_key(@builtin(local_invocation_index) t: u32) {
         }
         // A run of one is no non-trivial run.
         if (ends & bit) != 0u && !(NON_TRIVIAL && head) {
-            out_values[run - 1u] = running;
+            out_values[run - 1u] = bitcast<u32>(running);
         }
     }
 }

@@ -31,7 +31,8 @@
 // Parameters (set by name by the host): `alias T`, `const INCLUSIVE`, the operator `fn scan_op` (the
 // host replaces its line by the user's function text and a `scan_op` that
 // calls it) and `fn scan_identity`; FALLBACK and STALL_EVERY (look_back.wgsl).
-// Bindings: 0 input (array<T>, n), 1 output (array<T>, n), 2 tile_sums
+// Bindings: 0 input (n of T, as bits: array<u32>, blocked_items.wgsl says
+//   why), 1 output (array<T>, n), 2 tile_sums
 //   (array<T>, one per tile), 3 tile_state (2 words per tile), 4
 //   tile_counter (1 word). Every entry point binds all five.
 // Cost per element: single pass 1 read and 1 write, 3 calls of the
@@ -41,7 +42,7 @@
 //   reads and writes each tile sum once.
 // Append: look_back.wgsl (look_back and its protocol), look_back_words.wgsl
 // (publications in two words), look_back_words_scan.wgsl (lb_publish,
-// lb_install), blocked_items.wgsl (load_items_from, fold, tile_aggregate,
+// lb_install), blocked_items.wgsl (load_tile, fold, tile_aggregate,
 // store_scanned).
 #import wavekit::subgroup as sg
 #import wavekit::block as blk
@@ -55,7 +56,7 @@ const TILE = BLOCK * ITEMS;
 fn scan_op(a: T, b: T) -> T { return a + b; }
 fn scan_identity() -> T { return T(); }
 
-@group(0) @binding(0) var<storage, read> input: array<T>;
+@group(0) @binding(0) var<storage, read> input: array<u32>;
 @group(0) @binding(1) var<storage, read_write> output: array<T>;
 @group(0) @binding(2) var<storage, read_write> tile_sums: array<T>;
 @group(0) @binding(3) var<storage, read_write> tile_state: array<atomic<u32>>;
@@ -74,13 +75,14 @@ fn tile_count() -> u32 {
     return (arrayLength(&input) + TILE - 1u) / TILE;
 }
 
-/// Thread `t`'s ITEMS elements of tile `tile` (the identity past n).
-fn load_items(tile: u32, t: u32) -> array<T, ITEMS> {
-    return load_items_from(tile * TILE + t * ITEMS, arrayLength(&input));
+/// The calling thread's ITEMS elements of tile `tile` (the identity past
+/// n).
+fn load_items(tile: u32) -> array<T, ITEMS> {
+    return load_tile(tile * TILE, arrayLength(&input));
 }
 
 fn lb_tile_aggregate(p: u32, t: u32) -> u32 {
-    return bitcast<u32>(tile_aggregate(load_items(p, t), t));
+    return bitcast<u32>(tile_aggregate(load_items(p), t));
 }
 
 fn lb_combine(earlier: u32, later: u32) -> u32 {
@@ -107,7 +109,7 @@ fn scan_lookback(@builtin(local_invocation_index) t: u32) {
     if tile >= tile_count() {
         return;
     }
-    let items = load_items(tile, t);
+    let items = load_items(tile);
     let aggregate = bitcast<u32>(tile_aggregate(items, t));
     store_items(tile, t, items, bitcast<T>(tile_prefix(tile, t, aggregate)));
 }
@@ -119,7 +121,7 @@ fn tile_reduce(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) w
     if tile >= tile_count() {
         return;
     }
-    let total = blk::inclusive_scan<T, BLOCK, scan_op>(fold(load_items(tile, t)));
+    let total = blk::inclusive_scan<T, BLOCK, scan_op>(fold(load_items(tile)));
     if t == BLOCK - 1u {
         tile_sums[tile] = total;
     }
@@ -161,5 +163,5 @@ fn tile_scan(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid
     if tile >= tile_count() {
         return;
     }
-    store_items(tile, t, load_items(tile, t), tile_sums[tile]);
+    store_items(tile, t, load_items(tile), tile_sums[tile]);
 }

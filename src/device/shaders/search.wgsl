@@ -4,7 +4,9 @@
 // bound) or greater than it (UPPER: upper bound); m where there is none.
 //
 // Each workgroup takes BLOCK * ITEMS needles (spilling into y), ITEMS per
-// thread, strided by BLOCK. The first LEVELS steps of every search visit
+// thread, strided by BLOCK: loaded and their indices stored by the block
+// layer's striped rows (`block::load_direct_striped`,
+// `store_direct_striped`). The first LEVELS steps of every search visit
 // the same few haystack elements (the midpoints of an implicit tree: node
 // 1 the whole range, node 2k its left half, 2k + 1 its right half), so the
 // workgroup first loads the 2^LEVELS - 1 midpoints of those levels into
@@ -12,11 +14,14 @@
 // goes on in the haystack. Both walks take the same midpoints, in
 // `lo + (hi - lo) / 2` (no overflow below 2^32).
 // Bindings: 0 haystack (array<T>, m >= 1, ascending by `<`), 1 needles
-//   (array<T>, k), 2 output (array<u32>, k). The host clears the output
+//   (k of T, as T's bits, array<u32>: the row takes its items by pointer,
+//   and naga gives `alias T` a type of its own, so an `array<T, ITEMS>` is
+//   no row's `array<u32, ITEMS>`), 2 output (array<u32>, k). The host clears the output
 //   itself for m = 0.
 // Parameters (set by name by the host): T (u32, i32 or f32), UPPER.
 // f32: `<` orders, so -0.0 and 0.0 are equal; NaN gives unspecified
 // indices (as CUB's std::less).
+#import wavekit::block as blk
 
 alias T = u32;
 const UPPER = false;
@@ -25,7 +30,7 @@ const ITEMS = 4u;
 const LEVELS = 8u;
 
 @group(0) @binding(0) var<storage, read> haystack: array<T>;
-@group(0) @binding(1) var<storage, read> needles: array<T>;
+@group(0) @binding(1) var<storage, read> needles: array<u32>;
 @group(0) @binding(2) var<storage, read_write> output: array<u32>;
 
 // Node i (1 .. 2^LEVELS - 1) of the implicit tree: its midpoint's element.
@@ -65,13 +70,17 @@ fn search(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: v
     }
     workgroupBarrier();
     let k = arrayLength(&needles);
-    let first = (wid.x + wid.y * nwg.x) * BLOCK * ITEMS + t;
+    let offset = (wid.x + wid.y * nwg.x) * BLOCK * ITEMS;
+    // The workgroup's needles; none where the grid spills past them.
+    let valid = select(0u, k - offset, offset < k);
+    var xs: array<u32, ITEMS>;
+    blk::load_direct_striped<u32, BLOCK, ITEMS, needles>(offset, valid, &xs);
+    var found: array<u32, ITEMS>;
     for (var item = 0u; item < ITEMS; item++) {
-        let j = first + item * BLOCK;
-        if j >= k {
+        if item * BLOCK + t >= valid {
             break;
         }
-        let x = needles[j];
+        let x = bitcast<T>(xs[item]);
         var lo = 0u;
         var hi = m;
         var node = 1u;
@@ -93,6 +102,7 @@ fn search(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: v
                 hi = mid;
             }
         }
-        output[j] = lo;
+        found[item] = lo;
     }
+    blk::store_direct_striped<u32, BLOCK, ITEMS, output>(offset, valid, &found);
 }

@@ -21,14 +21,15 @@
 // Parameters (set by name by the host): `alias T`, `const INCLUSIVE`, the
 // operator `fn scan_op` (the host replaces its line by the user's function
 // text and a `scan_op` that calls it) and `fn scan_identity`.
-// Bindings: 0 input (array<T>, n), 1 output (array<T>: one per segment for
+// Bindings: 0 input (n of T, as bits: array<u32>, blocked_items.wgsl says
+//   why), 1 output (array<T>: one per segment for
 //   the reduction, n for the scan), 2 begin_offsets, 3 end_offsets (u32,
 //   one per segment).
 // fill_identity (n = 0: the offsets bound as the input) writes the
 //   identity to each segment's output.
 // Cost per element: 1 read (1 write for the scan); per tile one block scan
 //   (two for the scan) and a uniform load.
-// Append: blocked_items.wgsl (load_items_from, fold, tile_aggregate,
+// Append: blocked_items.wgsl (load_tile, fold, tile_aggregate,
 // store_scanned), segment_range.wgsl (segment_count, segment).
 #import wavekit::subgroup as sg
 #import wavekit::block as blk
@@ -42,7 +43,7 @@ const TILE = BLOCK * ITEMS;
 fn scan_op(a: T, b: T) -> T { return a + b; }
 fn scan_identity() -> T { return T(); }
 
-@group(0) @binding(0) var<storage, read> input: array<T>;
+@group(0) @binding(0) var<storage, read> input: array<u32>;
 @group(0) @binding(1) var<storage, read_write> output: array<T>;
 @group(0) @binding(2) var<storage, read> begin_offsets: array<u32>;
 @group(0) @binding(3) var<storage, read> end_offsets: array<u32>;
@@ -54,7 +55,7 @@ fn reduce_segment(s: u32, t: u32, fixed: bool) {
     let range = segment(s, t, fixed);
     var acc = scan_identity();
     for (var base = range.x; base < range.y; base += TILE) {
-        acc = scan_op(acc, tile_aggregate(load_items_from(base + t * ITEMS, range.y), t));
+        acc = scan_op(acc, tile_aggregate(load_tile(base, range.y), t));
     }
     if t == 0u {
         output[s] = acc;
@@ -67,7 +68,7 @@ fn scan_segment(s: u32, t: u32, fixed: bool) {
     var carry = scan_identity();
     for (var base = range.x; base < range.y; base += TILE) {
         let first = base + t * ITEMS;
-        let items = load_items_from(first, range.y);
+        let items = load_tile(base, range.y);
         let mine = fold(items);
         let before = blk::exclusive_scan<T, BLOCK, scan_op>(mine, scan_identity());
         store_scanned(first, range.y, items, scan_op(carry, before));
