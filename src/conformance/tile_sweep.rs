@@ -6,9 +6,10 @@
 //! with the fewest items too (one: the loops that do not run; four, for the
 //! vectorized rows: one word); `u32` and `f32` at 256 threads (many
 //! subgroups; `u32` alone for the vectorized rows). That also keeps each
-//! kernel's tiles in workgroup memory within 16 KiB. The block radix sorts get a lean sweep of their own
-//! ([`skips_radix_sort`]), the histograms another ([`skips_histogram`]),
-//! the subgroup and block merge sorts a third ([`skips_merge_sort`]).
+//! kernel's tiles in workgroup memory within 16 KiB. The block radix sorts
+//! get a lean sweep of their own ([`skips_radix_sort`]), the histograms
+//! another ([`skips_histogram`]), the subgroup and block merge sorts a
+//! third ([`skips_merge_sort`]).
 
 use crate::catalog::{Family, Param};
 use crate::{Dtype, Instance, Target};
