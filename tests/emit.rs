@@ -13,12 +13,13 @@ use wavekit::{Backend, Dtype, InstanceSpec, Library, SubgroupSize, Target, Templ
 /// them; MSL has no f64).
 fn spec_for(library: &Library, primitive: &Primitive, size: u32) -> InstanceSpec {
     // Ops naming a user function or array: f32 (u32 values), `B = 2S`,
-    // `L = min(3, log2(S))`, 3 items, and
-    // the shader's own `user_op`, `user_differ` or `user_array`.
+    // `L = min(3, log2(S))`, 3 items (4 where a row takes at least 4), and
+    // the shader's own `user_op`, `user_differ`, `user_array` or
+    // `user_vectors`.
     if primitive
         .params
         .iter()
-        .any(|p| matches!(p, Param::Function | Param::Array))
+        .any(|p| matches!(p, Param::Function | Param::Array | Param::VectorArray))
     {
         let args = primitive.params.iter().map(|p| match p {
             Param::Dtype => TemplateArg::Dtype(Dtype::F32),
@@ -37,6 +38,9 @@ fn spec_for(library: &Library, primitive: &Primitive, size: u32) -> InstanceSpec
                 TemplateArg::Name("user_bins".into())
             }
             Param::Array => TemplateArg::Name("user_array".into()),
+            Param::VectorArray => TemplateArg::Name("user_vectors".into()),
+            // 3 items, or the fewest a vectorized row takes (4).
+            Param::Const { min, .. } => TemplateArg::from(3u32.max(*min)),
             _ => TemplateArg::from(3u32),
         });
         return InstanceSpec::new(primitive.qualified_name(), args.collect::<Vec<_>>());
@@ -117,6 +121,7 @@ fn shader(spec: &InstanceSpec, primitive: &Primitive, library: &Library) -> Stri
         "#import wavekit::subgroup as sg
 #import wavekit::block as blk
 @group(0) @binding(0) var<storage, read_write> user_array: array<f32>;
+@group(0) @binding(1) var<storage, read_write> user_vectors: array<vec4<f32>>;
 var<workgroup> user_bins: array<atomic<u32>, 3>;
 fn user_op(a: f32, b: f32) -> f32 {{ return max(a, b); }}
 fn user_differ(a: f32, b: f32) -> bool {{ return a < b; }}

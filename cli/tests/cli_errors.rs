@@ -817,3 +817,35 @@ fn warp_striped_exchanges_are_checked_at_expansion() {
         "{wgsl}"
     );
 }
+
+#[test]
+fn vectorized_loads_take_whole_words_of_32_bit_vectors() {
+    assert_one_line_error(
+        &["expand", "block::load_vectorized<u32, 64, 6, words>"],
+        "`block::load_vectorized`: items 6 is not a multiple of 4: each thread's items are \
+         whole vec4 words of A",
+    );
+    assert_one_line_error(
+        &["expand", "block::store_vectorized<f32, 64, 2, words>"],
+        "items 2 is out of range 4..=64",
+    );
+    assert_one_line_error(
+        &["expand", "block::load_vectorized<f64, 64, 4, words>"],
+        "`load_vectorized` is not defined for f64 (allowed dtypes: u32, i32, f32)",
+    );
+    assert_one_line_error(
+        &["expand", "block::store_vectorized<i32, 64, 8, 7>"],
+        "template argument 4 must be the name of a module-scope WGSL array of vec4<T>, got `7`",
+    );
+    // The array the caller declares is one of vectors.
+    let out = wavekit(&["expand", "block::load_vectorized<f32, 64, 8, words>"]);
+    assert!(out.status.success());
+    let wgsl = String::from_utf8(out.stdout).expect("utf-8");
+    assert!(
+        wgsl.ends_with(
+            "// not validated alone: needs `var<...> words: array<vec4<f32>, ...>` from your \
+             module\n"
+        ),
+        "{wgsl}"
+    );
+}

@@ -18,19 +18,20 @@ use std::process::Command;
 
 use serde_json::Value;
 
-/// The block collectives over a tile (loads and stores, exchanges,
-/// discontinuities, shuffles) use no subgroup operation: their code is the
-/// same at every subgroup size and under emulation, so they run once, in
-/// the whole suite at 8 lanes (`conformance_lavapipe`), and the runs at
-/// other sizes and emulated leave them out. The block radix sorts and
-/// histograms run once too, for `make test`'s time: their only subgroup
+/// The block collectives over a tile (loads and stores, vectorized too,
+/// exchanges, discontinuities, shuffles) use no subgroup operation: their
+/// code is the same at every subgroup size and under emulation, so they run
+/// once, in the whole suite at 8 lanes (`conformance_lavapipe`), and the
+/// runs at other sizes and emulated leave them out. The block radix sorts
+/// and histograms run once too, for `make test`'s time: their only subgroup
 /// operations are those of `block::radix_rank_match_atomic_or` and
 /// `block::exclusive_add`, which every run checks, and each call is a whole
 /// sort, slow to compile on lavapipe (`wavekit check` runs them at every
 /// size). The block merge sorts use no subgroup operation at all.
-const TILE_FAMILIES: [&str; 7] = [
+const TILE_FAMILIES: [&str; 8] = [
     "block exchange",
     "block load/store",
+    "block vectorized load/store",
     "block discontinuity",
     "block shuffle",
     "block radix sort",

@@ -66,7 +66,8 @@ fn cli_expand_output_validates() {
                 // to the printed WGSL before validation; a block load or store an
                 // array of ours, likewise.
                 let generic = primitive.params.contains(&Param::Function);
-                let array = primitive.params.contains(&Param::Array);
+                let vectors = primitive.params.contains(&Param::VectorArray);
+                let array = vectors || primitive.params.contains(&Param::Array);
                 let spec = if generic || array {
                     let args = primitive.params.iter().map(|p| match p {
                         Param::Dtype => TemplateArg::Dtype(Dtype::F32),
@@ -79,7 +80,9 @@ fn cli_expand_output_validates() {
                         Param::Log2Size => TemplateArg::from(size.trailing_zeros()),
                         Param::BlockDim => TemplateArg::from(2 * size),
                         Param::Function => TemplateArg::Name("user_op".into()),
-                        Param::Array => TemplateArg::Name("user_array".into()),
+                        Param::Array | Param::VectorArray => TemplateArg::Name("user_array".into()),
+                        // 3 items, or the fewest a vectorized row takes (4).
+                        Param::Const { min, .. } => TemplateArg::from(3u32.max(*min)),
                         _ => TemplateArg::from(3u32),
                     });
                     InstanceSpec::new(primitive.qualified_name(), args.collect::<Vec<_>>())
@@ -113,9 +116,13 @@ fn cli_expand_output_validates() {
                 }
                 if array {
                     assert!(wgsl.contains("not validated alone"), "{spec}: {wgsl}");
-                    // A histogram's counters (3 bins), or a load's buffer.
+                    // A histogram's counters (3 bins), or a load's buffer
+                    // (of vectors for a vectorized one).
                     wgsl.push_str(if primitive.family == Family::BlockHistogram {
                         "var<workgroup> user_array: array<atomic<u32>, 3>;\n"
+                    } else if vectors {
+                        "@group(0) @binding(0) var<storage, read_write> user_array: \
+                         array<vec4<f32>>;\n"
                     } else {
                         "@group(0) @binding(0) var<storage, read_write> user_array: array<f32>;\n"
                     });

@@ -45,12 +45,13 @@ const TRANSPOSE: Primitive = Primitive {
     ..DIRECT
 };
 
-/// Why there is no vector path, said once in every direct row's contract.
-macro_rules! no_vectors {
+/// Where the vector path is, said once in every direct row's contract.
+macro_rules! see_vectorized {
     () => {
-        " No vectorised variant: WGSL cannot view an `array<u32>` as `vec4<u32>` (CUB's \
-          `LoadDirectBlockedVectorized` casts the pointer), so a vec4 path would need the \
-          caller's array declared as vectors; the striped forms are the coalesced ones."
+        " WGSL cannot view an `array<u32>` as `vec4<u32>` (CUB's \
+          `LoadDirectBlockedVectorized` casts the pointer): for an array the caller declares \
+          as `array<vec4<T>>`, `block::load_vectorized` / `block::store_vectorized` access \
+          four items at a time; the striped forms are the coalesced ones."
     };
 }
 
@@ -68,7 +69,7 @@ pub(super) const PRIMITIVES: &[Primitive] = &[
              workgroup or a private array); `offset` and `valid_items` the same in every \
              thread. No barrier and no workgroup memory, so divergent threads may call it; the \
              caller's `var items: array<T, items>` is passed as `&items`.",
-            no_vectors!()
+            see_vectorized!()
         ),
         ..DIRECT
     },
@@ -80,7 +81,7 @@ pub(super) const PRIMITIVES: &[Primitive] = &[
              thread t gets `(*items)[k] = A[offset + k * B + t]` where `k * B + t < \
              valid_items`; consecutive threads read consecutive elements (coalesced). Same \
              arguments and contract as `block::load_direct_blocked`.",
-            no_vectors!()
+            see_vectorized!()
         ),
         ..DIRECT
     },
@@ -93,7 +94,7 @@ pub(super) const PRIMITIVES: &[Primitive] = &[
              + k < valid_items`. `A` must be writable (a read_write storage buffer, a \
              workgroup or a private array). No barrier: a workgroup array written here needs \
              `block::sync` before other threads read it.",
-            no_vectors!()
+            see_vectorized!()
         ),
         ..DIRECT
     },
@@ -104,7 +105,7 @@ pub(super) const PRIMITIVES: &[Primitive] = &[
             "Stores the thread's items in the striped arrangement (CUB `StoreDirectStriped`): \
              `A[offset + k * B + t] = (*items)[k]` where `k * B + t < valid_items` \
              (coalesced). Same contract as `block::store_direct_blocked`.",
-            no_vectors!()
+            see_vectorized!()
         ),
         ..DIRECT
     },

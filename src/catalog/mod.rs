@@ -22,6 +22,7 @@ mod block_discontinuity;
 mod block_exchange;
 mod block_histogram;
 mod block_load;
+mod block_load_vectorized;
 mod block_merge_sort;
 mod block_radix_sort;
 mod block_shuffle;

@@ -87,6 +87,9 @@ pub enum Family {
     BlockExchange,
     /// Workgroup loads and stores of a tile.
     BlockLoad,
+    /// Workgroup loads and stores of a blocked tile, four items per vector
+    /// access of the caller's array of `vec4<T>`.
+    BlockLoadVectorized,
     /// Workgroup discontinuity flags and adjacent differences.
     BlockDiscontinuity,
     /// Workgroup shuffles: offsets, rotations, shifts of the tile.
@@ -128,6 +131,7 @@ impl Family {
             Family::BlockRadix => "block/radix.wgsl.j2",
             Family::BlockExchange => "block/exchange.wgsl.j2",
             Family::BlockLoad => "block/load.wgsl.j2",
+            Family::BlockLoadVectorized => "block/load_vectorized.wgsl.j2",
             Family::BlockDiscontinuity => "block/discontinuity.wgsl.j2",
             Family::BlockShuffle => "block/shuffle.wgsl.j2",
             Family::BlockRadixSort => "block/radix_sort.wgsl.j2",
@@ -158,6 +162,7 @@ impl Family {
             Family::BlockRadix => "block radix",
             Family::BlockExchange => "block exchange",
             Family::BlockLoad => "block load/store",
+            Family::BlockLoadVectorized => "block vectorized load/store",
             Family::BlockDiscontinuity => "block discontinuity",
             Family::BlockShuffle => "block shuffle",
             Family::BlockRadixSort => "block radix sort",

@@ -10,6 +10,8 @@ use super::{block_merge_sort, merge_sort};
 // The warp-striped block exchanges, the subgroup exchanges, loads and
 // stores (issue 36, third batch).
 use super::{block_warp_exchange, exchange, load};
+// The vectorized block loads and stores (issue 36, last batch).
+use super::block_load_vectorized;
 
 /// Every primitive in the catalog, grouped by family.
 pub fn primitives() -> impl Iterator<Item = &'static Primitive> {
@@ -30,6 +32,7 @@ pub fn primitives() -> impl Iterator<Item = &'static Primitive> {
     .chain([
         block_exchange::PRIMITIVES,
         block_load::PRIMITIVES,
+        block_load_vectorized::PRIMITIVES,
         block_discontinuity::PRIMITIVES,
         block_shuffle::PRIMITIVES,
         block_radix_sort::PRIMITIVES,

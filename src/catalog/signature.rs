@@ -25,6 +25,12 @@ pub enum Param {
     /// workgroup or a private array; runtime-sized or not) that block loads
     /// read and block stores write.
     Array,
+    /// `A`: the name of a module-scope array of `vec4<T>` (a storage
+    /// buffer, a workgroup or a private array; runtime-sized or not) that
+    /// the vectorized block loads read and stores write, four items a word:
+    /// WGSL cannot view an array of `T` as vectors, so the caller declares
+    /// it so.
+    VectorArray,
     /// A named compile-time constant in `min..=max`; the conformance suite
     /// tests the `samples`.
     Const {
@@ -55,7 +61,7 @@ impl Param {
             Param::Log2Size => "L",
             Param::BlockDim => "B",
             Param::Function => "F",
-            Param::Array => "A",
+            Param::Array | Param::VectorArray => "A",
             Param::Const { name, .. } => name,
             Param::Count { .. } => "N",
         }

@@ -44,34 +44,37 @@ use crate::expand::Instance;
 /// Whether `instance` exchanges data between lanes or threads, so that every
 /// one of them must call it: not the per-lane values (lane and thread ids,
 /// the subgroup size, lane masks), fences, `elect` (which elects among
-/// the lanes that call it), or the direct block and subgroup loads and
-/// stores (each thread touches only its own indices). The composer passes [`check`] the names of the
+/// the lanes that call it), or the direct and vectorized block loads and
+/// stores and the direct subgroup ones (each thread touches only its own
+/// indices). The composer passes [`check`] the names of the
 /// instances for which this holds.
 pub(super) fn needs_uniform_control_flow(instance: &Instance) -> bool {
     let primitive = instance.primitive;
-    primitive.family != Family::LaneMask
-        && !matches!(
-            primitive.name,
-            "invocation_id"
-                | "group_size"
-                | "log2_group_size"
-                | "elect"
-                | "mem_fence"
-                | "thread_idx"
-                | "global_thread_idx"
-                | "load_direct_blocked"
-                | "load_direct_striped"
-                | "store_direct_blocked"
-                | "store_direct_striped"
-                | "load_blocked"
-                | "load_striped"
-                | "store_blocked"
-                | "store_striped"
-                | "load_blocked_tiled"
-                | "load_striped_tiled"
-                | "store_blocked_tiled"
-                | "store_striped_tiled"
-        )
+    !matches!(
+        primitive.family,
+        Family::LaneMask | Family::BlockLoadVectorized
+    ) && !matches!(
+        primitive.name,
+        "invocation_id"
+            | "group_size"
+            | "log2_group_size"
+            | "elect"
+            | "mem_fence"
+            | "thread_idx"
+            | "global_thread_idx"
+            | "load_direct_blocked"
+            | "load_direct_striped"
+            | "store_direct_blocked"
+            | "store_direct_striped"
+            | "load_blocked"
+            | "load_striped"
+            | "store_blocked"
+            | "store_striped"
+            | "load_blocked_tiled"
+            | "load_striped_tiled"
+            | "store_blocked_tiled"
+            | "store_striped_tiled"
+    )
 }
 
 /// Whether every lane of the subgroup gets the same result from `instance`

@@ -394,7 +394,8 @@ fn candidates(
 /// stand-alone requests: each dtype, sample block size and sample constant,
 /// with the suite's own functions (`max` and `add` for generic reductions
 /// and scans, see [`user_functions`]; others from `cases::function_names`)
-/// and arrays (`cases::array_name`), which the kernels define.
+/// and arrays (`cases::array_name`, `cases::vector_array_name`), which the
+/// kernels define.
 fn generic_specs(
     primitive: &crate::catalog::Primitive,
     library: &Library,
@@ -404,7 +405,7 @@ fn generic_specs(
     if !primitive
         .params
         .iter()
-        .any(|p| matches!(p, Param::Function | Param::Array))
+        .any(|p| matches!(p, Param::Function | Param::Array | Param::VectorArray))
     {
         return Vec::new();
     }
@@ -466,6 +467,10 @@ fn generic_specs(
                     Param::Array => vec![TemplateArg::Name(cases::array_name(
                         dtype.expect("block loads take T first"),
                         block_dim.expect("block loads take B second"),
+                    ))],
+                    Param::VectorArray => vec![TemplateArg::Name(cases::vector_array_name(
+                        dtype.expect("vectorized loads take T first"),
+                        block_dim.expect("vectorized loads take B second"),
                     ))],
                     other => panic!("generic ops take no {other:?}"),
                 };

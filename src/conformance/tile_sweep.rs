@@ -1,16 +1,18 @@
 //! Which instances of the block collectives over a tile (loads and stores,
-//! exchanges, discontinuities, shuffles) the suite runs. Their code differs
-//! between dtypes only in the element type, and between block sizes and
-//! `items` only in constants, so a lean sweep covers it: every dtype at
-//! the smallest block size with the most items; `u32` there with one item
-//! too (the loops that do not run); `u32` and `f32` at 256 threads (many
-//! subgroups). That also keeps each kernel's tiles in workgroup memory
-//! within 16 KiB. The block radix sorts get a lean sweep of their own
-//! ([`skips_radix_sort`]), the histograms another ([`skips_histogram`]),
-//! the subgroup and block merge sorts a third ([`skips_merge_sort`]), the
-//! subgroup loads, stores and exchanges a fourth ([`skips_subgroup_tile`]),
-//! the radix rankings a fifth ([`skips_radix_rank`]), the block reductions
-//! and scans a sixth ([`skips_block_scan`]).
+//! vectorized too, exchanges, discontinuities, shuffles) the suite runs.
+//! Their code differs between dtypes only in the element type, and between
+//! block sizes and `items` only in constants, so a lean sweep covers it:
+//! every dtype at the smallest block size with the most items; `u32` there
+//! with the fewest items too (one: the loops that do not run; four, for the
+//! vectorized rows: one word); `u32` and `f32` at 256 threads (many
+//! subgroups; `u32` alone for the vectorized rows). That also keeps each
+//! kernel's tiles in workgroup memory within 16 KiB. The block radix sorts
+//! get a lean sweep of their own ([`skips_radix_sort`]), the histograms
+//! another ([`skips_histogram`]), the subgroup and block merge sorts a
+//! third ([`skips_merge_sort`]), the subgroup loads, stores and exchanges a
+//! fourth ([`skips_subgroup_tile`]), the radix rankings a fifth
+//! ([`skips_radix_rank`]), the block reductions and scans a sixth
+//! ([`skips_block_scan`]).
 
 use crate::catalog::{Family, Param};
 use crate::{Dtype, Instance, Target};
@@ -48,6 +50,7 @@ pub(super) fn skips(instance: &Instance, target: &Target) -> bool {
             | Family::BlockDiscontinuity
             | Family::BlockShuffle
             | Family::BlockWarpExchange
+            | Family::BlockLoadVectorized
     ) {
         return false;
     }
@@ -61,9 +64,16 @@ pub(super) fn skips(instance: &Instance, target: &Target) -> bool {
     });
     let items = most_items.map(|_| instance.constant("items"));
     let most = items == most_items;
+    // The vectorized rows' arrays hold 8 items a thread: at 256 threads
+    // one dtype's is 8 KiB, so u32 alone runs there.
+    let large_dtype = if instance.primitive.family == Family::BlockLoadVectorized {
+        matches!(instance.dtype, Some(Dtype::U32))
+    } else {
+        matches!(instance.dtype, Some(Dtype::U32 | Dtype::F32))
+    };
     let keep = match instance.block_dim {
         Some(b) if b == target.subgroup_size.max() => most || instance.dtype == Some(Dtype::U32),
-        Some(LARGE_BLOCK) => most && matches!(instance.dtype, Some(Dtype::U32 | Dtype::F32)),
+        Some(LARGE_BLOCK) => most && large_dtype,
         _ => false,
     };
     !keep

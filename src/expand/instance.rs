@@ -141,6 +141,10 @@ impl Instance {
                 (Param::Array, _) => {
                     return Err(bad_arg("the name of a module-scope WGSL array of T"));
                 }
+                (Param::VectorArray, TemplateArg::Name(name)) => instance.array = Some(name),
+                (Param::VectorArray, _) => {
+                    return Err(bad_arg("the name of a module-scope WGSL array of vec4<T>"));
+                }
                 (Param::Const { name, min, max, .. }, TemplateArg::Int(v)) => {
                     if v < i64::from(*min) || v > i64::from(*max) {
                         return Err(Error::Contract {
@@ -189,7 +193,9 @@ impl Instance {
                 Param::Count { .. } => TemplateArg::from(self.count.expect("resolved N")),
                 Param::BlockDim => TemplateArg::from(self.block_dim.expect("resolved B")),
                 Param::Function => TemplateArg::Name(self.function.clone().expect("resolved F")),
-                Param::Array => TemplateArg::Name(self.array.clone().expect("resolved A")),
+                Param::Array | Param::VectorArray => {
+                    TemplateArg::Name(self.array.clone().expect("resolved A"))
+                }
                 Param::Const { name, .. } => TemplateArg::from(self.constant(name)),
             })
             .collect()
@@ -207,6 +213,21 @@ impl Instance {
         let array = self.array.as_deref()?;
         (self.primitive.family == crate::catalog::Family::BlockHistogram)
             .then(|| (array, self.constant("bins")))
+    }
+
+    /// The element type of `A` as the caller declares it (`T`, or
+    /// `vec4<T>` for the vectorized loads and stores), `T` spelled out;
+    /// `None` for the histograms' counters ([`Instance::counter_array`])
+    /// and for ops without an array.
+    pub fn array_element(&self) -> Option<String> {
+        let t = self.dtype?.wgsl();
+        if self.primitive.params.contains(&Param::VectorArray) {
+            Some(format!("vec4<{t}>"))
+        } else if self.primitive.params.contains(&Param::Array) {
+            Some(t.to_string())
+        } else {
+            None
+        }
     }
 
     /// The resolved template arguments as the catalog's contract checks

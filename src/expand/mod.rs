@@ -218,10 +218,10 @@ impl Expansion {
                 };
                 stubs.push_str(&format!("{signature} {{ return {body}; }}\n"));
             }
-            if let Some(array) = &instance.array
+            if let (Some(array), Some(element)) = (&instance.array, instance.array_element())
                 && seen.insert(array.clone())
             {
-                stubs.push_str(&format!("var<private> {array}: array<{t}, 1>;\n"));
+                stubs.push_str(&format!("var<private> {array}: array<{element}, 1>;\n"));
             }
         }
         stubs
@@ -244,7 +244,7 @@ impl Library {
         let generic = primitive
             .params
             .iter()
-            .any(|p| matches!(p, Param::Function | Param::Array));
+            .any(|p| matches!(p, Param::Function | Param::Array | Param::VectorArray));
         if generic || primitive.needs.is_some_and(|f| !self.target.scalars.has(f)) {
             return Vec::new();
         }
@@ -267,7 +267,7 @@ impl Library {
                         .map(TemplateArg::from)
                         .collect()
                 }
-                Param::Function | Param::Array => Vec::new(),
+                Param::Function | Param::Array | Param::VectorArray => Vec::new(),
                 Param::Const { samples, .. } => {
                     samples.iter().copied().map(TemplateArg::from).collect()
                 }

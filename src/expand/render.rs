@@ -104,6 +104,10 @@ const TEMPLATES: &[(&str, &str)] = &[
         include_str!("../../templates/block/merge_sort.wgsl.j2"),
     ),
     (
+        "block/load_vectorized.wgsl.j2",
+        include_str!("../../templates/block/load_vectorized.wgsl.j2"),
+    ),
+    (
         "block/warp_exchange.wgsl.j2",
         include_str!("../../templates/block/warp_exchange.wgsl.j2"),
     ),

@@ -67,7 +67,8 @@ pub fn run(args: &ExpandArgs) -> Result<ExitCode, Error> {
                 None => instance
                     .array
                     .as_ref()
-                    .map(|a| format!("var<...> {a}: array<{t}, ...>")),
+                    .zip(instance.array_element())
+                    .map(|(a, element)| format!("var<...> {a}: array<{element}, ...>")),
             },
         ];
         for need in needs.into_iter().flatten() {
@@ -121,7 +122,7 @@ fn spec_of(args: &ExpandArgs) -> Result<InstanceSpec, Error> {
                         Error::Usage(format!("--function `{f}` is not a WGSL function name"))
                     })
             }),
-            catalog::Param::Array => args.array.as_deref().map(|a| {
+            catalog::Param::Array | catalog::Param::VectorArray => args.array.as_deref().map(|a| {
                 wavekit::expand::parse_template_arg(a)
                     .filter(|a| matches!(a, TemplateArg::Name(_)))
                     .ok_or_else(|| Error::Usage(format!("--array `{a}` is not a WGSL identifier")))
@@ -135,7 +136,7 @@ fn spec_of(args: &ExpandArgs) -> Result<InstanceSpec, Error> {
             catalog::Param::Count { .. } => "--count".to_string(),
             catalog::Param::BlockDim => "--block-dim".to_string(),
             catalog::Param::Function => "--function".to_string(),
-            catalog::Param::Array => "--array".to_string(),
+            catalog::Param::Array | catalog::Param::VectorArray => "--array".to_string(),
             catalog::Param::Const { name, .. } => format!("--const {name}=VALUE"),
         };
         match arg {

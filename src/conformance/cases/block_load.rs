@@ -39,11 +39,6 @@ fn array_len(b: u32) -> u32 {
     OFFSET + b * most_items("block::load_direct_blocked")
 }
 
-/// Operands that fill the array, one element per thread each.
-fn fill_operands(b: u32) -> u32 {
-    array_len(b).div_ceil(b)
-}
-
 /// The array the suite's loads and stores of `dtype` over `b` threads name.
 pub(crate) fn array_name(dtype: Dtype, b: u32) -> String {
     format!("wk_conf_tile_{dtype}_{b}")
@@ -53,30 +48,90 @@ pub(super) fn cases(instance: &Instance, inputs: &mut Inputs) -> Vec<Case> {
     let dtype = instance.dtype.expect("block loads take a dtype");
     let b = instance.block_dim.expect("block loads take B");
     let n = instance.constant("items");
+    let valid = inputs.rng().random_range(b * n / 2..=b * n);
+    let array = TileArray {
+        name: array_name(dtype, b),
+        len: array_len(b),
+        offset: OFFSET,
+        vectors: false,
+    };
+    vec![tile_case(instance, inputs, &array, valid)]
+}
+
+/// The array a case's load or store names, which the case declares in
+/// workgroup memory and fills from its operands.
+pub(super) struct TileArray {
+    /// Its name.
+    pub name: String,
+    /// Its length, in elements of T.
+    pub len: u32,
+    /// Where the workgroup's tile starts, in elements of T.
+    pub offset: u32,
+    /// Whether it is an array of `vec4<T>` (`len / 4` words) rather than
+    /// of T.
+    pub vectors: bool,
+}
+
+impl TileArray {
+    /// WGSL naming element `x` (a u32 expression) of the array.
+    fn element(&self, x: &str) -> String {
+        if self.vectors {
+            format!("{}[({x}) / 4u][({x}) % 4u]", self.name)
+        } else {
+            format!("{}[{x}]", self.name)
+        }
+    }
+
+    /// The module-scope declaration, for elements of type `t`.
+    fn declaration(&self, t: &str) -> String {
+        if self.vectors {
+            format!(
+                "var<workgroup> {}: array<vec4<{t}>, {}>;\n",
+                self.name,
+                self.len / 4
+            )
+        } else {
+            format!("var<workgroup> {}: array<{t}, {}>;\n", self.name, self.len)
+        }
+    }
+}
+
+/// The case of a load or store of `instance` (its kind from its name:
+/// `store_*`, `*_striped`, `*_transpose`, blocked otherwise) over `array`
+/// with `valid` valid items: the array filled from operands, the call, and
+/// the items (a load) or the array (a store) after it.
+pub(super) fn tile_case(
+    instance: &Instance,
+    inputs: &mut Inputs,
+    array: &TileArray,
+    valid: u32,
+) -> Case {
+    let dtype = instance.dtype.expect("block loads take a dtype");
+    let b = instance.block_dim.expect("block loads take B");
+    let n = instance.constant("items");
     let ty = ValueType::Scalar(dtype);
     let t = dtype.wgsl();
-    let array = array_name(dtype, b);
-    let len = array_len(b);
-    let fills = fill_operands(b);
+    let (len, offset) = (array.len, array.offset);
+    let fills = len.div_ceil(b);
     let name = instance.primitive.name;
     let store = name.starts_with("store_");
     let striped = name.ends_with("_striped");
     let transposed = name.ends_with("_transpose");
-    let valid = inputs.rng().random_range(b * n / 2..=b * n);
     // Fill the array: element j * b + t from operand j of thread t.
     let mut code = String::from("workgroupBarrier();\n");
     for j in 0..fills {
         code.push_str(&format!(
-            "if ({j}u * threads + thread < {len}u) {{ {array}[{j}u * threads + thread] = ${j}; }}\n"
+            "if ({j}u * threads + thread < {len}u) {{ {} = ${j}; }}\n",
+            array.element(&format!("{j}u * threads + thread"))
         ));
     }
     code.push_str("workgroupBarrier();\n");
     code.push_str(&items_from_operands(t, n, fills));
-    code.push_str(&format!("\n$f({OFFSET}u, {valid}u, &items);\n"));
+    code.push_str(&format!("\n$f({offset}u, {valid}u, &items);\n"));
     if store {
         code.push_str("workgroupBarrier();\n");
         let reads: Vec<String> = (0..fills)
-            .map(|j| format!("{array}[min({j}u * threads + thread, {}u)]", len - 1))
+            .map(|j| array.element(&format!("min({j}u * threads + thread, {}u)", len - 1)))
             .collect();
         code.push_str(&format!(
             "let r = array<{t}, {fills}>({});",
@@ -97,7 +152,7 @@ pub(super) fn cases(instance: &Instance, inputs: &mut Inputs) -> Vec<Case> {
             for t in 0..b {
                 for k in 0..n {
                     if index(t, k) < valid {
-                        after[(OFFSET + index(t, k)) as usize] = item(t, k);
+                        after[(offset + index(t, k)) as usize] = item(t, k);
                     }
                 }
             }
@@ -111,7 +166,7 @@ pub(super) fn cases(instance: &Instance, inputs: &mut Inputs) -> Vec<Case> {
             for t in 0..b {
                 for k in 0..n {
                     out.push(if index(t, k) < valid {
-                        Some(element(OFFSET + index(t, k)).into())
+                        Some(element(offset + index(t, k)).into())
                     } else if transposed {
                         None
                     } else {
@@ -126,16 +181,14 @@ pub(super) fn cases(instance: &Instance, inputs: &mut Inputs) -> Vec<Case> {
     for _ in 0..fills + n {
         builder = builder.operand(ty, inputs.per_invocation(|rng, _| random_bits(dtype, rng)));
     }
-    vec![
-        builder
-            .custom(code)
-            .support(format!("var<workgroup> {array}: array<{t}, {len}>;\n"))
-            .label(format!(
-                "random bits, offset {OFFSET}, {valid} valid of {}",
-                b * n
-            ))
-            .results(if store { fills } else { n })
-            .block(b)
-            .build(),
-    ]
+    builder
+        .custom(code)
+        .support(array.declaration(t))
+        .label(format!(
+            "random bits, offset {offset}, {valid} valid of {}",
+            b * n
+        ))
+        .results(if store { fills } else { n })
+        .block(b)
+        .build()
 }

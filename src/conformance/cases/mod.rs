@@ -8,6 +8,7 @@ mod block_discontinuity;
 mod block_exchange;
 mod block_histogram;
 mod block_load;
+mod block_load_vectorized;
 mod block_radix_sort;
 mod block_shuffle;
 mod exchange;
@@ -37,6 +38,7 @@ use super::value::{Value, float_of, min_normal, random_bits};
 pub(crate) use block_discontinuity::function_names;
 pub(crate) use block_histogram::histogram_array_name;
 pub(crate) use block_load::array_name;
+pub(crate) use block_load_vectorized::vector_array_name;
 pub(crate) use load::subgroup_array_name;
 
 /// What generators know of the dispatch they fill.
@@ -176,6 +178,7 @@ pub fn cases(instance: &Instance, inputs: &mut Inputs) -> Vec<Case> {
         }
         Family::BlockExchange => block_exchange::cases(instance, inputs),
         Family::BlockLoad => block_load::cases(instance, inputs),
+        Family::BlockLoadVectorized => block_load_vectorized::cases(instance, inputs),
         Family::BlockDiscontinuity => block_discontinuity::cases(instance, inputs),
         Family::BlockShuffle => block_shuffle::cases(instance, inputs),
         Family::BlockRadixSort => block_radix_sort::cases(instance, inputs),
