@@ -62,12 +62,16 @@ impl ReduceType {
 ///   buffer read-only or read-write in one dispatch).
 /// - **Algorithm** (as CUB's, no float atomics, so an f32 sum is
 ///   deterministic for a given `n` and device): `G = min(ceil(n / 1024),
-///   2048)` workgroups of 256 threads fold vec4s over a grid-stride loop (4
+///   1056)` workgroups of 256 threads fold vec4s over a grid-stride loop (4
 ///   reads in flight a thread) and `blk::reduce_<op>` their partial; one
 ///   workgroup folds the partials and the last `n mod 4` elements. f32 sums
-///   are in that order, not sequential. The 2048 (enough to fill an H100,
-///   132 SMs × 8 resident workgroups, and a few waves on smaller GPUs) is
+///   are in that order, not sequential. The 1056 (8 resident workgroups on
+///   each of an H100's 132 SMs; a few waves on smaller GPUs) is
 ///   `reduce_final.wgsl`'s `MAX_PARTIALS`, the 4 `reduce.wgsl`'s `LOADS`.
+///   Measured on an H100 with `TransformReduce` (x², f32) in one call,
+///   1056 against 2048: CUDA 2^20 0.0082 against 0.0118 ms, 2^22 0.0087
+///   against 0.0114 (CUB 0.0093), 2^24 and up the same; Vulkan the same
+///   at every size (docs/benchmarks/2026-11-27f-h100-first-batch-ab).
 /// - **Cost of a call**: 1 read of the input, 2 dispatches, 2 bind groups.
 pub struct Reduce {
     ctx: Context,

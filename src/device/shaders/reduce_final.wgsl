@@ -26,7 +26,7 @@ fn transform(x: T) -> U { return x; }
 const LOWEST = -3.40282347e+38f;
 const HIGHEST = 3.40282347e+38f;
 const BLOCK = 256u;
-const MAX_PARTIALS = 2048u;
+const MAX_PARTIALS = 1056u;
 // Partials each thread reads at once.
 const FINAL_ITEMS = (MAX_PARTIALS + BLOCK - 1u) / BLOCK;
 
