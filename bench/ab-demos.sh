@@ -31,15 +31,8 @@ BIN=/tmp/wk-ab
 rm -rf "$BIN" && mkdir -p "$BIN"
 exec > >(tee -a "$LOG") 2>&1
 
-mkdir -p /opt/wk && for f in .llvm-debs/*.deb; do dpkg -x "$f" /opt/wk; done
-for f in .gl/*.deb; do dpkg -x "$f" /; done
-ldconfig
-ICD=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
-[[ -f $ICD ]] && export VK_DRIVER_FILES=$ICD
-export XDG_RUNTIME_DIR=/tmp/wavekit-runtime
-mkdir -p -m 700 "$XDG_RUNTIME_DIR"
+source "$(dirname "$0")/device-setup.sh"
 tar -xzf target/wk-bench.tar.gz -C "$BIN"
-WK=(env "LD_LIBRARY_PATH=/opt/wk/usr/lib/x86_64-linux-gnu" "WAVEKIT_LIBDEVICE=$PWD/.llvm-debs/libdevice.10.bc")
 echo "== ab-demos $(date -u '+%F %T') UTC, after = $(cat "$BIN/commit.txt")"
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader
 

@@ -33,14 +33,7 @@ DEMOS=${DEMOS:-scan compact radix_sort}
 LOG2=${LOG2:-22..=26}
 RUNS=${RUNS:-10}
 WARMUP=${WARMUP:-3}
-mkdir -p /opt/wk && for f in .llvm-debs/*.deb; do dpkg -x "$f" /opt/wk; done
-for f in .gl/*.deb; do dpkg -x "$f" /; done
-ldconfig
-ICD=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
-[[ -f $ICD ]] && export VK_DRIVER_FILES=$ICD
-export XDG_RUNTIME_DIR=/tmp/wavekit-runtime
-mkdir -p -m 700 "$XDG_RUNTIME_DIR"
-WK=(env "LD_LIBRARY_PATH=/opt/wk/usr/lib/x86_64-linux-gnu" "WAVEKIT_LIBDEVICE=$PWD/.llvm-debs/libdevice.10.bc")
+source "$(dirname "$0")/device-setup.sh"
 LOG=$OUT/look-back.log
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv >"$LOG" 2>&1
 status=0

@@ -7,7 +7,9 @@ use super::block_exchange::{ITEMS, check_exchange};
 use super::{ANY_DTYPE, Arg, Cost, Family, Formula, Namespace, Param, Placement, Primitive, Ret};
 use crate::target::Lowering;
 
-const DIRECT: Primitive = Primitive {
+/// The direct rows' shared fields (also the vectorized rows' base,
+/// `block_load_vectorized.rs`).
+pub(super) const DIRECT: Primitive = Primitive {
     name: "",
     namespace: Namespace::Block,
     family: Family::BlockLoad,

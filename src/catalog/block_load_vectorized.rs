@@ -3,9 +3,9 @@
 //! tile between the caller's array of `vec4<T>` and each thread's `items`
 //! values, one vector access per four items.
 
-use super::{Arg, CheckArgs, Cost, Family, Formula, Namespace, Param, Placement, Primitive, Ret};
+use super::{CheckArgs, Cost, Family, Formula, Param, Primitive};
 use crate::dtype::Dtype;
-use crate::target::{Lowering, Target};
+use crate::target::Target;
 
 /// Items per vector word of `A`.
 const LANES: u32 = 4;
@@ -35,10 +35,7 @@ fn check_vectorized(args: &CheckArgs<'_>, _target: &Target) -> Result<(), String
 }
 
 const VECTORIZED: Primitive = Primitive {
-    name: "",
-    namespace: Namespace::Block,
     family: Family::BlockLoadVectorized,
-    template_macro: "",
     params: &[
         Param::Dtype,
         Param::BlockDim,
@@ -46,9 +43,6 @@ const VECTORIZED: Primitive = Primitive {
         Param::VectorArray,
     ],
     dtypes: VECTOR_DTYPES,
-    args: &[Arg::Offset, Arg::ValidItems, Arg::Items],
-    ret: Ret::Nothing,
-    placement: Placement::PerLane,
     cost: Cost {
         builtin: Formula::Zero,
         shuffle: None,
@@ -59,12 +53,8 @@ const VECTORIZED: Primitive = Primitive {
                workgroup array) and one `global_load_dwordx4` / `global_store_dwordx4` on \
                AMDGPU; a partial word's components are scalar accesses",
     },
-    lowerings: &[Lowering::Builtin],
-    operator: None,
     check: Some(check_vectorized),
-    shared_memory: None,
-    needs: None,
-    doc: "",
+    ..super::block_load::DIRECT
 };
 
 /// The vectorized block load and store.
