@@ -35,13 +35,38 @@ fn transform4(q: vec4<T>) -> vec4<U> {
     return vec4<U>(transform(q.x), transform(q.y), transform(q.z), transform(q.w));
 }
 
-@compute @workgroup_size(BLOCK)
-fn partial_add(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: vec3<u32>,
-               @builtin(num_workgroups) nwg: vec3<u32>) {
+// The operators, as `combine4`'s and `combine`'s first argument. Every
+// call passes a literal: the lowerings inline these functions (the native
+// back ends mark every function always-inline) and fold the switch.
+const ADD = 0u;
+const MIN = 1u;
+const MAX = 2u;
+
+fn combine4(op: u32, a: vec4<U>, b: vec4<U>) -> vec4<U> {
+    switch op {
+        case 1u: {
+            return min(a, b);
+        }
+        case 2u: {
+            return max(a, b);
+        }
+        default: {
+            return a + b;
+        }
+    }
+}
+
+fn combine(op: u32, a: U, b: U) -> U {
+    return combine4(op, vec4<U>(a), vec4<U>(b)).x;
+}
+
+/// Thread t's fold under `op` of its share of the vec4s (workgroup g of
+/// `groups`: g*BLOCK + t, stepping by groups*BLOCK), from `start`.
+fn fold_share(op: u32, start: vec4<U>, t: u32, g: u32, groups: u32) -> vec4<U> {
     let quads = arrayLength(&input);
-    let stride = nwg.x * BLOCK;
-    var acc = vec4<U>(U(0));
-    var i = wid.x * BLOCK + t;
+    let stride = groups * BLOCK;
+    var acc = start;
+    var i = g * BLOCK + t;
     // LOADS reads, then their fold (quads < 2^28: no sum here wraps).
     for (; i + (LOADS - 1u) * stride < quads; i += LOADS * stride) {
         var q: array<vec4<T>, LOADS>;
@@ -50,9 +75,9 @@ fn partial_add(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) w
         }
         var group = transform4(q[0]);
         for (var k = 1u; k < LOADS; k++) {
-            group += transform4(q[k]);
+            group = combine4(op, group, transform4(q[k]));
         }
-        acc += group;
+        acc = combine4(op, acc, group);
     }
     // The last round, fewer than LOADS reads (all in flight too: one at
     // a time, a thread with 2 quads at 2^22 elements waited twice).
@@ -64,9 +89,25 @@ fn partial_add(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) w
     }
     for (var k = 0u; k < LOADS; k++) {
         if i + k * stride < quads {
-            acc += transform4(rest[k]);
+            acc = combine4(op, acc, transform4(rest[k]));
         }
     }
+    return acc;
+}
+
+/// Thread t's fold under `op` of the partials t, t + BLOCK, .., from `start`.
+fn fold_partials(op: u32, start: U, t: u32) -> U {
+    var acc = start;
+    for (var i = t; i < arrayLength(&partials); i += BLOCK) {
+        acc = combine(op, acc, partials[i]);
+    }
+    return acc;
+}
+
+@compute @workgroup_size(BLOCK)
+fn partial_add(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: vec3<u32>,
+               @builtin(num_workgroups) nwg: vec3<u32>) {
+    let acc = fold_share(ADD, vec4<U>(U(0)), t, wid.x, nwg.x);
     let total = blk::reduce_add<U, BLOCK>((acc.x + acc.y) + (acc.z + acc.w));
     if t == 0u {
         partials[wid.x] = total;
@@ -76,35 +117,7 @@ fn partial_add(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) w
 @compute @workgroup_size(BLOCK)
 fn partial_min(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: vec3<u32>,
                @builtin(num_workgroups) nwg: vec3<u32>) {
-    let quads = arrayLength(&input);
-    let stride = nwg.x * BLOCK;
-    var acc = transform4(input[0]);
-    var i = wid.x * BLOCK + t;
-    // LOADS reads, then their fold (quads < 2^28: no sum here wraps).
-    for (; i + (LOADS - 1u) * stride < quads; i += LOADS * stride) {
-        var q: array<vec4<T>, LOADS>;
-        for (var k = 0u; k < LOADS; k++) {
-            q[k] = input[i + k * stride];
-        }
-        var group = transform4(q[0]);
-        for (var k = 1u; k < LOADS; k++) {
-            group = min(group, transform4(q[k]));
-        }
-        acc = min(acc, group);
-    }
-    // The last round, fewer than LOADS reads (all in flight too: one at
-    // a time, a thread with 2 quads at 2^22 elements waited twice).
-    var rest: array<vec4<T>, LOADS>;
-    for (var k = 0u; k < LOADS; k++) {
-        if i + k * stride < quads {
-            rest[k] = input[i + k * stride];
-        }
-    }
-    for (var k = 0u; k < LOADS; k++) {
-        if i + k * stride < quads {
-            acc = min(acc, transform4(rest[k]));
-        }
-    }
+    let acc = fold_share(MIN, transform4(input[0]), t, wid.x, nwg.x);
     let total = blk::reduce_min<U, BLOCK>(min(min(acc.x, acc.y), min(acc.z, acc.w)));
     if t == 0u {
         partials[wid.x] = total;
@@ -114,35 +127,7 @@ fn partial_min(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) w
 @compute @workgroup_size(BLOCK)
 fn partial_max(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: vec3<u32>,
                @builtin(num_workgroups) nwg: vec3<u32>) {
-    let quads = arrayLength(&input);
-    let stride = nwg.x * BLOCK;
-    var acc = transform4(input[0]);
-    var i = wid.x * BLOCK + t;
-    // LOADS reads, then their fold (quads < 2^28: no sum here wraps).
-    for (; i + (LOADS - 1u) * stride < quads; i += LOADS * stride) {
-        var q: array<vec4<T>, LOADS>;
-        for (var k = 0u; k < LOADS; k++) {
-            q[k] = input[i + k * stride];
-        }
-        var group = transform4(q[0]);
-        for (var k = 1u; k < LOADS; k++) {
-            group = max(group, transform4(q[k]));
-        }
-        acc = max(acc, group);
-    }
-    // The last round, fewer than LOADS reads (all in flight too: one at
-    // a time, a thread with 2 quads at 2^22 elements waited twice).
-    var rest: array<vec4<T>, LOADS>;
-    for (var k = 0u; k < LOADS; k++) {
-        if i + k * stride < quads {
-            rest[k] = input[i + k * stride];
-        }
-    }
-    for (var k = 0u; k < LOADS; k++) {
-        if i + k * stride < quads {
-            acc = max(acc, transform4(rest[k]));
-        }
-    }
+    let acc = fold_share(MAX, transform4(input[0]), t, wid.x, nwg.x);
     let total = blk::reduce_max<U, BLOCK>(max(max(acc.x, acc.y), max(acc.z, acc.w)));
     if t == 0u {
         partials[wid.x] = total;
@@ -151,11 +136,7 @@ fn partial_max(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) w
 
 @compute @workgroup_size(BLOCK)
 fn final_add(@builtin(local_invocation_index) t: u32) {
-    var acc = U(0);
-    for (var i = t; i < arrayLength(&partials); i += BLOCK) {
-        acc += partials[i];
-    }
-    let total = blk::reduce_add<U, BLOCK>(acc);
+    let total = blk::reduce_add<U, BLOCK>(fold_partials(ADD, U(0), t));
     if t == 0u {
         result[0] = total;
     }
@@ -163,11 +144,7 @@ fn final_add(@builtin(local_invocation_index) t: u32) {
 
 @compute @workgroup_size(BLOCK)
 fn final_min(@builtin(local_invocation_index) t: u32) {
-    var acc = partials[0];
-    for (var i = t; i < arrayLength(&partials); i += BLOCK) {
-        acc = min(acc, partials[i]);
-    }
-    let total = blk::reduce_min<U, BLOCK>(acc);
+    let total = blk::reduce_min<U, BLOCK>(fold_partials(MIN, partials[0], t));
     if t == 0u {
         result[0] = total;
     }
@@ -175,11 +152,7 @@ fn final_min(@builtin(local_invocation_index) t: u32) {
 
 @compute @workgroup_size(BLOCK)
 fn final_max(@builtin(local_invocation_index) t: u32) {
-    var acc = partials[0];
-    for (var i = t; i < arrayLength(&partials); i += BLOCK) {
-        acc = max(acc, partials[i]);
-    }
-    let total = blk::reduce_max<U, BLOCK>(acc);
+    let total = blk::reduce_max<U, BLOCK>(fold_partials(MAX, partials[0], t));
     if t == 0u {
         result[0] = total;
     }

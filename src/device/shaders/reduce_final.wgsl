@@ -44,9 +44,32 @@ fn tail_start() -> u32 {
     return arrayLength(&input) & ~3u;
 }
 
-@compute @workgroup_size(BLOCK)
-fn final_add(@builtin(local_invocation_index) t: u32) {
-    var acc = U(0);
+// The operators, as `combine`'s first argument. Every call passes a
+// literal: the lowerings inline `combine` and `fold` (the native back ends
+// mark every function always-inline) and fold the switch.
+const ADD = 0u;
+const MIN = 1u;
+const MAX = 2u;
+
+fn combine(op: u32, a: U, b: U) -> U {
+    switch op {
+        case 1u: {
+            return min(a, b);
+        }
+        case 2u: {
+            return max(a, b);
+        }
+        default: {
+            return a + b;
+        }
+    }
+}
+
+/// Thread t's fold under `op`, from `start`, of its partials (FINAL_ITEMS
+/// reads in flight, folded in index order) and of the tail element
+/// tail_start() + t.
+fn fold(op: u32, start: U, t: u32) -> U {
+    var acc = start;
     let count = partial_count();
     for (var base = 0u; base < count; base += BLOCK * FINAL_ITEMS) {
         var p: array<U, FINAL_ITEMS>;
@@ -58,15 +81,20 @@ fn final_add(@builtin(local_invocation_index) t: u32) {
         }
         for (var k = 0u; k < FINAL_ITEMS; k++) {
             if base + k * BLOCK + t < count {
-                acc += p[k];
+                acc = combine(op, acc, p[k]);
             }
         }
     }
     let i = tail_start() + t;
     if i < arrayLength(&input) {
-        acc += transform(input[i]);
+        acc = combine(op, acc, transform(input[i]));
     }
-    let total = blk::reduce_add<U, BLOCK>(acc);
+    return acc;
+}
+
+@compute @workgroup_size(BLOCK)
+fn final_add(@builtin(local_invocation_index) t: u32) {
+    let total = blk::reduce_add<U, BLOCK>(fold(ADD, U(0), t));
     if t == 0u {
         result[0] = total;
     }
@@ -74,27 +102,7 @@ fn final_add(@builtin(local_invocation_index) t: u32) {
 
 @compute @workgroup_size(BLOCK)
 fn final_min(@builtin(local_invocation_index) t: u32) {
-    var acc = transform(input[0]);
-    let count = partial_count();
-    for (var base = 0u; base < count; base += BLOCK * FINAL_ITEMS) {
-        var p: array<U, FINAL_ITEMS>;
-        for (var k = 0u; k < FINAL_ITEMS; k++) {
-            let i = base + k * BLOCK + t;
-            if i < count {
-                p[k] = partials[i];
-            }
-        }
-        for (var k = 0u; k < FINAL_ITEMS; k++) {
-            if base + k * BLOCK + t < count {
-                acc = min(acc, p[k]);
-            }
-        }
-    }
-    let i = tail_start() + t;
-    if i < arrayLength(&input) {
-        acc = min(acc, transform(input[i]));
-    }
-    let total = blk::reduce_min<U, BLOCK>(acc);
+    let total = blk::reduce_min<U, BLOCK>(fold(MIN, transform(input[0]), t));
     if t == 0u {
         result[0] = total;
     }
@@ -102,27 +110,7 @@ fn final_min(@builtin(local_invocation_index) t: u32) {
 
 @compute @workgroup_size(BLOCK)
 fn final_max(@builtin(local_invocation_index) t: u32) {
-    var acc = transform(input[0]);
-    let count = partial_count();
-    for (var base = 0u; base < count; base += BLOCK * FINAL_ITEMS) {
-        var p: array<U, FINAL_ITEMS>;
-        for (var k = 0u; k < FINAL_ITEMS; k++) {
-            let i = base + k * BLOCK + t;
-            if i < count {
-                p[k] = partials[i];
-            }
-        }
-        for (var k = 0u; k < FINAL_ITEMS; k++) {
-            if base + k * BLOCK + t < count {
-                acc = max(acc, p[k]);
-            }
-        }
-    }
-    let i = tail_start() + t;
-    if i < arrayLength(&input) {
-        acc = max(acc, transform(input[i]));
-    }
-    let total = blk::reduce_max<U, BLOCK>(acc);
+    let total = blk::reduce_max<U, BLOCK>(fold(MAX, transform(input[0]), t));
     if t == 0u {
         result[0] = total;
     }
