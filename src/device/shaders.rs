@@ -17,7 +17,7 @@
 use crate::error::Error;
 
 /// Every shader file and its text, by file name.
-pub const FILES: [(&str, &str); 33] = [
+pub const FILES: [(&str, &str); 34] = [
     (
         "adjacent_difference.wgsl",
         include_str!("shaders/adjacent_difference.wgsl"),
@@ -54,6 +54,7 @@ pub const FILES: [(&str, &str); 33] = [
         "reduce_final.wgsl",
         include_str!("shaders/reduce_final.wgsl"),
     ),
+    ("reduce_op.wgsl", include_str!("shaders/reduce_op.wgsl")),
     ("run_length.wgsl", include_str!("shaders/run_length.wgsl")),
     ("scan.wgsl", include_str!("shaders/scan.wgsl")),
     ("scan_op.wgsl", include_str!("shaders/scan_op.wgsl")),
@@ -165,7 +166,8 @@ mod tests {
             appended(file("segmented_sort.wgsl").unwrap()),
             ["key_order.wgsl", "sort_merge.wgsl", "sort_scratch.wgsl"]
         );
-        assert!(appended(file("reduce.wgsl").unwrap()).is_empty());
+        assert_eq!(appended(file("reduce.wgsl").unwrap()), ["reduce_op.wgsl"]);
+        assert!(appended(file("radix_key64.wgsl").unwrap()).is_empty());
         let compact = source("compact.wgsl").unwrap();
         assert!(compact.starts_with(file("compact.wgsl").unwrap()));
         assert!(compact.ends_with(file("look_back.wgsl").unwrap()));

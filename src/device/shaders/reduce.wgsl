@@ -18,6 +18,7 @@
 // a plain reduction, where U is T), and LOADS (vec4 reads in flight per
 // thread, 1..=16; WAVEKIT_SHADER_PARAMS may change it).
 // min / max need no identity: every accumulator starts from input[0].
+// Append: reduce_op.wgsl (ADD, MIN, MAX, combine4, combine).
 #import wavekit::block as blk
 
 alias T = f32;
@@ -33,31 +34,6 @@ const LOADS = 4u;
 /// `transform` of each element of `q`.
 fn transform4(q: vec4<T>) -> vec4<U> {
     return vec4<U>(transform(q.x), transform(q.y), transform(q.z), transform(q.w));
-}
-
-// The operators, as `combine4`'s and `combine`'s first argument. Every
-// call passes a literal: the lowerings inline these functions (the native
-// back ends mark every function always-inline) and fold the switch.
-const ADD = 0u;
-const MIN = 1u;
-const MAX = 2u;
-
-fn combine4(op: u32, a: vec4<U>, b: vec4<U>) -> vec4<U> {
-    switch op {
-        case 1u: {
-            return min(a, b);
-        }
-        case 2u: {
-            return max(a, b);
-        }
-        default: {
-            return a + b;
-        }
-    }
-}
-
-fn combine(op: u32, a: U, b: U) -> U {
-    return combine4(op, vec4<U>(a), vec4<U>(b)).x;
 }
 
 /// Thread t's fold under `op` of its share of the vec4s (workgroup g of

@@ -18,6 +18,7 @@
 // most workgroups of partial_<op>, 1..=8192: any number of partials is
 // folded right, this many in one round), which WAVEKIT_SHADER_PARAMS may
 // change.
+// Append: reduce_op.wgsl (ADD, MIN, MAX, combine4, combine).
 #import wavekit::block as blk
 
 alias T = f32;
@@ -42,27 +43,6 @@ fn partial_count() -> u32 {
 // The index of the first element after the whole vec4s.
 fn tail_start() -> u32 {
     return arrayLength(&input) & ~3u;
-}
-
-// The operators, as `combine`'s first argument. Every call passes a
-// literal: the lowerings inline `combine` and `fold` (the native back ends
-// mark every function always-inline) and fold the switch.
-const ADD = 0u;
-const MIN = 1u;
-const MAX = 2u;
-
-fn combine(op: u32, a: U, b: U) -> U {
-    switch op {
-        case 1u: {
-            return min(a, b);
-        }
-        case 2u: {
-            return max(a, b);
-        }
-        default: {
-            return a + b;
-        }
-    }
 }
 
 /// Thread t's fold under `op`, from `start`, of its partials (FINAL_ITEMS
