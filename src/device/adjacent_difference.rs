@@ -98,12 +98,7 @@ impl AdjacentDifference {
             user_fn::check(&ctx, &signature, text, element, None)?;
             shader = shader.function("difference", text);
         }
-        let items = shader.u32_value("ITEMS")?;
-        if !(1..=32).contains(&items) {
-            return Err(Error::Usage(format!(
-                "{NAME}: ITEMS = {items} elements per thread: it takes 1 to 32"
-            )));
-        }
+        let [items] = shader.u32_values_in(NAME, [("ITEMS", 1..=32, "elements per thread")])?;
         let module = ctx.compose(&shader)?;
         let [copy, save_edges, in_place] = ctx.pipelines(
             &module,

@@ -93,14 +93,13 @@ impl ArgReduce {
     ) -> Result<Self, Error> {
         let ctx = Context::new(device.into())?;
         let shader = arg_shader("arg_reduce.wgsl", op, ty)?;
-        let items = shader.u32_value("ITEMS")?;
-        let max_partials = shader.u32_value("MAX_PARTIALS")?;
-        if !(1..=32).contains(&items) || !(1..=8192).contains(&max_partials) {
-            return Err(Error::Usage(format!(
-                "{NAME}: ITEMS = {items} elements per thread and MAX_PARTIALS = \
-                 {max_partials} workgroups: they take 1 to 32 and 1 to 8192"
-            )));
-        }
+        let [items, max_partials] = shader.u32_values_in(
+            NAME,
+            [
+                ("ITEMS", 1..=32, "elements per thread"),
+                ("MAX_PARTIALS", 1..=8192, "workgroups"),
+            ],
+        )?;
         let module = ctx.compose(&shader)?;
         let [partial, last, empty] = ctx.pipelines(&module, ["partial", "final_pass", "empty"])?;
         Ok(ArgReduce {

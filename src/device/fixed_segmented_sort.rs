@@ -90,12 +90,7 @@ impl FixedSegmentedSort {
             .set("KEY_ORDER", format!("{order}u"))
             .set("PAIRS", pairs)
             .set("ITEMS", format!("{ITEMS}u"));
-        let items = shader.u32_value("ITEMS")?;
-        if !(1..=16).contains(&items) {
-            return Err(Error::Usage(format!(
-                "{NAME}: ITEMS = {items} groups per workgroup: it takes 1 to 16"
-            )));
-        }
+        let [items] = shader.u32_values_in(NAME, [("ITEMS", 1..=16, "groups per workgroup")])?;
         let module = ctx.compose(&shader)?;
         let [kernel] = ctx.pipelines(&module, ["main"])?;
         Ok(FixedSegmentedSort {

@@ -123,13 +123,10 @@ impl Reduce {
         let last = typed("reduce_final.wgsl")?
             .set("LOWEST", lowest)
             .set("HIGHEST", highest);
-        let max_partials = last.u32_value("MAX_PARTIALS")?;
-        if !(1..=8192).contains(&max_partials) {
-            return Err(Error::Usage(format!(
-                "wavekit::device::Reduce: MAX_PARTIALS = {max_partials} workgroups: it takes 1 \
-                 to 8192"
-            )));
-        }
+        let [max_partials] = last.u32_values_in(
+            "wavekit::device::Reduce",
+            [("MAX_PARTIALS", 1..=8192, "workgroups")],
+        )?;
         let module = ctx.compose(&last)?;
         let [last, identity] = ctx.pipelines(
             &module,

@@ -99,6 +99,46 @@ impl Shader {
         })
     }
 
+    /// The values of `params` (each a `const` name, the range the host
+    /// accepts and the unit its value counts, as `"elements per thread"`),
+    /// as [`Shader::u32_value`] reads them. One out of its range is an
+    /// [`Error::Usage`] from `algorithm` naming every parameter's value and
+    /// range: `"{algorithm}: ITEMS = 0 elements per thread: it takes 1 to
+    /// 32"` (with several, `"... and MAX_PARTIALS = 1056 workgroups: they
+    /// take 1 to 32 and 1 to 8192"`).
+    pub fn u32_values_in<const N: usize>(
+        &self,
+        algorithm: &str,
+        params: [(&'static str, std::ops::RangeInclusive<u32>, &str); N],
+    ) -> Result<[u32; N], Error> {
+        let mut values = [0; N];
+        for (value, (name, _, _)) in values.iter_mut().zip(&params) {
+            *value = self.u32_value(name)?;
+        }
+        if values
+            .iter()
+            .zip(&params)
+            .all(|(value, (_, range, _))| range.contains(value))
+        {
+            return Ok(values);
+        }
+        let shown: Vec<String> = values
+            .iter()
+            .zip(&params)
+            .map(|(value, (name, _, unit))| format!("{name} = {value} {unit}"))
+            .collect();
+        let ranges: Vec<String> = params
+            .iter()
+            .map(|(_, range, _)| format!("{} to {}", range.start(), range.end()))
+            .collect();
+        let verb = if N == 1 { "it takes" } else { "they take" };
+        Err(Error::Usage(format!(
+            "{algorithm}: {}: {verb} {}",
+            shown.join(" and "),
+            ranges.join(" and ")
+        )))
+    }
+
     /// The file's name, for error locations.
     pub fn name(&self) -> &'static str {
         self.name
