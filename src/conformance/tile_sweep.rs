@@ -25,35 +25,28 @@ pub(super) fn skips(instance: &Instance, target: &Target) -> bool {
     if instance.primitive.name.starts_with("radix_sort_") {
         return skips_radix_sort(instance, target);
     }
-    if instance.primitive.family == Family::BlockHistogram {
-        return skips_histogram(instance, target);
-    }
-    if matches!(
-        instance.primitive.family,
-        Family::MergeSort | Family::BlockMergeSort
-    ) {
-        return skips_merge_sort(instance, target);
-    }
-    if instance.primitive.family == Family::BlockScan {
-        return skips_block_scan(instance, target);
-    }
-    if instance.primitive.family == Family::BlockRadix {
-        return skips_radix_rank(instance);
-    }
-    if matches!(instance.primitive.family, Family::Load | Family::Exchange) {
-        return skips_subgroup_tile(instance, target);
-    }
-    if !matches!(
-        instance.primitive.family,
+    match instance.primitive.family {
+        Family::BlockHistogram => skips_histogram(instance, target),
+        Family::MergeSort | Family::BlockMergeSort => skips_merge_sort(instance, target),
+        Family::BlockScan => skips_block_scan(instance, target),
+        Family::BlockRadix => skips_radix_rank(instance),
+        Family::Load | Family::Exchange => skips_subgroup_tile(instance, target),
         Family::BlockExchange
-            | Family::BlockLoad
-            | Family::BlockDiscontinuity
-            | Family::BlockShuffle
-            | Family::BlockWarpExchange
-            | Family::BlockLoadVectorized
-    ) {
-        return false;
+        | Family::BlockLoad
+        | Family::BlockDiscontinuity
+        | Family::BlockShuffle
+        | Family::BlockWarpExchange
+        | Family::BlockLoadVectorized => skips_block_tile(instance, target),
+        _ => false,
     }
+}
+
+/// The lean sweep of the block layer's tiled rows (loads, stores,
+/// exchanges, discontinuities, shuffles): at one subgroup (`B = S`) the
+/// most `items` in every dtype and every `items` in `u32`; at 256 threads
+/// the most `items` in `u32` and `f32` (`u32` alone for the vectorized
+/// rows).
+fn skips_block_tile(instance: &Instance, target: &Target) -> bool {
     let most_items = instance.primitive.params.iter().find_map(|p| match p {
         Param::Const {
             name: "items",
@@ -106,8 +99,11 @@ fn skips_block_scan(instance: &Instance, target: &Target) -> bool {
 fn skips_radix_rank(instance: &Instance) -> bool {
     let bit_start = instance.constant("bit_start");
     let num_bits = instance.constant("num_bits");
-    let widest = instance.constant("radix_bits").min(8);
-    let top = if widest >= 8 { 8 } else { 3 };
+    let top = if instance.constant("radix_bits") >= 8 {
+        8
+    } else {
+        3
+    };
     !matches!((bit_start, num_bits), (0, 1) | (5, 3)) && (bit_start, num_bits) != (24, top)
 }
 
