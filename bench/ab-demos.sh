@@ -3,10 +3,11 @@
 # repository root with .llvm-debs, .gl and target/wk-bench.tar.gz
 # (bench/pack.sh: the `after` build) carried:
 #
-#   PLAN="LABEL=BINARY[.gz]:DEMO:VARIANT[,VARIANT]:BACKEND ..." bash bench/ab-demos.sh OUT_DIR
+#   PLAN="LABEL=BINARY[.gz]:DEMO:VARIANT[,VARIANT]:BACKEND[:PARAMS] ..." bash bench/ab-demos.sh OUT_DIR
 #
 # Each PLAN entry runs `wk-demos DEMO --variant ... --backend BACKEND` from
-# BINARY (`after`: the packed wk-demos; a .gz is unpacked first) at
+# BINARY (`after`: the packed wk-demos; a .gz is unpacked first), with
+# WAVEKIT_SHADER_PARAMS=PARAMS where given (`ITEMS=16u,BLOCK=256u`), at
 # 2^LOG2_LO..2^LOG2_HI, in PLAN's order, into OUT_DIR/ab.log (one log: the
 # device tool brings back few files), each under STEP_S seconds and none
 # past BUDGET_S from the start, so that the entries that matter most go
@@ -58,14 +59,16 @@ binary() {
 first=1
 for entry in ${PLAN:?PLAN names the runs}; do
     label=${entry%%=*}
-    IFS=: read -r path demo variants backend <<<"${entry#*=}"
+    IFS=: read -r path demo variants backend params <<<"${entry#*=}"
     budget=$(left)
     ((budget > 5)) || { echo "== out of budget before $entry"; break; }
     ((budget > STEP_S)) && budget=$STEP_S
     flags=()
     for v in ${variants//,/ }; do flags+=(--variant "$v"); done
-    echo "== $label: $demo [$variants] $backend 2^$LO..2^$HI ($(binary "$path"))"
-    timeout "$budget" "${WK[@]}" "$(binary "$path")" "$demo" "${flags[@]}" --backend "$backend" \
+    echo "== $label: $demo [$variants] $backend${params:+ [$params]} 2^$LO..2^$HI ($(binary "$path"))"
+    env_params=()
+    [[ -n ${params:-} ]] && env_params=("WAVEKIT_SHADER_PARAMS=$params")
+    timeout "$budget" env "${env_params[@]}" "${WK[@]}" "$(binary "$path")" "$demo" "${flags[@]}" --backend "$backend" \
         --log2 "$LO..=$HI" --warmup "$WARMUP" --warmup-ms "$WARMUP_MS" --settle-ms "$SETTLE_MS" \
         --runs "$RUNS" || echo "== exit $? ($label $demo $backend)"
     if ((first)) && [[ -n ${CUB_ONLY:-} ]]; then
