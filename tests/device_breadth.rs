@@ -921,6 +921,12 @@ fn bad_shader_params_are_errors() {
             }),
             &[shown, "they take 1 to 32 and 1 to 8192"],
         );
+        assert_refused(
+            wavekit::device::debug::with_shader_params(with("ITEMS", items), || {
+                BinarySearch::new(&device, Dtype::U32, Bound::Lower)
+            }),
+            &[shown, "needles per thread: it takes 1 to 32"],
+        );
     }
     assert_refused(
         wavekit::device::debug::with_shader_params(with("MAX_PARTIALS", "8193u"), || {

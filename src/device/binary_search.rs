@@ -11,8 +11,8 @@ use crate::dtype::Dtype;
 use crate::error::Error;
 
 const NAME: &str = "wavekit::device::BinarySearch";
-/// Needles per workgroup (256 threads × 4).
-const NEEDLES_PER_GROUP: u32 = 1024;
+/// Threads per workgroup of `search.wgsl` (its `BLOCK`).
+const BLOCK: u32 = 256;
 
 /// Which bound a [`BinarySearch`] finds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -47,6 +47,8 @@ pub struct BinarySearch {
     bound: Bound,
     dtype: Dtype,
     search: Pipeline,
+    /// Needles a workgroup searches (`BLOCK` threads × `ITEMS`).
+    needles_per_group: u32,
 }
 
 impl BinarySearch {
@@ -61,17 +63,18 @@ impl BinarySearch {
         let element = user_fn::element(NAME, dtype, &[Dtype::U32, Dtype::I32, Dtype::F32])?;
         // An empty haystack's output is a clear.
         let ctx = Context::new(device.into())?.with_clears()?;
-        let module = ctx.compose(
-            &Shader::new("search.wgsl")?
-                .set("T", element)
-                .set("UPPER", bound == Bound::Upper),
-        )?;
+        let shader = Shader::new("search.wgsl")?
+            .set("T", element)
+            .set("UPPER", bound == Bound::Upper);
+        let [items] = shader.u32_values_in(NAME, [("ITEMS", 1..=32, "needles per thread")])?;
+        let module = ctx.compose(&shader)?;
         let [search] = ctx.pipelines(&module, ["search"])?;
         Ok(BinarySearch {
             ctx,
             bound,
             dtype,
             search,
+            needles_per_group: BLOCK * items,
         })
     }
 
@@ -114,7 +117,7 @@ impl BinarySearch {
             _ => vec![Op::Dispatch(
                 &self.search,
                 vec![haystack, needles, output],
-                self.ctx.grid(k.div_ceil(NEEDLES_PER_GROUP)),
+                self.ctx.grid(k.div_ceil(self.needles_per_group)),
             )],
         };
         record(&self.ctx, queue.into(), &ops)
