@@ -81,6 +81,17 @@ impl Built {
         let value_wgsl = user_fn::element(name, value, &DTYPES)?;
         let ctx = ctx.with_clears()?;
         let (op, identity) = operator.declarations(value)?;
+        // The look-back's window walk sums a window's values with subgroup
+        // reductions: for the u32 and i32 sums (wrapping, so the order of a
+        // window's values does not matter); thread 0 alone walks for any
+        // other operator (and on emulated subgroups: look_back_params).
+        let integer_sum =
+            *operator == ScanOperator::Add && matches!(value, Dtype::U32 | Dtype::I32);
+        let look_back = if integer_sum {
+            ctx.look_back_params()
+        } else {
+            ctx.look_back_switches()
+        };
         let shader = Shader::new("by_key.wgsl")?
             .set("K", key_wgsl)
             .set("T", value_wgsl)
@@ -88,7 +99,7 @@ impl Built {
             .set("NON_TRIVIAL", non_trivial)
             .function("scan_op", op)
             .function("scan_identity", identity)
-            .set_all(ctx.look_back_switches());
+            .set_all(look_back);
         let module = ctx.compose(&shader)?;
         Ok((Built { ctx, key, value }, module))
     }
@@ -159,8 +170,8 @@ impl Built {
 /// - **Algorithm**: tiles of 2048 elements (8 consecutive per thread);
 ///   each tile's head count (a pass over the keys), their scan (one
 ///   workgroup: each run's index), then one pass in which each tile scans
-///   its (head, value) pairs under the segmented operator in workgroup
-///   memory and learns the value carried into its first run by decoupled
+///   its (head, value) pairs under the segmented operator (subgroup scans,
+///   one barrier) and learns the value carried into its first run by decoupled
 ///   look-back with decoupled fallback (a tile with a head publishes its
 ///   inclusive value at once; the fallback needs no forward-progress
 ///   guarantee), writing each run's key at its first element and its
@@ -328,9 +339,12 @@ impl ReduceByKey {
 ///   predecessor's values again after its owner wrote its output), and the
 ///   temp's buffer is not the inputs'. Temp: at least
 ///   [`ScanByKey::temp_storage_bytes`] bytes (`STORAGE`).
-/// - **Algorithm**: one pass, [`ReduceByKey`]'s last: each tile scans its
-///   (head, value) pairs in workgroup memory and learns the value carried
-///   into its first run by decoupled look-back with decoupled fallback.
+/// - **Algorithm**: one pass: each tile scans its (head, value) pairs
+///   under the segmented operator (subgroup scans, one barrier) and learns
+///   the value carried into its first run by decoupled look-back with
+///   decoupled fallback (a tile with a head publishes its value as its
+///   prefix at once; for the u32 and i32 sums one subgroup reads a
+///   predecessor per lane a round).
 /// - **Cost of a call**: 1 clear and 1 dispatch (nothing for `n = 0`);
 ///   per element 1 read of its key and value and 1 write.
 pub struct ScanByKey {

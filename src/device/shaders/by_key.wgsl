@@ -11,14 +11,22 @@
 // Tiles of TILE = BLOCK * ITEMS elements; thread t of a tile owns its ITEMS
 // consecutive elements (blocked), so the operator takes the earlier operand
 // first and need not be commutative. Each thread folds its items into one
-// pair; the pairs are scanned over the workgroup in workgroup memory
-// (`block_scan`: Kogge-Stone, log2(BLOCK) rounds; the segmented operator
-// is not one of the block layer's scalar scans), which also scans each
-// thread's head count.
+// pair; the pairs are scanned over the workgroup (`block_scan_subgroups`:
+// a segmented subgroup scan, one ballot of the flags and log2(S)
+// shuffles, then one pass over the subgroups' pairs in workgroup memory
+// behind one barrier; the segmented operator is not one of the block
+// layer's scalar scans), which also scans each thread's head count where
+// the entry point needs it. SUBGROUP_SCAN false keeps the Kogge-Stone scan
+// in workgroup memory this file had before (2 log2(BLOCK) barriers), for
+// A/B measurements.
 //
 // Tiles chained by decoupled look-back with decoupled fallback
-// (look_back.wgsl, appended, thread 0 walking one predecessor a round:
-// WINDOW is false). The value a tile publishes is its pair's value; the
+// (look_back.wgsl, appended). WINDOW (the host's): for the u32 and i32
+// sums the subgroup of thread 0 walks S predecessors a round and sums
+// their values with subgroup reductions (the wrapping sum does not care
+// about the order of a window's values); for any other operator, and on
+// emulated subgroups, thread 0 walks one predecessor a round, combining
+// in order. The value a tile publishes is its pair's value; the
 // pair's flag is the publication's state: a tile that holds a head
 // publishes its value as LB_PREFIX at once (what follows its last head
 // does not depend on earlier tiles), and a tile without one publishes
@@ -65,8 +73,12 @@
 //   spare for the scan), 6 tile_state (2 words per tile), 7 tile_counter
 //   (1 word). Every entry point binds all eight.
 // Cost per element: 1 read of each key (2 for the reduction) and value,
-//   1 write (the scan; the reduction writes 2 per run); log2(BLOCK)
-//   barriers a tile; a uniform load per look-back round.
+//   1 write (the scan; the reduction
+//   writes 2 per run); with TRANSPOSED_LOADS 2 workgroup-memory words
+//   written and read. Per tile: 1 barrier for the loads, and in the block
+//   scan one ballot, log2(S) + 1 shuffles (the reduction also scans the
+//   counts), 1 barrier and BLOCK / S subgroup pairs read by each thread;
+//   a uniform load per look-back round.
 // Append: look_back.wgsl (look_back and its protocol), look_back_words.wgsl
 // (publications in two words).
 #import wavekit::subgroup as sg
@@ -92,24 +104,54 @@ fn scan_identity() -> T { return T(); }
 @group(0) @binding(6) var<storage, read_write> tile_state: array<atomic<u32>>;
 @group(0) @binding(7) var<storage, read_write> tile_counter: array<atomic<u32>>;
 
-// The look-back (look_back.wgsl): thread 0 walks, one predecessor a round.
+// The look-back (look_back.wgsl): thread 0 walks, one predecessor a round;
+// the host sets WINDOW for the integer sums (see the header).
 const WINDOW = false;
 const FALLBACK = true;
 const STALL_EVERY = 0u;
 
+// The block scan: true, subgroup operations and one barrier
+// (`block_scan_subgroups`); false, the Kogge-Stone scan in workgroup
+// memory with 2 log2(BLOCK) barriers that by_key.wgsl had before
+// (`block_scan_kogge_stone`), for A/B measurements
+// (WAVEKIT_SHADER_PARAMS=SUBGROUP_SCAN=false).
+const SUBGROUP_SCAN = true;
+
+// The loads: true, striped through workgroup memory (`load_items`; CUB's
+// BLOCK_LOAD_WARP_TRANSPOSE); false, each thread's ITEMS consecutive
+// elements read directly (what by_key.wgsl had before, for A/B
+// measurements: WAVEKIT_SHADER_PARAMS=TRANSPOSED_LOADS=false).
+const TRANSPOSED_LOADS = true;
+
 var<workgroup> shared_tile: u32;
+// load_items' staged tile with TRANSPOSED_LOADS: element i at staged(i),
+// one word of padding per 32, so that the blocked reads (stride ITEMS) hit
+// distinct banks.
+const STAGED = TILE + TILE / 32u;
+var<workgroup> staged_keys: array<K, STAGED>;
+var<workgroup> staged_values: array<T, STAGED>;
+// block_scan_subgroups: each subgroup's inclusive value, and its head
+// count with SUB_HEAD where it holds a head (subgroups of 4 or more lanes).
+var<workgroup> sub_values: array<T, 64>;
+var<workgroup> sub_meta: array<u32, 64>;
+const SUB_HEAD = 0x80000000u;
+// block_scan_kogge_stone's scans of the flags, values and counts.
 var<workgroup> scan_flags: array<u32, BLOCK>;
 var<workgroup> scan_values: array<T, BLOCK>;
 var<workgroup> scan_counts: array<u32, BLOCK>;
-// The pair of the tile `tile_pair` last combined, and its head flag, for
-// `lb_install` (thread 0, after the barrier that ends `tile_pair`).
-var<workgroup> pair_flag: u32;
-var<workgroup> pair_value: T;
 var<workgroup> chunk_total: u32;
 
 // The calling workgroup's own tile's pair (every thread), for lb_publish.
 var<private> own_head: bool;
 var<private> own_value: T;
+// Whether the tile `lb_tile_aggregate` last combined holds a head, for
+// `lb_install` (thread 0).
+var<private> fallback_head: bool;
+
+/// Where load_items stages tile element `i`.
+fn staged(i: u32) -> u32 {
+    return i + i / 32u;
+}
 
 fn element_count() -> u32 {
     return arrayLength(&values);
@@ -127,25 +169,57 @@ struct Items {
     ends: u32,
 }
 
-/// Thread `t`'s ITEMS elements of tile `tile`.
+/// Thread `t`'s ITEMS elements of tile `tile`: with TRANSPOSED_LOADS,
+/// read striped (element k * BLOCK + t of the tile in round k: each round
+/// of a subgroup reads consecutive words) into workgroup memory, then
+/// blocked from there after one barrier (CUB's BLOCK_LOAD_WARP_TRANSPOSE
+/// has no barrier of the whole block; WGSL has no subgroup-scoped one);
+/// else read blocked from the buffers directly. Every thread calls it, in
+/// uniform control flow; the staged tile is rewritten by the next call:
+/// the caller's code between two calls holds a barrier (the block scan's).
 fn load_items(tile: u32, t: u32) -> Items {
+    if TRANSPOSED_LOADS {
+        let n = element_count();
+        let base = tile * TILE;
+        for (var k = 0u; k < ITEMS; k++) {
+            let i = k * BLOCK + t;
+            if base + i < n {
+                staged_keys[staged(i)] = keys[base + i];
+                if !NON_TRIVIAL {
+                    staged_values[staged(i)] = values[base + i];
+                }
+            }
+        }
+        workgroupBarrier();
+    }
     let n = element_count();
     let first = tile * TILE + t * ITEMS;
     var items: Items;
     var before = K();
     if first > 0u && first <= n {
-        before = keys[first - 1u];
+        if TRANSPOSED_LOADS && t > 0u {
+            before = staged_keys[staged(t * ITEMS - 1u)];
+        } else {
+            before = keys[first - 1u];
+        }
     }
     for (var k = 0u; k < ITEMS; k++) {
         items.values[k] = scan_identity();
         let i = first + k;
         if i < n {
+            var key: K;
             if NON_TRIVIAL {
                 items.values[k] = bitcast<T>(1u);
+            } else if TRANSPOSED_LOADS {
+                items.values[k] = staged_values[staged(t * ITEMS + k)];
             } else {
                 items.values[k] = values[i];
             }
-            let key = keys[i];
+            if TRANSPOSED_LOADS {
+                key = staged_keys[staged(t * ITEMS + k)];
+            } else {
+                key = keys[i];
+            }
             if i == 0u || key != before {
                 items.heads |= 1u << k;
             }
@@ -196,12 +270,103 @@ fn fold(items: Items) -> T {
     return acc;
 }
 
-/// The inclusive scan of each thread's (flag, value, count) over the
-/// workgroup, in workgroup memory: afterwards scan_*[t] hold thread t's
-/// inclusive pair and head count. Every thread calls it, in uniform
-/// control flow; it ends with a barrier.
-fn block_scan(t: u32, flag: u32, value: T, count: u32) {
-    var f = flag;
+/// What a block scan (`block_scan_subgroups`, `block_scan_kogge_stone`)
+/// gives thread t: the pair and head count before it in the tile (its
+/// exclusive: the inclusive of thread t - 1; for t = 0 no head, no count,
+/// and an unspecified value), and the tile's pair and head count.
+struct BlockScan {
+    flag: bool,
+    value: T,
+    count: u32,
+    total_flag: bool,
+    total: T,
+    total_count: u32,
+}
+
+/// Heads of `heads` (a subgroup ballot) at lanes below `end` (at most
+/// 128): the last one's lane, or LB_DONE where there is none.
+fn last_head_below(heads: vec4<u32>, end: u32) -> u32 {
+    var last = LB_DONE;
+    for (var w = 0u; w < 4u; w++) {
+        let bits = min(end - min(end, 32u * w), 32u);
+        let below = heads[w] & select((1u << (bits & 31u)) - 1u, 0xffffffffu, bits == 32u);
+        if below != 0u {
+            last = 32u * w + firstLeadingBit(below);
+        }
+    }
+    return last;
+}
+
+/// The block scan of thread t's (flag, value, count) with subgroup
+/// operations (SUBGROUP_SCAN): a segmented inclusive scan of the values in
+/// each subgroup (one ballot of the flags; each lane combines only the
+/// lanes after its subgroup's last head at or before it, log2(S)
+/// shuffles), the counts' sum scan, one pair per subgroup in workgroup
+/// memory, one barrier, then every thread folds the subgroups' pairs in
+/// order (the same operations in every thread, so all get the same
+/// total). Any subgroup size from 4 to 128. Every thread calls it, in
+/// uniform control flow, with `counted`: the subgroup's inclusive sum of
+/// the counts (`sg::inclusive_add`, the caller's where it needs them;
+/// count and counted 0 where it does not). Its workgroup memory is
+/// rewritten by the next call: the caller's code between two calls holds
+/// a barrier (tile_prefix's uniform load, fall_back's).
+fn block_scan_subgroups(t: u32, flag: bool, value: T, count: u32, counted: u32) -> BlockScan {
+    let lane = sg::invocation_id();
+    let size = sg::group_size();
+    let sub = t / size;
+    let heads = sg::ballot(flag);
+    let last = last_head_below(heads, lane + 1u);
+    let distance = select(lane - last, lane, last == LB_DONE);
+    var v = value;
+    for (var delta = 1u; delta < size; delta <<= 1u) {
+        let earlier = sg::shuffle_up<T>(v, delta);
+        v = select(v, scan_op(earlier, v), distance >= delta);
+    }
+    let c = counted;
+    // Lane - 1's inclusive value: the value before this lane (lane > 0).
+    let before_lane = sg::shuffle_up<T>(v, 1u);
+    let head_before_lane = last_head_below(heads, lane) != LB_DONE;
+    if lane == size - 1u {
+        sub_values[sub] = v;
+        sub_meta[sub] = c | select(0u, SUB_HEAD, last != LB_DONE);
+    }
+    workgroupBarrier();
+    // The subgroups' pairs in order: `acc` the pair of subgroups 0..k,
+    // `before` that of those before this thread's subgroup (for sub > 0).
+    var acc_flag = (sub_meta[0] & SUB_HEAD) != 0u;
+    var acc_value = sub_values[0];
+    var acc_count = sub_meta[0] & ~SUB_HEAD;
+    var before_flag = false;
+    var before_value = acc_value;
+    var before_count = 0u;
+    for (var k = 1u; k < BLOCK / size; k++) {
+        if k == sub {
+            before_flag = acc_flag;
+            before_value = acc_value;
+            before_count = acc_count;
+        }
+        let word = sub_meta[k];
+        let x = sub_values[k];
+        let head = (word & SUB_HEAD) != 0u;
+        acc_value = select(scan_op(acc_value, x), x, head);
+        acc_flag = acc_flag || head;
+        acc_count += word & ~SUB_HEAD;
+    }
+    var scan = BlockScan(before_flag, before_value, before_count, acc_flag, acc_value, acc_count);
+    if lane > 0u {
+        scan.flag = before_flag || head_before_lane;
+        scan.value = select(scan_op(before_value, before_lane), before_lane, head_before_lane || sub == 0u);
+        scan.count = before_count + c - count;
+    }
+    return scan;
+}
+
+/// The block scan of SUBGROUP_SCAN false: Kogge-Stone in workgroup memory,
+/// log2(BLOCK) rounds of two barriers (what by_key.wgsl had before the
+/// subgroup scan, kept for A/B measurements). Same contract as
+/// `block_scan_subgroups`.
+fn block_scan_kogge_stone(t: u32, flag: bool, value: T, count: u32) -> BlockScan {
+    var f = select(0u, 1u, flag);
     var v = value;
     var c = count;
     scan_flags[t] = f;
@@ -228,25 +393,33 @@ fn block_scan(t: u32, flag: u32, value: T, count: u32) {
         }
         workgroupBarrier();
     }
+    let last = BLOCK - 1u;
+    var scan = BlockScan(false, scan_identity(), 0u, scan_flags[last] != 0u, scan_values[last], scan_counts[last]);
+    if t > 0u {
+        scan.flag = scan_flags[t - 1u] != 0u;
+        scan.value = scan_values[t - 1u];
+        scan.count = scan_counts[t - 1u];
+    }
+    return scan;
 }
 
-/// Tile `tile`'s pair from thread `t`'s `items`, in every thread: the one
-/// function that the owner and a fallback use, so both get its bits. The
-/// pair is left in pair_flag / pair_value (after a barrier), and the
-/// block's scan in scan_* until the next call.
-fn tile_pair(items: Items, t: u32, counted: u32) {
-    block_scan(t, select(0u, 1u, items.heads != 0u), fold(items), countOneBits(counted));
-    if t == BLOCK - 1u {
-        pair_flag = scan_flags[t];
-        pair_value = scan_values[t];
+/// Tile `tile`'s block scan from thread `t`'s `items` and head count
+/// `count` (and `counted`, the subgroup's inclusive sum of the counts: 0
+/// and 0 where the caller needs no counts), in every thread: the one
+/// function that the owner and a fallback use, so both get the tile's
+/// pair with the same bits.
+fn tile_pair(items: Items, t: u32, count: u32, counted: u32) -> BlockScan {
+    if SUBGROUP_SCAN {
+        return block_scan_subgroups(t, items.heads != 0u, fold(items), count, counted);
     }
-    workgroupBarrier();
+    return block_scan_kogge_stone(t, items.heads != 0u, fold(items), count);
 }
 
 fn lb_tile_aggregate(p: u32, t: u32) -> u32 {
     // The fallback needs the pair alone, not the counts.
-    tile_pair(load_items(p, t), t, 0u);
-    return bitcast<u32>(pair_value);
+    let scan = tile_pair(load_items(p, t), t, 0u, 0u);
+    fallback_head = scan.total_flag;
+    return bitcast<u32>(scan.total);
 }
 
 fn lb_combine(earlier: u32, later: u32) -> u32 {
@@ -272,16 +445,17 @@ fn lb_publish(tile: u32, state: u32, value: u32) {
 /// Installs the pair `lb_tile_aggregate` just combined for tile p: as
 /// LB_PREFIX where it holds a head (tile 0 always does).
 fn lb_install(p: u32, aggregate: u32) -> Publication {
-    let state = select(STATE_AGGREGATE, STATE_PREFIX, pair_flag != 0u);
+    let state = select(STATE_AGGREGATE, STATE_PREFIX, fallback_head);
     return install_publication(p, state, aggregate);
 }
 
-/// The tile's number from tile_counter, in every thread.
-fn next_tile(t: u32) -> u32 {
+/// Takes the workgroup's tile number from tile_counter (thread 0), for
+/// the entry point's `workgroupUniformLoad(&shared_tile)` (inline, so that
+/// the composer sees a uniform tile).
+fn take_tile(t: u32) {
     if t == 0u {
         shared_tile = atomicAdd(&tile_counter[0], 1u);
     }
-    return workgroupUniformLoad(&shared_tile);
 }
 
 /// Thread `t`'s running value before its first item (the inclusive pair
@@ -293,35 +467,27 @@ struct Running {
 
 /// Combines the tile's pair, publishes it and looks back (every thread,
 /// in uniform control flow): thread `t`'s running value and head count
-/// before its first item. What thread t needs of the block's scan is read
-/// before the look-back, whose fallbacks reuse the workgroup memory.
-fn tile_start(tile: u32, t: u32, items: Items, counted: u32) -> Running {
-    tile_pair(items, t, counted);
-    own_head = pair_flag != 0u;
-    own_value = pair_value;
-    var flag = 0u;
-    var value = scan_identity();
-    var heads = 0u;
-    if t > 0u {
-        flag = scan_flags[t - 1u];
-        value = scan_values[t - 1u];
-        heads = scan_counts[t - 1u];
-    }
+/// before its first item (from `count` and `counted`, as tile_pair's).
+fn tile_start(tile: u32, t: u32, items: Items, count: u32, counted: u32) -> Running {
+    let scan = tile_pair(items, t, count, counted);
+    own_head = scan.total_flag;
+    own_value = scan.total;
     let carry = bitcast<T>(tile_prefix(tile, t, bitcast<u32>(own_value)));
     if t == 0u {
         return Running(carry, 0u);
     }
-    return Running(select(scan_op(carry, value), value, flag != 0u), heads);
+    return Running(select(scan_op(carry, scan.value), scan.value, scan.flag), scan.count);
 }
 
 @compute @workgroup_size(BLOCK)
 fn scan_by_key(@builtin(local_invocation_index) t: u32) {
-    let tile = next_tile(t);
+    take_tile(t);
+    let tile = workgroupUniformLoad(&shared_tile);
     if tile >= tile_count() {
         return;
     }
     let items = load_items(tile, t);
-    var running = tile_start(tile, t, items, items.heads).value;
+    var running = tile_start(tile, t, items, 0u, 0u).value;
     var bits: array<u32, ITEMS>;
     for (var k = 0u; k < ITEMS; k++) {
         let head = (items.heads & (1u << k)) != 0u;
@@ -381,14 +547,16 @@ fn scan_heads(@builtin(local_invocation_index) t: u32) {
 
 @compute @workgroup_size(BLOCK)
 fn reduce_by_key(@builtin(local_invocation_index) t: u32) {
-    let tile = next_tile(t);
+    take_tile(t);
+    let tile = workgroupUniformLoad(&shared_tile);
     if tile >= tile_count() {
         return;
     }
     let items = load_items(tile, t);
     let ends = run_ends(tile, t, items.heads);
     let counted = counted_heads(items.heads, ends);
-    let before = tile_start(tile, t, items, counted);
+    let count = countOneBits(counted);
+    let before = tile_start(tile, t, items, count, sg::inclusive_add<u32>(count));
     var running = before.value;
     var run = tile_heads[tile] + before.heads;
     let first = tile * TILE + t * ITEMS;
