@@ -445,9 +445,9 @@ fn by_key_on_emulated_subgroups() {
 
 /// Tiles that never publish (every tile, every second, every third):
 /// each walk meets one and falls back, installing heads' tiles as
-/// prefixes: the sum (whose look-back walks a window per subgroup) and
-/// the non-commutative operator (thread 0 alone), and the non-trivial
-/// runs.
+/// prefixes (the scan) and tiles' pairs (the one-pass reduction): the sum
+/// (whose look-back walks a window per subgroup) and the non-commutative
+/// operator (thread 0 alone), and the non-trivial runs.
 #[test]
 fn by_key_with_stalled_tiles() {
     let (device, queue) = open();
@@ -484,15 +484,16 @@ fn by_key_with_stalled_tiles() {
 }
 
 /// The variants `by_key.wgsl` keeps for A/B measurements
-/// (`WAVEKIT_SHADER_PARAMS`): the Kogge-Stone block scan in workgroup
-/// memory and the direct blocked loads, each on its own, for the sum and
-/// the non-commutative operator.
+/// (`WAVEKIT_SHADER_PARAMS`): the three-pass reduction, the Kogge-Stone
+/// block scan in workgroup memory and the direct blocked loads, each on
+/// its own, for the sum and the non-commutative operator.
 #[test]
 fn by_key_earlier_variants() {
     use wavekit::device::debug::with_shader_params;
     let (device, queue) = open();
     let [sum, _, _, affine] = cases();
     let variants = [
+        ("REDUCE_PASSES", "3u"),
         ("SUBGROUP_SCAN", "false"),
         ("TRANSPOSED_LOADS", "false"),
     ];

@@ -53,6 +53,13 @@
 //     reduction goes to out_values[run] and at each head its key to
 //     out_keys[run] (run = the heads before it, tile_heads[tile] plus the
 //     tile's own).
+//   reduce_by_key_single (REDUCE_PASSES = 1u: the reduction alone, no
+//     count_heads or scan_heads): tile_state and tile_counter zeroed
+//     first; as reduce_by_key, the runs before each tile learnt with the
+//     value carried into it from one look-back over pairs (the tile's
+//     flag, run count and value, `pair_prefix` below: three words a tile,
+//     PREFIX once the walk ends, as CUB's ReduceBySegmentOp), and the last
+//     tile writes num_runs[0].
 //   With NON_TRIVIAL (RunLengthEncode::non_trivial_runs; T u32 under the
 //     sum, the keys bound as values too): every value is 1, only runs
 //     longer than one count (a head that does not end its run), and
@@ -70,10 +77,11 @@
 //   `array<T, ITEMS>` is no row's), 3
 //   out_keys (array<K>, room for n runs; a spare word for the scan), 4
 //   num_runs (1 word; spare for the scan), 5 tile_heads (one per tile;
-//   spare for the scan), 6 tile_state (2 words per tile), 7 tile_counter
+//   spare for the scan), 6 tile_state (2 words per tile; 3 for
+//   reduce_by_key_single), 7 tile_counter
 //   (1 word). Every entry point binds all eight.
-// Cost per element: 1 read of each key (2 for the reduction) and value,
-//   1 write (the scan; the reduction
+// Cost per element: 1 read of each key and value (the three-pass
+//   reduction reads the keys twice), 1 write (the scan; the reduction
 //   writes 2 per run); with TRANSPOSED_LOADS 2 workgroup-memory words
 //   written and read. Per tile: 1 barrier for the loads, and in the block
 //   scan one ballot, log2(S) + 1 shuffles (the reduction also scans the
@@ -116,6 +124,11 @@ const STALL_EVERY = 0u;
 // (`block_scan_kogge_stone`), for A/B measurements
 // (WAVEKIT_SHADER_PARAMS=SUBGROUP_SCAN=false).
 const SUBGROUP_SCAN = true;
+// The reduction's passes, which the host reads: 1, reduce_by_key_single
+// (one clear and one dispatch); 3, count_heads, scan_heads and
+// reduce_by_key (what by_key.wgsl had before, kept for A/B measurements:
+// WAVEKIT_SHADER_PARAMS=REDUCE_PASSES=3u).
+const REDUCE_PASSES = 1u;
 
 // The loads: true, striped through workgroup memory (`load_items`; CUB's
 // BLOCK_LOAD_WARP_TRANSPOSE); false, each thread's ITEMS consecutive
@@ -559,6 +572,350 @@ fn reduce_by_key(@builtin(local_invocation_index) t: u32) {
     let before = tile_start(tile, t, items, count, sg::inclusive_add<u32>(count));
     var running = before.value;
     var run = tile_heads[tile] + before.heads;
+    let first = tile * TILE + t * ITEMS;
+    for (var k = 0u; k < ITEMS; k++) {
+        let bit = 1u << k;
+        let head = (items.heads & bit) != 0u;
+        running = select(scan_op(running, items.values[k]), items.values[k], head);
+        if (counted & bit) != 0u {
+            if NON_TRIVIAL {
+                out_keys[run] = bitcast<K>(first + k);
+            } else {
+                out_keys[run] = keys[first + k];
+            }
+            run += 1u;
+        }
+        // A run of one is no non-trivial run.
+        if (ends & bit) != 0u && !(NON_TRIVIAL && head) {
+            out_values[run - 1u] = bitcast<u32>(running);
+        }
+    }
+}
+
+// ReduceByKey in one pass (reduce_by_key_single): each tile's pair with
+// its run count, chained by a look-back of its own over three-word
+// publications (below; the protocol of look_back.wgsl, whose constants,
+// `lb_stalls` and `lb_walker` it uses).
+
+/// The pair of a tile, or of consecutive tiles, with its run count:
+/// whether it holds a head, the runs it counts (counted_heads), and the
+/// value after its last head (of all its elements without one).
+struct Pair {
+    flag: bool,
+    count: u32,
+    value: T,
+}
+
+/// `earlier` then `later`: the segmented operator, counts summed (CUB's
+/// ReduceBySegmentOp).
+fn pair_combine(earlier: Pair, later: Pair) -> Pair {
+    let value = select(scan_op(earlier.value, later.value), later.value, later.flag);
+    return Pair(earlier.flag || later.flag, earlier.count + later.count, value);
+}
+
+fn pair_identity() -> Pair {
+    return Pair(false, 0u, scan_identity());
+}
+
+/// A pair's publication as read: LB_PENDING, LB_AGGREGATE or LB_PREFIX.
+struct PairPublication {
+    state: u32,
+    pair: Pair,
+}
+
+// Publications of pairs: three words per tile, each `state << 30 | 30
+// bits`, as look_back_words.wgsl's two: word 0 the value's low 16 bits,
+// the flag (bit 16) and the count's top 2 bits (17-18); word 1 the
+// value's high 16 bits; word 2 the count's low 30 bits. A reader that
+// sees the words in different states (a publication half-way) reads them
+// again; the fallback installs with atomicMax on each word (PREFIX
+// outranks AGGREGATE; two AGGREGATEs of a tile hold the same bits).
+const PAIR_WORDS = 3u;
+
+/// The three words of `pair` in `state` (STATE_AGGREGATE or STATE_PREFIX).
+fn pair_words(state: u32, pair: Pair) -> vec3<u32> {
+    let value = bitcast<u32>(pair.value);
+    let low = state | (value & 0xffffu) | select(0u, 0x10000u, pair.flag) | ((pair.count >> 30u) << 17u);
+    return vec3<u32>(low, state | (value >> 16u), state | (pair.count & 0x3fffffffu));
+}
+
+/// A publication from its three words: LB_PENDING unless all carry the
+/// same state.
+fn joined_pair(words: vec3<u32>) -> PairPublication {
+    let state = words.x & STATE_MASK;
+    if state != (words.y & STATE_MASK) || state != (words.z & STATE_MASK) {
+        return PairPublication(LB_PENDING, pair_identity());
+    }
+    let value = (words.x & 0xffffu) | ((words.y & 0xffffu) << 16u);
+    let count = (words.z & 0x3fffffffu) | (((words.x >> 17u) & 3u) << 30u);
+    return PairPublication(state >> 30u, Pair((words.x & 0x10000u) != 0u, count, bitcast<T>(value)));
+}
+
+/// Publishes `pair` in `state` (an LB_ state) for `tile`.
+fn store_pair(tile: u32, state: u32, pair: Pair) {
+    let words = pair_words(state << 30u, pair);
+    atomicStore(&tile_state[PAIR_WORDS * tile], words.x);
+    atomicStore(&tile_state[PAIR_WORDS * tile + 1u], words.y);
+    atomicStore(&tile_state[PAIR_WORDS * tile + 2u], words.z);
+}
+
+/// Tile p's publication as read now (read-modify-writes, as
+/// look_back_words.wgsl's `lb_read`).
+fn read_pair(p: u32) -> PairPublication {
+    let x = atomicOr(&tile_state[PAIR_WORDS * p], 0u);
+    let y = atomicOr(&tile_state[PAIR_WORDS * p + 1u], 0u);
+    let z = atomicOr(&tile_state[PAIR_WORDS * p + 2u], 0u);
+    return joined_pair(vec3<u32>(x, y, z));
+}
+
+/// Installs tile p's pair computed by the fallback (tile 0's as its
+/// prefix) unless a prefix is there: the publication it holds then.
+fn install_pair(p: u32, pair: Pair) -> PairPublication {
+    let state = select(STATE_AGGREGATE, STATE_PREFIX, p == 0u);
+    let words = pair_words(state, pair);
+    let x = atomicMax(&tile_state[PAIR_WORDS * p], words.x);
+    let y = atomicMax(&tile_state[PAIR_WORDS * p + 1u], words.y);
+    let z = atomicMax(&tile_state[PAIR_WORDS * p + 2u], words.z);
+    let was = joined_pair(vec3<u32>(x, y, z));
+    if was.state == LB_PREFIX {
+        return was;
+    }
+    return PairPublication(state >> 30u, pair);
+}
+
+/// Where a pair walk stands between rounds: the pair of the tiles in
+/// [end, tile), and the tile it waits on (LB_DONE once it has met a
+/// PREFIX, and then `pair` is the whole exclusive prefix; LB_WALK before a
+/// walk).
+struct PairWalk {
+    pair: Pair,
+    end: u32,
+    stalled: u32,
+}
+
+/// The serial pair walk: thread 0 alone, one predecessor a round, any
+/// operator.
+fn walk_pairs_serial(start: PairWalk) -> PairWalk {
+    var w = start;
+    var spins = 0u;
+    loop {
+        let seen = read_pair(w.end - 1u);
+        if seen.state == LB_PENDING {
+            spins += 1u;
+            if FALLBACK && spins >= SPINS {
+                w.stalled = w.end - 1u;
+                return w;
+            }
+            continue;
+        }
+        w.pair = pair_combine(seen.pair, w.pair);
+        if seen.state == LB_PREFIX {
+            w.stalled = LB_DONE;
+            return w;
+        }
+        w.end -= 1u;
+        spins = 0u;
+    }
+    // Not reached (naga wants a return after the loop).
+    return w;
+}
+
+/// The window pair walk (WINDOW: the u32 and i32 sums only, whose values
+/// are summed with subgroup reductions): every lane of the subgroup of
+/// thread 0 calls it. Lane i reads tile `end - 1 - i` (lanes past tile 0
+/// count as an empty PREFIX); the lanes spin with one vote a round until
+/// every lane's tile has published or SPINS rounds have passed. The lanes
+/// before the nearest PREFIX or the first unpublished lane, and that PREFIX,
+/// are combined: their counts summed, their flags or-ed, and their values
+/// summed back to the nearest lane with a head, unless the walk has met
+/// one already.
+fn walk_pairs_window(start: PairWalk) -> PairWalk {
+    let lane = sg::invocation_id();
+    let size = sg::group_size();
+    var w = start;
+    loop {
+        var seen = PairPublication(select(LB_PENDING, LB_PREFIX, lane >= w.end), pair_identity());
+        var spins = 0u;
+        loop {
+            if seen.state == LB_PENDING {
+                seen = read_pair(w.end - 1u - lane);
+            }
+            if sg::all_true(seen.state != LB_PENDING) {
+                break;
+            }
+            spins += 1u;
+            if FALLBACK && spins >= SPINS {
+                break;
+            }
+        }
+        let missing = sg::reduce_all_min<u32>(select(LB_DONE, lane, seen.state == LB_PENDING));
+        let nearest = sg::reduce_all_min<u32>(select(LB_DONE, lane, seen.state == LB_PREFIX));
+        let done = nearest < missing;
+        // Lanes below `limit` are combined.
+        let limit = select(min(missing, size), nearest + 1u, done);
+        let inside = lane < limit;
+        let head = sg::reduce_all_min<u32>(select(LB_DONE, lane, inside && seen.pair.flag));
+        let summed = inside && lane <= head && !w.pair.flag;
+        w.pair.count += sg::reduce_all_add<u32>(select(0u, seen.pair.count, inside));
+        let value = sg::reduce_all_add<u32>(select(0u, bitcast<u32>(seen.pair.value), summed));
+        w.pair.value = bitcast<T>(value + bitcast<u32>(w.pair.value));
+        w.pair.flag = w.pair.flag || head != LB_DONE;
+        if done {
+            w.stalled = LB_DONE;
+            return w;
+        }
+        if missing == LB_DONE {
+            w.end -= size;
+            continue;
+        }
+        // Stalled: the walk stops at the first unpublished lane's tile.
+        w.end -= missing;
+        w.stalled = w.end - 1u;
+        return w;
+    }
+    // Not reached.
+    return w;
+}
+
+fn walk_pairs(walk: PairWalk) -> PairWalk {
+    if WINDOW {
+        return walk_pairs_window(walk);
+    }
+    return walk_pairs_serial(walk);
+}
+
+// The pair walk's hand-over to the workgroup (thread 0 writes, all read
+// after a barrier): the exclusive pair, the tile a walk stalled on, and
+// the publication the fallback's install returned.
+var<workgroup> pw_flag: u32;
+var<workgroup> pw_count: u32;
+var<workgroup> pw_value: T;
+var<workgroup> pw_stalled: u32;
+var<workgroup> pw_got_state: u32;
+var<workgroup> pw_got_flag: u32;
+var<workgroup> pw_got_count: u32;
+var<workgroup> pw_got_value: T;
+
+/// Tile `p`'s pair as its owner computes it (every thread, in uniform
+/// control flow): the fallback's.
+fn stalled_pair(p: u32, t: u32) -> Pair {
+    let items = load_items(p, t);
+    let count = countOneBits(counted_heads(items.heads, run_ends(p, t, items.heads)));
+    let scan = tile_pair(items, t, count, sg::inclusive_add<u32>(count));
+    return Pair(scan.total_flag, scan.total_count, scan.total);
+}
+
+/// Thread 0's hand-over of `pair` (the exclusive prefix) to the workgroup.
+fn hand_over(pair: Pair) {
+    pw_flag = select(0u, 1u, pair.flag);
+    pw_count = pair.count;
+    pw_value = pair.value;
+}
+
+/// The cold path of `pair_prefix` (look_back.wgsl's `fall_back` on pairs):
+/// until the walk ends, the workgroup computes the stalled tile's pair,
+/// thread 0 installs it, and the walk goes on before that tile. Then
+/// thread 0 publishes the inclusive pair (when `publishes`) and hands the
+/// exclusive one over, before a barrier.
+fn pair_fall_back(tile: u32, t: u32, first: PairWalk, own: Pair, publishes: bool) {
+    var walk = first;
+    let walker = lb_walker(t);
+    loop {
+        let stalled = workgroupUniformLoad(&pw_stalled);
+        if stalled == LB_DONE {
+            break;
+        }
+        let pair = stalled_pair(stalled, t);
+        if t == 0u {
+            let got = install_pair(stalled, pair);
+            pw_got_state = got.state;
+            pw_got_flag = select(0u, 1u, got.pair.flag);
+            pw_got_count = got.pair.count;
+            pw_got_value = got.pair.value;
+        }
+        workgroupBarrier();
+        if walker {
+            let got = Pair(pw_got_flag != 0u, pw_got_count, pw_got_value);
+            walk.pair = pair_combine(got, walk.pair);
+            walk.end = stalled;
+            walk.stalled = select(LB_WALK, LB_DONE, pw_got_state == LB_PREFIX);
+            if walk.stalled == LB_WALK {
+                walk = walk_pairs(walk);
+            }
+        }
+        if t == 0u {
+            pw_stalled = walk.stalled;
+        }
+    }
+    if t == 0u {
+        if publishes {
+            store_pair(tile, LB_PREFIX, pair_combine(walk.pair, own));
+        }
+        hand_over(walk.pair);
+    }
+    workgroupBarrier();
+}
+
+/// The pair of every tile before `tile` (tile 0: no head, no runs, the
+/// identity), for a tile whose own pair is `own` (the same in every
+/// thread): publishes `own` (tile 0 as its PREFIX), looks back and
+/// publishes the inclusive pair (thread 0; not at all for a tile the
+/// STALL_EVERY switch stalls). Every thread of the workgroup calls it, in
+/// uniform control flow; all get the result.
+fn pair_prefix(tile: u32, t: u32, own: Pair) -> Pair {
+    let publishes = t == 0u && !lb_stalls(tile);
+    if publishes {
+        store_pair(tile, select(LB_AGGREGATE, LB_PREFIX, tile == 0u), own);
+    }
+    var walk = PairWalk(pair_identity(), tile, select(LB_WALK, LB_DONE, tile == 0u));
+    if lb_walker(t) && walk.stalled == LB_WALK {
+        walk = walk_pairs(walk);
+    }
+    if t == 0u {
+        if publishes && tile != 0u && walk.stalled == LB_DONE {
+            store_pair(tile, LB_PREFIX, pair_combine(walk.pair, own));
+        }
+        hand_over(walk.pair);
+        pw_stalled = walk.stalled;
+    }
+    if !FALLBACK {
+        // The plain look-back: the walk waited until it ended.
+        workgroupBarrier();
+        return Pair(pw_flag != 0u, pw_count, pw_value);
+    }
+    // Outside any branch on `tile` (the fallback holds barriers).
+    if workgroupUniformLoad(&pw_stalled) != LB_DONE {
+        pair_fall_back(tile, t, walk, own, publishes);
+    }
+    // Written by thread 0 before the uniform load's (or pair_fall_back's)
+    // barrier; rewritten by no one after it.
+    return Pair(pw_flag != 0u, pw_count, pw_value);
+}
+
+@compute @workgroup_size(BLOCK)
+fn reduce_by_key_single(@builtin(local_invocation_index) t: u32) {
+    take_tile(t);
+    let tile = workgroupUniformLoad(&shared_tile);
+    let tiles = tile_count();
+    if tile >= tiles {
+        return;
+    }
+    let items = load_items(tile, t);
+    let ends = run_ends(tile, t, items.heads);
+    let counted = counted_heads(items.heads, ends);
+    let count = countOneBits(counted);
+    let scan = tile_pair(items, t, count, sg::inclusive_add<u32>(count));
+    let own = Pair(scan.total_flag, scan.total_count, scan.total);
+    let carry = pair_prefix(tile, t, own);
+    if t == 0u && tile == tiles - 1u {
+        num_runs[0] = carry.count + own.count;
+    }
+    var running = carry.value;
+    var run = carry.count;
+    if t > 0u {
+        running = select(scan_op(carry.value, scan.value), scan.value, scan.flag);
+        run += scan.count;
+    }
     let first = tile * TILE + t * ITEMS;
     for (var k = 0u; k < ITEMS; k++) {
         let bit = 1u << k;
