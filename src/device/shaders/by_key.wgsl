@@ -26,8 +26,9 @@
 // their values with subgroup reductions (the wrapping sum does not care
 // about the order of a window's values); for any other operator, and on
 // emulated subgroups, thread 0 walks one predecessor a round, combining
-// in order. The value a tile publishes is its pair's value; the
-// pair's flag is the publication's state: a tile that holds a head
+// in order. For scan_by_key and the three-pass reduce_by_key, the value a
+// tile publishes is its pair's value; the pair's flag is the
+// publication's state: a tile that holds a head
 // publishes its value as LB_PREFIX at once (what follows its last head
 // does not depend on earlier tiles), and a tile without one publishes
 // LB_AGGREGATE, then LB_PREFIX once its walk ends (`lb_publish` below does
@@ -69,7 +70,10 @@
 // Parameters (set by name by the host): `alias K`, `alias T`,
 // `const INCLUSIVE`, `const NON_TRIVIAL`, the operator `fn scan_op` (the host replaces its line
 // by the user's function text and a `scan_op` that calls it) and
-// `fn scan_identity`; FALLBACK and STALL_EVERY (look_back.wgsl).
+// `fn scan_identity`; WINDOW, FALLBACK and STALL_EVERY (look_back.wgsl).
+// Switches between this file's code and what it had before, for A/B
+// measurements (WAVEKIT_SHADER_PARAMS; docs/device-by-key.md):
+// SUBGROUP_SCAN, TRANSPOSED_LOADS, REDUCE_PASSES.
 // Bindings: 0 keys (array<K>, n), 1 values (array<T>, n), 2 out_values
 //   (T: n for the scan, room for n runs for the reduction; as T's bits,
 //   array<u32>, which `block::store_direct_blocked` stores from an
