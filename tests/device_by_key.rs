@@ -443,81 +443,34 @@ fn by_key_on_emulated_subgroups() {
     run_on_emulated_subgroups(run_cases, &[1, 3]);
 }
 
-/// Tiles that never publish (every tile, every second, every third):
-/// each walk meets one and falls back, installing heads' tiles as
-/// prefixes (the scan) and tiles' pairs (the one-pass reduction): the sum
-/// (whose look-back walks a window per subgroup) and the non-commutative
-/// operator (thread 0 alone), and the non-trivial runs.
+/// Tiles that never publish (every second): each walk meets one and
+/// falls back, installing heads' tiles as prefixes.
 #[test]
 fn by_key_with_stalled_tiles() {
     let (device, queue) = open();
-    let [sum, _, _, affine] = cases();
-    for (case, every) in [(&sum, 1), (&sum, 2), (&affine, 2), (&affine, 3)] {
-        let stalls = LookBackDebug {
-            stall_every: every,
-            fallback: Some(true),
-            ..LookBackDebug::default()
-        };
-        let (reduce, scan, encode) = with_look_back(stalls, || {
-            (
-                ReduceByKey::new(&device, case.key, case.value, case.operator.clone())
-                    .expect("builds"),
-                ScanByKey::new(
-                    &device,
-                    ScanKind::Inclusive,
-                    case.key,
-                    case.value,
-                    case.operator.clone(),
-                )
+    let [_, _, _, affine] = cases();
+    let stalls = LookBackDebug {
+        stall_every: 2,
+        fallback: Some(true),
+        ..LookBackDebug::default()
+    };
+    let (reduce, scan) = with_look_back(stalls, || {
+        (
+            ReduceByKey::new(&device, affine.key, affine.value, affine.operator.clone())
                 .expect("builds"),
-                RunLengthEncode::new(&device, Dtype::U32).expect("builds"),
+            ScanByKey::new(
+                &device,
+                ScanKind::Inclusive,
+                affine.key,
+                affine.value,
+                affine.operator.clone(),
             )
-        });
-        for n in [5 * TILE + 3, 20_011] {
-            check_reduce(&device, &queue, &reduce, case, n, false);
-            check_scan(&device, &queue, &scan, case, n, false);
-        }
-        if every != 2 {
-            check_non_trivial_runs(&device, &queue, &encode, Dtype::U32, 9 * TILE + 1);
-        }
-    }
-}
-
-/// The variants `by_key.wgsl` keeps for A/B measurements
-/// (`WAVEKIT_SHADER_PARAMS`): the three-pass reduction, the Kogge-Stone
-/// block scan in workgroup memory and the direct blocked loads, each on
-/// its own, for the sum and the non-commutative operator.
-#[test]
-fn by_key_earlier_variants() {
-    use wavekit::device::debug::with_shader_params;
-    let (device, queue) = open();
-    let [sum, _, _, affine] = cases();
-    let variants = [
-        ("REDUCE_PASSES", "3u"),
-        ("SUBGROUP_SCAN", "false"),
-        ("TRANSPOSED_LOADS", "false"),
-    ];
-    for (name, value) in variants {
-        for case in [&sum, &affine] {
-            let (reduce, scan) = with_shader_params(vec![(name, value.to_string())], || {
-                (
-                    ReduceByKey::new(&device, case.key, case.value, case.operator.clone())
-                        .expect("builds"),
-                    ScanByKey::new(
-                        &device,
-                        ScanKind::Exclusive,
-                        case.key,
-                        case.value,
-                        case.operator.clone(),
-                    )
-                    .expect("builds"),
-                )
-            });
-            for n in [TILE + 1, 4 * TILE + 77] {
-                check_reduce(&device, &queue, &reduce, case, n, false);
-                check_scan(&device, &queue, &scan, case, n, false);
-            }
-        }
+            .expect("builds"),
+        )
+    });
+    for n in [5 * TILE + 3, 20_011] {
+        check_reduce(&device, &queue, &reduce, &affine, n, false);
+        check_scan(&device, &queue, &scan, &affine, n, false);
     }
 }
 

@@ -20,13 +20,11 @@ const TILE: u64 = 2048;
 /// The dtypes keys and values may have.
 const DTYPES: [Dtype; 3] = [Dtype::U32, Dtype::I32, Dtype::F32];
 
-/// The composed shader's context, key and value types, and the
-/// reduction's passes (`REDUCE_PASSES`: 1 or 3).
+/// The composed shader's context, key and value types.
 struct Built {
     ctx: Context,
     key: Dtype,
     value: Dtype,
-    reduce_passes: u32,
 }
 
 /// The methods [`ReduceByKey`] and [`ScanByKey`] share: their key and
@@ -49,7 +47,7 @@ macro_rules! by_key_methods {
             &self.operator
         }
 
-        /// Temp bytes a call on `n` elements needs (16 per 2048 elements plus
+        /// Temp bytes a call on `n` elements needs (12 per 2048 elements plus
         /// alignment padding).
         pub fn temp_storage_bytes(&self, n: u32) -> u64 {
             self.built.layout(n).0.bytes()
@@ -57,10 +55,9 @@ macro_rules! by_key_methods {
     };
 }
 
-/// The temp regions of a call: tile state (3 words a tile: the single-pass
-/// reduction's publications; the scan's take 2), the tile counter, the
-/// tiles' head counts (the three-pass reduction's), and spare words for
-/// the bindings a call does not use.
+/// The temp regions of a call: tile state (2 words a tile), the tile
+/// counter, the tiles' head counts, and spare words for the bindings a
+/// scan does not use.
 struct Regions {
     state: (u64, u64),
     counter: (u64, u64),
@@ -84,17 +81,6 @@ impl Built {
         let value_wgsl = user_fn::element(name, value, &DTYPES)?;
         let ctx = ctx.with_clears()?;
         let (op, identity) = operator.declarations(value)?;
-        // The look-back's window walk sums a window's values with subgroup
-        // reductions: for the u32 and i32 sums (wrapping, so the order of a
-        // window's values does not matter); thread 0 alone walks for any
-        // other operator (and on emulated subgroups: look_back_params).
-        let integer_sum =
-            *operator == ScanOperator::Add && matches!(value, Dtype::U32 | Dtype::I32);
-        let look_back = if integer_sum {
-            ctx.look_back_params()
-        } else {
-            ctx.look_back_switches()
-        };
         let shader = Shader::new("by_key.wgsl")?
             .set("K", key_wgsl)
             .set("T", value_wgsl)
@@ -102,23 +88,9 @@ impl Built {
             .set("NON_TRIVIAL", non_trivial)
             .function("scan_op", op)
             .function("scan_identity", identity)
-            .set_all(look_back);
-        let reduce_passes = shader.u32_value("REDUCE_PASSES")?;
-        if ![1, 3].contains(&reduce_passes) {
-            return Err(Error::Usage(format!(
-                "{name}: by_key.wgsl's REDUCE_PASSES is {reduce_passes}, not 1 or 3"
-            )));
-        }
+            .set_all(ctx.look_back_switches());
         let module = ctx.compose(&shader)?;
-        Ok((
-            Built {
-                ctx,
-                key,
-                value,
-                reduce_passes,
-            },
-            module,
-        ))
+        Ok((Built { ctx, key, value }, module))
     }
 
     fn tiles(n: u32) -> u32 {
@@ -129,7 +101,7 @@ impl Built {
         let tiles = u64::from(Self::tiles(n));
         let mut layout = TempLayout::new(&self.ctx.limits);
         let regions = Regions {
-            state: layout.place(12 * tiles),
+            state: layout.place(8 * tiles),
             counter: layout.place(4),
             heads: layout.place(4 * tiles),
             spare: layout.place(4),
@@ -181,31 +153,28 @@ impl Built {
 ///   their buffers); `unique_out` and `aggregates_out` room for `n`
 ///   elements each (the first `num_runs` are written, the rest untouched);
 ///   `num_runs` one u32; temp at least
-///   [`ReduceByKey::temp_storage_bytes`] bytes (`STORAGE`), about 16 bytes
+///   [`ReduceByKey::temp_storage_bytes`] bytes (`STORAGE`), about 12 bytes
 ///   per 2048 elements. The outputs and temp may share a buffer where
 ///   their bytes do not overlap.
-/// - **Algorithm**: one pass over tiles of 2048 elements (8 consecutive
-///   per thread), as CUB's: each tile scans its (head, value) pairs under
-///   the segmented operator and its head counts (subgroup scans, one
-///   barrier), and learns the pair carried into it (the runs before it
-///   and the value carried into its first run) by decoupled look-back with
-///   decoupled fallback over one publication of (run count, value) per
-///   tile (the fallback needs no forward-progress guarantee), writing each
-///   run's key at its first element and its reduction at its last.
-/// - **Cost of a call**: 1 clear and 1 dispatch (1 clear for `n = 0`,
-///   which writes a zero run count); a bind group; nothing allocated.
+/// - **Algorithm**: tiles of 2048 elements (8 consecutive per thread);
+///   each tile's head count (a pass over the keys), their scan (one
+///   workgroup: each run's index), then one pass in which each tile scans
+///   its (head, value) pairs under the segmented operator in workgroup
+///   memory and learns the value carried into its first run by decoupled
+///   look-back with decoupled fallback (a tile with a head publishes its
+///   inclusive value at once; the fallback needs no forward-progress
+///   guarantee), writing each run's key at its first element and its
+///   reduction at its last. CUB reads each key once; this reads it twice.
+/// - **Cost of a call**: 1 clear and 3 dispatches (1 clear for `n = 0`,
+///   which writes a zero run count); a bind group per dispatch; nothing
+///   allocated.
 pub struct ReduceByKey {
     name: &'static str,
     built: Built,
     operator: ScanOperator,
-    passes: ReducePasses,
-}
-
-/// The reduction's pipelines: one pass (`reduce_by_key_single`), or the
-/// three of `REDUCE_PASSES = 3u` (head counts, their scan, the reduction).
-enum ReducePasses {
-    One(Pipeline),
-    Three([Pipeline; 3]),
+    count_heads: Pipeline,
+    scan_heads: Pipeline,
+    reduce: Pipeline,
 }
 
 const REDUCE: &str = "wavekit::device::ReduceByKey";
@@ -239,21 +208,16 @@ impl ReduceByKey {
         non_trivial: bool,
     ) -> Result<Self, Error> {
         let (built, module) = Built::new(name, ctx, key, value, &operator, true, non_trivial)?;
-        let passes = if built.reduce_passes == 1 {
-            let [single] = built.ctx.pipelines(&module, ["reduce_by_key_single"])?;
-            ReducePasses::One(single)
-        } else {
-            ReducePasses::Three(
-                built
-                    .ctx
-                    .pipelines(&module, ["count_heads", "scan_heads", "reduce_by_key"])?,
-            )
-        };
+        let [count_heads, scan_heads, reduce] = built
+            .ctx
+            .pipelines(&module, ["count_heads", "scan_heads", "reduce_by_key"])?;
         Ok(ReduceByKey {
             name,
             built,
             operator,
-            passes,
+            count_heads,
+            scan_heads,
+            reduce,
         })
     }
 
@@ -340,22 +304,13 @@ impl ReduceByKey {
             temp,
         );
         let grid = ctx.grid(Built::tiles(n));
-        match &self.passes {
-            ReducePasses::One(single) => record(
-                ctx,
-                queue,
-                &[Op::Clear(clear), Op::Dispatch(single, bindings, grid)],
-            ),
-            ReducePasses::Three([count_heads, scan_heads, reduce]) => {
-                let ops = [
-                    Op::Clear(clear),
-                    Op::Dispatch(count_heads, bindings.clone(), grid),
-                    Op::Dispatch(scan_heads, bindings.clone(), [1, 1, 1]),
-                    Op::Dispatch(reduce, bindings, grid),
-                ];
-                record(ctx, queue, &ops)
-            }
-        }
+        let ops = [
+            Op::Clear(clear),
+            Op::Dispatch(&self.count_heads, bindings.clone(), grid),
+            Op::Dispatch(&self.scan_heads, bindings.clone(), [1, 1, 1]),
+            Op::Dispatch(&self.reduce, bindings, grid),
+        ];
+        record(ctx, queue, &ops)
     }
 }
 
@@ -373,12 +328,9 @@ impl ReduceByKey {
 ///   predecessor's values again after its owner wrote its output), and the
 ///   temp's buffer is not the inputs'. Temp: at least
 ///   [`ScanByKey::temp_storage_bytes`] bytes (`STORAGE`).
-/// - **Algorithm**: one pass: each tile scans its (head, value) pairs
-///   under the segmented operator (subgroup scans, one barrier) and learns
-///   the value carried into its first run by decoupled look-back with
-///   decoupled fallback (a tile with a head publishes its value as its
-///   prefix at once; for the u32 and i32 sums one subgroup reads a
-///   predecessor per lane a round).
+/// - **Algorithm**: one pass, [`ReduceByKey`]'s last: each tile scans its
+///   (head, value) pairs in workgroup memory and learns the value carried
+///   into its first run by decoupled look-back with decoupled fallback.
 /// - **Cost of a call**: 1 clear and 1 dispatch (nothing for `n = 0`);
 ///   per element 1 read of its key and value and 1 write.
 pub struct ScanByKey {
