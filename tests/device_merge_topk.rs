@@ -528,19 +528,9 @@ fn check_merge(
 }
 
 /// Sizes each sort runs: edges of its `tile` (one tile, the chunk sort's
-/// partial last tile, one and two merge passes) and others.
-fn sort_sizes(tile: usize) -> [usize; 9] {
-    [
-        0,
-        1,
-        33,
-        tile - 1,
-        tile,
-        tile + 1,
-        2 * tile + 1,
-        9000,
-        3 * tile - 5,
-    ]
+/// partial last tile, one and two merge passes).
+fn sort_sizes(tile: usize) -> [usize; 7] {
+    [0, 1, tile - 1, tile, tile + 1, 2 * tile + 1, 3 * tile - 5]
 }
 
 fn merge_sort_cases(device: &wgpu::Device, queue: &wgpu::Queue, small: bool) {

@@ -62,11 +62,13 @@ impl Shape {
         items: 17,
         split: 256,
     };
-    /// Elsewhere: 128 × 15, 15 376 bytes of workgroup memory, within
-    /// WebGPU's minimum limits (16 KiB, 256 invocations).
+    /// Elsewhere: 256 × 7, 14 352 bytes of workgroup memory, within
+    /// WebGPU's minimum limits (16 KiB, 256 invocations); 7 keys a thread
+    /// keep the unrolled code small (lavapipe compiles it as fast as the
+    /// 1024-key chunk sort before it).
     const SMALL: Shape = Shape {
-        block: 128,
-        items: 15,
+        block: 256,
+        items: 7,
         split: 256,
     };
     /// Workgroup memory the native back ends give a kernel (CUDA's static
@@ -227,7 +229,7 @@ macro_rules! comparator_methods {
         /// Keys a workgroup sorts or merges: the tile of the shader it
         /// was built with (`BLOCK * ITEMS` of `merge_sort.wgsl`; 4352 on
         /// CUDA, HIP and wgpu devices that hold 256 threads and 34 832 bytes
-        /// of workgroup memory, else 1920).
+        /// of workgroup memory, else 1792).
         pub fn tile(&self) -> u32 {
             self.shape.tile() as u32
         }
@@ -298,7 +300,7 @@ fn overlap_check(
 ///   n for pairs, plus 4 per tile (the tiles' splits) and 124.
 /// - **Algorithm**: `merge_sort.wgsl`, as CUB's `DeviceMergeSort`, in
 ///   tiles of [`MergeSort::tile`] keys (`BLOCK` threads × `ITEMS` keys:
-///   256 × 17 where the device holds it, else 128 × 15): each tile sorted
+///   256 × 17 where the device holds it, else 256 × 7): each tile sorted
 ///   by one workgroup (CUB's `BlockMergeSort`: loaded coalesced, each
 ///   thread's keys sorted in registers, then `log2(BLOCK)` rounds merging
 ///   runs of threads pairwise through workgroup memory by merge path),
@@ -634,7 +636,7 @@ mod tests {
         assert_eq!(Shape::LARGE.workgroup_bytes(), 34832);
         assert!(Shape::LARGE.workgroup_bytes() <= Shape::NATIVE_BYTES);
         // WebGPU's minimum limits.
-        assert_eq!(Shape::SMALL.workgroup_bytes(), 15376);
+        assert_eq!(Shape::SMALL.workgroup_bytes(), 14352);
         assert!(Shape::SMALL.workgroup_bytes() <= 16384 && Shape::SMALL.block <= 256);
         let even = Shape {
             block: 64,
