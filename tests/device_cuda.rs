@@ -1723,7 +1723,13 @@ fn merge_sort_and_merge_on_a_stream() {
         pairs.sort_by_key(|&(k, _)| std::cmp::Reverse(k >> 4));
         pairs.into_iter().unzip::<u32, u32, Vec<u32>, Vec<u32>>()
     };
-    for (i, &n) in SIZES.iter().enumerate() {
+    // The shared sizes and the edges of the sort's tile.
+    let tile = sort.tile() as usize;
+    let sizes = SIZES
+        .iter()
+        .copied()
+        .chain([tile - 1, tile, tile + 1, 2 * tile + 1]);
+    for (i, n) in sizes.enumerate() {
         let keys = random(n, 5000, 400 + i as u64);
         let values: Vec<u32> = (0..n as u32).collect();
         let (want_keys, want_values) = stable(&keys, &values);

@@ -12,6 +12,7 @@ mod device_support;
 
 use device_support::*;
 use wavekit::Dtype;
+use wavekit::device::debug::{parse_shader_params, with_shader_params};
 use wavekit::device::{
     EvenLevels, Histogram, KeyType, Merge, MergeSort, MultiHistogram, Slice, TopK, TopKOrder,
 };
@@ -526,13 +527,18 @@ fn check_merge(
     }
 }
 
-const SORT_SIZES: [usize; 7] = [0, 1, 33, 1023, 1025, 2049, 9000];
+/// Sizes each sort runs: edges of its `tile` (one tile, the chunk sort's
+/// partial last tile, one and two merge passes).
+fn sort_sizes(tile: usize) -> [usize; 7] {
+    [0, 1, tile - 1, tile, tile + 1, 2 * tile + 1, 3 * tile - 5]
+}
 
 fn merge_sort_cases(device: &wgpu::Device, queue: &wgpu::Queue, small: bool) {
     for (i, order) in orders().iter().enumerate() {
         let pairs = MergeSort::pairs(device, order.dtype, order.wgsl).expect("builds");
         let keys = MergeSort::keys(device, order.dtype, order.wgsl).expect("builds");
-        for &n in &SORT_SIZES {
+        assert_eq!(pairs.tile(), keys.tile());
+        for n in sort_sizes(pairs.tile() as usize) {
             check_merge_sort(device, queue, &pairs, order, n, false);
             if i % 2 == 0 {
                 check_merge_sort(device, queue, &keys, order, n, n % 2 == 1);
@@ -775,6 +781,41 @@ fn big_sizes_once() {
     check_top_k(&device, &queue, &top, BIG, 1024, true);
 }
 
+/// Merge sorts and merges in tile shapes other than the default
+/// (`WAVEKIT_SHADER_PARAMS`' `BLOCK` and `ITEMS`): small tiles (many merge
+/// passes at small sizes), an even ITEMS (the padded tile), one thread.
+#[test]
+fn merge_sort_shapes() {
+    let (device, queue) = open();
+    let orders = orders();
+    // (parameters, the tile they make, the order: both with ties).
+    for (params, tile, i) in [
+        ("BLOCK=32u,ITEMS=3u", 96, 1),
+        ("BLOCK=64u,ITEMS=4u,SPLIT_BLOCK=64u", 256, 2),
+        ("BLOCK=1u,ITEMS=5u", 5, 1),
+        ("BLOCK=128u,ITEMS=17u", 2176, 2),
+        ("BLOCK=256u,ITEMS=15u", 3840, 1),
+    ] {
+        let params = parse_shader_params(params).expect("parses");
+        let order = &orders[i];
+        let (pairs, keys, merge) = with_shader_params(params, || {
+            (
+                MergeSort::pairs(&device, order.dtype, order.wgsl).expect("builds"),
+                MergeSort::keys(&device, order.dtype, order.wgsl).expect("builds"),
+                Merge::new(&device, order.dtype, i == 1, order.wgsl).expect("builds"),
+            )
+        });
+        assert_eq!((pairs.tile(), merge.tile()), (tile, tile));
+        for n in [0, 1, tile as usize - 1, tile as usize + 1, 777, 3001] {
+            check_merge_sort(&device, &queue, &pairs, order, n, n % 2 == 1);
+            check_merge_sort(&device, &queue, &keys, order, n, false);
+        }
+        for (n_a, n_b) in [(0, 5), (1, 1), (300, 701), (2049, 13)] {
+            check_merge(&device, &queue, &merge, order, n_a, n_b);
+        }
+    }
+}
+
 /// Each family once on emulated subgroups.
 #[test]
 fn merge_topk_on_emulated_subgroups() {
@@ -941,6 +982,36 @@ fn malformed_comparators_are_errors_at_their_line() {
         MergeSort::keys(&device, Dtype::U64, None),
         &["takes u32, i32, f32 elements, not u64"],
     );
+}
+
+#[test]
+fn bad_merge_sort_shapes_are_errors() {
+    let (device, _queue) = open();
+    for (params, needles) in [
+        (
+            "BLOCK=48u",
+            &["BLOCK = 48", "powers of two up to 1024"] as &[&str],
+        ),
+        ("ITEMS=0u", &["ITEMS = 0", "1 to 32"]),
+        ("ITEMS=33u", &["ITEMS = 33", "1 to 32"]),
+        ("SPLIT_BLOCK=100u", &["SPLIT_BLOCK = 100"]),
+        ("ITEMS=true", &["`ITEMS` is `true`, not a u32"]),
+        (
+            "BLOCK=1024u,ITEMS=32u",
+            &[
+                "270352 bytes of workgroup memory",
+                "the device gives at most",
+            ],
+        ),
+    ] {
+        let params = parse_shader_params(params).expect("parses");
+        let built = with_shader_params(params.clone(), || {
+            MergeSort::pairs(&device, Dtype::U32, None)
+        });
+        assert_refused(built, needles);
+        let built = with_shader_params(params, || Merge::new(&device, Dtype::U32, false, None));
+        assert_refused(built, needles);
+    }
 }
 
 #[test]

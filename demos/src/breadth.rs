@@ -95,7 +95,7 @@ impl Prepared for PreparedMergeSort<'_> {
             "merge_sort",
             "pairs_u32",
             self.ctx,
-            "1024-key chunks by merges in workgroup memory, then global merge passes (binary search per key)",
+            "tiles (BLOCK x ITEMS keys) by block merge sort, then global merge-path passes",
             n,
             16 * n as u64,
             timing,

@@ -64,6 +64,21 @@ fn kernels() -> Vec<DemoKernel> {
             "select_lookback_plain",
         ),
     ];
+    // The merge sort's kernels as wavekit::device builds them on CUDA: the
+    // default tile (256 x 17), pairs of u32 by `<`, every binding writable,
+    // bounds clamped (`Context::pipelines`).
+    let merge_sort = wavekit::device::shaders::source("merge_sort.wgsl")
+        .expect("a device shader")
+        .replace("var<storage, read> ", "var<storage, read_write> ");
+    for entry in ["sort_chunk", "merge_pass"] {
+        all.push(DemoKernel {
+            file: "merge_sort.wgsl",
+            source: merge_sort.clone(),
+            entry,
+            label: "256x17 pairs".into(),
+            lower: LowerOptions::default(),
+        });
+    }
     for pairs in [false, true] {
         let shape = Shape::native(pairs);
         let config = PassConfig {

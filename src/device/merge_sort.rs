@@ -2,8 +2,8 @@
 //! comparator, alone or with u32 values (CUB's `DeviceMergeSort::SortKeys`
 //! / `StableSortKeys` / `SortPairs`), and [`Merge`]: the stable merge of
 //! two sorted inputs (CUB's `DeviceMerge::MergeKeys` / `MergePairs`), both
-//! from `shaders/merge_sort.wgsl` (the segmented sort's chunk and merge
-//! passes for one segment).
+//! from `shaders/merge_sort.wgsl` (CUB's block merge sort and merge-path
+//! passes, in tiles of the shader's `BLOCK × ITEMS` keys).
 
 use super::context::{Context, Op, Pipeline, TempLayout, record, writable};
 use super::shader::Shader;
@@ -14,26 +14,140 @@ use crate::backend::{Device, Queue};
 use crate::dtype::Dtype;
 use crate::error::Error;
 
-/// Keys a `sort_chunk` workgroup sorts in workgroup memory (this sort's
-/// and [`SegmentedSort`](super::SegmentedSort)'s, `CHUNK` in both shaders).
+/// Keys a [`SegmentedSort`](super::SegmentedSort) `sort_chunk` workgroup
+/// sorts (`CHUNK` in `segmented_sort.wgsl`; [`MergeSort`]'s tile is its
+/// shader's `BLOCK * ITEMS`, [`Shape`]).
 pub(super) const CHUNK: u64 = 1024;
-/// Threads per workgroup of `sort_chunk` and `split_tiles`.
-const BLOCK: u64 = 256;
-/// Outputs a `merge_pass` or `merge` workgroup merges (`TILE` in the
-/// shader, = `CHUNK`: it divides every pair of runs a pass merges).
-const TILE: u64 = CHUNK;
 /// The most keys a call takes (the merge widths stay below 2^31).
 pub(super) const MAX_KEYS: u32 = 1 << 30;
-/// Merge passes for `MAX_KEYS`: `CHUNK << passes >= n`.
+/// The segmented sort's merge passes for `MAX_KEYS`: `CHUNK << passes >= n`.
 pub(super) const MAX_PASSES: u64 = 20;
+/// Words of `pass_info` a [`MergeSort`] call may bind: one more than its
+/// passes, at most 30 (a tile of one key, `MAX_KEYS` keys).
+const PASS_WORDS: u64 = 31;
 
-/// The global merge passes a sort of `n` keys records after its chunks:
-/// `ceil(log2(n / CHUNK))`.
+/// The global merge passes a segmented sort of `n` keys records after its
+/// chunks: `ceil(log2(n / CHUNK))`.
 pub(super) fn merge_passes(n: u32) -> u32 {
+    passes(n, CHUNK)
+}
+
+/// The merge passes after tiles of `tile` keys: `ceil(log2(n / tile))`.
+fn passes(n: u32, tile: u64) -> u32 {
     u64::from(n)
-        .div_ceil(CHUNK)
+        .div_ceil(tile)
         .next_power_of_two()
         .trailing_zeros()
+}
+
+/// The tile of `merge_sort.wgsl`'s kernels: `block` threads (`BLOCK`,
+/// CUB's `BLOCK_THREADS`), `items` keys each (`ITEMS`,
+/// `ITEMS_PER_THREAD`), `block * items` keys a workgroup sorts or merges;
+/// and `split` threads (`SPLIT_BLOCK`) of `split_tiles`, a tile each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Shape {
+    block: u32,
+    items: u32,
+    split: u32,
+}
+
+impl Shape {
+    /// On CUDA and HIP, and on wgpu devices whose limits hold it: 256
+    /// threads × 17 keys, CUB's sm_90 policy for 4-byte keys (odd: a
+    /// thread's blocked keys in distinct banks unpadded; 4352 keys: at
+    /// powers of two from 2^13 on, the merge passes of a 4096 tile without
+    /// its padding, one fewer than 256 × 15: docs/device-merge-sort.md).
+    const LARGE: Shape = Shape {
+        block: 256,
+        items: 17,
+        split: 256,
+    };
+    /// Elsewhere: 256 × 7, 14 352 bytes of workgroup memory, within
+    /// WebGPU's minimum limits (16 KiB, 256 invocations); 7 keys a thread
+    /// keep the unrolled code small (lavapipe compiles it as fast as the
+    /// 1024-key chunk sort before it).
+    const SMALL: Shape = Shape {
+        block: 256,
+        items: 7,
+        split: 256,
+    };
+    /// Workgroup memory the native back ends give a kernel (CUDA's static
+    /// shared memory; HIP gives 64 KiB).
+    const NATIVE_BYTES: u64 = 48 << 10;
+
+    fn tile(&self) -> u64 {
+        u64::from(self.block) * u64::from(self.items)
+    }
+
+    /// Workgroup memory of the kernels (`merge_sort.wgsl`'s header): keys
+    /// and values of a tile and a word past it, a word of padding every 32
+    /// where `items` is even, and two split words.
+    fn workgroup_bytes(&self) -> u64 {
+        let tile = self.tile();
+        let pad = if self.items.is_multiple_of(2) {
+            tile / 32
+        } else {
+            0
+        };
+        8 * (tile + 1 + pad) + 8
+    }
+
+    /// Threads (x) and workgroup memory bytes a kernel of `ctx`'s device
+    /// may have.
+    fn device_limits(ctx: &Context) -> (u32, u64) {
+        match ctx.wgpu_limits() {
+            Some(limits) => (
+                limits
+                    .max_compute_invocations_per_workgroup
+                    .min(limits.max_compute_workgroup_size_x),
+                u64::from(limits.max_compute_workgroup_storage_size),
+            ),
+            None => (1024, Shape::NATIVE_BYTES),
+        }
+    }
+
+    /// The largest default that `ctx`'s device holds.
+    fn for_context(ctx: &Context) -> Shape {
+        let (threads, bytes) = Shape::device_limits(ctx);
+        let large = Shape::LARGE;
+        if large.block.max(large.split) <= threads && large.workgroup_bytes() <= bytes {
+            large
+        } else {
+            Shape::SMALL
+        }
+    }
+
+    /// The shape `shader` was composed with (the host's choice or
+    /// `WAVEKIT_SHADER_PARAMS`'), checked against what the kernels take
+    /// and `ctx`'s device holds.
+    fn of_shader(algorithm: &str, ctx: &Context, shader: &Shader) -> Result<Shape, Error> {
+        let shape = Shape {
+            block: shader.u32_value("BLOCK")?,
+            items: shader.u32_value("ITEMS")?,
+            split: shader.u32_value("SPLIT_BLOCK")?,
+        };
+        let block = |threads: u32| threads.is_power_of_two() && threads <= 1024;
+        if !block(shape.block) || !block(shape.split) || !(1..=32).contains(&shape.items) {
+            return Err(Error::Usage(format!(
+                "{algorithm}: BLOCK = {} and SPLIT_BLOCK = {} threads, ITEMS = {} keys per \
+                 thread: it takes powers of two up to 1024 and 1 to 32",
+                shape.block, shape.split, shape.items
+            )));
+        }
+        let (threads, bytes) = Shape::device_limits(ctx);
+        if shape.block.max(shape.split) > threads || shape.workgroup_bytes() > bytes {
+            return Err(Error::Usage(format!(
+                "{algorithm}: BLOCK = {} and SPLIT_BLOCK = {} threads, ITEMS = {} keys per \
+                 thread take {} bytes of workgroup memory; the device gives at most {threads} \
+                 threads and {bytes} bytes",
+                shape.block,
+                shape.split,
+                shape.items,
+                shape.workgroup_bytes()
+            )));
+        }
+        Ok(shape)
+    }
 }
 
 /// Fails on more than [`MAX_KEYS`] keys.
@@ -57,8 +171,9 @@ fn signature(algorithm: &'static str) -> Signature {
 }
 
 /// `merge_sort.wgsl` for `dtype` keys, `pairs`, the comparator `less_than`
-/// (checked; `None`: ascending), every binding writable, with the
-/// pipelines of its `entries`.
+/// (checked; `None`: ascending), every binding writable, in the largest
+/// tile shape the device holds (or `WAVEKIT_SHADER_PARAMS`' `BLOCK` and
+/// `ITEMS`), with the pipelines of its `entries`.
 fn build<const N: usize>(
     name: &'static str,
     device: Device<'_>,
@@ -66,27 +181,31 @@ fn build<const N: usize>(
     pairs: bool,
     less_than: Option<&str>,
     entries: [&str; N],
-) -> Result<(Context, [Pipeline; N]), Error> {
+) -> Result<(Context, Shape, [Pipeline; N]), Error> {
     let element = user_fn::element(name, dtype, &[Dtype::U32, Dtype::I32, Dtype::F32])?;
     let ctx = Context::new(device)?;
+    let shape = Shape::for_context(&ctx);
     let mut shader = Shader::new("merge_sort.wgsl")?
         .map(|text| Ok(writable(text)))?
         .set("T", element)
-        .set("PAIRS", pairs);
+        .set("PAIRS", pairs)
+        .set("BLOCK", format!("{}u", shape.block))
+        .set("ITEMS", format!("{}u", shape.items));
+    let shape = Shape::of_shader(name, &ctx, &shader)?;
     if let Some(text) = less_than {
         user_fn::check(&ctx, &signature(name), text, element, None)?;
         shader = shader.function("less_than", text);
     }
     let module = ctx.compose(&shader)?;
     let pipelines = ctx.pipelines(&module, entries)?;
-    Ok((ctx, pipelines))
+    Ok((ctx, shape, pipelines))
 }
 
 /// The constructor and accessors [`MergeSort`] and [`Merge`] share: `new`
 /// (documented by the leading doc comment) builds `algorithm`'s
 /// `merge_sort.wgsl` with the pipelines of the entry points it uses, each
 /// kept as the struct's field named before it (`field = "entry"`), besides
-/// `ctx`, `dtype` and `pairs`.
+/// `ctx`, `dtype`, `pairs` and `shape`.
 macro_rules! comparator_methods {
     ($(#[$doc:meta])* $algorithm:ident, $name:ident { $($field:ident = $entry:literal),* }) => {
         $(#[$doc])*
@@ -96,14 +215,23 @@ macro_rules! comparator_methods {
             pairs: bool,
             less_than: Option<&str>,
         ) -> Result<Self, Error> {
-            let (ctx, [$($field),*]) =
+            let (ctx, shape, [$($field),*]) =
                 build($algorithm, device.into(), dtype, pairs, less_than, [$($entry),*])?;
             Ok($name {
                 ctx,
                 dtype,
                 pairs,
+                shape,
                 $($field),*
             })
+        }
+
+        /// Keys a workgroup sorts or merges: the tile of the shader it
+        /// was built with (`BLOCK * ITEMS` of `merge_sort.wgsl`; 4352 on
+        /// CUDA, HIP and wgpu devices that hold 256 threads and 34 832 bytes
+        /// of workgroup memory, else 1792).
+        pub fn tile(&self) -> u32 {
+            self.shape.tile() as u32
         }
 
         /// The key type.
@@ -169,25 +297,28 @@ fn overlap_check(
 ///   an output is its input's very bytes (in place, CUB's `SortKeys` /
 ///   `SortPairs`) or shares none with any slice. Temp: at least
 ///   [`MergeSort::temp_storage_bytes`] bytes (`STORAGE`), 8 n for keys, 16
-///   n for pairs, plus 4 per 1024 keys (the tiles' splits) and 80.
-/// - **Algorithm**: `merge_sort.wgsl`: chunks of 1024 keys sorted in
-///   workgroup memory by 10 merge levels (each key binary-searches its place
-///   in the partner run; the segmented sort's chunk sort for one segment,
-///   with the comparator in place of the radix key order), then
-///   `ceil(log2(n / 1024))` global merge passes, each merging the runs of
-///   `1024 · 2^p` pairwise between two runs of the temp, the last into the
-///   outputs, as CUB's `DeviceMergeSort`: a `split_tiles` dispatch finds the
-///   merge-path split of each 1024-output tile (one binary search per
-///   tile), then `merge_pass` loads each tile's two input ranges coalesced
-///   into workgroup memory, each of 128 threads finds its own split there
-///   and merges 8 keys serially, and the tile is stored coalesced.
-/// - **Cost of a call**: `1 + 2 · ceil(log2(n / 1024))` dispatches, a bind
+///   n for pairs, plus 4 per tile (the tiles' splits) and 124.
+/// - **Algorithm**: `merge_sort.wgsl`, as CUB's `DeviceMergeSort`, in
+///   tiles of [`MergeSort::tile`] keys (`BLOCK` threads × `ITEMS` keys:
+///   256 × 17 where the device holds it, else 256 × 7): each tile sorted
+///   by one workgroup (CUB's `BlockMergeSort`: loaded coalesced, each
+///   thread's keys sorted in registers, then `log2(BLOCK)` rounds merging
+///   runs of threads pairwise through workgroup memory by merge path),
+///   then `ceil(log2(n / tile))` global merge passes, each merging the runs
+///   of `tile · 2^p` pairwise between two runs of the temp, the last into
+///   the outputs: a `split_tiles` dispatch finds the merge-path split of
+///   each output tile (one binary search per tile), then `merge_pass`
+///   loads each tile's two input ranges coalesced into workgroup memory,
+///   each thread finds its own split there and merges `ITEMS` keys
+///   serially, and the tile is stored coalesced.
+/// - **Cost of a call**: `1 + 2 · ceil(log2(n / tile))` dispatches, a bind
 ///   group each; per pass one coalesced read and one coalesced write per
 ///   key (and value), and `log2(run) + 1` comparator reads per tile.
 pub struct MergeSort {
     ctx: Context,
     dtype: Dtype,
     pairs: bool,
+    shape: Shape,
     chunk: Pipeline,
     split: Pipeline,
     pass: Pipeline,
@@ -227,13 +358,13 @@ impl MergeSort {
         let runs = if self.pairs { 4 } else { 2 };
         let mut layout = TempLayout::new(&self.ctx.limits);
         let n = u64::from(n);
-        let scratch = layout.place(4 * (runs * n + n.div_ceil(TILE)));
-        let pass = layout.place(4 * MAX_PASSES);
+        let scratch = layout.place(4 * (runs * n + n.div_ceil(self.shape.tile())));
+        let pass = layout.place(4 * PASS_WORDS);
         (layout, [scratch, pass])
     }
 
     /// Temp bytes a call on `n` keys needs: two runs of keys (and of values
-    /// for pairs), a word per 1024 keys, 80 bytes, alignment padding.
+    /// for pairs), a word per tile, 124 bytes, alignment padding.
     pub fn temp_storage_bytes(&self, n: u32) -> u64 {
         self.temp_layout(n).0.bytes()
     }
@@ -315,12 +446,13 @@ impl MergeSort {
                 temp.sub(pass.0, 4 * (p + 1)),
             ]
         };
-        let grid = self.ctx.grid(u64::from(n).div_ceil(CHUNK) as u32);
-        let tiles = u64::from(n).div_ceil(TILE);
+        let tiles = u64::from(n).div_ceil(self.shape.tile());
         let tile_grid = self.ctx.grid(tiles as u32);
-        let split_grid = self.ctx.grid(tiles.div_ceil(BLOCK) as u32);
-        let mut ops = vec![Op::Dispatch(&self.chunk, binding(0), grid)];
-        for p in 0..merge_passes(n) {
+        let split_grid = self
+            .ctx
+            .grid(tiles.div_ceil(u64::from(self.shape.split)) as u32);
+        let mut ops = vec![Op::Dispatch(&self.chunk, binding(0), tile_grid)];
+        for p in 0..passes(n, self.shape.tile()) {
             let p = u64::from(p);
             ops.push(Op::Dispatch(&self.split, binding(p), split_grid));
             ops.push(Op::Dispatch(&self.pass, binding(p), tile_grid));
@@ -340,10 +472,10 @@ impl MergeSort {
 ///   `n_a + n_b`; an output shares no bytes with any other slice. No temp
 ///   (CUB's takes some).
 /// - **Algorithm**: [`MergeSort`]'s merge kernel: each workgroup finds the
-///   merge-path split of its 1024-output tile's start and end (two binary
-///   searches over the inputs), loads both ranges coalesced into workgroup
-///   memory, and each of 128 threads merges 8 keys serially from its own
-///   split there; the tile is stored coalesced.
+///   merge-path split of its output tile's start and end ([`Merge::tile`]
+///   outputs; two binary searches over the inputs), loads both ranges
+///   coalesced into workgroup memory, and each thread merges `ITEMS` keys
+///   serially from its own split there; the tile is stored coalesced.
 /// - **Cost of a call**: 1 dispatch; one coalesced read and one coalesced
 ///   write per key (and value), and `2 · (log2(n_a + n_b) + 1)` comparator
 ///   reads per tile.
@@ -351,6 +483,7 @@ pub struct Merge {
     ctx: Context,
     dtype: Dtype,
     pairs: bool,
+    shape: Shape,
     merge: Pipeline,
 }
 
@@ -454,7 +587,7 @@ impl Merge {
             ((ka, va), (kb, vb))
         };
         let bindings = vec![first.0, first.1, second.0, second.1, ko, vo, ko, ko];
-        let groups = total.div_ceil(TILE) as u32;
+        let groups = total.div_ceil(self.shape.tile()) as u32;
         let ops = [Op::Dispatch(&self.merge, bindings, self.ctx.grid(groups))];
         record(&self.ctx, queue, &ops)
     }
@@ -480,5 +613,36 @@ mod tests {
             assert!(CHUNK << want >= u64::from(n), "n = {n}");
         }
         assert!(u64::from(merge_passes(MAX_KEYS)) <= MAX_PASSES);
+        let tile = Shape::LARGE.tile();
+        for (n, want) in [
+            (4352, 0),
+            (4353, 1),
+            (8704, 1),
+            (8705, 2),
+            (1 << 20, 8),
+            (1 << 24, 12),
+            (1 << 26, 14),
+            (MAX_KEYS, 18),
+        ] {
+            assert_eq!(passes(n, tile), want, "n = {n}");
+            assert!(tile << want >= u64::from(n), "n = {n}");
+        }
+        assert!(u64::from(passes(MAX_KEYS, 1)) < PASS_WORDS);
+    }
+
+    #[test]
+    fn shapes_fit_their_devices() {
+        assert_eq!(Shape::LARGE.tile(), 4352);
+        assert_eq!(Shape::LARGE.workgroup_bytes(), 34832);
+        assert!(Shape::LARGE.workgroup_bytes() <= Shape::NATIVE_BYTES);
+        // WebGPU's minimum limits.
+        assert_eq!(Shape::SMALL.workgroup_bytes(), 14352);
+        assert!(Shape::SMALL.workgroup_bytes() <= 16384 && Shape::SMALL.block <= 256);
+        let even = Shape {
+            block: 64,
+            items: 4,
+            split: 256,
+        };
+        assert_eq!(even.workgroup_bytes(), 8 * (256 + 1 + 8) + 8);
     }
 }

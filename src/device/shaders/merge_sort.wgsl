@@ -4,29 +4,34 @@
 // sorted inputs (wavekit::device::Merge, as CUB's DeviceMerge). The order
 // is the caller's `less_than(a, b)`, a strict weak order on T (a pure
 // function); keys that neither precedes keep their input order (merges:
-// the first input's before the second's). This is segmented_sort.wgsl's
-// chunk and merge machinery for one segment, with the comparator in place
-// of the encoded (key, value) order; the places of a merge of runs come
-// from sort_merge.wgsl (inside_run, partner_run, merge_target).
+// the first input's before the second's). The tile is TILE = BLOCK * ITEMS
+// keys, ITEMS a thread (CUB's AgentMergeSortPolicy: BLOCK_THREADS,
+// ITEMS_PER_THREAD); every kernel but split_tiles runs BLOCK threads.
 //
-//   sort_chunk (ceil(n / CHUNK) workgroups): each aligned chunk of CHUNK
-//     keys sorted in workgroup memory by log2(CHUNK) merge levels (each
-//     key binary-searches its place in the partner run: the keys of a
-//     lower run count the partner's keys that precede them, those of an
-//     upper run the partner's keys they do not precede, so equal keys keep
-//     their order; 2 barriers a level). Written to the outputs where n <=
-//     CHUNK, else to run A of the scratch.
-//   split_tiles (ceil(tiles / BLOCK) workgroups, a thread per tile of TILE
-//     outputs), pass p = arrayLength(&pass_info) - 1: the merge-path split
-//     of each tile's start in its pair of runs of width w = CHUNK << p
+//   sort_chunk (ceil(n / TILE) workgroups): each aligned tile sorted (CUB's
+//     AgentBlockSort / BlockMergeSort): loaded striped (coalesced) into
+//     workgroup memory and read back blocked (each thread ITEMS consecutive
+//     keys), each thread's keys sorted in registers (stable odd-even
+//     transposition), then log2(BLOCK) rounds merge the sorted runs of
+//     m = 1, 2, 4, ... threads pairwise through workgroup memory (each
+//     thread finds its merge-path split in its pair of runs and merges
+//     ITEMS keys serially); 2 barriers a round. Stored striped (coalesced)
+//     to the outputs where n <= TILE, else to run A of the scratch. The
+//     keys past n (the last tile) are never compared: each run's count
+//     stops at n.
+//   split_tiles (ceil(tiles / SPLIT_BLOCK) workgroups, a thread per tile of
+//     TILE outputs), pass p = arrayLength(&pass_info) - 1: the merge-path
+//     split of each tile's start in its pair of runs of width w = TILE << p
 //     (one binary search per tile, CUB's DeviceMergeSortPartitionKernel),
 //     into the scratch after the runs.
-//   merge_pass (tiles workgroups of MERGE_BLOCK threads, MERGE_ITEMS keys
-//     each), pass p: the runs of width w merged pairwise into runs of 2w,
-//     from run A (p even) or B (p odd) into the other, or into the outputs
-//     once 2w >= n; each workgroup merges one tile between its split and
-//     the next (merge_tile, CUB's AgentMergeSort / SerialMerge). The host
-//     records split_tiles and merge_pass ceil(log2(n / CHUNK)) times.
+//   merge_pass (tiles workgroups), pass p: the runs of width w merged
+//     pairwise into runs of 2w, from run A (p even) or B (p odd) into the
+//     other, or into the outputs once 2w >= n; each workgroup merges one
+//     tile between its split and the next (merge_tile, CUB's AgentMerge:
+//     both ranges loaded coalesced into workgroup memory, each thread's
+//     split found there, ITEMS merged serially, stored coalesced; 3
+//     barriers). The host records split_tiles and merge_pass
+//     ceil(log2(n / TILE)) times.
 //   merge (ceil((n_a + n_b) / TILE) workgroups, x and y): the merge of the
 //     first input (keys_in, n_a = its length) and the second (keys_b, n_b =
 //     arrayLength(&keys_out) - n_a) by merge_tile, each workgroup finding
@@ -36,7 +41,10 @@
 // Keys are held as their bits (u32) in workgroup memory and the scratch
 // and compared as T.
 // Parameters (set by name by the host): T (u32, i32, f32); PAIRS; the
-// comparator `less_than` (its default: ascending).
+// comparator `less_than` (its default: ascending); BLOCK (a power of two,
+// 1..=1024) and ITEMS (1..=32), which the host reads back for its grids
+// and run widths (WAVEKIT_SHADER_PARAMS may change them); SPLIT_BLOCK.
+// Workgroup memory: 8 (TILE + 1 + TILE / 32 where ITEMS is even) + 8 bytes.
 // Bindings: 0 keys_in, 1 values_in (the sort's input or the merge's first
 //   input; values any 4 bytes without PAIRS), 2 keys_b, 3 values_b (the
 //   merge's second input; any 4 bytes for the sort), 4 keys_out, 5
@@ -44,19 +52,22 @@
 //   values A, values B, n words each, then a split per tile), 7 pass_info
 //   (p + 1 words, not read).
 //   Inputs are array<u32> (bits), compared through bitcast<T>.
-// Append: sort_merge.wgsl (inside_run, partner_run, merge_target), sort_scratch.wgsl
-// (run_key, run_value, store_run, value_in).
+// Append: sort_scratch.wgsl (run_key, run_value, store_run, value_in).
 
 alias T = u32;
 const PAIRS = true;
 fn less_than(a: T, b: T) -> bool { return a < b; }
 
 const BLOCK = 256u;
-const CHUNK = 1024u;
-const PER_THREAD = CHUNK / BLOCK;
-// sort_merge.wgsl's register-tile merge is not used here.
-const LOG2_TILE = 0u;
-const LOG2_SEG = 0u;
+const ITEMS = 17u;
+const SPLIT_BLOCK = 256u;
+const TILE = BLOCK * ITEMS;
+// A word of padding every 32 where ITEMS is even, so that a thread's
+// blocked items fall in distinct banks (with ITEMS odd they do unpadded);
+// and a word past the tile, which a serial merge may read past its runs
+// (CUB's TILE + 1).
+const PAD = 1u - ITEMS % 2u;
+const TILE_WORDS = TILE + 1u + PAD * (TILE / 32u);
 
 @group(0) @binding(0) var<storage, read> keys_in: array<u32>;
 @group(0) @binding(1) var<storage, read> values_in: array<u32>;
@@ -67,19 +78,13 @@ const LOG2_SEG = 0u;
 @group(0) @binding(6) var<storage, read_write> scratch: array<u32>;
 @group(0) @binding(7) var<storage, read_write> pass_info: array<u32>;
 
-var<workgroup> merge_keys: array<u32, CHUNK>;
-var<workgroup> merge_values: array<u32, CHUNK>;
+var<workgroup> tile_keys: array<u32, TILE_WORDS>;
+var<workgroup> tile_values: array<u32, TILE_WORDS>;
+var<workgroup> tile_splits: array<u32, 2>;
 
 /// Whether key bits `a` go before key bits `b`.
 fn before(a: u32, b: u32) -> bool {
     return less_than(bitcast<T>(a), bitcast<T>(b));
-}
-
-/// Whether a key `mine` of the lower (`upper` false) or upper run goes
-/// after the partner run's key `theirs`: the partner's keys that go before
-/// it are counted (stable: the lower run's first among equals).
-fn goes_after(theirs: u32, mine: u32, upper: bool) -> bool {
-    return select(before(theirs, mine), !before(mine, theirs), upper);
 }
 
 fn store_out(i: u32, key: u32, value: u32) {
@@ -89,71 +94,175 @@ fn store_out(i: u32, key: u32, value: u32) {
     }
 }
 
+/// Item `i`'s place in tile_keys / tile_values: at most TILE for every
+/// read whose key is used (a serial merge's junk outputs past both runs
+/// may read further, clamped into the array as WGSL's bounds do).
+fn tile_at(i: u32) -> u32 {
+    return i + PAD * (i / 32u);
+}
+
+/// The thread's index, as the compiler can bound it (< BLOCK: the blocked
+/// items' places t * ITEMS + k then need no clamp into the tile).
+fn thread_index(t: u32) -> u32 {
+    return min(t, BLOCK - 1u);
+}
+
+/// `a - b`, or 0 where b > a.
+fn minus(a: u32, b: u32) -> u32 {
+    return select(0u, a - b, a > b);
+}
+
+/// Merge path (CUB's MergePath) in the tile: how many of the sorted run
+/// at tile items a0..a0 + na are among the first `diag` outputs of its
+/// stable merge with the run at b0..b0 + nb (the first run's keys first
+/// among equals). log2(min(na, nb)) + 1 steps.
+fn tile_split(a0: u32, na: u32, b0: u32, nb: u32, diag: u32) -> u32 {
+    var lo = minus(diag, nb);
+    var hi = min(diag, na);
+    while lo < hi {
+        let mid = (lo + hi) / 2u;
+        if before(tile_keys[tile_at(b0 + diag - 1u - mid)], tile_keys[tile_at(a0 + mid)]) {
+            hi = mid;
+        } else {
+            lo = mid + 1u;
+        }
+    }
+    return lo;
+}
+
+/// Merges ITEMS outputs serially (CUB's SerialMerge) into `keys` and
+/// `values`: from the tile's run A at items a..a_end and run B at
+/// b..b_end, B's key first only where it goes before A's (stable). Past
+/// both ends the items are junk (never stored).
+fn serial_merge(a_start: u32, a_end: u32, b_start: u32, b_end: u32,
+                keys: ptr<function, array<u32, ITEMS>>, values: ptr<function, array<u32, ITEMS>>) {
+    var a = a_start;
+    var b = b_start;
+    var key_a = tile_keys[tile_at(a)];
+    var key_b = tile_keys[tile_at(b)];
+    for (var k = 0u; k < ITEMS; k++) {
+        let take_b = (b < b_end) & ((a >= a_end) | before(key_b, key_a));
+        (*keys)[k] = select(key_a, key_b, take_b);
+        if PAIRS {
+            (*values)[k] = tile_values[tile_at(select(a, b, take_b))];
+        }
+        a += select(1u, 0u, take_b);
+        b += select(0u, 1u, take_b);
+        let next = tile_keys[tile_at(select(a, b, take_b))];
+        key_a = select(next, key_a, take_b);
+        key_b = select(key_b, next, take_b);
+    }
+}
+
+/// Swaps keys (and values) `j` and `j + 1` where the second goes before
+/// the first (stable) and both are among the thread's first `mine`.
+fn compare_swap(j: u32, mine: u32, keys: ptr<function, array<u32, ITEMS>>,
+                values: ptr<function, array<u32, ITEMS>>) {
+    let x = (*keys)[j];
+    let y = (*keys)[j + 1u];
+    let swap = (j + 1u < mine) & before(y, x);
+    (*keys)[j] = select(x, y, swap);
+    (*keys)[j + 1u] = select(y, x, swap);
+    if PAIRS {
+        let v = (*values)[j];
+        let w = (*values)[j + 1u];
+        (*values)[j] = select(v, w, swap);
+        (*values)[j + 1u] = select(w, v, swap);
+    }
+}
+
+/// Writes thread `t`'s blocked `keys` and `values` to the tile (items
+/// t * ITEMS ..), without a barrier.
+fn put_blocked(t: u32, keys: ptr<function, array<u32, ITEMS>>, values: ptr<function, array<u32, ITEMS>>) {
+    for (var k = 0u; k < ITEMS; k++) {
+        let i = tile_at(t * ITEMS + k);
+        tile_keys[i] = (*keys)[k];
+        if PAIRS {
+            tile_values[i] = (*values)[k];
+        }
+    }
+}
+
 @compute @workgroup_size(BLOCK)
-fn sort_chunk(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: vec3<u32>,
+fn sort_chunk(@builtin(local_invocation_index) thread: u32, @builtin(workgroup_id) wid: vec3<u32>,
               @builtin(num_workgroups) nwg: vec3<u32>) {
+    let t = thread_index(thread);
     let n = arrayLength(&keys_in);
-    let first = (wid.x + wid.y * nwg.x) * CHUNK;
+    let first = (wid.x + wid.y * nwg.x) * TILE;
     if first >= n {
         return;
     }
-    // The chunk's keys, one segment; places past n stay alone.
-    let chunk = vec2<u32>(first, min(first + CHUNK, n));
-    for (var k = 0u; k < PER_THREAD; k++) {
-        let p = first + t + BLOCK * k;
-        var key = 0u;
-        var value = 0u;
-        if p < n {
-            key = keys_in[p];
-            value = value_in(p);
+    let count = min(n - first, TILE);
+    // Striped (coalesced) into the tile, read back blocked.
+    for (var k = 0u; k < ITEMS; k++) {
+        let i = t + BLOCK * k;
+        if i < count {
+            tile_keys[tile_at(i)] = keys_in[first + i];
+            if PAIRS {
+                tile_values[tile_at(i)] = values_in[first + i];
+            }
         }
-        merge_keys[t + BLOCK * k] = key;
-        merge_values[t + BLOCK * k] = value;
     }
     workgroupBarrier();
-    for (var w = 1u; w < CHUNK; w *= 2u) {
-        var dests: array<u32, PER_THREAD>;
-        var keys: array<u32, PER_THREAD>;
-        var values: array<u32, PER_THREAD>;
-        for (var k = 0u; k < PER_THREAD; k++) {
-            let p = first + t + BLOCK * k;
-            let key = merge_keys[t + BLOCK * k];
-            keys[k] = key;
-            values[k] = merge_values[t + BLOCK * k];
-            if p >= n {
-                dests[k] = p - first;
-                continue;
-            }
-            let partner = partner_run(p, chunk, w);
-            let upper = ((p / w) & 1u) == 1u;
-            var a = partner.x;
-            var b = partner.y;
-            while a < b {
-                let mid = (a + b) / 2u;
-                if goes_after(merge_keys[mid - first], key, upper) {
-                    a = mid + 1u;
-                } else {
-                    b = mid;
-                }
-            }
-            dests[k] = merge_target(p, chunk, w, a - partner.x) - first;
+    var keys: array<u32, ITEMS>;
+    var values: array<u32, ITEMS>;
+    for (var k = 0u; k < ITEMS; k++) {
+        let i = tile_at(t * ITEMS + k);
+        keys[k] = tile_keys[i];
+        if PAIRS {
+            values[k] = tile_values[i];
         }
-        workgroupBarrier();
-        for (var k = 0u; k < PER_THREAD; k++) {
-            merge_keys[dests[k]] = keys[k];
-            merge_values[dests[k]] = values[k];
-        }
-        workgroupBarrier();
     }
-    for (var k = 0u; k < PER_THREAD; k++) {
-        let p = first + t + BLOCK * k;
-        if p < n {
-            let key = merge_keys[t + BLOCK * k];
-            let value = merge_values[t + BLOCK * k];
-            if n <= CHUNK {
-                store_out(p, key, value);
+    // This thread's keys sorted (CUB's StableOddEvenSort): ITEMS phases
+    // of compare-swaps, even pairs then odd pairs (constant indices once
+    // unrolled: the keys stay in registers).
+    let mine = min(minus(count, t * ITEMS), ITEMS);
+    for (var round = 0u; round < ITEMS; round += 2u) {
+        for (var j = 0u; j + 1u < ITEMS; j += 2u) {
+            compare_swap(j, mine, &keys, &values);
+        }
+        if round + 1u < ITEMS {
+            for (var j = 1u; j + 1u < ITEMS; j += 2u) {
+                compare_swap(j, mine, &keys, &values);
+            }
+        }
+    }
+    // Runs of m threads merged pairwise: thread t's outputs are the
+    // merged run's from diagonal p * ITEMS; each run's keys stop at n.
+    // The round m = BLOCK only writes the sorted tile back (blocked).
+    for (var m = 1u; m <= BLOCK; m *= 2u) {
+        // The first round's writes are this thread's own blocked reads.
+        if m > 1u {
+            workgroupBarrier();
+        }
+        put_blocked(t, &keys, &values);
+        workgroupBarrier();
+        if m == BLOCK {
+            break;
+        }
+        let p = t & (2u * m - 1u);
+        let a0 = (t - p) * ITEMS;
+        let size = m * ITEMS;
+        let b0 = a0 + size;
+        let na = min(minus(count, a0), size);
+        let nb = min(minus(count, b0), size);
+        let diag = min(p * ITEMS, na + nb);
+        let split = tile_split(a0, na, b0, nb, diag);
+        serial_merge(a0 + split, a0 + na, b0 + diag - split, b0 + nb, &keys, &values);
+    }
+    // Stored striped (coalesced).
+    for (var k = 0u; k < ITEMS; k++) {
+        let i = t + BLOCK * k;
+        if i < count {
+            let key = tile_keys[tile_at(i)];
+            var value = 0u;
+            if PAIRS {
+                value = tile_values[tile_at(i)];
+            }
+            if n <= TILE {
+                store_out(first + i, key, value);
             } else {
-                store_run(0u, p, key, value);
+                store_run(0u, first + i, key, value);
             }
         }
     }
@@ -204,7 +313,7 @@ fn store_dest(dst: u32, i: u32, key: u32, value: u32) {
 /// merge with the second's `nb` (from `b0`), the first's keys first among
 /// equals. log2(min(na, nb)) + 1 steps.
 fn path_split(src: u32, a0: u32, na: u32, b0: u32, nb: u32, diag: u32) -> u32 {
-    var lo = select(0u, diag - nb, diag > nb);
+    var lo = minus(diag, nb);
     var hi = min(diag, na);
     while lo < hi {
         let mid = (lo + hi) / 2u;
@@ -217,35 +326,16 @@ fn path_split(src: u32, a0: u32, na: u32, b0: u32, nb: u32, diag: u32) -> u32 {
     return lo;
 }
 
-// The merge kernels' tile: TILE outputs, MERGE_ITEMS a thread (CUB's
-// ITEMS_PER_THREAD), in workgroup memory with a word of padding every 32
-// so that a thread's blocked items fall in distinct banks.
-const TILE = CHUNK;
-const MERGE_ITEMS = 8u;
-const MERGE_BLOCK = TILE / MERGE_ITEMS;
-const TILE_WORDS = TILE + TILE / 32u;
-
-var<workgroup> tile_keys: array<u32, TILE_WORDS>;
-var<workgroup> tile_values: array<u32, TILE_WORDS>;
-var<workgroup> tile_splits: array<u32, 2>;
-
-/// Item `i` of the tile's place in tile_keys / tile_values (clamped
-/// inside the tile).
-fn tile_at(i: u32) -> u32 {
-    let j = min(i, TILE - 1u);
-    return j + j / 32u;
-}
-
 /// Merges the `na` keys from `a0` of `src`'s first input and the `nb` from
 /// `b0` of its second (`na + nb <= TILE`) into `out0..out0 + na + nb` of
-/// `dst`: both ranges loaded coalesced into the tile, each thread's
-/// merge-path split found there, MERGE_ITEMS merged serially into
+/// `dst`: both ranges loaded striped (coalesced) into the tile, each
+/// thread's merge-path split found there, ITEMS merged serially into
 /// registers (CUB's SerialMerge), written back blocked and stored striped
 /// (coalesced). 3 barriers; every thread of the workgroup calls it.
 fn merge_tile(t: u32, src: u32, a0: u32, na: u32, b0: u32, nb: u32, dst: u32, out0: u32) {
     let count = na + nb;
-    for (var k = 0u; k < MERGE_ITEMS; k++) {
-        let i = t + MERGE_BLOCK * k;
+    for (var k = 0u; k < ITEMS; k++) {
+        let i = t + BLOCK * k;
         if i < count {
             let second = i >= na;
             let at = select(a0 + i, b0 + i - na, second);
@@ -256,50 +346,18 @@ fn merge_tile(t: u32, src: u32, a0: u32, na: u32, b0: u32, nb: u32, dst: u32, ou
         }
     }
     workgroupBarrier();
-    // This thread's outputs: diag..diag + MERGE_ITEMS of the tile. B's
-    // keys sit at na.. in the tile.
-    let diag = min(t * MERGE_ITEMS, count);
-    var lo = select(0u, diag - nb, diag > nb);
-    var hi = min(diag, na);
-    while lo < hi {
-        let mid = (lo + hi) / 2u;
-        if before(tile_keys[tile_at(na + diag - 1u - mid)], tile_keys[tile_at(mid)]) {
-            hi = mid;
-        } else {
-            lo = mid + 1u;
-        }
-    }
-    var ai = lo;
-    var bi = na + diag - lo;
-    var key_a = tile_keys[tile_at(ai)];
-    var key_b = tile_keys[tile_at(bi)];
-    var keys: array<u32, MERGE_ITEMS>;
-    var values: array<u32, MERGE_ITEMS>;
-    for (var k = 0u; k < MERGE_ITEMS; k++) {
-        // B's key goes first only if it precedes A's (stable); past the
-        // tile's outputs the items are not stored.
-        let take_b = bi < count && (ai >= na || before(key_b, key_a));
-        keys[k] = select(key_a, key_b, take_b);
-        if PAIRS {
-            values[k] = tile_values[tile_at(select(ai, bi, take_b))];
-        }
-        ai = select(ai + 1u, ai, take_b);
-        bi = select(bi, bi + 1u, take_b);
-        let next = tile_keys[tile_at(select(ai, bi, take_b))];
-        key_a = select(next, key_a, take_b);
-        key_b = select(key_b, next, take_b);
-    }
+    // This thread's outputs: diag..diag + ITEMS of the tile. B's keys sit
+    // at na.. in the tile.
+    let diag = min(t * ITEMS, count);
+    let split = tile_split(0u, na, na, nb, diag);
+    var keys: array<u32, ITEMS>;
+    var values: array<u32, ITEMS>;
+    serial_merge(split, na, na + diag - split, count, &keys, &values);
     workgroupBarrier();
-    for (var k = 0u; k < MERGE_ITEMS; k++) {
-        let i = t * MERGE_ITEMS + k;
-        tile_keys[tile_at(i)] = keys[k];
-        if PAIRS {
-            tile_values[tile_at(i)] = values[k];
-        }
-    }
+    put_blocked(t, &keys, &values);
     workgroupBarrier();
-    for (var k = 0u; k < MERGE_ITEMS; k++) {
-        let i = t + MERGE_BLOCK * k;
+    for (var k = 0u; k < ITEMS; k++) {
+        let i = t + BLOCK * k;
         if i < count {
             var value = 0u;
             if PAIRS {
@@ -310,9 +368,9 @@ fn merge_tile(t: u32, src: u32, a0: u32, na: u32, b0: u32, nb: u32, dst: u32, ou
     }
 }
 
-/// The sort's run width this pass, w = CHUNK << p, p = arrayLength(&pass_info) - 1.
+/// The sort's run width this pass, w = TILE << p, p = arrayLength(&pass_info) - 1.
 fn pass_width() -> u32 {
-    return CHUNK << (arrayLength(&pass_info) - 1u);
+    return TILE << (arrayLength(&pass_info) - 1u);
 }
 
 /// The pass's source run: A (0) on even passes, B (1) on odd.
@@ -337,10 +395,10 @@ fn tile_count(n: u32) -> u32 {
     return (n + TILE - 1u) / TILE;
 }
 
-@compute @workgroup_size(BLOCK)
+@compute @workgroup_size(SPLIT_BLOCK)
 fn split_tiles(@builtin(global_invocation_id) gid: vec3<u32>,
-             @builtin(num_workgroups) nwg: vec3<u32>) {
-    let j = gid.x + gid.y * nwg.x * BLOCK;
+               @builtin(num_workgroups) nwg: vec3<u32>) {
+    let j = gid.x + gid.y * nwg.x * SPLIT_BLOCK;
     let n = arrayLength(&keys_in);
     if j >= tile_count(n) {
         return;
@@ -351,9 +409,10 @@ fn split_tiles(@builtin(global_invocation_id) gid: vec3<u32>,
     scratch[split_index(j)] = split;
 }
 
-@compute @workgroup_size(MERGE_BLOCK)
-fn merge_pass(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: vec3<u32>,
+@compute @workgroup_size(BLOCK)
+fn merge_pass(@builtin(local_invocation_index) thread: u32, @builtin(workgroup_id) wid: vec3<u32>,
               @builtin(num_workgroups) nwg: vec3<u32>) {
+    let t = thread_index(thread);
     let n = arrayLength(&keys_in);
     let j = wid.x + wid.y * nwg.x;
     if j >= tile_count(n) {
@@ -377,9 +436,10 @@ fn merge_pass(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wi
     merge_tile(t, src, pair.x + a_start, a_end - a_start, pair.y + b_start, b_end - b_start, dst, d0);
 }
 
-@compute @workgroup_size(MERGE_BLOCK)
-fn merge(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: vec3<u32>,
+@compute @workgroup_size(BLOCK)
+fn merge(@builtin(local_invocation_index) thread: u32, @builtin(workgroup_id) wid: vec3<u32>,
          @builtin(num_workgroups) nwg: vec3<u32>) {
+    let t = thread_index(thread);
     let n_a = arrayLength(&keys_in);
     let total = arrayLength(&keys_out);
     let n_b = total - n_a;
@@ -391,8 +451,8 @@ fn merge(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: ve
     let d1 = min(d0 + TILE, total);
     // The tile's two splits, one search each (no split_tiles pass: Merge
     // takes no temp).
-    if t < 2u {
-        tile_splits[t] = path_split(SOURCE_INPUTS, 0u, n_a, 0u, n_b, select(d0, d1, t == 1u));
+    for (var s = t; s < 2u; s += BLOCK) {
+        tile_splits[s] = path_split(SOURCE_INPUTS, 0u, n_a, 0u, n_b, select(d0, d1, s == 1u));
     }
     workgroupBarrier();
     let a_start = tile_splits[0];
