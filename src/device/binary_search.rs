@@ -9,6 +9,7 @@ use super::user_fn;
 use crate::backend::{Device, Queue};
 use crate::dtype::Dtype;
 use crate::error::Error;
+use crate::target::Backend;
 
 const NAME: &str = "wavekit::device::BinarySearch";
 /// Threads per workgroup of `search.wgsl` (its `BLOCK`).
@@ -36,10 +37,14 @@ pub enum Bound {
 /// - **Placement**: haystack `m` elements, needles `k`, output `k` u32;
 ///   no temp. Haystack and needles may share a buffer (both are bound
 ///   read-only); the output's buffer is neither.
-/// - **Algorithm**: 1024 needles a workgroup of 256 threads; the midpoints
-///   of the first 8 levels of the search (255 elements, the same for every
-///   needle) are loaded into workgroup memory once a workgroup, then each
-///   needle's search reads `ceil(log2(m + 1)) - 8` haystack elements.
+/// - **Algorithm**: 4096 needles a workgroup of 256 threads (16 a
+///   thread); the midpoints of the first 8 levels of the search (255
+///   elements, the same for every needle) are loaded into workgroup memory
+///   once a workgroup, then each needle's search reads
+///   `ceil(log2(m + 1)) - 8` haystack elements: a thread's 16 searches one
+///   after another on CUDA, in lockstep elsewhere (16 reads in flight; an
+///   H100 through Vulkan measured lockstep 3-11 % faster, through CUDA
+///   10-15 % slower: docs/benchmarks/2026-11-27h-h100-by-key-merge-search).
 /// - **Cost of a call**: 1 dispatch (a clear for `m = 0`, nothing for `k =
 ///   0`); 1 read of each needle, 1 write per needle.
 pub struct BinarySearch {
@@ -63,9 +68,11 @@ impl BinarySearch {
         let element = user_fn::element(NAME, dtype, &[Dtype::U32, Dtype::I32, Dtype::F32])?;
         // An empty haystack's output is a clear.
         let ctx = Context::new(device.into())?.with_clears()?;
+        let cuda = ctx.target.backend == Backend::Cuda && !ctx.target.is_emulated();
         let shader = Shader::new("search.wgsl")?
             .set("T", element)
-            .set("UPPER", bound == Bound::Upper);
+            .set("UPPER", bound == Bound::Upper)
+            .set("LOCKSTEP", !cuda);
         let [items] = shader.u32_values_in(NAME, [("ITEMS", 1..=32, "needles per thread")])?;
         let module = ctx.compose(&shader)?;
         let [search] = ctx.pipelines(&module, ["search"])?;

@@ -29,10 +29,12 @@
 alias T = u32;
 const UPPER = false;
 const BLOCK = 256u;
-const ITEMS = 4u;
+const ITEMS = 16u;
 const LEVELS = 8u;
 // The searches of a thread step together through the haystack (ITEMS
-// reads in flight), or one after another (false: one read in flight).
+// reads in flight), or one after another (false: one read in flight);
+// the host sets it (false on CUDA, where ptxas's schedule of the lockstep
+// loop measured slower).
 const LOCKSTEP = true;
 
 @group(0) @binding(0) var<storage, read> haystack: array<T>;
