@@ -52,23 +52,26 @@ struct Shape {
 }
 
 impl Shape {
-    /// On CUDA and HIP, and on wgpu devices whose limits hold it: 256
-    /// threads × 17 keys, CUB's sm_90 policy for 4-byte keys (odd: a
-    /// thread's blocked keys in distinct banks unpadded; 4352 keys: at
-    /// powers of two from 2^13 on, the merge passes of a 4096 tile without
-    /// its padding, one fewer than 256 × 15: docs/device-merge-sort.md).
+    /// On CUDA and HIP: 256 threads × 17 keys, CUB's sm_90 policy for
+    /// 4-byte keys (odd: a thread's blocked keys in distinct banks
+    /// unpadded; 4352 keys: at powers of two from 2^13 on, the merge passes
+    /// of a 4096 tile without its padding, one fewer than 256 × 15:
+    /// docs/device-merge-sort.md). An H100 through CUDA: 0.80-0.98x of
+    /// CUB's time from 2^20 to 2^26 (docs/benchmarks/2026-11-27h-h100-by-key-merge-search).
     const LARGE: Shape = Shape {
         block: 256,
         items: 17,
         split: 256,
     };
-    /// Elsewhere: 256 × 7, 14 352 bytes of workgroup memory, within
-    /// WebGPU's minimum limits (16 KiB, 256 invocations); 7 keys a thread
-    /// keep the unrolled code small (lavapipe compiles it as fast as the
-    /// 1024-key chunk sort before it).
+    /// On wgpu: 256 × 3, 6 160 bytes of workgroup memory, within WebGPU's
+    /// minimum limits (16 KiB, 256 invocations). Through Vulkan on an H100
+    /// the fewer keys a thread the faster, 256 × 17 slowest (2^24: 2.43 ms
+    /// at 3 keys, 2.51 at 4, 2.65 at 5, 2.96 at 7, 3.44 at 11, 5.35 at 17;
+    /// the driver's code for the per-thread merges grows with them), and
+    /// lavapipe compiles the small unrolled code fastest.
     const SMALL: Shape = Shape {
         block: 256,
-        items: 7,
+        items: 3,
         split: 256,
     };
     /// Workgroup memory the native back ends give a kernel (CUDA's static
@@ -106,14 +109,12 @@ impl Shape {
         }
     }
 
-    /// The largest default that `ctx`'s device holds.
+    /// The default for `ctx`'s API: [`Shape::LARGE`] natively,
+    /// [`Shape::SMALL`] on wgpu.
     fn for_context(ctx: &Context) -> Shape {
-        let (threads, bytes) = Shape::device_limits(ctx);
-        let large = Shape::LARGE;
-        if large.block.max(large.split) <= threads && large.workgroup_bytes() <= bytes {
-            large
-        } else {
-            Shape::SMALL
+        match ctx.wgpu_limits() {
+            Some(_) => Shape::SMALL,
+            None => Shape::LARGE,
         }
     }
 
@@ -228,8 +229,7 @@ macro_rules! comparator_methods {
 
         /// Keys a workgroup sorts or merges: the tile of the shader it
         /// was built with (`BLOCK * ITEMS` of `merge_sort.wgsl`; 4352 on
-        /// CUDA, HIP and wgpu devices that hold 256 threads and 34 832 bytes
-        /// of workgroup memory, else 1792).
+        /// CUDA and HIP, 768 on wgpu).
         pub fn tile(&self) -> u32 {
             self.shape.tile() as u32
         }
@@ -300,7 +300,7 @@ fn overlap_check(
 ///   n for pairs, plus 4 per tile (the tiles' splits) and 124.
 /// - **Algorithm**: `merge_sort.wgsl`, as CUB's `DeviceMergeSort`, in
 ///   tiles of [`MergeSort::tile`] keys (`BLOCK` threads × `ITEMS` keys:
-///   256 × 17 where the device holds it, else 256 × 7): each tile sorted
+///   256 × 17 on CUDA and HIP, 256 × 3 on wgpu): each tile sorted
 ///   by one workgroup (CUB's `BlockMergeSort`: loaded coalesced, each
 ///   thread's keys sorted in registers, then `log2(BLOCK)` rounds merging
 ///   runs of threads pairwise through workgroup memory by merge path),
@@ -636,7 +636,7 @@ mod tests {
         assert_eq!(Shape::LARGE.workgroup_bytes(), 34832);
         assert!(Shape::LARGE.workgroup_bytes() <= Shape::NATIVE_BYTES);
         // WebGPU's minimum limits.
-        assert_eq!(Shape::SMALL.workgroup_bytes(), 14352);
+        assert_eq!(Shape::SMALL.workgroup_bytes(), 6160);
         assert!(Shape::SMALL.workgroup_bytes() <= 16384 && Shape::SMALL.block <= 256);
         let even = Shape {
             block: 64,
