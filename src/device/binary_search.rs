@@ -43,8 +43,8 @@ pub enum Bound {
 ///   once a workgroup, then each needle's search reads
 ///   `ceil(log2(m + 1)) - 8` haystack elements: a thread's 16 searches one
 ///   after another on CUDA, in lockstep elsewhere (16 reads in flight; an
-///   H100 through Vulkan measured lockstep 3-11 % faster, through CUDA
-///   10-15 % slower: docs/benchmarks/2026-11-27h-h100-by-key-merge-search).
+///   H100 through Vulkan measured lockstep 3-16 % faster from 2^22 needles,
+///   through CUDA 12-15 % slower: docs/benchmarks/2026-11-27h-h100-by-key-merge-search).
 /// - **Cost of a call**: 1 dispatch (a clear for `m = 0`, nothing for `k =
 ///   0`); 1 read of each needle, 1 write per needle.
 pub struct BinarySearch {
