@@ -57,7 +57,7 @@
 // `fn scan_identity`; FALLBACK and STALL_EVERY (look_back.wgsl).
 // Bindings: 0 keys (array<K>, n), 1 values (array<T>, n), 2 out_values
 //   (T: n for the scan, room for n runs for the reduction; as T's bits,
-//   array<u32>, which `block::store_direct_blocked` stores from an
+//   array<u32>, which `block::store_transpose` stores from an
 //   `array<u32, ITEMS>`: naga gives `alias T` a type of its own, so an
 //   `array<T, ITEMS>` is no row's), 3
 //   out_keys (array<K>, room for n runs; a spare word for the scan), 4
@@ -66,7 +66,8 @@
 //   (1 word). Every entry point binds all eight.
 // Cost per element: 1 read of each key (2 for the reduction) and value,
 //   1 write (the scan; the reduction writes 2 per run); log2(BLOCK)
-//   barriers a tile; a uniform load per look-back round.
+//   barriers a tile (the scan's transposed store 2 more); a uniform load
+//   per look-back round.
 // Append: look_back.wgsl (look_back and its protocol), look_back_words.wgsl
 // (publications in two words).
 #import wavekit::subgroup as sg
@@ -79,6 +80,13 @@ const NON_TRIVIAL = false;
 const BLOCK = 256u;
 const ITEMS = 8u;
 const TILE = BLOCK * ITEMS;
+// The scan's store: blocked items turned striped through workgroup memory
+// and stored coalesced (`block::store_transpose`, CUB's
+// BLOCK_STORE_TRANSPOSE), or each thread's 8 consecutive words stored
+// directly (false: 8 stores a thread 32 bytes apart, each warp store
+// touching 32 sectors; an H100 measured the scan's L2 at 84 % busy,
+// 6x CUB's L2 write sectors, docs/benchmarks/2026-11-27h).
+const STORE_TRANSPOSED = true;
 
 fn scan_op(a: T, b: T) -> T { return a + b; }
 fn scan_identity() -> T { return T(); }
@@ -330,7 +338,11 @@ fn scan_by_key(@builtin(local_invocation_index) t: u32) {
         bits[k] = bitcast<u32>(select(exclusive, running, INCLUSIVE));
     }
     let offset = tile * TILE;
-    blk::store_direct_blocked<u32, BLOCK, ITEMS, out_values>(offset, element_count() - offset, &bits);
+    if STORE_TRANSPOSED {
+        blk::store_transpose<u32, BLOCK, ITEMS, out_values>(offset, element_count() - offset, &bits);
+    } else {
+        blk::store_direct_blocked<u32, BLOCK, ITEMS, out_values>(offset, element_count() - offset, &bits);
+    }
 }
 
 @compute @workgroup_size(BLOCK)
