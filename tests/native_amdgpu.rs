@@ -1,5 +1,6 @@
 //! The native AMDGPU back end, statically (no AMD GPU here): for all five
-//! architectures and both RDNA wave sizes, a representative instance of
+//! architectures and both RDNA wave sizes (gfx1200 at wave32 only: its
+//! wave64 code is gfx1100's), a representative instance of
 //! every catalog op (each lowering) is compiled into a code object, linked
 //! by `ld.lld`, checked with `llvm-readelf` (kernels, wave size, LDS) and
 //! disassembled with `llvm-objdump`; the cross-lane, barrier and
@@ -21,13 +22,17 @@ use wavekit_native::tools;
 
 const TABLE: &str = "tests/data/amdgpu_budgets.tsv";
 
-/// Every (architecture, wave size) compiled.
+/// Every (architecture, wave size) compiled, but gfx1200 at wave64: its
+/// cross-lane code is gfx1100's (both gfx11+, `v_permlane64_b32` across
+/// the halves; `Gather` in wavekit_native::amdgpu), and each configuration
+/// cost `make test` about 18 s of LLVM on 2 cores. gfx1200 runs at wave32.
 fn configurations() -> Vec<Amdgpu> {
     Arch::ALL
         .into_iter()
         .flat_map(|arch| {
             arch.wave_sizes()
                 .iter()
+                .filter(move |w| !(arch == Arch::Gfx1200 && **w == 64))
                 .map(move |w| Amdgpu::new(arch, *w).expect("a supported wave size"))
         })
         .collect()
@@ -192,7 +197,6 @@ fn the_named_sequences_hold() {
         TABLE,
         &[
             ("gfx1100-w64", "shuffle<u32>", "builtin", cross_half),
-            ("gfx1200-w64", "shuffle<u32>", "builtin", cross_half),
             ("gfx942-w64", "shuffle<u32>", "builtin", "ds_bpermute_b32=1"),
             ("gfx90a-w64", "shuffle<u32>", "builtin", "ds_bpermute_b32=1"),
             (

@@ -27,19 +27,26 @@ pub const GUARD: u32 = 0xdead_beef;
 /// 65535 iterations in all, and a spin that long left with a wrong prefix).
 pub fn at_each_subgroup_size(name: &str) {
     for width in [128, 256, 512] {
-        let out = Command::new(std::env::current_exe().expect("the test binary"))
-            .args(["--exact", name, "--nocapture", "--test-threads", "1"])
-            .env(CHILD, "1")
-            .env("LP_NATIVE_VECTOR_WIDTH", width.to_string())
-            .output()
-            .expect("the test binary runs");
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(
-            out.status.success() && stdout.contains("1 passed"),
-            "{name} at LP_NATIVE_VECTOR_WIDTH={width}:\n{stdout}\n{stderr}"
-        );
+        at_subgroup_size(name, width);
     }
+}
+
+/// Runs test `name` of this binary in a child process on lavapipe at
+/// `LP_NATIVE_VECTOR_WIDTH = width` (128, 256, 512: subgroups of 4, 8,
+/// 16), asserting that it passed.
+pub fn at_subgroup_size(name: &str, width: u32) {
+    let out = Command::new(std::env::current_exe().expect("the test binary"))
+        .args(["--exact", name, "--nocapture", "--test-threads", "1"])
+        .env(CHILD, "1")
+        .env("LP_NATIVE_VECTOR_WIDTH", width.to_string())
+        .output()
+        .expect("the test binary runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success() && stdout.contains("1 passed"),
+        "{name} at LP_NATIVE_VECTOR_WIDTH={width}:\n{stdout}\n{stderr}"
+    );
 }
 
 /// Whether this process is a child of [`at_each_subgroup_size`]: the cases
