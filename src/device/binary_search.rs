@@ -9,7 +9,6 @@ use super::user_fn;
 use crate::backend::{Device, Queue};
 use crate::dtype::Dtype;
 use crate::error::Error;
-use crate::target::Backend;
 
 const NAME: &str = "wavekit::device::BinarySearch";
 /// Threads per workgroup of `search.wgsl` (its `BLOCK`).
@@ -68,7 +67,7 @@ impl BinarySearch {
         let element = user_fn::element(NAME, dtype, &[Dtype::U32, Dtype::I32, Dtype::F32])?;
         // An empty haystack's output is a clear.
         let ctx = Context::new(device.into())?.with_clears()?;
-        let cuda = ctx.target.backend == Backend::Cuda && !ctx.target.is_emulated();
+        let cuda = ctx.target.is_native_cuda();
         let shader = Shader::new("search.wgsl")?
             .set("T", element)
             .set("UPPER", bound == Bound::Upper)

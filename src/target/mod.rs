@@ -292,6 +292,13 @@ impl Target {
         self.subgroups == SubgroupMode::Emulated
     }
 
+    /// Whether the code runs as CUDA with the warp's own subgroups (the
+    /// native NVPTX back end, not emulated): where shaders choose
+    /// CUDA-tuned forms.
+    pub fn is_native_cuda(&self) -> bool {
+        self.backend == Backend::Cuda && !self.is_emulated()
+    }
+
     /// Same target with other scalar features.
     pub fn with_scalars(mut self, scalars: ScalarFeatures) -> Self {
         self.scalars = scalars;

@@ -10,7 +10,7 @@ use crate::device::context::{Context, Op, Pipeline, TempLayout, writable};
 use crate::device::shader::Shader;
 use crate::error::Error;
 use crate::expand::ValidModule;
-use crate::target::{Backend, EMULATED_MAX_THREADS};
+use crate::target::EMULATED_MAX_THREADS;
 
 /// Digits per pass.
 const RADIX: u64 = 256;
@@ -110,7 +110,7 @@ impl Rank {
     /// ms), and the ballots have no other form there: both off
     /// (docs/benchmarks/2026-11-26e-h100-sort).
     pub fn for_context(ctx: &Context, options: &RadixSortOptions) -> Rank {
-        let cuda = ctx.target.backend == Backend::Cuda && !ctx.target.is_emulated();
+        let cuda = ctx.target.is_native_cuda();
         Rank {
             match_bits: cuda,
             wide_counters: cuda && options.pairs && !options.key.is_wide(),
