@@ -44,6 +44,11 @@ const LOCKSTEP = true;
 // Node i (1 .. 2^LEVELS - 1) of the implicit tree: its midpoint's element.
 var<workgroup> tree: array<T, BLOCK>;
 
+/// The midpoint of [lo, hi), as both walks take it (no overflow below 2^32).
+fn midpoint(lo: u32, hi: u32) -> u32 {
+    return lo + (hi - lo) / 2u;
+}
+
 /// Whether a search for `x` goes right of element `h`.
 fn right_of(h: T, x: T) -> bool {
     if UPPER {
@@ -65,7 +70,7 @@ fn search(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: v
             if lo >= hi {
                 break;
             }
-            let mid = lo + (hi - lo) / 2u;
+            let mid = midpoint(lo, hi);
             if ((t >> (b - 1u)) & 1u) == 1u {
                 lo = mid + 1u;
             } else {
@@ -73,7 +78,7 @@ fn search(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: v
             }
         }
         if lo < hi {
-            tree[t] = haystack[lo + (hi - lo) / 2u];
+            tree[t] = haystack[midpoint(lo, hi)];
         }
     }
     workgroupBarrier();
@@ -95,7 +100,7 @@ fn search(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: v
             hi = m;
             var node = 1u;
             for (var level = 0u; level < LEVELS && lo < hi; level++) {
-                let mid = lo + (hi - lo) / 2u;
+                let mid = midpoint(lo, hi);
                 if right_of(tree[node], x) {
                     lo = mid + 1u;
                     node = 2u * node + 1u;
@@ -118,14 +123,14 @@ fn search(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: v
             // Every read of the round first, then the steps.
             var hs: array<T, ITEMS>;
             for (var item = 0u; item < ITEMS; item++) {
-                let mid = los[item] + (his[item] - los[item]) / 2u;
+                let mid = midpoint(los[item], his[item]);
                 hs[item] = haystack[min(mid, m - 1u)];
             }
             open = false;
             for (var item = 0u; item < ITEMS; item++) {
                 let lo = los[item];
                 let hi = his[item];
-                let mid = lo + (hi - lo) / 2u;
+                let mid = midpoint(lo, hi);
                 let right = right_of(hs[item], bitcast<T>(xs[item]));
                 let searching = lo < hi;
                 los[item] = select(lo, mid + 1u, searching && right);
@@ -138,7 +143,7 @@ fn search(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: v
             var lo = los[item];
             var hi = his[item];
             while lo < hi {
-                let mid = lo + (hi - lo) / 2u;
+                let mid = midpoint(lo, hi);
                 if right_of(haystack[mid], bitcast<T>(xs[item])) {
                     lo = mid + 1u;
                 } else {
