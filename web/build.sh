@@ -169,36 +169,28 @@ emit_emulated() {
       }\"$2\": {\"range\": [$emulated_size, $emulated_size], \"file\": \"$2.emulated.wgsl\"}"
 }
 
-# emit_onesweep PASS BLOCK SUBGROUPS NARROW MIN MAX | emulated: the OneSweep
-# radix sort's module for pass PASS (src/device/radix_sort/onesweep.rs), as
-# gen/radix_onesweep.blockBLOCK.passPASS.wgsl for subgroup sizes MIN..=MAX,
-# or with emulated subgroups (.emulated.wgsl). u32 keys alone over all 32
-# bits: 4 passes of 8 bits, the first reading the caller's keys, the last
-# writing the result (key_edits and passes in src/device/radix_sort.rs);
-# 8 keys a thread (the edit checks the default the page's tile size
+# emit_onesweep BLOCK SUBGROUPS NARROW MIN MAX | emulated: the OneSweep
+# radix sort's module (src/device/radix_sort/onesweep.rs), one for every
+# pass (a pass's number is the length of its pass_info binding), as
+# gen/radix_onesweep.blockBLOCK.wgsl for subgroup sizes MIN..=MAX, or with
+# emulated subgroups (.emulated.wgsl). u32 keys alone over all 32 bits: 4
+# passes of 8 bits; 8 keys a thread (the edit checks the default the page's tile size
 # assumes); SUBGROUPS rows of digit counters (BLOCK / the smallest
 # subgroup size); NARROW ballots of 32 lanes (subgroups of at most 32).
 # SPIN_WITH_RMW stays true: the page cannot tell a CPU adapter, for which
 # the library picks it, and it is correct on any.
 emit_onesweep() {
-    name="radix_onesweep.block$2.pass$1"
-    first=false
-    last=false
-    if [ "$1" -eq 0 ]; then first=true; fi
-    if [ "$1" -eq 3 ]; then last=true; fi
+    name="radix_onesweep.block$1"
     prepare radix_onesweep "$name" \
-        '^const PASS = 0u;$' "const PASS = $1u;" \
-        '^const FIRST_PASS = true;$' "const FIRST_PASS = $first;" \
-        '^const LAST_PASS = false;$' "const LAST_PASS = $last;" \
-        '^const BLOCK = 256u;$' "const BLOCK = $2u;" \
+        '^const BLOCK = 256u;$' "const BLOCK = $1u;" \
         '^const ITEMS = 8u;$' 'const ITEMS = 8u;' \
-        '^const SUBGROUPS = 8u;$' "const SUBGROUPS = $3u;" \
-        '^const NARROW = false;$' "const NARROW = $4;"
+        '^const SUBGROUPS = 8u;$' "const SUBGROUPS = $2u;" \
+        '^const NARROW = false;$' "const NARROW = $3;"
     if [ -n "$source" ]; then
-        if [ "$5" = emulated ]; then
+        if [ "$4" = emulated ]; then
             emit_emulated "$source" "$name"
         else
-            emit_native "$source" "$name" "$5" "$6"
+            emit_native "$source" "$name" "$4" "$5"
         fi
     fi
     rm -rf "$tmp"
@@ -225,11 +217,9 @@ emit contact_sort contact_sort.tile5 32 128 '^const LOG2_TILE = .*' 'const LOG2_
 # hold. NARROW stays false: the range reaches 128 lanes. Emulated (S = 32):
 # 256 × 8, 256 / 32 = 8 rows, NARROW (as the library at S <= 32); the
 # emulated files are named block256, the shape they have.
-for pass in 0 1 2 3; do
-    emit_onesweep "$pass" 128 32 false 4 128
-    emit_onesweep "$pass" 256 32 false 8 128
-    emit_onesweep "$pass" 256 $((256 / emulated_size)) true emulated
-done
+emit_onesweep 128 32 false 4 128
+emit_onesweep 256 32 false 8 128
+emit_onesweep 256 $((256 / emulated_size)) true emulated
 printf '{\n  %s,\n  "emulated": {\n    "subgroupSize": %s,\n    "shaders": {\n      %s\n    }\n  }\n}\n' \
     "$manifest" "$emulated_size" "$emulated" >"$gen/manifest.json"
 count=$(find "$gen" -name '*.wgsl' | wc -l)

@@ -2,8 +2,8 @@
 //! driver, against the same kernel optimised by `spirv-opt` or written as
 //! GLSL and compiled by `glslc`? Two kernels, composed for fixed subgroups
 //! of 32 as `wavekit::device` composes them on NVIDIA: the scan's
-//! `scan_lookback` and the OneSweep sort's pass kernel `onesweep` (pass 0,
-//! keys only, 512 threads × 6 keys, the wgpu shape). Each is timed alone
+//! `scan_lookback` and the OneSweep sort's pass kernel `onesweep` (run as
+//! pass 0, keys only, 512 threads × 6 keys, the wgpu shape). Each is timed alone
 //! with GPU timestamps in each form, its output checked against the CPU.
 //!
 //! Here (no GPU needed), write the forms the tools start from:
@@ -53,7 +53,7 @@ const SHAPE: Shape = Shape {
 enum Kernel {
     /// `scan_lookback` of scan.wgsl (tiles of 8192 u32, 256 threads).
     Scan,
-    /// `onesweep` of radix_onesweep.wgsl, pass 0 of a keys-only sort.
+    /// `onesweep` of radix_onesweep.wgsl, run as pass 0 of a keys-only sort.
     Onesweep,
 }
 
@@ -100,7 +100,7 @@ impl Kernel {
     fn bindings(self) -> &'static [bool] {
         match self {
             Kernel::Scan => &[true, false, false, false],
-            Kernel::Onesweep => &[true, false, true, false, false, false, false],
+            Kernel::Onesweep => &[true, false, true, false, false, false, false, true],
         }
     }
 
@@ -402,7 +402,8 @@ fn setup(gpu: &Gpu, kernel: Kernel, layout: &wgpu::BindGroupLayout, input: &[u32
         }
         // keys_in, keys_out, values_in, values_out (unused: keys only),
         // digits (cleared; the histogram adds into it), tile_state and
-        // tile_counter (the histogram kernel zeroes them).
+        // tile_counter (the histogram kernel zeroes them), pass_info (one
+        // word: pass 0).
         Kernel::Onesweep => {
             let digits = buffer(gpu, 4 * 256 * 4, usage);
             (
@@ -414,6 +415,7 @@ fn setup(gpu: &Gpu, kernel: Kernel, layout: &wgpu::BindGroupLayout, input: &[u32
                     digits.clone(),
                     buffer(gpu, 4 * 256 * tiles as u64, usage),
                     buffer(gpu, 16, usage),
+                    buffer(gpu, 4, usage),
                 ],
                 vec![digits],
             )

@@ -1,7 +1,8 @@
 //! The OneSweep-style sort (`shaders/radix_onesweep.wgsl`): one histogram
 //! kernel for all four digits, one scan of the digit counts, then one kernel
 //! per pass that ranks a tile with subgroup ballots, finds its digits' output
-//! offsets by decoupled look-back and scatters.
+//! offsets by decoupled look-back and scatters. One module serves every pass:
+//! a pass reads its number from the length of its `pass_info` buffer.
 
 use wavekit::Error;
 use wavekit::runner::{Buffer, Kernel, Step};
@@ -51,7 +52,7 @@ pub struct PassConfig {
 }
 
 impl PassConfig {
-    /// The (declaration, replacement) edits of [`SOURCE`], but for `PASS`.
+    /// The (declaration, replacement) edits of [`SOURCE`].
     pub fn edits(&self) -> Vec<(&'static str, String)> {
         let shape = self.shape;
         vec![
@@ -221,7 +222,7 @@ fn shader_params() -> Vec<(&'static str, String)> {
 pub struct OneSweep {
     histogram: Kernel,
     digit_offsets: Kernel,
-    passes: Vec<Kernel>,
+    onesweep: Kernel,
     shape: Shape,
 }
 
@@ -230,13 +231,15 @@ pub struct OneSweepScratch {
     digits: Buffer,
     tile_state: Buffer,
     tile_counter: Buffer,
+    /// Pass p's `pass_info`: p + 1 words, never read.
+    pass_info: Vec<Buffer>,
     tiles: u32,
     histogram_groups: u32,
 }
 
 impl OneSweep {
-    /// Composes the four passes for `ctx`'s device; `pairs` moves values
-    /// with the keys. Fails with a usage error on subgroups outside 4..=128.
+    /// Composes the kernels for `ctx`'s device; `pairs` moves values with
+    /// the keys. Fails with a usage error on subgroups outside 4..=128.
     pub fn new(ctx: &Ctx<'_>, pairs: bool) -> Result<Self, Error> {
         let sizes = &ctx.gpu.target().subgroup_size;
         let (min, max) = (sizes.min(), sizes.max());
@@ -262,36 +265,26 @@ impl OneSweep {
         };
         let mut edits = config.edits();
         edits.extend(shader_params());
-        let compose = |pass: usize| {
-            let pass_decl = format!("const PASS = {pass}u;");
-            let mut all: Vec<(&str, &str)> = vec![("const PASS = 0u;", &pass_decl)];
-            all.extend(edits.iter().map(|(from, to)| (*from, to.as_str())));
-            ctx.compose(&SOURCE, "radix_onesweep.wgsl", &all)
-        };
-        // The histogram and the digit offsets do not depend on the pass:
-        // they come from pass 0's module.
+        let edits: Vec<(&str, &str)> = edits
+            .iter()
+            .map(|(from, to)| (*from, to.as_str()))
+            .collect();
+        let module = ctx.compose(&SOURCE, "radix_onesweep.wgsl", &edits)?;
         // SAFETY: the shader's "Bounds" paragraph proves every access in
         // bounds for the buffers `scratch` and `SortBuffers` size; without
         // the native clamps keys-only sorts ran 10-12 % faster on CUDA
         // (H100, docs/benchmarks/2026-11-25e-h100-cuda-bounds).
-        let [histogram, digit_offsets, first_pass] = unsafe {
+        let [histogram, digit_offsets, onesweep] = unsafe {
             ctx.kernels_proven(
-                &compose(0)?,
+                &module,
                 ["histogram", "digit_offsets", "onesweep"],
                 shape.resident,
             )?
         };
-        let mut passes = vec![first_pass];
-        for pass in 1..SHIFTS.len() {
-            // SAFETY: as above.
-            let [onesweep] =
-                unsafe { ctx.kernels_proven(&compose(pass)?, ["onesweep"], shape.resident)? };
-            passes.push(onesweep);
-        }
         Ok(OneSweep {
             histogram,
             digit_offsets,
-            passes,
+            onesweep,
             shape,
         })
     }
@@ -318,6 +311,9 @@ impl OneSweep {
             digits: ctx.gpu.buffer((4 * RADIX * 4) as u64)?,
             tile_state: ctx.gpu.buffer((tiles * RADIX * 4) as u64)?,
             tile_counter: ctx.gpu.buffer(4 * 4)?,
+            pass_info: (1..=SHIFTS.len() as u64)
+                .map(|words| ctx.gpu.buffer(4 * words))
+                .collect::<Result<_, _>>()?,
             tiles: tiles as u32,
             histogram_groups: tiles.min(MAX_HISTOGRAM_GROUPS) as u32,
         })
@@ -327,7 +323,7 @@ impl OneSweep {
     /// leading zeroing of the 4 KiB digit counts is the only untimed step:
     /// the histogram kernel clears the look-back state.
     pub fn steps<'b>(&'b self, b: &'b SortBuffers, scratch: &'b OneSweepScratch) -> Vec<Step<'b>> {
-        let bind = |src: usize, dst: usize| -> Vec<&'b Buffer> {
+        let bind = |src: usize, dst: usize, pass: usize| -> Vec<&'b Buffer> {
             vec![
                 &b.keys[src],
                 &b.keys[dst],
@@ -336,20 +332,25 @@ impl OneSweep {
                 &scratch.digits,
                 &scratch.tile_state,
                 &scratch.tile_counter,
+                &scratch.pass_info[pass],
             ]
         };
         let mut steps = vec![
             Step::Zero(&scratch.digits),
             Step::dispatch(
                 &self.histogram,
-                &bind(0, 1),
+                &bind(0, 1, 0),
                 [scratch.histogram_groups, 1, 1],
             ),
-            Step::dispatch(&self.digit_offsets, &bind(0, 1), [1, 1, 1]),
+            Step::dispatch(&self.digit_offsets, &bind(0, 1, 0), [1, 1, 1]),
         ];
-        for (pass, kernel) in self.passes.iter().enumerate() {
+        for pass in 0..SHIFTS.len() {
             let (src, dst) = super::ping_pong(pass);
-            steps.push(Step::dispatch(kernel, &bind(src, dst), grid(scratch.tiles)));
+            steps.push(Step::dispatch(
+                &self.onesweep,
+                &bind(src, dst, pass),
+                grid(scratch.tiles),
+            ));
         }
         steps
     }

@@ -1,10 +1,11 @@
 //! The OneSweep sort (`shaders/radix_onesweep.wgsl`): one histogram kernel
 //! for every pass's digits, one scan of the digit counts, then one kernel
 //! per pass that ranks a tile with subgroup ballots, finds its digits'
-//! output offsets by decoupled look-back and scatters. 64-bit keys take
-//! the same shader through [`wide::widen`].
+//! output offsets by decoupled look-back and scatters. One module serves
+//! every pass: a pass reads its number from the length of its `pass_info`
+//! binding. 64-bit keys take the same shader through [`wide::widen`].
 
-use super::{PassBits, RadixSortOptions, SortRanges, key_params, passes, wide};
+use super::{RadixSortOptions, SortRanges, passes, wide};
 use crate::backend::Range;
 use crate::device::context::{Context, Op, Pipeline, TempLayout, writable};
 use crate::device::shader::Shader;
@@ -141,7 +142,9 @@ fn build<const N: usize>(
 pub(crate) struct OneSweep {
     histogram: Pipeline,
     digit_offsets: Pipeline,
-    passes: Vec<Pipeline>,
+    onesweep: Pipeline,
+    /// Passes of the sort (up to 8 bits each).
+    passes: u32,
     shape: Shape,
     /// Passes the histogram counts (4 for 32-bit keys, 8 for 64-bit):
     /// the digit counts and tile counters in temp are per pass.
@@ -149,8 +152,8 @@ pub(crate) struct OneSweep {
 }
 
 impl OneSweep {
-    /// Composes one module per pass (of 64-bit keys when the key type is).
-    /// Fails on subgroups outside 4..=128.
+    /// Composes the module (of 64-bit keys when the key type is). Fails on
+    /// subgroups outside 4..=128.
     pub fn new(ctx: &Context, options: &RadixSortOptions) -> Result<Self, Error> {
         let sizes = &ctx.target.subgroup_size;
         let (min, max) = (sizes.min(), sizes.max());
@@ -178,35 +181,21 @@ impl OneSweep {
             .set("NARROW", max <= 32)
             .set("PEERS", if rank.match_bits { "2u" } else { "0u" })
             .set("WIDE_COUNTERS", rank.wide_counters)
+            .set("KEY_ORDER", format!("{}u", options.key.order()))
             .set("BEGIN_BIT", format!("{}u", options.bits.start))
             .set("END_BIT", format!("{}u", options.bits.end))
             .set_all(ctx.look_back_switches());
-        let compose = |index: usize, pass: &PassBits| {
-            ctx.compose(
-                &shader
-                    .clone()
-                    .set("PASS", format!("{index}u"))
-                    .set_all(key_params(options.key, pass)),
-            )
-        };
-        let plan = passes(&options.bits);
-        // The histogram and the digit offsets do not depend on the pass:
-        // they come from pass 0's module.
-        let [histogram, digit_offsets, first] = build(
+        let [histogram, digit_offsets, onesweep] = build(
             ctx,
             options,
-            &compose(0, &plan[0])?,
+            &ctx.compose(&shader)?,
             ["histogram", "digit_offsets", "onesweep"],
         )?;
-        let mut pass_pipelines = vec![first];
-        for (index, pass) in plan.iter().enumerate().skip(1) {
-            let [onesweep] = build(ctx, options, &compose(index, pass)?, ["onesweep"])?;
-            pass_pipelines.push(onesweep);
-        }
         Ok(OneSweep {
             histogram,
             digit_offsets,
-            passes: pass_pipelines,
+            onesweep,
+            passes: passes(&options.bits).len() as u32,
             shape,
             histograms: u64::from(options.key.bits() / 8),
         })
@@ -227,17 +216,20 @@ impl OneSweep {
             "OneSweep LSD radix sort, {} passes of up to 8 bits: one histogram read, then per \
              pass one kernel ranking {}-key tiles with subgroup ballots, decoupled look-back \
              over per-digit tile counts, scatter staged in workgroup memory",
-            self.passes.len(),
+            self.passes,
             self.tile()
         )
     }
 
-    /// Places its temp regions: digit counts, tile state, tile counters.
+    /// Places its temp regions: digit counts, tile state, tile counters,
+    /// and the words whose bound length tells a pass its number (never
+    /// written or read).
     pub fn temp(&self, layout: &mut TempLayout, n: u32) -> Vec<(u64, u64)> {
         vec![
             layout.place(4 * RADIX * self.histograms),
             layout.place(4 * RADIX * self.tiles(n)),
             layout.place(4 * self.histograms),
+            layout.place(4 * u64::from(self.passes)),
         ]
     }
 
@@ -250,7 +242,7 @@ impl OneSweep {
         n: u32,
         count: usize,
     ) -> Vec<Op<'a>> {
-        let (digits, tile_state, tile_counter) = (own[0], own[1], own[2]);
+        let (digits, tile_state, tile_counter, pass_info) = (own[0], own[1], own[2], own[3]);
         let bind = |i: usize| {
             let b = sort.pass(i, count);
             vec![
@@ -261,6 +253,7 @@ impl OneSweep {
                 digits,
                 tile_state,
                 tile_counter,
+                pass_info.sub(0, 4 * (i as u64 + 1)),
             ]
         };
         let tiles = self.tiles(n);
@@ -270,8 +263,12 @@ impl OneSweep {
             Op::Dispatch(&self.histogram, bind(0), [histogram_groups, 1, 1]),
             Op::Dispatch(&self.digit_offsets, bind(0), [1, 1, 1]),
         ];
-        for (i, pipeline) in self.passes.iter().enumerate() {
-            ops.push(Op::Dispatch(pipeline, bind(i), ctx.grid(tiles as u32)));
+        for i in 0..self.passes as usize {
+            ops.push(Op::Dispatch(
+                &self.onesweep,
+                bind(i),
+                ctx.grid(tiles as u32),
+            ));
         }
         ops
     }

@@ -66,7 +66,10 @@ const ONESWEEP: [(&str, &str); 13] = [
         "fn digit_of(key: u32) -> u32",
         "fn digit_of(key: vec2<u32>) -> u32",
     ),
-    ("extractBits(key, SHIFT, DIGIT_BITS)", "key_digit(key)"),
+    (
+        "(key >> pass_shift()) & ((1u << pass_bits()) - 1u)",
+        "key_digit(key)",
+    ),
     (
         "fn pass_digit(key: u32, p: u32) -> u32",
         "fn pass_digit(key: vec2<u32>, p: u32) -> u32",
@@ -239,6 +242,7 @@ mod tests {
             assert!(!wide.contains("fn encode_key(k: u32)"));
             for narrow in [
                 "extractBits(key, SHIFT, DIGIT_BITS)",
+                "(key >> pass_shift()) & ((1u << pass_bits()) - 1u)",
                 "extractBits(keys[s], SHIFT, DIGIT_BITS)",
                 "8, SHIFT, DIGIT_BITS>",
             ] {

@@ -14,8 +14,9 @@
 //     the scatter one word at a time, so its workgroup memory stays that of
 //     32-bit keys, and counts 8 passes' digits in its histogram.
 // Every operation stays on 32-bit words (no SHADER_INT64), so 64-bit keys
-// sort on every device the 32-bit sort runs on. KEY_ORDER, SHIFT (0..63),
-// DIGIT_BITS, FIRST_PASS, LAST_PASS and keys_in are the pass shader's.
+// sort on every device the 32-bit sort runs on. KEY_ORDER, keys_in and the
+// pass's functions pass_shift (0..63), pass_bits, pass_first and pass_last
+// are the pass shader's.
 
 // The caller's key as unsigned 64-bit bits in the same order (KEY_ORDER 0:
 // u64, as it is; 1: i64, the sign bit (bit 31 of the high word) flipped;
@@ -46,7 +47,7 @@ fn decode_key(b: vec2<u32>) -> vec2<u32> {
 // Key `i` of keys_in, encoded when this pass reads the caller's keys.
 fn load_key(i: u32) -> vec2<u32> {
     let k = keys_in[i];
-    if FIRST_PASS {
+    if pass_first() {
         return encode_key(k);
     }
     return k;
@@ -54,7 +55,7 @@ fn load_key(i: u32) -> vec2<u32> {
 
 // `key` as keys_out holds it: decoded when this pass writes the result.
 fn store_key(key: vec2<u32>) -> vec2<u32> {
-    if LAST_PASS {
+    if pass_last() {
         return decode_key(key);
     }
     return key;
@@ -72,5 +73,5 @@ fn digit_at(key: vec2<u32>, shift: u32, bits: u32) -> u32 {
 
 // This pass's digit of an (encoded) key.
 fn key_digit(key: vec2<u32>) -> u32 {
-    return digit_at(key, SHIFT, DIGIT_BITS);
+    return digit_at(key, pass_shift(), pass_bits());
 }

@@ -5,9 +5,10 @@
 // the keys per pass (and one read for the histograms) instead of
 // reduce-then-scan's 2 reads and 1 write.
 //
-// Entry points (the host composes the file once per pass with `const PASS`
-// set to 0..3, and the other constants as described at their
-// declarations):
+// Entry points (the host composes the file once, with the constants as
+// described at their declarations; one module serves every pass, which a
+// pass finds at run time: `pass_index`, from the length the host binds
+// pass_info with):
 //   histogram (grid of H <= 65535 workgroups in x): workgroup w counts the
 //     four digits of the keys of its span of tiles in workgroup atomics and
 //     adds the counts into digits[pass * 256 + digit]; the grid also zeroes
@@ -15,8 +16,8 @@
 //   digit_offsets (1 workgroup): digits[pass * 256 + d] becomes the
 //     exclusive prefix sum over d of the pass's counts (a block exclusive
 //     scan per pass): where the keys with digit d start in the output.
-//   onesweep (one workgroup per tile, in x then y): takes the next tile
-//     index from tile_counter[PASS] (so every earlier tile belongs to a
+//   onesweep (one workgroup per tile, in x then y), pass p = pass_index():
+//     takes the next tile index from tile_counter[p] (so every earlier tile belongs to a
 //     workgroup that already runs: the look-back's forward progress needs no
 //     more than that running workgroups keep running), loads the tile,
 //     counts its digits and publishes the counts,
@@ -70,7 +71,9 @@
 // Bindings: 0 keys_in (n u32), 1 keys_out (n u32), 2 values_in, 3 values_out
 //   (n u32 each when PAIRS; any 4-byte buffers otherwise), 4 digits
 //   (4 * 256 u32, zeroed before `histogram`), 5 tile_state (tiles * 256 u32),
-//   6 tile_counter (4 u32).
+//   6 tile_counter (4 u32), 7 pass_info (p + 1 u32 for pass p, never read:
+//   its length is the pass number; `histogram` and `digit_offsets` take
+//   any).
 // Contract: subgroups of consecutive local_invocation_index values, size
 //   4..128, BLOCK / S <= SUBGROUPS; n < 2^30.
 // Bounds (why a host may build these kernels without bounds checks, as
@@ -79,7 +82,8 @@
 //   at a digit base + tile position, which is below n because the digit
 //   offsets are the exclusive prefix of the histograms of the same keys.
 //   bins, digits, tile_count, tile_first, digit_base: a pass index < 4
-//   times 256 plus a digit < 256. counters: subgroup < BLOCK / S <=
+//   (pass_index(): the host binds at most 4 words of pass_info) times 256
+//   plus a digit < 256. counters: subgroup < BLOCK / S <=
 //   SUBGROUPS rows of 128. tile_state: tile < ceil(n / TILE) (the grid's
 //   extra workgroups return first) times 256 plus a digit. staged: the rank
 //   of a key below n, which is below the tile's key count.
@@ -106,20 +110,14 @@
 #import wavekit::subgroup as sg
 #import wavekit::block as blk
 
-const PASS = 0u;
 // The bits sorted: BEGIN_BIT..END_BIT of the (encoded) keys, 8 a pass from
-// BEGIN_BIT; the last pass's digit may be narrower (DIGIT_BITS, set per
-// pass by the host).
+// BEGIN_BIT; the last pass's digit may be narrower (pass_bits).
 const BEGIN_BIT = 0u;
 const END_BIT = 32u;
-const SHIFT = BEGIN_BIT + 8u * PASS;
-const DIGIT_BITS = 8u;
 // Key order (see encode_key in key_order.wgsl): 0 u32, 1 i32, 2 f32. The first pass
 // encodes the keys it reads, the last decodes those it writes; with u32
 // keys both are the identity.
 const KEY_ORDER = 0u;
-const FIRST_PASS = true;
-const LAST_PASS = false;
 const PAIRS = false;
 // Threads per workgroup: 512, 256 or 128 (the host's choice by subgroup
 // size and limits: 256 / 4 subgroups' u16 counter rows would take 32 KiB).
@@ -159,9 +157,6 @@ const PAIRS_OF_DIGITS = 128u;
 // Words of a subgroup's row of counters.
 const ROW = PAIRS_OF_DIGITS * (1u + u32(WIDE_COUNTERS));
 const COUNT_MASK = 0x3fffffffu;
-const ODD = PASS & 1u;
-const AGGREGATE = (1u + 2u * ODD) << 30u;
-const PREFIX = (2u - 2u * ODD) << 30u;
 
 @group(0) @binding(0) var<storage, read> keys_in: array<u32>;
 @group(0) @binding(1) var<storage, read_write> keys_out: array<u32>;
@@ -170,6 +165,7 @@ const PREFIX = (2u - 2u * ODD) << 30u;
 @group(0) @binding(4) var<storage, read_write> digits: array<atomic<u32>>;
 @group(0) @binding(5) var<storage, read_write> tile_state: array<atomic<u32>>;
 @group(0) @binding(6) var<storage, read_write> tile_counter: array<atomic<u32>>;
+@group(0) @binding(7) var<storage, read> pass_info: array<u32>;
 
 var<workgroup> bins: array<atomic<u32>, 1024>;
 var<workgroup> tile_slot: u32;
@@ -189,10 +185,49 @@ var<workgroup> digit_base: array<u32, RADIX>;
 // The tile's keys (then values) in their output order.
 var<workgroup> staged: array<u32, TILE>;
 
+// The pass this dispatch sorts: pass_info's length less one.
+fn pass_index() -> u32 {
+    return arrayLength(&pass_info) - 1u;
+}
+
+// The first bit of this pass's digit.
+fn pass_shift() -> u32 {
+    return BEGIN_BIT + 8u * pass_index();
+}
+
+// Bits of this pass's digit: 8, or fewer in a last pass that ends at
+// END_BIT (a constant 8 where the bits are whole digits).
+fn pass_bits() -> u32 {
+    if (END_BIT - BEGIN_BIT) % 8u == 0u {
+        return 8u;
+    }
+    return min(8u, END_BIT - pass_shift());
+}
+
+// Whether this pass reads the caller's keys (and encodes them).
+fn pass_first() -> bool {
+    return pass_index() == 0u;
+}
+
+// Whether this pass writes the result (and decodes the keys).
+fn pass_last() -> bool {
+    return pass_shift() + 8u >= END_BIT;
+}
+
+// The look-back's tags of this pass ("Look-back" above): even passes tag
+// AGGREGATE 1 and PREFIX 2, odd passes 3 and 0.
+fn aggregate_tag() -> u32 {
+    return (1u + 2u * (pass_index() & 1u)) << 30u;
+}
+
+fn prefix_tag() -> u32 {
+    return (2u - 2u * (pass_index() & 1u)) << 30u;
+}
+
 // Key `i` of keys_in, encoded when this pass reads the caller's keys.
 fn load_key(i: u32) -> u32 {
     let k = keys_in[i];
-    if FIRST_PASS {
+    if pass_first() {
         return encode_key(k);
     }
     return k;
@@ -200,7 +235,7 @@ fn load_key(i: u32) -> u32 {
 
 // `key` as keys_out holds it: decoded when this pass writes the result.
 fn store_key(key: u32) -> u32 {
-    if LAST_PASS {
+    if pass_last() {
         return decode_key(key);
     }
     return key;
@@ -208,7 +243,7 @@ fn store_key(key: u32) -> u32 {
 
 // This pass's digit of an (encoded) key.
 fn digit_of(key: u32) -> u32 {
-    return extractBits(key, SHIFT, DIGIT_BITS);
+    return (key >> pass_shift()) & ((1u << pass_bits()) - 1u);
 }
 
 // Pass p's digit of an (encoded) key, for the histograms of every pass.
@@ -373,15 +408,15 @@ fn stalls(tile: u32) -> bool {
 /// it, unless the tile's own publication is there; returns the word to
 /// use: the tile's PREFIX, or `count` tagged AGGREGATE (tile 0: PREFIX).
 fn install(k: u32, d: u32, count: u32) -> u32 {
-    let mine = select(AGGREGATE, PREFIX, k == 0u) | count;
+    let mine = select(aggregate_tag(), prefix_tag(), k == 0u) | count;
     let old = atomicLoad(&tile_state[k * RADIX + d]);
-    if (old & ~COUNT_MASK) == PREFIX {
+    if (old & ~COUNT_MASK) == prefix_tag() {
         return old;
     }
-    if (old & ~COUNT_MASK) != AGGREGATE {
+    if (old & ~COUNT_MASK) != aggregate_tag() {
         // The word still holds the initial zero or the last pass's PREFIX.
         let swapped = atomicCompareExchangeWeak(&tile_state[k * RADIX + d], old, mine);
-        if !swapped.exchanged && (swapped.old_value & ~COUNT_MASK) == PREFIX {
+        if !swapped.exchanged && (swapped.old_value & ~COUNT_MASK) == prefix_tag() {
             return swapped.old_value;
         }
     }
@@ -396,11 +431,11 @@ fn plain_look_back(tile: u32, d: u32) -> u32 {
     loop {
         let word = read_state(k, d);
         let tag = word & ~COUNT_MASK;
-        if tag == PREFIX {
+        if tag == prefix_tag() {
             prefix += word & COUNT_MASK;
             break;
         }
-        if tag == AGGREGATE {
+        if tag == aggregate_tag() {
             prefix += word & COUNT_MASK;
             k -= 1u;
         }
@@ -419,10 +454,10 @@ fn walk_digit(d: u32, w: vec2<u32>) -> vec2<u32> {
     while end != 0u {
         let word = read_state(end - 1u, d);
         let tag = word & ~COUNT_MASK;
-        if tag == PREFIX {
+        if tag == prefix_tag() {
             prefix += word & COUNT_MASK;
             end = 0u;
-        } else if tag == AGGREGATE {
+        } else if tag == aggregate_tag() {
             prefix += word & COUNT_MASK;
             end -= 1u;
             spins = 0u;
@@ -440,9 +475,9 @@ fn walk_digit(d: u32, w: vec2<u32>) -> vec2<u32> {
 /// prefix (tiles after the first, unless stalled) and sets its output base.
 fn finish_digit(tile: u32, d: u32, prefix: u32) {
     if tile > 0u && !stalls(tile) {
-        atomicStore(&tile_state[tile * RADIX + d], PREFIX | (prefix + tile_count[d]));
+        atomicStore(&tile_state[tile * RADIX + d], prefix_tag() | (prefix + tile_count[d]));
     }
-    digit_base[d] = atomicLoad(&digits[PASS * RADIX + d]) + prefix - tile_first[d];
+    digit_base[d] = atomicLoad(&digits[pass_index() * RADIX + d]) + prefix - tile_first[d];
 }
 
 /// Walks digit `d` on from `w` and finishes it, or records the tile it
@@ -491,7 +526,7 @@ fn fall_back(tile: u32, t: u32, walks: ptr<function, array<vec2<u32>, WALKS>>) {
             if w.y == stalled {
                 let word = install(k, d, counter_half(atomicLoad(&counters[counter_at(0u, d)]), d));
                 w.x += word & COUNT_MASK;
-                w.y = select(k, 0u, (word & ~COUNT_MASK) == PREFIX);
+                w.y = select(k, 0u, (word & ~COUNT_MASK) == prefix_tag());
                 if w.y == 0u {
                     finish_digit(tile, d, w.x);
                 }
@@ -511,7 +546,7 @@ fn fall_back(tile: u32, t: u32, walks: ptr<function, array<vec2<u32>, WALKS>>) {
 @compute @workgroup_size(BLOCK)
 fn onesweep(@builtin(local_invocation_index) t: u32) {
     if t == 0u {
-        tile_slot = atomicAdd(&tile_counter[PASS], 1u);
+        tile_slot = atomicAdd(&tile_counter[pass_index()], 1u);
         atomicStore(&stalled_any, 0u);
     }
     for (var k = t; k < SUBGROUPS * ROW; k += BLOCK) {
@@ -573,7 +608,7 @@ fn onesweep(@builtin(local_invocation_index) t: u32) {
                 high += word >> 16u;
             }
         }
-        let tag = select(AGGREGATE, PREFIX, tile == 0u);
+        let tag = select(aggregate_tag(), prefix_tag(), tile == 0u);
         if !stalls(tile) {
             atomicStore(&tile_state[tile * RADIX + 2u * t], tag | low);
             atomicStore(&tile_state[tile * RADIX + 2u * t + 1u], tag | high);
@@ -668,10 +703,10 @@ fn onesweep(@builtin(local_invocation_index) t: u32) {
             if tile > 0u {
                 prefix = plain_look_back(tile, d);
                 if !stalls(tile) {
-                    atomicStore(&tile_state[tile * RADIX + d], PREFIX | (prefix + tile_count[d]));
+                    atomicStore(&tile_state[tile * RADIX + d], prefix_tag() | (prefix + tile_count[d]));
                 }
             }
-            digit_base[d] = atomicLoad(&digits[PASS * RADIX + d]) + prefix - tile_first[d];
+            digit_base[d] = atomicLoad(&digits[pass_index() * RADIX + d]) + prefix - tile_first[d];
         }
     }
     // Stage the keys in workgroup memory in their order in the tile's

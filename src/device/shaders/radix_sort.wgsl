@@ -64,6 +64,24 @@ var<workgroup> histogram: array<atomic<u32>, RADIX>;
 // and writes the other, so no barrier beyond the rank's is needed.
 var<workgroup> running: array<u32, 512>;
 
+// The pass's constants as the functions radix_key64.wgsl calls (which
+// radix_onesweep.wgsl computes at run time).
+fn pass_shift() -> u32 {
+    return SHIFT;
+}
+
+fn pass_bits() -> u32 {
+    return DIGIT_BITS;
+}
+
+fn pass_first() -> bool {
+    return FIRST_PASS;
+}
+
+fn pass_last() -> bool {
+    return LAST_PASS;
+}
+
 // Key `i` of keys_in, encoded when this pass reads the caller's keys.
 fn load_key(i: u32) -> u32 {
     let k = keys_in[i];

@@ -3,7 +3,8 @@
 // `histogram` reads the keys once for all four passes' digit counts (and
 // zeroes the look-back's tile state and tile counters), `digit_offsets`
 // turns them into where each digit starts, then one `onesweep` dispatch per
-// pass (one module per pass, `const PASS` edited by build.sh) ranks a tile
+// pass (one module for all: a pass's number is the length of its pass_info
+// binding, p + 1 words) ranks a tile
 // with sg::ballot per digit bit, finds its digits' output offsets by
 // decoupled look-back with decoupled fallback over the earlier tiles'
 // per-digit counts, and scatters; the passes ping-pong between two buffers.
@@ -18,7 +19,7 @@ const PASSES = 4;
 // Keys per thread: build.sh's (and the library's) 8.
 const ITEMS = 8;
 // Threads per workgroup of the shapes build.sh emits
-// (radix_onesweep.blockB.passP), largest first.
+// (radix_onesweep.blockB), largest first.
 const BLOCKS = [256, 128];
 // Counter rows of the native modules (build.sh: BLOCK / the smallest
 // subgroup size they are emitted for); emulated: BLOCK / S.
@@ -36,12 +37,7 @@ export default {
     const tile = block * ITEMS;
     const tiles = Math.max(Math.ceil(n / tile), 1);
     const input = keys(rand, n);
-    // histogram and digit_offsets come from pass 0's module, as the library's.
-    const programs = await Promise.all(
-      Array.from({ length: PASSES }, (_, pass) =>
-        gpu.program(`radix_onesweep.block${block}.pass${pass}`, pass === 0 ? ['histogram', 'digit_offsets', 'onesweep'] : ['onesweep']),
-      ),
-    );
+    const program = await gpu.program(`radix_onesweep.block${block}`, ['histogram', 'digit_offsets', 'onesweep']);
     const source = gpu.storage(input, 'keys');
     const ping = gpu.storage(n * 4, 'keys_ping');
     const pong = gpu.storage(n * 4, 'keys_pong');
@@ -51,17 +47,19 @@ export default {
     // Keys alone (PAIRS = false): the values' bindings take any 4-byte buffers.
     const valuesIn = gpu.storage(4, 'values_in');
     const valuesOut = gpu.storage(4, 'values_out');
+    // Pass p's pass_info: p + 1 words, never read.
+    const passInfo = Array.from({ length: PASSES }, (_, pass) => gpu.storage(4 * (pass + 1), `pass_info${pass}`));
     // Pass p reads what pass p - 1 wrote: source → ping → pong → ping → pong.
     const from = [source, ping, pong, ping];
     const to = [ping, pong, ping, pong];
-    const bindGroups = programs.map((program, pass) =>
-      gpu.bind(program, [from[pass], to[pass], valuesIn, valuesOut, digits, tileState, tileCounter]),
+    const bindGroups = passInfo.map((info, pass) =>
+      gpu.bind(program, [from[pass], to[pass], valuesIn, valuesOut, digits, tileState, tileCounter, info]),
     );
-    const first = programs[0].pipelines;
+    const { histogram, digit_offsets, onesweep } = program.pipelines;
     const steps = [
-      { pipeline: first.histogram, bindGroup: bindGroups[0], workgroups: [Math.min(tiles, MAX_HISTOGRAM_GROUPS)] },
-      { pipeline: first.digit_offsets, bindGroup: bindGroups[0], workgroups: [1] },
-      ...programs.map((program, pass) => ({ pipeline: program.pipelines.onesweep, bindGroup: bindGroups[pass], workgroups: grid(tiles) })),
+      { pipeline: histogram, bindGroup: bindGroups[0], workgroups: [Math.min(tiles, MAX_HISTOGRAM_GROUPS)] },
+      { pipeline: digit_offsets, bindGroup: bindGroups[0], workgroups: [1] },
+      ...bindGroups.map((bindGroup) => ({ pipeline: onesweep, bindGroup, workgroups: grid(tiles) })),
     ];
     const time = await gpu.time(steps, {
       // The histogram adds to `digits`: every run starts from zero (it
@@ -91,8 +89,7 @@ export default {
 function shape(gpu) {
   const limit = gpu.device.limits.maxComputeWorkgroupStorageSize;
   for (const block of BLOCKS) {
-    const emitted = Array.from({ length: PASSES }, (_, pass) => gpu.fits(`radix_onesweep.block${block}.pass${pass}`));
-    if (!emitted.every(Boolean)) continue;
+    if (!gpu.fits(`radix_onesweep.block${block}`)) continue;
     const rows = gpu.emulated ? block / gpu.subgroupMinSize : NATIVE_ROWS;
     const bytes = 4 * (rows * 128 + block * ITEMS + 3 * RADIX + 2 * rows + 1);
     if (bytes <= limit) return block;
