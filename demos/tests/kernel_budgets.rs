@@ -87,6 +87,7 @@ fn kernels() -> Vec<DemoKernel> {
             subgroups: 32..=32,
             spin_with_rmw: false,
             cuda: true,
+            runtime_pass: false,
         };
         let edits = config.edits();
         let mut edits: Vec<(&str, &str)> = edits.iter().map(|(f, t)| (*f, t.as_str())).collect();

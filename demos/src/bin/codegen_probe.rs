@@ -132,6 +132,7 @@ impl Kernel {
                     subgroups: 32..=32,
                     spin_with_rmw: false,
                     cuda: false,
+                    runtime_pass: true,
                 };
                 let edits = config.edits();
                 let edits: Vec<(&str, &str)> =

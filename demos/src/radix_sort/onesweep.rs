@@ -1,8 +1,9 @@
 //! The OneSweep-style sort (`shaders/radix_onesweep.wgsl`): one histogram
 //! kernel for all four digits, one scan of the digit counts, then one kernel
 //! per pass that ranks a tile with subgroup ballots, finds its digits' output
-//! offsets by decoupled look-back and scatters. One module serves every pass:
-//! a pass reads its number from the length of its `pass_info` buffer.
+//! offsets by decoupled look-back and scatters. Through wgpu one module serves
+//! every pass (a pass reads its number from the length of its `pass_info`
+//! buffer); natively each pass has its own, as `wavekit::device`'s.
 
 use wavekit::Error;
 use wavekit::runner::{Buffer, Kernel, Step};
@@ -49,10 +50,13 @@ pub struct PassConfig {
     /// The native CUDA back end: the rank as `wavekit::device` builds it
     /// there (CUB's ballots, and full-word counters with values).
     pub cuda: bool,
+    /// One module for every pass, the pass read at run time (wgpu), rather
+    /// than `const PASS` edited per pass (natively).
+    pub runtime_pass: bool,
 }
 
 impl PassConfig {
-    /// The (declaration, replacement) edits of [`SOURCE`].
+    /// The (declaration, replacement) edits of [`SOURCE`], but for `PASS`.
     pub fn edits(&self) -> Vec<(&'static str, String)> {
         let shape = self.shape;
         vec![
@@ -90,6 +94,10 @@ impl PassConfig {
             (
                 "const WIDE_COUNTERS = false;",
                 format!("const WIDE_COUNTERS = {};", self.cuda && self.pairs),
+            ),
+            (
+                "const RUNTIME_PASS = true;",
+                format!("const RUNTIME_PASS = {};", self.runtime_pass),
             ),
         ]
     }
@@ -222,7 +230,8 @@ fn shader_params() -> Vec<(&'static str, String)> {
 pub struct OneSweep {
     histogram: Kernel,
     digit_offsets: Kernel,
-    onesweep: Kernel,
+    /// The pass kernel: one for every pass (wgpu) or one per pass.
+    onesweep: Vec<Kernel>,
     shape: Shape,
 }
 
@@ -262,25 +271,38 @@ impl OneSweep {
             subgroups: min..=max,
             spin_with_rmw: cpu,
             cuda: ctx.gpu.target().backend == wavekit::Backend::Cuda,
+            runtime_pass: ctx.gpu.wgpu().is_some(),
         };
         let mut edits = config.edits();
         edits.extend(shader_params());
-        let edits: Vec<(&str, &str)> = edits
-            .iter()
-            .map(|(from, to)| (*from, to.as_str()))
-            .collect();
-        let module = ctx.compose(&SOURCE, "radix_onesweep.wgsl", &edits)?;
+        let compose = |pass: usize| {
+            let pass_decl = format!("const PASS = {pass}u;");
+            let mut all: Vec<(&str, &str)> = vec![("const PASS = 0u;", &pass_decl)];
+            all.extend(edits.iter().map(|(from, to)| (*from, to.as_str())));
+            ctx.compose(&SOURCE, "radix_onesweep.wgsl", &all)
+        };
+        // The histogram and the digit offsets do not depend on the pass:
+        // they come from pass 0's module.
         // SAFETY: the shader's "Bounds" paragraph proves every access in
         // bounds for the buffers `scratch` and `SortBuffers` size; without
         // the native clamps keys-only sorts ran 10-12 % faster on CUDA
         // (H100, docs/benchmarks/2026-11-25e-h100-cuda-bounds).
-        let [histogram, digit_offsets, onesweep] = unsafe {
+        let [histogram, digit_offsets, first_pass] = unsafe {
             ctx.kernels_proven(
-                &module,
+                &compose(0)?,
                 ["histogram", "digit_offsets", "onesweep"],
                 shape.resident,
             )?
         };
+        let mut onesweep = vec![first_pass];
+        if !config.runtime_pass {
+            for pass in 1..SHIFTS.len() {
+                // SAFETY: as above.
+                let [kernel] =
+                    unsafe { ctx.kernels_proven(&compose(pass)?, ["onesweep"], shape.resident)? };
+                onesweep.push(kernel);
+            }
+        }
         Ok(OneSweep {
             histogram,
             digit_offsets,
@@ -347,7 +369,7 @@ impl OneSweep {
         for pass in 0..SHIFTS.len() {
             let (src, dst) = super::ping_pong(pass);
             steps.push(Step::dispatch(
-                &self.onesweep,
+                &self.onesweep[pass.min(self.onesweep.len() - 1)],
                 &bind(src, dst, pass),
                 grid(scratch.tiles),
             ));

@@ -1,9 +1,10 @@
 //! The OneSweep sort (`shaders/radix_onesweep.wgsl`): one histogram kernel
 //! for every pass's digits, one scan of the digit counts, then one kernel
 //! per pass that ranks a tile with subgroup ballots, finds its digits'
-//! output offsets by decoupled look-back and scatters. One module serves
-//! every pass: a pass reads its number from the length of its `pass_info`
-//! binding. 64-bit keys take the same shader through [`wide::widen`].
+//! output offsets by decoupled look-back and scatters. Through wgpu one
+//! module serves every pass (a pass reads its number from the length of its
+//! `pass_info` binding); natively each pass has its own ([`PassModules`]).
+//! 64-bit keys take the same shader through [`wide::widen`].
 
 use super::{RadixSortOptions, SortRanges, passes, wide};
 use crate::backend::Range;
@@ -119,6 +120,30 @@ impl Rank {
     }
 }
 
+/// How the pass kernel learns its pass (`RUNTIME_PASS` in
+/// `radix_onesweep.wgsl`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum PassModules {
+    /// One module for every pass, the pass number read at run time: the
+    /// driver compiles the pass kernel once (lavapipe: `device_radix_sort`
+    /// 50 -> 25 CPU s; an H100 through Vulkan within 2 % of a module per
+    /// pass, docs/benchmarks/2026-11-27j).
+    Shared,
+    /// A module per pass with `const PASS`: on CUDA the runtime pass number
+    /// made the keys-only sort 46 % slower at 2^26 (H100, 2026-11-27j).
+    PerPass,
+}
+
+impl PassModules {
+    /// Per pass natively (CUDA, HIP), shared through wgpu.
+    pub fn for_context(ctx: &Context) -> PassModules {
+        match ctx.wgpu_limits() {
+            Some(_) => PassModules::Shared,
+            None => PassModules::PerPass,
+        }
+    }
+}
+
 /// Compiles `entries` of a OneSweep module. 32-bit keys: the shader proves
 /// its accesses in bounds ("Bounds" in `radix_onesweep.wgsl`), so CUDA runs
 /// them unchecked (wgpu keeps its checks either way); 64-bit keys (the
@@ -142,7 +167,9 @@ fn build<const N: usize>(
 pub(crate) struct OneSweep {
     histogram: Pipeline,
     digit_offsets: Pipeline,
-    onesweep: Pipeline,
+    /// The pass kernel: one for every pass ([`PassModules::Shared`]) or one
+    /// per pass.
+    onesweep: Vec<Pipeline>,
     /// Passes of the sort (up to 8 bits each).
     passes: u32,
     shape: Shape,
@@ -185,17 +212,38 @@ impl OneSweep {
             .set("BEGIN_BIT", format!("{}u", options.bits.start))
             .set("END_BIT", format!("{}u", options.bits.end))
             .set_all(ctx.look_back_switches());
-        let [histogram, digit_offsets, onesweep] = build(
+        let plan = passes(&options.bits);
+        let modules = PassModules::for_context(ctx);
+        let compose = |index: usize| {
+            let shader = match modules {
+                PassModules::Shared => shader.clone(),
+                PassModules::PerPass => shader
+                    .clone()
+                    .set("RUNTIME_PASS", false)
+                    .set("PASS", format!("{index}u")),
+            };
+            ctx.compose(&shader)
+        };
+        // The histogram and the digit offsets do not depend on the pass:
+        // they come from pass 0's module.
+        let [histogram, digit_offsets, first] = build(
             ctx,
             options,
-            &ctx.compose(&shader)?,
+            &compose(0)?,
             ["histogram", "digit_offsets", "onesweep"],
         )?;
+        let mut onesweep = vec![first];
+        if modules == PassModules::PerPass {
+            for index in 1..plan.len() {
+                let [pass] = build(ctx, options, &compose(index)?, ["onesweep"])?;
+                onesweep.push(pass);
+            }
+        }
         Ok(OneSweep {
             histogram,
             digit_offsets,
             onesweep,
-            passes: passes(&options.bits).len() as u32,
+            passes: plan.len() as u32,
             shape,
             histograms: u64::from(options.key.bits() / 8),
         })
@@ -264,11 +312,8 @@ impl OneSweep {
             Op::Dispatch(&self.digit_offsets, bind(0), [1, 1, 1]),
         ];
         for i in 0..self.passes as usize {
-            ops.push(Op::Dispatch(
-                &self.onesweep,
-                bind(i),
-                ctx.grid(tiles as u32),
-            ));
+            let pipeline = &self.onesweep[i.min(self.onesweep.len() - 1)];
+            ops.push(Op::Dispatch(pipeline, bind(i), ctx.grid(tiles as u32)));
         }
         ops
     }

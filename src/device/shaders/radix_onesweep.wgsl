@@ -5,10 +5,10 @@
 // the keys per pass (and one read for the histograms) instead of
 // reduce-then-scan's 2 reads and 1 write.
 //
-// Entry points (the host composes the file once, with the constants as
-// described at their declarations; one module serves every pass, which a
-// pass finds at run time: `pass_index`, from the length the host binds
-// pass_info with):
+// Entry points (the host composes the file with the constants as described
+// at their declarations: with RUNTIME_PASS once, one module serving every
+// pass, which a pass finds at run time from the length the host binds
+// pass_info with; without it once per pass, `const PASS` set to 0..3):
 //   histogram (grid of H <= 65535 workgroups in x): workgroup w counts the
 //     four digits of the keys of its span of tiles in workgroup atomics and
 //     adds the counts into digits[pass * 256 + digit]; the grid also zeroes
@@ -72,8 +72,8 @@
 //   (n u32 each when PAIRS; any 4-byte buffers otherwise), 4 digits
 //   (4 * 256 u32, zeroed before `histogram`), 5 tile_state (tiles * 256 u32),
 //   6 tile_counter (4 u32), 7 pass_info (p + 1 u32 for pass p, never read:
-//   its length is the pass number; `histogram` and `digit_offsets` take
-//   any).
+//   with RUNTIME_PASS its length is the pass number; `histogram` and
+//   `digit_offsets` take any).
 // Contract: subgroups of consecutive local_invocation_index values, size
 //   4..128, BLOCK / S <= SUBGROUPS; n < 2^30.
 // Bounds (why a host may build these kernels without bounds checks, as
@@ -82,8 +82,8 @@
 //   at a digit base + tile position, which is below n because the digit
 //   offsets are the exclusive prefix of the histograms of the same keys.
 //   bins, digits, tile_count, tile_first, digit_base: a pass index < 4
-//   (pass_index(): the host binds at most 4 words of pass_info) times 256
-//   plus a digit < 256. counters: subgroup < BLOCK / S <=
+//   (pass_index(): PASS, or the host binds at most 4 words of pass_info)
+//   times 256 plus a digit < 256. counters: subgroup < BLOCK / S <=
 //   SUBGROUPS rows of 128. tile_state: tile < ceil(n / TILE) (the grid's
 //   extra workgroups return first) times 256 plus a digit. staged: the rank
 //   of a key below n, which is below the tile's key count.
@@ -110,6 +110,13 @@
 #import wavekit::subgroup as sg
 #import wavekit::block as blk
 
+// Where a pass finds its number (`pass_index`): true, at run time, from
+// pass_info's length (one module for every pass: lavapipe compiles the
+// pass kernel once, not 4 or 8 times); false, the constant PASS (one module
+// per pass: on CUDA the runtime pass number made the keys-only pass 46 %
+// slower at 2^26, H100, docs/benchmarks/2026-11-27j).
+const RUNTIME_PASS = true;
+const PASS = 0u;
 // The bits sorted: BEGIN_BIT..END_BIT of the (encoded) keys, 8 a pass from
 // BEGIN_BIT; the last pass's digit may be narrower (pass_bits).
 const BEGIN_BIT = 0u;
@@ -185,9 +192,12 @@ var<workgroup> digit_base: array<u32, RADIX>;
 // The tile's keys (then values) in their output order.
 var<workgroup> staged: array<u32, TILE>;
 
-// The pass this dispatch sorts: pass_info's length less one.
+// The pass this dispatch sorts: pass_info's length less one, or PASS.
 fn pass_index() -> u32 {
-    return arrayLength(&pass_info) - 1u;
+    if RUNTIME_PASS {
+        return arrayLength(&pass_info) - 1u;
+    }
+    return PASS;
 }
 
 // The first bit of this pass's digit.
