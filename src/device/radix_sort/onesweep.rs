@@ -126,8 +126,9 @@ impl Rank {
 pub(crate) enum PassModules {
     /// One module for every pass, the pass number read at run time: the
     /// driver compiles the pass kernel once (lavapipe: `device_radix_sort`
-    /// 50 -> 25 CPU s; an H100 through Vulkan within 2 % of a module per
-    /// pass, docs/benchmarks/2026-11-27j).
+    /// 50 -> 25 CPU s; an H100 through Vulkan: 2-3 % faster at 2^21-2^23,
+    /// 0.5-1.5 % slower at 2^25-2^26 than a module per pass,
+    /// docs/benchmarks/2026-11-27j).
     Shared,
     /// A module per pass with `const PASS`: on CUDA the runtime pass number
     /// made the keys-only sort 46 % slower at 2^26 (H100, 2026-11-27j).
