@@ -927,6 +927,17 @@ fn bad_shader_params_are_errors() {
             }),
             &[shown, "needles per thread: it takes 1 to 32"],
         );
+        // The compaction under SelectIf, Unique, PartitionIf and
+        // RunLengthEncode: its tile is the shader's BLOCK x ITEMS.
+        assert_refused(
+            wavekit::device::debug::with_shader_params(with("ITEMS", items), || {
+                Unique::new(&device, Dtype::U32)
+            }),
+            &[
+                shown,
+                "elements per thread: they take 64 to 1024 and 1 to 32",
+            ],
+        );
     }
     assert_refused(
         wavekit::device::debug::with_shader_params(with("MAX_PARTIALS", "8193u"), || {

@@ -12,8 +12,6 @@ use super::shader::Shader;
 use crate::backend::Range;
 use crate::error::Error;
 
-/// Elements per tile (256 threads × 16).
-pub(crate) const TILE: u64 = 4096;
 /// The single pass publishes counts in 30 bits.
 pub(crate) const MAX_LOOKBACK: u32 = (1 << 30) - 1;
 
@@ -94,6 +92,9 @@ pub(crate) struct Compaction {
     pub algorithm: ScanAlgorithm,
     /// Counts a tile publishes: 1, or 2 for the three-way partition.
     parts: u32,
+    /// Elements per tile: the shader's BLOCK × ITEMS (256 × 16 unless
+    /// `WAVEKIT_SHADER_PARAMS` sets them, for benchmarks).
+    tile: u64,
     lookback: Pipeline,
     count_tiles: Pipeline,
     scatter: Pipeline,
@@ -154,6 +155,13 @@ impl Compaction {
                 .function("write_second", THREE_WAY_OUTPUTS)
                 .function("write_unselected", ""),
         };
+        let [block, items] = shader.u32_values_in(
+            "wavekit::device's compaction",
+            [
+                ("BLOCK", 64..=1024, "threads"),
+                ("ITEMS", 1..=32, "elements per thread"),
+            ],
+        )?;
         let module = ctx.compose(&shader)?;
         let three_way = matches!(keep, Keep::ThreeWay(..));
         // Without the fallback, the plain look-back's entry point (the
@@ -175,6 +183,7 @@ impl Compaction {
         Ok(Compaction {
             algorithm: ctx.scan_algorithm(),
             parts: if three_way { 2 } else { 1 },
+            tile: u64::from(block * items),
             ctx,
             lookback,
             count_tiles,
@@ -193,7 +202,7 @@ impl Compaction {
 
     /// Places the temp regions of a call on `n` elements in `layout`.
     pub fn place(&self, layout: &mut TempLayout, n: u32) -> Regions {
-        let tiles = u64::from(n).div_ceil(TILE) as u32;
+        let tiles = u64::from(n).div_ceil(self.tile) as u32;
         let words = u64::from(tiles * self.parts);
         Regions {
             tiles,
