@@ -92,8 +92,9 @@ pub(crate) struct Compaction {
     pub algorithm: ScanAlgorithm,
     /// Counts a tile publishes: 1, or 2 for the three-way partition.
     parts: u32,
-    /// Elements per tile: the shader's BLOCK × ITEMS (256 × 16 unless
-    /// `WAVEKIT_SHADER_PARAMS` sets them, for benchmarks).
+    /// Elements per tile: the shader's BLOCK × ITEMS (256 × 16; a
+    /// partition's 256 × 32 on CUDA, 256 × 8 through wgpu; or what
+    /// `WAVEKIT_SHADER_PARAMS` sets, for benchmarks).
     tile: u64,
     lookback: Pipeline,
     count_tiles: Pipeline,
@@ -123,10 +124,19 @@ impl Compaction {
     ) -> Result<Self, Error> {
         // The look-back's state and an empty input's count are clears.
         let ctx = ctx.with_clears()?;
-        let shader = Shader::new("compact.wgsl")?
+        let mut shader = Shader::new("compact.wgsl")?
             .set("T", element)
             .set("PARTITION", partition)
             .set_all(ctx.look_back_params());
+        // Both sides written: 32 elements a thread on CUDA, 8 through wgpu
+        // (HIP, unmeasured, keeps 16). H100, PartitionIf at 2^26 against
+        // 16 a thread: CUDA 0.2704 -> 0.2352 ms (CUB 0.2561), Vulkan
+        // 0.2669 -> 0.2562 (docs/benchmarks/2026-11-27k-h100-compaction-tiles).
+        if partition && ctx.target.is_native_cuda() {
+            shader = shader.set("ITEMS", "32u");
+        } else if partition && ctx.wgpu_limits().is_some() {
+            shader = shader.set("ITEMS", "8u");
+        }
         // `keep`'s default compares with a u32: flags and run starts, which
         // do not call it, replace it too.
         let unused = "fn keep(x: T) -> bool { return true; }";
