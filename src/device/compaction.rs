@@ -137,6 +137,9 @@ impl Compaction {
         } else if partition && ctx.wgpu_limits().is_some() {
             shader = shader.set("ITEMS", "8u");
         }
+        // Predecessors by shuffles, but where subgroups are emulated (each
+        // shuffle a workgroup barrier there).
+        shader = shader.set("SHUFFLE_BEFORE", !ctx.target.is_emulated());
         // `keep`'s default compares with a u32: flags and run starts, which
         // do not call it, replace it too.
         let unused = "fn keep(x: T) -> bool { return true; }";
@@ -146,13 +149,7 @@ impl Compaction {
                 .function("keep_at", flags.keep_at())
                 .function("keep", unused),
             Keep::RunStarts => shader.set("RUN_STARTS", true).function("keep", unused),
-            Keep::Unique => shader
-                .function(
-                    "keep_at",
-                    "fn keep_at(i: u32, x: T) -> bool {\n    \
-                     return i == 0u || input[min(i, arrayLength(&input)) - 1u] != x;\n}",
-                )
-                .function("keep", unused),
+            Keep::Unique => shader.set("UNIQUE", true).function("keep", unused),
             Keep::ThreeWay(first, second) => shader
                 .function(
                     "keep",

@@ -10,7 +10,9 @@
 // `flags`, declared with it); RUN_STARTS (true: keep the elements
 // that differ from the one before them, and the first, writing each one's
 // index, as u32 bits of T, instead of the element: the run starts of a
-// run-length encoding); PARTITION (true: write the elements not kept too,
+// run-length encoding); UNIQUE (the same elements, written as themselves);
+// SHUFFLE_BEFORE (how those two find each element's predecessor);
+// PARTITION (true: write the elements not kept too,
 // after the kept ones, in reverse order from output[n - 1] down, as
 // DevicePartition does: wavekit::device::PartitionIf / PartitionFlagged);
 // WINDOW, FALLBACK and STALL_EVERY (below).
@@ -73,6 +75,14 @@ fn keep_second(x: T) -> bool { return false; }
 fn write_second(i: u32, x: T) {}
 fn write_unselected(i: u32, x: T) {}
 const RUN_STARTS = false;
+// UNIQUE: keep the first element and each that differs (`!=`) from the one
+// before it, writing the element (wavekit::device::Unique).
+const UNIQUE = false;
+// RUN_STARTS and UNIQUE: the element before each one from the lane before
+// it (`sg::shuffle_up`; lane 0 from the last lane of the round before),
+// loading only the one before a subgroup's first; false: each lane loads
+// its element's predecessor.
+const SHUFFLE_BEFORE = true;
 const PARTITION = false;
 // Subgroups per workgroup at the smallest subgroup size, 4 lanes.
 const MAX_SUBGROUPS = BLOCK / 4u;
@@ -138,12 +148,13 @@ fn element(i: u32, n: u32) -> Element {
     if i < n {
         x = input[i];
     }
-    if RUN_STARTS {
+    if RUN_STARTS || UNIQUE {
         var before = x;
         if i > 0u && i < n {
             before = input[i - 1u];
         }
-        return Element(bitcast<T>(i), (i < n) & ((i == 0u) | (x != before)));
+        let starts = (i < n) & ((i == 0u) | (x != before));
+        return Element(select(x, bitcast<T>(i), RUN_STARTS), starts);
     }
     return Element(x, (i < n) & keep_at(i, x));
 }
@@ -158,6 +169,8 @@ fn rank_tile(tile: u32, t: u32) -> TileRanks {
     var values: array<T, ITEMS>;
     var positions: array<u32, ITEMS>;
     var kept = 0u;
+    // SHUFFLE_BEFORE: the last lane's element of the round before.
+    var carried: T;
     for (var k = 0u; k < ITEMS; k++) {
         // b12a834's rank as it was (element(i, n) written out; the
         // fallback's count, off the hot path, calls element()).
@@ -169,13 +182,29 @@ fn rank_tile(tile: u32, t: u32) -> TileRanks {
             x = input[i];
         }
         var flag = (i < n) & keep_at(i, x);
-        if RUN_STARTS {
+        if RUN_STARTS || UNIQUE {
+            // Element i - 1, for i < n (a lane past the end keeps nothing
+            // whatever it compares).
             var before = x;
-            if i > 0u && i < n {
+            if SHUFFLE_BEFORE {
+                // In uniform control flow: every lane shuffles.
+                let up = sg::shuffle_up<T>(x, 1u);
+                let last = sg::shuffle<T>(x, size - 1u);
+                if lane != 0u {
+                    before = up;
+                } else if k != 0u {
+                    before = carried;
+                } else if i > 0u && i < n {
+                    before = input[i - 1u];
+                }
+                carried = last;
+            } else if i > 0u && i < n {
                 before = input[i - 1u];
             }
             flag = (i < n) & ((i == 0u) | (x != before));
-            x = bitcast<T>(i);
+            if RUN_STARTS {
+                x = bitcast<T>(i);
+            }
         }
         let b = sg::ballot(flag);
         values[k] = x;
