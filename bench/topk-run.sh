@@ -11,8 +11,9 @@
 # bench/pack.sh` (with the pip nvcc wheel, which builds cub_topk). MAIN (the
 # main binary, gzipped; default target/wk-demos-main.gz). In order: the new
 # build through CUDA, CUB, main through CUDA, the new build and main through
-# Vulkan, then two variants of the new build through CUDA where time is
-# left (the relay from about 2^22 instead of 2^20, 16 keys a thread a tile).
+# Vulkan, then three variants of the new build through CUDA where time is
+# left: the relay only above 2^22 keys (default: above 2^20), the relay
+# from 2^19 (and for k = 1024 always), 16 keys a thread a tile.
 # The other knobs are ab-demos.sh's (defaults here: LOG2_LO=20 LOG2_HI=26
 # STEP_S=150 BUDGET_S=560; main's CPU check sorts every key, about 15 s at
 # 2^26 for each variant).
@@ -24,6 +25,7 @@ PLAN+=" main-cuda=$MAIN:top_k:$V:cuda"
 PLAN+=" after-vulkan=after:top_k:$V:vulkan"
 PLAN+=" main-vulkan=$MAIN:top_k:$V:vulkan"
 PLAN+=" after-cuda-relay32k=after:top_k:$V:cuda:RELAY_MIN=32768u"
+PLAN+=" after-cuda-relay2k=after:top_k:$V:cuda:RELAY_MIN=2048u"
 PLAN+=" after-cuda-items16=after:top_k:$V:cuda:ITEMS=16u"
 export PLAN CUB_ONLY=top_k
 export LOG2_LO=${LOG2_LO:-20} LOG2_HI=${LOG2_HI:-26} STEP_S=${STEP_S:-150} BUDGET_S=${BUDGET_S:-560}
