@@ -108,7 +108,10 @@ tar -tzvf target/wk-bench.tar.gz
 # What a device call carries: tracked and untracked-not-ignored files, plus
 # the carried paths.
 tree=$( (git ls-files -z; git ls-files -z --others --exclude-standard) | xargs -0 du -cb 2>/dev/null | awk '/total$/ {s += $1} END {print s}')
-carried=$(du -cb .llvm-debs .gl target/wk-bench.tar.gz | tail -n 1 | cut -f1)
+# (Only those here: a worktree without .llvm-debs or .gl counts the tarball.)
+present=()
+for path in .llvm-debs .gl; do [[ -e $path ]] && present+=("$path"); done
+carried=$(du -cb "${present[@]}" target/wk-bench.tar.gz | tail -n 1 | cut -f1)
 echo "travels: $(((tree + carried) / 1048576)) MiB of 64 (working tree $((tree / 1048576)) MiB, carried $((carried / 1048576)) MiB)"
 # shellcheck disable=SC2016 # $OUT is for the device machine, not here
 echo 'device call (after CLI=0 PROBE=0): run(command="bash bench/device-run.sh $OUT", carry=[".llvm-debs", ".gl", "target/wk-bench.tar.gz"], timeout_s=600)'
