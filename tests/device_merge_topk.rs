@@ -843,6 +843,8 @@ fn top_k_fallbacks() {
                 temp[COUNT_A]
             );
         }
+        // Rows with the relay and without.
+        check_top_k_rows(&device, &queue, &top, (3, 20_003, 100), Spread::Distinct);
         check_top_k_rows(&device, &queue, &top, (5, 6000, 100), Spread::Tied);
     }
 }
