@@ -13,8 +13,10 @@
 # past BUDGET_S from the start, so that the entries that matter most go
 # first. CUB_ONLY (cub_ref's --only, e.g. "arg_reduce,adjacent_difference")
 # adds CUB on the same sizes after the first entry, built here by nvcc (the
-# packed cub_ref if that fails). Knobs: LOG2_LO=22 LOG2_HI=26 RUNS=10
-# WARMUP=3 WARMUP_MS=200 SETTLE_MS=100 STEP_S=60 BUDGET_S=300.
+# packed cub_ref if that fails); `top_k` in it runs the packed cub_topk
+# (CUB's DeviceTopK, CCCL 13.2, which this machine's nvcc lacks: bench/pack.sh
+# builds it). Knobs: LOG2_LO=22 LOG2_HI=26 RUNS=10 WARMUP=3 WARMUP_MS=200
+# SETTLE_MS=100 STEP_S=60 BUDGET_S=300.
 set -uo pipefail
 OUT=${1:?usage: bench/ab-demos.sh OUT_DIR}
 mkdir -p "$OUT"
@@ -37,7 +39,11 @@ tar -xzf target/wk-bench.tar.gz -C "$BIN"
 echo "== ab-demos $(date -u '+%F %T') UTC, after = $(cat "$BIN/commit.txt")"
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader
 
-if [[ -n ${CUB_ONLY:-} ]]; then
+# CUB_ONLY without top_k: what cub_ref runs; whether cub_topk runs.
+CUB_REF_ONLY=$(tr ',' '\n' <<<"${CUB_ONLY:-}" | grep -v '^top_k$' | paste -sd, -)
+CUB_TOPK=0
+[[ ,${CUB_ONLY:-}, == *,top_k,* ]] && CUB_TOPK=1
+if [[ -n $CUB_REF_ONLY ]]; then
     (nvcc -O3 -std=c++17 -arch=sm_90 -o "$BIN/cub_ref_built" bench/ref/cub_ref.cu >"$BIN/cub.build.log" 2>&1) &
     CUB_PID=$!
 fi
@@ -73,12 +79,19 @@ for entry in ${PLAN:?PLAN names the runs}; do
         --runs "$RUNS" || echo "== exit $? ($label $demo $backend)"
     if ((first)) && [[ -n ${CUB_ONLY:-} ]]; then
         first=0
-        wait "$CUB_PID"
-        cub=$BIN/cub_ref_built
-        [[ -x $cub ]] || { tail -n 5 "$BIN/cub.build.log"; cub=$BIN/cub_ref; }
-        echo "== CUB ($cub): $CUB_ONLY 2^$LO..2^$HI"
-        timeout "$STEP_S" "$cub" --log2 "$LO" "$HI" --warmup "$WARMUP" --warmup-ms "$WARMUP_MS" \
-            --runs "$RUNS" --only "$CUB_ONLY" || echo "== exit $? (CUB)"
+        if [[ -n $CUB_REF_ONLY ]]; then
+            wait "$CUB_PID"
+            cub=$BIN/cub_ref_built
+            [[ -x $cub ]] || { tail -n 5 "$BIN/cub.build.log"; cub=$BIN/cub_ref; }
+            echo "== CUB ($cub): $CUB_REF_ONLY 2^$LO..2^$HI"
+            timeout "$STEP_S" "$cub" --log2 "$LO" "$HI" --warmup "$WARMUP" --warmup-ms "$WARMUP_MS" \
+                --runs "$RUNS" --only "$CUB_REF_ONLY" || echo "== exit $? (CUB)"
+        fi
+        if ((CUB_TOPK)); then
+            echo "== CUB DeviceTopK ($BIN/cub_topk, packed): top_k 2^$LO..2^$HI"
+            timeout "$STEP_S" "$BIN/cub_topk" --log2 "$LO" "$HI" --warmup "$WARMUP" --warmup-ms "$WARMUP_MS" \
+                --runs "$RUNS" --only top_k || echo "== exit $? (CUB DeviceTopK)"
+        fi
     fi
 done
 echo "== done $(date -u '+%T'), $(( $(date +%s) - START )) s"

@@ -7,7 +7,8 @@
 # (bench/pack.sh) carried. It records the GPU and driver, then runs
 #   refs    PyTorch references and the device-to-device copy (bench/ref/torch_ref.py)
 #   cuda    every demo through wavekit's CUDA back end
-#   cub     CUB called directly (bench/ref/cub_ref.cu, built here by nvcc)
+#   cub     CUB called directly (bench/ref/cub_ref.cu, built here by nvcc; top_k's
+#           DeviceTopK: the tarball's cub_topk, bench/ref/cub_topk.cu)
 #   micro   single subgroup ops: wavekit (CUDA, Vulkan) and CUDA C++ (bench/micro/warp_ops.cu)
 #   vulkan  every demo through wavekit on Vulkan (wgpu)
 #   peers   what a wgpu user would pick instead: wgpu_sort 0.1.0, ported to
@@ -333,6 +334,18 @@ if has_part cub; then
     else
         echo "FAIL cub_ref did not build:"; tail -n 20 "$BUILD/cub_ref.build.log" | sed 's/^/     | /'
         printf 'CUB references\tbuild failed\t0\tsee info/cub_ref.build.log\n' >>"$RAW/steps.tsv"
+    fi
+    # CUB's DeviceTopK for top_k: cub_topk from the tarball (bench/pack.sh
+    # builds it against CCCL 13.2; this machine's CUDA 13.0 has no DeviceTopK).
+    if [[ ,${CUB_ONLY:-copy,${DEMOS// /,}}, == *,top_k,* ]]; then
+        if [[ -x $BIN/cub_topk ]]; then
+            step "CUB DeviceTopK ($BIN/cub_topk)" 120 60 "$RAW/ref/cub_topk.jsonl" "$RAW/ref/cub_topk.log" \
+                "$BIN/cub_topk" --log2 "$LO" "$HI" --warmup "$WARMUP" --warmup-ms "$WARMUP_MS" --runs "$RUNS" \
+                --only top_k
+        else
+            echo "SKIP CUB DeviceTopK: no cub_topk in target/wk-bench.tar.gz (bench/pack.sh with the nvcc wheel)"
+            printf 'CUB DeviceTopK\tskip\t0\tno cub_topk packed\n' >>"$RAW/steps.tsv"
+        fi
     fi
 fi
 

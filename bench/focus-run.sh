@@ -23,7 +23,8 @@
 #                wavekit's kernels and CUB's onesweep kernels
 #   cub          CUB's DeviceScan, DeviceSelect and DeviceRadixSort on the
 #                same sizes (bench/ref/cub_ref.cu, built here by nvcc); CUB_ONLY
-#                names other cub_ref demos (e.g. contact_sort)
+#                names other cub_ref demos (e.g. contact_sort), and top_k the
+#                packed cub_topk (DeviceTopK, CCCL 13.2)
 #   probe        the Vulkan allocation probe (wk-alloc-probe) at 2^PROBE_LOG2,
 #                every pattern in one process, then each in its own, once
 #                per --staging-mib value in PROBE_STAGING (default 0)
@@ -151,6 +152,11 @@ if has cub; then
     [[ -x $CUB ]] || CUB=$BIN/cub_ref
     run 150 "CUB ($CUB)" "$CUB" --log2 "$LO" "$HI" --only "${CUB_ONLY:-scan,compact,radix_sort}" \
         --warmup "$WARMUP" --warmup-ms "$WARMUP_MS" --runs "$RUNS"
+    # top_k: CUB's DeviceTopK is the packed cub_topk (CCCL 13.2; bench/pack.sh).
+    if [[ ,${CUB_ONLY:-}, == *,top_k,* ]]; then
+        run 150 "CUB DeviceTopK ($BIN/cub_topk)" "$BIN/cub_topk" --log2 "$LO" "$HI" --only top_k \
+            --warmup "$WARMUP" --warmup-ms "$WARMUP_MS" --runs "$RUNS"
+    fi
 fi
 if has probe; then
     PROBE=$BIN/wk-alloc-probe

@@ -24,7 +24,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let indices: Vec<u32> = (0..n).collect();
     let (scores_in, indices_in) = (gpu.upload(&scores), gpu.upload(&indices));
     let (best, best_at) = (gpu.storage(4 * u64::from(k)), gpu.storage(4 * u64::from(k)));
-    let temp = gpu.storage(top.temp_storage_bytes(k));
+    let temp = gpu.storage(top.temp_storage_bytes(n, k));
 
     let mut encoder = device.create_command_encoder(&Default::default());
     top.record_pairs(

@@ -1821,7 +1821,7 @@ fn top_k_on_a_stream() {
             let keys_memory = guarded(&stream, &keys, GUARD);
             let values_memory = guarded(&stream, &values, GUARD);
             let (keys_out, values_out) = (output(&stream, k), output(&stream, k));
-            let scratch = temp(&stream, top.temp_storage_bytes(k as u32));
+            let scratch = temp(&stream, top.temp_storage_bytes(n as u32, k as u32));
             top.record_pairs(
                 &stream,
                 [inner(&keys_memory), inner(&keys_out)],
@@ -1851,7 +1851,7 @@ fn top_k_on_a_stream() {
     let keys_out = output(&stream, rows * k);
     let scratch = temp(
         &stream,
-        smallest.temp_storage_bytes_batched(rows as u32, k as u32),
+        smallest.temp_storage_bytes_batched(rows as u32, len as u32, k as u32),
     );
     let keys_only = TopK::new(&ctx, KeyType::I32, TopKOrder::Smallest, false).expect("builds");
     keys_only

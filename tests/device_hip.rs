@@ -655,7 +655,7 @@ fn record_third_batch(stub: &Stub, hip: &Hip, target: Amdgpu) -> usize {
     });
     recorded("TopK", &mut || {
         let top = TopK::new(device, KeyType::U32, TopKOrder::Largest, true).expect("builds");
-        let t = memory(hip, top.temp_storage_bytes(1000));
+        let t = memory(hip, top.temp_storage_bytes(n, 1000));
         top.record_pairs(
             &stream,
             [slice(&upload), slice(&output)],
@@ -667,7 +667,7 @@ fn record_third_batch(stub: &Stub, hip: &Hip, target: Amdgpu) -> usize {
     });
     recorded("TopK batched", &mut || {
         let top = TopK::new(device, KeyType::F32, TopKOrder::Smallest, false).expect("builds");
-        let t = memory(hip, top.temp_storage_bytes_batched(40, 10));
+        let t = memory(hip, top.temp_storage_bytes_batched(40, n / 40, 10));
         top.record_batched_keys(
             &stream,
             [slice(&upload), slice(&output)],

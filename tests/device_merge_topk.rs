@@ -4,9 +4,12 @@
 //! (CUB's `HistogramRange`, `MultiHistogramEven` / `MultiHistogramRange`:
 //! levels with repeats, signed and f32 samples, more bins than workgroup
 //! memory holds and more levels than it caches, 1 to 4 channels with
-//! inactive ones). Edge sizes (0, 1, tile ± 1; 2^20 + 5 once, at the
-//! default subgroup size), slices at non-zero offsets between guard words
-//! (stale counts overwritten), and bad calls.
+//! inactive ones), `MergeSort` / `Merge` and `TopK` (keys and pairs, both
+//! ends, u32 / i32 / f32 with ties, -0.0, infinities and NaNs, one value
+//! throughout, batched rows; its slower paths through shader parameters).
+//! Edge sizes (0, 1, tile ± 1; 2^20 + 5 once, at the default subgroup
+//! size), slices at non-zero offsets between guard words (stale counts
+//! overwritten), and bad calls.
 
 mod device_support;
 
@@ -577,32 +580,54 @@ fn top_k_reference(key: KeyType, order: TopKOrder, keys: &[u32], k: usize) -> Ve
     idx
 }
 
-/// Keys of `key` with ties (`tied`: 40 distinct values) or mostly
-/// distinct.
-fn top_k_keys(key: KeyType, n: usize, tied: bool, seed: u64) -> Vec<u32> {
-    let raw = random(n, if tied { 40 } else { 0 }, seed);
+/// How the keys of a top-k case repeat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Spread {
+    /// Mostly distinct.
+    Distinct,
+    /// 40 values; f32: -0.0 beside +0.0, both infinities and NaNs of both
+    /// signs among them.
+    Tied,
+    /// One value.
+    Equal,
+}
+
+/// Keys of `key` spread as `spread`.
+fn top_k_keys(key: KeyType, n: usize, spread: Spread, seed: u64) -> Vec<u32> {
+    let raw = random(n, if spread == Spread::Tied { 40 } else { 0 }, seed);
     raw.iter()
         .enumerate()
-        .map(|(i, &w)| match key {
-            KeyType::F32 if tied && w == 20 && i % 2 == 0 => (-0.0f32).to_bits(),
-            KeyType::F32 if tied => (w as f32 - 20.0).to_bits(),
-            KeyType::F32 => ((w >> 8) as f32 / 1024.0 - 8192.0).to_bits(),
-            KeyType::I32 if tied => (w as i32 - 20) as u32,
+        .map(|(i, &w)| match (key, spread) {
+            (KeyType::F32, Spread::Equal) => (-1.5f32).to_bits(),
+            (KeyType::I32, Spread::Equal) => -7i32 as u32,
+            (_, Spread::Equal) => 7,
+            (KeyType::F32, Spread::Tied) => match w {
+                20 if i % 2 == 0 => (-0.0f32).to_bits(),
+                21 => f32::NAN.to_bits(),
+                22 => (-f32::NAN).to_bits(),
+                23 => f32::INFINITY.to_bits(),
+                24 => f32::NEG_INFINITY.to_bits(),
+                _ => (w as f32 - 20.0).to_bits(),
+            },
+            (KeyType::F32, Spread::Distinct) => ((w >> 8) as f32 / 1024.0 - 8192.0).to_bits(),
+            (KeyType::I32, Spread::Tied) => (w as i32 - 20) as u32,
             _ => w,
         })
         .collect()
 }
 
+/// One call's top-k against the CPU's; returns the call's temp words (the
+/// row's state first: `shaders/top_k.wgsl` says what they hold).
 fn check_top_k(
     device: &wgpu::Device,
     queue: &wgpu::Queue,
     top: &TopK,
     n: usize,
     k: usize,
-    tied: bool,
-) {
+    spread: Spread,
+) -> Vec<u32> {
     let align = alignment(device);
-    let keys = top_k_keys(top.key(), n, tied, (n + k) as u64);
+    let keys = top_k_keys(top.key(), n, spread, (n + k) as u64);
     let values: Vec<u32> = (0..n as u32).map(|i| i.wrapping_mul(7) ^ 3).collect();
     let want = top_k_reference(top.key(), top.order(), &keys, k);
     let want_keys: Vec<u32> = want.iter().map(|&i| keys[i]).collect();
@@ -612,12 +637,8 @@ fn check_top_k(
     let keys_out = guarded(device, &vec![GUARD; k], 2 * align, 64);
     let values_out = guarded(device, &vec![GUARD; k], 2 * align, 64);
     // Stale temp: the call clears its own state.
-    let temp = guarded(
-        device,
-        &vec![7; (top.temp_storage_bytes(k as u32) / 4) as usize],
-        align,
-        64,
-    );
+    let temp_words = (top.temp_storage_bytes(n as u32, k as u32) / 4) as usize;
+    let temp = guarded(device, &vec![7; temp_words], align, 64);
     let ks = [
         Slice::new(&keys_in, align),
         Slice::new(&keys_out, 2 * align),
@@ -634,9 +655,9 @@ fn check_top_k(
         top.record_keys(&mut encoder, ks, (n as u32, k as u32), t)
     }
     .expect("records");
-    let read = submit_and_read(device, queue, encoder, &[&keys_out, &values_out]);
+    let read = submit_and_read(device, queue, encoder, &[&keys_out, &values_out, &temp]);
     let what = format!(
-        "TopK {:?} {:?} pairs {} n = {n} k = {k} tied {tied}",
+        "TopK {:?} {:?} pairs {} n = {n} k = {k} {spread:?}",
         top.key(),
         top.order(),
         top.has_values()
@@ -646,6 +667,7 @@ fn check_top_k(
         let got = inside(&read[1], 2 * align, k, &what);
         assert_same(&got, &want_values, &format!("{what}: values"));
     }
+    inside(&read[2], align, temp_words, &what)
 }
 
 /// The batched form: `rows` rows of `len` keys, each row's `k` against
@@ -655,11 +677,11 @@ fn check_top_k_rows(
     queue: &wgpu::Queue,
     top: &TopK,
     (rows, len, k): (usize, usize, usize),
-    tied: bool,
+    spread: Spread,
 ) {
     let align = alignment(device);
     let n = rows * len;
-    let keys = top_k_keys(top.key(), n, tied, (n + k + 1) as u64);
+    let keys = top_k_keys(top.key(), n, spread, (n + k + 1) as u64);
     let values: Vec<u32> = (0..n as u32).map(|i| i ^ 0x1234).collect();
     let mut want_keys = Vec::new();
     let mut want_values = Vec::new();
@@ -676,7 +698,7 @@ fn check_top_k_rows(
     let values_out = guarded(device, &vec![GUARD; rows * k], 2 * align, 64);
     let temp = zeroed(
         device,
-        top.temp_storage_bytes_batched(rows as u32, k as u32),
+        top.temp_storage_bytes_batched(rows as u32, len as u32, k as u32),
     );
     let ks = [
         Slice::new(&keys_in, align),
@@ -696,7 +718,7 @@ fn check_top_k_rows(
     .expect("records");
     let read = submit_and_read(device, queue, encoder, &[&keys_out, &values_out]);
     let what = format!(
-        "TopK batched {:?} {:?} pairs {} {rows} rows of {len}, k = {k}, tied {tied}",
+        "TopK batched {:?} {:?} pairs {} {rows} rows of {len}, k = {k}, {spread:?}",
         top.key(),
         top.order(),
         top.has_values()
@@ -712,6 +734,11 @@ fn check_top_k_rows(
     }
 }
 
+/// TopK's cases: every configuration at lavapipe's default vector width
+/// (8 lanes), with the big size for the first; one at each other width and
+/// on emulated subgroups (`small`). TopK uses no subgroup operation, and
+/// each build costs lavapipe most of a second of compiling (its pass kernel
+/// holds the last step); the other widths still run it on other lanes.
 fn top_k_cases(device: &wgpu::Device, queue: &wgpu::Queue, small: bool) {
     let configs = [
         (KeyType::F32, TopKOrder::Largest, true),
@@ -719,8 +746,20 @@ fn top_k_cases(device: &wgpu::Device, queue: &wgpu::Queue, small: bool) {
         (KeyType::U32, TopKOrder::Largest, false),
         (KeyType::F32, TopKOrder::Smallest, false),
     ];
-    for (key, order, pairs) in configs {
+    let width = std::env::var("LP_NATIVE_VECTOR_WIDTH").unwrap_or_default();
+    let configs: &[_] = match width.as_str() {
+        _ if small => &configs[..1],
+        "128" => &configs[1..2],
+        "512" => &configs[3..],
+        _ => &configs,
+    };
+    for (c, &(key, order, pairs)) in configs.iter().enumerate() {
         let top = TopK::new(device, key, order, pairs).expect("builds");
+        if width == "256" && c == 0 {
+            check_top_k(device, queue, &top, BIG, 1000, Spread::Distinct);
+            check_top_k(device, queue, &top, BIG, 1024, Spread::Tied);
+            check_top_k(device, queue, &top, BIG, 64, Spread::Equal);
+        }
         for (n, k) in [
             (0, 0),
             (1, 1),
@@ -730,19 +769,103 @@ fn top_k_cases(device: &wgpu::Device, queue: &wgpu::Queue, small: bool) {
             (20_003, 1024),
             (777, 777),
         ] {
-            for tied in [false, true] {
-                check_top_k(device, queue, &top, n, k, tied);
+            for spread in [Spread::Distinct, Spread::Tied] {
+                check_top_k(device, queue, &top, n, k, spread);
             }
         }
+        check_top_k(device, queue, &top, 20_003, 1000, Spread::Equal);
         for shape in [(3, 1000, 100), (37, 50, 50), (700, 17, 5), (2, 5000, 1024)] {
             if !small && shape.0 == 700 && !pairs {
                 continue;
             }
-            check_top_k_rows(device, queue, &top, shape, shape.1 == 17);
+            let spread = match shape.1 {
+                17 => Spread::Tied,
+                5000 => Spread::Equal,
+                _ => Spread::Distinct,
+            };
+            check_top_k_rows(device, queue, &top, shape, spread);
         }
-        if small {
-            break;
+    }
+}
+
+/// Where pass_a left its candidate count in a single row's temp words
+/// (`COUNT_A` of `shaders/top_k.wgsl`).
+const COUNT_A: usize = 2;
+
+/// TopK's slower paths, which shader parameters bring on at small sizes,
+/// each checked taken (the candidate count in the temp), with the relay
+/// (n = 20,003: its expected candidates are over RELAY_MIN) and without (n
+/// = 9001): T too tight (fewer than k keys under it: the relay takes them
+/// all, the last workgroup reads the keys itself), and the candidates
+/// overflowing their buffer (the relay or the last workgroup reads the keys
+/// again). Many equal keys, ties at the k-th, tiles of 3 keys a thread
+/// (keys past a tile's end). (The relay where its buffers hold: the big
+/// size's.)
+#[test]
+fn top_k_fallbacks() {
+    let (device, queue) = open();
+    // T from the best sample: about n / 4096 keys under it.
+    let too_tight = |_: usize, k: usize, count: u32| (count as usize) < k;
+    // CAP_PERCENT = 1 keeps at most max(k, n / 100 + 256) candidates;
+    // MIN_RANK = 1024 aims at n / 4.
+    let overflowing = |n: usize, k: usize, count: u32| count as usize > k.max(n / 100 + 256);
+    type Taken = fn(usize, usize, u32) -> bool;
+    let plans: [(&str, KeyType, TopKOrder, bool, Taken); 2] = [
+        (
+            "RANK_SCALE=0u,MIN_RANK=1u,RELAY_MIN=4u",
+            KeyType::F32,
+            TopKOrder::Largest,
+            true,
+            too_tight,
+        ),
+        (
+            "CAP_PERCENT=1u,MIN_RANK=1024u,RELAY_MIN=4000u,ITEMS=3u",
+            KeyType::I32,
+            TopKOrder::Smallest,
+            false,
+            overflowing,
+        ),
+    ];
+    for (params, key, order, pairs, taken) in plans {
+        let top = with_shader_params(parse_shader_params(params).expect("parses"), || {
+            TopK::new(&device, key, order, pairs).expect("builds")
+        });
+        for (n, k, spread) in [
+            (20_003, 1024, Spread::Tied),
+            (20_003, 100, Spread::Distinct),
+            (9001, 500, Spread::Equal),
+            (9001, 7, Spread::Tied),
+        ] {
+            let temp = check_top_k(&device, &queue, &top, n, k, spread);
+            assert!(
+                taken(n, k, temp[COUNT_A]),
+                "{params}: n = {n}, k = {k}, {spread:?}: {} candidates do not take the path",
+                temp[COUNT_A]
+            );
         }
+        // Rows with the relay and without.
+        check_top_k_rows(&device, &queue, &top, (3, 20_003, 100), Spread::Distinct);
+        check_top_k_rows(&device, &queue, &top, (5, 6000, 100), Spread::Tied);
+    }
+}
+
+/// TopK's tuning parameters out of their ranges.
+#[test]
+fn bad_top_k_params_are_errors() {
+    let (device, _queue) = open();
+    for (params, answer) in [
+        ("ITEMS=0u", "ITEMS = 0 keys per thread"),
+        ("RANK_SCALE=17u", "RANK_SCALE = 17 times k"),
+        ("MIN_RANK=4097u", "MIN_RANK = 4097 samples"),
+        ("CAP_PERCENT=0u", "CAP_PERCENT = 0 percent"),
+    ] {
+        let built = with_shader_params(parse_shader_params(params).expect("parses"), || {
+            TopK::new(&device, KeyType::U32, TopKOrder::Largest, false)
+        });
+        assert_refused(
+            built,
+            &[answer, "they take 1 to 16 and 0 to 16 and 1 to 4096"],
+        );
     }
 }
 
@@ -762,7 +885,8 @@ fn merge_topk_at_each_subgroup_size() {
     at_each_subgroup_size("merge_topk_cases");
 }
 
-/// The big size once, at lavapipe's default subgroup size.
+/// The big size once, at lavapipe's default subgroup size (TopK's in
+/// `top_k_cases` at that width).
 #[test]
 fn big_sizes_once() {
     let (device, queue) = open();
@@ -776,9 +900,8 @@ fn big_sizes_once() {
     check_merge_sort(&device, &queue, &sort, &descending, BIG, false);
     let merge = Merge::new(&device, Dtype::I32, true, descending.wgsl).expect("builds");
     check_merge(&device, &queue, &merge, &descending, BIG / 3, BIG - BIG / 3);
-    let top = TopK::new(&device, KeyType::F32, TopKOrder::Largest, true).expect("builds");
-    check_top_k(&device, &queue, &top, BIG, 1000, false);
-    check_top_k(&device, &queue, &top, BIG, 1024, true);
+    // TopK's big size: in `top_k_cases` at the default width, on a TopK
+    // built there anyway.
 }
 
 /// Merge sorts and merges in tile shapes other than the default
@@ -1101,7 +1224,7 @@ fn bad_top_k_calls_are_errors() {
     let top = TopK::new(&device, KeyType::U32, TopKOrder::Largest, false).expect("builds");
     let a = zeroed(&device, 8192);
     let b = zeroed(&device, 8192);
-    let temp = zeroed(&device, top.temp_storage_bytes(100));
+    let temp = zeroed(&device, top.temp_storage_bytes(1000, 100));
     let mut encoder = encoder(&device);
     let ks = [(&a).into(), (&b).into()];
     assert_refused(
@@ -1130,7 +1253,7 @@ fn bad_top_k_calls_are_errors() {
         &["built for keys alone"],
     );
     assert_refused(
-        top.record_keys(&mut encoder, ks, (1000, 101), (&temp).into()),
+        top.record_keys(&mut encoder, ks, (1000, 200), (&temp).into()),
         &["`temp`", "do not fit"],
     );
     assert_refused(

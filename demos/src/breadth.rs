@@ -11,8 +11,9 @@
 //!   CUB's `DeviceHistogram::HistogramRange`.
 //! - `top_k` `largest_f32_k64` / `largest_f32_k1024`:
 //!   [`wavekit::device::TopK`] pairs, the k largest of uniform f32 in [0, 1)
-//!   with their indices, sorted (no CUB row: CCCL 13.0 has no
-//!   `DeviceTopK`).
+//!   (24 random bits: ties from 2^24 on) with their indices, sorted; CUB's
+//!   `DeviceTopK::MaxPairs`, unsorted (`bench/ref/cub_topk.cu`: CCCL 13.2,
+//!   which CUDA 13.0's CCCL 3.0 predates).
 //!
 //! These have no steps of their own: with `WAVEKIT_DEMOS_LIBRARY=0` they
 //! record the library too (on the runner's device), so their `-steps` rows
@@ -224,7 +225,7 @@ impl Prepared for PreparedTopK<'_> {
         let values_in = gpu.upload(bytes_of(&indices))?;
         let keys_out = gpu.buffer(4 * k as u64)?;
         let values_out = gpu.buffer(4 * k as u64)?;
-        let temp = gpu.buffer(self.top.temp_storage_bytes(k as u32))?;
+        let temp = gpu.buffer(self.top.temp_storage_bytes(n as u32, k as u32))?;
         let record = |queue: Queue<'_>| {
             self.top.record_pairs(
                 queue,
@@ -237,13 +238,19 @@ impl Prepared for PreparedTopK<'_> {
         let timing = self.ctx.run(&[Step::Record(&record)])?;
         let got_keys: Vec<u32> = words_of(&gpu.read(&keys_out)?);
         let got_values: Vec<u32> = words_of(&gpu.read(&values_out)?);
+        // The k first by (score descending, index): selected, then sorted
+        // (a full sort of 2^26 indices took most of a size's time).
         let mut order = indices;
-        order.sort_by(|&a, &b| {
-            scores[b as usize]
-                .total_cmp(&scores[a as usize])
-                .then(a.cmp(&b))
-        });
+        let greater_first = |a: &u32, b: &u32| {
+            scores[*b as usize]
+                .total_cmp(&scores[*a as usize])
+                .then(a.cmp(b))
+        };
+        if k < n {
+            order.select_nth_unstable_by(k, greater_first);
+        }
         order.truncate(k);
+        order.sort_by(greater_first);
         let want: Vec<(u32, u32)> = order
             .iter()
             .map(|&i| (scores[i as usize].to_bits(), i))
@@ -254,7 +261,7 @@ impl Prepared for PreparedTopK<'_> {
             "top_k",
             &self.variant,
             self.ctx,
-            "radix select over (key, index) digits, atomic compaction, one-workgroup bitonic sort",
+            "sampled radix select: one pass keeps the keys under a sampled bound, histogram rounds narrow them, one workgroup sorts the k",
             n,
             4 * n as u64,
             timing,

@@ -1,6 +1,6 @@
 //! [`TopK`]: the k least or greatest of n 32-bit keys (u32, i32, f32),
-//! alone or with u32 values, by radix select (`shaders/top_k.wgsl`), as
-//! CUB's `DeviceTopK`.
+//! alone or with u32 values, by a sampled radix select
+//! (`shaders/top_k.wgsl`), as CUB's `DeviceTopK`.
 
 use super::KeyType;
 use super::context::{Context, Op, Pipeline, TempLayout, record};
@@ -12,14 +12,17 @@ use crate::error::Error;
 const NAME: &str = "wavekit::device::TopK";
 /// Threads per workgroup.
 const BLOCK: u64 = 256;
-/// Workgroups of a counting round at most (grid-stride beyond).
+/// Keys `init` samples from a row (every key of a shorter row).
+const SAMPLES: u64 = 4096;
+/// Workgroups of a pass a row at most (grid-stride beyond).
 const MAX_GROUPS: u64 = 1024;
-/// Rounds of 8-bit digits: 4 of the key, 4 of the index.
-const ROUNDS: u64 = 8;
-/// Words of the state: 256 bins, prefix (2), wanted, done, counter.
-const STATE_WORDS: u64 = 261;
+/// Words of a row's state before its histogram (`SCALARS`).
+const SCALARS: u64 = 32;
 /// Rows of a batched call at most (the grid's y).
 const MAX_ROWS: u32 = 65535;
+/// Rows this long or longer get 1024 histogram bins a round, shorter ones
+/// 256 (a smaller state, for many short rows).
+const WIDE_ROW: u64 = 1 << 16;
 
 /// Which end of the order a [`TopK`] takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -39,41 +42,72 @@ pub enum TopKOrder {
 /// - **Output**: `k` keys (and values), sorted: greatest first for
 ///   [`TopKOrder::Largest`], least first for [`TopKOrder::Smallest`],
 ///   equal keys by ascending index. (CUB's `DeviceTopK` leaves its output
-///   unordered by default; this one is always sorted.)
-/// - **k**: `1 ≤ k ≤ min(n, 1024)` ([`TopK::MAX_K`]: the candidates are
-///   sorted by one workgroup in workgroup memory); `k = 0` records
-///   nothing.
+///   unordered, and its order among equal keys unspecified; this one is
+///   always sorted.)
+/// - **k**: `1 ≤ k ≤ min(n, 1024)` ([`TopK::MAX_K`]: the k are sorted by
+///   one workgroup in workgroup memory); `k = 0` records nothing.
 /// - **Placement**: inputs `n` 4-byte elements, outputs `k`; inputs must
 ///   not share a buffer with the outputs or the temp, which must not
-///   overlap. Temp: [`TopK::temp_storage_bytes`] (about 1 KiB plus 8 per
-///   k), `STORAGE`.
-/// - **Algorithm**: radix select on (ordered key bits, index): rounds of
-///   8-bit digits, most significant first; each counts the digits of the
-///   keys still matching the prefix found so far (a workgroup histogram,
-///   then global atomics) and one workgroup finds the digit where the k-th
-///   key lies. Once a digit's bin holds exactly the keys still wanted the
-///   rest return at once (after at most 4 rounds for distinct keys; ties
-///   at the k-th key take up to 4 more, over the index). Then the k keys
-///   at most that prefix are compacted (an atomic slot each) and one
-///   workgroup sorts them (bitonic over 1024 slots) and writes keys and
-///   values.
+///   overlap. Temp: [`TopK::temp_storage_bytes`] (`STORAGE`), which grows
+///   with `n`: about `n / 5` bytes for long rows (the candidates), 4 KiB of
+///   state and 8 per k.
+/// - **Algorithm**: radix select on (ordered key bits, index) with bins
+///   that follow the range left, seeded by a sample: one workgroup reads
+///   4096 keys at stratified places and picks T, a bound about
+///   `max(4k, n / 128)` keys lie under; one pass over the keys keeps
+///   those at most T as candidates (staged in workgroup memory, flushed in
+///   blocks) and counts them in a 1024-bin histogram; rows with many
+///   candidates get a second pass over the candidates alone; the last
+///   workgroup of the last pass (a counter, no workgroup ever waits for
+///   another) picks the bin of the k-th key, narrows it further if it must,
+///   and sorts the k (a bitonic sort in workgroup memory). Where more keys
+///   lie under T than the temp holds, the second pass (for shorter rows the
+///   last workgroup) reads the keys again; where fewer than k do (a sample
+///   that no ordinary input produces), the last workgroup reads them
+///   alone, correct but slow.
 /// - **Batched** ([`TopK::record_batched_keys`] /
 ///   [`TopK::record_batched_pairs`]): the k of each of `rows` rows of one
 ///   length, row `r`'s keys at `r · len`, its k at `r · k`; every row with
-///   its own state and workgroups, all rows in the same 18 dispatches
-///   (`rows` at most 65535).
-/// - **Cost of a call**: 18 dispatches and a clear; up to 4 reads of each
-///   key for distinct keys (8 with ties at the k-th), one for the
-///   compaction.
+///   its own state and workgroups, all rows in the same dispatches (`rows`
+///   at most 65535).
+/// - **Cost of a call**: two dispatches for rows of up to about 2^20 keys,
+///   three above (no clears); one read of each key; the candidates written
+///   and read once.
 pub struct TopK {
     ctx: Context,
     key: KeyType,
     order: TopKOrder,
     pairs: bool,
-    count: Pipeline,
-    find: Pipeline,
-    compact: Pipeline,
-    sort_out: Pipeline,
+    /// Keys a tile of a pass (`BLOCK · ITEMS`).
+    tile: u64,
+    /// The shader's `RANK_SCALE`, `MIN_RANK`, `CAP_PERCENT` and
+    /// `RELAY_MIN`.
+    rank_scale: u64,
+    min_rank: u64,
+    cap_percent: u64,
+    relay_min: u64,
+    init: Pipeline,
+    pass: Pipeline,
+}
+
+/// How a call's rows are searched: every row alike.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Plan {
+    /// Histogram bins a round.
+    bins: u64,
+    /// Candidates the first pass may keep, a row.
+    cap_a: u64,
+    /// Candidates the relay may keep, a row (1: no relay).
+    cap_1: u64,
+    /// Workgroups a row of the first pass and of the relay.
+    groups_a: u32,
+    groups_r: u32,
+}
+
+impl Plan {
+    fn relayed(&self) -> bool {
+        self.cap_1 > 1
+    }
 }
 
 impl TopK {
@@ -82,7 +116,10 @@ impl TopK {
 
     /// The top-k of `key` keys (u32, i32 or f32) at the `order` end, with
     /// u32 values when `pairs`, on `device` (with or without the subgroup
-    /// features: it uses none). Composes and compiles once.
+    /// features: it uses none). Composes and compiles once. The shader's
+    /// `ITEMS` (keys a thread loads a tile), `MIN_RANK` and `RELAY_MIN`
+    /// follow `WAVEKIT_SHADER_PARAMS` (`shaders/top_k.wgsl` says what they
+    /// do); out of their ranges they are an [`Error::Usage`].
     pub fn new<'d>(
         device: impl Into<Device<'d>>,
         key: KeyType,
@@ -94,24 +131,35 @@ impl TopK {
                 "{NAME}: {key:?} keys: it takes 32-bit keys (u32, i32, f32)"
             )));
         }
-        let ctx = Context::new(device.into())?.with_clears()?;
-        let module = ctx.compose(
-            &Shader::new("top_k.wgsl")?
-                .set("KEY_ORDER", format!("{}u", key.order()))
-                .set("LARGEST", order == TopKOrder::Largest)
-                .set("PAIRS", pairs),
+        let ctx = Context::new(device.into())?;
+        let shader = Shader::new("top_k.wgsl")?
+            .set("KEY_ORDER", format!("{}u", key.order()))
+            .set("LARGEST", order == TopKOrder::Largest)
+            .set("PAIRS", pairs);
+        let [items, rank_scale, min_rank, cap_percent, relay_min] = shader.u32_values_in(
+            NAME,
+            [
+                ("ITEMS", 1..=16, "keys per thread"),
+                ("RANK_SCALE", 0..=16, "times k"),
+                ("MIN_RANK", 1..=4096, "samples"),
+                ("CAP_PERCENT", 1..=10_000, "percent"),
+                ("RELAY_MIN", 1..=u32::MAX, "candidates"),
+            ],
         )?;
-        let [count, find, compact, sort_out] =
-            ctx.pipelines(&module, ["count", "find", "compact", "sort_out"])?;
+        let module = ctx.compose(&shader)?;
+        let [init, pass] = ctx.pipelines(&module, ["init", "select_pass"])?;
         Ok(TopK {
             ctx,
             key,
             order,
             pairs,
-            count,
-            find,
-            compact,
-            sort_out,
+            tile: BLOCK * u64::from(items),
+            rank_scale: u64::from(rank_scale),
+            min_rank: u64::from(min_rank),
+            cap_percent: u64::from(cap_percent),
+            relay_min: u64::from(relay_min),
+            init,
+            pass,
         })
     }
 
@@ -130,31 +178,71 @@ impl TopK {
         self.pairs
     }
 
-    fn temp_layout(&self, rows: u32, k: u32) -> (TempLayout, [(u64, u64); 3]) {
+    /// The search of rows of `len` keys for `k` (`1 ≤ k ≤ len`): the
+    /// candidates `init`'s sample leaves (`shaders/top_k.wgsl`'s `jstar`
+    /// samples' worth; its stopping rule may add a quarter), room for
+    /// `CAP_PERCENT` % of them, and the relay where one workgroup would
+    /// read more than `RELAY_MIN`.
+    fn plan(&self, len: u64, k: u64) -> Plan {
+        let expected = if len <= SAMPLES {
+            k
+        } else {
+            let jstar = self
+                .min_rank
+                .max((self.rank_scale * k * SAMPLES).div_ceil(len))
+                .min(SAMPLES);
+            (jstar * len).div_ceil(SAMPLES)
+        };
+        let cap_a = (expected * self.cap_percent / 100 + 256).min(len).max(k);
+        let relay = expected > self.relay_min;
+        let groups = |keys: u64| keys.div_ceil(self.tile).clamp(1, MAX_GROUPS) as u32;
+        Plan {
+            bins: if len >= WIDE_ROW { 1024 } else { 256 },
+            cap_a,
+            cap_1: if relay {
+                (cap_a / 4).max(4096).min(cap_a)
+            } else {
+                1
+            },
+            groups_a: groups(len),
+            groups_r: groups(expected),
+        }
+    }
+
+    fn temp_layout(&self, rows: u32, len: u32, k: u32) -> (TempLayout, Plan, [(u64, u64); 4]) {
         let rows = u64::from(rows);
+        let plan = self.plan(u64::from(len), u64::from(k).clamp(1, u64::from(len).max(1)));
         let mut layout = TempLayout::new(&self.ctx.limits);
-        let state = layout.place(4 * STATE_WORDS * rows);
-        let candidates = layout.place(8 * u64::from(k) * rows);
-        let pass = layout.place(4 * ROUNDS);
-        (layout, [state, candidates, pass])
+        let state = layout.place(4 * (SCALARS + plan.bins) * rows);
+        let selected = layout.place(8 * u64::from(k) * rows);
+        let cand_a = layout.place(8 * plan.cap_a * rows);
+        let cand_1 = layout.place(8 * plan.cap_1 * rows);
+        (layout, plan, [state, selected, cand_a, cand_1])
     }
 
-    /// Temp bytes a call taking `k` keys needs (whatever `n`): the state
-    /// (1044 bytes), 8 per k, 32, alignment padding.
-    pub fn temp_storage_bytes(&self, k: u32) -> u64 {
-        self.temp_layout(1, k).0.bytes()
+    /// Temp bytes a call taking `k` of `n` keys needs, which grows with
+    /// `n`: the state (1.1 KiB; 4.1 KiB from `n = 2^16`), 8 per k, and
+    /// room for candidates, 8 bytes each: 2.5 times those the sample is
+    /// expected to leave (`max(4k, n / 128)`; `k` where `n ≤ 4096`) plus
+    /// 256, at most `n`, and above about 2^20 keys a quarter of that again
+    /// for the relay — about `n / 5` bytes for large `n` (13 MB at
+    /// `n = 2^26`); alignment padding.
+    pub fn temp_storage_bytes(&self, n: u32, k: u32) -> u64 {
+        self.temp_layout(1, n, k).0.bytes()
     }
 
-    /// Temp bytes a batched call of `rows` rows taking `k` keys each needs:
-    /// per row 1044 bytes and 8 per k, then 32, alignment padding.
-    pub fn temp_storage_bytes_batched(&self, rows: u32, k: u32) -> u64 {
-        self.temp_layout(rows, k).0.bytes()
+    /// Temp bytes a batched call of `rows` rows of `len` keys, taking `k`
+    /// each, needs: [`TopK::temp_storage_bytes`]`(len, k)`'s parts, each
+    /// `rows` times.
+    pub fn temp_storage_bytes_batched(&self, rows: u32, len: u32, k: u32) -> u64 {
+        self.temp_layout(rows, len, k).0.bytes()
     }
 
     /// Records the `k` keys of the `order` end of the `n` at `keys[0]`
-    /// into `keys[1]`, sorted. Checks every slice first (an error names
-    /// the slice and the numbers, and nothing is recorded). Fails on a
-    /// top-k built for pairs.
+    /// into `keys[1]`, sorted. Temp: at least
+    /// [`TopK::temp_storage_bytes`]`(n, k)` bytes. Checks every slice
+    /// first (an error names the slice and the numbers, and nothing is
+    /// recorded). Fails on a top-k built for pairs.
     pub fn record_keys<'q>(
         &self,
         queue: impl Into<Queue<'q>>,
@@ -167,7 +255,8 @@ impl TopK {
 
     /// Records the `k` keys of the `order` end of the `n` at `keys[0]`
     /// with their values (`values[0]`) into `keys[1]` and `values[1]`,
-    /// sorted. Fails on a top-k built for keys alone.
+    /// sorted. Temp: at least [`TopK::temp_storage_bytes`]`(n, k)` bytes.
+    /// Fails on a top-k built for keys alone.
     pub fn record_pairs<'q>(
         &self,
         queue: impl Into<Queue<'q>>,
@@ -182,7 +271,7 @@ impl TopK {
     /// Records the `k` keys of the `order` end of each of `rows` rows of
     /// `len` keys at `keys[0]` (row `r` at `r · len`) into `keys[1]` (row
     /// `r`'s at `r · k`), each row's sorted. Temp: at least
-    /// [`TopK::temp_storage_bytes_batched`] bytes.
+    /// [`TopK::temp_storage_bytes_batched`]`(rows, len, k)` bytes.
     pub fn record_batched_keys<'q>(
         &self,
         queue: impl Into<Queue<'q>>,
@@ -234,7 +323,7 @@ impl TopK {
         }
         distinct_each(NAME, &readers, &writers)?;
         let limits = &self.ctx.limits;
-        let (layout, [state, candidates, pass]) = self.temp_layout(rows, k);
+        let (layout, plan, [state, selected, cand_a, cand_1]) = self.temp_layout(rows, n, k);
         let taken = u64::from(rows) * u64::from(k);
         let keys_in = limits.check(NAME, "keys_in", keys[0], 4 * all)?;
         let keys_out = limits.check(NAME, "keys_out", keys[1], 4 * taken)?;
@@ -253,27 +342,31 @@ impl TopK {
         if k == 0 || rows == 0 {
             return Ok(());
         }
-        let state = temp.sub(state.0, state.1);
-        let binding = |round: u64| {
+        let region = |(offset, bytes): (u64, u64)| temp.sub(offset, bytes);
+        let bindings = || {
             vec![
                 keys_in,
                 values_in,
                 keys_out,
                 values_out,
-                state,
-                temp.sub(candidates.0, candidates.1),
-                temp.sub(pass.0, 4 * (round + 1)),
+                region(state),
+                region(selected),
+                region(cand_a),
+                region(cand_1),
             ]
         };
-        let groups = u64::from(n).div_ceil(BLOCK * 8).clamp(1, MAX_GROUPS) as u32;
-        let per_row = self.ctx.grid(rows);
-        let mut ops = vec![Op::Clear(state)];
-        for round in 0..ROUNDS {
-            ops.push(Op::Dispatch(&self.count, binding(round), [groups, rows, 1]));
-            ops.push(Op::Dispatch(&self.find, binding(round), per_row));
+        // `select_pass` first as pass_a, then (for long rows) as the relay.
+        let mut ops = vec![
+            Op::Dispatch(&self.init, bindings(), [1, rows, 1]),
+            Op::Dispatch(&self.pass, bindings(), [plan.groups_a, rows, 1]),
+        ];
+        if plan.relayed() {
+            ops.push(Op::Dispatch(
+                &self.pass,
+                bindings(),
+                [plan.groups_r, rows, 1],
+            ));
         }
-        ops.push(Op::Dispatch(&self.compact, binding(0), [groups, rows, 1]));
-        ops.push(Op::Dispatch(&self.sort_out, binding(0), per_row));
         record(&self.ctx, queue, &ops)
     }
 }

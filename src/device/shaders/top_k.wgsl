@@ -2,281 +2,859 @@
 // (wavekit::device::TopK, as CUB's DeviceTopK): the k least (or, LARGEST,
 // greatest) of n keys, ties broken by the lower index, written sorted
 // (least first, or greatest first); or of each of `rows` rows of n keys
-// (batched: row r is keys r n .. (r + 1) n, its k written at r k), every
-// row with its own state, candidates and workgroups (y of the grid for
-// count and compact; the linear workgroup index for find and sort_out).
+// (batched: row r is keys r n .. (r + 1) n, its k written at r k). Every
+// kernel is dispatched with y = the row (grid y = rows), every row with its
+// own state, buffers and workgroups.
 //
-// Radix select on the 64-bit composite (s, i) of each key: s its ordered
-// bits (encode_key of key_order.wgsl, all bits flipped for LARGEST, so that
-// the wanted keys are always the least s), i its index. Every composite is
-// distinct, so exactly k composites are at most the k-th least, which 8
-// rounds of 8-bit digits (4 of s, then 4 of i) find, most significant
-// first:
-//   count (G workgroups, grid-stride), round d = arrayLength(&pass_info) -
-//     1: each key whose top d digits equal the prefix found so far adds 1
-//     to the bin of its digit d, in a workgroup histogram, then added to
-//     the state's 256 bins.
-//   find (1 workgroup): the bin b where the bins' running count reaches
-//     the number still wanted (k in round 0); the prefix gains b, the
-//     number wanted loses the keys of the bins below, and the bins are
-//     zeroed. When bin b holds exactly the number wanted, every key of the
-//     prefix is taken: `done` = d + 1, and later rounds return at once
-//     (distinct keys: after at most 4 rounds; index digits only for ties at
-//     the k-th key).
-//   compact (G workgroups a row, grid-stride): each key whose top `done` digits
-//     are at most the prefix is one of the k: its (s, i) goes to the next
-//     candidate slot (an atomic counter; any order).
-//   sort_out (1 workgroup a row): the k candidates sorted by (s, i) in
-//     workgroup memory (bitonic over k rounded up to a power of two, at
-//     most K_MAX slots), then key and value of each read from the inputs
-//     at its index and written in that order.
-// Parameters (set by name by the host): KEY_ORDER, LARGEST, PAIRS.
+// Each key is a composite (s, i): s its ordered bits (encode_key of
+// key_order.wgsl, all bits flipped for LARGEST, so that the wanted keys are
+// always the least s), i its index in the row. Composites are distinct, so
+// the answer is the k least composites. The search narrows a range [lo, hi]
+// of composites that holds the k-th least: a histogram of the range's keys
+// over BINS bins (a monotone bucket: by s, or by i once s is one value,
+// `bucket`), then the bin where the running count reaches the number
+// still wanted (`choose`) is the new range, the keys of the bins below it
+// are taken, and the number wanted drops by their count (radix select with
+// bins that follow the range rather than fixed digits). It is done when the
+// bin holds exactly the keys still wanted.
+//
+// Kernels, in order (the host records init, then `select_pass` once (pass_a) or,
+// for large rows, twice (pass_a, then the relay pass_r: one kernel, so that
+// the last step is compiled once; the state's PHASE tells them apart);
+// whichever runs last finishes the row in its last workgroup):
+//   init (1 workgroup a row): zeroes the row's state, reads SAMPLES keys
+//     at stratified hashed places (every key of a row of at most SAMPLES),
+//     and finds T, about their jstar-th least composite (exactly the k-th
+//     where every key was read), with jstar such that about
+//     max(RANK_SCALE k, MIN_RANK n / SAMPLES) keys of the row are at most
+//     T. The range for pass_a is [-inf, T], bucketed over the samples'
+//     span.
+//   pass_a (G workgroups a row, grid-stride tiles of BLOCK x ITEMS keys):
+//     the one full read. Each key at most T is a candidate: staged in
+//     workgroup memory and flushed to cand_a (an atomic count a flush), and
+//     counted in the workgroup histogram, added to the row's at the end.
+//     The last workgroup to arrive (an atomic count after a device-scope
+//     barrier; no workgroup waits on another) chooses the bin (range 1).
+//     Fewer than k candidates ("too tight": the sample misled) leaves the
+//     rest to the last step, which then reads the input itself (slow, and
+//     as good as impossible for inputs not built against the sample).
+//   pass_r (the relay, for rows whose candidates one workgroup would read
+//     too slowly): reads the candidates (or, where more than cand_a held,
+//     the input again): those below range 1 go to `selected`, those in it
+//     to cand_1 and the histogram; its last workgroup chooses range 2.
+//   finish (in that last workgroup): while the keys at most the range's hi
+//     are more than SORT_MAX, more histogram rounds over its source (cand_1,
+//     cand_a or the input, read by this one workgroup); then gathers them
+//     with `selected` into workgroup memory, sorts them by (s, i) (bitonic)
+//     and writes the first k keys (and values, read at their indices).
+// Cost: one read of the keys (two where cand_a overflows), the candidates
+// (about max(4k, n / 128)) written and read once (twice without the
+// relay: the last step reads them), a few histogram rounds in single
+// workgroups (init's one or two; the last step's, rarely), the sort;
+// three dispatches (two without the relay), no clears.
+// Parameters (set by name by the host): KEY_ORDER, LARGEST, PAIRS; ITEMS,
+// RANK_SCALE, MIN_RANK, CAP_PERCENT, RELAY_MIN (WAVEKIT_SHADER_PARAMS may
+// change them; the host reads them to size the buffers and pick the
+// kernels, and TILE follows ITEMS).
 // Bindings: 0 keys_in (rows n), 1 values_in (rows n; any 4 bytes without
 //   PAIRS), 2 keys_out (rows k), 3 values_out (rows k; any 4 bytes without
-//   PAIRS), 4 state (per row STATE_WORDS: 256 bins, then prefix s, prefix
-//   i, wanted, done, counter; zeroed before round 0: rows = its length /
-//   STATE_WORDS), 5 candidates (2 k words a row: k = its length / 2 rows),
-//   6 pass_info (d + 1 words, not read).
+//   PAIRS), 4 state (rows x (SCALARS + BINS): BINS = 1024 or 256, the
+//   host's choice), 5 selected (rows x 2k words: k = its length / 2 rows),
+//   6 cand_a (rows x 2 cap_a words), 7 cand_1 (rows x 2 cap_1 words;
+//   cap_1 = 1: no relay). Candidates are (s, i) pairs of words.
 // Append: key_order.wgsl (encode_key, decode_key).
 
 const KEY_ORDER = 0u;
 const LARGEST = false;
 const PAIRS = false;
+// Keys a thread loads a tile of pass_a (and candidates of pass_r).
+const ITEMS = 8u;
+// T aims at RANK_SCALE x k keys under it, and at no fewer than MIN_RANK
+// samples' worth: more keep its count close to the aim (relative spread
+// about 1 / sqrt(MIN_RANK)), fewer keep it small. (RANK_SCALE = 0 and
+// MIN_RANK = 1 make T too tight for most k: the tests' way to the slow
+// path.)
+const RANK_SCALE = 4u;
+const MIN_RANK = 32u;
+// Read by the host only: cand_a holds CAP_PERCENT % of the candidates it
+// expects, plus 256 (at least k, at most n); pass_r runs where it expects
+// more than RELAY_MIN (below, the last step reads cand_a itself).
+const CAP_PERCENT = 250u;
+const RELAY_MIN = 8192u;
 
 const BLOCK = 256u;
-const RADIX = 256u;
-// The most candidates sort_out sorts (k at most this).
-const K_MAX = 1024u;
-const PREFIX_S = 256u;
-const PREFIX_I = 257u;
-const WANTED = 258u;
-const DONE = 259u;
-const COUNTER = 260u;
-const STATE_WORDS = 261u;
+const SAMPLES_PER_THREAD = 16u;
+const SAMPLES = 4096u;
+const TILE = BLOCK * ITEMS;
+const MAX_BINS = 1024u;
+// The most keys the last step sorts in workgroup memory (k and what the
+// rounds leave beside them).
+const SORT_MAX = 1376u;
+// Candidates staged in workgroup memory before a flush (in the sort's
+// words), a flush when half full.
+const STAGE = SORT_MAX;
+const FLUSH_AT = STAGE / 2u;
+// Keys a thread of the last step loads at once (reads in flight).
+const BATCH = 4u;
+// Rounds of init's search of the sample, at most: enough for the exact
+// composite with 8-bit bins (4 of s, 4 of i).
+const INIT_ROUNDS = 8u;
+const NONE = 0xffffffffu;
+
+// The row's state: counters, then ranges, then the histogram.
+const ARRIVE_A = 0u;
+const ARRIVE_R = 1u;
+const COUNT_A = 2u;
+const COUNT_1 = 3u;
+const SELECTED = 4u;
+// The least s of pass_a's candidates (init sets NONE).
+const LEAST = 5u;
+// 0 while pass_a runs, 1 for the relay (pass_a's last workgroup sets it).
+const PHASE = 6u;
+const RANGE_A = 8u;
+const RANGE_1 = 20u;
+const RANGE_WORDS = 11u;
+const SCALARS = 32u;
+// Range.done: 1 when every key of the range is wanted; TOO_TIGHT when
+// pass_a found fewer than k keys at most T.
+const TOO_TIGHT = 2u;
 
 @group(0) @binding(0) var<storage, read> keys_in: array<u32>;
 @group(0) @binding(1) var<storage, read> values_in: array<u32>;
 @group(0) @binding(2) var<storage, read_write> keys_out: array<u32>;
 @group(0) @binding(3) var<storage, read_write> values_out: array<u32>;
 @group(0) @binding(4) var<storage, read_write> state: array<atomic<u32>>;
-@group(0) @binding(5) var<storage, read_write> candidates: array<u32>;
-@group(0) @binding(6) var<storage, read_write> pass_info: array<u32>;
+@group(0) @binding(5) var<storage, read_write> selected: array<u32>;
+@group(0) @binding(6) var<storage, read_write> cand_a: array<u32>;
+@group(0) @binding(7) var<storage, read_write> cand_1: array<u32>;
 
-var<workgroup> local_bins: array<atomic<u32>, RADIX>;
-var<workgroup> scan: array<u32, RADIX>;
-var<workgroup> shared_done: u32;
-var<workgroup> sort_s: array<u32, K_MAX>;
-var<workgroup> sort_i: array<u32, K_MAX>;
+// The histogram (atomic), and plain words for the stage and the sort (s in
+// the first half, i in the second): 16,236 bytes with the rest, under the
+// 16 KiB every device gives.
+var<workgroup> hist: array<atomic<u32>, MAX_BINS>;
+var<workgroup> words: array<u32, 2 * SORT_MAX>;
+var<workgroup> partials: array<u32, BLOCK>;
+// Values thread 0 hands to the workgroup, after a barrier: 0 .. 11 the
+// pass's range, 12 .. 15 choose's, after_tile's, arrive's, 16 .. 23 the
+// pass's and the last step's counts (each word written once a kernel, or
+// read before any barrier that precedes its next write).
+var<workgroup> bcast: array<u32, 24>;
+// 0: candidates staged; 1: keys gathered for the sort; 2: the least s of
+// the workgroup's candidates.
+var<workgroup> counters: array<atomic<u32>, 3>;
 
-fn rows() -> u32 {
-    return arrayLength(&state) / STATE_WORDS;
+/// A range of composites [lo, hi] (x = s, y = i) and the bucket of its
+/// histogram.
+struct Range {
+    lo: vec2<u32>,
+    hi: vec2<u32>,
+    // Keys of the range still wanted, and how many it holds (NONE:
+    // unknown).
+    wanted: u32,
+    len: u32,
+    // 1: len == wanted; TOO_TIGHT (see above).
+    done: u32,
+    // 0: by s, from base, in bins of 2^shift values (below base: bin 0);
+    // 1: by i, for s == value (below: bin 0, above: the last bin).
+    phase: u32,
+    value: u32,
+    base: u32,
+    shift: u32,
 }
 
-/// Keys a row.
-fn row_length() -> u32 {
-    return arrayLength(&keys_in) / rows();
+/// The row's shape, from the bindings' lengths and the grid.
+struct Geometry {
+    rows: u32,
+    n: u32,
+    k: u32,
+    bins: u32,
+    digit: u32,
+    stride: u32,
+    cap_a: u32,
+    cap_1: u32,
 }
 
-/// Keys taken from a row.
-fn k_of_row() -> u32 {
-    return arrayLength(&candidates) / (2u * rows());
+fn geometry(rows: u32) -> Geometry {
+    let stride = arrayLength(&state) / rows;
+    let bins = stride - SCALARS;
+    return Geometry(
+        rows,
+        arrayLength(&keys_in) / rows,
+        arrayLength(&selected) / (2u * rows),
+        bins,
+        countTrailingZeros(bins),
+        stride,
+        arrayLength(&cand_a) / (2u * rows),
+        arrayLength(&cand_1) / (2u * rows),
+    );
 }
 
-/// The ordered bits of key i of the inputs: the wanted keys have the least.
-fn ordered(i: u32) -> u32 {
-    let s = encode_key(keys_in[i]);
+/// Whether the relay (pass_r) runs: its buffer has room for more than one
+/// key.
+fn relayed(g: Geometry) -> bool {
+    return g.cap_1 > 1u;
+}
+
+/// The ordered bits of key j of the inputs: the wanted keys have the least.
+fn ordered(j: u32) -> u32 {
+    let s = encode_key(keys_in[j]);
     return select(s, ~s, LARGEST);
 }
 
-/// The top `bits` (0..32) of x.
-fn top(x: u32, bits: u32) -> u32 {
-    if bits == 0u {
+fn less(a: vec2<u32>, b: vec2<u32>) -> bool {
+    return a.x < b.x || (a.x == b.x && a.y < b.y);
+}
+
+fn inside(x: vec2<u32>, r: Range) -> bool {
+    return !less(x, r.lo) && !less(r.hi, x);
+}
+
+/// The successor of composite x (x is not the greatest).
+fn after(x: vec2<u32>) -> vec2<u32> {
+    if x.y == NONE {
+        return vec2<u32>(x.x + 1u, 0u);
+    }
+    return vec2<u32>(x.x, x.y + 1u);
+}
+
+/// Shift putting a span of `width + 1` values into 2^digit bins.
+fn shift_for(width: u32, digit: u32) -> u32 {
+    let bits = 32u - countLeadingZeros(width);
+    return select(0u, bits - digit, bits > digit);
+}
+
+/// r with the bucket of its own span: by s while it spans several s, then
+/// by i.
+fn bucketed(r: Range, digit: u32) -> Range {
+    var q = r;
+    if r.lo.x < r.hi.x {
+        q.phase = 0u;
+        q.value = 0u;
+        q.base = r.lo.x;
+        q.shift = shift_for(r.hi.x - r.lo.x, digit);
+    } else {
+        q.phase = 1u;
+        q.value = r.lo.x;
+        q.base = r.lo.y;
+        q.shift = shift_for(r.hi.y - r.lo.y, digit);
+    }
+    return q;
+}
+
+/// The bin of composite x in r's histogram: monotone in (s, i).
+fn bucket(x: vec2<u32>, r: Range, bins: u32) -> u32 {
+    var v = x.x;
+    if r.phase == 1u {
+        if x.x != r.value {
+            return select(bins - 1u, 0u, x.x < r.value);
+        }
+        v = x.y;
+    }
+    if v < r.base {
         return 0u;
     }
-    return x >> (32u - bits);
+    return min((v - r.base) >> r.shift, bins - 1u);
 }
 
-/// Composite (s, i)'s top `bits` (0..64) compared with the prefix (s, i)
-/// of a row: -1 below, 0 equal, 1 above.
-fn compare_top(s: u32, i: u32, bits: u32, prefix: vec2<u32>) -> i32 {
-    let bs = min(bits, 32u);
-    let bi = bits - bs;
-    let a = top(s, bs);
-    let b = top(prefix.x, bs);
-    if a != b {
-        return select(1, -1, a < b);
+/// r narrowed to bin b, which holds h of its keys and has `below` of them
+/// in the bins before it, bucketed for the next round.
+fn narrowed(r: Range, b: u32, below: u32, h: u32, g: Geometry) -> Range {
+    var q = r;
+    q.wanted = r.wanted - below;
+    q.len = h;
+    q.done = select(0u, 1u, h == q.wanted);
+    // The bin is not empty, so its start does not overflow.
+    let start = r.base + (b << r.shift);
+    let span = (1u << r.shift) - 1u;
+    let open_end = b == g.bins - 1u || span > NONE - start;
+    var first = vec2<u32>(start, 0u);
+    var last = vec2<u32>(start + span, NONE);
+    if r.phase == 1u {
+        first = vec2<u32>(r.value, start);
+        last = vec2<u32>(r.value, start + span);
     }
-    let c = top(i, bi);
-    let d = top(prefix.y, bi);
-    if c != d {
-        return select(1, -1, c < d);
+    if b > 0u && less(q.lo, first) {
+        q.lo = first;
     }
-    return 0;
+    if !open_end && less(last, q.hi) {
+        q.hi = last;
+    }
+    return bucketed(q, g.digit);
 }
 
-fn prefix_of(base: u32) -> vec2<u32> {
-    return vec2<u32>(atomicLoad(&state[base + PREFIX_S]), atomicLoad(&state[base + PREFIX_I]));
+fn store_range(at: u32, r: Range) {
+    let w = array<u32, RANGE_WORDS>(r.lo.x, r.lo.y, r.hi.x, r.hi.y, r.wanted, r.len, r.done, r.phase, r.value,
+        r.base, r.shift);
+    for (var j = 0u; j < RANGE_WORDS; j++) {
+        atomicStore(&state[at + j], w[j]);
+    }
 }
 
-/// Digit d (0..8) of composite (s, i).
-fn digit(s: u32, i: u32, d: u32) -> u32 {
-    let x = select(i, s, d < 4u);
-    return (x >> (24u - 8u * (d & 3u))) & 0xffu;
+fn zero_histogram(t: u32, bins: u32) {
+    for (var j = t; j < bins; j += BLOCK) {
+        atomicStore(&hist[j], 0u);
+    }
 }
 
-/// Whether the row whose state starts at `base` is done (uniform: every
-/// thread of the workgroup calls it).
-fn row_done(t: u32, base: u32) -> bool {
+/// The bin where the running count of the histogram (hist[0 .. bins))
+/// reaches `wanted`: (bin, keys in the bins before it, keys in it), the
+/// same in every thread; bin NONE where all of them are fewer. Every thread
+/// calls it, after the histogram is complete and a barrier (which also
+/// keeps the last call's readers of bcast[12 .. 15) ahead of this one's
+/// writes).
+fn choose(t: u32, bins: u32, wanted: u32) -> vec3<u32> {
+    let per = bins / BLOCK;
+    var sum = 0u;
+    for (var j = 0u; j < per; j++) {
+        sum += atomicLoad(&hist[t * per + j]);
+    }
+    partials[t] = sum;
     if t == 0u {
-        shared_done = atomicLoad(&state[base + DONE]);
-    }
-    return workgroupUniformLoad(&shared_done) != 0u;
-}
-
-@compute @workgroup_size(BLOCK)
-fn count(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: vec3<u32>,
-         @builtin(num_workgroups) nwg: vec3<u32>) {
-    let row = wid.y;
-    let base = row * STATE_WORDS;
-    if row_done(t, base) {
-        return;
-    }
-    let d = arrayLength(&pass_info) - 1u;
-    let n = row_length();
-    let first = row * n;
-    let prefix = prefix_of(base);
-    let stride = nwg.x * BLOCK;
-    for (var j = wid.x * BLOCK + t; j < n; j += stride) {
-        let s = ordered(first + j);
-        if compare_top(s, j, 8u * d, prefix) == 0 {
-            atomicAdd(&local_bins[digit(s, j, d)], 1u);
-        }
+        bcast[12] = NONE;
+        bcast[13] = 0u;
+        bcast[14] = 0u;
     }
     workgroupBarrier();
-    let mine = atomicLoad(&local_bins[t]);
-    if mine != 0u {
-        atomicAdd(&state[base + t], mine);
-    }
-}
-
-@compute @workgroup_size(RADIX)
-fn find(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: vec3<u32>,
-        @builtin(num_workgroups) nwg: vec3<u32>) {
-    let row = wid.x + wid.y * nwg.x;
-    if row >= rows() {
-        return;
-    }
-    let base = row * STATE_WORDS;
-    if row_done(t, base) {
-        return;
-    }
-    let d = arrayLength(&pass_info) - 1u;
-    let wanted = select(atomicLoad(&state[base + WANTED]), k_of_row(), d == 0u);
-    let h = atomicLoad(&state[base + t]);
-    // Inclusive running count of the bins (Hillis-Steele).
-    scan[t] = h;
-    workgroupBarrier();
-    for (var offset = 1u; offset < RADIX; offset *= 2u) {
+    // Inclusive running sums of the threads' bins (Hillis-Steele), over
+    // bins / per = BLOCK threads: a bound the compiler does not see as a
+    // constant, so it keeps the loop (lavapipe compiles every barrier as a
+    // suspend point; each copy costs compile time).
+    for (var offset = 1u; offset < bins / per; offset *= 2u) {
         var add = 0u;
         if t >= offset {
-            add = scan[t - offset];
+            add = partials[t - offset];
         }
         workgroupBarrier();
-        scan[t] += add;
+        partials[t] += add;
         workgroupBarrier();
     }
-    let below = scan[t] - h;
-    if h != 0u && below < wanted && wanted <= below + h {
-        let shift = 24u - 8u * (d & 3u);
-        if d < 4u {
-            atomicOr(&state[base + PREFIX_S], t << shift);
-        } else {
-            atomicOr(&state[base + PREFIX_I], t << shift);
-        }
-        let left = wanted - below;
-        atomicStore(&state[base + WANTED], left);
-        if h == left {
-            atomicStore(&state[base + DONE], d + 1u);
+    var below = partials[t] - sum;
+    if below < wanted && wanted <= partials[t] {
+        for (var j = 0u; j < per; j++) {
+            let h = atomicLoad(&hist[t * per + j]);
+            if below < wanted && wanted <= below + h {
+                bcast[12] = t * per + j;
+                bcast[13] = below;
+                bcast[14] = h;
+            }
+            below += h;
         }
     }
-    atomicStore(&state[base + t], 0u);
+    workgroupBarrier();
+    return vec3<u32>(bcast[12], bcast[13], bcast[14]);
+}
+
+/// A small hash for the sample's places.
+fn mix(x: u32) -> u32 {
+    var h = x * 0x9e3779b1u;
+    h ^= h >> 15u;
+    h *= 0x85ebca6bu;
+    h ^= h >> 13u;
+    return h;
+}
+
+/// The place of sample j (< m) in a row of n: every key where n <= SAMPLES,
+/// else one in each of SAMPLES strata, hashed.
+fn sample_at(j: u32, n: u32, m: u32, row: u32) -> u32 {
+    if n <= SAMPLES {
+        return j;
+    }
+    let q = n / SAMPLES;
+    let r = n % SAMPLES;
+    let start = j * q + (j * r) / SAMPLES;
+    let end = (j + 1u) * q + ((j + 1u) * r) / SAMPLES;
+    return start + mix(j ^ (row << 12u)) % (end - start);
 }
 
 @compute @workgroup_size(BLOCK)
-fn compact(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: vec3<u32>,
-           @builtin(num_workgroups) nwg: vec3<u32>) {
+fn init(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: vec3<u32>,
+        @builtin(num_workgroups) nwg: vec3<u32>) {
+    let g = geometry(nwg.y);
     let row = wid.y;
-    let base = row * STATE_WORDS;
-    let n = row_length();
-    let k = k_of_row();
+    let base = row * g.stride;
+    for (var j = t; j < g.stride; j += BLOCK) {
+        atomicStore(&state[base + j], 0u);
+    }
+    let n = g.n;
     let first = row * n;
-    let prefix = prefix_of(base);
-    let bits = 8u * atomicLoad(&state[base + DONE]);
-    let stride = nwg.x * BLOCK;
-    for (var j = wid.x * BLOCK + t; j < n; j += stride) {
-        let s = ordered(first + j);
-        if compare_top(s, j, bits, prefix) <= 0 {
-            let slot = atomicAdd(&state[base + COUNTER], 1u);
-            if slot < k {
-                candidates[2u * (row * k + slot)] = s;
-                candidates[2u * (row * k + slot) + 1u] = j;
+    let m = min(n, SAMPLES);
+    // The sample, in registers; i = NONE for none.
+    var ss: array<u32, SAMPLES_PER_THREAD>;
+    var si: array<u32, SAMPLES_PER_THREAD>;
+    var least = NONE;
+    var most = 0u;
+    for (var q = 0u; q < SAMPLES_PER_THREAD; q++) {
+        let j = q * BLOCK + t;
+        si[q] = NONE;
+        if j < m {
+            let at = sample_at(j, n, m, row);
+            ss[q] = ordered(first + at);
+            si[q] = at;
+            least = min(least, ss[q]);
+            most = max(most, ss[q]);
+        }
+    }
+    if t == 0u {
+        atomicStore(&hist[0], NONE);
+        atomicStore(&hist[1], 0u);
+    }
+    workgroupBarrier();
+    atomicMin(&hist[0], least);
+    atomicMax(&hist[1], most);
+    workgroupBarrier();
+    let smin = atomicLoad(&hist[0]);
+    let smax = atomicLoad(&hist[1]);
+    // Every thread has read them before the histogram is zeroed.
+    workgroupBarrier();
+    // The rank wanted: the k-th where the sample is the row, else about
+    // 4k keys' worth of samples, at least MIN_RANK.
+    var jstar = g.k;
+    if n > SAMPLES {
+        let aim = RANK_SCALE * g.k * SAMPLES;
+        jstar = clamp(max(MIN_RANK, aim / n + select(0u, 1u, aim % n != 0u)), 1u, m);
+    }
+    var r = bucketed(Range(vec2<u32>(smin, 0u), vec2<u32>(smax, n - 1u), jstar, m, 0u, 0u, 0u, 0u, 0u), g.digit);
+    for (var round = 0u; round < INIT_ROUNDS; round++) {
+        zero_histogram(t, g.bins);
+        workgroupBarrier();
+        for (var q = 0u; q < SAMPLES_PER_THREAD; q++) {
+            let x = vec2<u32>(ss[q], si[q]);
+            if si[q] != NONE && inside(x, r) {
+                atomicAdd(&hist[bucket(x, r, g.bins)], 1u);
+            }
+        }
+        workgroupBarrier();
+        let c = choose(t, g.bins, r.wanted);
+        r = narrowed(r, c.x, c.y, c.z, g);
+        // Exact where the sample is the row; else close enough.
+        if r.done == 1u || (n > SAMPLES && r.len - r.wanted <= jstar / 4u) {
+            break;
+        }
+    }
+    // pass_a's range [-inf, T]; its bucket spans the samples' least s to
+    // T's, and as far again below (keys better than every sample), or by i
+    // where the samples up to T are all one s.
+    let top = r.hi;
+    var a = Range(vec2<u32>(0u, 0u), top, g.k, NONE, 0u, 0u, 0u, 0u, 0u);
+    if smin < top.x {
+        a.base = smin - min(smin, top.x - smin);
+        a.shift = shift_for(top.x - a.base, g.digit);
+    } else {
+        a.phase = 1u;
+        a.value = top.x;
+        a.shift = shift_for(top.y, g.digit);
+    }
+    if t == 0u {
+        store_range(base + RANGE_A, a);
+        atomicStore(&state[base + LEAST], NONE);
+    }
+}
+
+/// Appends candidate x (staged in workgroup memory); `slot` is its place
+/// in the stage, or past it where the stage is full (then written after
+/// the tile, `spill`).
+fn stage(x: vec2<u32>) -> u32 {
+    let slot = atomicAdd(&counters[0], 1u);
+    if slot < STAGE {
+        words[slot] = x.x;
+        words[STAGE + slot] = x.y;
+    }
+    return slot;
+}
+
+/// Writes candidate x to cand_a (which = 0) or cand_1 at `slot` of the row,
+/// if it has room.
+fn put(which: u32, row: u32, cap: u32, slot: u32, x: vec2<u32>) {
+    if slot >= cap {
+        return;
+    }
+    let at = 2u * (row * cap + slot);
+    if which == 0u {
+        cand_a[at] = x.x;
+        cand_a[at + 1u] = x.y;
+    } else {
+        cand_1[at] = x.x;
+        cand_1[at + 1u] = x.y;
+    }
+}
+
+/// The candidate (s, i) at `slot` of the row's cand_a (which = 0) or
+/// cand_1.
+fn candidate(which: u32, row: u32, cap: u32, slot: u32) -> vec2<u32> {
+    let at = 2u * (row * cap + slot);
+    if which == 0u {
+        return vec2<u32>(cand_a[at], cand_a[at + 1u]);
+    }
+    return vec2<u32>(cand_1[at], cand_1[at + 1u]);
+}
+
+/// The stage after a tile: where it overflowed, the tile's excess (its
+/// keys with slots past STAGE, still in `xs` and `slots`) goes straight to
+/// the buffer; once FLUSH_AT or more are staged (or `last`), they go too.
+/// One barrier where neither happens (most tiles). Every thread calls it.
+fn after_tile(t: u32, which: u32, row: u32, cap: u32, count_at: u32, xs: ptr<function, array<vec2<u32>, ITEMS>>,
+              slots: ptr<function, array<u32, ITEMS>>, last: bool) {
+    workgroupBarrier();
+    // Every thread reads the same count: no thread stages again before the
+    // barrier the next tile has between its loads and its staging.
+    let staged = atomicLoad(&counters[0]);
+    let kept = min(staged, STAGE);
+    let spill = staged > STAGE;
+    if kept < FLUSH_AT && !(last && kept > 0u) {
+        return;
+    }
+    if t == 0u {
+        if spill {
+            bcast[12] = atomicAdd(&state[count_at], staged - STAGE);
+        }
+        bcast[13] = atomicAdd(&state[count_at], kept);
+    }
+    workgroupBarrier();
+    if t == 0u {
+        atomicStore(&counters[0], 0u);
+    }
+    if spill {
+        let at = bcast[12];
+        for (var u = 0u; u < ITEMS; u++) {
+            let slot = (*slots)[u];
+            if slot != NONE && slot >= STAGE {
+                put(which, row, cap, at + slot - STAGE, (*xs)[u]);
             }
         }
     }
-}
-
-@compute @workgroup_size(BLOCK)
-fn sort_out(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: vec3<u32>,
-            @builtin(num_workgroups) nwg: vec3<u32>) {
-    let row = wid.x + wid.y * nwg.x;
-    if row >= rows() {
-        return;
-    }
-    let k = k_of_row();
-    let at = row * k;
-    // The candidates padded to a power of two (at least 2) with the
-    // greatest composite.
-    let width = max(1u << (32u - countLeadingZeros(k - 1u)), 2u);
-    for (var j = t; j < width; j += BLOCK) {
-        var s = 0xffffffffu;
-        var i = 0xffffffffu;
-        if j < k {
-            s = candidates[2u * (at + j)];
-            i = candidates[2u * (at + j) + 1u];
-        }
-        sort_s[j] = s;
-        sort_i[j] = i;
+    let at = bcast[13];
+    for (var j = t; j < kept; j += BLOCK) {
+        let x = vec2<u32>(words[j], words[STAGE + j]);
+        put(which, row, cap, at + j, x);
     }
     workgroupBarrier();
-    // Bitonic sort of the width (s, i) ascending; each thread compares
-    // width / 2 / BLOCK pairs (or none) a step.
+}
+
+/// Adds the workgroup's histogram to the row's (and, in pass_a, its least
+/// candidate s to LEAST), then counts the workgroup in at `arrive_at`:
+/// whether it is the last of the row's `groups` (then after a device-scope
+/// barrier: every other's writes are visible).
+fn arrive(t: u32, base: u32, bins: u32, arrive_at: u32, groups: u32) -> bool {
+    workgroupBarrier();
+    for (var j = t; j < bins; j += BLOCK) {
+        let h = atomicLoad(&hist[j]);
+        if h != 0u {
+            atomicAdd(&state[base + SCALARS + j], h);
+        }
+    }
+    if t == 0u && arrive_at == ARRIVE_A {
+        atomicMin(&state[base + LEAST], atomicLoad(&counters[2]));
+    }
+    storageBarrier();
+    if t == 0u {
+        bcast[15] = select(0u, 1u, atomicAdd(&state[base + arrive_at], 1u) + 1u == groups);
+    }
+    workgroupBarrier();
+    let last = bcast[15] == 1u;
+    if last {
+        storageBarrier();
+    }
+    return last;
+}
+
+/// The row's histogram into workgroup memory (hist[0 .. bins)), and the
+/// row's zeroed for the next pass; the row's LEAST, COUNT_A, COUNT_1 and
+/// SELECTED, final now, into bcast[16 .. 20).
+fn take_histogram(t: u32, base: u32, bins: u32) {
+    for (var j = t; j < bins; j += BLOCK) {
+        atomicStore(&hist[j], atomicLoad(&state[base + SCALARS + j]));
+        atomicStore(&state[base + SCALARS + j], 0u);
+    }
+    if t == 0u {
+        bcast[16] = atomicLoad(&state[base + LEAST]);
+        bcast[17] = atomicLoad(&state[base + COUNT_A]);
+        bcast[18] = atomicLoad(&state[base + COUNT_1]);
+        bcast[19] = atomicLoad(&state[base + SELECTED]);
+    }
+    workgroupBarrier();
+}
+
+/// Appends x to the row's `selected` (fewer than k ever, or exactly k).
+fn select_key(row: u32, k: u32, base: u32, x: vec2<u32>) {
+    let slot = atomicAdd(&state[base + SELECTED], 1u);
+    if slot < k {
+        selected[2u * (row * k + slot)] = x.x;
+        selected[2u * (row * k + slot) + 1u] = x.y;
+    }
+}
+
+/// pass_a and pass_r: one kernel, dispatched once or twice (PHASE, which
+/// pass_a's last workgroup sets, tells them apart), so that its last step
+/// is compiled once.
+@compute @workgroup_size(BLOCK)
+fn select_pass(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: vec3<u32>,
+               @builtin(num_workgroups) nwg: vec3<u32>) {
+    let g = geometry(nwg.y);
+    let row = wid.y;
+    let base = row * g.stride;
+    // pass_a's range is [-inf, T] (nothing below lo, never done); the
+    // relay's, range 1.
+    if t == 0u {
+        let phase = atomicLoad(&state[base + PHASE]);
+        bcast[20] = phase;
+        bcast[21] = atomicLoad(&state[base + COUNT_A]);
+        let at = base + select(RANGE_A, RANGE_1, phase == 1u);
+        for (var j = 0u; j < RANGE_WORDS; j++) {
+            bcast[j] = atomicLoad(&state[at + j]);
+        }
+        atomicStore(&counters[0], 0u);
+        atomicStore(&counters[2], NONE);
+    }
+    zero_histogram(t, g.bins);
+    workgroupBarrier();
+    let relay = bcast[20] == 1u;
+    let count_a = bcast[21];
+    let r = Range(vec2<u32>(bcast[0], bcast[1]), vec2<u32>(bcast[2], bcast[3]), bcast[4], bcast[5], bcast[6],
+        bcast[7], bcast[8], bcast[9], bcast[10]);
+    // The source: the input, or the relay's cand_a where it held them all.
+    let from_input = !relay || count_a > g.cap_a;
+    let total = select(count_a, g.n, from_input);
+    let which = select(0u, 1u, relay);
+    let cap = select(g.cap_a, g.cap_1, relay);
+    let count_at = base + select(COUNT_A, COUNT_1, relay);
+    let first = row * g.n;
+    let tiles = (total + TILE - 1u) / TILE;
+    var least = NONE;
+    for (var tile = wid.x; tile < tiles; tile += nwg.x) {
+        let at = tile * TILE + t;
+        var xs: array<vec2<u32>, ITEMS>;
+        for (var u = 0u; u < ITEMS; u++) {
+            let j = at + u * BLOCK;
+            if j < total {
+                if from_input {
+                    xs[u] = vec2<u32>(ordered(first + j), j);
+                } else {
+                    xs[u] = candidate(0u, row, g.cap_a, j);
+                }
+            }
+        }
+        // The last tile's after_tile read the stage count: no staging
+        // before every thread has (the loads are on their way meanwhile).
+        workgroupBarrier();
+        var slots: array<u32, ITEMS>;
+        for (var u = 0u; u < ITEMS; u++) {
+            let x = xs[u];
+            slots[u] = NONE;
+            if at + u * BLOCK < total {
+                if r.done == TOO_TIGHT || less(x, r.lo) || (r.done == 1u && !less(r.hi, x)) {
+                    select_key(row, g.k, base, x);
+                } else if !less(r.hi, x) {
+                    slots[u] = stage(x);
+                    atomicAdd(&hist[bucket(x, r, g.bins)], 1u);
+                    least = min(least, x.x);
+                }
+            }
+        }
+        after_tile(t, which, row, cap, count_at, &xs, &slots, tile + nwg.x >= tiles);
+    }
+    atomicMin(&counters[2], least);
+    if !arrive(t, base, g.bins, select(ARRIVE_A, ARRIVE_R, relay), nwg.x) {
+        return;
+    }
+    take_histogram(t, base, g.bins);
+    var next = r;
+    if r.done == 0u {
+        let c = choose(t, g.bins, r.wanted);
+        if c.x == NONE {
+            // Only pass_a's: fewer than k keys at most T.
+            next.done = TOO_TIGHT;
+        } else {
+            if !relay {
+                // No candidate lies below the least s found: the range
+                // starts there (bin 0 reaches down to -inf).
+                let least_s = bcast[16];
+                if next.lo.x < least_s {
+                    next.lo = vec2<u32>(least_s, 0u);
+                }
+            }
+            next = narrowed(next, c.x, c.y, c.z, g);
+        }
+    }
+    if !relay {
+        if t == 0u {
+            store_range(base + RANGE_1, next);
+            atomicStore(&state[base + PHASE], 1u);
+        }
+        if relayed(g) {
+            return;
+        }
+    }
+    finish(t, row, g, next, r, relay, vec3<u32>(bcast[17], bcast[18], bcast[19]));
+}
+
+/// Key `j` of the last step's source: 0 cand_1, 1 cand_a, 2 the input.
+fn source_key(source: u32, row: u32, g: Geometry, j: u32) -> vec2<u32> {
+    if source == 2u {
+        return vec2<u32>(ordered(row * g.n + j), j);
+    }
+    if source == 1u {
+        return candidate(0u, row, g.cap_a, j);
+    }
+    return candidate(1u, row, g.cap_1, j);
+}
+
+/// Puts x into the sort's arrays at the next place.
+fn gather(x: vec2<u32>) {
+    let slot = atomicAdd(&counters[1], 1u);
+    if slot < SORT_MAX {
+        words[slot] = x.x;
+        words[SORT_MAX + slot] = x.y;
+    }
+}
+
+/// The gathered key at place p (past m: the greatest composite).
+fn sorted_at(p: u32, m: u32) -> vec2<u32> {
+    if p >= m {
+        return vec2<u32>(NONE, NONE);
+    }
+    return vec2<u32>(words[p], words[SORT_MAX + p]);
+}
+
+/// Sorts the m (<= SORT_MAX) gathered keys by (s, i) in workgroup memory:
+/// a bitonic sort whose every merge sorts ascending (its first step
+/// compares mirrored places), so places past m, never stored, act as the
+/// greatest composite and never move.
+fn sort_gathered(t: u32, m: u32) {
+    var width = 2u;
+    while width < m {
+        width *= 2u;
+    }
     for (var size = 2u; size <= width; size *= 2u) {
         for (var stride = size / 2u; stride > 0u; stride /= 2u) {
             for (var q = t; q < width / 2u; q += BLOCK) {
-                let a = 2u * q - (q & (stride - 1u));
-                let b = a + stride;
-                let up = (a & size) == 0u;
-                let sa = sort_s[a];
-                let ia = sort_i[a];
-                let sb = sort_s[b];
-                let ib = sort_i[b];
-                let a_greater = sa > sb || (sa == sb && ia > ib);
-                if a_greater == up {
-                    sort_s[a] = sb;
-                    sort_i[a] = ib;
-                    sort_s[b] = sa;
-                    sort_i[b] = ia;
+                var a = 2u * q - (q & (stride - 1u));
+                var b = a + stride;
+                if stride == size / 2u {
+                    // The mirrored partner: a's place counted from the end
+                    // of its block.
+                    let block = q / stride;
+                    a = block * size + (q % stride);
+                    b = block * size + size - 1u - (q % stride);
+                }
+                if b < m {
+                    let xa = sorted_at(a, m);
+                    let xb = sorted_at(b, m);
+                    if less(xb, xa) {
+                        words[a] = xb.x;
+                        words[SORT_MAX + a] = xb.y;
+                        words[b] = xa.x;
+                        words[SORT_MAX + b] = xa.y;
+                    }
                 }
             }
             workgroupBarrier();
         }
     }
-    let first = row * row_length();
-    for (var j = t; j < k; j += BLOCK) {
-        let i = first + sort_i[j];
-        keys_out[at + j] = keys_in[i];
+}
+
+/// The last step of a row, in the last workgroup of its last pass: `range`
+/// is the current range (after pass_a's choice, or pass_r's where `relay`:
+/// then `first` is pass_a's, which pass_r read). Uniform.
+fn finish(t: u32, row: u32, g: Geometry, range: Range, first: Range, relay: bool, counts: vec3<u32>) {
+    let count_a = counts.x;
+    let count_1 = counts.y;
+    var r = range;
+    // What is taken outright: `selected` (pass_r's), and cand_a entire
+    // where it was too tight without a relay.
+    var extra = false;
+    // The source of the range's keys and the least composite read from it
+    // (below: already taken).
+    var source = 1u;
+    var least_read = vec2<u32>(0u, 0u);
+    var total = count_a;
+    if r.done == TOO_TIGHT {
+        // Every key at most T is taken; the rest come from the input, in
+        // (T, +inf].
+        extra = !relay;
+        source = 2u;
+        total = g.n;
+        least_read = after(r.hi);
+        r = bucketed(Range(least_read, vec2<u32>(NONE, g.n - 1u), g.k - count_a, NONE, 0u, 0u, 0u, 0u, 0u),
+            g.digit);
+    } else if relay {
+        least_read = first.lo;
+        if first.done == 1u {
+            // pass_r took them all into `selected`.
+            total = 0u;
+        } else if count_1 <= g.cap_1 {
+            source = 0u;
+            total = count_1;
+        } else if count_a > g.cap_a {
+            source = 2u;
+            total = g.n;
+        }
+    } else if count_a > g.cap_a {
+        source = 2u;
+        total = g.n;
+    }
+    // Rounds over the source, here, until the keys up to the range's hi
+    // fit the sort; then one more read gathers them (one loop for both: a
+    // reading loop less to compile).
+    let chosen = min(counts.z, g.k);
+    for (var round = 0u; round < 16u; round++) {
+        let gathering = r.done != 0u || (r.len != NONE && g.k - r.wanted + r.len <= SORT_MAX);
+        workgroupBarrier();
+        if gathering {
+            if t == 0u {
+                atomicStore(&counters[1], 0u);
+            }
+        } else {
+            zero_histogram(t, g.bins);
+        }
+        workgroupBarrier();
+        if gathering {
+            for (var j = t; j < chosen; j += BLOCK) {
+                gather(vec2<u32>(selected[2u * (row * g.k + j)], selected[2u * (row * g.k + j) + 1u]));
+            }
+            if extra {
+                for (var j = t; j < count_a; j += BLOCK) {
+                    gather(candidate(0u, row, g.cap_a, j));
+                }
+            }
+        }
+        for (var start = 0u; start < total; start += BATCH * BLOCK) {
+            var xs: array<vec2<u32>, BATCH>;
+            for (var u = 0u; u < BATCH; u++) {
+                let j = start + u * BLOCK + t;
+                if j < total {
+                    xs[u] = source_key(source, row, g, j);
+                }
+            }
+            for (var u = 0u; u < BATCH; u++) {
+                let x = xs[u];
+                if start + u * BLOCK + t < total && !less(x, least_read) && !less(r.hi, x) {
+                    if gathering {
+                        gather(x);
+                    } else if !less(x, r.lo) {
+                        atomicAdd(&hist[bucket(x, r, g.bins)], 1u);
+                    }
+                }
+            }
+        }
+        workgroupBarrier();
+        if gathering {
+            break;
+        }
+        let c = choose(t, g.bins, r.wanted);
+        r = narrowed(r, c.x, c.y, c.z, g);
+    }
+    if t == 0u {
+        bcast[22] = min(atomicLoad(&counters[1]), SORT_MAX);
+    }
+    workgroupBarrier();
+    let m = bcast[22];
+    sort_gathered(t, m);
+    let out = row * g.k;
+    for (var j = t; j < g.k; j += BLOCK) {
+        let i = row * g.n + words[SORT_MAX + j];
+        keys_out[out + j] = keys_in[i];
         if PAIRS {
-            values_out[at + j] = values_in[i];
+            values_out[out + j] = values_in[i];
         }
     }
 }
