@@ -148,7 +148,7 @@ fn element(i: u32, n: u32) -> Element {
     if i < n {
         x = input[i];
     }
-    if RUN_STARTS || UNIQUE {
+    if RUN_STARTS | UNIQUE {
         var before = x;
         if i > 0u && i < n {
             before = input[i - 1u];
@@ -182,7 +182,10 @@ fn rank_tile(tile: u32, t: u32) -> TileRanks {
             x = input[i];
         }
         var flag = (i < n) & keep_at(i, x);
-        if RUN_STARTS || UNIQUE {
+        // `|`, not `||`: naga's short-circuit makes a variable of the
+        // condition, which emulated subgroups' uniformity check cannot
+        // see through (the shuffles below are wavekit calls).
+        if RUN_STARTS | UNIQUE {
             // Element i - 1, for i < n (a lane past the end keeps nothing
             // whatever it compares).
             var before = x;
