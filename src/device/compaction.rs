@@ -134,7 +134,7 @@ impl Compaction {
         // 0.2669 -> 0.2562 (docs/benchmarks/2026-11-27k-h100-compaction-tiles).
         if partition && ctx.target.is_native_cuda() {
             shader = shader.set("ITEMS", "32u");
-        } else if partition && ctx.wgpu_limits().is_some() {
+        } else if partition && !ctx.is_native() {
             shader = shader.set("ITEMS", "8u");
         }
         // Predecessors by shuffles, but where subgroups are emulated (each

@@ -112,6 +112,12 @@ impl Context {
         }
     }
 
+    /// Whether the device is native (CUDA, HIP), not a wgpu device: where
+    /// algorithms pick their native shapes and forms.
+    pub fn is_native(&self) -> bool {
+        self.server.wgpu().is_none()
+    }
+
     /// Whether the device is a CPU adapter (lavapipe, WARP).
     pub fn is_cpu(&self) -> bool {
         self.server

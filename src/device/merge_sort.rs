@@ -112,9 +112,10 @@ impl Shape {
     /// The default for `ctx`'s API: [`Shape::LARGE`] natively,
     /// [`Shape::SMALL`] on wgpu.
     fn for_context(ctx: &Context) -> Shape {
-        match ctx.wgpu_limits() {
-            Some(_) => Shape::SMALL,
-            None => Shape::LARGE,
+        if ctx.is_native() {
+            Shape::LARGE
+        } else {
+            Shape::SMALL
         }
     }
 

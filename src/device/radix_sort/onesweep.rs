@@ -138,9 +138,10 @@ pub(crate) enum PassModules {
 impl PassModules {
     /// Per pass natively (CUDA, HIP), shared through wgpu.
     pub fn for_context(ctx: &Context) -> PassModules {
-        match ctx.wgpu_limits() {
-            Some(_) => PassModules::Shared,
-            None => PassModules::PerPass,
+        if ctx.is_native() {
+            PassModules::PerPass
+        } else {
+            PassModules::Shared
         }
     }
 }
@@ -250,6 +251,11 @@ impl OneSweep {
         })
     }
 
+    /// Pass `i`'s kernel: its own, or the one every pass shares.
+    fn pass_kernel(&self, i: usize) -> &Pipeline {
+        self.onesweep.get(i).unwrap_or(&self.onesweep[0])
+    }
+
     /// Keys per tile (and workgroup of a pass).
     fn tile(&self) -> u64 {
         u64::from(self.shape.block * self.shape.items)
@@ -313,8 +319,11 @@ impl OneSweep {
             Op::Dispatch(&self.digit_offsets, bind(0), [1, 1, 1]),
         ];
         for i in 0..self.passes as usize {
-            let pipeline = &self.onesweep[i.min(self.onesweep.len() - 1)];
-            ops.push(Op::Dispatch(pipeline, bind(i), ctx.grid(tiles as u32)));
+            ops.push(Op::Dispatch(
+                self.pass_kernel(i),
+                bind(i),
+                ctx.grid(tiles as u32),
+            ));
         }
         ops
     }

@@ -141,6 +141,15 @@ struct Element {
     kept: bool,
 }
 
+/// Element i - 1 read from the input, for element `x` at `i` (`x` itself
+/// for the first element and past the end, where it decides nothing).
+fn loaded_before(i: u32, n: u32, x: T) -> T {
+    if i > 0u && i < n {
+        return input[i - 1u];
+    }
+    return x;
+}
+
 /// Element `i` of `n`; past the end, a zero that is not kept.
 fn element(i: u32, n: u32) -> Element {
     // `&` evaluates both sides: a select, not a branch.
@@ -149,11 +158,7 @@ fn element(i: u32, n: u32) -> Element {
         x = input[i];
     }
     if RUN_STARTS | UNIQUE {
-        var before = x;
-        if i > 0u && i < n {
-            before = input[i - 1u];
-        }
-        let starts = (i < n) & ((i == 0u) | (x != before));
+        let starts = (i < n) & ((i == 0u) | (x != loaded_before(i, n, x)));
         return Element(select(x, bitcast<T>(i), RUN_STARTS), starts);
     }
     return Element(x, (i < n) & keep_at(i, x));
@@ -188,7 +193,7 @@ fn rank_tile(tile: u32, t: u32) -> TileRanks {
         if RUN_STARTS | UNIQUE {
             // Element i - 1, for i < n (a lane past the end keeps nothing
             // whatever it compares).
-            var before = x;
+            var before: T;
             if SHUFFLE_BEFORE {
                 // In uniform control flow: every lane shuffles.
                 let up = sg::shuffle_up<T>(x, 1u);
@@ -197,12 +202,12 @@ fn rank_tile(tile: u32, t: u32) -> TileRanks {
                     before = up;
                 } else if k != 0u {
                     before = carried;
-                } else if i > 0u && i < n {
-                    before = input[i - 1u];
+                } else {
+                    before = loaded_before(i, n, x);
                 }
                 carried = last;
-            } else if i > 0u && i < n {
-                before = input[i - 1u];
+            } else {
+                before = loaded_before(i, n, x);
             }
             flag = (i < n) & ((i == 0u) | (x != before));
             if RUN_STARTS {

@@ -17,9 +17,10 @@
 //     exclusive prefix sum over d of the pass's counts (a block exclusive
 //     scan per pass): where the keys with digit d start in the output.
 //   onesweep (one workgroup per tile, in x then y), pass p = pass_index():
-//     takes the next tile index from tile_counter[p] (so every earlier tile belongs to a
-//     workgroup that already runs: the look-back's forward progress needs no
-//     more than that running workgroups keep running), loads the tile,
+//     takes the next tile index from tile_counter[p] (so every earlier tile
+//     belongs to a workgroup that already runs: the look-back's forward
+//     progress needs no more than that running workgroups keep running),
+//     loads the tile,
 //     counts its digits and publishes the counts,
 //     ranks it, looks back, scatters.
 //
