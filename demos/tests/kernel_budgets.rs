@@ -64,6 +64,12 @@ fn kernels() -> Vec<DemoKernel> {
             "select_lookback_plain",
         ),
     ];
+    // The by-key kernels as ReduceByKey and ScanByKey build them on CUDA
+    // for u32 keys and values under `+` (the shader's defaults).
+    let by_key = wavekit::device::shaders::source("by_key.wgsl").expect("a device shader");
+    for entry in ["count_heads", "reduce_by_key", "scan_by_key"] {
+        all.push(plain("by_key.wgsl", &by_key, entry));
+    }
     // The merge sort's kernels as wavekit::device builds them on CUDA: the
     // default tile (256 x 17), pairs of u32 by `<`, every binding writable,
     // bounds clamped (`Context::pipelines`).

@@ -14,17 +14,19 @@ use crate::backend::{Device, Queue, Range};
 use crate::dtype::Dtype;
 use crate::error::Error;
 
-/// Elements per tile of `by_key.wgsl` (256 threads × 8).
-const TILE: u64 = 2048;
+/// Threads per workgroup of `by_key.wgsl`.
+const BLOCK: u32 = 256;
 
 /// The dtypes keys and values may have.
 const DTYPES: [Dtype; 3] = [Dtype::U32, Dtype::I32, Dtype::F32];
 
-/// The composed shader's context, key and value types.
+/// The composed shader's context, key and value types, and its tile.
 struct Built {
     ctx: Context,
     key: Dtype,
     value: Dtype,
+    /// Elements per tile: BLOCK × the shader's ITEMS.
+    tile: u32,
 }
 
 /// The methods [`ReduceByKey`] and [`ScanByKey`] share: their key and
@@ -47,8 +49,8 @@ macro_rules! by_key_methods {
             &self.operator
         }
 
-        /// Temp bytes a call on `n` elements needs (12 per 2048 elements plus
-        /// alignment padding).
+        /// Temp bytes a call on `n` elements needs (12 per tile of 2048
+        /// elements plus alignment padding).
         pub fn temp_storage_bytes(&self, n: u32) -> u64 {
             self.built.layout(n).0.bytes()
         }
@@ -89,16 +91,26 @@ impl Built {
             .function("scan_op", op)
             .function("scan_identity", identity)
             .set_all(ctx.look_back_switches());
+        let [items] = shader.u32_values_in(name, [("ITEMS", 1..=32, "elements per thread")])?;
         let module = ctx.compose(&shader)?;
-        Ok((Built { ctx, key, value }, module))
+        let tile = BLOCK * items;
+        Ok((
+            Built {
+                ctx,
+                key,
+                value,
+                tile,
+            },
+            module,
+        ))
     }
 
-    fn tiles(n: u32) -> u32 {
-        u64::from(n).div_ceil(TILE) as u32
+    fn tiles(&self, n: u32) -> u32 {
+        n.div_ceil(self.tile)
     }
 
     fn layout(&self, n: u32) -> (TempLayout, Regions) {
-        let tiles = u64::from(Self::tiles(n));
+        let tiles = u64::from(self.tiles(n));
         let mut layout = TempLayout::new(&self.ctx.limits);
         let regions = Regions {
             state: layout.place(8 * tiles),
@@ -303,7 +315,7 @@ impl ReduceByKey {
             Some((unique_out, num_runs)),
             temp,
         );
-        let grid = ctx.grid(Built::tiles(n));
+        let grid = ctx.grid(self.built.tiles(n));
         let ops = [
             Op::Clear(clear),
             Op::Dispatch(&self.count_heads, bindings.clone(), grid),
@@ -404,7 +416,7 @@ impl ScanByKey {
             return Ok(());
         }
         let (bindings, clear) = self.built.bindings(n, [keys, values], output, None, temp);
-        let grid = self.built.ctx.grid(Built::tiles(n));
+        let grid = self.built.ctx.grid(self.built.tiles(n));
         record(
             ctx,
             queue.into(),

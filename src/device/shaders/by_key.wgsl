@@ -51,11 +51,14 @@
 //     out_keys gets each such run's offset, out_values its length.
 // Elements past n are no heads and hold the identity, and are not written.
 //
-// Parameters (set by name by the host): `alias K`, `alias T`,
+// Parameters (set by name by the host): `const ITEMS` (1 to 32: heads are
+// bits of a u32; the host reads it for the grid), `const LOAD_TRANSPOSED`,
+// `alias K`, `alias T`,
 // `const INCLUSIVE`, `const NON_TRIVIAL`, the operator `fn scan_op` (the host replaces its line
 // by the user's function text and a `scan_op` that calls it) and
 // `fn scan_identity`; FALLBACK and STALL_EVERY (look_back.wgsl).
-// Bindings: 0 keys (array<K>, n), 1 values (array<T>, n), 2 out_values
+// Bindings: 0 keys (K's bits, array<u32>, n), 1 values (T's bits,
+//   array<u32>, n; the block layer's loads take u32 rows), 2 out_values
 //   (T: n for the scan, room for n runs for the reduction; as T's bits,
 //   array<u32>, which `block::store_transpose` stores from an
 //   `array<u32, ITEMS>`: naga gives `alias T` a type of its own, so an
@@ -80,6 +83,11 @@ const NON_TRIVIAL = false;
 const BLOCK = 256u;
 const ITEMS = 8u;
 const TILE = BLOCK * ITEMS;
+// The loads: the tile read striped (coalesced) and turned blocked through
+// workgroup memory (`block::load_transpose`, CUB's BLOCK_LOAD_TRANSPOSE;
+// 2 barriers per array), or each thread's ITEMS consecutive words read
+// directly (false: each warp load touches ITEMS-word strides).
+const LOAD_TRANSPOSED = false;
 // The scan's store: blocked items turned striped through workgroup memory
 // and stored coalesced (`block::store_transpose`, CUB's
 // BLOCK_STORE_TRANSPOSE), or each thread's 8 consecutive words stored
@@ -91,8 +99,8 @@ const STORE_TRANSPOSED = true;
 fn scan_op(a: T, b: T) -> T { return a + b; }
 fn scan_identity() -> T { return T(); }
 
-@group(0) @binding(0) var<storage, read> keys: array<K>;
-@group(0) @binding(1) var<storage, read> values: array<T>;
+@group(0) @binding(0) var<storage, read> keys: array<u32>;
+@group(0) @binding(1) var<storage, read> values: array<u32>;
 @group(0) @binding(2) var<storage, read_write> out_values: array<u32>;
 @group(0) @binding(3) var<storage, read_write> out_keys: array<K>;
 @group(0) @binding(4) var<storage, read_write> num_runs: array<u32>;
@@ -127,12 +135,17 @@ fn tile_count() -> u32 {
     return (element_count() + TILE - 1u) / TILE;
 }
 
-/// A thread's items: values (the identity past n) and head flags (bit k),
-/// and whether each is a run's last element (bit k of `ends`).
+/// Key `i` (the keys are bound as their bits).
+fn key_at(i: u32) -> K {
+    return bitcast<K>(keys[i]);
+}
+
+/// A thread's items: values (the identity past n), head flags (bit k),
+/// and the key of its last element below n (K() if none).
 struct Items {
     values: array<T, ITEMS>,
     heads: u32,
-    ends: u32,
+    last: K,
 }
 
 /// Thread `t`'s ITEMS elements of tile `tile`.
@@ -142,7 +155,28 @@ fn load_items(tile: u32, t: u32) -> Items {
     var items: Items;
     var before = K();
     if first > 0u && first <= n {
-        before = keys[first - 1u];
+        before = key_at(first - 1u);
+    }
+    // The tile's words, blocked (only those below n are read).
+    var key_bits: array<u32, ITEMS>;
+    var value_bits: array<u32, ITEMS>;
+    if LOAD_TRANSPOSED {
+        let offset = tile * TILE;
+        let valid = select(0u, n - offset, offset < n);
+        blk::load_transpose<u32, BLOCK, ITEMS, keys>(offset, valid, &key_bits);
+        if !NON_TRIVIAL {
+            blk::load_transpose<u32, BLOCK, ITEMS, values>(offset, valid, &value_bits);
+        }
+    } else {
+        for (var k = 0u; k < ITEMS; k++) {
+            let i = first + k;
+            if i < n {
+                key_bits[k] = keys[i];
+                if !NON_TRIVIAL {
+                    value_bits[k] = values[i];
+                }
+            }
+        }
     }
     for (var k = 0u; k < ITEMS; k++) {
         items.values[k] = scan_identity();
@@ -151,27 +185,30 @@ fn load_items(tile: u32, t: u32) -> Items {
             if NON_TRIVIAL {
                 items.values[k] = bitcast<T>(1u);
             } else {
-                items.values[k] = values[i];
+                items.values[k] = bitcast<T>(value_bits[k]);
             }
-            let key = keys[i];
+            let key = bitcast<K>(key_bits[k]);
             if i == 0u || key != before {
                 items.heads |= 1u << k;
             }
             before = key;
         }
     }
+    items.last = before;
     return items;
 }
 
-/// `ends` of `items` (thread `t` of tile `tile`): bit k where element k is
-/// the last of its run (the next key differs, or it is the last element).
-fn run_ends(tile: u32, t: u32, heads: u32) -> u32 {
+/// The run ends of thread `t`'s `items` of tile `tile`: bit k where
+/// element k is the last of its run (the next key differs, or it is the
+/// last element).
+fn run_ends(tile: u32, t: u32, items: Items) -> u32 {
     let n = element_count();
     let first = tile * TILE + t * ITEMS;
+    let heads = items.heads;
     // The element after this thread's last is a head (or past n).
     var next_head = first + ITEMS >= n;
     if !next_head {
-        next_head = keys[first + ITEMS] != keys[first + ITEMS - 1u];
+        next_head = key_at(first + ITEMS) != items.last;
     }
     var ends = (heads >> 1u) | select(0u, 1u << (ITEMS - 1u), next_head);
     // Only elements below n end runs.
@@ -352,8 +389,8 @@ fn count_heads(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) w
     if tile >= tile_count() {
         return;
     }
-    let heads = load_items(tile, t).heads;
-    let total = lb_workgroup_sum(countOneBits(counted_heads(heads, run_ends(tile, t, heads))), t);
+    let items = load_items(tile, t);
+    let total = lb_workgroup_sum(countOneBits(counted_heads(items.heads, run_ends(tile, t, items))), t);
     if t == 0u {
         tile_heads[tile] = total;
     }
@@ -398,7 +435,7 @@ fn reduce_by_key(@builtin(local_invocation_index) t: u32) {
         return;
     }
     let items = load_items(tile, t);
-    let ends = run_ends(tile, t, items.heads);
+    let ends = run_ends(tile, t, items);
     let counted = counted_heads(items.heads, ends);
     let before = tile_start(tile, t, items, counted);
     var running = before.value;
@@ -412,7 +449,7 @@ fn reduce_by_key(@builtin(local_invocation_index) t: u32) {
             if NON_TRIVIAL {
                 out_keys[run] = bitcast<K>(first + k);
             } else {
-                out_keys[run] = keys[first + k];
+                out_keys[run] = key_at(first + k);
             }
             run += 1u;
         }
