@@ -65,9 +65,15 @@ fn kernels() -> Vec<DemoKernel> {
         ),
     ];
     // The by-key kernels as ReduceByKey and ScanByKey build them on CUDA
-    // for u32 keys and values under `+` (the shader's defaults).
-    let by_key = wavekit::device::shaders::source("by_key.wgsl").expect("a device shader");
-    for entry in ["count_heads", "reduce_by_key", "scan_by_key"] {
+    // for u32 keys and values under `+` (the shader's defaults), with the
+    // window walk (`Context::look_back_params`).
+    let by_key = edited(
+        &wavekit::device::shaders::source("by_key.wgsl").expect("a device shader"),
+        "by_key.wgsl",
+        &[("const WINDOW = false;", "const WINDOW = true;")],
+    )
+    .expect("the host's edits apply");
+    for entry in ["reduce_by_key", "scan_by_key"] {
         all.push(plain("by_key.wgsl", &by_key, entry));
     }
     // The merge sort's kernels as wavekit::device builds them on CUDA: the

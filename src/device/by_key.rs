@@ -49,7 +49,7 @@ macro_rules! by_key_methods {
             &self.operator
         }
 
-        /// Temp bytes a call on `n` elements needs (12 per tile of 2048
+        /// Temp bytes a call on `n` elements needs (16 per tile of 2048
         /// elements plus alignment padding).
         pub fn temp_storage_bytes(&self, n: u32) -> u64 {
             self.built.layout(n).0.bytes()
@@ -57,13 +57,14 @@ macro_rules! by_key_methods {
     };
 }
 
-/// The temp regions of a call: tile state (2 words a tile), the tile
-/// counter, the tiles' head counts, and spare words for the bindings a
-/// scan does not use.
+/// The temp regions of a call: the run counts' look-back state and the
+/// tiles' tails (2 words a tile each), the tile counter (all three zeroed
+/// by the call's clear), and a spare word for the bindings a scan does not
+/// use.
 struct Regions {
     state: (u64, u64),
+    tails: (u64, u64),
     counter: (u64, u64),
-    heads: (u64, u64),
     spare: (u64, u64),
 }
 
@@ -90,7 +91,7 @@ impl Built {
             .set("NON_TRIVIAL", non_trivial)
             .function("scan_op", op)
             .function("scan_identity", identity)
-            .set_all(ctx.look_back_switches());
+            .set_all(ctx.look_back_params());
         let [items] = shader.u32_values_in(name, [("ITEMS", 1..=32, "elements per thread")])?;
         let module = ctx.compose(&shader)?;
         let tile = BLOCK * items;
@@ -114,15 +115,15 @@ impl Built {
         let mut layout = TempLayout::new(&self.ctx.limits);
         let regions = Regions {
             state: layout.place(8 * tiles),
+            tails: layout.place(8 * tiles),
             counter: layout.place(4),
-            heads: layout.place(4 * tiles),
             spare: layout.place(4),
         };
         (layout, regions)
     }
 
-    /// The eight bindings of a checked call: `out_keys`, `num_runs` and
-    /// the head counts spare words where `None`.
+    /// The eight bindings of a checked call (`out_keys` and `num_runs`
+    /// spare words where `None`), and the range the call clears.
     fn bindings<'a>(
         &self,
         n: u32,
@@ -133,16 +134,14 @@ impl Built {
     ) -> (Vec<Range<'a>>, Range<'a>) {
         let (_, r) = self.layout(n);
         let state = temp.sub(r.state.0, r.state.1);
+        let tails = temp.sub(r.tails.0, r.tails.1);
         let counter = temp.sub(r.counter.0, r.counter.1);
         let spare = temp.sub(r.spare.0, r.spare.1);
-        let (out_keys, num_runs, heads) = match reduce {
-            Some((out_keys, num_runs)) => (out_keys, num_runs, temp.sub(r.heads.0, r.heads.1)),
-            None => (spare, spare, spare),
-        };
+        let (out_keys, num_runs) = reduce.unwrap_or((spare, spare));
         let [keys, values] = inputs;
         (
             vec![
-                keys, values, out_values, out_keys, num_runs, heads, state, counter,
+                keys, values, out_values, out_keys, num_runs, tails, state, counter,
             ],
             state.through(&counter),
         )
@@ -165,27 +164,24 @@ impl Built {
 ///   their buffers); `unique_out` and `aggregates_out` room for `n`
 ///   elements each (the first `num_runs` are written, the rest untouched);
 ///   `num_runs` one u32; temp at least
-///   [`ReduceByKey::temp_storage_bytes`] bytes (`STORAGE`), about 12 bytes
+///   [`ReduceByKey::temp_storage_bytes`] bytes (`STORAGE`), about 16 bytes
 ///   per 2048 elements. The outputs and temp may share a buffer where
 ///   their bytes do not overlap.
-/// - **Algorithm**: tiles of 2048 elements (8 consecutive per thread);
-///   each tile's head count (a pass over the keys), their scan (one
-///   workgroup: each run's index), then one pass in which each tile scans
-///   its (head, value) pairs under the segmented operator in workgroup
-///   memory and learns the value carried into its first run by decoupled
-///   look-back with decoupled fallback (a tile with a head publishes its
-///   inclusive value at once; the fallback needs no forward-progress
-///   guarantee), writing each run's key at its first element and its
-///   reduction at its last. CUB reads each key once; this reads it twice.
-/// - **Cost of a call**: 1 clear and 3 dispatches (1 clear for `n = 0`,
-///   which writes a zero run count); a bind group per dispatch; nothing
-///   allocated.
+/// - **Algorithm**: one pass over tiles of 2048 elements (8 consecutive
+///   per thread), as CUB's: each tile scans its (head, value) pairs under
+///   the segmented operator in workgroup memory, publishes its tail (the
+///   value after its last head) and combines the tails before it back to
+///   the nearest tile with a head (the value carried into its first run),
+///   learns the runs before it by decoupled look-back over the tiles' head
+///   counts, and writes each run's key at its first element and its
+///   reduction at its last. Both walks have the decoupled fallback: no
+///   forward-progress guarantee is needed.
+/// - **Cost of a call**: 1 clear and 1 dispatch (1 clear for `n = 0`,
+///   which writes a zero run count); nothing allocated.
 pub struct ReduceByKey {
     name: &'static str,
     built: Built,
     operator: ScanOperator,
-    count_heads: Pipeline,
-    scan_heads: Pipeline,
     reduce: Pipeline,
 }
 
@@ -220,15 +216,11 @@ impl ReduceByKey {
         non_trivial: bool,
     ) -> Result<Self, Error> {
         let (built, module) = Built::new(name, ctx, key, value, &operator, true, non_trivial)?;
-        let [count_heads, scan_heads, reduce] = built
-            .ctx
-            .pipelines(&module, ["count_heads", "scan_heads", "reduce_by_key"])?;
+        let [reduce] = built.ctx.pipelines(&module, ["reduce_by_key"])?;
         Ok(ReduceByKey {
             name,
             built,
             operator,
-            count_heads,
-            scan_heads,
             reduce,
         })
     }
@@ -316,12 +308,7 @@ impl ReduceByKey {
             temp,
         );
         let grid = ctx.grid(self.built.tiles(n));
-        let ops = [
-            Op::Clear(clear),
-            Op::Dispatch(&self.count_heads, bindings.clone(), grid),
-            Op::Dispatch(&self.scan_heads, bindings.clone(), [1, 1, 1]),
-            Op::Dispatch(&self.reduce, bindings, grid),
-        ];
+        let ops = [Op::Clear(clear), Op::Dispatch(&self.reduce, bindings, grid)];
         record(ctx, queue, &ops)
     }
 }
@@ -340,9 +327,11 @@ impl ReduceByKey {
 ///   predecessor's values again after its owner wrote its output), and the
 ///   temp's buffer is not the inputs'. Temp: at least
 ///   [`ScanByKey::temp_storage_bytes`] bytes (`STORAGE`).
-/// - **Algorithm**: one pass, [`ReduceByKey`]'s last: each tile scans its
-///   (head, value) pairs in workgroup memory and learns the value carried
-///   into its first run by decoupled look-back with decoupled fallback.
+/// - **Algorithm**: one pass, [`ReduceByKey`]'s without the run
+///   counts: each tile scans its (head, value) pairs in workgroup memory,
+///   publishes its tail and combines the tails before it back to the
+///   nearest tile with a head (the value carried into its first run; with
+///   the decoupled fallback, so no forward-progress guarantee is needed).
 /// - **Cost of a call**: 1 clear and 1 dispatch (nothing for `n = 0`);
 ///   per element 1 read of its key and value and 1 write.
 pub struct ScanByKey {

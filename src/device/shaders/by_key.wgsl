@@ -16,35 +16,37 @@
 // is not one of the block layer's scalar scans), which also scans each
 // thread's head count.
 //
-// Tiles chained by decoupled look-back with decoupled fallback
-// (look_back.wgsl, appended, thread 0 walking one predecessor a round:
-// WINDOW is false). The value a tile publishes is its pair's value; the
-// pair's flag is the publication's state: a tile that holds a head
-// publishes its value as LB_PREFIX at once (what follows its last head
-// does not depend on earlier tiles), and a tile without one publishes
-// LB_AGGREGATE, then LB_PREFIX once its walk ends (`lb_publish` below does
-// both from the tile's own flag). So a walk combines the values of the
-// headless tiles before it back to the nearest tile with a head, whose
-// value ends the walk: the carry into the tile's first run. The fallback
-// computes a stalled tile's pair with the same `tile_pair` as its owner
-// (same bits) and installs it as LB_PREFIX where it holds a head.
-// Publications are 32-bit values in two words (as look_back_words.wgsl,
-// whose three functions this file defines with the head rule).
+// The carry into a tile's first run (the values since the last head
+// before the tile) needs no chain: each tile publishes its pair, its
+// *tail* (whether it holds a head, and the value after its last head, or
+// of all its elements without one), as soon as its block scan has it, in
+// tile_tails; a tile combines the tails of the tiles before it back to the
+// nearest one with a head (`tile_carry`, thread 0, one predecessor a
+// round; usually one round, as runs are shorter than tiles). A tail does
+// not depend on any other tile's. A walk that waits SPINS rounds on an
+// unpublished tail computes that tile's pair itself (the whole workgroup,
+// the same `tile_pair` as its owner: the decoupled fallback of
+// look_back.wgsl without the install) and walks on; with FALLBACK false
+// (CUDA and the GPUs whose started workgroups keep running) it waits.
+// Tails are 32-bit values in look_back_words.wgsl's two words, headless
+// as STATE_AGGREGATE, with a head as STATE_PREFIX.
+//
+// The reduction's run numbers (the heads before each tile) are the u32
+// sum of the tiles' head counts, chained by decoupled look-back with
+// decoupled fallback (look_back.wgsl, look_back_words.wgsl,
+// look_back_words_scan.wgsl, appended: `tile_prefix`); the scan does not
+// look back. So the reduction is one pass, as CUB's.
 //
 // Entry points:
-//   scan_by_key (scan): tile_state and tile_counter zeroed first; one
-//     workgroup per tile, taking tiles from tile_counter; out_values gets
-//     the inclusive or exclusive (INCLUSIVE) scan by key, the identity at
-//     each head for the exclusive one.
-//   count_heads (reduce, grid of tiles): tile_heads[tile] = the tile's
-//     head count.
-//   scan_heads (reduce, 1 workgroup): tile_heads becomes its exclusive
-//     scan, num_runs[0] their total.
-//   reduce_by_key (reduce): tile_state and tile_counter zeroed before
-//     count_heads; as scan_by_key, and at each run's last element the run's
-//     reduction goes to out_values[run] and at each head its key to
-//     out_keys[run] (run = the heads before it, tile_heads[tile] plus the
-//     tile's own).
+//   scan_by_key (scan): tile_state, tile_tails and tile_counter zeroed
+//     first; one workgroup per tile, taking tiles from tile_counter;
+//     out_values gets the inclusive or exclusive (INCLUSIVE) scan by key,
+//     the identity at each head for the exclusive one.
+//   reduce_by_key (reduce): the same zeroing; as scan_by_key, and at each
+//     run's last element the run's reduction goes to out_values[run] and
+//     at each head its key to out_keys[run] (run = the heads before it:
+//     the look-back's prefix plus the tile's own); the last tile writes
+//     the number of runs to num_runs[0].
 //   With NON_TRIVIAL (RunLengthEncode::non_trivial_runs; T u32 under the
 //     sum, the keys bound as values too): every value is 1, only runs
 //     longer than one count (a head that does not end its run), and
@@ -52,27 +54,27 @@
 // Elements past n are no heads and hold the identity, and are not written.
 //
 // Parameters (set by name by the host): `const ITEMS` (1 to 32: heads are
-// bits of a u32; the host reads it for the grid), `const LOAD_TRANSPOSED`,
-// `alias K`, `alias T`,
-// `const INCLUSIVE`, `const NON_TRIVIAL`, the operator `fn scan_op` (the host replaces its line
-// by the user's function text and a `scan_op` that calls it) and
-// `fn scan_identity`; FALLBACK and STALL_EVERY (look_back.wgsl).
+// bits of a u32; the host reads it for the grid), `alias K`, `alias T`,
+// `const INCLUSIVE`, `const NON_TRIVIAL`, the operator `fn scan_op` (the
+// host replaces its line by the user's function text and a `scan_op` that
+// calls it) and `fn scan_identity`; WINDOW, FALLBACK and STALL_EVERY
+// (look_back.wgsl; a stalled tile publishes neither its count nor its
+// tail).
 // Bindings: 0 keys (K's bits, array<u32>, n), 1 values (T's bits,
-//   array<u32>, n; the block layer's loads take u32 rows), 2 out_values
+//   array<u32>, n), 2 out_values
 //   (T: n for the scan, room for n runs for the reduction; as T's bits,
 //   array<u32>, which `block::store_transpose` stores from an
 //   `array<u32, ITEMS>`: naga gives `alias T` a type of its own, so an
 //   `array<T, ITEMS>` is no row's), 3
 //   out_keys (array<K>, room for n runs; a spare word for the scan), 4
-//   num_runs (1 word; spare for the scan), 5 tile_heads (one per tile;
-//   spare for the scan), 6 tile_state (2 words per tile), 7 tile_counter
-//   (1 word). Every entry point binds all eight.
-// Cost per element: 1 read of each key (2 for the reduction) and value,
-//   1 write (the scan; the reduction writes 2 per run); log2(BLOCK)
-//   barriers a tile (the scan's transposed store 2 more); a uniform load
-//   per look-back round.
+//   num_runs (1 word; spare for the scan), 5 tile_tails (2 words per
+//   tile), 6 tile_state (2 words per tile), 7 tile_counter (1 word).
+//   Both entry points bind all eight.
+// Cost per element: 1 read of each key and value, 1 write (the scan; the
+//   reduction writes 2 per run); log2(BLOCK) barriers a tile (the scan's
+//   transposed store 2 more); a uniform load per look-back round.
 // Append: look_back.wgsl (look_back and its protocol), look_back_words.wgsl
-// (publications in two words).
+// (publications in two words), look_back_words_scan.wgsl (the sum's).
 #import wavekit::subgroup as sg
 #import wavekit::block as blk
 
@@ -83,11 +85,6 @@ const NON_TRIVIAL = false;
 const BLOCK = 256u;
 const ITEMS = 8u;
 const TILE = BLOCK * ITEMS;
-// The loads: the tile read striped (coalesced) and turned blocked through
-// workgroup memory (`block::load_transpose`, CUB's BLOCK_LOAD_TRANSPOSE;
-// 2 barriers per array), or each thread's ITEMS consecutive words read
-// directly (false: each warp load touches ITEMS-word strides).
-const LOAD_TRANSPOSED = false;
 // The scan's store: blocked items turned striped through workgroup memory
 // and stored coalesced (`block::store_transpose`, CUB's
 // BLOCK_STORE_TRANSPOSE), or each thread's 8 consecutive words stored
@@ -104,11 +101,12 @@ fn scan_identity() -> T { return T(); }
 @group(0) @binding(2) var<storage, read_write> out_values: array<u32>;
 @group(0) @binding(3) var<storage, read_write> out_keys: array<K>;
 @group(0) @binding(4) var<storage, read_write> num_runs: array<u32>;
-@group(0) @binding(5) var<storage, read_write> tile_heads: array<u32>;
+@group(0) @binding(5) var<storage, read_write> tile_tails: array<atomic<u32>>;
 @group(0) @binding(6) var<storage, read_write> tile_state: array<atomic<u32>>;
 @group(0) @binding(7) var<storage, read_write> tile_counter: array<atomic<u32>>;
 
-// The look-back (look_back.wgsl): thread 0 walks, one predecessor a round.
+// The look-back of the run counts (look_back.wgsl): thread 0 walks, one
+// predecessor a round (WINDOW false), or its subgroup a window a round.
 const WINDOW = false;
 const FALLBACK = true;
 const STALL_EVERY = 0u;
@@ -117,15 +115,14 @@ var<workgroup> shared_tile: u32;
 var<workgroup> scan_flags: array<u32, BLOCK>;
 var<workgroup> scan_values: array<T, BLOCK>;
 var<workgroup> scan_counts: array<u32, BLOCK>;
-// The pair of the tile `tile_pair` last combined, and its head flag, for
-// `lb_install` (thread 0, after the barrier that ends `tile_pair`).
+// The pair and head count of the tile `tile_pair` last combined, after
+// the barrier that ends it.
 var<workgroup> pair_flag: u32;
 var<workgroup> pair_value: T;
-var<workgroup> chunk_total: u32;
-
-// The calling workgroup's own tile's pair (every thread), for lb_publish.
-var<private> own_head: bool;
-var<private> own_value: T;
+var<workgroup> pair_count: u32;
+// Thread 0's carry walk (`tile_carry`), handed to the workgroup.
+var<workgroup> carry_value: T;
+var<workgroup> carry_stalled: u32;
 
 fn element_count() -> u32 {
     return arrayLength(&values);
@@ -157,27 +154,6 @@ fn load_items(tile: u32, t: u32) -> Items {
     if first > 0u && first <= n {
         before = key_at(first - 1u);
     }
-    // The tile's words, blocked (only those below n are read).
-    var key_bits: array<u32, ITEMS>;
-    var value_bits: array<u32, ITEMS>;
-    if LOAD_TRANSPOSED {
-        let offset = tile * TILE;
-        let valid = select(0u, n - offset, offset < n);
-        blk::load_transpose<u32, BLOCK, ITEMS, keys>(offset, valid, &key_bits);
-        if !NON_TRIVIAL {
-            blk::load_transpose<u32, BLOCK, ITEMS, values>(offset, valid, &value_bits);
-        }
-    } else {
-        for (var k = 0u; k < ITEMS; k++) {
-            let i = first + k;
-            if i < n {
-                key_bits[k] = keys[i];
-                if !NON_TRIVIAL {
-                    value_bits[k] = values[i];
-                }
-            }
-        }
-    }
     for (var k = 0u; k < ITEMS; k++) {
         items.values[k] = scan_identity();
         let i = first + k;
@@ -185,9 +161,9 @@ fn load_items(tile: u32, t: u32) -> Items {
             if NON_TRIVIAL {
                 items.values[k] = bitcast<T>(1u);
             } else {
-                items.values[k] = bitcast<T>(value_bits[k]);
+                items.values[k] = bitcast<T>(values[i]);
             }
-            let key = bitcast<K>(key_bits[k]);
+            let key = key_at(i);
             if i == 0u || key != before {
                 items.heads |= 1u << k;
             }
@@ -231,8 +207,13 @@ fn counted_heads(heads: u32, ends: u32) -> u32 {
     return heads;
 }
 
-/// The fold of a thread's items: (any head, the value after its last
-/// head, or of all items without one).
+/// The runs thread `t`'s `items` of tile `tile` count.
+fn counted(tile: u32, t: u32, items: Items) -> u32 {
+    return counted_heads(items.heads, run_ends(tile, t, items));
+}
+
+/// The fold of a thread's items: the value after its last head, or of all
+/// items without one.
 fn fold(items: Items) -> T {
     var acc = items.values[0];
     for (var k = 1u; k < ITEMS; k++) {
@@ -275,50 +256,126 @@ fn block_scan(t: u32, flag: u32, value: T, count: u32) {
     }
 }
 
-/// Tile `tile`'s pair from thread `t`'s `items`, in every thread: the one
-/// function that the owner and a fallback use, so both get its bits. The
-/// pair is left in pair_flag / pair_value (after a barrier), and the
-/// block's scan in scan_* until the next call.
+/// Tile `tile`'s pair and count from thread `t`'s `items` and `counted`
+/// heads, in every thread: the one function that the owner and a fallback
+/// use, so both get its bits. The pair and count are left in pair_*
+/// (after a barrier), and the block's scan in scan_* until the next call.
 fn tile_pair(items: Items, t: u32, counted: u32) {
     block_scan(t, select(0u, 1u, items.heads != 0u), fold(items), countOneBits(counted));
     if t == BLOCK - 1u {
         pair_flag = scan_flags[t];
         pair_value = scan_values[t];
+        pair_count = scan_counts[t];
     }
     workgroupBarrier();
 }
 
+// The run counts' look-back: the u32 sum (look_back_words_scan.wgsl
+// publishes and installs).
+
 fn lb_tile_aggregate(p: u32, t: u32) -> u32 {
-    // The fallback needs the pair alone, not the counts.
-    tile_pair(load_items(p, t), t, 0u);
-    return bitcast<u32>(pair_value);
+    let items = load_items(p, t);
+    return lb_workgroup_sum(countOneBits(counted(p, t, items)), t);
 }
 
 fn lb_combine(earlier: u32, later: u32) -> u32 {
-    return bitcast<u32>(scan_op(bitcast<T>(earlier), bitcast<T>(later)));
+    return earlier + later;
 }
 
 fn lb_identity() -> u32 {
-    return bitcast<u32>(scan_identity());
+    return 0u;
 }
 
-// Publications: look_back_words.wgsl's, with the head rule.
+// Tails.
 
-/// Thread 0's publication for its own tile: a tile with a head publishes
-/// its own value as LB_PREFIX, whatever the look-back asks.
-fn lb_publish(tile: u32, state: u32, value: u32) {
-    if own_head {
-        store_publication(tile, LB_PREFIX, bitcast<u32>(own_value));
-    } else {
-        store_publication(tile, state, value);
+/// Publishes tile `tile`'s tail: `value`, with or without a head.
+fn publish_tail(tile: u32, head: bool, value: T) {
+    let state = select(STATE_AGGREGATE, STATE_PREFIX, head);
+    let bits = bitcast<u32>(value);
+    atomicStore(&tile_tails[2u * tile], state | (bits & 0xffffu));
+    atomicStore(&tile_tails[2u * tile + 1u], state | (bits >> 16u));
+}
+
+/// Tile p's tail as read now: LB_PENDING, LB_AGGREGATE (no head) or
+/// LB_PREFIX (a head).
+fn read_tail(p: u32) -> Publication {
+    let low = atomicOr(&tile_tails[2u * p], 0u);
+    let high = atomicOr(&tile_tails[2u * p + 1u], 0u);
+    return joined(low, high);
+}
+
+/// Where a carry walk stands: the combination of the tails of tiles
+/// [end, tile), and the tile it waits on (LB_DONE once it met a head).
+struct CarryWalk {
+    value: T,
+    end: u32,
+    stalled: u32,
+}
+
+/// Thread 0's walk over the tails before `w.end`, one a round, until a
+/// tile with a head, or (FALLBACK) SPINS rounds on an unpublished one.
+fn walk_tails(start: CarryWalk) -> CarryWalk {
+    var w = start;
+    var spins = 0u;
+    loop {
+        let seen = read_tail(w.end - 1u);
+        if seen.state == LB_PENDING {
+            spins += 1u;
+            if FALLBACK && spins >= SPINS {
+                w.stalled = w.end - 1u;
+                return w;
+            }
+            continue;
+        }
+        w.value = scan_op(bitcast<T>(seen.value), w.value);
+        w.end -= 1u;
+        spins = 0u;
+        if seen.state == LB_PREFIX {
+            w.stalled = LB_DONE;
+            return w;
+        }
     }
+    // Not reached.
+    return w;
 }
 
-/// Installs the pair `lb_tile_aggregate` just combined for tile p: as
-/// LB_PREFIX where it holds a head (tile 0 always does).
-fn lb_install(p: u32, aggregate: u32) -> Publication {
-    let state = select(STATE_AGGREGATE, STATE_PREFIX, pair_flag != 0u);
-    return install_publication(p, state, aggregate);
+/// The carry into tile `tile`'s first run (the identity for tile 0, which
+/// starts with a head), in every thread; every thread calls it, in
+/// uniform control flow. A stalled walk has the workgroup compute the
+/// stalled tile's pair (`tile_pair`, which reuses scan_* and pair_*).
+fn tile_carry(tile: u32, t: u32) -> T {
+    var w = CarryWalk(scan_identity(), tile, select(LB_WALK, LB_DONE, tile == 0u));
+    if t == 0u {
+        if w.stalled == LB_WALK {
+            w = walk_tails(w);
+        }
+        carry_value = w.value;
+        carry_stalled = w.stalled;
+    }
+    if !FALLBACK {
+        // The walk waited until it met a head.
+        return workgroupUniformLoad(&carry_value);
+    }
+    loop {
+        let stalled = workgroupUniformLoad(&carry_stalled);
+        if stalled == LB_DONE {
+            break;
+        }
+        let items = load_items(stalled, t);
+        tile_pair(items, t, 0u);
+        if t == 0u {
+            w.value = scan_op(pair_value, w.value);
+            w.end = stalled;
+            w.stalled = select(LB_WALK, LB_DONE, pair_flag != 0u);
+            if w.stalled == LB_WALK {
+                w = walk_tails(w);
+            }
+            carry_value = w.value;
+            carry_stalled = w.stalled;
+        }
+    }
+    // Written by thread 0 before the last uniform load's barrier.
+    return carry_value;
 }
 
 /// The tile's number from tile_counter, in every thread.
@@ -330,20 +387,25 @@ fn next_tile(t: u32) -> u32 {
 }
 
 /// Thread `t`'s running value before its first item (the inclusive pair
-/// of thread t - 1 after the tile's carry) and the tile's heads before it.
+/// of thread t - 1 after the tile's carry), the tile's counted heads
+/// before it, and the tile's own head count.
 struct Running {
     value: T,
     heads: u32,
+    total: u32,
 }
 
-/// Combines the tile's pair, publishes it and looks back (every thread,
-/// in uniform control flow): thread `t`'s running value and head count
-/// before its first item. What thread t needs of the block's scan is read
-/// before the look-back, whose fallbacks reuse the workgroup memory.
+/// Combines the tile's pair, publishes its tail and learns its carry
+/// (every thread, in uniform control flow): thread `t`'s running value and
+/// head count before its first item. What thread t needs of the block's
+/// scan is read before the walk, whose fallbacks reuse the workgroup
+/// memory.
 fn tile_start(tile: u32, t: u32, items: Items, counted: u32) -> Running {
     tile_pair(items, t, counted);
-    own_head = pair_flag != 0u;
-    own_value = pair_value;
+    let total = pair_count;
+    if t == 0u && !lb_stalls(tile) {
+        publish_tail(tile, pair_flag != 0u, pair_value);
+    }
     var flag = 0u;
     var value = scan_identity();
     var heads = 0u;
@@ -352,11 +414,11 @@ fn tile_start(tile: u32, t: u32, items: Items, counted: u32) -> Running {
         value = scan_values[t - 1u];
         heads = scan_counts[t - 1u];
     }
-    let carry = bitcast<T>(tile_prefix(tile, t, bitcast<u32>(own_value)));
+    let carry = tile_carry(tile, t);
     if t == 0u {
-        return Running(carry, 0u);
+        return Running(carry, 0u, total);
     }
-    return Running(select(scan_op(carry, value), value, flag != 0u), heads);
+    return Running(select(scan_op(carry, value), value, flag != 0u), heads, total);
 }
 
 @compute @workgroup_size(BLOCK)
@@ -366,7 +428,7 @@ fn scan_by_key(@builtin(local_invocation_index) t: u32) {
         return;
     }
     let items = load_items(tile, t);
-    var running = tile_start(tile, t, items, items.heads).value;
+    var running = tile_start(tile, t, items, 0u).value;
     var bits: array<u32, ITEMS>;
     for (var k = 0u; k < ITEMS; k++) {
         let head = (items.heads & (1u << k)) != 0u;
@@ -383,52 +445,6 @@ fn scan_by_key(@builtin(local_invocation_index) t: u32) {
 }
 
 @compute @workgroup_size(BLOCK)
-fn count_heads(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: vec3<u32>,
-               @builtin(num_workgroups) nwg: vec3<u32>) {
-    let tile = wid.x + wid.y * nwg.x;
-    if tile >= tile_count() {
-        return;
-    }
-    let items = load_items(tile, t);
-    let total = lb_workgroup_sum(countOneBits(counted_heads(items.heads, run_ends(tile, t, items))), t);
-    if t == 0u {
-        tile_heads[tile] = total;
-    }
-}
-
-fn add_u32(a: u32, b: u32) -> u32 { return a + b; }
-
-@compute @workgroup_size(BLOCK)
-fn scan_heads(@builtin(local_invocation_index) t: u32) {
-    let tiles = tile_count();
-    var carry = 0u;
-    for (var base = 0u; base < tiles; base += TILE) {
-        // Zero past the tiles.
-        var counts: array<u32, ITEMS>;
-        blk::load_direct_blocked<u32, BLOCK, ITEMS, tile_heads>(base, tiles - base, &counts);
-        var mine = 0u;
-        for (var k = 0u; k < ITEMS; k++) {
-            mine += counts[k];
-        }
-        let before = blk::exclusive_scan<u32, BLOCK, add_u32>(mine, 0u);
-        var running = carry + before;
-        var scanned: array<u32, ITEMS>;
-        for (var k = 0u; k < ITEMS; k++) {
-            scanned[k] = running;
-            running += counts[k];
-        }
-        blk::store_direct_blocked<u32, BLOCK, ITEMS, tile_heads>(base, tiles - base, &scanned);
-        if t == BLOCK - 1u {
-            chunk_total = before + mine;
-        }
-        carry += workgroupUniformLoad(&chunk_total);
-    }
-    if t == 0u {
-        num_runs[0] = carry;
-    }
-}
-
-@compute @workgroup_size(BLOCK)
 fn reduce_by_key(@builtin(local_invocation_index) t: u32) {
     let tile = next_tile(t);
     if tile >= tile_count() {
@@ -438,8 +454,12 @@ fn reduce_by_key(@builtin(local_invocation_index) t: u32) {
     let ends = run_ends(tile, t, items);
     let counted = counted_heads(items.heads, ends);
     let before = tile_start(tile, t, items, counted);
+    let runs_before = tile_prefix(tile, t, before.total);
+    if t == 0u && tile == tile_count() - 1u {
+        num_runs[0] = runs_before + before.total;
+    }
     var running = before.value;
-    var run = tile_heads[tile] + before.heads;
+    var run = runs_before + before.heads;
     let first = tile * TILE + t * ITEMS;
     for (var k = 0u; k < ITEMS; k++) {
         let bit = 1u << k;
