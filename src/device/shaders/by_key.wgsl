@@ -21,8 +21,10 @@
 // *tail* (whether it holds a head, and the value after its last head, or
 // of all its elements without one), as soon as its block scan has it, in
 // tile_tails; a tile combines the tails of the tiles before it back to the
-// nearest one with a head (`tile_carry`, thread 0, one predecessor a
-// round; usually one round, as runs are shorter than tiles). A tail does
+// nearest one with a head (`start_carry` and `tile_carry`: the last
+// thread, one predecessor a round; usually one round, as runs are shorter
+// than tiles; in the reduction it walks while thread 0's subgroup walks
+// the run counts). A tail does
 // not depend on any other tile's. A walk that waits SPINS rounds on an
 // unpublished tail computes that tile's pair itself (the whole workgroup,
 // the same `tile_pair` as its owner: the decoupled fallback of
@@ -339,19 +341,35 @@ fn walk_tails(start: CarryWalk) -> CarryWalk {
     return w;
 }
 
-/// The carry into tile `tile`'s first run (the identity for tile 0, which
-/// starts with a head), in every thread; every thread calls it, in
-/// uniform control flow. A stalled walk has the workgroup compute the
-/// stalled tile's pair (`tile_pair`, which reuses scan_* and pair_*).
-fn tile_carry(tile: u32, t: u32) -> T {
-    var w = CarryWalk(scan_identity(), tile, select(LB_WALK, LB_DONE, tile == 0u));
-    if t == 0u {
-        if w.stalled == LB_WALK {
-            w = walk_tails(w);
-        }
-        carry_value = w.value;
-        carry_stalled = w.stalled;
+/// The thread that walks the tails: the last, in another subgroup than
+/// the run counts' walkers (thread 0's), so that both walks overlap.
+const CARRY_WALKER = BLOCK - 1u;
+
+/// The carry walker's walk, between `start_carry` and `tile_carry`.
+var<private> carry_walk: CarryWalk;
+
+/// The carry walker publishes tile `tile`'s tail (`head`, `value`) and
+/// walks the tails before it (thread CARRY_WALKER alone, after
+/// `tile_pair`); `tile_carry` ends the walk.
+fn start_carry(tile: u32, head: bool, value: T) {
+    if !lb_stalls(tile) {
+        publish_tail(tile, head, value);
     }
+    var w = CarryWalk(scan_identity(), tile, select(LB_WALK, LB_DONE, tile == 0u));
+    if w.stalled == LB_WALK {
+        w = walk_tails(w);
+    }
+    carry_walk = w;
+    carry_value = w.value;
+    carry_stalled = w.stalled;
+}
+
+/// The carry into tile `tile`'s first run (the identity for tile 0, which
+/// starts with a head), in every thread, after `start_carry`; every
+/// thread calls it, in uniform control flow. A stalled walk has the
+/// workgroup compute the stalled tile's pair (`tile_pair`, which reuses
+/// scan_* and pair_*).
+fn tile_carry(tile: u32, t: u32) -> T {
     if !FALLBACK {
         // The walk waited until it met a head.
         return workgroupUniformLoad(&carry_value);
@@ -363,18 +381,20 @@ fn tile_carry(tile: u32, t: u32) -> T {
         }
         let items = load_items(stalled, t);
         tile_pair(items, t, 0u);
-        if t == 0u {
+        if t == CARRY_WALKER {
+            var w = carry_walk;
             w.value = scan_op(pair_value, w.value);
             w.end = stalled;
             w.stalled = select(LB_WALK, LB_DONE, pair_flag != 0u);
             if w.stalled == LB_WALK {
                 w = walk_tails(w);
             }
+            carry_walk = w;
             carry_value = w.value;
             carry_stalled = w.stalled;
         }
     }
-    // Written by thread 0 before the last uniform load's barrier.
+    // Written by the walker before the last uniform load's barrier.
     return carry_value;
 }
 
@@ -386,39 +406,40 @@ fn next_tile(t: u32) -> u32 {
     return workgroupUniformLoad(&shared_tile);
 }
 
-/// Thread `t`'s running value before its first item (the inclusive pair
-/// of thread t - 1 after the tile's carry), the tile's counted heads
-/// before it, and the tile's own head count.
-struct Running {
+/// Thread `t`'s share of its tile's block scan: the inclusive pair of
+/// thread t - 1 (flag, value; none for thread 0) and the tile's counted
+/// heads before thread t, and the tile's own head count.
+struct Before {
+    flag: u32,
     value: T,
     heads: u32,
     total: u32,
 }
 
-/// Combines the tile's pair, publishes its tail and learns its carry
-/// (every thread, in uniform control flow): thread `t`'s running value and
-/// head count before its first item. What thread t needs of the block's
-/// scan is read before the walk, whose fallbacks reuse the workgroup
-/// memory.
-fn tile_start(tile: u32, t: u32, items: Items, counted: u32) -> Running {
+/// Combines the tile's pair and starts the carry walk (every thread, in
+/// uniform control flow): thread `t`'s share of the block's scan, read
+/// before the walks, whose fallbacks reuse the workgroup memory.
+fn tile_start(tile: u32, t: u32, items: Items, counted: u32) -> Before {
     tile_pair(items, t, counted);
-    let total = pair_count;
-    if t == 0u && !lb_stalls(tile) {
-        publish_tail(tile, pair_flag != 0u, pair_value);
-    }
-    var flag = 0u;
-    var value = scan_identity();
-    var heads = 0u;
+    var before = Before(0u, scan_identity(), 0u, pair_count);
     if t > 0u {
-        flag = scan_flags[t - 1u];
-        value = scan_values[t - 1u];
-        heads = scan_counts[t - 1u];
+        before.flag = scan_flags[t - 1u];
+        before.value = scan_values[t - 1u];
+        before.heads = scan_counts[t - 1u];
     }
-    let carry = tile_carry(tile, t);
+    if t == CARRY_WALKER {
+        start_carry(tile, pair_flag != 0u, pair_value);
+    }
+    return before;
+}
+
+/// Thread `t`'s running value before its first item: `before`'s value
+/// after the tile's `carry`.
+fn running_value(t: u32, before: Before, carry: T) -> T {
     if t == 0u {
-        return Running(carry, 0u, total);
+        return carry;
     }
-    return Running(select(scan_op(carry, value), value, flag != 0u), heads, total);
+    return select(scan_op(carry, before.value), before.value, before.flag != 0u);
 }
 
 @compute @workgroup_size(BLOCK)
@@ -428,7 +449,8 @@ fn scan_by_key(@builtin(local_invocation_index) t: u32) {
         return;
     }
     let items = load_items(tile, t);
-    var running = tile_start(tile, t, items, 0u).value;
+    let before = tile_start(tile, t, items, 0u);
+    var running = running_value(t, before, tile_carry(tile, t));
     var bits: array<u32, ITEMS>;
     for (var k = 0u; k < ITEMS; k++) {
         let head = (items.heads & (1u << k)) != 0u;
@@ -454,11 +476,14 @@ fn reduce_by_key(@builtin(local_invocation_index) t: u32) {
     let ends = run_ends(tile, t, items);
     let counted = counted_heads(items.heads, ends);
     let before = tile_start(tile, t, items, counted);
+    // Thread 0's subgroup walks the counts while the carry walker walks
+    // the tails.
     let runs_before = tile_prefix(tile, t, before.total);
+    let carry = tile_carry(tile, t);
     if t == 0u && tile == tile_count() - 1u {
         num_runs[0] = runs_before + before.total;
     }
-    var running = before.value;
+    var running = running_value(t, before, carry);
     var run = runs_before + before.heads;
     let first = tile * TILE + t * ITEMS;
     for (var k = 0u; k < ITEMS; k++) {
