@@ -66,11 +66,17 @@ fn kernels() -> Vec<DemoKernel> {
     ];
     // The by-key kernels as ReduceByKey and ScanByKey build them on CUDA
     // for u32 keys and values under `+` (the shader's defaults), with the
-    // window walk (`Context::look_back_params`).
+    // window walk (`Context::look_back_params`) and the subgroup scan.
     let by_key = edited(
         &wavekit::device::shaders::source("by_key.wgsl").expect("a device shader"),
         "by_key.wgsl",
-        &[("const WINDOW = false;", "const WINDOW = true;")],
+        &[
+            ("const WINDOW = false;", "const WINDOW = true;"),
+            (
+                "const SUBGROUP_SCAN = false;",
+                "const SUBGROUP_SCAN = true;",
+            ),
+        ],
     )
     .expect("the host's edits apply");
     for entry in ["reduce_by_key", "scan_by_key"] {

@@ -89,6 +89,8 @@ impl Built {
             .set("T", value_wgsl)
             .set("INCLUSIVE", inclusive)
             .set("NON_TRIVIAL", non_trivial)
+            // Shuffles, but where subgroups are emulated (each a barrier).
+            .set("SUBGROUP_SCAN", !ctx.target.is_emulated())
             .function("scan_op", op)
             .function("scan_identity", identity)
             .set_all(ctx.look_back_params());

@@ -57,7 +57,7 @@
 //
 // Parameters (set by name by the host): `const ITEMS` (1 to 32: heads are
 // bits of a u32; the host reads it for the grid), `alias K`, `alias T`,
-// `const INCLUSIVE`, `const NON_TRIVIAL`, the operator `fn scan_op` (the
+// `const INCLUSIVE`, `const NON_TRIVIAL`, `const SUBGROUP_SCAN`, the operator `fn scan_op` (the
 // host replaces its line by the user's function text and a `scan_op` that
 // calls it) and `fn scan_identity`; WINDOW, FALLBACK and STALL_EVERY
 // (look_back.wgsl; a stalled tile publishes neither its count nor its
@@ -73,8 +73,9 @@
 //   tile), 6 tile_state (2 words per tile), 7 tile_counter (1 word).
 //   Both entry points bind all eight.
 // Cost per element: 1 read of each key and value, 1 write (the scan; the
-//   reduction writes 2 per run); log2(BLOCK) barriers a tile (the scan's
-//   transposed store 2 more); a uniform load per look-back round.
+//   reduction writes 2 per run); 2 log2(BLOCK) + 1 barriers a tile for
+//   the block scan, 2 with SUBGROUP_SCAN (the scan's transposed store 2
+//   more); a uniform load per walk.
 // Append: look_back.wgsl (look_back and its protocol), look_back_words.wgsl
 // (publications in two words), look_back_words_scan.wgsl (the sum's).
 #import wavekit::subgroup as sg
@@ -94,6 +95,9 @@ const TILE = BLOCK * ITEMS;
 // touching 32 sectors; an H100 measured the scan's L2 at 84 % busy,
 // 6x CUB's L2 write sectors, docs/benchmarks/2026-11-27h).
 const STORE_TRANSPOSED = true;
+// The block scan by subgroup shuffles (the host's choice but on emulated
+// subgroups), or in workgroup memory alone.
+const SUBGROUP_SCAN = false;
 
 fn scan_op(a: T, b: T) -> T { return a + b; }
 fn scan_identity() -> T { return T(); }
@@ -117,6 +121,10 @@ var<workgroup> shared_tile: u32;
 var<workgroup> scan_flags: array<u32, BLOCK>;
 var<workgroup> scan_values: array<T, BLOCK>;
 var<workgroup> scan_counts: array<u32, BLOCK>;
+// Each subgroup's inclusive total (SUBGROUP_SCAN; subgroups of 4 or more).
+var<workgroup> group_flags: array<u32, BLOCK / 4u>;
+var<workgroup> group_values: array<T, BLOCK / 4u>;
+var<workgroup> group_counts: array<u32, BLOCK / 4u>;
 // The pair and head count of the tile `tile_pair` last combined, after
 // the barrier that ends it.
 var<workgroup> pair_flag: u32;
@@ -225,13 +233,56 @@ fn fold(items: Items) -> T {
 }
 
 /// The inclusive scan of each thread's (flag, value, count) over the
-/// workgroup, in workgroup memory: afterwards scan_*[t] hold thread t's
-/// inclusive pair and head count. Every thread calls it, in uniform
-/// control flow; it ends with a barrier.
+/// workgroup: afterwards scan_*[t] hold thread t's inclusive pair and
+/// head count. Every thread calls it, in uniform control flow; it ends
+/// with a barrier. With SUBGROUP_SCAN, subgroup scans by shuffles, then
+/// each thread combines the totals of the subgroups before its own (2
+/// barriers); else Kogge-Stone in workgroup memory (2 log2(BLOCK) + 1
+/// barriers; emulated subgroups, whose every shuffle is a barrier).
 fn block_scan(t: u32, flag: u32, value: T, count: u32) {
     var f = flag;
     var v = value;
     var c = count;
+    if SUBGROUP_SCAN {
+        let lane = sg::invocation_id();
+        let size = sg::group_size();
+        for (var d = 1u; d < size; d <<= 1u) {
+            let pf = sg::shuffle_up<u32>(f, d);
+            let pv = bitcast<T>(sg::shuffle_up<u32>(bitcast<u32>(v), d));
+            let pc = sg::shuffle_up<u32>(c, d);
+            if lane >= d {
+                v = select(scan_op(pv, v), v, f != 0u);
+                f |= pf;
+                c += pc;
+            }
+        }
+        let group = t / size;
+        if lane == size - 1u {
+            group_flags[group] = f;
+            group_values[group] = v;
+            group_counts[group] = c;
+        }
+        workgroupBarrier();
+        if group > 0u {
+            // The subgroups before this one, earliest first.
+            var ef = group_flags[0];
+            var ev = group_values[0];
+            var ec = group_counts[0];
+            for (var g = 1u; g < group; g++) {
+                ev = select(scan_op(ev, group_values[g]), group_values[g], group_flags[g] != 0u);
+                ef |= group_flags[g];
+                ec += group_counts[g];
+            }
+            v = select(scan_op(ev, v), v, f != 0u);
+            f |= ef;
+            c += ec;
+        }
+        scan_flags[t] = f;
+        scan_values[t] = v;
+        scan_counts[t] = c;
+        workgroupBarrier();
+        return;
+    }
     scan_flags[t] = f;
     scan_values[t] = v;
     scan_counts[t] = c;
