@@ -19,7 +19,8 @@ use device_support::*;
 use wavekit::Dtype;
 use wavekit::device::{
     AdjacentDifference, ArgOp, ArgReduce, BinarySearch, Bound, FlagType, PartitionFlagged,
-    PartitionIf, ReduceOp, ReduceType, ScanAlgorithm, Slice, Subtract, TransformReduce, Unique,
+    PartitionIf, ReduceByKey, ReduceOp, ReduceType, ScanAlgorithm, ScanOperator, Slice, Subtract,
+    TransformReduce, Unique,
 };
 
 /// The big size each family runs once.
@@ -937,6 +938,14 @@ fn bad_shader_params_are_errors() {
                 shown,
                 "elements per thread: they take 64 to 1024 and 1 to 32",
             ],
+        );
+        // The by-key shader under ReduceByKey, ScanByKey, UniqueByKey and
+        // RunLengthEncode::non_trivial_runs: its tile is 256 x ITEMS.
+        assert_refused(
+            wavekit::device::debug::with_shader_params(with("ITEMS", items), || {
+                ReduceByKey::new(&device, Dtype::U32, Dtype::U32, ScanOperator::Add)
+            }),
+            &[shown, "elements per thread: it takes 1 to 32"],
         );
     }
     assert_refused(

@@ -24,8 +24,10 @@ use wavekit::device::{
 
 /// The big size, run once.
 const BIG: usize = (1 << 20) + 5;
-/// Elements per tile of the by-key shader.
-const TILE: usize = 2048;
+/// Elements per tile of the by-key shader (256 x 12 through wgpu).
+const TILE: usize = 3072;
+/// Elements per tile of the segmented shader.
+const SEGMENT_TILE: usize = 2048;
 /// The sizes each case runs.
 const SIZES: [usize; 8] = [0, 1, 2, 33, TILE - 1, TILE, TILE + 1, 3 * TILE + 77];
 
@@ -796,7 +798,13 @@ fn run_segmented_cases(
         for &n in sizes {
             check_segmented_reduce(device, queue, &reduce, case, n, None);
         }
-        for (segments, size) in [(1, 1), (5, 3), (3, TILE - 1), (2, TILE + 1), (700, 17)] {
+        for (segments, size) in [
+            (1, 1),
+            (5, 3),
+            (3, SEGMENT_TILE - 1),
+            (2, SEGMENT_TILE + 1),
+            (700, 17),
+        ] {
             check_segmented_reduce(device, queue, &reduce, case, segments * size, Some(size));
         }
         if big && c == 0 {
@@ -815,14 +823,22 @@ fn run_segmented_cases(
         for &n in sizes {
             check_segmented_scan(device, queue, &scan, case, n, None, false);
         }
-        check_segmented_scan(device, queue, &scan, case, 3 * TILE + 77, None, true);
         check_segmented_scan(
             device,
             queue,
             &scan,
             case,
-            6 * (TILE + 1),
-            Some(TILE + 1),
+            3 * SEGMENT_TILE + 77,
+            None,
+            true,
+        );
+        check_segmented_scan(
+            device,
+            queue,
+            &scan,
+            case,
+            6 * (SEGMENT_TILE + 1),
+            Some(SEGMENT_TILE + 1),
             false,
         );
         check_segmented_scan(device, queue, &scan, case, 40 * 33, Some(33), true);

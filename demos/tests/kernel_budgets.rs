@@ -65,22 +65,22 @@ fn kernels() -> Vec<DemoKernel> {
         ),
     ];
     // The by-key kernels as ReduceByKey and ScanByKey build them on CUDA
-    // for u32 keys and values under `+` (the shader's defaults), with the
-    // window walk (`Context::look_back_params`) and the subgroup scan.
+    // for u32 keys and values under `+` (the shader's defaults): 12 a
+    // thread, the window walk (`Context::look_back_params`), the block scan
+    // in workgroup memory.
     let by_key = edited(
         &wavekit::device::shaders::source("by_key.wgsl").expect("a device shader"),
         "by_key.wgsl",
         &[
             ("const WINDOW = false;", "const WINDOW = true;"),
-            (
-                "const SUBGROUP_SCAN = false;",
-                "const SUBGROUP_SCAN = true;",
-            ),
+            ("const ITEMS = 8u;", "const ITEMS = 12u;"),
         ],
     )
     .expect("the host's edits apply");
     for entry in ["reduce_by_key", "scan_by_key"] {
-        all.push(plain("by_key.wgsl", &by_key, entry));
+        let mut kernel = plain("by_key.wgsl", &by_key, entry);
+        kernel.label = "256x12".into();
+        all.push(kernel);
     }
     // The merge sort's kernels as wavekit::device builds them on CUDA: the
     // default tile (256 x 17), pairs of u32 by `<`, every binding writable,

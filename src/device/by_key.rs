@@ -20,6 +20,27 @@ const BLOCK: u32 = 256;
 /// The dtypes keys and values may have.
 const DTYPES: [Dtype; 3] = [Dtype::U32, Dtype::I32, Dtype::F32];
 
+/// Elements per thread: 12 on CUDA and through wgpu; HIP (unmeasured)
+/// keeps the 8 it had. H100, ReduceByKey sum at 2^26: CUDA 0.3668 ms at
+/// 8, 0.3255 at 10, 0.3041 at 12, 0.3145 at 14 (CUB 0.2405), 16 slower
+/// still; Vulkan 0.3958 at 8, 0.3168 at 12, 0.4039 at 6; ScanByKey the
+/// same or faster at 12 (docs/benchmarks/2026-11-27n-h100-by-key-one-pass).
+fn items_per_thread(ctx: &Context) -> u32 {
+    if ctx.is_native() && !ctx.target.is_native_cuda() {
+        8
+    } else {
+        12
+    }
+}
+
+/// Whether the block scan is by subgroup shuffles: through wgpu, but on
+/// emulated subgroups (each shuffle a barrier there). Natively the scan in
+/// workgroup memory measured faster (H100, CUDA, 12 a thread, ReduceByKey
+/// at 2^26: 0.3032 against 0.3251 ms; Vulkan: 0.3354 against 0.3168).
+fn subgroup_scan(ctx: &Context) -> bool {
+    !ctx.is_native() && !ctx.target.is_emulated()
+}
+
 /// The composed shader's context, key and value types, and its tile.
 struct Built {
     ctx: Context,
@@ -49,7 +70,7 @@ macro_rules! by_key_methods {
             &self.operator
         }
 
-        /// Temp bytes a call on `n` elements needs (16 per tile of 2048
+        /// Temp bytes a call on `n` elements needs (16 per tile of 3072
         /// elements plus alignment padding).
         pub fn temp_storage_bytes(&self, n: u32) -> u64 {
             self.built.layout(n).0.bytes()
@@ -89,8 +110,8 @@ impl Built {
             .set("T", value_wgsl)
             .set("INCLUSIVE", inclusive)
             .set("NON_TRIVIAL", non_trivial)
-            // Shuffles, but where subgroups are emulated (each a barrier).
-            .set("SUBGROUP_SCAN", !ctx.target.is_emulated())
+            .set("ITEMS", format!("{}u", items_per_thread(&ctx)))
+            .set("SUBGROUP_SCAN", subgroup_scan(&ctx))
             .function("scan_op", op)
             .function("scan_identity", identity)
             .set_all(ctx.look_back_params());
@@ -167,10 +188,10 @@ impl Built {
 ///   elements each (the first `num_runs` are written, the rest untouched);
 ///   `num_runs` one u32; temp at least
 ///   [`ReduceByKey::temp_storage_bytes`] bytes (`STORAGE`), about 16 bytes
-///   per 2048 elements. The outputs and temp may share a buffer where
+///   per 3072 elements. The outputs and temp may share a buffer where
 ///   their bytes do not overlap.
-/// - **Algorithm**: one pass over tiles of 2048 elements (8 consecutive
-///   per thread), as CUB's: each tile scans its (head, value) pairs under
+/// - **Algorithm**: one pass over tiles of 3072 elements (12 consecutive
+///   per thread; 2048 on HIP), as CUB's: each tile scans its (head, value) pairs under
 ///   the segmented operator in workgroup memory, publishes its tail (the
 ///   value after its last head) and combines the tails before it back to
 ///   the nearest tile with a head (the value carried into its first run),
