@@ -366,6 +366,18 @@ fn sample_at(j: u32, n: u32, m: u32, row: u32) -> u32 {
     return start + mix(j ^ (row << 12u)) % (end - start);
 }
 
+/// Sample j (< m) as a composite for `inside` and `bucket` of r: its s,
+/// and its index where they read it (s at a bound of r, or r's value when
+/// bucketed by i), else 0. The index is a hash and a division away: kept
+/// for every sample it held 16 registers a thread more, and `init` spilled.
+fn indexed(s: u32, r: Range, j: u32, n: u32, m: u32, row: u32) -> vec2<u32> {
+    var i = 0u;
+    if s == r.lo.x || s == r.hi.x || (r.phase == 1u && s == r.value) {
+        i = sample_at(j, n, m, row);
+    }
+    return vec2<u32>(s, i);
+}
+
 @compute @workgroup_size(BLOCK)
 fn init(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: vec3<u32>,
         @builtin(num_workgroups) nwg: vec3<u32>) {
@@ -378,18 +390,15 @@ fn init(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: vec
     let n = g.n;
     let first = row * n;
     let m = min(n, SAMPLES);
-    // The sample, in registers; i = NONE for none.
+    // The sample's s, in registers (sample q * BLOCK + t where below m);
+    // its index is computed again where a comparison needs it (`indexed`).
     var ss: array<u32, SAMPLES_PER_THREAD>;
-    var si: array<u32, SAMPLES_PER_THREAD>;
     var least = NONE;
     var most = 0u;
     for (var q = 0u; q < SAMPLES_PER_THREAD; q++) {
         let j = q * BLOCK + t;
-        si[q] = NONE;
         if j < m {
-            let at = sample_at(j, n, m, row);
-            ss[q] = ordered(first + at);
-            si[q] = at;
+            ss[q] = ordered(first + sample_at(j, n, m, row));
             least = min(least, ss[q]);
             most = max(most, ss[q]);
         }
@@ -414,13 +423,20 @@ fn init(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: vec
         jstar = clamp(max(MIN_RANK, aim / n + select(0u, 1u, aim % n != 0u)), 1u, m);
     }
     var r = bucketed(Range(vec2<u32>(smin, 0u), vec2<u32>(smax, n - 1u), jstar, m, 0u, 0u, 0u, 0u, 0u), g.digit);
-    for (var round = 0u; round < INIT_ROUNDS; round++) {
+    // At most INIT_ROUNDS rounds, the test at the end: a loop the native
+    // lowering leaves rolled (a `for` to a constant it unrolls, here a copy
+    // of the round's code a round).
+    var round = 0u;
+    loop {
         zero_histogram(t, g.bins);
         workgroupBarrier();
         for (var q = 0u; q < SAMPLES_PER_THREAD; q++) {
-            let x = vec2<u32>(ss[q], si[q]);
-            if si[q] != NONE && inside(x, r) {
-                atomicAdd(&hist[bucket(x, r, g.bins)], 1u);
+            let j = q * BLOCK + t;
+            if j < m {
+                let x = indexed(ss[q], r, j, n, m, row);
+                if inside(x, r) {
+                    atomicAdd(&hist[bucket(x, r, g.bins)], 1u);
+                }
             }
         }
         workgroupBarrier();
@@ -428,6 +444,10 @@ fn init(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: vec
         r = narrowed(r, c.x, c.y, c.z, g);
         // Exact where the sample is the row; else close enough.
         if r.done == 1u || (n > SAMPLES && r.len - r.wanted <= jstar / 4u) {
+            break;
+        }
+        round++;
+        if round == INIT_ROUNDS {
             break;
         }
     }
