@@ -737,7 +737,7 @@ fn check_top_k_rows(
 /// TopK's cases: every configuration at lavapipe's default vector width
 /// (8 lanes), with the big size for the first; one at each other width and
 /// on emulated subgroups (`small`). TopK uses no subgroup operation, and
-/// each build costs lavapipe most of a second of compiling (its pass kernel
+/// each build costs lavapipe most of a second of compiling (its finish kernel
 /// holds the last step); the other widths still run it on other lanes.
 fn top_k_cases(device: &wgpu::Device, queue: &wgpu::Queue, small: bool) {
     let configs = [

@@ -31,7 +31,7 @@ const TABLE: &str = "tests/data/kernel_budgets.tsv";
 /// barriers, shared atomics, and all of them.
 const TRACKED: [&str; 6] = ["LDL", "STL", "VOTE", "SHFL", "BAR", "ATOMS"];
 /// TopK's entry points (`TopK::new` compiles each).
-const TOP_K_ENTRIES: [&str; 2] = ["init", "select_pass"];
+const TOP_K_ENTRIES: [&str; 3] = ["init", "select_pass", "finish_pass"];
 
 /// A demo kernel: shader file, host edits, entry point, and a label.
 struct DemoKernel {

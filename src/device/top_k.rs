@@ -56,23 +56,25 @@ pub enum TopKOrder {
 ///   4096 keys at stratified places and picks T, a bound about
 ///   `max(4k, n / 128)` keys lie under; one pass over the keys keeps
 ///   those at most T as candidates (staged in workgroup memory, flushed in
-///   blocks) and counts them in a 1024-bin histogram; rows with many
-///   candidates get a second pass over the candidates alone; the last
-///   workgroup of the last pass (a counter, no workgroup ever waits for
-///   another) picks the bin of the k-th key, narrows it further if it must,
-///   and sorts the k (a bitonic sort in workgroup memory). Where more keys
-///   lie under T than the temp holds, the second pass (for shorter rows the
-///   last workgroup) reads the keys again; where fewer than k do (a sample
-///   that no ordinary input produces), the last workgroup reads them
-///   alone, correct but slow.
+///   blocks) and counts them in a 1024-bin histogram, and its last
+///   workgroup (a counter, no workgroup ever waits for another) picks the
+///   bin of the k-th key; rows with many candidates get a second pass over
+///   the candidates alone, whose last workgroup goes on to the last step,
+///   and shorter rows one workgroup for it: it narrows the bin further if
+///   it must and sorts the k (a bitonic sort in workgroup memory). Where
+///   more keys lie under T than the temp holds, the second pass (for
+///   shorter rows the last step) reads the keys again; where fewer than k
+///   do (a sample that no ordinary input produces), the last step reads
+///   them alone, correct but slow.
 /// - **Batched** ([`TopK::record_batched_keys`] /
 ///   [`TopK::record_batched_pairs`]): the k of each of `rows` rows of one
 ///   length, row `r`'s keys at `r · len`, its k at `r · k`; every row with
 ///   its own state and workgroups, all rows in the same dispatches (`rows`
 ///   at most 65535).
-/// - **Cost of a call**: two dispatches for rows of up to about 2^20 keys,
-///   three above (no clears); one read of each key; the candidates written
-///   and read once.
+/// - **Cost of a call**: three dispatches (no clears): the sample, the
+///   pass over the keys, and the relay with the last step (for rows of up
+///   to about 2^20 keys one workgroup a row, the last step alone); one
+///   read of each key; the candidates written and read once.
 pub struct TopK {
     ctx: Context,
     key: KeyType,
@@ -87,7 +89,10 @@ pub struct TopK {
     cap_percent: u64,
     relay_min: u64,
     init: Pipeline,
+    /// pass_a, the pass over the keys.
     pass: Pipeline,
+    /// The relay (pass_r) where the rows have one, and the last step.
+    finish: Pipeline,
 }
 
 /// How a call's rows are searched: every row alike.
@@ -147,7 +152,8 @@ impl TopK {
             ],
         )?;
         let module = ctx.compose(&shader)?;
-        let [init, pass] = ctx.pipelines(&module, ["init", "select_pass"])?;
+        let [init, pass, finish] =
+            ctx.pipelines(&module, ["init", "select_pass", "finish_pass"])?;
         Ok(TopK {
             ctx,
             key,
@@ -160,6 +166,7 @@ impl TopK {
             relay_min: u64::from(relay_min),
             init,
             pass,
+            finish,
         })
     }
 
@@ -355,18 +362,15 @@ impl TopK {
                 region(cand_1),
             ]
         };
-        // `select_pass` first as pass_a, then (for long rows) as the relay.
-        let mut ops = vec![
+        // pass_a, then `finish_pass`: the relay's workgroups where the rows
+        // have one (its last workgroup a row finishes the row), else one
+        // workgroup a row.
+        let finish_groups = if plan.relayed() { plan.groups_r } else { 1 };
+        let ops = [
             Op::Dispatch(&self.init, bindings(), [1, rows, 1]),
             Op::Dispatch(&self.pass, bindings(), [plan.groups_a, rows, 1]),
+            Op::Dispatch(&self.finish, bindings(), [finish_groups, rows, 1]),
         ];
-        if plan.relayed() {
-            ops.push(Op::Dispatch(
-                &self.pass,
-                bindings(),
-                [plan.groups_r, rows, 1],
-            ));
-        }
         record(&self.ctx, queue, &ops)
     }
 }
