@@ -14,8 +14,6 @@ const NAME: &str = "wavekit::device::TopK";
 const BLOCK: u64 = 256;
 /// Keys `init` samples from a row (every key of a shorter row).
 const SAMPLES: u64 = 4096;
-/// Workgroups of a pass a row at most (grid-stride beyond).
-const MAX_GROUPS: u64 = 1024;
 /// Words of a row's state before its histogram (`SCALARS`).
 const SCALARS: u64 = 32;
 /// Rows of a batched call at most (the grid's y).
@@ -82,12 +80,14 @@ pub struct TopK {
     pairs: bool,
     /// Keys a tile of a pass (`BLOCK · ITEMS`).
     tile: u64,
-    /// The shader's `RANK_SCALE`, `MIN_RANK`, `CAP_PERCENT` and
-    /// `RELAY_MIN`.
+    /// The shader's `RANK_SCALE`, `MIN_RANK`, `CAP_PERCENT`, `RELAY_MIN`
+    /// and `GROUPS` (workgroups of a pass a row at most; grid-stride
+    /// beyond).
     rank_scale: u64,
     min_rank: u64,
     cap_percent: u64,
     relay_min: u64,
+    max_groups: u64,
     init: Pipeline,
     /// pass_a, the pass over the keys.
     pass: Pipeline,
@@ -122,9 +122,10 @@ impl TopK {
     /// The top-k of `key` keys (u32, i32 or f32) at the `order` end, with
     /// u32 values when `pairs`, on `device` (with or without the subgroup
     /// features: it uses none). Composes and compiles once. The shader's
-    /// `ITEMS` (keys a thread loads a tile), `MIN_RANK` and `RELAY_MIN`
-    /// follow `WAVEKIT_SHADER_PARAMS` (`shaders/top_k.wgsl` says what they
-    /// do); out of their ranges they are an [`Error::Usage`].
+    /// `ITEMS` (keys a thread loads a tile), `RANK_SCALE`, `MIN_RANK`,
+    /// `CAP_PERCENT`, `RELAY_MIN` and `GROUPS` follow
+    /// `WAVEKIT_SHADER_PARAMS` (`shaders/top_k.wgsl` says what they do);
+    /// out of their ranges they are an [`Error::Usage`].
     pub fn new<'d>(
         device: impl Into<Device<'d>>,
         key: KeyType,
@@ -141,7 +142,14 @@ impl TopK {
             .set("KEY_ORDER", format!("{}u", key.order()))
             .set("LARGEST", order == TopKOrder::Largest)
             .set("PAIRS", pairs);
-        let [items, rank_scale, min_rank, cap_percent, relay_min] = shader.u32_values_in(
+        let [
+            items,
+            rank_scale,
+            min_rank,
+            cap_percent,
+            relay_min,
+            max_groups,
+        ] = shader.u32_values_in(
             NAME,
             [
                 ("ITEMS", 1..=16, "keys per thread"),
@@ -149,6 +157,8 @@ impl TopK {
                 ("MIN_RANK", 1..=4096, "samples"),
                 ("CAP_PERCENT", 1..=10_000, "percent"),
                 ("RELAY_MIN", 1..=u32::MAX, "candidates"),
+                // The grid's x: at most 65535 on every device.
+                ("GROUPS", 1..=65_535, "workgroups"),
             ],
         )?;
         let module = ctx.compose(&shader)?;
@@ -164,6 +174,7 @@ impl TopK {
             min_rank: u64::from(min_rank),
             cap_percent: u64::from(cap_percent),
             relay_min: u64::from(relay_min),
+            max_groups: u64::from(max_groups),
             init,
             pass,
             finish,
@@ -202,7 +213,7 @@ impl TopK {
         };
         let cap_a = (expected * self.cap_percent / 100 + 256).min(len).max(k);
         let relay = expected > self.relay_min;
-        let groups = |keys: u64| keys.div_ceil(self.tile).clamp(1, MAX_GROUPS) as u32;
+        let groups = |keys: u64| keys.div_ceil(self.tile).clamp(1, self.max_groups) as u32;
         Plan {
             bins: if len >= WIDE_ROW { 1024 } else { 256 },
             cap_a,

@@ -61,9 +61,9 @@
 // workgroups (init's one or two; the last step's, rarely), the sort;
 // three dispatches, no clears.
 // Parameters (set by name by the host): KEY_ORDER, LARGEST, PAIRS; ITEMS,
-// RANK_SCALE, MIN_RANK, CAP_PERCENT, RELAY_MIN (WAVEKIT_SHADER_PARAMS may
-// change them; the host reads them to size the buffers and pick the
-// kernels, and TILE follows ITEMS).
+// RANK_SCALE, MIN_RANK, CAP_PERCENT, RELAY_MIN, GROUPS
+// (WAVEKIT_SHADER_PARAMS may change them; the host reads them to size the
+// buffers, the grids and pick the kernels, and TILE follows ITEMS).
 // Bindings: 0 keys_in (rows n), 1 values_in (rows n; any 4 bytes without
 //   PAIRS), 2 keys_out (rows k), 3 values_out (rows k; any 4 bytes without
 //   PAIRS), 4 state (rows x (SCALARS + BINS): BINS = 1024 or 256, the
@@ -89,6 +89,10 @@ const MIN_RANK = 32u;
 // more than RELAY_MIN (below, the last step reads cand_a itself).
 const CAP_PERCENT = 250u;
 const RELAY_MIN = 8192u;
+// Read by the host only: the most workgroups a row of a pass (G; beyond,
+// they stride over the tiles). The grid's waves follow it: a pass of G
+// workgroups takes ceil(G / the GPU's resident ones) rounds.
+const GROUPS = 1024u;
 
 const BLOCK = 256u;
 const SAMPLES_PER_THREAD = 16u;
