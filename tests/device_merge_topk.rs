@@ -737,7 +737,7 @@ fn check_top_k_rows(
 /// TopK's cases: every configuration at lavapipe's default vector width
 /// (8 lanes), with the big size for the first; one at each other width and
 /// on emulated subgroups (`small`). TopK uses no subgroup operation, and
-/// each build costs lavapipe most of a second of compiling (its pass kernel
+/// each build costs lavapipe most of a second of compiling (its finish kernel
 /// holds the last step); the other widths still run it on other lanes.
 fn top_k_cases(device: &wgpu::Device, queue: &wgpu::Queue, small: bool) {
     let configs = [
@@ -849,6 +849,41 @@ fn top_k_fallbacks() {
     }
 }
 
+/// Where pass_a and the relay count their workgroups in a single row's
+/// temp words (`ARRIVE_A`, `ARRIVE_R` of `shaders/top_k.wgsl`).
+const ARRIVE_A: usize = 0;
+const ARRIVE_R: usize = 1;
+
+/// TopK with fewer workgroups than tiles (GROUPS = 2; the default grid
+/// gives the other tests' sizes a workgroup a tile): each workgroup strides
+/// over several tiles, its stage carried from tile to tile, flushed when
+/// half full and overflowing (equal keys: whole tiles of candidates), in
+/// pass_a and in the relay (RELAY_MIN = 64 relays these rows); checked
+/// taken (the workgroups each pass counted in the temp).
+#[test]
+fn top_k_grid_stride() {
+    let (device, queue) = open();
+    let params = "GROUPS=2u,RELAY_MIN=64u";
+    let top = with_shader_params(parse_shader_params(params).expect("parses"), || {
+        TopK::new(&device, KeyType::F32, TopKOrder::Largest, true).expect("builds")
+    });
+    // Each with at least two tiles of candidates (about 4000) for the
+    // relay, and 10 or 98 tiles of keys.
+    for (n, k, spread) in [
+        (200_003, 1024, Spread::Tied),
+        (200_003, 1000, Spread::Distinct),
+        (20_003, 1000, Spread::Equal),
+    ] {
+        let temp = check_top_k(&device, &queue, &top, n, k, spread);
+        assert_eq!(
+            [temp[ARRIVE_A], temp[ARRIVE_R]],
+            [2, 2],
+            "{params}: n = {n}, k = {k}, {spread:?}: the workgroups of pass_a and the relay"
+        );
+    }
+    check_top_k_rows(&device, &queue, &top, (3, 20_003, 1000), Spread::Tied);
+}
+
 /// TopK's tuning parameters out of their ranges.
 #[test]
 fn bad_top_k_params_are_errors() {
@@ -858,13 +893,18 @@ fn bad_top_k_params_are_errors() {
         ("RANK_SCALE=17u", "RANK_SCALE = 17 times k"),
         ("MIN_RANK=4097u", "MIN_RANK = 4097 samples"),
         ("CAP_PERCENT=0u", "CAP_PERCENT = 0 percent"),
+        ("GROUPS=0u", "GROUPS = 0 workgroups"),
+        ("GROUPS=65536u", "GROUPS = 65536 workgroups"),
     ] {
         let built = with_shader_params(parse_shader_params(params).expect("parses"), || {
             TopK::new(&device, KeyType::U32, TopKOrder::Largest, false)
         });
         assert_refused(
             built,
-            &[answer, "they take 1 to 16 and 0 to 16 and 1 to 4096"],
+            &[
+                answer,
+                "they take 1 to 16 and 0 to 16 and 1 to 4096 and 1 to 10000 and 1 to 4294967295 and 1 to 65535",
+            ],
         );
     }
 }

@@ -30,6 +30,8 @@ const TABLE: &str = "tests/data/kernel_budgets.tsv";
 /// The SASS instructions counted: local memory, warp-level operations,
 /// barriers, shared atomics, and all of them.
 const TRACKED: [&str; 6] = ["LDL", "STL", "VOTE", "SHFL", "BAR", "ATOMS"];
+/// TopK's entry points (`TopK::new` compiles each).
+const TOP_K_ENTRIES: [&str; 3] = ["init", "select_pass", "finish_pass"];
 
 /// A demo kernel: shader file, host edits, entry point, and a label.
 struct DemoKernel {
@@ -96,6 +98,41 @@ fn kernels() -> Vec<DemoKernel> {
             label: "256x17 pairs".into(),
             lower: LowerOptions::default(),
         });
+    }
+    // TopK's kernels as wavekit::device builds them on CUDA
+    // (`TopK::new`): the default tuning, bounds clamped
+    // (`Context::pipelines`); f32 pairs, the greatest (the benchmark's
+    // case), and u32 keys alone, the least.
+    let top_k = wavekit::device::shaders::source("top_k.wgsl").expect("a device shader");
+    for (key_order, largest, pairs, label) in [
+        ("2u", "true", "true", "f32 pairs"),
+        ("0u", "false", "false", "u32 keys"),
+    ] {
+        let source = edited(
+            &top_k,
+            "top_k.wgsl",
+            &[
+                (
+                    "const KEY_ORDER = 0u;",
+                    &format!("const KEY_ORDER = {key_order};"),
+                ),
+                (
+                    "const LARGEST = false;",
+                    &format!("const LARGEST = {largest};"),
+                ),
+                ("const PAIRS = false;", &format!("const PAIRS = {pairs};")),
+            ],
+        )
+        .expect("the host's edits apply");
+        for entry in TOP_K_ENTRIES {
+            all.push(DemoKernel {
+                file: "top_k.wgsl",
+                source: source.clone(),
+                entry,
+                label: label.into(),
+                lower: LowerOptions::default(),
+            });
+        }
     }
     for pairs in [false, true] {
         let shape = Shape::native(pairs);

@@ -14,8 +14,6 @@ const NAME: &str = "wavekit::device::TopK";
 const BLOCK: u64 = 256;
 /// Keys `init` samples from a row (every key of a shorter row).
 const SAMPLES: u64 = 4096;
-/// Workgroups of a pass a row at most (grid-stride beyond).
-const MAX_GROUPS: u64 = 1024;
 /// Words of a row's state before its histogram (`SCALARS`).
 const SCALARS: u64 = 32;
 /// Rows of a batched call at most (the grid's y).
@@ -56,23 +54,25 @@ pub enum TopKOrder {
 ///   4096 keys at stratified places and picks T, a bound about
 ///   `max(4k, n / 128)` keys lie under; one pass over the keys keeps
 ///   those at most T as candidates (staged in workgroup memory, flushed in
-///   blocks) and counts them in a 1024-bin histogram; rows with many
-///   candidates get a second pass over the candidates alone; the last
-///   workgroup of the last pass (a counter, no workgroup ever waits for
-///   another) picks the bin of the k-th key, narrows it further if it must,
-///   and sorts the k (a bitonic sort in workgroup memory). Where more keys
-///   lie under T than the temp holds, the second pass (for shorter rows the
-///   last workgroup) reads the keys again; where fewer than k do (a sample
-///   that no ordinary input produces), the last workgroup reads them
-///   alone, correct but slow.
+///   blocks) and counts them in a 1024-bin histogram, and its last
+///   workgroup (a counter, no workgroup ever waits for another) picks the
+///   bin of the k-th key; rows with many candidates get a second pass over
+///   the candidates alone, whose last workgroup goes on to the last step,
+///   and shorter rows one workgroup for it: it narrows the bin further if
+///   it must and sorts the k (a bitonic sort in workgroup memory). Where
+///   more keys lie under T than the temp holds, the second pass (for
+///   shorter rows the last step) reads the keys again; where fewer than k
+///   do (a sample that no ordinary input produces), the last step reads
+///   them alone, correct but slow.
 /// - **Batched** ([`TopK::record_batched_keys`] /
 ///   [`TopK::record_batched_pairs`]): the k of each of `rows` rows of one
 ///   length, row `r`'s keys at `r · len`, its k at `r · k`; every row with
 ///   its own state and workgroups, all rows in the same dispatches (`rows`
 ///   at most 65535).
-/// - **Cost of a call**: two dispatches for rows of up to about 2^20 keys,
-///   three above (no clears); one read of each key; the candidates written
-///   and read once.
+/// - **Cost of a call**: three dispatches (no clears): the sample, the
+///   pass over the keys, and the relay with the last step (for rows of up
+///   to about 2^20 keys one workgroup a row, the last step alone); one
+///   read of each key; the candidates written and read once.
 pub struct TopK {
     ctx: Context,
     key: KeyType,
@@ -80,14 +80,19 @@ pub struct TopK {
     pairs: bool,
     /// Keys a tile of a pass (`BLOCK · ITEMS`).
     tile: u64,
-    /// The shader's `RANK_SCALE`, `MIN_RANK`, `CAP_PERCENT` and
-    /// `RELAY_MIN`.
+    /// The shader's `RANK_SCALE`, `MIN_RANK`, `CAP_PERCENT`, `RELAY_MIN`
+    /// and `GROUPS` (workgroups of a pass a row at most; grid-stride
+    /// beyond).
     rank_scale: u64,
     min_rank: u64,
     cap_percent: u64,
     relay_min: u64,
+    max_groups: u64,
     init: Pipeline,
+    /// pass_a, the pass over the keys.
     pass: Pipeline,
+    /// The relay (pass_r) where the rows have one, and the last step.
+    finish: Pipeline,
 }
 
 /// How a call's rows are searched: every row alike.
@@ -117,9 +122,10 @@ impl TopK {
     /// The top-k of `key` keys (u32, i32 or f32) at the `order` end, with
     /// u32 values when `pairs`, on `device` (with or without the subgroup
     /// features: it uses none). Composes and compiles once. The shader's
-    /// `ITEMS` (keys a thread loads a tile), `MIN_RANK` and `RELAY_MIN`
-    /// follow `WAVEKIT_SHADER_PARAMS` (`shaders/top_k.wgsl` says what they
-    /// do); out of their ranges they are an [`Error::Usage`].
+    /// `ITEMS` (keys a thread loads a tile), `RANK_SCALE`, `MIN_RANK`,
+    /// `CAP_PERCENT`, `RELAY_MIN` and `GROUPS` follow
+    /// `WAVEKIT_SHADER_PARAMS` (`shaders/top_k.wgsl` says what they do);
+    /// out of their ranges they are an [`Error::Usage`].
     pub fn new<'d>(
         device: impl Into<Device<'d>>,
         key: KeyType,
@@ -136,7 +142,14 @@ impl TopK {
             .set("KEY_ORDER", format!("{}u", key.order()))
             .set("LARGEST", order == TopKOrder::Largest)
             .set("PAIRS", pairs);
-        let [items, rank_scale, min_rank, cap_percent, relay_min] = shader.u32_values_in(
+        let [
+            items,
+            rank_scale,
+            min_rank,
+            cap_percent,
+            relay_min,
+            max_groups,
+        ] = shader.u32_values_in(
             NAME,
             [
                 ("ITEMS", 1..=16, "keys per thread"),
@@ -144,10 +157,13 @@ impl TopK {
                 ("MIN_RANK", 1..=4096, "samples"),
                 ("CAP_PERCENT", 1..=10_000, "percent"),
                 ("RELAY_MIN", 1..=u32::MAX, "candidates"),
+                // The grid's x: at most 65535 on every device.
+                ("GROUPS", 1..=65_535, "workgroups"),
             ],
         )?;
         let module = ctx.compose(&shader)?;
-        let [init, pass] = ctx.pipelines(&module, ["init", "select_pass"])?;
+        let [init, pass, finish] =
+            ctx.pipelines(&module, ["init", "select_pass", "finish_pass"])?;
         Ok(TopK {
             ctx,
             key,
@@ -158,8 +174,10 @@ impl TopK {
             min_rank: u64::from(min_rank),
             cap_percent: u64::from(cap_percent),
             relay_min: u64::from(relay_min),
+            max_groups: u64::from(max_groups),
             init,
             pass,
+            finish,
         })
     }
 
@@ -195,7 +213,7 @@ impl TopK {
         };
         let cap_a = (expected * self.cap_percent / 100 + 256).min(len).max(k);
         let relay = expected > self.relay_min;
-        let groups = |keys: u64| keys.div_ceil(self.tile).clamp(1, MAX_GROUPS) as u32;
+        let groups = |keys: u64| keys.div_ceil(self.tile).clamp(1, self.max_groups) as u32;
         Plan {
             bins: if len >= WIDE_ROW { 1024 } else { 256 },
             cap_a,
@@ -355,18 +373,15 @@ impl TopK {
                 region(cand_1),
             ]
         };
-        // `select_pass` first as pass_a, then (for long rows) as the relay.
-        let mut ops = vec![
+        // pass_a, then `finish_pass`: the relay's workgroups where the rows
+        // have one (its last workgroup a row finishes the row), else one
+        // workgroup a row.
+        let finish_groups = if plan.relayed() { plan.groups_r } else { 1 };
+        let ops = [
             Op::Dispatch(&self.init, bindings(), [1, rows, 1]),
             Op::Dispatch(&self.pass, bindings(), [plan.groups_a, rows, 1]),
+            Op::Dispatch(&self.finish, bindings(), [finish_groups, rows, 1]),
         ];
-        if plan.relayed() {
-            ops.push(Op::Dispatch(
-                &self.pass,
-                bindings(),
-                [plan.groups_r, rows, 1],
-            ));
-        }
         record(&self.ctx, queue, &ops)
     }
 }

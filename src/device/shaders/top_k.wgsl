@@ -18,10 +18,12 @@
 // bins that follow the range rather than fixed digits). It is done when the
 // bin holds exactly the keys still wanted.
 //
-// Kernels, in order (the host records init, then `select_pass` once (pass_a) or,
-// for large rows, twice (pass_a, then the relay pass_r: one kernel, so that
-// the last step is compiled once; the state's PHASE tells them apart);
-// whichever runs last finishes the row in its last workgroup):
+// Kernels, in order (the host records init, `select_pass` (pass_a) and
+// `finish_pass`: for large rows the relay pass_r, whose last workgroup a
+// row goes on to the last step, else one workgroup a row for the last
+// step alone. The last step lives apart from pass_a, the hot loop, so
+// that its registers are not the loop's: natively a kernel's registers
+// are those of its worst path):
 //   init (1 workgroup a row): zeroes the row's state, reads SAMPLES keys
 //     at stratified hashed places (every key of a row of at most SAMPLES),
 //     and finds T, about their jstar-th least composite (exactly the k-th
@@ -29,20 +31,26 @@
 //     max(RANK_SCALE k, MIN_RANK n / SAMPLES) keys of the row are at most
 //     T. The range for pass_a is [-inf, T], bucketed over the samples'
 //     span.
-//   pass_a (G workgroups a row, grid-stride tiles of BLOCK x ITEMS keys):
-//     the one full read. Each key at most T is a candidate: staged in
-//     workgroup memory and flushed to cand_a (an atomic count a flush), and
-//     counted in the workgroup histogram, added to the row's at the end.
+//   pass_a (`select_pass`; G workgroups a row, grid-stride tiles of BLOCK
+//     x ITEMS keys): the one full read, lean (a thread holds its tile's s
+//     and T; the index is the key's place, the bucket's words are read
+//     from workgroup memory for each candidate, and every tile but the
+//     row's last is loaded without checks). Each key at most T is a
+//     candidate: staged in workgroup memory and flushed to cand_a (an
+//     atomic count a flush), and counted in the workgroup histogram, added
+//     to the row's at the end.
 //     The last workgroup to arrive (an atomic count after a device-scope
 //     barrier; no workgroup waits on another) chooses the bin (range 1).
 //     Fewer than k candidates ("too tight": the sample misled) leaves the
 //     rest to the last step, which then reads the input itself (slow, and
 //     as good as impossible for inputs not built against the sample).
-//   pass_r (the relay, for rows whose candidates one workgroup would read
-//     too slowly): reads the candidates (or, where more than cand_a held,
-//     the input again): those below range 1 go to `selected`, those in it
-//     to cand_1 and the histogram; its last workgroup chooses range 2.
-//   finish (in that last workgroup): while the keys at most the range's hi
+//   pass_r (`finish_pass`, the relay, for rows whose candidates one
+//     workgroup would read too slowly): reads the candidates (or, where
+//     more than cand_a held, the input again): those below range 1 go to
+//     `selected`, those in it to cand_1 and the histogram; its last
+//     workgroup chooses range 2.
+//   finish (`finish_pass`: in that last workgroup, or without the relay
+//     the row's one workgroup): while the keys at most the range's hi
 //     are more than SORT_MAX, more histogram rounds over its source (cand_1,
 //     cand_a or the input, read by this one workgroup); then gathers them
 //     with `selected` into workgroup memory, sorts them by (s, i) (bitonic)
@@ -51,11 +59,11 @@
 // (about max(4k, n / 128)) written and read once (twice without the
 // relay: the last step reads them), a few histogram rounds in single
 // workgroups (init's one or two; the last step's, rarely), the sort;
-// three dispatches (two without the relay), no clears.
+// three dispatches, no clears.
 // Parameters (set by name by the host): KEY_ORDER, LARGEST, PAIRS; ITEMS,
-// RANK_SCALE, MIN_RANK, CAP_PERCENT, RELAY_MIN (WAVEKIT_SHADER_PARAMS may
-// change them; the host reads them to size the buffers and pick the
-// kernels, and TILE follows ITEMS).
+// RANK_SCALE, MIN_RANK, CAP_PERCENT, RELAY_MIN, GROUPS
+// (WAVEKIT_SHADER_PARAMS may change them; the host reads them to size the
+// buffers, the grids and pick the kernels, and TILE follows ITEMS).
 // Bindings: 0 keys_in (rows n), 1 values_in (rows n; any 4 bytes without
 //   PAIRS), 2 keys_out (rows k), 3 values_out (rows k; any 4 bytes without
 //   PAIRS), 4 state (rows x (SCALARS + BINS): BINS = 1024 or 256, the
@@ -81,6 +89,10 @@ const MIN_RANK = 32u;
 // more than RELAY_MIN (below, the last step reads cand_a itself).
 const CAP_PERCENT = 250u;
 const RELAY_MIN = 8192u;
+// Read by the host only: the most workgroups a row of a pass (G; beyond,
+// they stride over the tiles). The grid's waves follow it: a pass of G
+// workgroups takes ceil(G / the GPU's resident ones) rounds.
+const GROUPS = 1024u;
 
 const BLOCK = 256u;
 const SAMPLES_PER_THREAD = 16u;
@@ -109,8 +121,6 @@ const COUNT_1 = 3u;
 const SELECTED = 4u;
 // The least s of pass_a's candidates (init sets NONE).
 const LEAST = 5u;
-// 0 while pass_a runs, 1 for the relay (pass_a's last workgroup sets it).
-const PHASE = 6u;
 const RANGE_A = 8u;
 const RANGE_1 = 20u;
 const RANGE_WORDS = 11u;
@@ -129,7 +139,7 @@ const TOO_TIGHT = 2u;
 @group(0) @binding(7) var<storage, read_write> cand_1: array<u32>;
 
 // The histogram (atomic), and plain words for the stage and the sort (s in
-// the first half, i in the second): 16,236 bytes with the rest, under the
+// the first half, i in the second): 16,240 bytes with the rest, under the
 // 16 KiB every device gives.
 var<workgroup> hist: array<atomic<u32>, MAX_BINS>;
 var<workgroup> words: array<u32, 2 * SORT_MAX>;
@@ -140,8 +150,8 @@ var<workgroup> partials: array<u32, BLOCK>;
 // read before any barrier that precedes its next write).
 var<workgroup> bcast: array<u32, 24>;
 // 0: candidates staged; 1: keys gathered for the sort; 2: the least s of
-// the workgroup's candidates.
-var<workgroup> counters: array<atomic<u32>, 3>;
+// the workgroup's candidates; 3: the stage's excess written (after_tile).
+var<workgroup> counters: array<atomic<u32>, 4>;
 
 /// A range of composites [lo, hi] (x = s, y = i) and the bucket of its
 /// histogram.
@@ -366,6 +376,18 @@ fn sample_at(j: u32, n: u32, m: u32, row: u32) -> u32 {
     return start + mix(j ^ (row << 12u)) % (end - start);
 }
 
+/// Sample j (< m) as a composite for `inside` and `bucket` of r: its s,
+/// and its index where they read it (s at a bound of r, or r's value when
+/// bucketed by i), else 0. The index is a hash and a division away: kept
+/// for every sample it held 16 registers a thread more, and `init` spilled.
+fn indexed(s: u32, r: Range, j: u32, n: u32, m: u32, row: u32) -> vec2<u32> {
+    var i = 0u;
+    if s == r.lo.x || s == r.hi.x || (r.phase == 1u && s == r.value) {
+        i = sample_at(j, n, m, row);
+    }
+    return vec2<u32>(s, i);
+}
+
 @compute @workgroup_size(BLOCK)
 fn init(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: vec3<u32>,
         @builtin(num_workgroups) nwg: vec3<u32>) {
@@ -378,18 +400,15 @@ fn init(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: vec
     let n = g.n;
     let first = row * n;
     let m = min(n, SAMPLES);
-    // The sample, in registers; i = NONE for none.
+    // The sample's s, in registers (sample q * BLOCK + t where below m);
+    // its index is computed again where a comparison needs it (`indexed`).
     var ss: array<u32, SAMPLES_PER_THREAD>;
-    var si: array<u32, SAMPLES_PER_THREAD>;
     var least = NONE;
     var most = 0u;
     for (var q = 0u; q < SAMPLES_PER_THREAD; q++) {
         let j = q * BLOCK + t;
-        si[q] = NONE;
         if j < m {
-            let at = sample_at(j, n, m, row);
-            ss[q] = ordered(first + at);
-            si[q] = at;
+            ss[q] = ordered(first + sample_at(j, n, m, row));
             least = min(least, ss[q]);
             most = max(most, ss[q]);
         }
@@ -414,13 +433,20 @@ fn init(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: vec
         jstar = clamp(max(MIN_RANK, aim / n + select(0u, 1u, aim % n != 0u)), 1u, m);
     }
     var r = bucketed(Range(vec2<u32>(smin, 0u), vec2<u32>(smax, n - 1u), jstar, m, 0u, 0u, 0u, 0u, 0u), g.digit);
-    for (var round = 0u; round < INIT_ROUNDS; round++) {
+    // At most INIT_ROUNDS rounds, the test at the end: a loop the native
+    // lowering leaves rolled (a `for` to a constant it unrolls, here a copy
+    // of the round's code a round).
+    var round = 0u;
+    loop {
         zero_histogram(t, g.bins);
         workgroupBarrier();
         for (var q = 0u; q < SAMPLES_PER_THREAD; q++) {
-            let x = vec2<u32>(ss[q], si[q]);
-            if si[q] != NONE && inside(x, r) {
-                atomicAdd(&hist[bucket(x, r, g.bins)], 1u);
+            let j = q * BLOCK + t;
+            if j < m {
+                let x = indexed(ss[q], r, j, n, m, row);
+                if inside(x, r) {
+                    atomicAdd(&hist[bucket(x, r, g.bins)], 1u);
+                }
             }
         }
         workgroupBarrier();
@@ -428,6 +454,10 @@ fn init(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: vec
         r = narrowed(r, c.x, c.y, c.z, g);
         // Exact where the sample is the row; else close enough.
         if r.done == 1u || (n > SAMPLES && r.len - r.wanted <= jstar / 4u) {
+            break;
+        }
+        round++;
+        if round == INIT_ROUNDS {
             break;
         }
     }
@@ -488,12 +518,15 @@ fn candidate(which: u32, row: u32, cap: u32, slot: u32) -> vec2<u32> {
     return vec2<u32>(cand_1[at], cand_1[at + 1u]);
 }
 
-/// The stage after a tile: where it overflowed, the tile's excess (its
-/// keys with slots past STAGE, still in `xs` and `slots`) goes straight to
-/// the buffer; once FLUSH_AT or more are staged (or `last`), they go too.
-/// One barrier where neither happens (most tiles). Every thread calls it.
-fn after_tile(t: u32, which: u32, row: u32, cap: u32, count_at: u32, xs: ptr<function, array<vec2<u32>, ITEMS>>,
-              slots: ptr<function, array<u32, ITEMS>>, last: bool) {
+/// The stage after a tile (every thread calls it): once FLUSH_AT or more
+/// are staged (or, at the `last` tile, any), they go to the buffer (cand_a
+/// where which = 0, else cand_1; `cap` its room a row, its count at
+/// `count_at`); where the stage overflowed, the tile's excess goes
+/// straight there too: the keys of the thread's tile (from `at`, BLOCK
+/// apart) whose bits are set in `spilled`, read again from `source`
+/// (`source_key`). One barrier where neither happens (most tiles).
+fn after_tile(t: u32, which: u32, row: u32, g: Geometry, cap: u32, count_at: u32, source: u32, at: u32,
+              spilled: u32, last: bool) {
     workgroupBarrier();
     // Every thread reads the same count: no thread stages again before the
     // barrier the next tile has between its loads and its staging.
@@ -506,6 +539,7 @@ fn after_tile(t: u32, which: u32, row: u32, cap: u32, count_at: u32, xs: ptr<fun
     if t == 0u {
         if spill {
             bcast[12] = atomicAdd(&state[count_at], staged - STAGE);
+            atomicStore(&counters[3], 0u);
         }
         bcast[13] = atomicAdd(&state[count_at], kept);
     }
@@ -513,19 +547,21 @@ fn after_tile(t: u32, which: u32, row: u32, cap: u32, count_at: u32, xs: ptr<fun
     if t == 0u {
         atomicStore(&counters[0], 0u);
     }
-    if spill {
-        let at = bcast[12];
+    if spilled != 0u {
+        // The excess in any order: the places bcast[12] + [0, staged -
+        // STAGE), a run of them for each thread.
+        var slot = bcast[12] + atomicAdd(&counters[3], countOneBits(spilled));
         for (var u = 0u; u < ITEMS; u++) {
-            let slot = (*slots)[u];
-            if slot != NONE && slot >= STAGE {
-                put(which, row, cap, at + slot - STAGE, (*xs)[u]);
+            if (spilled & (1u << u)) != 0u {
+                put(which, row, cap, slot, source_key(source, row, g, at + u * BLOCK));
+                slot++;
             }
         }
     }
-    let at = bcast[13];
+    let start = bcast[13];
     for (var j = t; j < kept; j += BLOCK) {
         let x = vec2<u32>(words[j], words[STAGE + j]);
-        put(which, row, cap, at + j, x);
+        put(which, row, cap, start + j, x);
     }
     workgroupBarrier();
 }
@@ -565,6 +601,12 @@ fn take_histogram(t: u32, base: u32, bins: u32) {
         atomicStore(&hist[j], atomicLoad(&state[base + SCALARS + j]));
         atomicStore(&state[base + SCALARS + j], 0u);
     }
+    load_counts(t, base);
+}
+
+/// The row's LEAST, COUNT_A, COUNT_1 and SELECTED (final once the pass
+/// that writes them is over) into bcast[16 .. 20), then a barrier.
+fn load_counts(t: u32, base: u32) {
     if t == 0u {
         bcast[16] = atomicLoad(&state[base + LEAST]);
         bcast[17] = atomicLoad(&state[base + COUNT_A]);
@@ -583,80 +625,36 @@ fn select_key(row: u32, k: u32, base: u32, x: vec2<u32>) {
     }
 }
 
-/// pass_a and pass_r: one kernel, dispatched once or twice (PHASE, which
-/// pass_a's last workgroup sets, tells them apart), so that its last step
-/// is compiled once.
-@compute @workgroup_size(BLOCK)
-fn select_pass(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: vec3<u32>,
-               @builtin(num_workgroups) nwg: vec3<u32>) {
-    let g = geometry(nwg.y);
-    let row = wid.y;
-    let base = row * g.stride;
-    // pass_a's range is [-inf, T] (nothing below lo, never done); the
-    // relay's, range 1.
+/// The range at `range_at` of the row's state (at `base`) into bcast[0 ..
+/// 11) (`pass_range`) and its COUNT_A into bcast[21], read by thread 0 and
+/// handed to every thread; the workgroup's histogram and stage zeroed, its
+/// least candidate s NONE.
+fn begin_pass(t: u32, base: u32, range_at: u32, bins: u32) {
     if t == 0u {
-        let phase = atomicLoad(&state[base + PHASE]);
-        bcast[20] = phase;
         bcast[21] = atomicLoad(&state[base + COUNT_A]);
-        let at = base + select(RANGE_A, RANGE_1, phase == 1u);
         for (var j = 0u; j < RANGE_WORDS; j++) {
-            bcast[j] = atomicLoad(&state[at + j]);
+            bcast[j] = atomicLoad(&state[base + range_at + j]);
         }
         atomicStore(&counters[0], 0u);
         atomicStore(&counters[2], NONE);
     }
-    zero_histogram(t, g.bins);
+    zero_histogram(t, bins);
     workgroupBarrier();
-    let relay = bcast[20] == 1u;
-    let count_a = bcast[21];
-    let r = Range(vec2<u32>(bcast[0], bcast[1]), vec2<u32>(bcast[2], bcast[3]), bcast[4], bcast[5], bcast[6],
+}
+
+/// The pass's range, as `begin_pass` handed it out (bcast[0 .. 11), which
+/// nothing writes again in the pass): read again where it is needed, so
+/// that its words are not held across the pass's loop.
+fn pass_range() -> Range {
+    return Range(vec2<u32>(bcast[0], bcast[1]), vec2<u32>(bcast[2], bcast[3]), bcast[4], bcast[5], bcast[6],
         bcast[7], bcast[8], bcast[9], bcast[10]);
-    // The source: the input, or the relay's cand_a where it held them all.
-    let from_input = !relay || count_a > g.cap_a;
-    let total = select(count_a, g.n, from_input);
-    let which = select(0u, 1u, relay);
-    let cap = select(g.cap_a, g.cap_1, relay);
-    let count_at = base + select(COUNT_A, COUNT_1, relay);
-    let first = row * g.n;
-    let tiles = (total + TILE - 1u) / TILE;
-    var least = NONE;
-    for (var tile = wid.x; tile < tiles; tile += nwg.x) {
-        let at = tile * TILE + t;
-        var xs: array<vec2<u32>, ITEMS>;
-        for (var u = 0u; u < ITEMS; u++) {
-            let j = at + u * BLOCK;
-            if j < total {
-                if from_input {
-                    xs[u] = vec2<u32>(ordered(first + j), j);
-                } else {
-                    xs[u] = candidate(0u, row, g.cap_a, j);
-                }
-            }
-        }
-        // The last tile's after_tile read the stage count: no staging
-        // before every thread has (the loads are on their way meanwhile).
-        workgroupBarrier();
-        var slots: array<u32, ITEMS>;
-        for (var u = 0u; u < ITEMS; u++) {
-            let x = xs[u];
-            slots[u] = NONE;
-            if at + u * BLOCK < total {
-                if r.done == TOO_TIGHT || less(x, r.lo) || (r.done == 1u && !less(r.hi, x)) {
-                    select_key(row, g.k, base, x);
-                } else if !less(r.hi, x) {
-                    slots[u] = stage(x);
-                    atomicAdd(&hist[bucket(x, r, g.bins)], 1u);
-                    least = min(least, x.x);
-                }
-            }
-        }
-        after_tile(t, which, row, cap, count_at, &xs, &slots, tile + nwg.x >= tiles);
-    }
-    atomicMin(&counters[2], least);
-    if !arrive(t, base, g.bins, select(ARRIVE_A, ARRIVE_R, relay), nwg.x) {
-        return;
-    }
-    take_histogram(t, base, g.bins);
+}
+
+/// The range after the pass's histogram (in workgroup memory, in the row's
+/// last workgroup; every thread calls it): r narrowed to the bin of its
+/// wanted key; TOO_TIGHT where pass_a's candidates are fewer than k. r
+/// where it is done.
+fn next_range(t: u32, g: Geometry, r: Range, relay: bool) -> Range {
     var next = r;
     if r.done == 0u {
         let c = choose(t, g.bins, r.wanted);
@@ -675,16 +673,147 @@ fn select_pass(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) w
             next = narrowed(next, c.x, c.y, c.z, g);
         }
     }
-    if !relay {
-        if t == 0u {
-            store_range(base + RANGE_1, next);
-            atomicStore(&state[base + PHASE], 1u);
+    return next;
+}
+
+/// pass_a, the one full read: the hot kernel, kept lean (the last step is
+/// `finish_pass`'s, so that its registers are not this loop's). Its row's
+/// last workgroup chooses range 1.
+@compute @workgroup_size(BLOCK)
+fn select_pass(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: vec3<u32>,
+               @builtin(num_workgroups) nwg: vec3<u32>) {
+    let g = geometry(nwg.y);
+    let row = wid.y;
+    let base = row * g.stride;
+    // [-inf, T]: nothing below lo, never done.
+    begin_pass(t, base, RANGE_A, g.bins);
+    let first = row * g.n;
+    let tiles = (g.n + TILE - 1u) / TILE;
+    for (var tile = wid.x; tile < tiles; tile += nwg.x) {
+        let at = tile * TILE + t;
+        // Every tile but the row's last is full: its keys unchecked.
+        var spilled = 0u;
+        if g.n - tile * TILE >= TILE {
+            spilled = tile_a(at, first, g, false);
+        } else {
+            spilled = tile_a(at, first, g, true);
         }
-        if relayed(g) {
-            return;
+        after_tile(t, 0u, row, g, g.cap_a, base + COUNT_A, 2u, at, spilled, tile + nwg.x >= tiles);
+    }
+    if !arrive(t, base, g.bins, ARRIVE_A, nwg.x) {
+        return;
+    }
+    take_histogram(t, base, g.bins);
+    let next = next_range(t, g, pass_range(), false);
+    if t == 0u {
+        store_range(base + RANGE_1, next);
+    }
+}
+
+/// A tile of pass_a (every thread calls it): the thread's keys at, at +
+/// BLOCK, .. (`checked`: those below n; else all ITEMS, loaded at once
+/// before the barrier); those at most T staged and counted (`take_a`).
+/// Returns the bits (1 << u) of its keys past the stage (`after_tile`).
+/// Held across the tile: the keys' s and T; the index is the place, the
+/// bucket's words are read where a key is taken.
+fn tile_a(at: u32, first: u32, g: Geometry, checked: bool) -> u32 {
+    var ss: array<u32, ITEMS>;
+    if !checked {
+        for (var u = 0u; u < ITEMS; u++) {
+            ss[u] = ordered(first + at + u * BLOCK);
         }
     }
-    finish(t, row, g, next, r, relay, vec3<u32>(bcast[17], bcast[18], bcast[19]));
+    // The last tile's after_tile read the stage count: no staging before
+    // every thread has (the loads are on their way meanwhile).
+    workgroupBarrier();
+    let hi = vec2<u32>(bcast[2], bcast[3]);
+    var spilled = 0u;
+    for (var u = 0u; u < ITEMS; u++) {
+        let j = at + u * BLOCK;
+        if checked {
+            // The row's last tile: its keys one at a time, up to n.
+            if j >= g.n {
+                break;
+            }
+            ss[u] = ordered(first + j);
+        }
+        let x = vec2<u32>(ss[u], j);
+        if !less(hi, x) {
+            spilled |= take_a(x, u, g.bins);
+        }
+    }
+    return spilled;
+}
+
+/// Candidate x, key u of the thread's tile in pass_a: staged, counted in
+/// the histogram, its s into the workgroup's least (counters[2]). Returns
+/// its bit where it is past the stage. Candidates are few (about max(4k,
+/// n / 128) of a row's n keys): the range's words are read here, from
+/// workgroup memory, not held in registers across the tile.
+fn take_a(x: vec2<u32>, u: u32, bins: u32) -> u32 {
+    var bit = 0u;
+    if stage(x) >= STAGE {
+        bit = 1u << u;
+    }
+    atomicAdd(&hist[bucket(x, pass_range(), bins)], 1u);
+    atomicMin(&counters[2], x.x);
+    return bit;
+}
+
+/// pass_r where the row is relayed (G workgroups a row), then the last
+/// step in its last workgroup; else (one workgroup a row) the last step
+/// alone, after pass_a.
+@compute @workgroup_size(BLOCK)
+fn finish_pass(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: vec3<u32>,
+               @builtin(num_workgroups) nwg: vec3<u32>) {
+    let g = geometry(nwg.y);
+    let row = wid.y;
+    let base = row * g.stride;
+    // Range 1, pass_a's choice.
+    begin_pass(t, base, RANGE_1, g.bins);
+    let r = pass_range();
+    if !relayed(g) {
+        load_counts(t, base);
+        finish(t, row, g, r, r, false, vec3<u32>(bcast[17], bcast[18], bcast[19]));
+        return;
+    }
+    // The source: cand_a, or the input where cand_a could not hold them.
+    let count_a = bcast[21];
+    let source = select(1u, 2u, count_a > g.cap_a);
+    let total = select(count_a, g.n, source == 2u);
+    let tiles = (total + TILE - 1u) / TILE;
+    for (var tile = wid.x; tile < tiles; tile += nwg.x) {
+        let at = tile * TILE + t;
+        var xs: array<vec2<u32>, ITEMS>;
+        for (var u = 0u; u < ITEMS; u++) {
+            let j = at + u * BLOCK;
+            if j < total {
+                xs[u] = source_key(source, row, g, j);
+            }
+        }
+        workgroupBarrier();
+        var spilled = 0u;
+        for (var u = 0u; u < ITEMS; u++) {
+            let x = xs[u];
+            if at + u * BLOCK < total {
+                if r.done == TOO_TIGHT || less(x, r.lo) || (r.done == 1u && !less(r.hi, x)) {
+                    select_key(row, g.k, base, x);
+                } else if !less(r.hi, x) {
+                    if stage(x) >= STAGE {
+                        spilled |= 1u << u;
+                    }
+                    atomicAdd(&hist[bucket(x, r, g.bins)], 1u);
+                }
+            }
+        }
+        after_tile(t, 1u, row, g, g.cap_1, base + COUNT_1, source, at, spilled, tile + nwg.x >= tiles);
+    }
+    if !arrive(t, base, g.bins, ARRIVE_R, nwg.x) {
+        return;
+    }
+    take_histogram(t, base, g.bins);
+    let next = next_range(t, g, pass_range(), true);
+    finish(t, row, g, next, pass_range(), true, vec3<u32>(bcast[17], bcast[18], bcast[19]));
 }
 
 /// Key `j` of the last step's source: 0 cand_1, 1 cand_a, 2 the input.
@@ -796,7 +925,9 @@ fn finish(t: u32, row: u32, g: Geometry, range: Range, first: Range, relay: bool
     // fit the sort; then one more read gathers them (one loop for both: a
     // reading loop less to compile).
     let chosen = min(counts.z, g.k);
-    for (var round = 0u; round < 16u; round++) {
+    // At most 16 rounds, the test at the end: rolled (see init's).
+    var round = 0u;
+    loop {
         let gathering = r.done != 0u || (r.len != NONE && g.k - r.wanted + r.len <= SORT_MAX);
         workgroupBarrier();
         if gathering {
@@ -842,6 +973,10 @@ fn finish(t: u32, row: u32, g: Geometry, range: Range, first: Range, relay: bool
         }
         let c = choose(t, g.bins, r.wanted);
         r = narrowed(r, c.x, c.y, c.z, g);
+        round++;
+        if round == 16u {
+            break;
+        }
     }
     if t == 0u {
         bcast[22] = min(atomicLoad(&counters[1]), SORT_MAX);
