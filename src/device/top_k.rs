@@ -138,10 +138,18 @@ impl TopK {
             )));
         }
         let ctx = Context::new(device.into())?;
-        let shader = Shader::new("top_k.wgsl")?
+        let mut shader = Shader::new("top_k.wgsl")?
             .set("KEY_ORDER", format!("{}u", key.order()))
             .set("LARGEST", order == TopKOrder::Largest)
             .set("PAIRS", pairs);
+        // On CUDA, one wave of the pass kernel: 6 resident workgroups (40
+        // registers) on each of an H100's 132 SMs. H100, f32 pairs at 2^26:
+        // k = 64 0.1911 -> 0.1611 ms, k = 1024 0.2132 -> 0.1881 against
+        // 1024 (CUB's DeviceTopK 0.3017 and 0.3046), faster at every size
+        // from 2^21 (docs/benchmarks/2026-11-27n-h100-by-key-one-pass).
+        if ctx.target.is_native_cuda() {
+            shader = shader.set("GROUPS", "792u");
+        }
         let [
             items,
             rank_scale,
