@@ -168,10 +168,9 @@ impl RunLengthEncode {
     /// slice first (an error names the slice and the numbers, and nothing
     /// is recorded).
     ///
-    /// Algorithm: not the compaction's: [`ReduceByKey`]'s three passes
-    /// over the keys (head counts, their scan, then the look-back pass),
-    /// counting only the heads that do not end their run and summing ones;
-    /// 1 clear and 3 dispatches (1 clear for `n = 0`).
+    /// Algorithm: not the compaction's: [`ReduceByKey`]'s one pass over
+    /// the keys, counting only the heads that do not end their run and
+    /// summing ones; 1 clear and 1 dispatch (1 clear for `n = 0`).
     #[allow(clippy::too_many_arguments)]
     pub fn non_trivial_runs<'q>(
         &self,
