@@ -232,6 +232,13 @@ fn fold(items: Items) -> T {
     return acc;
 }
 
+/// Thread `t`'s (flag, value, count) into the block scan's arrays.
+fn store_scan(t: u32, f: u32, v: T, c: u32) {
+    scan_flags[t] = f;
+    scan_values[t] = v;
+    scan_counts[t] = c;
+}
+
 /// The inclusive scan of each thread's (flag, value, count) over the
 /// workgroup: afterwards scan_*[t] hold thread t's inclusive pair and
 /// head count. Every thread calls it, in uniform control flow; it ends
@@ -277,15 +284,11 @@ fn block_scan(t: u32, flag: u32, value: T, count: u32) {
             f |= ef;
             c += ec;
         }
-        scan_flags[t] = f;
-        scan_values[t] = v;
-        scan_counts[t] = c;
+        store_scan(t, f, v, c);
         workgroupBarrier();
         return;
     }
-    scan_flags[t] = f;
-    scan_values[t] = v;
-    scan_counts[t] = c;
+    store_scan(t, f, v, c);
     workgroupBarrier();
     for (var d = 1u; d < BLOCK; d <<= 1u) {
         var pf = 0u;
@@ -301,9 +304,7 @@ fn block_scan(t: u32, flag: u32, value: T, count: u32) {
             v = select(scan_op(pv, v), v, f != 0u);
             f |= pf;
             c += pc;
-            scan_flags[t] = f;
-            scan_values[t] = v;
-            scan_counts[t] = c;
+            store_scan(t, f, v, c);
         }
         workgroupBarrier();
     }
@@ -365,8 +366,10 @@ struct CarryWalk {
     stalled: u32,
 }
 
-/// Thread 0's walk over the tails before `w.end`, one a round, until a
-/// tile with a head, or (FALLBACK) SPINS rounds on an unpublished one.
+/// The carry walker's walk over the tails before `w.end`, one a round
+/// (look_back.wgsl's `walk_serial` on tails: WGSL has no generics to share
+/// it), until a tile with a head, or (FALLBACK) SPINS rounds on an
+/// unpublished one.
 fn walk_tails(start: CarryWalk) -> CarryWalk {
     var w = start;
     var spins = 0u;
