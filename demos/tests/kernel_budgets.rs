@@ -69,7 +69,7 @@ fn kernels() -> Vec<DemoKernel> {
     // The by-key kernels as ReduceByKey and ScanByKey build them on CUDA
     // for u32 keys and values under `+` (the shader's defaults): 12 a
     // thread, the window walk (`Context::look_back_params`), the block scan
-    // in workgroup memory.
+    // in workgroup memory, no bounds checks.
     let by_key = edited(
         &wavekit::device::shaders::source("by_key.wgsl").expect("a device shader"),
         "by_key.wgsl",
@@ -82,6 +82,8 @@ fn kernels() -> Vec<DemoKernel> {
     for entry in ["reduce_by_key", "scan_by_key"] {
         let mut kernel = plain("by_key.wgsl", &by_key, entry);
         kernel.label = "256x12".into();
+        // Without bounds checks (`Context::pipelines_proven`).
+        kernel.lower = BoundsChecks::Unchecked.into();
         all.push(kernel);
     }
     // The merge sort's kernels as wavekit::device builds them on CUDA: the

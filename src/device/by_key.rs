@@ -239,7 +239,9 @@ impl ReduceByKey {
         non_trivial: bool,
     ) -> Result<Self, Error> {
         let (built, module) = Built::new(name, ctx, key, value, &operator, true, non_trivial)?;
-        let [reduce] = built.ctx.pipelines(&module, ["reduce_by_key"])?;
+        // SAFETY: by_key.wgsl's "Bounds" comment: every index is in range
+        // for bindings sized as `Built::bindings` binds them.
+        let [reduce] = unsafe { built.ctx.pipelines_proven(&module, ["reduce_by_key"])? };
         Ok(ReduceByKey {
             name,
             built,
@@ -381,7 +383,8 @@ impl ScanByKey {
         let inclusive = kind == ScanKind::Inclusive;
         let ctx = Context::new(device.into())?;
         let (built, module) = Built::new(SCAN, ctx, key, value, &operator, inclusive, false)?;
-        let [scan] = built.ctx.pipelines(&module, ["scan_by_key"])?;
+        // SAFETY: as ReduceByKey's.
+        let [scan] = unsafe { built.ctx.pipelines_proven(&module, ["scan_by_key"])? };
         Ok(ScanByKey {
             built,
             kind,
