@@ -67,24 +67,31 @@ fn kernels() -> Vec<DemoKernel> {
         ),
     ];
     // The by-key kernels as ReduceByKey and ScanByKey build them on CUDA
-    // for u32 keys and values under `+` (the shader's defaults): 12 a
-    // thread, the window walk (`Context::look_back_params`), the block scan
-    // in workgroup memory, no bounds checks.
-    let by_key = edited(
-        &wavekit::device::shaders::source("by_key.wgsl").expect("a device shader"),
-        "by_key.wgsl",
-        &[
-            ("const WINDOW = false;", "const WINDOW = true;"),
-            ("const ITEMS = 8u;", "const ITEMS = 12u;"),
-        ],
-    )
-    .expect("the host's edits apply");
-    for entry in ["reduce_by_key", "scan_by_key"] {
-        let mut kernel = plain("by_key.wgsl", &by_key, entry);
-        kernel.label = "256x12".into();
-        // Without bounds checks (`Context::pipelines_proven`).
-        kernel.lower = BoundsChecks::Unchecked.into();
-        all.push(kernel);
+    // for u32 keys and values under `+` (the shader's defaults), with the
+    // window walk (`Context::look_back_params`) and the block scan in
+    // workgroup memory: the reduction 12 a thread with bounds checks, the
+    // scan 10 a thread without (`Context::pipelines_proven`).
+    for (entry, items, lower) in [
+        ("reduce_by_key", 12, LowerOptions::default()),
+        ("scan_by_key", 10, BoundsChecks::Unchecked.into()),
+    ] {
+        let source = edited(
+            &wavekit::device::shaders::source("by_key.wgsl").expect("a device shader"),
+            "by_key.wgsl",
+            &[
+                plain_look_back,
+                ("const WINDOW = false;", "const WINDOW = true;"),
+                ("const ITEMS = 8u;", &format!("const ITEMS = {items}u;")),
+            ],
+        )
+        .expect("the host's edits apply");
+        all.push(DemoKernel {
+            file: "by_key.wgsl",
+            source,
+            entry,
+            label: format!("256x{items}"),
+            lower,
+        });
     }
     // The merge sort's kernels as wavekit::device builds them on CUDA: the
     // default tile (256 x 17), pairs of u32 by `<`, every binding writable,

@@ -20,16 +20,22 @@ const BLOCK: u32 = 256;
 /// The dtypes keys and values may have.
 const DTYPES: [Dtype; 3] = [Dtype::U32, Dtype::I32, Dtype::F32];
 
-/// Elements per thread: 12 on CUDA and through wgpu; HIP (unmeasured)
-/// keeps the 8 it had. H100, ReduceByKey sum at 2^26: CUDA 0.3668 ms at
-/// 8, 0.3255 at 10, 0.3041 at 12, 0.3145 at 14 (CUB 0.2405), 16 slower
-/// still; Vulkan 0.3958 at 8, 0.3168 at 12, 0.4039 at 6; ScanByKey the
-/// same or faster at 12 (docs/benchmarks/2026-11-27n-h100-by-key-one-pass).
-fn items_per_thread(ctx: &Context) -> u32 {
-    if ctx.is_native() && !ctx.target.is_native_cuda() {
-        8
-    } else {
+/// Elements per thread: 12 through wgpu and for the reduction on CUDA,
+/// 10 for the scan on CUDA; HIP (unmeasured) keeps the 8 it had. H100,
+/// ReduceByKey sum at 2^26: CUDA 0.3668 ms at 8, 0.3255 at 10, 0.3041 at
+/// 12, 0.3145 at 14 (CUB 0.2405), 16 slower still; Vulkan 0.3958 at 8,
+/// 0.3168 at 12, 0.4039 at 6. ScanByKey on CUDA without bounds checks:
+/// 0.2732 at 10 against 0.2893 at 12 (CUB 0.3120)
+/// (docs/benchmarks/2026-11-27n-h100-by-key-one-pass).
+fn items_per_thread(ctx: &Context, reduce: bool) -> u32 {
+    if !ctx.is_native() {
         12
+    } else if !ctx.target.is_native_cuda() {
+        8
+    } else if reduce {
+        12
+    } else {
+        10
     }
 }
 
@@ -89,18 +95,30 @@ struct Regions {
     spare: (u64, u64),
 }
 
+/// Which entry point of `by_key.wgsl` a [`Built`] serves.
+#[derive(Clone, Copy)]
+enum Entry {
+    /// `reduce_by_key`; `non_trivial` counts only runs longer than one.
+    Reduce { non_trivial: bool },
+    /// `scan_by_key`, inclusive or exclusive.
+    Scan { inclusive: bool },
+}
+
 impl Built {
     /// The context `ctx` and the shader `by_key.wgsl` for `key`,
-    /// `value`, `inclusive`, `operator` and `non_trivial` (checked dtypes).
+    /// `value`, `operator` and `entry` (checked dtypes).
     fn new(
         name: &str,
         ctx: Context,
         key: Dtype,
         value: Dtype,
         operator: &ScanOperator,
-        inclusive: bool,
-        non_trivial: bool,
+        entry: Entry,
     ) -> Result<(Self, crate::expand::ValidModule), Error> {
+        let (inclusive, non_trivial, reduce) = match entry {
+            Entry::Reduce { non_trivial } => (true, non_trivial, true),
+            Entry::Scan { inclusive } => (inclusive, false, false),
+        };
         let key_wgsl = user_fn::element(name, key, &DTYPES)?;
         let value_wgsl = user_fn::element(name, value, &DTYPES)?;
         let ctx = ctx.with_clears()?;
@@ -110,7 +128,7 @@ impl Built {
             .set("T", value_wgsl)
             .set("INCLUSIVE", inclusive)
             .set("NON_TRIVIAL", non_trivial)
-            .set("ITEMS", format!("{}u", items_per_thread(&ctx)))
+            .set("ITEMS", format!("{}u", items_per_thread(&ctx, reduce)))
             .set("SUBGROUP_SCAN", subgroup_scan(&ctx))
             .function("scan_op", op)
             .function("scan_identity", identity)
@@ -238,10 +256,12 @@ impl ReduceByKey {
         operator: ScanOperator,
         non_trivial: bool,
     ) -> Result<Self, Error> {
-        let (built, module) = Built::new(name, ctx, key, value, &operator, true, non_trivial)?;
-        // SAFETY: by_key.wgsl's "Bounds" comment: every index is in range
-        // for bindings sized as `Built::bindings` binds them.
-        let [reduce] = unsafe { built.ctx.pipelines_proven(&module, ["reduce_by_key"])? };
+        let entry = Entry::Reduce { non_trivial };
+        let (built, module) = Built::new(name, ctx, key, value, &operator, entry)?;
+        // With bounds checks: without them (by_key.wgsl's "Bounds") the
+        // kernel took 63 registers, not 48, and ran 4 % slower (H100, CUDA,
+        // 2^26: 0.3171 against 0.3058 ms).
+        let [reduce] = built.ctx.pipelines(&module, ["reduce_by_key"])?;
         Ok(ReduceByKey {
             name,
             built,
@@ -353,7 +373,7 @@ impl ReduceByKey {
 ///   temp's buffer is not the inputs'. Temp: at least
 ///   [`ScanByKey::temp_storage_bytes`] bytes (`STORAGE`).
 /// - **Algorithm**: one pass, [`ReduceByKey`]'s without the run
-///   counts: each tile scans its (head, value) pairs in workgroup memory,
+///   counts (tiles of 2560 on CUDA, natively without bounds checks): each tile scans its (head, value) pairs in workgroup memory,
 ///   publishes its tail and combines the tails before it back to the
 ///   nearest tile with a head (the value carried into its first run; with
 ///   the decoupled fallback, so no forward-progress guarantee is needed).
@@ -382,8 +402,11 @@ impl ScanByKey {
     ) -> Result<Self, Error> {
         let inclusive = kind == ScanKind::Inclusive;
         let ctx = Context::new(device.into())?;
-        let (built, module) = Built::new(SCAN, ctx, key, value, &operator, inclusive, false)?;
-        // SAFETY: as ReduceByKey's.
+        let entry = Entry::Scan { inclusive };
+        let (built, module) = Built::new(SCAN, ctx, key, value, &operator, entry)?;
+        // SAFETY: by_key.wgsl's "Bounds" comment: every index is in range
+        // for bindings sized as `Built::bindings` binds them. (H100, CUDA,
+        // 2^26: 0.2893 against 0.2970 ms with the checks.)
         let [scan] = unsafe { built.ctx.pipelines_proven(&module, ["scan_by_key"])? };
         Ok(ScanByKey {
             built,
