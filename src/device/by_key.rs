@@ -209,13 +209,13 @@ impl Built {
 ///   per 3072 elements. The outputs and temp may share a buffer where
 ///   their bytes do not overlap.
 /// - **Algorithm**: one pass over tiles of 3072 elements (12 consecutive
-///   per thread; 2048 on HIP), as CUB's: each tile scans its (head, value) pairs under
-///   the segmented operator in workgroup memory, publishes its tail (the
-///   value after its last head) and combines the tails before it back to
-///   the nearest tile with a head (the value carried into its first run),
-///   learns the runs before it by decoupled look-back over the tiles' head
-///   counts, and writes each run's key at its first element and its
-///   reduction at its last. Both walks have the decoupled fallback: no
+///   per thread; 2048 on HIP), as CUB's: each tile scans its (head, value)
+///   pairs under the segmented operator in workgroup memory, publishes its
+///   tail (the value after its last head) and combines the tails before it
+///   back to the nearest tile with a head (the value carried into its
+///   first run), learns the runs before it by decoupled look-back over the
+///   tiles' head counts, and writes each run's key at its first element
+///   and its reduction at its last. Both walks have the decoupled fallback: no
 ///   forward-progress guarantee is needed.
 /// - **Cost of a call**: 1 clear and 1 dispatch (1 clear for `n = 0`,
 ///   which writes a zero run count); nothing allocated.
@@ -372,11 +372,12 @@ impl ReduceByKey {
 ///   predecessor's values again after its owner wrote its output), and the
 ///   temp's buffer is not the inputs'. Temp: at least
 ///   [`ScanByKey::temp_storage_bytes`] bytes (`STORAGE`).
-/// - **Algorithm**: one pass, [`ReduceByKey`]'s without the run
-///   counts (tiles of 2560 on CUDA, natively without bounds checks): each tile scans its (head, value) pairs in workgroup memory,
-///   publishes its tail and combines the tails before it back to the
-///   nearest tile with a head (the value carried into its first run; with
-///   the decoupled fallback, so no forward-progress guarantee is needed).
+/// - **Algorithm**: one pass, [`ReduceByKey`]'s without the run counts
+///   (tiles of 2560 on CUDA, natively without bounds checks): each tile
+///   scans its (head, value) pairs in workgroup memory, publishes its tail
+///   and combines the tails before it back to the nearest tile with a head
+///   (the value carried into its first run; with the decoupled fallback,
+///   so no forward-progress guarantee is needed).
 /// - **Cost of a call**: 1 clear and 1 dispatch (nothing for `n = 0`);
 ///   per element 1 read of its key and value and 1 write.
 pub struct ScanByKey {

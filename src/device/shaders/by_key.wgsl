@@ -73,19 +73,20 @@
 //   tile), 6 tile_state (2 words per tile), 7 tile_counter (1 word).
 //   Both entry points bind all eight.
 // Bounds (why a host may build these kernels without bounds checks, as
-//   wavekit::device does on CUDA and HIP): with the bindings sized as
-//   above (keys and values exactly n words), every index is in range by
-//   construction. keys, values: read at i < n (first - 1 only for 0 <
-//   first <= n, first + ITEMS only below n). out_values (scan): the
-//   transposed store's positions below n. out_values[run - 1],
-//   out_keys[run] (reduction): run counts the counted heads before an
-//   element, at most the runs, at most n; out_values is written at a run's
-//   end, after its counted head (run >= 1). num_runs: word 0.
-//   tile_tails, tile_state: 2 words of a tile below ceil(n / TILE) (the
-//   grid's extra workgroups return first; walks read tiles below their
-//   own, down to tile 0 at the least, which holds a head and publishes a
-//   prefix). Workgroup arrays: t, t - d >= 0, t - 1 for t > 0, and
-//   subgroup t / S < BLOCK / 4 (subgroups of 4 or more lanes).
+//   wavekit::device does for scan_by_key on CUDA and HIP): with the
+//   bindings sized as above (keys and values exactly n words), every
+//   index is in range by construction. keys, values: read at i < n
+//   (first - 1 only for 0 < first <= n, first + ITEMS only below n).
+//   out_values (scan): the transposed store's positions below n.
+//   out_values[run - 1], out_keys[run] (reduction): run counts the
+//   counted heads before an element, at most the runs, at most n;
+//   out_values is written at a run's end, after its counted head
+//   (run >= 1). num_runs: word 0. tile_tails, tile_state: 2 words of a
+//   tile below ceil(n / TILE) (the grid's extra workgroups return first;
+//   walks read tiles below their own, down to tile 0 at the least, which
+//   holds a head and publishes a prefix). Workgroup arrays: t, t - d >= 0,
+//   t - 1 for t > 0, and subgroup t / S < BLOCK / 4 (subgroups of 4 or
+//   more lanes).
 // Cost per element: 1 read of each key and value, 1 write (the scan; the
 //   reduction writes 2 per run); 2 log2(BLOCK) + 1 barriers a tile for
 //   the block scan, 2 with SUBGROUP_SCAN (the scan's transposed store 2
