@@ -200,10 +200,17 @@ fn rows() -> Result<Vec<String>, String> {
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| e.to_string())?;
     let names: Vec<String> = (0..kernels.len()).map(|i| format!("k{i}")).collect();
-    // One PTX module (one ptxas and nvdisasm run) per set of options.
+    // One PTX module (one ptxas and nvdisasm run) per set of options the
+    // kernels have.
+    let mut options: Vec<LowerOptions> = Vec::new();
+    for kernel in &kernels {
+        if !options.contains(&kernel.lower) {
+            options.push(kernel.lower);
+        }
+    }
     let mut usage = std::collections::BTreeMap::new();
     let mut sass = String::new();
-    for lower in [LowerOptions::default(), BoundsChecks::Unchecked.into()] {
+    for lower in options {
         let requests: Vec<KernelRequest> = kernels
             .iter()
             .zip(&modules)
@@ -222,18 +229,21 @@ fn rows() -> Result<Vec<String>, String> {
         let cubin = tools::assemble(&ptx, SM).map_err(|e| e.to_string())?;
         sass += &tools::disassemble(&cubin).map_err(|e| e.to_string())?;
     }
-    Ok(kernels
+    kernels
         .iter()
         .zip(&names)
         .map(|(k, name)| {
-            let u = usage.get(name).copied().unwrap_or_default();
+            let u = usage
+                .get(name)
+                .copied()
+                .ok_or_else(|| format!("ptxas -v reported nothing for {}:{}", k.file, k.entry))?;
             let opcodes = tools::sass_opcodes(&sass, name);
             let counts = tools::count_mnemonics(&opcodes);
             let tracked: Vec<String> = TRACKED
                 .iter()
                 .map(|m| format!("{m}={}", counts.get(*m).copied().unwrap_or(0)))
                 .collect();
-            format!(
+            Ok(format!(
                 "sm_{SM}\t{}:{}\t{}\tregs={} frame={} spill={}/{} smem={} {} total={}",
                 k.file,
                 k.entry,
@@ -245,9 +255,9 @@ fn rows() -> Result<Vec<String>, String> {
                 u.shared,
                 tracked.join(" "),
                 opcodes.len()
-            )
+            ))
         })
-        .collect())
+        .collect()
 }
 
 #[test]
