@@ -84,13 +84,12 @@ macro_rules! by_key_methods {
     };
 }
 
-/// The temp regions of a call: the run counts' look-back state and the
-/// tiles' tails (2 words a tile each), the tile counter (all three zeroed
-/// by the call's clear), and a spare word for the bindings a scan does not
-/// use.
+/// The temp regions of a call: the tile state (the run counts' look-back
+/// and the tiles' tails, 2 words a tile each) and the tile counter (both
+/// zeroed by the call's clear), and a spare word for the bindings a scan
+/// does not use.
 struct Regions {
     state: (u64, u64),
-    tails: (u64, u64),
     counter: (u64, u64),
     spare: (u64, u64),
 }
@@ -155,15 +154,14 @@ impl Built {
         let tiles = u64::from(self.tiles(n));
         let mut layout = TempLayout::new(&self.ctx.limits);
         let regions = Regions {
-            state: layout.place(8 * tiles),
-            tails: layout.place(8 * tiles),
+            state: layout.place(16 * tiles),
             counter: layout.place(4),
             spare: layout.place(4),
         };
         (layout, regions)
     }
 
-    /// The eight bindings of a checked call (`out_keys` and `num_runs`
+    /// The seven bindings of a checked call (`out_keys` and `num_runs`
     /// spare words where `None`), and the range the call clears.
     fn bindings<'a>(
         &self,
@@ -175,15 +173,12 @@ impl Built {
     ) -> (Vec<Range<'a>>, Range<'a>) {
         let (_, r) = self.layout(n);
         let state = temp.sub(r.state.0, r.state.1);
-        let tails = temp.sub(r.tails.0, r.tails.1);
         let counter = temp.sub(r.counter.0, r.counter.1);
         let spare = temp.sub(r.spare.0, r.spare.1);
         let (out_keys, num_runs) = reduce.unwrap_or((spare, spare));
         let [keys, values] = inputs;
         (
-            vec![
-                keys, values, out_values, out_keys, num_runs, tails, state, counter,
-            ],
+            vec![keys, values, out_values, out_keys, num_runs, state, counter],
             state.through(&counter),
         )
     }

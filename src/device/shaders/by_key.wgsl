@@ -20,18 +20,19 @@
 // before the tile) needs no chain: each tile publishes its pair, its
 // *tail* (whether it holds a head, and the value after its last head, or
 // of all its elements without one), as soon as its block scan has it, in
-// tile_tails; a tile combines the tails of the tiles before it back to the
-// nearest one with a head (`start_carry` and `tile_carry`: the last
-// thread, one predecessor a round; usually one round, as runs are shorter
-// than tiles; in the reduction it walks while thread 0's subgroup walks
-// the run counts). A tail does
-// not depend on any other tile's. A walk that waits SPINS rounds on an
+// tile_state after the run counts' publications; a tile combines the
+// tails of the tiles before it back to the nearest one with a head
+// (`start_carry` and `tile_carry`: the last thread, one predecessor a
+// round; usually one round, as runs are shorter than tiles; in the
+// reduction it walks while thread 0's subgroup walks the run counts). A
+// tail does not depend on any other tile's. A walk that waits SPINS rounds on an
 // unpublished tail computes that tile's pair itself (the whole workgroup,
 // the same `tile_pair` as its owner: the decoupled fallback of
 // look_back.wgsl without the install) and walks on; with FALLBACK false
 // (CUDA and the GPUs whose started workgroups keep running) it waits.
-// Tails are 32-bit values in look_back_words.wgsl's two words, headless
-// as STATE_AGGREGATE, with a head as STATE_PREFIX.
+// Tails are look_back_words.wgsl's publications (`store_publication`,
+// `lb_read`) of tile tile_count() + p for tile p, headless as
+// STATE_AGGREGATE, with a head as STATE_PREFIX.
 //
 // The reduction's run numbers (the heads before each tile) are the u32
 // sum of the tiles' head counts, chained by decoupled look-back with
@@ -40,8 +41,7 @@
 // look back. So the reduction is one pass, as CUB's.
 //
 // Entry points:
-//   scan_by_key (scan): tile_state, tile_tails and tile_counter zeroed
-//     first; one workgroup per tile, taking tiles from tile_counter;
+//   scan_by_key (scan): tile_state and tile_counter zeroed first; one workgroup per tile, taking tiles from tile_counter;
 //     out_values gets the inclusive or exclusive (INCLUSIVE) scan by key,
 //     the identity at each head for the exclusive one.
 //   reduce_by_key (reduce): the same zeroing; as scan_by_key, and at each
@@ -69,9 +69,9 @@
 //   `array<u32, ITEMS>`: naga gives `alias T` a type of its own, so an
 //   `array<T, ITEMS>` is no row's), 3
 //   out_keys (array<K>, room for n runs; a spare word for the scan), 4
-//   num_runs (1 word; spare for the scan), 5 tile_tails (2 words per
-//   tile), 6 tile_state (2 words per tile), 7 tile_counter (1 word).
-//   Both entry points bind all eight.
+//   num_runs (1 word; spare for the scan), 5 tile_state (4 words per
+//   tile: the run counts' publications, then the tails), 6 tile_counter
+//   (1 word). Both entry points bind all seven.
 // Bounds (why a host may build these kernels without bounds checks, as
 //   wavekit::device does for scan_by_key on CUDA and HIP): with the
 //   bindings sized as above (keys and values exactly n words), every
@@ -81,8 +81,8 @@
 //   out_values[run - 1], out_keys[run] (reduction): run counts the
 //   counted heads before an element, at most the runs, at most n;
 //   out_values is written at a run's end, after its counted head
-//   (run >= 1). num_runs: word 0. tile_tails, tile_state: 2 words of a
-//   tile below ceil(n / TILE) (the grid's extra workgroups return first;
+//   (run >= 1). num_runs: word 0. tile_state: 2 words of a publication
+//   below 2 ceil(n / TILE) (tiles below ceil(n / TILE); the grid's extra workgroups return first;
 //   walks read tiles below their own, down to tile 0 at the least, which
 //   holds a head and publishes a prefix). Workgroup arrays: t, t - d >= 0,
 //   t - 1 for t > 0, and subgroup t / S < BLOCK / 4 (subgroups of 4 or
@@ -122,9 +122,8 @@ fn scan_identity() -> T { return T(); }
 @group(0) @binding(2) var<storage, read_write> out_values: array<u32>;
 @group(0) @binding(3) var<storage, read_write> out_keys: array<K>;
 @group(0) @binding(4) var<storage, read_write> num_runs: array<u32>;
-@group(0) @binding(5) var<storage, read_write> tile_tails: array<atomic<u32>>;
-@group(0) @binding(6) var<storage, read_write> tile_state: array<atomic<u32>>;
-@group(0) @binding(7) var<storage, read_write> tile_counter: array<atomic<u32>>;
+@group(0) @binding(5) var<storage, read_write> tile_state: array<atomic<u32>>;
+@group(0) @binding(6) var<storage, read_write> tile_counter: array<atomic<u32>>;
 
 // The look-back of the run counts (look_back.wgsl): thread 0 walks, one
 // predecessor a round (WINDOW false), or its subgroup a window a round.
@@ -360,17 +359,13 @@ fn lb_identity() -> u32 {
 /// Publishes tile `tile`'s tail: `value`, with or without a head.
 fn publish_tail(tile: u32, head: bool, value: T) {
     let state = select(STATE_AGGREGATE, STATE_PREFIX, head);
-    let bits = bitcast<u32>(value);
-    atomicStore(&tile_tails[2u * tile], state | (bits & 0xffffu));
-    atomicStore(&tile_tails[2u * tile + 1u], state | (bits >> 16u));
+    store_publication(tile_count() + tile, state, bitcast<u32>(value));
 }
 
 /// Tile p's tail as read now: LB_PENDING, LB_AGGREGATE (no head) or
 /// LB_PREFIX (a head).
 fn read_tail(p: u32) -> Publication {
-    let low = atomicOr(&tile_tails[2u * p], 0u);
-    let high = atomicOr(&tile_tails[2u * p + 1u], 0u);
-    return joined(low, high);
+    return lb_read(tile_count() + p);
 }
 
 /// Where a carry walk stands: the combination of the tails of tiles
@@ -414,9 +409,6 @@ fn walk_tails(start: CarryWalk) -> CarryWalk {
 /// the run counts' walkers (thread 0's), so that both walks overlap.
 const CARRY_WALKER = BLOCK - 1u;
 
-/// The carry walker's walk, between `start_carry` and `tile_carry`.
-var<private> carry_walk: CarryWalk;
-
 /// The carry walker publishes tile `tile`'s tail (`head`, `value`) and
 /// walks the tails before it (thread CARRY_WALKER alone, after
 /// `tile_pair`); `tile_carry` ends the walk.
@@ -428,7 +420,6 @@ fn start_carry(tile: u32, head: bool, value: T) {
     if w.stalled == LB_WALK {
         w = walk_tails(w);
     }
-    carry_walk = w;
     carry_value = w.value;
     carry_stalled = w.stalled;
 }
@@ -451,14 +442,16 @@ fn tile_carry(tile: u32, t: u32) -> T {
         let items = load_items(stalled, t);
         tile_pair(items, t, 0u);
         if t == CARRY_WALKER {
-            var w = carry_walk;
-            w.value = scan_op(pair_value, w.value);
-            w.end = stalled;
-            w.stalled = select(LB_WALK, LB_DONE, pair_flag != 0u);
+            // The walk so far is the carry_* words: it stalled before
+            // tile `stalled`.
+            var w = CarryWalk(
+                scan_op(pair_value, carry_value),
+                stalled,
+                select(LB_WALK, LB_DONE, pair_flag != 0u),
+            );
             if w.stalled == LB_WALK {
                 w = walk_tails(w);
             }
-            carry_walk = w;
             carry_value = w.value;
             carry_stalled = w.stalled;
         }
