@@ -49,6 +49,29 @@ pub fn at_subgroup_size(name: &str, width: u32) {
     );
 }
 
+/// Runs test `name` of this binary in a child process on lavapipe with
+/// `LP_NUM_THREADS=0`: every workgroup on the submitting thread, one after
+/// another in dispatch order, so that a tile's predecessors have ended
+/// before it starts. There a look-back without its fallback never waits
+/// on a tile that publishes: a wait (a publication that never reads as
+/// made) spends lavapipe's loop budget and leaves wrong results, every
+/// time. (With worker threads a preempted tile can make the wait time
+/// out too, so such a test is flaky there.)
+pub fn in_order(name: &str) {
+    let out = Command::new(std::env::current_exe().expect("the test binary"))
+        .args(["--exact", name, "--nocapture", "--test-threads", "1"])
+        .env(CHILD, "1")
+        .env("LP_NUM_THREADS", "0")
+        .output()
+        .expect("the test binary runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success() && stdout.contains("1 passed"),
+        "{name} with LP_NUM_THREADS=0:\n{stdout}\n{stderr}"
+    );
+}
+
 /// Whether this process is a child of [`at_each_subgroup_size`]: the cases
 /// run only there.
 pub fn is_child() -> bool {

@@ -32,7 +32,7 @@
 // (CUDA and the GPUs whose started workgroups keep running) it waits.
 // Tails are look_back_words.wgsl's publications (`store_publication`,
 // `lb_read`) of tile tile_count() + p for tile p, headless as
-// STATE_AGGREGATE, with a head as STATE_PREFIX.
+// LB_AGGREGATE, with a head as LB_PREFIX.
 //
 // The reduction's run numbers (the heads before each tile) are the u32
 // sum of the tiles' head counts, chained by decoupled look-back with
@@ -358,7 +358,8 @@ fn lb_identity() -> u32 {
 
 /// Publishes tile `tile`'s tail: `value`, with or without a head.
 fn publish_tail(tile: u32, head: bool, value: T) {
-    let state = select(STATE_AGGREGATE, STATE_PREFIX, head);
+    // An LB_ state: store_publication shifts it into the words' top bits.
+    let state = select(LB_AGGREGATE, LB_PREFIX, head);
     store_publication(tile_count() + tile, state, bitcast<u32>(value));
 }
 
