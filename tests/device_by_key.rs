@@ -16,7 +16,7 @@ mod device_support;
 
 use device_support::*;
 use wavekit::Dtype;
-use wavekit::device::debug::{LookBackDebug, with_look_back};
+use wavekit::device::debug::{LookBackDebug, with_look_back, with_shader_params};
 use wavekit::device::{
     ReduceByKey, RunLengthEncode, ScanByKey, ScanKind, ScanOperator, SegmentedReduce,
     SegmentedScan, Slice, UniqueByKey,
@@ -518,6 +518,48 @@ fn by_key_without_the_fallback_cases() {
             check_reduce(&device, &queue, &reduce, &case, n, false);
             check_scan(&device, &queue, &scan, &case, n, false);
         }
+    }
+}
+
+/// The reduction's native form (`STASHED_ENDS`: the items folded as they
+/// load, each run end's value kept in workgroup memory), which CUDA and
+/// HIP run, here on lavapipe: every case at every size, with stalled
+/// tiles (whose fallback folds with `load_items`, the owner with
+/// `fold_items`: their pairs must agree), and the non-trivial runs.
+#[test]
+fn by_key_with_stashed_ends() {
+    let (device, queue) = open();
+    let stashed = || vec![("STASHED_ENDS", "true".to_string())];
+    for case in cases() {
+        let reduce = with_shader_params(stashed(), || {
+            ReduceByKey::new(&device, case.key, case.value, case.operator.clone())
+        })
+        .expect("builds");
+        for n in SIZES {
+            check_reduce(&device, &queue, &reduce, &case, n, false);
+        }
+    }
+    let [sum, _, _, affine] = cases();
+    let stalls = LookBackDebug {
+        stall_every: 2,
+        fallback: Some(true),
+        ..LookBackDebug::default()
+    };
+    for case in [sum, affine] {
+        let reduce = with_look_back(stalls, || {
+            with_shader_params(stashed(), || {
+                ReduceByKey::new(&device, case.key, case.value, case.operator.clone())
+            })
+        })
+        .expect("builds");
+        for n in [5 * TILE + 3, 20_011] {
+            check_reduce(&device, &queue, &reduce, &case, n, false);
+        }
+    }
+    let encode = with_shader_params(stashed(), || RunLengthEncode::new(&device, Dtype::I32))
+        .expect("builds");
+    for n in SIZES {
+        check_non_trivial_runs(&device, &queue, &encode, Dtype::I32, n);
     }
 }
 

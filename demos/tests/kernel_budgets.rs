@@ -69,10 +69,11 @@ fn kernels() -> Vec<DemoKernel> {
     // The by-key kernels as ReduceByKey and ScanByKey build them on CUDA
     // for u32 keys and values under `+` (the shader's defaults), with the
     // window walk (`Context::look_back_params`) and the block scan in
-    // workgroup memory: the reduction 12 a thread with bounds checks, the
-    // scan 10 a thread without (`Context::pipelines_proven`).
+    // workgroup memory, without bounds checks (`Context::pipelines_proven`):
+    // the reduction 12 a thread with its run ends stashed (`STASHED_ENDS`),
+    // the scan 10 a thread.
     for (entry, items, lower) in [
-        ("reduce_by_key", 12, LowerOptions::default()),
+        ("reduce_by_key", 12, BoundsChecks::Unchecked.into()),
         ("scan_by_key", 10, BoundsChecks::Unchecked.into()),
     ] {
         let source = edited(
@@ -82,6 +83,7 @@ fn kernels() -> Vec<DemoKernel> {
                 plain_look_back,
                 ("const WINDOW = false;", "const WINDOW = true;"),
                 ("const ITEMS = 8u;", &format!("const ITEMS = {items}u;")),
+                ("const STASHED_ENDS = false;", "const STASHED_ENDS = true;"),
             ],
         )
         .expect("the host's edits apply");

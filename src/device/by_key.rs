@@ -26,7 +26,9 @@ const DTYPES: [Dtype; 3] = [Dtype::U32, Dtype::I32, Dtype::F32];
 /// 12, 0.3145 at 14 (CUB 0.2405), 16 slower still; Vulkan 0.3958 at 8,
 /// 0.3168 at 12, 0.4039 at 6. ScanByKey on CUDA without bounds checks:
 /// 0.2732 at 10 against 0.2893 at 12 (CUB 0.3120)
-/// (docs/benchmarks/2026-11-27n-h100-by-key-one-pass).
+/// (docs/benchmarks/2026-11-27n-h100-by-key-one-pass). With the stashed
+/// ends (H200, CUDA, 2^26): 0.2321 at 12, 0.2392 at 14, 0.3733 at 16
+/// (docs/benchmarks/2026-11-27p-h200-by-key-stashed-ends).
 fn items_per_thread(ctx: &Context, reduce: bool) -> u32 {
     if !ctx.is_native() {
         12
@@ -129,6 +131,7 @@ impl Built {
             .set("NON_TRIVIAL", non_trivial)
             .set("ITEMS", format!("{}u", items_per_thread(&ctx, reduce)))
             .set("SUBGROUP_SCAN", subgroup_scan(&ctx))
+            .set("STASHED_ENDS", ctx.is_native())
             .function("scan_op", op)
             .function("scan_identity", identity)
             .set_all(ctx.look_back_params());
@@ -253,10 +256,11 @@ impl ReduceByKey {
     ) -> Result<Self, Error> {
         let entry = Entry::Reduce { non_trivial };
         let (built, module) = Built::new(name, ctx, key, value, &operator, entry)?;
-        // With bounds checks: without them (by_key.wgsl's "Bounds") the
-        // kernel took 63 registers, not 48, and ran 4 % slower (H100, CUDA,
-        // 2^26: 0.3171 against 0.3058 ms).
-        let [reduce] = built.ctx.pipelines(&module, ["reduce_by_key"])?;
+        // SAFETY: by_key.wgsl's "Bounds": every index is in range for
+        // bindings sized as `Built::bindings` binds them. (H200, CUDA,
+        // 2^26, the stashed ends at 32 registers: 0.2321 against 0.2438 ms
+        // with the checks.)
+        let [reduce] = unsafe { built.ctx.pipelines_proven(&module, ["reduce_by_key"])? };
         Ok(ReduceByKey {
             name,
             built,

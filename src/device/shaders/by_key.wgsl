@@ -73,15 +73,16 @@
 //   tile: the run counts' publications, then the tails), 6 tile_counter
 //   (1 word). Both entry points bind all seven.
 // Bounds (why a host may build these kernels without bounds checks, as
-//   wavekit::device does for scan_by_key on CUDA and HIP): with the
+//   wavekit::device does natively): with the
 //   bindings sized as above (keys and values exactly n words), every
 //   index is in range by construction. keys, values: read at i < n
 //   (first - 1 only for 0 < first <= n, first + ITEMS only below n).
 //   out_values (scan): the transposed store's positions below n.
 //   out_values[run - 1], out_keys[run] (reduction): run counts the
-//   counted heads before an element, at most the runs, at most n;
-//   out_values is written at a run's end, after its counted head
-//   (run >= 1). num_runs: word 0. tile_state: 2 words of a publication
+//   counted heads before an element (`base` and the thread's counted
+//   heads below it), at most the runs, at most n; out_values is written
+//   at a run's end, after its counted head (run >= 1). run_values: t *
+//   ITEMS + k for k < ITEMS. num_runs: word 0. tile_state: 2 words of a publication
 //   below 2 ceil(n / TILE) (tiles below ceil(n / TILE); the grid's extra workgroups return first;
 //   walks read tiles below their own, down to tile 0 at the least, which
 //   holds a head and publishes a prefix). Workgroup arrays: t, t - d >= 0,
@@ -113,6 +114,13 @@ const STORE_TRANSPOSED = true;
 // The block scan by subgroup shuffles (the host's choice but on emulated
 // subgroups), or in workgroup memory alone.
 const SUBGROUP_SCAN = false;
+// The reduction folds each thread's items as they load and keeps the
+// value at each run end in workgroup memory (`reduce_stashed`: 32
+// registers on CUDA, where it is the host's choice), or keeps the items'
+// values in registers until the carry is known (`reduce_held`; faster
+// through Vulkan on an H200).
+const STASHED_ENDS = false;
+const STASH_WORDS = select(1u, TILE, STASHED_ENDS);
 
 fn scan_op(a: T, b: T) -> T { return a + b; }
 fn scan_identity() -> T { return T(); }
@@ -144,6 +152,10 @@ var<workgroup> group_counts: array<u32, BLOCK / 4u>;
 var<workgroup> pair_flag: u32;
 var<workgroup> pair_value: T;
 var<workgroup> pair_count: u32;
+// The reduction's value at each run end of the tile (`fold_items`), at
+// the end's position in the tile; each thread reads back its own (one
+// word without STASHED_ENDS).
+var<workgroup> run_values: array<T, STASH_WORDS>;
 // Thread 0's carry walk (`tile_carry`), handed to the workgroup.
 var<workgroup> carry_value: T;
 var<workgroup> carry_stalled: u32;
@@ -178,15 +190,13 @@ fn load_items(tile: u32, t: u32) -> Items {
     if first > 0u && first <= n {
         before = key_at(first - 1u);
     }
+    // One loop with a check an item: a second, unchecked loop for whole
+    // threads made ScanByKey 7 % slower on CUDA (H200, 2^26).
     for (var k = 0u; k < ITEMS; k++) {
         items.values[k] = scan_identity();
         let i = first + k;
         if i < n {
-            if NON_TRIVIAL {
-                items.values[k] = bitcast<T>(1u);
-            } else {
-                items.values[k] = bitcast<T>(values[i]);
-            }
+            items.values[k] = value_at(i);
             let key = key_at(i);
             if i == 0u || key != before {
                 items.heads |= 1u << k;
@@ -196,6 +206,14 @@ fn load_items(tile: u32, t: u32) -> Items {
     }
     items.last = before;
     return items;
+}
+
+/// Value `i`: its bits, or 1 with NON_TRIVIAL.
+fn value_at(i: u32) -> T {
+    if NON_TRIVIAL {
+        return bitcast<T>(1u);
+    }
+    return bitcast<T>(values[i]);
 }
 
 /// The run ends of thread `t`'s `items` of tile `tile`: bit k where
@@ -244,6 +262,75 @@ fn fold(items: Items) -> T {
         acc = select(scan_op(acc, items.values[k]), items.values[k], (items.heads & (1u << k)) != 0u);
     }
     return acc;
+}
+
+/// What the reduction keeps of thread `t`'s items (`fold_items`): their
+/// head flags and run ends (bit k, as `load_items` and `run_ends` find
+/// them) and their fold.
+struct Folded {
+    heads: u32,
+    ends: u32,
+    fold: T,
+}
+
+/// Item `k` (element `i`) of `fold_items`' pass: its head bit, the value
+/// of the item before it where that ends a run, and the fold `acc` on.
+fn fold_item(f: ptr<function, Folded>, acc: ptr<function, T>, before: ptr<function, K>, slot: u32, k: u32, i: u32) {
+    let value = value_at(i);
+    let key = key_at(i);
+    let head = i == 0u || key != *before;
+    if head && k > 0u {
+        // Item k - 1 ends its run.
+        run_values[slot + k - 1u] = *acc;
+    }
+    *acc = select(scan_op(*acc, value), value, head || k == 0u);
+    (*f).heads |= select(0u, 1u << k, head);
+    *before = key;
+}
+
+/// The reduction's one pass over thread `t`'s items of tile `tile`, which
+/// keeps no item: heads, ends and fold, and at each run end k the fold of
+/// the items from the last head at or before it (from the first item
+/// without one) in run_values[t * ITEMS + k]. The fold is `fold`'s of
+/// `load_items` (the same operations in the same order) where all ITEMS
+/// are below n; a thread with fewer is in the last tile, whose fold no
+/// other tile reads, and folds only its items below n.
+fn fold_items(tile: u32, t: u32) -> Folded {
+    let n = element_count();
+    let first = tile * TILE + t * ITEMS;
+    let slot = t * ITEMS;
+    var f = Folded(0u, 0u, scan_identity());
+    if first >= n {
+        return f;
+    }
+    let count = min(ITEMS, n - first);
+    var before = K();
+    if first > 0u {
+        before = key_at(first - 1u);
+    }
+    var acc = scan_identity();
+    if count == ITEMS {
+        // A whole thread's items: a loop the compiler unrolls.
+        for (var k = 0u; k < ITEMS; k++) {
+            fold_item(&f, &acc, &before, slot, k, first + k);
+        }
+    } else {
+        for (var k = 0u; k < count; k++) {
+            fold_item(&f, &acc, &before, slot, k, first + k);
+        }
+    }
+    // The last item ends its run where the next key differs or is past n.
+    let last = count - 1u;
+    var next_head = first + count >= n;
+    if !next_head {
+        next_head = key_at(first + count) != before;
+    }
+    if next_head {
+        run_values[slot + last] = acc;
+    }
+    f.ends = ((f.heads >> 1u) & ((1u << last) - 1u)) | select(0u, 1u << last, next_head);
+    f.fold = acc;
+    return f;
 }
 
 /// Thread `t`'s (flag, value, count) into the block scan's arrays.
@@ -324,12 +411,14 @@ fn block_scan(t: u32, flag: u32, value: T, count: u32) {
     }
 }
 
-/// Tile `tile`'s pair and count from thread `t`'s `items` and `counted`
-/// heads, in every thread: the one function that the owner and a fallback
-/// use, so both get its bits. The pair and count are left in pair_*
-/// (after a barrier), and the block's scan in scan_* until the next call.
-fn tile_pair(items: Items, t: u32, counted: u32) {
-    block_scan(t, select(0u, 1u, items.heads != 0u), fold(items), countOneBits(counted));
+/// Tile `tile`'s pair and count from thread `t`'s items (whether they
+/// hold a `head`, their `fold`) and its `counted` heads, in every thread.
+/// The owner and a fallback compute the fold with the same operations in
+/// the same order (`fold`, `fold_items`), so both get its bits. The pair
+/// and count are left in pair_* (after a barrier), and the block's scan in
+/// scan_* until the next call.
+fn tile_pair(t: u32, head: bool, fold: T, counted: u32) {
+    block_scan(t, select(0u, 1u, head), fold, countOneBits(counted));
     if t == BLOCK - 1u {
         pair_flag = scan_flags[t];
         pair_value = scan_values[t];
@@ -441,7 +530,7 @@ fn tile_carry(tile: u32, t: u32) -> T {
             break;
         }
         let items = load_items(stalled, t);
-        tile_pair(items, t, 0u);
+        tile_pair(t, items.heads != 0u, fold(items), 0u);
         if t == CARRY_WALKER {
             // The walk so far is the carry_* words: it stalled before
             // tile `stalled`.
@@ -482,8 +571,8 @@ struct Before {
 /// Combines the tile's pair and starts the carry walk (every thread, in
 /// uniform control flow): thread `t`'s share of the block's scan, read
 /// before the walks, whose fallbacks reuse the workgroup memory.
-fn tile_start(tile: u32, t: u32, items: Items, counted: u32) -> Before {
-    tile_pair(items, t, counted);
+fn tile_start(tile: u32, t: u32, head: bool, fold: T, counted: u32) -> Before {
+    tile_pair(t, head, fold, counted);
     var before = Before(0u, scan_identity(), 0u, pair_count);
     if t > 0u {
         before.flag = scan_flags[t - 1u];
@@ -512,7 +601,7 @@ fn scan_by_key(@builtin(local_invocation_index) t: u32) {
         return;
     }
     let items = load_items(tile, t);
-    let before = tile_start(tile, t, items, 0u);
+    let before = tile_start(tile, t, items.heads != 0u, fold(items), 0u);
     var running = running_value(t, before, tile_carry(tile, t));
     var bits: array<u32, ITEMS>;
     for (var k = 0u; k < ITEMS; k++) {
@@ -529,25 +618,37 @@ fn scan_by_key(@builtin(local_invocation_index) t: u32) {
     }
 }
 
-@compute @workgroup_size(BLOCK)
-fn reduce_by_key(@builtin(local_invocation_index) t: u32) {
-    let tile = next_tile(t);
-    if tile >= tile_count() {
-        return;
-    }
-    let items = load_items(tile, t);
-    let ends = run_ends(tile, t, items);
-    let counted = counted_heads(items.heads, ends);
-    let before = tile_start(tile, t, items, counted);
-    // Thread 0's subgroup walks the counts while the carry walker walks
-    // the tails.
+/// Where a thread of the reduction starts once its tile's walks end: its
+/// running value before its first item, and the runs before it (its k-th
+/// counted head starts run `base` + k).
+struct Start {
+    incoming: T,
+    base: u32,
+}
+
+/// The reduction's tile `tile` from thread `t`'s `heads`, `fold` and
+/// `counted` heads (every thread, in uniform control flow): the block
+/// scan, the two walks (thread 0's subgroup walks the counts while the
+/// carry walker walks the tails), and the run count from the last tile.
+fn tile_runs(tile: u32, t: u32, heads: u32, fold: T, counted: u32) -> Start {
+    let before = tile_start(tile, t, heads != 0u, fold, counted);
     let runs_before = tile_prefix(tile, t, before.total);
     let carry = tile_carry(tile, t);
     if t == 0u && tile == tile_count() - 1u {
         num_runs[0] = runs_before + before.total;
     }
-    var running = running_value(t, before, carry);
-    var run = runs_before + before.heads;
+    return Start(running_value(t, before, carry), runs_before + before.heads);
+}
+
+/// The reduction with the items' values in registers until the carry is
+/// known: one pass over them writes each run's key and value.
+fn reduce_held(tile: u32, t: u32) {
+    let items = load_items(tile, t);
+    let ends = run_ends(tile, t, items);
+    let counted = counted_heads(items.heads, ends);
+    let start = tile_runs(tile, t, items.heads, fold(items), counted);
+    var running = start.incoming;
+    var run = start.base;
     let first = tile * TILE + t * ITEMS;
     for (var k = 0u; k < ITEMS; k++) {
         let bit = 1u << k;
@@ -565,5 +666,54 @@ fn reduce_by_key(@builtin(local_invocation_index) t: u32) {
         if (ends & bit) != 0u && !(NON_TRIVIAL && head) {
             out_values[run - 1u] = bitcast<u32>(running);
         }
+    }
+}
+
+/// The reduction with the items folded as they load (`fold_items`, run
+/// ends' values in run_values): after the carry, only the thread's heads
+/// and ends are visited.
+fn reduce_stashed(tile: u32, t: u32) {
+    let f = fold_items(tile, t);
+    let counted = counted_heads(f.heads, f.ends);
+    let start = tile_runs(tile, t, f.heads, f.fold, counted);
+    let first = tile * TILE + t * ITEMS;
+    var heads_left = counted;
+    while heads_left != 0u {
+        let k = firstTrailingBit(heads_left);
+        let run = start.base + countOneBits(counted & ((1u << k) - 1u));
+        if NON_TRIVIAL {
+            out_keys[run] = bitcast<K>(first + k);
+        } else {
+            out_keys[run] = key_at(first + k);
+        }
+        heads_left &= heads_left - 1u;
+    }
+    // A run of one is no non-trivial run.
+    var ends_left = f.ends & ~select(0u, f.heads, NON_TRIVIAL);
+    while ends_left != 0u {
+        let k = firstTrailingBit(ends_left);
+        // Items 0 ..= k (k <= 31: the shift wraps to 0 for k = 31).
+        let through = (2u << k) - 1u;
+        var value = run_values[t * ITEMS + k];
+        if (f.heads & through) == 0u {
+            // The run began before this thread's items.
+            value = scan_op(start.incoming, value);
+        }
+        // The run's number: the counted heads up to its end, less one.
+        out_values[start.base + countOneBits(counted & through) - 1u] = bitcast<u32>(value);
+        ends_left &= ends_left - 1u;
+    }
+}
+
+@compute @workgroup_size(BLOCK)
+fn reduce_by_key(@builtin(local_invocation_index) t: u32) {
+    let tile = next_tile(t);
+    if tile >= tile_count() {
+        return;
+    }
+    if STASHED_ENDS {
+        reduce_stashed(tile, t);
+    } else {
+        reduce_held(tile, t);
     }
 }
