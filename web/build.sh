@@ -4,7 +4,11 @@
 # single-pass scan and compaction, the OneSweep radix sort, ...), composed
 # by `wavekit emit --lang wgsl-browser` into web/gen/ (gitignored). The page
 # carries no hand-copied WGSL; it loads only what this script wrote, as listed
-# in web/gen/manifest.json.
+# in web/gen/manifest.json. The manifest's "compile_only" lists the rest of
+# the device shaders (top-k, merge sort, by-key, ...: the last part of this
+# script), which the page does not run: the browser test (web/test/)
+# compiles every entry point of them and of the page's, so that a shader
+# the browser's compiler refuses (WGSL's uniformity analysis) fails there.
 #
 # A shader is emitted for a subgroup size range, so that one file works at any
 # size the browser's adapter reports in it: 4..=128 is every size WebGPU allows.
@@ -38,6 +42,13 @@ mkdir -p "$gen"
 manifest=""
 emulated=""
 missing=""
+# compile's lists (its shaders are not the page's), where emit and
+# emit_onesweep list into the page's (into=page); and every device shader
+# file composed, appended ones included (covered).
+compile_native=""
+compile_emulated=""
+into=page
+covered=""
 # Where one emit keeps its intermediate files: removed after it, kept where
 # the build fails (the composer's errors point into them).
 tmp="$gen/.tmp"
@@ -48,7 +59,13 @@ tmp="$gen/.tmp"
 # missing) where there is no such shader. Each LINE (a regular expression)
 # and REPLACEMENT edit what the shader's header says the host may edit
 # (`alias T`, a constant); LINE must match, or the shader has changed under
-# the page.
+# the page. Three words are not edits: `--append FILE` appends
+# src/device/shaders/FILE there (as a host that appends a fragment of its
+# own: segmented_sort.rs's segmented_sort_two.wgsl), and `--native` and
+# `--emulated` make the edits after them (up to the other word) those of
+# the native or the emulated form alone: made only where $form (native,
+# unless compile sets it) is that form.
+form=native
 prepare() {
     source="$src/$1.wgsl"
     if [ -f "$device_src/$1.wgsl" ]; then
@@ -59,6 +76,7 @@ prepare() {
         source=""
         return 0
     fi
+    covered="$covered $1.wgsl"
     name=$2
     shift 2
     rm -rf "$tmp"
@@ -71,10 +89,30 @@ prepare() {
         sed 's/^Append: //; s/([^)]*)//g' | grep -o '[a-z_0-9]*\.wgsl' || true)
     files=""
     for f in $appended; do files="$files $device_src/$f"; done
+    covered="$covered $appended"
     # shellcheck disable=SC2086 # one word per file
     cat "$source" $files >"$tmp/$name.wgsl"
     edits=0
-    while [ $# -ge 2 ]; do
+    only=""
+    while [ $# -ge 1 ]; do
+        case "$1" in
+        --native | --emulated)
+            only=${1#--}
+            shift
+            continue
+            ;;
+        esac
+        [ $# -ge 2 ] || break
+        if [ -n "$only" ] && [ "$only" != "$form" ]; then
+            shift 2
+            continue
+        fi
+        if [ "$1" = --append ]; then
+            covered="$covered $2"
+            cat "$device_src/$2" >>"$tmp/$name.wgsl"
+            shift 2
+            continue
+        fi
         if ! grep -q "$1" "$tmp/$name.wgsl"; then
             echo "web: $name: no line of $source (as appended and edited) matches '$1'" >&2
             exit 1
@@ -128,8 +166,13 @@ emit_native() {
         echo "web: $2: emitted per subgroup size, as it cannot be for $3..=$4: $(cat "$tmp/err")"
         entry="\"$2\": {\"range\": [$3, $4], \"sizes\": {$files}}"
     fi
-    manifest="$manifest${manifest:+,
+    if [ "$into" = page ]; then
+        manifest="$manifest${manifest:+,
   }$entry"
+    else
+        compile_native="$compile_native${compile_native:+,
+      }$entry"
+    fi
 }
 
 # emit_emulated SOURCE NAME: composes SOURCE (as prepared) with emulated
@@ -165,8 +208,45 @@ emit_emulated() {
         echo "web: $out: uses subgroups (the lines above), though emulated" >&2
         exit 1
     fi
-    emulated="$emulated${emulated:+,
-      }\"$2\": {\"range\": [$emulated_size, $emulated_size], \"file\": \"$2.emulated.wgsl\"}"
+    entry="\"$2\": {\"range\": [$emulated_size, $emulated_size], \"file\": \"$2.emulated.wgsl\"}"
+    if [ "$into" = page ]; then
+        emulated="$emulated${emulated:+,
+      }$entry"
+    else
+        compile_emulated="$compile_emulated${compile_emulated:+,
+      }$entry"
+    fi
+}
+
+# compile SHADER NAME [EDIT]...: a device shader composed as a
+# wavekit::device algorithm composes it through wgpu, for the browser
+# test to compile (every entry point's pipeline) but not to run (the page
+# has no demo of it): as emit does, for subgroup sizes 4..=128 into
+# gen/NAME.wgsl and with emulated subgroups into gen/NAME.emulated.wgsl,
+# listed under "compile_only" in the manifest (its "native" and
+# "emulated"), apart from the page's shaders. The EDITs are prepare's: the
+# parameters the host sets, for one typical configuration (u32 keys and
+# values where the algorithm takes a type; the defaults it picks through
+# wgpu), those after --native or --emulated where the library's choice
+# depends on whether subgroups are emulated (Target::is_emulated; the
+# look-back's WINDOW is emit_emulated's, as for the page). A shader that
+# is not there is an error: the list below covers every device shader.
+compile() {
+    shader=$1 name=$2
+    shift 2
+    into=compile
+    prepare "$shader" "$name" "$@"
+    if [ -z "$source" ]; then
+        echo "web: $name: no shader $shader.wgsl in $device_src/" >&2
+        exit 1
+    fi
+    emit_native "$source" "$name" 4 128
+    form=emulated
+    prepare "$shader" "$name" "$@"
+    emit_emulated "$source" "$name"
+    form=native
+    into=page
+    rm -rf "$tmp"
 }
 
 # emit_onesweep BLOCK SUBGROUPS NARROW MIN MAX | emulated: the OneSweep
@@ -220,7 +300,105 @@ emit contact_sort contact_sort.tile5 32 128 '^const LOG2_TILE = .*' 'const LOG2_
 emit_onesweep 128 32 false 4 128
 emit_onesweep 256 32 false 8 128
 emit_onesweep 256 $((256 / emulated_size)) true emulated
-printf '{\n  %s,\n  "emulated": {\n    "subgroupSize": %s,\n    "shaders": {\n      %s\n    }\n  }\n}\n' \
-    "$manifest" "$emulated_size" "$emulated" >"$gen/manifest.json"
+# --- Compiled, not run: every other shader a wavekit::device algorithm
+# builds through wgpu (src/device/*.rs compose them), each in one typical
+# configuration, so that the browser's compiler (Tint: WGSL's uniformity
+# analysis, its limits) sees them all. The library's choices on emulated
+# subgroups that differ are the --native / --emulated edits.
+# The edits that make a compaction (compaction.rs) drop SHUFFLE_BEFORE on
+# emulated subgroups (each shuffle a barrier there).
+no_shuffle="^const SHUFFLE_BEFORE = true;$"
+keep_all='fn keep(x: T) -> bool { return true; }'
+# The edit that makes every binding writable (context.rs's `writable`:
+# wgpu binds a buffer read-only or read-write in one dispatch), with its
+# replacement 'var<storage, read_write> '.
+writable='var<storage, read> '
+# Context::with_clears: the clears of every algorithm with temp state.
+compile zero zero
+# Scan (scan.rs): the last n mod 4 elements of the u32 sum; with an
+# operator (scan_operator.rs), an f32 sum in scan_op.wgsl's tiles.
+compile scan_tail scan_tail
+compile scan_op scan_op '^alias T = u32;$' 'alias T = f32;'
+# Reduce (reduce.rs): the final pass; TransformReduce (transform_reduce.rs):
+# u32 elements summed as f32.
+compile reduce_final reduce_final
+compile reduce reduce.transform '^alias T = f32;$' 'alias T = u32;' '^alias U = T;$' 'alias U = f32;' \
+    '^fn transform(x: T) -> U .*' 'fn transform(x: T) -> U { return f32(x); }'
+compile reduce_final reduce_final.transform '^alias T = f32;$' 'alias T = u32;' '^alias U = T;$' 'alias U = f32;' \
+    '^fn transform(x: T) -> U .*' 'fn transform(x: T) -> U { return f32(x); }'
+# The compaction's other forms (compaction.rs): PartitionIf (8 elements a
+# thread through wgpu), SelectFlagged (u32 flags, a sixth binding), Unique,
+# RunLengthEncode's run starts (then run_length.wgsl), the three-way
+# partition (its two predicates and outputs).
+compile compact compact.partition '^const PARTITION = false;$' 'const PARTITION = true;' \
+    '^const ITEMS = 16u;$' 'const ITEMS = 8u;' --emulated "$no_shuffle" 'const SHUFFLE_BEFORE = false;'
+compile compact compact.flagged '^fn keep(x: T) -> bool .*' "$keep_all" \
+    '^fn keep_at(i: u32, x: T) -> bool .*' \
+    '@group(0) @binding(5) var<storage, read> flags: array<u32>;\nfn keep_at(i: u32, x: T) -> bool { return flags[min(i, arrayLength(\&flags) - 1u)] != 0u; }' \
+    --emulated "$no_shuffle" 'const SHUFFLE_BEFORE = false;'
+compile compact compact.unique '^const UNIQUE = false;$' 'const UNIQUE = true;' '^fn keep(x: T) -> bool .*' "$keep_all" \
+    --emulated "$no_shuffle" 'const SHUFFLE_BEFORE = false;'
+compile compact compact.run_starts '^const RUN_STARTS = false;$' 'const RUN_STARTS = true;' \
+    '^fn keep(x: T) -> bool .*' "$keep_all" --emulated "$no_shuffle" 'const SHUFFLE_BEFORE = false;'
+compile run_length run_length
+compile compact compact.three_way \
+    '^fn keep(x: T) -> bool .*' 'fn first_part(x: T) -> bool { return x < 100u; }\nfn keep(x: T) -> bool { return first_part(x); }' \
+    '^fn keep_second(x: T) -> bool .*' 'fn second_part(x: T) -> bool { return x < 200u; }\nfn keep_second(x: T) -> bool { return second_part(x); }' \
+    '^fn write_unselected(i: u32, x: T) {}$' '' \
+    '^fn write_second(i: u32, x: T) {}$' '@group(0) @binding(5) var<storage, read_write> second_out: array<T>;\n@group(0) @binding(6) var<storage, read_write> unselected_out: array<T>;\nfn write_second(i: u32, x: T) { second_out[i] = x; }\nfn write_unselected(i: u32, x: T) { unselected_out[i] = x; }' \
+    --emulated "$no_shuffle" 'const SHUFFLE_BEFORE = false;'
+# ReduceByKey (by_key.rs): u32 keys and sums, 12 elements a thread through
+# wgpu; the block scan by subgroup shuffles and the window walk, but on
+# emulated subgroups.
+compile by_key by_key '^const ITEMS = 8u;$' 'const ITEMS = 12u;' \
+    --native '^const SUBGROUP_SCAN = false;$' 'const SUBGROUP_SCAN = true;' '^const WINDOW = false;$' 'const WINDOW = true;'
+# Segmented reductions and scans (segmented.rs), arg-reductions
+# (arg_reduce.rs, segmented_arg.rs: f32 ArgMin), adjacent differences
+# (every binding writable), binary search (binary_search.rs), the range and
+# multi-channel histograms (histogram.rs: 256 bins of u32, the range's
+# levels in workgroup memory; RGBA pixels, 3 channels counted).
+compile segmented segmented
+compile segmented_arg segmented_arg
+compile arg_reduce arg_reduce
+compile adjacent_difference adjacent_difference "$writable" 'var<storage, read_write> '
+compile search search
+compile histogram_multi histogram_range '^const LEVELS_IN_SHARED = false;$' 'const LEVELS_IN_SHARED = true;' \
+    '^const SHARED_LEVELS = 1u;$' 'const SHARED_LEVELS = 257u;' \
+    '^fn channel_bin(c: u32, x: T) -> u32 .*' 'fn channel_bin(c: u32, x: T) -> u32 { return range_bin(c, x); }'
+compile histogram_multi histogram_multi '^const CHANNELS = 1u;$' 'const CHANNELS = 4u;' '^const ACTIVE = 1u;$' 'const ACTIVE = 3u;' \
+    '^const TOTAL_BINS = 256u;$' 'const TOTAL_BINS = 768u;' '^const SHARED_BINS = 256u;$' 'const SHARED_BINS = 768u;' \
+    '^const BIN_BASE = .*' 'const BIN_BASE = array<u32, 5>(0u, 256u, 512u, 768u, 768u);'
+# Sorts of u32 keys with u32 values: the reduce-then-scan radix sort's
+# pass (radix_sort/reduce_then_scan.rs: on emulated subgroups), the
+# OneSweep pass with values (the page's sorts keys alone; 128 × 8 where
+# subgroups may have 4 lanes), the merge sort (merge_sort.rs: 256 × 3
+# through wgpu), the three with every binding writable (context.rs's
+# `writable`), the segmented sort (segmented_sort.rs: tiles of the
+# smallest subgroup, 4 lanes; 32 lanes, with segmented_sort_two.wgsl, on
+# emulated subgroups), top-k (top_k.rs).
+compile radix_sort radix_sort "$writable" 'var<storage, read_write> ' '^const PAIRS = false;$' 'const PAIRS = true;'
+compile radix_onesweep radix_onesweep.pairs "$writable" 'var<storage, read_write> ' \
+    '^const PAIRS = false;$' 'const PAIRS = true;' \
+    --native '^const BLOCK = 256u;$' 'const BLOCK = 128u;' '^const SUBGROUPS = 8u;$' 'const SUBGROUPS = 32u;' \
+    --emulated '^const NARROW = false;$' 'const NARROW = true;'
+compile merge_sort merge_sort "$writable" 'var<storage, read_write> ' '^const ITEMS = 17u;$' 'const ITEMS = 3u;'
+compile segmented_sort segmented_sort \
+    --native '^const LOG2_TILE = 5u;$' 'const LOG2_TILE = 2u;' \
+    '^fn subgroup_sorts(mine: bool) -> bool .*' 'fn subgroup_sorts(mine: bool) -> bool {\n    return sg::any_true(mine);\n}' \
+    --emulated --append segmented_sort_two.wgsl
+compile top_k top_k '^const PAIRS = false;$' 'const PAIRS = true;'
+
+# Every device shader with an entry point is composed above, alone or
+# appended to another: a new one needs its line.
+for f in "$device_src"/*.wgsl; do
+    file=${f##*/}
+    case " $covered " in *" $file "*) continue ;; esac
+    if grep -q '@compute' "$f"; then
+        echo "web: $f has entry points, but no emit or compile line of web/build.sh composes it" >&2
+        exit 1
+    fi
+done
+printf '{\n  %s,\n  "emulated": {\n    "subgroupSize": %s,\n    "shaders": {\n      %s\n    }\n  },\n  "compile_only": {\n    "native": {\n      %s\n    },\n    "emulated": {\n      %s\n    }\n  }\n}\n' \
+    "$manifest" "$emulated_size" "$emulated" "$compile_native" "$compile_emulated" >"$gen/manifest.json"
 count=$(find "$gen" -name '*.wgsl' | wc -l)
 echo "web: $count WGSL file(s) in $gen/${missing:+ (no shader yet:$missing)}"

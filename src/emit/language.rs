@@ -170,6 +170,7 @@ pub fn emit(
             if language == Language::Wgsl {
                 return Ok(Emitted::Text(text));
             }
+            let text = exact_f32_max(&text);
             // Off: the strict subgroup uniformity analysis of browsers
             // rejects every subgroup operation after a loop that ends on a
             // subgroup vote (a look-back's spin), though the lanes are
@@ -189,6 +190,32 @@ pub fn emit(
             Ok(Emitted::Text(directives + &text))
         }
     }
+}
+
+/// naga writes an f32 literal in the shortest digits that read back as it,
+/// which for the largest finite f32 (a device reduction's identity, CUB's
+/// `numeric_limits<float>::max()`) are `340282350000000000000000000000000000000f`:
+/// a value above it, which WGSL does not round down, so browsers refuse it
+/// ("value cannot be represented as 'f32'"). `text` with that literal
+/// written exactly instead (all of f32::MAX's digits, an integer); its
+/// negation follows, as the sign is a token of its own.
+fn exact_f32_max(text: &str) -> String {
+    const SHORTEST: &str = "340282350000000000000000000000000000000f";
+    const EXACT: &str = "340282346638528859811704183484516925440f";
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(SHORTEST) {
+        // Only a whole literal: not the tail of a longer number or a name.
+        let whole = !rest[..at]
+            .chars()
+            .next_back()
+            .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.');
+        out.push_str(&rest[..at]);
+        out.push_str(if whole { EXACT } else { SHORTEST });
+        rest = &rest[at + SHORTEST.len()..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Whether WGSL `text` calls a subgroup builtin (`subgroupAdd`,
@@ -227,4 +254,28 @@ fn uses_f16(module: &naga::Module) -> bool {
                 if s == naga::Scalar::F16
         )
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_largest_f32_is_written_exactly_for_browsers() {
+        // What naga's writer prints (`{value}f`), and what replaces it.
+        assert_eq!(
+            format!("{}f", f32::MAX),
+            "340282350000000000000000000000000000000f"
+        );
+        assert_eq!(f32::MAX as u128, 340282346638528859811704183484516925440);
+        let text = "const HIGHEST: f32 = 340282350000000000000000000000000000000f;\n\
+                    const LOWEST: f32 = -340282350000000000000000000000000000000f;\n\
+                    const OTHER: f32 = 1340282350000000000000000000000000000000f;\n";
+        assert_eq!(
+            exact_f32_max(text),
+            "const HIGHEST: f32 = 340282346638528859811704183484516925440f;\n\
+             const LOWEST: f32 = -340282346638528859811704183484516925440f;\n\
+             const OTHER: f32 = 1340282350000000000000000000000000000000f;\n"
+        );
+    }
 }

@@ -70,7 +70,8 @@ export class Gpu {
       this.manifest = manifest.emulated.shaders;
       this.subgroupMinSize = this.subgroupMaxSize = manifest.emulated.subgroupSize;
     } else {
-      const { emulated: _, ...shaders } = manifest;
+      // compile_only: shaders the browser test compiles, no demo of the page's.
+      const { emulated: _, compile_only: __, ...shaders } = manifest;
       this.manifest = shaders;
       this.subgroupMinSize = adapter.info.subgroupMinSize;
       this.subgroupMaxSize = adapter.info.subgroupMaxSize;

@@ -4,8 +4,12 @@
 //
 //   node --test web/test/        # CHROMIUM=/path/to/chrome picks another browser
 //
-// Runs the page twice: on the adapter's subgroups, and with the `subgroups`
-// feature withheld, where every demo must pass on emulated subgroups. Both
+// Compiles every shader of the manifest (the page's and "compile_only"'s:
+// every wavekit::device shader, web/build.sh says how each is composed)
+// with every entry point's pipeline, on the adapter's subgroups and on
+// emulated ones. Then runs the page twice: on the adapter's subgroups, and
+// with the `subgroups` feature withheld, where every demo must pass on
+// emulated subgroups. Both
 // runs include the single-pass scan and compaction (decoupled look-back with
 // decoupled fallback) and the OneSweep radix sort, on sizes of several
 // tiles, so that each tile's look-back walks over earlier ones. Keeps a
@@ -109,6 +113,135 @@ function checkSizes(state, sortTiles) {
     assert.ok(detail.includes(`(${want}`), `${id} runs on ${want}: ${detail}`);
   }
 }
+
+// The gen/ files of manifest entries (`{file}`, or `{sizes: {S: file}}`).
+function files(entries) {
+  return Object.values(entries).flatMap((e) => (e.file ? [e.file] : Object.values(e.sizes)));
+}
+
+// A module the browser must refuse (a barrier under control flow that
+// depends on a read of workgroup memory): the check below fails where it
+// should.
+const REFUSED = `var<workgroup> w: u32;
+@compute @workgroup_size(64)
+fn main(@builtin(local_invocation_index) t: u32) {
+    if w == t {
+        workgroupBarrier();
+    }
+}`;
+
+// Compiles each of `list` (gen/ names) and the module REFUSED in the page,
+// on a device with the `subgroups` feature or without it (and the adapter's
+// limits the demo page raises): the module's compilation messages, and a
+// pipeline (layout 'auto') of each entry point, under validation and
+// internal error scopes. Returns, for each file, its entry points and
+// every error (and REFUSED's as `refused`).
+function compileInPage(page, list, subgroups) {
+  return page.evaluate(
+    async ({ list, subgroups, refused }) => {
+      const adapter = await navigator.gpu.requestAdapter();
+      const raised = [
+        'maxStorageBufferBindingSize',
+        'maxStorageBuffersPerShaderStage',
+        'maxComputeWorkgroupStorageSize',
+        'maxComputeInvocationsPerWorkgroup',
+        'maxComputeWorkgroupSizeX',
+      ];
+      const requiredLimits = Object.fromEntries(raised.map((name) => [name, adapter.limits[name]]));
+      const device = await adapter.requestDevice({ requiredFeatures: subgroups ? ['subgroups'] : [], requiredLimits });
+      const uncaptured = [];
+      device.addEventListener('uncapturederror', (e) => uncaptured.push(e.error.message));
+      // Pushed and popped with nothing awaited between: the scopes are the device's stack.
+      const scoped = (make) => {
+        device.pushErrorScope('internal');
+        device.pushErrorScope('validation');
+        const made = make();
+        const popped = [device.popErrorScope(), device.popErrorScope()];
+        return { made, errors: Promise.all(popped).then((es) => es.filter(Boolean).map((e) => e.message)) };
+      };
+      const compile = async (file, code) => {
+        const entries = [...code.matchAll(/@compute\b[^{;]*?\bfn\s+([A-Za-z_][A-Za-z0-9_]*)\s*\(/g)].map((m) => m[1]);
+        const { made: module, errors: moduleErrors } = scoped(() => device.createShaderModule({ label: file, code }));
+        const info = await module.getCompilationInfo();
+        const errors = info.messages
+          .filter((m) => m.type === 'error')
+          .map((m) => `${m.lineNum}:${m.linePos}: ${m.message}`);
+        errors.push(...(await moduleErrors));
+        for (const entryPoint of entries) {
+          const { errors: pipelineErrors } = scoped(() =>
+            device.createComputePipeline({ label: `${file}:${entryPoint}`, layout: 'auto', compute: { module, entryPoint } }),
+          );
+          errors.push(...(await pipelineErrors).map((e) => `${entryPoint}: ${e}`));
+        }
+        return { file, entries, errors };
+      };
+      const results = [];
+      for (const file of list) {
+        const response = await fetch(`/gen/${file}`);
+        if (!response.ok) {
+          results.push({ file, entries: [], errors: [`not served: ${response.status}`] });
+          continue;
+        }
+        results.push(await compile(file, await response.text()));
+      }
+      const canary = await compile('refused', refused);
+      device.destroy();
+      return { results, uncaptured, refused: canary.errors };
+    },
+    { list, subgroups, refused: REFUSED },
+  );
+}
+
+test('every shader of the manifest compiles, each entry point a pipeline, native and emulated', async () => {
+  const manifest = JSON.parse(fs.readFileSync(path.join(web, 'gen', 'manifest.json'), 'utf8'));
+  const { emulated, compile_only: compileOnly, ...native } = manifest;
+  assert.ok(compileOnly, 'the manifest has compile_only (web/build.sh)');
+  const names = Object.keys(compileOnly.native);
+  assert.ok(names.length > 0, 'compile_only lists shaders');
+  assert.deepEqual(Object.keys(compileOnly.emulated), names, 'every compile-only shader has its emulated form');
+  const forms = [
+    { subgroups: true, list: [...new Set([...files(native), ...files(compileOnly.native)])] },
+    { subgroups: false, list: [...new Set([...files(emulated.shaders), ...files(compileOnly.emulated)])] },
+  ];
+  // A browser of its own, whose Dawn does not zero workgroup memory: the
+  // zeroing code the backend compiles into each pipeline made SwiftShader's
+  // compile of them all 5x slower (43 s against 9), and WGSL's validation
+  // (the uniformity analysis included) and the pipeline's precede it.
+  const compiler = await chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    args: [...FLAGS, '--enable-dawn-features=disable_workgroup_init'],
+  });
+  try {
+    const page = await compiler.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
+    // Any page of the server: a secure context, with WebGPU.
+    await page.goto(`${origin}/gen/manifest.json`);
+    const failures = [];
+    for (const { subgroups, list } of forms) {
+      const started = Date.now();
+      const { results, uncaptured, refused } = await compileInPage(page, list, subgroups);
+      assert.ok(
+        refused.some((e) => e.includes('uniform control flow')),
+        `Chromium refuses a barrier under non-uniform control flow: ${refused.join('\n')}`,
+      );
+      const pipelines = results.reduce((sum, r) => sum + r.entries.length, 0);
+      console.log(
+        `compiled ${results.length} shaders, ${pipelines} pipelines (${subgroups ? 'subgroups' : 'emulated'}) in ${Date.now() - started} ms`,
+      );
+      assert.deepEqual(results.map((r) => r.file), list, 'every file was compiled');
+      for (const r of results) {
+        if (r.entries.length === 0) failures.push(`${r.file}: no entry point found`);
+        for (const e of r.errors) failures.push(`${r.file}: ${e}`);
+      }
+      failures.push(...uncaptured.map((m) => `uncaptured: ${m}`));
+    }
+    assert.deepEqual(failures, [], `Chromium refuses shaders:\n${failures.join('\n')}`);
+    assert.deepEqual(errors, [], 'the page ran without errors');
+  } finally {
+    await compiler.close();
+  }
+});
 
 test('every demo passes on SwiftShader at subgroup size 4', async () => {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });

@@ -4,7 +4,7 @@
 // value) comes before another when its value is less (MAX: greater), or
 // the values are equal (`==`: -0.0 equals 0.0) and its index is less.
 // The includer declares `alias T`, `const MAX`, `const BLOCK` (at most
-// 256) and imports the subgroup layer as `sg`.
+// 256), `const IDENTITY_BITS` and imports the subgroup layer as `sg`.
 
 // Subgroups per workgroup at the smallest subgroup size, 4 lanes.
 const MAX_SUBGROUPS = BLOCK / 4u;
@@ -17,6 +17,16 @@ struct Pair {
 }
 
 var<workgroup> subgroup_best: array<Pair, MAX_SUBGROUPS>;
+
+/// The pair of a thread that has seen no element: NONE and the value of
+/// the bits IDENTITY_BITS. The bits are read from a variable: `bitcast` of
+/// the constant would be a constant expression, and WGSL refuses one whose
+/// value is not finite (ArgMin's f32 identity, an infinity; browsers:
+/// "value inf cannot be represented as 'f32'").
+fn no_element() -> Pair {
+    var bits = IDENTITY_BITS;
+    return Pair(NONE, bitcast<T>(bits));
+}
 
 /// Whether value `a` comes before value `b` (strictly).
 fn before(a: T, b: T) -> bool {

@@ -73,7 +73,7 @@ fn partial(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: 
            @builtin(num_workgroups) nwg: vec3<u32>) {
     let n = arrayLength(&input);
     let stride = nwg.x * TILE;
-    var best = Pair(NONE, bitcast<T>(IDENTITY_BITS));
+    var best = no_element();
     // Whole tiles (n < 2^30: no sum here wraps), every read unguarded.
     var base = wid.x * TILE;
     for (; base + TILE <= n; base += stride) {
@@ -103,7 +103,7 @@ fn partial(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: 
 @compute @workgroup_size(BLOCK)
 fn final_pass(@builtin(local_invocation_index) t: u32) {
     let count = arrayLength(&partials);
-    var best = Pair(NONE, bitcast<T>(IDENTITY_BITS));
+    var best = no_element();
     // Every read first (count <= MAX_PARTIALS), then the fold.
     var p: array<Pair, FINAL_ITEMS>;
     for (var k = 0u; k < FINAL_ITEMS; k++) {

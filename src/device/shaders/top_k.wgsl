@@ -351,8 +351,8 @@ fn choose(t: u32, bins: u32, wanted: u32) -> vec3<u32> {
             below += h;
         }
     }
-    workgroupBarrier();
-    return vec3<u32>(bcast[12], bcast[13], bcast[14]);
+    let b = handed();
+    return vec3<u32>(b[12], b[13], b[14]);
 }
 
 /// A small hash for the sample's places.
@@ -421,11 +421,10 @@ fn init(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: vec
     workgroupBarrier();
     atomicMin(&hist[0], least);
     atomicMax(&hist[1], most);
-    workgroupBarrier();
-    let smin = atomicLoad(&hist[0]);
-    let smax = atomicLoad(&hist[1]);
-    // Every thread has read them before the histogram is zeroed.
-    workgroupBarrier();
+    // Every thread has read them before the histogram is zeroed (the
+    // barrier after the second read).
+    let smin = workgroupUniformLoad(&hist[0]);
+    let smax = workgroupUniformLoad(&hist[1]);
     // The rank wanted: the k-th where the sample is the row, else about
     // 4k keys' worth of samples, at least MIN_RANK.
     var jstar = g.k;
@@ -525,13 +524,16 @@ fn candidate(which: u32, row: u32, cap: u32, slot: u32) -> vec2<u32> {
 /// `count_at`); where the stage overflowed, the tile's excess goes
 /// straight there too: the keys of the thread's tile (from `at`, BLOCK
 /// apart) whose bits are set in `spilled`, read again from `source`
-/// (`source_key`). One barrier where neither happens (most tiles).
+/// (`source_key`). Two barriers where neither happens (most tiles): those
+/// of the count's `workgroupUniformLoad`, which makes whether to flush
+/// uniform (a plain read of workgroup memory is not, for WGSL's uniformity
+/// analysis: browsers refuse the flush's barriers after it).
 fn after_tile(t: u32, which: u32, row: u32, g: Geometry, cap: u32, count_at: u32, source: u32, at: u32,
               spilled: u32, last: bool) {
-    workgroupBarrier();
-    // Every thread reads the same count: no thread stages again before the
-    // barrier the next tile has between its loads and its staging.
-    let staged = atomicLoad(&counters[0]);
+    // Every thread reads the same count after every thread's staging: no
+    // thread stages again before the barrier the next tile has between its
+    // loads and its staging.
+    let staged = workgroupUniformLoad(&counters[0]);
     let kept = min(staged, STAGE);
     let spill = staged > STAGE;
     if kept < FLUSH_AT && !(last && kept > 0u) {
@@ -586,8 +588,7 @@ fn arrive(t: u32, base: u32, bins: u32, arrive_at: u32, groups: u32) -> bool {
     if t == 0u {
         bcast[15] = select(0u, 1u, atomicAdd(&state[base + arrive_at], 1u) + 1u == groups);
     }
-    workgroupBarrier();
-    let last = bcast[15] == 1u;
+    let last = workgroupUniformLoad(&bcast[15]) == 1u;
     if last {
         storageBarrier();
     }
@@ -596,25 +597,26 @@ fn arrive(t: u32, base: u32, bins: u32, arrive_at: u32, groups: u32) -> bool {
 
 /// The row's histogram into workgroup memory (hist[0 .. bins)), and the
 /// row's zeroed for the next pass; the row's LEAST, COUNT_A, COUNT_1 and
-/// SELECTED, final now, into bcast[16 .. 20).
-fn take_histogram(t: u32, base: u32, bins: u32) {
+/// SELECTED, final now, into bcast[16 .. 20); returns bcast (`handed`).
+fn take_histogram(t: u32, base: u32, bins: u32) -> array<u32, 24> {
     for (var j = t; j < bins; j += BLOCK) {
         atomicStore(&hist[j], atomicLoad(&state[base + SCALARS + j]));
         atomicStore(&state[base + SCALARS + j], 0u);
     }
-    load_counts(t, base);
+    return load_counts(t, base);
 }
 
 /// The row's LEAST, COUNT_A, COUNT_1 and SELECTED (final once the pass
-/// that writes them is over) into bcast[16 .. 20), then a barrier.
-fn load_counts(t: u32, base: u32) {
+/// that writes them is over) into bcast[16 .. 20); returns bcast after a
+/// barrier (`handed`).
+fn load_counts(t: u32, base: u32) -> array<u32, 24> {
     if t == 0u {
         bcast[16] = atomicLoad(&state[base + LEAST]);
         bcast[17] = atomicLoad(&state[base + COUNT_A]);
         bcast[18] = atomicLoad(&state[base + COUNT_1]);
         bcast[19] = atomicLoad(&state[base + SELECTED]);
     }
-    workgroupBarrier();
+    return handed();
 }
 
 /// Appends x to the row's `selected` (fewer than k ever, or exactly k).
@@ -651,11 +653,26 @@ fn pass_range() -> Range {
         bcast[7], bcast[8], bcast[9], bcast[10]);
 }
 
+/// The range in words `b` (`handed`), as pass_range reads it.
+fn range_in(b: array<u32, 24>) -> Range {
+    return Range(vec2<u32>(b[0], b[1]), vec2<u32>(b[2], b[3]), b[4], b[5], b[6], b[7], b[8], b[9], b[10]);
+}
+
+/// bcast, read after a barrier (what thread 0 handed out before it) by
+/// `workgroupUniformLoad`: a barrier, the read, a barrier. Where control
+/// flow around a barrier depends on a handed-out value, it is read so:
+/// WGSL's uniformity analysis (which browsers enforce) takes a plain read
+/// of workgroup memory as non-uniform.
+fn handed() -> array<u32, 24> {
+    return workgroupUniformLoad(&bcast);
+}
+
 /// The range after the pass's histogram (in workgroup memory, in the row's
-/// last workgroup; every thread calls it): r narrowed to the bin of its
-/// wanted key; TOO_TIGHT where pass_a's candidates are fewer than k. r
-/// where it is done.
-fn next_range(t: u32, g: Geometry, r: Range, relay: bool) -> Range {
+/// last workgroup; every thread calls it): r (the pass's, in the handed
+/// words `b`) narrowed to the bin of its wanted key; TOO_TIGHT where
+/// pass_a's candidates are fewer than k. r where it is done.
+fn next_range(t: u32, g: Geometry, b: array<u32, 24>, relay: bool) -> Range {
+    let r = range_in(b);
     var next = r;
     if r.done == 0u {
         let c = choose(t, g.bins, r.wanted);
@@ -666,7 +683,7 @@ fn next_range(t: u32, g: Geometry, r: Range, relay: bool) -> Range {
             if !relay {
                 // No candidate lies below the least s found: the range
                 // starts there (bin 0 reaches down to -inf).
-                let least_s = bcast[16];
+                let least_s = b[16];
                 if next.lo.x < least_s {
                     next.lo = vec2<u32>(least_s, 0u);
                 }
@@ -704,8 +721,7 @@ fn select_pass(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) w
     if !arrive(t, base, g.bins, ARRIVE_A, nwg.x) {
         return;
     }
-    take_histogram(t, base, g.bins);
-    let next = next_range(t, g, pass_range(), false);
+    let next = next_range(t, g, take_histogram(t, base, g.bins), false);
     if t == 0u {
         store_range(base + RANGE_1, next);
     }
@@ -772,14 +788,15 @@ fn finish_pass(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) w
     let base = row * g.stride;
     // Range 1, pass_a's choice.
     begin_pass(t, base, RANGE_1, g.bins);
-    let r = pass_range();
+    let handed_out = handed();
+    let r = range_in(handed_out);
     if !relayed(g) {
-        load_counts(t, base);
-        finish(t, row, g, r, r, false, vec3<u32>(bcast[17], bcast[18], bcast[19]));
+        let b = load_counts(t, base);
+        finish(t, row, g, r, r, false, vec3<u32>(b[17], b[18], b[19]));
         return;
     }
     // The source: cand_a, or the input where cand_a could not hold them.
-    let count_a = bcast[21];
+    let count_a = handed_out[21];
     let source = select(1u, 2u, count_a > g.cap_a);
     let total = select(count_a, g.n, source == 2u);
     let tiles = (total + TILE - 1u) / TILE;
@@ -812,9 +829,9 @@ fn finish_pass(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) w
     if !arrive(t, base, g.bins, ARRIVE_R, nwg.x) {
         return;
     }
-    take_histogram(t, base, g.bins);
-    let next = next_range(t, g, pass_range(), true);
-    finish(t, row, g, next, pass_range(), true, vec3<u32>(bcast[17], bcast[18], bcast[19]));
+    let b = take_histogram(t, base, g.bins);
+    let next = next_range(t, g, b, true);
+    finish(t, row, g, next, range_in(b), true, vec3<u32>(b[17], b[18], b[19]));
 }
 
 /// Key `j` of the last step's source: 0 cand_1, 1 cand_a, 2 the input.
@@ -982,8 +999,7 @@ fn finish(t: u32, row: u32, g: Geometry, range: Range, first: Range, relay: bool
     if t == 0u {
         bcast[22] = min(atomicLoad(&counters[1]), SORT_MAX);
     }
-    workgroupBarrier();
-    let m = bcast[22];
+    let m = workgroupUniformLoad(&bcast[22]);
     sort_gathered(t, m);
     let out = row * g.k;
     for (var j = t; j < g.k; j += BLOCK) {
