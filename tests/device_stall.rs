@@ -8,7 +8,8 @@
 //! default threading, and the scan and selection on emulated subgroups.
 //! And the other side: without the fallback (Merrill & Garland's unbounded
 //! spin), the same stalls break the scan — lavapipe ends the spin after its
-//! loop budget, and the result is wrong (a GPU would hang).
+//! loop budget, and the result is wrong (a GPU would hang) — and with no
+//! stalls, in order, every algorithm is right.
 
 mod device_support;
 
@@ -31,6 +32,15 @@ fn stalls(every: u32) -> LookBackDebug {
         stall_every: every,
         fallback: Some(true),
         ..LookBackDebug::default()
+    }
+}
+
+/// How `debug` stalls tiles, for messages.
+fn stalled(debug: LookBackDebug) -> String {
+    match (debug.stall_every, debug.fallback) {
+        (0, Some(false)) => "no tile stalled, without the fallback".to_string(),
+        (0, _) => "no tile stalled".to_string(),
+        (every, _) => format!("every {every}th tile stalled"),
     }
 }
 
@@ -63,22 +73,22 @@ fn scanned(device: &wgpu::Device, queue: &wgpu::Queue, scan: &Scan, input: &[u32
     submit_and_read(device, queue, encoder, &[&output]).remove(0)
 }
 
-fn check_scan(device: &wgpu::Device, queue: &wgpu::Queue, every: u32, n: usize) {
-    let scan = with_look_back(stalls(every), || {
+fn check_scan(device: &wgpu::Device, queue: &wgpu::Queue, debug: LookBackDebug, n: usize) {
+    let scan = with_look_back(debug, || {
         Scan::exclusive_sum(device, Dtype::U32).expect("builds")
     });
     assert_eq!(scan.algorithm(), ScanAlgorithm::DecoupledLookBack);
-    let input = random(n, 1000, u64::from(every) + n as u64);
+    let input = random(n, 1000, u64::from(debug.stall_every) + n as u64);
     let got = scanned(device, queue, &scan, &input);
     assert_same(
         &got,
         &exclusive(&input),
-        &format!("scan, every {every}th tile stalled, n = {n}"),
+        &format!("scan, {}, n = {n}", stalled(debug)),
     );
 }
 
-fn check_operator_scan(device: &wgpu::Device, queue: &wgpu::Queue, every: u32, n: usize) {
-    let scan = with_look_back(stalls(every), || {
+fn check_operator_scan(device: &wgpu::Device, queue: &wgpu::Queue, debug: LookBackDebug, n: usize) {
+    let scan = with_look_back(debug, || {
         Scan::with_operator(
             device,
             ScanKind::Exclusive,
@@ -87,7 +97,7 @@ fn check_operator_scan(device: &wgpu::Device, queue: &wgpu::Queue, every: u32, n
         )
         .expect("builds")
     });
-    let input = random(n, 0, 77 + u64::from(every));
+    let input = random(n, 0, 77 + u64::from(debug.stall_every));
     let got = scanned(device, queue, &scan, &input);
     let mut acc = 1u32 << 16;
     let want: Vec<u32> = input
@@ -101,12 +111,12 @@ fn check_operator_scan(device: &wgpu::Device, queue: &wgpu::Queue, every: u32, n
     assert_same(
         &got,
         &want,
-        &format!("affine scan, every {every}th tile stalled, n = {n}"),
+        &format!("affine scan, {}, n = {n}", stalled(debug)),
     );
 }
 
-fn check_select(device: &wgpu::Device, queue: &wgpu::Queue, every: u32, n: usize) {
-    let select = with_look_back(stalls(every), || {
+fn check_select(device: &wgpu::Device, queue: &wgpu::Queue, debug: LookBackDebug, n: usize) {
+    let select = with_look_back(debug, || {
         SelectIf::new(
             device,
             Dtype::U32,
@@ -114,7 +124,7 @@ fn check_select(device: &wgpu::Device, queue: &wgpu::Queue, every: u32, n: usize
         )
         .expect("builds")
     });
-    let input = random(n, 0, 5 + u64::from(every));
+    let input = random(n, 0, 5 + u64::from(debug.stall_every));
     let source = guarded(device, &input, 0, 64);
     let output = zeroed(device, 4 * n as u64);
     let count = zeroed(device, 4);
@@ -132,13 +142,13 @@ fn check_select(device: &wgpu::Device, queue: &wgpu::Queue, every: u32, n: usize
         .expect("select records");
     let read = submit_and_read(device, queue, encoder, &[&output, &count]);
     let want: Vec<u32> = input.iter().copied().filter(|x| x % 3 == 1).collect();
-    let what = format!("select, every {every}th tile stalled, n = {n}");
+    let what = format!("select, {}, n = {n}", stalled(debug));
     assert_eq!(read[1][0] as usize, want.len(), "{what}: count");
     assert_same(&read[0][..want.len()], &want, &what);
 }
 
-fn check_run_length(device: &wgpu::Device, queue: &wgpu::Queue, every: u32, n: usize) {
-    let encode = with_look_back(stalls(every), || {
+fn check_run_length(device: &wgpu::Device, queue: &wgpu::Queue, debug: LookBackDebug, n: usize) {
+    let encode = with_look_back(debug, || {
         RunLengthEncode::new(device, Dtype::U32).expect("builds")
     });
     let input = runs_input(n, 9);
@@ -161,15 +171,21 @@ fn check_run_length(device: &wgpu::Device, queue: &wgpu::Queue, every: u32, n: u
         .expect("run-length records");
     let read = submit_and_read(device, queue, encoder, &[&unique, &lengths, &runs]);
     let (want_unique, want_lengths) = run_length_reference(&input);
-    let what = format!("run-length, every {every}th tile stalled, n = {n}");
+    let what = format!("run-length, {}, n = {n}", stalled(debug));
     let count = read[2][0] as usize;
     assert_eq!(count, want_unique.len(), "{what}: runs");
     assert_same(&read[0][..count], &want_unique, &what);
     assert_same(&read[1][..count], &want_lengths, &what);
 }
 
-fn check_sort(device: &wgpu::Device, queue: &wgpu::Queue, every: u32, pairs: bool, n: usize) {
-    let sort = with_look_back(stalls(every), || {
+fn check_sort(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    debug: LookBackDebug,
+    pairs: bool,
+    n: usize,
+) {
+    let sort = with_look_back(debug, || {
         RadixSort::new(
             device,
             RadixSortOptions {
@@ -181,7 +197,7 @@ fn check_sort(device: &wgpu::Device, queue: &wgpu::Queue, every: u32, pairs: boo
         )
         .expect("builds")
     });
-    let keys = random(n, 0, 21 + u64::from(every));
+    let keys = random(n, 0, 21 + u64::from(debug.stall_every));
     let values: Vec<u32> = (0..n as u32).collect();
     let keys_in = guarded(device, &keys, 0, 64);
     let values_in = guarded(device, &values, 0, 64);
@@ -212,7 +228,7 @@ fn check_sort(device: &wgpu::Device, queue: &wgpu::Queue, every: u32, pairs: boo
     let read = submit_and_read(device, queue, encoder, &[&keys_out, &values_out]);
     let mut want: Vec<(u32, u32)> = keys.iter().copied().zip(0..).collect();
     want.sort_by_key(|&(k, _)| k);
-    let what = format!("OneSweep pairs {pairs}, every {every}th tile stalled, n = {n}");
+    let what = format!("OneSweep pairs {pairs}, {}, n = {n}", stalled(debug));
     let want_keys: Vec<u32> = want.iter().map(|&(k, _)| k).collect();
     assert_same(&read[0], &want_keys, &what);
     if pairs {
@@ -228,15 +244,15 @@ fn stalled_tiles_cases() {
     }
     let (device, queue) = open();
     // Every tile stalled: each walk falls back over all its predecessors.
-    check_scan(&device, &queue, 1, 6 * SCAN_TILE + 5);
+    check_scan(&device, &queue, stalls(1), 6 * SCAN_TILE + 5);
     for every in [2, 3] {
-        check_scan(&device, &queue, every, 20 * SCAN_TILE + 4);
-        check_operator_scan(&device, &queue, every, 30 * OP_TILE + 9);
-        check_select(&device, &queue, every, 17 * SELECT_TILE + 3);
-        check_run_length(&device, &queue, every, 9 * SELECT_TILE + 1);
-        check_sort(&device, &queue, every, false, 40_001);
+        check_scan(&device, &queue, stalls(every), 20 * SCAN_TILE + 4);
+        check_operator_scan(&device, &queue, stalls(every), 30 * OP_TILE + 9);
+        check_select(&device, &queue, stalls(every), 17 * SELECT_TILE + 3);
+        check_run_length(&device, &queue, stalls(every), 9 * SELECT_TILE + 1);
+        check_sort(&device, &queue, stalls(every), false, 40_001);
     }
-    check_sort(&device, &queue, 3, true, 30_007);
+    check_sort(&device, &queue, stalls(3), true, 30_007);
 }
 
 #[test]
@@ -247,9 +263,37 @@ fn stalled_tiles_at_each_subgroup_size() {
 #[test]
 fn stalled_tiles_on_emulated_subgroups() {
     let (device, queue) = open_without_subgroups();
-    check_scan(&device, &queue, 3, 10 * SCAN_TILE + 7);
-    check_operator_scan(&device, &queue, 2, 12 * OP_TILE + 1);
-    check_select(&device, &queue, 2, 9 * SELECT_TILE + 1);
+    check_scan(&device, &queue, stalls(3), 10 * SCAN_TILE + 7);
+    check_operator_scan(&device, &queue, stalls(2), 12 * OP_TILE + 1);
+    check_select(&device, &queue, stalls(2), 9 * SELECT_TILE + 1);
+}
+
+/// The walks as CUDA and the GPUs that keep started workgroups running
+/// make them (no fallback: a walk waits until its predecessor publishes),
+/// in order on lavapipe ([`in_order`]), where no walk ever needs to wait:
+/// a publication that never reads as made (a GPU would hang) spends
+/// lavapipe's loop budget instead, and the result is wrong every time.
+#[test]
+fn without_the_fallback_in_order() {
+    in_order("without_the_fallback_cases");
+}
+
+#[test]
+fn without_the_fallback_cases() {
+    if !is_child() {
+        return;
+    }
+    let (device, queue) = open();
+    let spin = LookBackDebug {
+        fallback: Some(false),
+        ..LookBackDebug::default()
+    };
+    check_scan(&device, &queue, spin, 5 * SCAN_TILE + 3);
+    check_operator_scan(&device, &queue, spin, 6 * OP_TILE + 1);
+    check_select(&device, &queue, spin, 5 * SELECT_TILE + 7);
+    check_run_length(&device, &queue, spin, 4 * SELECT_TILE + 1);
+    check_sort(&device, &queue, spin, false, 30_001);
+    check_sort(&device, &queue, spin, true, 20_003);
 }
 
 #[test]
