@@ -35,18 +35,7 @@ pub fn at_each_subgroup_size(name: &str) {
 /// `LP_NATIVE_VECTOR_WIDTH = width` (128, 256, 512: subgroups of 4, 8,
 /// 16), asserting that it passed.
 pub fn at_subgroup_size(name: &str, width: u32) {
-    let out = Command::new(std::env::current_exe().expect("the test binary"))
-        .args(["--exact", name, "--nocapture", "--test-threads", "1"])
-        .env(CHILD, "1")
-        .env("LP_NATIVE_VECTOR_WIDTH", width.to_string())
-        .output()
-        .expect("the test binary runs");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        out.status.success() && stdout.contains("1 passed"),
-        "{name} at LP_NATIVE_VECTOR_WIDTH={width}:\n{stdout}\n{stderr}"
-    );
+    in_child(name, ("LP_NATIVE_VECTOR_WIDTH", &width.to_string()));
 }
 
 /// Runs test `name` of this binary in a child process on lavapipe with
@@ -58,17 +47,26 @@ pub fn at_subgroup_size(name: &str, width: u32) {
 /// time. (With worker threads a preempted tile can make the wait time
 /// out too, so such a test is flaky there.)
 pub fn in_order(name: &str) {
+    in_child(name, ("LP_NUM_THREADS", "0"));
+}
+
+/// Runs test `name` of this binary alone in a child process with the
+/// environment variable `var` (lavapipe reads its settings once per
+/// process), asserting that it passed.
+fn in_child(name: &str, var: (&str, &str)) {
     let out = Command::new(std::env::current_exe().expect("the test binary"))
         .args(["--exact", name, "--nocapture", "--test-threads", "1"])
         .env(CHILD, "1")
-        .env("LP_NUM_THREADS", "0")
+        .env(var.0, var.1)
         .output()
         .expect("the test binary runs");
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
         out.status.success() && stdout.contains("1 passed"),
-        "{name} with LP_NUM_THREADS=0:\n{stdout}\n{stderr}"
+        "{name} with {}={}:\n{stdout}\n{stderr}",
+        var.0,
+        var.1
     );
 }
 
