@@ -494,10 +494,7 @@ fn by_key_without_the_fallback_cases() {
         return;
     }
     let (device, queue) = open();
-    let spin = LookBackDebug {
-        fallback: Some(false),
-        ..LookBackDebug::default()
-    };
+    let spin = without_fallback();
     let [sum, _, _, affine] = cases();
     for case in [sum, affine] {
         let (reduce, scan) = with_look_back(spin, || {

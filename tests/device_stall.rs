@@ -284,10 +284,7 @@ fn without_the_fallback_cases() {
         return;
     }
     let (device, queue) = open();
-    let spin = LookBackDebug {
-        fallback: Some(false),
-        ..LookBackDebug::default()
-    };
+    let spin = without_fallback();
     check_scan(&device, &queue, spin, 5 * SCAN_TILE + 3);
     check_operator_scan(&device, &queue, spin, 6 * OP_TILE + 1);
     check_select(&device, &queue, spin, 5 * SELECT_TILE + 7);

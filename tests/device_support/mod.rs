@@ -50,6 +50,16 @@ pub fn in_order(name: &str) {
     in_child(name, ("LP_NUM_THREADS", "0"));
 }
 
+/// The look-back as CUDA and the GPUs that keep started workgroups running
+/// build it: without the fallback, a walk waits until its predecessor
+/// publishes (for [`in_order`] tests).
+pub fn without_fallback() -> wavekit::device::debug::LookBackDebug {
+    wavekit::device::debug::LookBackDebug {
+        fallback: Some(false),
+        ..Default::default()
+    }
+}
+
 /// Runs test `name` of this binary alone in a child process with the
 /// environment variable `var` (lavapipe reads its settings once per
 /// process), asserting that it passed.
