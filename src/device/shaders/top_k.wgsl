@@ -873,15 +873,20 @@ fn sort_gathered(t: u32, m: u32) {
     }
     for (var size = 2u; size <= width; size *= 2u) {
         for (var stride = size / 2u; stride > 0u; stride /= 2u) {
+            // stride is a power of two: q / stride and q % stride by a
+            // shift and a mask, not a division by a value the compiler
+            // cannot see (a long sequence of instructions on a GPU).
+            let low = stride - 1u;
+            let log2_stride = countTrailingZeros(stride);
             for (var q = t; q < width / 2u; q += BLOCK) {
-                var a = 2u * q - (q & (stride - 1u));
+                var a = 2u * q - (q & low);
                 var b = a + stride;
                 if stride == size / 2u {
                     // The mirrored partner: a's place counted from the end
                     // of its block.
-                    let block = q / stride;
-                    a = block * size + (q % stride);
-                    b = block * size + size - 1u - (q % stride);
+                    let block = q >> log2_stride;
+                    a = block * size + (q & low);
+                    b = block * size + size - 1u - (q & low);
                 }
                 if b < m {
                     let xa = sorted_at(a, m);
