@@ -49,6 +49,16 @@ fn subgroup_scan(ctx: &Context) -> bool {
     !ctx.is_native() && !ctx.target.is_emulated()
 }
 
+/// Whether the reduction folds its items as they load and stashes each run
+/// end's value in workgroup memory (`STASHED_ENDS`): natively. H200,
+/// ReduceByKey sum at 2^26: CUDA 0.2331 against 0.2837 ms with the items
+/// held in registers (32 registers, not 47, so also without bounds
+/// checks); through Vulkan 0.4816 against 0.2909
+/// (docs/benchmarks/2026-11-27p-h200-by-key-stashed-ends).
+fn stashed_ends(ctx: &Context) -> bool {
+    ctx.is_native()
+}
+
 /// The composed shader's context, key and value types, and its tile.
 struct Built {
     ctx: Context,
@@ -131,7 +141,7 @@ impl Built {
             .set("NON_TRIVIAL", non_trivial)
             .set("ITEMS", format!("{}u", items_per_thread(&ctx, reduce)))
             .set("SUBGROUP_SCAN", subgroup_scan(&ctx))
-            .set("STASHED_ENDS", ctx.is_native())
+            .set("STASHED_ENDS", stashed_ends(&ctx))
             .function("scan_op", op)
             .function("scan_identity", identity)
             .set_all(ctx.look_back_params());
