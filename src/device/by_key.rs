@@ -141,7 +141,7 @@ impl Built {
             .set("NON_TRIVIAL", non_trivial)
             .set("ITEMS", format!("{}u", items_per_thread(&ctx, reduce)))
             .set("SUBGROUP_SCAN", subgroup_scan(&ctx))
-            .set("STASHED_ENDS", stashed_ends(&ctx))
+            .set("STASHED_ENDS", reduce && stashed_ends(&ctx))
             .function("scan_op", op)
             .function("scan_identity", identity)
             .set_all(ctx.look_back_params());

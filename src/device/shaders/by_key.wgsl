@@ -57,7 +57,8 @@
 //
 // Parameters (set by name by the host): `const ITEMS` (1 to 32: heads are
 // bits of a u32; the host reads it for the grid), `alias K`, `alias T`,
-// `const INCLUSIVE`, `const NON_TRIVIAL`, `const SUBGROUP_SCAN`, the operator `fn scan_op` (the
+// `const INCLUSIVE`, `const NON_TRIVIAL`, `const SUBGROUP_SCAN`, `const
+// STASHED_ENDS` (the reduction's form), the operator `fn scan_op` (the
 // host replaces its line by the user's function text and a `scan_op` that
 // calls it) and `fn scan_identity`; WINDOW, FALLBACK and STALL_EVERY
 // (look_back.wgsl; a stalled tile publishes neither its count nor its
@@ -76,7 +77,7 @@
 //   wavekit::device does natively): with the
 //   bindings sized as above (keys and values exactly n words), every
 //   index is in range by construction. keys, values: read at i < n
-//   (first - 1 only for 0 < first <= n, first + ITEMS only below n).
+//   (first - 1 only for 0 < first <= n, first + count only below n).
 //   out_values (scan): the transposed store's positions below n.
 //   out_values[run - 1], out_keys[run] (reduction): run counts the
 //   counted heads before an element (`base` and the thread's counted
@@ -222,22 +223,26 @@ fn value_at(i: u32) -> T {
 fn run_ends(tile: u32, t: u32, items: Items) -> u32 {
     let n = element_count();
     let first = tile * TILE + t * ITEMS;
-    let heads = items.heads;
-    // The element after this thread's last is a head (or past n).
-    var next_head = first + ITEMS >= n;
-    if !next_head {
-        next_head = key_at(first + ITEMS) != items.last;
-    }
-    var ends = (heads >> 1u) | select(0u, 1u << (ITEMS - 1u), next_head);
     // Only elements below n end runs.
     if first >= n {
         return 0u;
     }
     let count = min(ITEMS, n - first);
-    if count < ITEMS {
-        ends = (ends & ((1u << count) - 1u)) | (1u << (count - 1u));
-    }
-    return ends;
+    return ends_of(items.heads, count, head_after(first + count, items.last));
+}
+
+/// Whether element `i`, after an element of key `last`, starts a run: its
+/// key differs, or it is past n (read only below n).
+fn head_after(i: u32, last: K) -> bool {
+    return i >= element_count() || key_at(i) != last;
+}
+
+/// The run ends of a thread's `count` (>= 1) items with head bits
+/// `heads`: each item before a head, and the last where `next_head` (the
+/// element after it starts a run).
+fn ends_of(heads: u32, count: u32, next_head: bool) -> u32 {
+    let last = count - 1u;
+    return ((heads >> 1u) & ((1u << last) - 1u)) | select(0u, 1u << last, next_head);
 }
 
 /// The heads that count runs: every head, or with NON_TRIVIAL those that
@@ -320,15 +325,11 @@ fn fold_items(tile: u32, t: u32) -> Folded {
         }
     }
     // The last item ends its run where the next key differs or is past n.
-    let last = count - 1u;
-    var next_head = first + count >= n;
-    if !next_head {
-        next_head = key_at(first + count) != before;
-    }
+    let next_head = head_after(first + count, before);
     if next_head {
-        run_values[slot + last] = acc;
+        run_values[slot + count - 1u] = acc;
     }
-    f.ends = ((f.heads >> 1u) & ((1u << last) - 1u)) | select(0u, 1u << last, next_head);
+    f.ends = ends_of(f.heads, count, next_head);
     f.fold = acc;
     return f;
 }
