@@ -1783,29 +1783,38 @@ fn merge_sort_and_merge_on_a_stream() {
     }
 }
 
-/// `TopK` pairs, largest f32 and smallest i32 with ties, on a stream.
+/// `TopK` pairs, largest f32 (sorted and unordered) and smallest i32 with
+/// ties, on a stream.
 #[test]
 fn top_k_on_a_stream() {
-    use wavekit::device::{TopK, TopKOrder};
+    use wavekit::device::{TopK, TopKOrder, TopKOutput};
     let Some(ctx) = context() else { return };
     let stream = ctx.new_stream().expect("a stream");
     let largest = TopK::new(&ctx, KeyType::F32, TopKOrder::Largest, true).expect("builds");
     let smallest = TopK::new(&ctx, KeyType::I32, TopKOrder::Smallest, true).expect("builds");
+    let unordered = TopK::with_output(
+        &ctx,
+        KeyType::F32,
+        TopKOrder::Largest,
+        true,
+        TopKOutput::Unordered,
+    )
+    .expect("builds");
     for (i, &n) in SIZES.iter().enumerate() {
         let raw = random(n, 3000, 500 + i as u64);
         let values: Vec<u32> = (0..n as u32).map(|v| v ^ 0x77).collect();
         let k = n.min(1024);
+        let floats: Vec<u32> = raw
+            .iter()
+            .map(|&w| (w as f32 * 0.5 - 700.0).to_bits())
+            .collect();
         for (top, keys) in [
-            (
-                &largest,
-                raw.iter()
-                    .map(|&w| (w as f32 * 0.5 - 700.0).to_bits())
-                    .collect::<Vec<u32>>(),
-            ),
+            (&largest, floats.clone()),
             (
                 &smallest,
                 raw.iter().map(|&w| (w as i32 - 1500) as u32).collect(),
             ),
+            (&unordered, floats),
         ] {
             let mut order: Vec<usize> = (0..n).collect();
             if top.order() == TopKOrder::Largest {
@@ -1830,15 +1839,27 @@ fn top_k_on_a_stream() {
                 (&scratch).into(),
             )
             .expect("queues");
-            let what = format!("TopK {:?} {:?}, n = {n}, k = {k}", top.key(), top.order());
-            let want_keys: Vec<u32> = order.iter().map(|&j| keys[j]).collect();
-            let want_values: Vec<u32> = order.iter().map(|&j| values[j]).collect();
-            assert_same(&read_u32(&stream, &keys_out, "top keys"), &want_keys, &what);
-            assert_same(
-                &read_u32(&stream, &values_out, "top values"),
-                &want_values,
-                &what,
+            let what = format!(
+                "TopK {:?} {:?} {:?}, n = {n}, k = {k}",
+                top.key(),
+                top.order(),
+                top.output()
             );
+            let mut want: Vec<(u32, u32)> = order.iter().map(|&j| (keys[j], values[j])).collect();
+            let mut got: Vec<(u32, u32)> = read_u32(&stream, &keys_out, "top keys")
+                .into_iter()
+                .zip(read_u32(&stream, &values_out, "top values"))
+                .collect();
+            if top.output() == TopKOutput::Unordered {
+                // The same k in no order: compared as multisets.
+                want.sort_unstable();
+                got.sort_unstable();
+            }
+            assert_eq!(got.len(), want.len(), "{what}: outputs");
+            let unzip = |p: &[(u32, u32)]| -> (Vec<u32>, Vec<u32>) { p.iter().copied().unzip() };
+            let ((got_keys, got_values), (want_keys, want_values)) = (unzip(&got), unzip(&want));
+            assert_same(&got_keys, &want_keys, &what);
+            assert_same(&got_values, &want_values, &what);
         }
     }
     // Batched: 300 rows of 3001 keys with ties, the 16 least of each.

@@ -18,6 +18,7 @@ use wavekit::Dtype;
 use wavekit::device::debug::{parse_shader_params, with_shader_params};
 use wavekit::device::{
     EvenLevels, Histogram, KeyType, Merge, MergeSort, MultiHistogram, Slice, TopK, TopKOrder,
+    TopKOutput,
 };
 
 /// The big size each family runs once.
@@ -616,6 +617,41 @@ fn top_k_keys(key: KeyType, n: usize, spread: Spread, seed: u64) -> Vec<u32> {
         .collect()
 }
 
+/// Each row's k (key, value) pairs (values 0 for keys alone) in one order,
+/// by their bits: an unordered top-k's output and the CPU's then compare
+/// as the multisets they are.
+fn in_one_order(keys: &mut [u32], values: &mut [u32], k: usize) {
+    for (ks, vs) in keys.chunks_mut(k.max(1)).zip(values.chunks_mut(k.max(1))) {
+        let mut pairs: Vec<(u32, u32)> = ks.iter().copied().zip(vs.iter().copied()).collect();
+        pairs.sort_unstable();
+        for (j, (key, value)) in pairs.into_iter().enumerate() {
+            ks[j] = key;
+            vs[j] = value;
+        }
+    }
+}
+
+/// The output of a call (keys, and values or zeros) against the CPU's,
+/// sorted, or in one order where the top-k is unordered.
+fn assert_top_k(
+    top: &TopK,
+    got: (Vec<u32>, Vec<u32>),
+    want: (Vec<u32>, Vec<u32>),
+    k: usize,
+    what: &str,
+) {
+    let (mut got_keys, mut got_values) = got;
+    let (mut want_keys, mut want_values) = want;
+    if top.output() == TopKOutput::Unordered {
+        in_one_order(&mut got_keys, &mut got_values, k);
+        in_one_order(&mut want_keys, &mut want_values, k);
+    }
+    assert_same(&got_keys, &want_keys, what);
+    if top.has_values() {
+        assert_same(&got_values, &want_values, &format!("{what}: values"));
+    }
+}
+
 /// One call's top-k against the CPU's; returns the call's temp words (the
 /// row's state first: `shaders/top_k.wgsl` says what they hold).
 fn check_top_k(
@@ -657,16 +693,29 @@ fn check_top_k(
     .expect("records");
     let read = submit_and_read(device, queue, encoder, &[&keys_out, &values_out, &temp]);
     let what = format!(
-        "TopK {:?} {:?} pairs {} n = {n} k = {k} {spread:?}",
+        "TopK {:?} {:?} {:?} pairs {} n = {n} k = {k} {spread:?}",
         top.key(),
         top.order(),
+        top.output(),
         top.has_values()
     );
-    assert_same(&inside(&read[0], 2 * align, k, &what), &want_keys, &what);
-    if top.has_values() {
-        let got = inside(&read[1], 2 * align, k, &what);
-        assert_same(&got, &want_values, &format!("{what}: values"));
-    }
+    let got_values = if top.has_values() {
+        inside(&read[1], 2 * align, k, &what)
+    } else {
+        vec![0; k]
+    };
+    let want_values = if top.has_values() {
+        want_values
+    } else {
+        vec![0; k]
+    };
+    assert_top_k(
+        top,
+        (inside(&read[0], 2 * align, k, &what), got_values),
+        (want_keys, want_values),
+        k,
+        &what,
+    );
     inside(&read[2], align, temp_words, &what)
 }
 
@@ -718,20 +767,29 @@ fn check_top_k_rows(
     .expect("records");
     let read = submit_and_read(device, queue, encoder, &[&keys_out, &values_out]);
     let what = format!(
-        "TopK batched {:?} {:?} pairs {} {rows} rows of {len}, k = {k}, {spread:?}",
+        "TopK batched {:?} {:?} {:?} pairs {} {rows} rows of {len}, k = {k}, {spread:?}",
         top.key(),
         top.order(),
+        top.output(),
         top.has_values()
     );
-    assert_same(
-        &inside(&read[0], 2 * align, rows * k, &what),
-        &want_keys,
+    let got_values = if top.has_values() {
+        inside(&read[1], 2 * align, rows * k, &what)
+    } else {
+        vec![0; rows * k]
+    };
+    let want_values = if top.has_values() {
+        want_values
+    } else {
+        vec![0; rows * k]
+    };
+    assert_top_k(
+        top,
+        (inside(&read[0], 2 * align, rows * k, &what), got_values),
+        (want_keys, want_values),
+        k,
         &what,
     );
-    if top.has_values() {
-        let got = inside(&read[1], 2 * align, rows * k, &what);
-        assert_same(&got, &want_values, &format!("{what}: values"));
-    }
 }
 
 /// TopK's cases: every configuration at lavapipe's default vector width
@@ -741,10 +799,22 @@ fn check_top_k_rows(
 /// holds the last step); the other widths still run it on other lanes.
 fn top_k_cases(device: &wgpu::Device, queue: &wgpu::Queue, small: bool) {
     let configs = [
-        (KeyType::F32, TopKOrder::Largest, true),
-        (KeyType::I32, TopKOrder::Smallest, true),
-        (KeyType::U32, TopKOrder::Largest, false),
-        (KeyType::F32, TopKOrder::Smallest, false),
+        (KeyType::F32, TopKOrder::Largest, true, TopKOutput::Sorted),
+        (KeyType::I32, TopKOrder::Smallest, true, TopKOutput::Sorted),
+        (KeyType::U32, TopKOrder::Largest, false, TopKOutput::Sorted),
+        (KeyType::F32, TopKOrder::Smallest, false, TopKOutput::Sorted),
+        (
+            KeyType::F32,
+            TopKOrder::Largest,
+            true,
+            TopKOutput::Unordered,
+        ),
+        (
+            KeyType::I32,
+            TopKOrder::Smallest,
+            false,
+            TopKOutput::Unordered,
+        ),
     ];
     let width = std::env::var("LP_NATIVE_VECTOR_WIDTH").unwrap_or_default();
     let configs: &[_] = match width.as_str() {
@@ -753,9 +823,9 @@ fn top_k_cases(device: &wgpu::Device, queue: &wgpu::Queue, small: bool) {
         "512" => &configs[3..],
         _ => &configs,
     };
-    for (c, &(key, order, pairs)) in configs.iter().enumerate() {
-        let top = TopK::new(device, key, order, pairs).expect("builds");
-        if width == "256" && c == 0 {
+    for (c, &(key, order, pairs, output)) in configs.iter().enumerate() {
+        let top = TopK::with_output(device, key, order, pairs, output).expect("builds");
+        if width == "256" && (c == 0 || c == 4) {
             check_top_k(device, queue, &top, BIG, 1000, Spread::Distinct);
             check_top_k(device, queue, &top, BIG, 1024, Spread::Tied);
             check_top_k(device, queue, &top, BIG, 64, Spread::Equal);
@@ -826,9 +896,12 @@ fn top_k_fallbacks() {
             overflowing,
         ),
     ];
-    for (params, key, order, pairs, taken) in plans {
+    let outputs = [TopKOutput::Sorted, TopKOutput::Unordered];
+    for ((params, key, order, pairs, taken), output) in
+        plans.into_iter().flat_map(|p| outputs.map(|o| (p, o)))
+    {
         let top = with_shader_params(parse_shader_params(params).expect("parses"), || {
-            TopK::new(&device, key, order, pairs).expect("builds")
+            TopK::with_output(&device, key, order, pairs, output).expect("builds")
         });
         for (n, k, spread) in [
             (20_003, 1024, Spread::Tied),

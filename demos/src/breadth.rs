@@ -11,7 +11,9 @@
 //!   CUB's `DeviceHistogram::HistogramRange`.
 //! - `top_k` `largest_f32_k64` / `largest_f32_k1024`:
 //!   [`wavekit::device::TopK`] pairs, the k largest of uniform f32 in [0, 1)
-//!   (24 random bits: ties from 2^24 on) with their indices, sorted; CUB's
+//!   (24 random bits: ties from 2^24 on) with their indices, sorted; the
+//!   `_unordered` variants the same k in no order
+//!   ([`wavekit::device::TopKOutput::Unordered`]); CUB's
 //!   `DeviceTopK::MaxPairs`, unsorted (`bench/ref/cub_topk.cu`: CCCL 13.2,
 //!   which CUDA 13.0's CCCL 3.0 predates).
 //!
@@ -21,7 +23,7 @@
 
 use rand::Rng;
 use wavekit::Error;
-use wavekit::device::{KeyType, Queue, TopKOrder};
+use wavekit::device::{KeyType, Queue, TopKOrder, TopKOutput};
 use wavekit::runner::Step;
 
 use crate::harness::{Ctx, Report, bytes_of, check_equal, random_u32, rng, words_of};
@@ -185,7 +187,12 @@ impl Demo for TopK {
     }
 
     fn variants(&self) -> &'static [&'static str] {
-        &["largest_f32_k64", "largest_f32_k1024"]
+        &[
+            "largest_f32_k64",
+            "largest_f32_k1024",
+            "largest_f32_k64_unordered",
+            "largest_f32_k1024_unordered",
+        ]
     }
 
     fn prepare<'c>(
@@ -194,8 +201,19 @@ impl Demo for TopK {
         variant: &str,
     ) -> Result<Box<dyn Prepared + 'c>, Error> {
         known_variant(self, variant)?;
-        let top = wavekit::device::TopK::new(device(ctx), KeyType::F32, TopKOrder::Largest, true)?;
-        let k = if variant.ends_with("k64") { 64 } else { 1024 };
+        let output = if variant.ends_with("_unordered") {
+            TopKOutput::Unordered
+        } else {
+            TopKOutput::Sorted
+        };
+        let top = wavekit::device::TopK::with_output(
+            device(ctx),
+            KeyType::F32,
+            TopKOrder::Largest,
+            true,
+            output,
+        )?;
+        let k = if variant.contains("k64") { 64 } else { 1024 };
         Ok(Box::new(PreparedTopK {
             ctx,
             top,
@@ -255,7 +273,17 @@ impl Prepared for PreparedTopK<'_> {
             .iter()
             .map(|&i| (scores[i as usize].to_bits(), i))
             .collect();
-        let got: Vec<(u32, u32)> = got_keys.into_iter().zip(got_values).collect();
+        let mut got: Vec<(u32, u32)> = got_keys.into_iter().zip(got_values).collect();
+        if self.top.output() == TopKOutput::Unordered {
+            // In the reference's order: score descending (the scores are
+            // non-negative, so their bits order them), then index (the
+            // values are the indices; one out of range fails the check).
+            got.sort_by_key(|&(_, i)| {
+                scores
+                    .get(i as usize)
+                    .map_or((u32::MAX, i), |s| (u32::MAX - s.to_bits(), i))
+            });
+        }
         check_equal("top_k", &self.variant, &got, &want)?;
         Ok(Report::new(
             "top_k",

@@ -115,9 +115,10 @@ fn kernels() -> Vec<DemoKernel> {
     // (`Context::pipelines`); f32 pairs, the greatest (the benchmark's
     // case), and u32 keys alone, the least.
     let top_k = wavekit::device::shaders::source("top_k.wgsl").expect("a device shader");
-    for (key_order, largest, pairs, label) in [
-        ("2u", "true", "true", "f32 pairs"),
-        ("0u", "false", "false", "u32 keys"),
+    for (key_order, largest, pairs, sorted, label) in [
+        ("2u", "true", "true", "true", "f32 pairs"),
+        ("0u", "false", "false", "true", "u32 keys"),
+        ("2u", "true", "true", "false", "f32 pairs unordered"),
     ] {
         let source = edited(
             &top_k,
@@ -132,6 +133,7 @@ fn kernels() -> Vec<DemoKernel> {
                     &format!("const LARGEST = {largest};"),
                 ),
                 ("const PAIRS = false;", &format!("const PAIRS = {pairs};")),
+                ("const SORTED = true;", &format!("const SORTED = {sorted};")),
             ],
         )
         .expect("the host's edits apply");

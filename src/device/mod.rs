@@ -161,7 +161,7 @@ pub use histogram::MultiHistogram;
 mod merge_sort;
 pub use merge_sort::{Merge, MergeSort};
 mod top_k;
-pub use top_k::{TopK, TopKOrder};
+pub use top_k::{TopK, TopKOrder, TopKOutput};
 // Issue 35, fourth batch: the three-way partition, segmented
 // arg-reductions.
 pub use partition::ThreeWayPartition;

@@ -31,35 +31,51 @@ pub enum TopKOrder {
     Smallest,
 }
 
-/// A device-wide top-k, built once per device, key type, end and whether
-/// values travel with the keys.
+/// How a [`TopK`] orders the k it writes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum TopKOutput {
+    /// Sorted: greatest first for [`TopKOrder::Largest`], least first for
+    /// [`TopKOrder::Smallest`], equal keys by ascending index.
+    #[default]
+    Sorted,
+    /// The same k (ties at the k-th key still go to the lower index), in
+    /// no particular order, which may differ from call to call: CUB's
+    /// `DeviceTopK`'s output. The last step then sorts only the keys of the
+    /// k-th key's final range (typically a few) instead of all k, so large
+    /// k cost less.
+    Unordered,
+}
+
+/// A device-wide top-k, built once per device, key type, end, output order
+/// and whether values travel with the keys.
 ///
 /// - **Order**: [`KeyType`]'s (f32: `-inf < -1 < -0.0 < +0.0 < inf`, NaNs
 ///   by their bits), u32, i32 or f32 keys. Ties at the k-th key go to the
 ///   lower index, so the result is deterministic.
-/// - **Output**: `k` keys (and values), sorted: greatest first for
-///   [`TopKOrder::Largest`], least first for [`TopKOrder::Smallest`],
-///   equal keys by ascending index. (CUB's `DeviceTopK` leaves its output
-///   unordered, and its order among equal keys unspecified; this one is
-///   always sorted.)
+/// - **Output**: `k` keys (and values), sorted by default: greatest first
+///   for [`TopKOrder::Largest`], least first for [`TopKOrder::Smallest`],
+///   equal keys by ascending index; or, built with
+///   [`TopKOutput::Unordered`], the same k in no particular order, as
+///   CUB's `DeviceTopK` returns them.
 /// - **k**: `1 ≤ k ≤ min(n, 1024)` ([`TopK::MAX_K`]: the k are sorted by
 ///   one workgroup in workgroup memory); `k = 0` records nothing.
 /// - **Placement**: inputs `n` 4-byte elements, outputs `k`; inputs must
 ///   not share a buffer with the outputs or the temp, which must not
 ///   overlap. Temp: [`TopK::temp_storage_bytes`] (`STORAGE`), which grows
-///   with `n`: about `n / 5` bytes for long rows (the candidates), 4 KiB of
-///   state and 8 per k.
+///   with `n`: about `n / 20` bytes for long rows (the candidates), 4 KiB
+///   of state and 8 per k.
 /// - **Algorithm**: radix select on (ordered key bits, index) with bins
 ///   that follow the range left, seeded by a sample: one workgroup reads
 ///   4096 keys at stratified places and picks T, a bound about
-///   `max(4k, n / 128)` keys lie under; one pass over the keys keeps
+///   `max(4k, n / 512)` keys lie under; one pass over the keys keeps
 ///   those at most T as candidates (staged in workgroup memory, flushed in
 ///   blocks) and counts them in a 1024-bin histogram, and its last
 ///   workgroup (a counter, no workgroup ever waits for another) picks the
 ///   bin of the k-th key; rows with many candidates get a second pass over
 ///   the candidates alone, whose last workgroup goes on to the last step,
 ///   and shorter rows one workgroup for it: it narrows the bin further if
-///   it must and sorts the k (a bitonic sort in workgroup memory). Where
+///   it must and sorts the k (a bitonic sort in workgroup memory;
+///   unordered, only the keys of the k-th's range). Where
 ///   more keys lie under T than the temp holds, the second pass (for
 ///   shorter rows the last step) reads the keys again; where fewer than k
 ///   do (a sample that no ordinary input produces), the last step reads
@@ -71,12 +87,13 @@ pub enum TopKOrder {
 ///   at most 65535).
 /// - **Cost of a call**: three dispatches (no clears): the sample, the
 ///   pass over the keys, and the relay with the last step (for rows of up
-///   to about 2^20 keys one workgroup a row, the last step alone); one
+///   to about 2^21 keys one workgroup a row, the last step alone); one
 ///   read of each key; the candidates written and read once.
 pub struct TopK {
     ctx: Context,
     key: KeyType,
     order: TopKOrder,
+    output: TopKOutput,
     pairs: bool,
     /// Keys a tile of a pass (`BLOCK · ITEMS`).
     tile: u64,
@@ -132,6 +149,18 @@ impl TopK {
         order: TopKOrder,
         pairs: bool,
     ) -> Result<Self, Error> {
+        Self::with_output(device, key, order, pairs, TopKOutput::Sorted)
+    }
+
+    /// [`TopK::new`] with the k written as `output` says: sorted, or in no
+    /// particular order (CUB's `DeviceTopK`), which costs less for large k.
+    pub fn with_output<'d>(
+        device: impl Into<Device<'d>>,
+        key: KeyType,
+        order: TopKOrder,
+        pairs: bool,
+        output: TopKOutput,
+    ) -> Result<Self, Error> {
         if key.is_wide() {
             return Err(Error::Usage(format!(
                 "{NAME}: {key:?} keys: it takes 32-bit keys (u32, i32, f32)"
@@ -141,6 +170,7 @@ impl TopK {
         let mut shader = Shader::new("top_k.wgsl")?
             .set("KEY_ORDER", format!("{}u", key.order()))
             .set("LARGEST", order == TopKOrder::Largest)
+            .set("SORTED", output == TopKOutput::Sorted)
             .set("PAIRS", pairs);
         // On CUDA, one wave of the pass kernel: 6 resident workgroups (40
         // registers) on each of an H100's 132 SMs. H100, f32 pairs at 2^26:
@@ -176,6 +206,7 @@ impl TopK {
             ctx,
             key,
             order,
+            output,
             pairs,
             tile: BLOCK * u64::from(items),
             rank_scale: u64::from(rank_scale),
@@ -197,6 +228,11 @@ impl TopK {
     /// Which end it takes.
     pub fn order(&self) -> TopKOrder {
         self.order
+    }
+
+    /// How the k are ordered.
+    pub fn output(&self) -> TopKOutput {
+        self.output
     }
 
     /// Whether values travel with the keys.
@@ -249,9 +285,9 @@ impl TopK {
     /// Temp bytes a call taking `k` of `n` keys needs, which grows with
     /// `n`: the state (1.1 KiB; 4.1 KiB from `n = 2^16`), 8 per k, and
     /// room for candidates, 8 bytes each: 2.5 times those the sample is
-    /// expected to leave (`max(4k, n / 128)`; `k` where `n ≤ 4096`) plus
-    /// 256, at most `n`, and above about 2^20 keys a quarter of that again
-    /// for the relay — about `n / 5` bytes for large `n` (13 MB at
+    /// expected to leave (`max(4k, n / 512)`; `k` where `n ≤ 4096`) plus
+    /// 256, at most `n`, and above about 2^21 keys a quarter of that again
+    /// for the relay — about `n / 20` bytes for large `n` (3.3 MB at
     /// `n = 2^26`); alignment padding.
     pub fn temp_storage_bytes(&self, n: u32, k: u32) -> u64 {
         self.temp_layout(1, n, k).0.bytes()
@@ -265,8 +301,8 @@ impl TopK {
     }
 
     /// Records the `k` keys of the `order` end of the `n` at `keys[0]`
-    /// into `keys[1]`, sorted. Temp: at least
-    /// [`TopK::temp_storage_bytes`]`(n, k)` bytes. Checks every slice
+    /// into `keys[1]` (sorted unless built [`TopKOutput::Unordered`]). Temp:
+    /// at least [`TopK::temp_storage_bytes`]`(n, k)` bytes. Checks every slice
     /// first (an error names the slice and the numbers, and nothing is
     /// recorded). Fails on a top-k built for pairs.
     pub fn record_keys<'q>(
@@ -280,8 +316,8 @@ impl TopK {
     }
 
     /// Records the `k` keys of the `order` end of the `n` at `keys[0]`
-    /// with their values (`values[0]`) into `keys[1]` and `values[1]`,
-    /// sorted. Temp: at least [`TopK::temp_storage_bytes`]`(n, k)` bytes.
+    /// with their values (`values[0]`) into `keys[1]` and `values[1]`
+    /// (sorted unless built [`TopKOutput::Unordered`]). Temp: at least [`TopK::temp_storage_bytes`]`(n, k)` bytes.
     /// Fails on a top-k built for keys alone.
     pub fn record_pairs<'q>(
         &self,
@@ -296,7 +332,8 @@ impl TopK {
 
     /// Records the `k` keys of the `order` end of each of `rows` rows of
     /// `len` keys at `keys[0]` (row `r` at `r · len`) into `keys[1]` (row
-    /// `r`'s at `r · k`), each row's sorted. Temp: at least
+    /// `r`'s at `r · k`), each row's sorted unless built
+    /// [`TopKOutput::Unordered`]. Temp: at least
     /// [`TopK::temp_storage_bytes_batched`]`(rows, len, k)` bytes.
     pub fn record_batched_keys<'q>(
         &self,

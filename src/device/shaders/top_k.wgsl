@@ -54,13 +54,16 @@
 //     are more than SORT_MAX, more histogram rounds over its source (cand_1,
 //     cand_a or the input, read by this one workgroup); then gathers them
 //     with `selected` into workgroup memory, sorts them by (s, i) (bitonic)
-//     and writes the first k keys (and values, read at their indices).
+//     and writes the first k keys (and values, read at their indices);
+//     unordered (SORTED false), those surely taken (below the range, or a
+//     range whose every key is wanted) go to the end of the words unsorted
+//     and only the range's are sorted.
 // Cost: one read of the keys (two where cand_a overflows), the candidates
-// (about max(4k, n / 128)) written and read once (twice without the
+// (about max(4k, n / 512)) written and read once (twice without the
 // relay: the last step reads them), a few histogram rounds in single
 // workgroups (init's one or two; the last step's, rarely), the sort;
 // three dispatches, no clears.
-// Parameters (set by name by the host): KEY_ORDER, LARGEST, PAIRS; ITEMS,
+// Parameters (set by name by the host): KEY_ORDER, LARGEST, SORTED, PAIRS; ITEMS,
 // RANK_SCALE, MIN_RANK, CAP_PERCENT, RELAY_MIN, GROUPS
 // (WAVEKIT_SHADER_PARAMS may change them; the host reads them to size the
 // buffers, the grids and pick the kernels, and TILE follows ITEMS).
@@ -75,20 +78,28 @@
 const KEY_ORDER = 0u;
 const LARGEST = false;
 const PAIRS = false;
+// The k in order (true), or in no order (false, CUB's DeviceTopK): the last
+// step then sorts only the keys of the k-th's range, and writes the keys
+// below it (and a range whose every key is wanted) as it gathered them.
+const SORTED = true;
 // Keys a thread loads a tile of pass_a (and candidates of pass_r).
 const ITEMS = 8u;
 // T aims at RANK_SCALE x k keys under it, and at no fewer than MIN_RANK
 // samples' worth: more keep its count close to the aim (relative spread
 // about 1 / sqrt(MIN_RANK)), fewer keep it small. (RANK_SCALE = 0 and
 // MIN_RANK = 1 make T too tight for most k: the tests' way to the slow
-// path.)
+// path.) MIN_RANK 8 (n / 512 candidates where 4k are fewer) against 32:
+// H100 through CUDA, unordered k = 64, 0.0464 -> 0.0415 ms at 2^20 and
+// 0.0561 -> 0.0495 at 2^23 (with RELAY_MIN 4096; docs/benchmarks/
+// 2026-11-27r); a count past the candidates' room (2.5 times the aim)
+// then comes about once in a thousand calls, and costs a second read.
 const RANK_SCALE = 4u;
-const MIN_RANK = 32u;
+const MIN_RANK = 8u;
 // Read by the host only: cand_a holds CAP_PERCENT % of the candidates it
 // expects, plus 256 (at least k, at most n); pass_r runs where it expects
 // more than RELAY_MIN (below, the last step reads cand_a itself).
 const CAP_PERCENT = 250u;
-const RELAY_MIN = 8192u;
+const RELAY_MIN = 4096u;
 // Read by the host only: the most workgroups a row of a pass (G; beyond,
 // they stride over the tiles). The grid's waves follow it: a pass of G
 // workgroups take ceil(G / the GPU's resident ones) rounds. The host sets
@@ -765,7 +776,7 @@ fn tile_a(at: u32, first: u32, g: Geometry, checked: bool) -> u32 {
 /// Candidate x, key u of the thread's tile in pass_a: staged, counted in
 /// the histogram, its s into the workgroup's least (counters[2]). Returns
 /// its bit where it is past the stage. Candidates are few (about max(4k,
-/// n / 128) of a row's n keys): the range's words are read here, from
+/// n / 512) of a row's n keys): the range's words are read here, from
 /// workgroup memory, not held in registers across the tile.
 fn take_a(x: vec2<u32>, u: u32, bins: u32) -> u32 {
     var bit = 0u;
@@ -845,12 +856,27 @@ fn source_key(source: u32, row: u32, g: Geometry, j: u32) -> vec2<u32> {
     return candidate(1u, row, g.cap_1, j);
 }
 
-/// Puts x into the sort's arrays at the next place.
-fn gather(x: vec2<u32>) {
-    let slot = atomicAdd(&counters[1], 1u);
-    if slot < SORT_MAX {
-        words[slot] = x.x;
-        words[SORT_MAX + slot] = x.y;
+/// Puts x, gathered from range r, into the sort's arrays: at the next
+/// place from the start (counters[1]), or, unordered (SORTED false) where x
+/// is surely taken (below r, or r.done: every key of r is wanted), at the
+/// next place from the end (counters[3]), which the sort leaves alone.
+/// Between them they gather at most SORT_MAX (the last step's test).
+fn gather(x: vec2<u32>, r: Range) {
+    var p = NONE;
+    if !SORTED && (less(x, r.lo) || r.done == 1u) {
+        let slot = atomicAdd(&counters[3], 1u);
+        if slot < SORT_MAX {
+            p = SORT_MAX - 1u - slot;
+        }
+    } else {
+        let slot = atomicAdd(&counters[1], 1u);
+        if slot < SORT_MAX {
+            p = slot;
+        }
+    }
+    if p != NONE {
+        words[p] = x.x;
+        words[SORT_MAX + p] = x.y;
     }
 }
 
@@ -956,6 +982,9 @@ fn finish(t: u32, row: u32, g: Geometry, range: Range, first: Range, relay: bool
         if gathering {
             if t == 0u {
                 atomicStore(&counters[1], 0u);
+                if !SORTED {
+                    atomicStore(&counters[3], 0u);
+                }
             }
         } else {
             zero_histogram(t, g.bins);
@@ -963,11 +992,11 @@ fn finish(t: u32, row: u32, g: Geometry, range: Range, first: Range, relay: bool
         workgroupBarrier();
         if gathering {
             for (var j = t; j < chosen; j += BLOCK) {
-                gather(vec2<u32>(selected[2u * (row * g.k + j)], selected[2u * (row * g.k + j) + 1u]));
+                gather(vec2<u32>(selected[2u * (row * g.k + j)], selected[2u * (row * g.k + j) + 1u]), r);
             }
             if extra {
                 for (var j = t; j < count_a; j += BLOCK) {
-                    gather(candidate(0u, row, g.cap_a, j));
+                    gather(candidate(0u, row, g.cap_a, j), r);
                 }
             }
         }
@@ -983,7 +1012,7 @@ fn finish(t: u32, row: u32, g: Geometry, range: Range, first: Range, relay: bool
                 let x = xs[u];
                 if start + u * BLOCK + t < total && !less(x, least_read) && !less(r.hi, x) {
                     if gathering {
-                        gather(x);
+                        gather(x, r);
                     } else if !less(x, r.lo) {
                         atomicAdd(&hist[bucket(x, r, g.bins)], 1u);
                     }
@@ -1003,12 +1032,22 @@ fn finish(t: u32, row: u32, g: Geometry, range: Range, first: Range, relay: bool
     }
     if t == 0u {
         bcast[22] = min(atomicLoad(&counters[1]), SORT_MAX);
+        if !SORTED {
+            bcast[23] = min(atomicLoad(&counters[3]), SORT_MAX);
+        }
     }
     let m = workgroupUniformLoad(&bcast[22]);
+    // Taken outright (unordered), at the end of the words; written before
+    // the uniform load's barrier.
+    var d = 0u;
+    if !SORTED {
+        d = bcast[23];
+    }
     sort_gathered(t, m);
     let out = row * g.k;
     for (var j = t; j < g.k; j += BLOCK) {
-        let i = row * g.n + words[SORT_MAX + j];
+        let p = select(j - d, SORT_MAX - 1u - j, j < d);
+        let i = row * g.n + words[SORT_MAX + p];
         keys_out[out + j] = keys_in[i];
         if PAIRS {
             values_out[out + j] = values_in[i];
