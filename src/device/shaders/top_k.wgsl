@@ -219,7 +219,12 @@ fn relayed(g: Geometry) -> bool {
 
 /// The ordered bits of key j of the inputs: the wanted keys have the least.
 fn ordered(j: u32) -> u32 {
-    let s = encode_key(keys_in[j]);
+    return order_bits(keys_in[j]);
+}
+
+/// The ordered bits of the key whose raw bits are `raw`.
+fn order_bits(raw: u32) -> u32 {
+    let s = encode_key(raw);
     return select(s, ~s, LARGEST);
 }
 
@@ -415,12 +420,21 @@ fn init(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: vec
     // The sample's s, in registers (sample q * BLOCK + t where below m);
     // its index is computed again where a comparison needs it (`indexed`).
     var ss: array<u32, SAMPLES_PER_THREAD>;
+    // Every load first, unconditional (places past m clamped to sample
+    // m - 1 and never used; m >= 1, as k >= 1), so that all of them are in
+    // flight at once: behind `j < m` each was a branch whose use waited on
+    // its load, 16 round trips to memory in a row (H100, CUDA: 5-7 us a
+    // call less, unordered k = 64 at 2^24 0.0730 -> 0.0661 ms,
+    // docs/benchmarks/2026-11-27r).
+    for (var q = 0u; q < SAMPLES_PER_THREAD; q++) {
+        let j = min(q * BLOCK + t, m - 1u);
+        ss[q] = keys_in[first + sample_at(j, n, m, row)];
+    }
     var least = NONE;
     var most = 0u;
     for (var q = 0u; q < SAMPLES_PER_THREAD; q++) {
-        let j = q * BLOCK + t;
-        if j < m {
-            ss[q] = ordered(first + sample_at(j, n, m, row));
+        ss[q] = order_bits(ss[q]);
+        if q * BLOCK + t < m {
             least = min(least, ss[q]);
             most = max(most, ss[q]);
         }
