@@ -2,7 +2,8 @@
 //! scores of a million with their indices (CUB's `DeviceTopK::MaxPairs`),
 //! as an MoE router or a sparse-attention kernel takes them, recorded into
 //! your encoder; the output is sorted, greatest first, ties to the lower
-//! index.
+//! index. A router that needs the set and not its order builds it with
+//! `TopKOutput::Unordered` (CUB's output), which costs less for large k.
 //!
 //! `cargo run --example device_top_k --features runner [adapter-name]`
 //! (`llvmpipe` on a machine without a GPU). An application needs only the
@@ -10,7 +11,7 @@
 
 mod common;
 
-use wavekit::device::{KeyType, Slice, TopK, TopKOrder};
+use wavekit::device::{KeyType, Slice, TopK, TopKOrder, TopKOutput};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let gpu = common::open()?;
@@ -46,7 +47,29 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     });
     order.truncate(k as usize);
     let want: Vec<f32> = order.iter().map(|&i| scores[i as usize]).collect();
-    let ok = got == want && got_at == order;
+    let sorted_ok = got == want && got_at == order;
+
+    // The same k in no order: the same indices, as a set.
+    let unordered = TopK::with_output(
+        device,
+        KeyType::F32,
+        TopKOrder::Largest,
+        true,
+        TopKOutput::Unordered,
+    )?;
+    let mut encoder = device.create_command_encoder(&Default::default());
+    unordered.record_pairs(
+        &mut encoder,
+        [Slice::from(&scores_in), Slice::from(&best)],
+        [Slice::from(&indices_in), Slice::from(&best_at)],
+        (n, k),
+        Slice::from(&temp),
+    )?;
+    let mut set: Vec<u32> = gpu.submit_and_read(encoder, &best_at)?;
+    set.sort_unstable();
+    let mut want_set = order.clone();
+    want_set.sort_unstable();
+    let ok = sorted_ok && set == want_set;
     gpu.report(
         &format!(
             "the {k} largest of {n} scores: {} .. {}",
