@@ -62,8 +62,10 @@ const MERGE_GROUPS: u64 = 2048;
 ///   memory, pass p merging runs of `1024 · 2^p` (aligned, cut at the
 ///   segment's ends) pairwise, `ceil(log2(n / 1024))` passes, each
 ///   returning at once in chunks without such segments.
-/// - **Cost of a call**: `3 + ceil(log2(n / 1024))` dispatches, a bind
-///   group each, nothing allocated. Segments up to 64: one read and one
+/// - **Cost of a call**: a clear of one word and `3 + ceil(log2(n / 1024))`
+///   dispatches, a bind group each, nothing allocated. Where no segment is
+///   longer than 64, the chunk sort and the merge passes return after one
+///   read of a word the short sorts set. Segments up to 64: one read and one
 ///   write per element plus 15 shuffles (32-lane subgroups) and, from 33,
 ///   one merge level — but 32 (64) threads per segment whatever its length. Segments up to 1024 elements: plus 10
 ///   workgroup-memory merge levels. Longer: plus per pass one read, one
@@ -99,7 +101,7 @@ impl SegmentedSort {
             )));
         }
         let order = key.order();
-        let ctx = Context::new(device.into())?;
+        let ctx = Context::new(device.into())?.with_clears()?;
         let log2_tile = ctx.target.subgroup_size.min().trailing_zeros().min(5);
         // With 32 lanes or more, sort_short_two (segmented_sort_two.wgsl,
         // appended) takes every short segment in one dispatch.
@@ -306,15 +308,15 @@ impl SegmentedSort {
             ]
         };
         let chunks = self.ctx.grid(u64::from(n).div_ceil(CHUNK) as u32);
-        let mut ops: Vec<Op<'_>> = self
-            .short
-            .iter()
-            .map(|(pipeline, width)| {
-                let per_group = BLOCK / u64::from(*width);
-                let groups = u64::from(n_segments).div_ceil(per_group) as u32;
-                Op::Dispatch(pipeline, binding(0), self.ctx.grid(groups))
-            })
-            .collect();
+        // The pass words' first, LONG_SEEN, zeroed: the sort_shorts set it
+        // where a segment is longer than they take, and sort_chunk and the
+        // merge passes return at once where none set it.
+        let mut ops: Vec<Op<'_>> = vec![Op::Clear(temp.sub(pass.0, 4))];
+        ops.extend(self.short.iter().map(|(pipeline, width)| {
+            let per_group = BLOCK / u64::from(*width);
+            let groups = u64::from(n_segments).div_ceil(per_group) as u32;
+            Op::Dispatch(pipeline, binding(0), self.ctx.grid(groups))
+        }));
         ops.push(Op::Dispatch(&self.chunk, binding(0), chunks));
         let merge_groups = self
             .ctx

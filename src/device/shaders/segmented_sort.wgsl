@@ -36,6 +36,12 @@
 //     inside one run of 2w. The host records ceil(log2(n / CHUNK)) passes.
 //     Chunks without unfinished segments cost one flag read; other
 //     elements a binary search of the offsets (log2(segments) reads).
+//   Where no segment is longer than SHORT_LIMIT (the sort_shorts, which
+//   read every segment's bounds, set pass_info[LONG_SEEN] on seeing one),
+//   sort_chunk and merge_pass return after one read of that word (before:
+//   two binary searches of the offsets a chunk, and a flag a chunk a
+//   pass): H100, CUDA, segments of 1..=64, 0.6583 -> 0.4959 ms at 2^24
+//   (docs/benchmarks/2026-11-27r).
 // Merges count the partner run's pairs strictly less (lower run) or less or
 // equal (upper run), so equal pairs keep their order and the order is the
 // total (key, value) order. Keys are encoded to unsigned bits of the same
@@ -49,7 +55,8 @@
 //   without PAIRS), 2 offsets (segments + 1), 3 keys_out, 4 values_out
 //   (n; values any 4 bytes without PAIRS), 5 scratch (keys A, keys B, then
 //   with PAIRS values A, values B, n words each, then one flag per chunk),
-//   6 pass_info (p + 1 words, not read).
+//   6 pass_info (p + 1 words; word 0, LONG_SEEN, every dispatch's, zeroed
+//   by the host before the first).
 // Append: key_order.wgsl (encode_key, decode_key), sort_merge.wgsl (less, merge_tiles,
 // inside_run, partner_run, merge_target), sort_scratch.wgsl (run_key, run_value, store_run,
 // value_in).
@@ -82,7 +89,7 @@ fn subgroup_sorts(mine: bool) -> bool { return true; }
 @group(0) @binding(3) var<storage, read_write> keys_out: array<u32>;
 @group(0) @binding(4) var<storage, read_write> values_out: array<u32>;
 @group(0) @binding(5) var<storage, read_write> scratch: array<u32>;
-@group(0) @binding(6) var<storage, read_write> pass_info: array<u32>;
+@group(0) @binding(6) var<storage, read_write> pass_info: array<atomic<u32>>;
 
 var<workgroup> merge_keys: array<u32, CHUNK>;
 var<workgroup> merge_values: array<u32, CHUNK>;
@@ -90,6 +97,10 @@ var<workgroup> vote: atomic<u32>;
 var<workgroup> vote_result: u32;
 // sort_chunk's range of segments, lo and hi, searched by two threads.
 var<workgroup> chunk_segments: array<u32, 2>;
+// pass_info[LONG_SEEN] as thread 0 read it.
+var<workgroup> long_seen: u32;
+// The word of pass_info that says a segment longer than SHORT_LIMIT exists.
+const LONG_SEEN = 0u;
 
 /// Whether `mine` holds in any thread of the workgroup (every thread
 /// calls it, in uniform control flow; `t` the local index).
@@ -110,6 +121,23 @@ fn workgroup_any(t: u32, mine: bool) -> bool {
 
 fn segment_count() -> u32 {
     return max(arrayLength(&offsets), 1u) - 1u;
+}
+
+/// Notes a segment of `len` elements: one longer than SHORT_LIMIT sets
+/// pass_info[LONG_SEEN] (the sort_shorts call it for every segment).
+fn note_length(len: u32) {
+    if len > SHORT_LIMIT {
+        atomicStore(&pass_info[LONG_SEEN], 1u);
+    }
+}
+
+/// Whether any segment is longer than SHORT_LIMIT, as the sort_shorts
+/// found (every thread calls it, in uniform control flow).
+fn any_long(t: u32) -> bool {
+    if t == 0u {
+        long_seen = atomicLoad(&pass_info[LONG_SEEN]);
+    }
+    return workgroupUniformLoad(&long_seen) != 0u;
 }
 
 /// Segment s's elements [begin, end), clamped into 0..n.
@@ -156,6 +184,7 @@ fn sort_short(@builtin(local_invocation_index) t: u32, @builtin(subgroup_id) sub
     if t < BLOCK / SEG && first_segment + t < segments {
         let seg = bounds(first_segment + t);
         mine = seg.y - seg.x > SHORT_MIN && seg.y - seg.x <= SHORT;
+        note_length(seg.y - seg.x);
     }
     if !workgroup_any(t, mine) {
         return;
@@ -197,7 +226,7 @@ fn sort_chunk(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wi
     let n = arrayLength(&keys_in);
     let chunk = wid.x + wid.y * nwg.x;
     let first = chunk * CHUNK;
-    if first >= n {
+    if first >= n || !any_long(t) {
         return;
     }
     let last = min(first + CHUNK, n) - 1u;
@@ -330,6 +359,9 @@ fn merge_pass(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wi
     // chunks have no unfinished segment costs G flag reads, not a
     // workgroup per chunk.
     let groups = nwg.x * nwg.y;
+    if !any_long(t) {
+        return;
+    }
     for (var chunk = wid.x + wid.y * nwg.x; chunk * CHUNK < n; chunk += groups) {
         if scratch[chunk_flag_index(chunk)] != 0u {
             merge_chunk(t, chunk, n);

@@ -3,7 +3,7 @@
 // (wavekit::device::SegmentedSort) only then: it calls
 // `sg::bitonic_sort_kv_tiled<u32, u32, 5>`, which narrower subgroups do
 // not have. It uses segmented_sort.wgsl's bindings and functions (bounds,
-// workgroup_any, store_out, subgroup_sorts, SHORT_MIN) and sort_merge.wgsl's
+// workgroup_any, store_out, subgroup_sorts, note_length, SHORT_MIN) and sort_merge.wgsl's
 // `less`.
 
 /// One stage of a bitonic merge over each 32-lane tile: lanes l and l ^ d
@@ -48,6 +48,7 @@ fn sort_short_two(@builtin(local_invocation_index) t: u32, @builtin(subgroup_id)
     if t < BLOCK / 32u && first_segment + t < segments {
         let seg = bounds(first_segment + t);
         mine = seg.y - seg.x > SHORT_MIN && seg.y - seg.x <= 64u;
+        note_length(seg.y - seg.x);
     }
     if !workgroup_any(t, mine) {
         return;
