@@ -27,15 +27,20 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let (best, best_at) = (gpu.storage(4 * u64::from(k)), gpu.storage(4 * u64::from(k)));
     let temp = gpu.storage(top.temp_storage_bytes(n, k));
 
-    let mut encoder = device.create_command_encoder(&Default::default());
-    top.record_pairs(
-        &mut encoder,
-        [Slice::from(&scores_in), Slice::from(&best)],
-        [Slice::from(&indices_in), Slice::from(&best_at)],
-        (n, k),
-        Slice::from(&temp),
-    )?;
-    let got: Vec<f32> = gpu.submit_and_read(encoder, &best)?;
+    // One call of `top` recorded into a new encoder: the k scores into
+    // `best`, their indices into `best_at`.
+    let record = |top: &TopK| -> Result<wgpu::CommandEncoder, wavekit::Error> {
+        let mut encoder = device.create_command_encoder(&Default::default());
+        top.record_pairs(
+            &mut encoder,
+            [Slice::from(&scores_in), Slice::from(&best)],
+            [Slice::from(&indices_in), Slice::from(&best_at)],
+            (n, k),
+            Slice::from(&temp),
+        )?;
+        Ok(encoder)
+    };
+    let got: Vec<f32> = gpu.submit_and_read(record(&top)?, &best)?;
     let got_at: Vec<u32> =
         gpu.submit_and_read(device.create_command_encoder(&Default::default()), &best_at)?;
 
@@ -57,15 +62,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         true,
         TopKOutput::Unordered,
     )?;
-    let mut encoder = device.create_command_encoder(&Default::default());
-    unordered.record_pairs(
-        &mut encoder,
-        [Slice::from(&scores_in), Slice::from(&best)],
-        [Slice::from(&indices_in), Slice::from(&best_at)],
-        (n, k),
-        Slice::from(&temp),
-    )?;
-    let mut set: Vec<u32> = gpu.submit_and_read(encoder, &best_at)?;
+    let mut set: Vec<u32> = gpu.submit_and_read(record(&unordered)?, &best_at)?;
     set.sort_unstable();
     let mut want_set = order.clone();
     want_set.sort_unstable();
