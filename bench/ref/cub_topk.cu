@@ -82,7 +82,7 @@ void top_k(const Config& cfg, size_t n) {
              "CUB DeviceTopK (AIR top-k: 11-bit radix passes, candidates buffered once few enough)", n, 4ull * n,
              t, good,
              "unsorted, unstable: the only results CCCL 13.2 implements (wavekit's TopK sorts them, ties to the "
-             "lower index); inputs of the demo's distribution, drawn on the GPU");
+             "lower index, but in the _unordered variants); inputs of the demo's distribution, drawn on the GPU");
     }
 }
 
