@@ -648,12 +648,18 @@ fn segmented_sort_select_run_length_and_histogram_on_a_stream() {
     for (i, &n) in SIZES.iter().enumerate() {
         let input = runs_input(n, 90 + i as u64);
         let source = guarded(&stream, &input, GUARD);
-        // Segments of 0 to 3000 keys.
+        // Segments of 0 to 3000 keys; of every four, two of 0 to 32 and one
+        // of 33 to 64 (the short sort's halves in tiles of 8, 16 and 32
+        // lanes by the length).
         let mut offsets = vec![0u32];
         let lengths = random(n, 3000, 5 + i as u64);
         for (k, &len) in lengths.iter().enumerate() {
             let last = *offsets.last().expect("one offset");
-            let len = if k % 4 == 0 { len } else { len % 33 };
+            let len = match k % 4 {
+                0 => len,
+                1 => 33 + len % 32,
+                _ => len % 33,
+            };
             offsets.push((last + len).min(n as u32));
             if last + len >= n as u32 {
                 break;

@@ -173,13 +173,22 @@ fn segmented_sort_and_operator_scan_on_emulated_subgroups() {
     let sort = SegmentedSort::pairs(&device, KeyType::U32).expect("builds");
     let scan = Scan::with_operator(&device, ScanKind::Inclusive, Dtype::U32, ScanOperator::Max)
         .expect("builds");
-    for (i, &n) in SIZES.iter().enumerate() {
+    // Segments of these lengths in turn. Up to 64: the two-half register
+    // sort at 32 emulated lanes (32-lane tiles here; on GPUs the halves of
+    // the short patterns take 8 and 16 lanes: tests/device_cuda.rs).
+    let mixed: &[usize] = &[0, 1, 7, 32, 33, 50, 64, 65, 900, 3000];
+    let short: [(usize, &[usize]); 4] = [
+        (8191, &[1, 8, 3, 5, 2, 7]),
+        (8193, &[9, 16, 1, 12]),
+        (8191, &[33, 40, 2, 37]),
+        (8193, &[41, 48, 17, 3]),
+    ];
+    let cases = SIZES.iter().map(|&n| (n, mixed)).chain(short);
+    for (i, (n, lengths)) in cases.enumerate() {
         let keys = random(n, 1000, 30 + i as u64);
         let values = random(n, 0, 40 + i as u64);
-        // Segments of 0, 1, 7, 32, 33, 50, 64, 65, 900 and 3000 elements in
-        // turn (up to 64: the two-half register sort at 32 emulated lanes).
         let mut offsets = vec![0u32];
-        for len in [0, 1, 7, 32, 33, 50, 64, 65, 900, 3000].into_iter().cycle() {
+        for &len in lengths.iter().cycle() {
             let end = (*offsets.last().unwrap() as usize + len).min(n);
             offsets.push(end as u32);
             if end == n {

@@ -118,13 +118,26 @@ impl SegmentedSort {
             .set("SHORT_LIMIT", format!("{}u", SHORT_WIDTHS[1]));
         // Subgroups without a segment of the dispatch's skip the sort
         // (not where subgroups are emulated: see the shader).
+        // and sort_short_two sorts each half in the fewest lanes that hold
+        // the subgroup's longest segment (H100, CUDA, lengths 1..=64 at
+        // 2^24: 0.4947 -> 0.4542 ms, docs/benchmarks/2026-11-27r).
         let shader = if ctx.target.is_emulated() {
             shader
         } else {
-            shader.function(
+            let shader = shader.function(
                 "subgroup_sorts",
                 "fn subgroup_sorts(mine: bool) -> bool {\n    return sg::any_true(mine);\n}",
-            )
+            );
+            if two {
+                shader
+                    .function(
+                        "subgroup_longest",
+                        "fn subgroup_longest(length: u32) -> u32 {\n    return sg::reduce_all_max<u32>(length);\n}",
+                    )
+                    .function("sorted_within", shaders::source("segmented_sort_tiles.wgsl")?)
+            } else {
+                shader
+            }
         };
         // The sort_short of each width, taking the lengths above the
         // narrower one's.

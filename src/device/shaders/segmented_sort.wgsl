@@ -82,6 +82,13 @@ const SHORT_LIMIT = 64u;
 // are emulated (they shuffle through workgroup barriers, which every
 // thread must reach), `return sg::any_true(mine);`.
 fn subgroup_sorts(mine: bool) -> bool { return true; }
+// The longest of the subgroup's segments of the dispatch (`length`: 0 for a
+// lane whose segment is not), for sort_short_two's tiles: 32 by default;
+// the host gives, with `sorted_within` by length (segmented_sort_tiles.wgsl),
+// `return sg::reduce_all_max<u32>(length);` unless subgroups are emulated
+// (their shuffles are workgroup barriers, which every thread must reach
+// alike, and the subgroups' tiles would differ).
+fn subgroup_longest(length: u32) -> u32 { return 32u; }
 
 @group(0) @binding(0) var<storage, read> keys_in: array<u32>;
 @group(0) @binding(1) var<storage, read> values_in: array<u32>;

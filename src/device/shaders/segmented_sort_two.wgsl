@@ -19,6 +19,11 @@ fn merge_stage(key: u32, value: u32, d: u32, lane: u32) -> vec2<u32> {
     return vec2<u32>(key, value);
 }
 
+/// `pair` sorted by `sg::bitonic_sort_kv_tiled` over 32-lane tiles; the
+/// host gives, where subgroups are not emulated, segmented_sort_tiles.wgsl's
+/// (the fewest lanes that hold `width`).
+fn sorted_within(pair: vec2<u32>, width: u32) -> vec2<u32> { let sorted = sg::bitonic_sort_kv_tiled<u32, u32, 5>(pair.x, pair.y); return vec2<u32>(sorted.key, sorted.value); }
+
 /// The pairs of a bitonic sequence over each 32-lane tile, sorted.
 fn bitonic_merge(key: u32, value: u32, lane: u32) -> vec2<u32> {
     var pair = vec2<u32>(key, value);
@@ -70,16 +75,17 @@ fn sort_short_two(@builtin(local_invocation_index) t: u32, @builtin(subgroup_id)
     if is_short && slot + 32u < length {
         high = vec2<u32>(encode_key(keys_in[seg.x + slot + 32u]), value_in(seg.x + slot + 32u));
     }
+    // The longest segment of the subgroup: the tiles each half needs.
+    let longest = subgroup_longest(select(0u, length, is_short));
     if subgroup_sorts(is_short) {
-        let sorted = sg::bitonic_sort_kv_tiled<u32, u32, 5>(low.x, low.y);
-        low = vec2<u32>(sorted.key, sorted.value);
+        low = sorted_within(low, min(longest, 32u));
     }
     if subgroup_sorts(is_short && length > 32u) {
-        let sorted = sg::bitonic_sort_kv_tiled<u32, u32, 5>(high.x, high.y);
+        let upper = sorted_within(high, longest - min(longest, 32u));
         // The upper half reversed across the tile, then the smaller of each
         // lane's two pairs to the lower half.
-        let reversed = vec2<u32>(sg::shuffle_xor<u32>(sorted.key, 31u),
-                                 sg::shuffle_xor<u32>(sorted.value, 31u));
+        let reversed = vec2<u32>(sg::shuffle_xor<u32>(upper.x, 31u),
+                                 sg::shuffle_xor<u32>(upper.y, 31u));
         let swap = less(reversed.x, reversed.y, low.x, low.y);
         high = select(reversed, low, swap);
         low = select(low, reversed, swap);
