@@ -92,7 +92,8 @@ const ITEMS = 8u;
 // H100 through CUDA, unordered k = 64, 0.0464 -> 0.0415 ms at 2^20 and
 // 0.0561 -> 0.0495 at 2^23 (with RELAY_MIN 4096; docs/benchmarks/
 // 2026-11-27r); a count past the candidates' room (2.5 times the aim)
-// then comes about once in a thousand calls, and costs a second read.
+// then comes about once in a thousand calls (an estimate from the eighth
+// of 4096 stratified samples, not a measurement), and costs a second read.
 const RANK_SCALE = 4u;
 const MIN_RANK = 8u;
 // Read by the host only: cand_a holds CAP_PERCENT % of the candidates it
