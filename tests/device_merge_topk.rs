@@ -631,8 +631,9 @@ fn in_one_order(keys: &mut [u32], values: &mut [u32], k: usize) {
     }
 }
 
-/// The output of a call (keys, and values or zeros) against the CPU's,
-/// sorted, or in one order where the top-k is unordered.
+/// The output of a call (keys and values, the values ignored for keys
+/// alone) against the CPU's, sorted, or in one order where the top-k is
+/// unordered.
 fn assert_top_k(
     top: &TopK,
     got: (Vec<u32>, Vec<u32>),
@@ -642,6 +643,10 @@ fn assert_top_k(
 ) {
     let (mut got_keys, mut got_values) = got;
     let (mut want_keys, mut want_values) = want;
+    if !top.has_values() {
+        got_values = vec![0; got_keys.len()];
+        want_values = vec![0; want_keys.len()];
+    }
     if top.output() == TopKOutput::Unordered {
         in_one_order(&mut got_keys, &mut got_values, k);
         in_one_order(&mut want_keys, &mut want_values, k);
@@ -699,19 +704,12 @@ fn check_top_k(
         top.output(),
         top.has_values()
     );
-    let got_values = if top.has_values() {
-        inside(&read[1], 2 * align, k, &what)
-    } else {
-        vec![0; k]
-    };
-    let want_values = if top.has_values() {
-        want_values
-    } else {
-        vec![0; k]
-    };
     assert_top_k(
         top,
-        (inside(&read[0], 2 * align, k, &what), got_values),
+        (
+            inside(&read[0], 2 * align, k, &what),
+            inside(&read[1], 2 * align, k, &what),
+        ),
         (want_keys, want_values),
         k,
         &what,
@@ -773,19 +771,12 @@ fn check_top_k_rows(
         top.output(),
         top.has_values()
     );
-    let got_values = if top.has_values() {
-        inside(&read[1], 2 * align, rows * k, &what)
-    } else {
-        vec![0; rows * k]
-    };
-    let want_values = if top.has_values() {
-        want_values
-    } else {
-        vec![0; rows * k]
-    };
     assert_top_k(
         top,
-        (inside(&read[0], 2 * align, rows * k, &what), got_values),
+        (
+            inside(&read[0], 2 * align, rows * k, &what),
+            inside(&read[1], 2 * align, rows * k, &what),
+        ),
         (want_keys, want_values),
         k,
         &what,

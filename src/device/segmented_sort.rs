@@ -66,8 +66,8 @@ const MERGE_GROUPS: u64 = 2048;
 ///   dispatches, a bind group each, nothing allocated. Where no segment is
 ///   longer than 64, the chunk sort and the merge passes return after one
 ///   read of a word the short sorts set. Segments up to 64: one read and one
-///   write per element plus 15 shuffles (32-lane subgroups) and, from 33,
-///   one merge level — but 32 (64) threads per segment whatever its length. Segments up to 1024 elements: plus 10
+///   write per element plus 6, 10 or 15 shuffle stages (32-lane subgroups:
+///   halves of up to 8, 16 or 32) and, from 33, one merge level — but 32 (64) threads per segment whatever its length. Segments up to 1024 elements: plus 10
 ///   workgroup-memory merge levels. Longer: plus per pass one read, one
 ///   write and a binary search (`log2(run)` reads) per element, and a
 ///   search of the offsets (`log2(n_segments)` reads); every element of
@@ -116,29 +116,27 @@ impl SegmentedSort {
             .set("PAIRS", pairs)
             .set("LOG2_TILE", format!("{log2_tile}u"))
             .set("SHORT_LIMIT", format!("{}u", SHORT_WIDTHS[1]));
-        // Subgroups without a segment of the dispatch's skip the sort
-        // (not where subgroups are emulated: see the shader).
-        // and sort_short_two sorts each half in the fewest lanes that hold
-        // the subgroup's longest segment (H100, CUDA, lengths 1..=64 at
-        // 2^24: 0.4947 -> 0.4542 ms, docs/benchmarks/2026-11-27r).
-        let shader = if ctx.target.is_emulated() {
-            shader
-        } else {
-            let shader = shader.function(
+        // Not where subgroups are emulated (see the shader): subgroups
+        // without a segment of the dispatch's skip the sort, and
+        // sort_short_two sorts each half in the fewest lanes that hold the
+        // subgroup's longest segment (H100, CUDA, lengths 1..=64 at 2^24:
+        // 0.4947 -> 0.4542 ms, docs/benchmarks/2026-11-27r).
+        let emulated = ctx.target.is_emulated();
+        let mut shader = shader;
+        if !emulated {
+            shader = shader.function(
                 "subgroup_sorts",
                 "fn subgroup_sorts(mine: bool) -> bool {\n    return sg::any_true(mine);\n}",
             );
-            if two {
-                shader
-                    .function(
-                        "subgroup_longest",
-                        "fn subgroup_longest(length: u32) -> u32 {\n    return sg::reduce_all_max<u32>(length);\n}",
-                    )
-                    .function("sorted_within", shaders::source("segmented_sort_tiles.wgsl")?)
-            } else {
-                shader
-            }
-        };
+        }
+        if !emulated && two {
+            shader = shader
+                .function(
+                    "subgroup_longest",
+                    "fn subgroup_longest(length: u32) -> u32 {\n    return sg::reduce_all_max<u32>(length);\n}",
+                )
+                .function("sorted_within", shaders::source("segmented_sort_tiles.wgsl")?);
+        }
         // The sort_short of each width, taking the lengths above the
         // narrower one's.
         let short_module = |i: usize| {
