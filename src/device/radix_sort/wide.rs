@@ -110,8 +110,8 @@ const ONESWEEP: [(&str, &str); 13] = [
         "keys[s] = vec2<u32>(0xffffffffu);",
     ),
     (
-        "staged[ranks[s]] = keys[s];",
-        "staged[ranks[s]] = keys[s].x;",
+        "stage(ranks[s], keys[s]);",
+        "stage(ranks[s], keys[s].x);",
     ),
     (
         "    let tile_keys = min(TILE, n - tile * TILE);\n",
@@ -121,21 +121,21 @@ const ONESWEEP: [(&str, &str); 13] = [
     for (var k = 0u; k < ITEMS; k++) {
         let j = k * BLOCK + t;
         if j < tile_keys {
-            low_words[k] = staged[j];
+            low_words[k] = staged_at(j);
         }
     }
     workgroupBarrier();
     for (var s = 0u; s < ITEMS; s++) {
         if first_key + s * size < n {
-            staged[ranks[s]] = keys[s].y;
+            stage(ranks[s], keys[s].y);
         }
     }
     workgroupBarrier();
 ",
     ),
     (
-        "let key = staged[j];",
-        "let key = vec2<u32>(low_words[k], staged[j]);",
+        "let key = staged_at(j);",
+        "let key = vec2<u32>(low_words[k], staged_at(j));",
     ),
 ];
 

@@ -85,7 +85,9 @@
 //   bins, digits, tile_count, tile_first, digit_base: a pass index < 4
 //   (pass_index(): PASS, or the host binds at most 4 words of pass_info)
 //   times 256 plus a digit < 256. counters: subgroup < BLOCK / S <=
-//   SUBGROUPS rows of 128. tile_state: tile < ceil(n / TILE) (the grid's
+//   SUBGROUPS rows of ROW; the fallback's row at FALLBACK_ROW plus a word
+//   < ROW; with STAGE_IN_COUNTERS staged positions (below) < TILE <=
+//   COUNTER_WORDS - ROW. tile_state: tile < ceil(n / TILE) (the grid's
 //   extra workgroups return first) times 256 plus a digit. staged: the rank
 //   of a key below n, which is below the tile's key count.
 // Workgroup memory (why a host may also skip zeroing it, as the demos'
@@ -106,7 +108,8 @@
 //   store and load; per tile 6 workgroup barriers (8 with PAIRS), a block
 //   scan and 256 look-back walks; plus 1 read and 4 workgroup atomicAdds
 //   per key for the four histograms, once. Workgroup memory:
-//   SUBGROUPS * 512 + TILE * 4 + 3 KiB.
+//   SUBGROUPS * 512 + TILE * 4 + 3 KiB, or with STAGE_IN_COUNTERS
+//   max(SUBGROUPS * 512, TILE * 4 + 512) + 3 KiB (and a barrier more).
 // Append: key_order.wgsl (encode_key, decode_key).
 #import wavekit::subgroup as sg
 #import wavekit::block as blk
@@ -159,11 +162,27 @@ const PEERS = 0u;
 // words of two u16 halves, which saves the halves' shifts and masks
 // where workgroup memory allows (SUBGROUPS * 1 KiB).
 const WIDE_COUNTERS = false;
+// Stage the tile in the counters' workgroup memory, which the rank no
+// longer needs once the keys are staged (a barrier between the two), so
+// that a workgroup takes TILE * 4 bytes less than the two apart: NVIDIA's
+// Vulkan driver gives a workgroup's memory from about 64 KiB an SM, so
+// that 512 x 12 tiles run one workgroup an SM apart and two shared
+// (docs/benchmarks/2026-11-27t-h100-vulkan-onesweep-occupancy).
+const STAGE_IN_COUNTERS = false;
 const TILE = BLOCK * ITEMS;
 const RADIX = 256u;
 const PAIRS_OF_DIGITS = 128u;
 // Words of a subgroup's row of counters.
 const ROW = PAIRS_OF_DIGITS * (1u + u32(WIDE_COUNTERS));
+// Where the fallback counts a stalled tile's digits: counters' first row,
+// or with STAGE_IN_COUNTERS the row after the staged tile (the fallback
+// runs while the tile is staged).
+const FALLBACK_ROW = u32(STAGE_IN_COUNTERS) * TILE;
+// Words of `counters` and of `staged`: the rows, or with
+// STAGE_IN_COUNTERS at least the staged tile and the fallback's row after
+// it, and `staged` then a single unused word.
+const COUNTER_WORDS = max(SUBGROUPS * ROW, u32(STAGE_IN_COUNTERS) * (TILE + ROW));
+const STAGED_WORDS = TILE - u32(STAGE_IN_COUNTERS) * (TILE - 1u);
 const COUNT_MASK = 0x3fffffffu;
 
 @group(0) @binding(0) var<storage, read> keys_in: array<u32>;
@@ -184,14 +203,33 @@ var<workgroup> stalled_tile: u32;
 // Row g: the counts (before the rank) or next tile positions (during it)
 // of the digits in subgroup g: word w holds digits 2w (low half) and
 // 2w + 1 (high half), or with WIDE_COUNTERS digit w.
-var<workgroup> counters: array<atomic<u32>, SUBGROUPS * ROW>;
+// With STAGE_IN_COUNTERS, also the staged tile (`stage`) after the rank.
+var<workgroup> counters: array<atomic<u32>, COUNTER_WORDS>;
 var<workgroup> tile_count: array<u32, RADIX>;
 var<workgroup> tile_first: array<u32, RADIX>;
 // Where the keys of digit d go: output position of the tile's first key of
 // digit d minus its position in the tile.
 var<workgroup> digit_base: array<u32, RADIX>;
-// The tile's keys (then values) in their output order.
-var<workgroup> staged: array<u32, TILE>;
+// The tile's keys (then values) in their output order (`stage`), unless
+// STAGE_IN_COUNTERS.
+var<workgroup> staged: array<u32, STAGED_WORDS>;
+
+// Puts `word` at position `at` of the staged tile.
+fn stage(at: u32, word: u32) {
+    if STAGE_IN_COUNTERS {
+        atomicStore(&counters[at], word);
+    } else {
+        staged[at] = word;
+    }
+}
+
+// The word at position `at` of the staged tile.
+fn staged_at(at: u32) -> u32 {
+    if STAGE_IN_COUNTERS {
+        return atomicLoad(&counters[at]);
+    }
+    return staged[at];
+}
 
 // The pass this dispatch sorts: pass_info's length less one, or PASS.
 fn pass_index() -> u32 {
@@ -516,7 +554,7 @@ fn fall_back(tile: u32, t: u32, walks: ptr<function, array<vec2<u32>, WALKS>>) {
         }
         let k = stalled - 1u;
         for (var w = t; w < ROW; w += BLOCK) {
-            atomicStore(&counters[w], 0u);
+            atomicStore(&counters[FALLBACK_ROW + w], 0u);
         }
         workgroupBarrier();
         let n = arrayLength(&keys_in);
@@ -524,7 +562,7 @@ fn fall_back(tile: u32, t: u32, walks: ptr<function, array<vec2<u32>, WALKS>>) {
             let i = k * TILE + s * BLOCK + t;
             if i < n {
                 let digit = digit_of(load_key(i));
-                atomicAdd(&counters[counter_at(0u, digit)], counter_add(digit, 1u));
+                atomicAdd(&counters[FALLBACK_ROW + counter_at(0u, digit)], counter_add(digit, 1u));
             }
         }
         workgroupBarrier();
@@ -535,7 +573,7 @@ fn fall_back(tile: u32, t: u32, walks: ptr<function, array<vec2<u32>, WALKS>>) {
                 continue;
             }
             if w.y == stalled {
-                let word = install(k, d, counter_half(atomicLoad(&counters[counter_at(0u, d)]), d));
+                let word = install(k, d, counter_half(atomicLoad(&counters[FALLBACK_ROW + counter_at(0u, d)]), d));
                 w.x += word & COUNT_MASK;
                 w.y = select(k, 0u, (word & ~COUNT_MASK) == prefix_tag());
                 if w.y == 0u {
@@ -727,9 +765,13 @@ fn onesweep(@builtin(local_invocation_index) t: u32) {
     // a pass against 0.56 with coalesced writes). After the look-back, so
     // that the prefixes are published first (staging first cost 4 % with
     // pairs on CUDA and 5 % through Vulkan, 2026-11-26a).
+    if STAGE_IN_COUNTERS {
+        // Every subgroup's rank is done with its counter row.
+        workgroupBarrier();
+    }
     for (var s = 0u; s < ITEMS; s++) {
         if first_key + s * size < n {
-            staged[ranks[s]] = keys[s];
+            stage(ranks[s], keys[s]);
         }
     }
     // One barrier for the staged keys, the digit bases and stalled_any;
@@ -749,7 +791,7 @@ fn onesweep(@builtin(local_invocation_index) t: u32) {
     for (var k = 0u; k < ITEMS; k++) {
         let j = k * BLOCK + t;
         if j < tile_keys {
-            let key = staged[j];
+            let key = staged_at(j);
             let at = digit_base[digit_of(key)] + j;
             keys_out[at] = store_key(key);
             destinations[k] = at;
@@ -759,14 +801,14 @@ fn onesweep(@builtin(local_invocation_index) t: u32) {
         workgroupBarrier();
         for (var s = 0u; s < ITEMS; s++) {
             if first_key + s * size < n {
-                staged[ranks[s]] = values[s];
+                stage(ranks[s], values[s]);
             }
         }
         workgroupBarrier();
         for (var k = 0u; k < ITEMS; k++) {
             let j = k * BLOCK + t;
             if j < tile_keys {
-                values_out[destinations[k]] = staged[j];
+                values_out[destinations[k]] = staged_at(j);
             }
         }
     }
