@@ -3,7 +3,8 @@
 //! GLSL and compiled by `glslc`? Two kernels, composed for fixed subgroups
 //! of 32 as `wavekit::device` composes them on NVIDIA: the scan's
 //! `scan_lookback` and the OneSweep sort's pass kernel `onesweep` (run as
-//! pass 0, keys only, 512 threads × 6 keys, the wgpu shape). Each is timed alone
+//! pass 0, keys only, 512 threads × 10 keys staged in the counter rows, the wgpu
+//! shape). Each is timed alone
 //! with GPU timestamps in each form, its output checked against the CPU.
 //!
 //! Here (no GPU needed), write the forms the tools start from:
@@ -44,8 +45,9 @@ use wavekit_demos::radix_sort::onesweep::{self, PassConfig, Shape};
 /// The OneSweep pass shape the library uses through wgpu on NVIDIA.
 const SHAPE: Shape = Shape {
     block: 512,
-    items: 6,
+    items: 10,
     resident: None,
+    stage_in_counters: true,
 };
 
 /// A kernel the probe times.

@@ -34,6 +34,10 @@ pub struct Shape {
     /// registers are kept to that); `None` leaves the registers to the
     /// code generator.
     pub resident: Option<u32>,
+    /// The tile staged in the counter rows' workgroup memory
+    /// (`STAGE_IN_COUNTERS`): through wgpu, where NVIDIA's Vulkan driver
+    /// then holds more workgroups an SM (see `shape_for`).
+    pub stage_in_counters: bool,
 }
 
 /// Everything the host edits into the shader's constants for one device.
@@ -96,6 +100,10 @@ impl PassConfig {
                 format!("const WIDE_COUNTERS = {};", self.cuda && self.pairs),
             ),
             (
+                "const STAGE_IN_COUNTERS = false;",
+                format!("const STAGE_IN_COUNTERS = {};", shape.stage_in_counters),
+            ),
+            (
                 "const RUNTIME_PASS = true;",
                 format!("const RUNTIME_PASS = {};", self.runtime_pass),
             ),
@@ -111,27 +119,32 @@ impl Shape {
             block: 512,
             items: if pairs { 12 } else { 15 },
             resident: None,
+            stage_in_counters: false,
         }
     }
 
     /// Workgroup memory of the pass kernel at subgroups of at least `min`
-    /// lanes: the u16 counter rows, the staging tile, the per-digit counts,
-    /// first positions and bases, the block scan's partials and the tile
-    /// slot (bytes).
+    /// lanes: the u16 counter rows and the staging tile (apart, or the
+    /// larger of the rows and the tile with the fallback's row), the
+    /// per-digit counts, first positions and bases, the block scan's
+    /// partials and the tile slot (bytes).
     fn workgroup_bytes(self, min: u32) -> u64 {
-        let rows = u64::from(self.block / min);
-        let words = rows * 128
-            + u64::from(self.block * self.items)
-            + 3 * RADIX as u64
-            + 2 * u64::from(self.block / min)
-            + 1;
-        4 * words
+        let rows = u64::from(self.block / min) * 128;
+        let tile = u64::from(self.block * self.items);
+        let rows_and_tile = if self.stage_in_counters {
+            rows.max(tile + 128)
+        } else {
+            rows + tile
+        };
+        4 * (rows_and_tile + 3 * RADIX as u64 + 2 * u64::from(self.block / min) + 1)
     }
 }
 
 /// The first shape the device holds of: on the native back ends 512 × 15
 /// keys (512 × 12 with values), then 512 × 6, 256 × 8 and 128 × 8; through
-/// wgpu the same without the first. 512 threads need subgroups of at least
+/// wgpu 512 × 10 with the tile staged in the counter rows (as the library,
+/// whose `Shape::for_context` has the measurements), 256 × 8 and 128 × 8.
+/// 512 threads need subgroups of at least
 /// 16 lanes (the counter rows) and the adapter's limits; 128 serves 4-lane
 /// subgroups. Measured on an H100: through CUDA at 2^26 keys with CUB's
 /// ballots, 1.67 ms at 512 × 15 against 1.82 at 512 × 12 and 2.40 at
@@ -147,6 +160,7 @@ fn shape_for(ctx: &Ctx<'_>, min: u32, pairs: bool) -> Result<Shape, Error> {
         block,
         items,
         resident: None,
+        stage_in_counters: false,
     };
     let fits = |shape: Shape| match ctx.gpu.wgpu() {
         None => true,
@@ -159,7 +173,10 @@ fn shape_for(ctx: &Ctx<'_>, min: u32, pairs: bool) -> Result<Shape, Error> {
     };
     let wide = match ctx.gpu.wgpu() {
         None => vec![Shape::native(pairs), shape(512, 6)],
-        Some(_) => vec![shape(512, 6)],
+        Some(_) => vec![Shape {
+            stage_in_counters: true,
+            ..shape(512, 10)
+        }],
     };
     if min >= 16
         && let Some(best) = wide.into_iter().find(|s| fits(*s))
@@ -205,6 +222,7 @@ fn forced_shape() -> Result<Option<Shape>, Error> {
         block,
         items,
         resident,
+        stage_in_counters: false,
     }))
 }
 

@@ -27,21 +27,27 @@ pub(crate) struct Shape {
     pub block: u32,
     /// Keys per thread and tile.
     pub items: u32,
+    /// The tile staged in the counter rows' workgroup memory
+    /// (`STAGE_IN_COUNTERS` in `radix_onesweep.wgsl`).
+    pub stage_in_counters: bool,
 }
 
 impl Shape {
     /// Workgroup memory of the pass kernel at subgroups of at least `min`
-    /// lanes: the u16 counter rows, the staging tile, the per-digit counts,
-    /// first positions and bases, the block scan's partials and the tile
-    /// slot (bytes). Native shapes may take full-word counter rows
-    /// ([`Rank::wide_counters`]), twice as large.
+    /// lanes: the u16 counter rows and the staging tile (apart, or the
+    /// larger of the rows and the tile with the fallback's row), the
+    /// per-digit counts, first positions and bases, the block scan's
+    /// partials and the tile slot (bytes). Native shapes may take
+    /// full-word counter rows ([`Rank::wide_counters`]), twice as large.
     fn workgroup_bytes(self, min: u32) -> u64 {
-        let rows = u64::from(self.block / min);
-        let words = rows * 128
-            + u64::from(self.block * self.items)
-            + 3 * RADIX
-            + 2 * u64::from(self.block / min)
-            + 1;
+        let rows = u64::from(self.block / min) * 128;
+        let tile = u64::from(self.block * self.items);
+        let rows_and_tile = if self.stage_in_counters {
+            rows.max(tile + 128)
+        } else {
+            rows + tile
+        };
+        let words = rows_and_tile + 3 * RADIX + 2 * u64::from(self.block / min) + 1;
         4 * words
     }
 
@@ -53,29 +59,36 @@ impl Shape {
     /// 512 × 12 (full-word counters) against 2.36 at 256 × 24, 2.50 at
     /// 512 × 10 and 2.68 at 512 × 8 (docs/benchmarks/2026-11-26e-h100-sort).
     ///
-    /// Through wgpu, the first shape the device holds: 512 × 6 (subgroups
-    /// of at least 16 lanes, for the counter rows), else 256 × 8 (at least
-    /// 8), else 128 × 8. Measured on an H100 through Vulkan at 2^24 keys:
-    /// 0.85 ms at 512 × 6 against 0.90 at 512 × 12 (pairs 0.94 against
-    /// 1.03), docs/benchmarks/2026-11-24b-h100/NOTES.md. Emulated
-    /// subgroups take at most [`EMULATED_MAX_THREADS`] threads: never 512.
+    /// Through wgpu, the first shape the device holds: 512 × 10 with the
+    /// tile staged in the counter rows for 32-bit keys (512 × 6 apart for
+    /// 64-bit keys; subgroups of at least 16 lanes, for the counter rows),
+    /// else 256 × 8 (at least 8), else 128 × 8. NVIDIA's Vulkan driver
+    /// gives a workgroup's memory from about 64 KiB an SM: 512 × 6 with
+    /// the tile apart ran two workgroups an SM on an H100, with it staged
+    /// in the rows three, and 512 × 10 staged two (512 × 12 one). Keys at
+    /// 2^26 through Vulkan (the pass kernel's own steps): 3.13 ms at
+    /// 512 × 6 apart, 2.72 staged, 2.53 at 512 × 10 staged, 2.71 at
+    /// 384 × 12 and 2.75 at 256 × 12 staged; pairs 3.55, 3.20 and 3.00
+    /// (docs/benchmarks/2026-11-27t-h100-vulkan-onesweep-occupancy).
+    /// Emulated subgroups take at most [`EMULATED_MAX_THREADS`] threads:
+    /// never 512.
     pub fn for_context(ctx: &Context, min: u32, options: &RadixSortOptions) -> Shape {
-        let wide = Shape {
-            block: 512,
-            items: 6,
+        let shape = |block, items, stage_in_counters| Shape {
+            block,
+            items,
+            stage_in_counters,
         };
         let Some(limits) = ctx.wgpu_limits() else {
             return match (options.key.is_wide(), options.pairs) {
-                (true, _) => wide,
-                (false, false) => Shape {
-                    block: 512,
-                    items: 15,
-                },
-                (false, true) => Shape {
-                    block: 512,
-                    items: 12,
-                },
+                (true, _) => shape(512, 6, false),
+                (false, false) => shape(512, 15, false),
+                (false, true) => shape(512, 12, false),
             };
+        };
+        let wide = if options.key.is_wide() {
+            shape(512, 6, false)
+        } else {
+            shape(512, 10, true)
         };
         let emulated = ctx.target.is_emulated();
         if min >= 16
@@ -85,10 +98,7 @@ impl Shape {
         {
             return wide;
         }
-        Shape {
-            block: if min >= 8 { 256 } else { 128 },
-            items: 8,
-        }
+        shape(if min >= 8 { 256 } else { 128 }, 8, false)
     }
 }
 
@@ -205,6 +215,7 @@ impl OneSweep {
             .set("PAIRS", options.pairs)
             .set("BLOCK", format!("{}u", shape.block))
             .set("ITEMS", format!("{}u", shape.items))
+            .set("STAGE_IN_COUNTERS", shape.stage_in_counters)
             .set("SUBGROUPS", format!("{}u", shape.block / min))
             .set("SPIN_WITH_RMW", cpu)
             .set("NARROW", max <= 32)

@@ -109,10 +109,7 @@ const ONESWEEP: [(&str, &str); 13] = [
         "keys[s] = 0xffffffffu;",
         "keys[s] = vec2<u32>(0xffffffffu);",
     ),
-    (
-        "stage(ranks[s], keys[s]);",
-        "stage(ranks[s], keys[s].x);",
-    ),
+    ("stage(ranks[s], keys[s]);", "stage(ranks[s], keys[s].x);"),
     (
         "    let tile_keys = min(TILE, n - tile * TILE);\n",
         "    let tile_keys = min(TILE, n - tile * TILE);
