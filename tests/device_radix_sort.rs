@@ -210,10 +210,10 @@ fn radix_sort_cases() {
         RadixSortAlgorithm::OneSweep,
         RadixSortAlgorithm::ReduceThenScan,
     ] {
-        // Tiles: OneSweep 1024 (128 × 8) to 3072 keys (512 × 6),
-        // reduce-then-scan 2048.
+        // Tiles: OneSweep 1024 (128 × 8) to 5120 keys (512 × 10, staged
+        // in the counter rows, at 16 lanes), reduce-then-scan 2048.
         let sizes = [
-            0, 1, 2, 5, 1023, 1024, 1025, 2047, 2048, 2049, 3071, 3073, 10_007,
+            0, 1, 2, 5, 1023, 1024, 1025, 2047, 2048, 2049, 5119, 5120, 5121, 10_007,
         ];
         let pairs = sort(&device, KeyType::U32, true, 0..32, algorithm);
         for &n in &sizes {

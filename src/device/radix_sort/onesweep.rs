@@ -63,9 +63,10 @@ impl Shape {
     /// tile staged in the counter rows for 32-bit keys (512 × 6 apart for
     /// 64-bit keys; subgroups of at least 16 lanes, for the counter rows),
     /// else 256 × 8 (at least 8), else 128 × 8. NVIDIA's Vulkan driver
-    /// gives a workgroup's memory from about 64 KiB an SM: 512 × 6 with
-    /// the tile apart ran two workgroups an SM on an H100, with it staged
-    /// in the rows three, and 512 × 10 staged two (512 × 12 one). Keys at
+    /// gives the workgroups of an SM about 50–60 KiB of workgroup memory:
+    /// 512 × 6 with the tile apart ran two workgroups an SM on an H100
+    /// (CUDA three), with it staged in the rows three, and 512 × 10
+    /// staged two (512 × 12 one). Keys at
     /// 2^26 through Vulkan (the pass kernel's own steps): 3.13 ms at
     /// 512 × 6 apart, 2.72 staged, 2.53 at 512 × 10 staged, 2.71 at
     /// 384 × 12 and 2.75 at 256 × 12 staged; pairs 3.55, 3.20 and 3.00

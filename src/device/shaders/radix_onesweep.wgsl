@@ -164,9 +164,10 @@ const PEERS = 0u;
 const WIDE_COUNTERS = false;
 // Stage the tile in the counters' workgroup memory, which the rank no
 // longer needs once the keys are staged (a barrier between the two), so
-// that a workgroup takes TILE * 4 bytes less than the two apart: NVIDIA's
-// Vulkan driver gives a workgroup's memory from about 64 KiB an SM, so
-// that 512 x 12 tiles run one workgroup an SM apart and two shared
+// that a workgroup takes up to SUBGROUPS * ROW * 4 bytes less than the two
+// apart: NVIDIA's Vulkan driver gives the workgroups of an SM about 50-60
+// KiB of workgroup memory, so that 512 x 6 tiles ran two workgroups an SM
+// apart and three staged, 512 x 10 two staged
 // (docs/benchmarks/2026-11-27t-h100-vulkan-onesweep-occupancy).
 const STAGE_IN_COUNTERS = false;
 const TILE = BLOCK * ITEMS;

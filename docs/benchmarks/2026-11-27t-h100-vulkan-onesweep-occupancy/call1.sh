@@ -1,0 +1,3 @@
+set -u
+export WAVEKIT_ABLATION=1 WAVEKIT_DEMOS_LIBRARY=0 WAVEKIT_ONESWEEP_SHAPE=512x6
+PLAN="$(tr '\n' ' ' < target/nvc/s50/call1.plan)" LOG2_LO=24 LOG2_HI=26 RUNS=10 WARMUP=3 STEP_S=45 BUDGET_S=540 bash bench/ab-demos.sh $OUT
