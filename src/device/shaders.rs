@@ -143,6 +143,34 @@ pub fn source(name: &str) -> Result<String, Error> {
     Ok(source)
 }
 
+/// Workgroup memory (bytes) of `radix_onesweep.wgsl`'s pass kernel built
+/// with `BLOCK = block`, `ITEMS = items`, u16 counter rows for subgroups
+/// of at least `min_subgroup` lanes (`SUBGROUPS = block / min_subgroup`)
+/// and `STAGE_IN_COUNTERS = stage_in_counters`: the counter rows and the
+/// staged tile (apart, or the larger of the rows and the tile with the
+/// fallback's row after it, and the one word `staged` keeps), the
+/// per-digit counts, first positions and bases, the block scan's partials,
+/// the tile slot and the fallback's two words. Full-word counter rows
+/// (`WIDE_COUNTERS`) take twice the rows' part.
+pub fn onesweep_workgroup_bytes(
+    block: u32,
+    items: u32,
+    min_subgroup: u32,
+    stage_in_counters: bool,
+) -> u64 {
+    const ROW: u64 = 128;
+    const RADIX: u64 = 256;
+    let subgroups = u64::from(block / min_subgroup.max(1));
+    let rows = subgroups * ROW;
+    let tile = u64::from(block) * u64::from(items);
+    let rows_and_tile = if stage_in_counters {
+        rows.max(tile + ROW) + 1
+    } else {
+        rows + tile
+    };
+    4 * (rows_and_tile + 3 * RADIX + 2 * subgroups + 3)
+}
+
 /// The error for a file that is not one of the device shaders.
 fn unknown(name: &str) -> Error {
     let names: Vec<&str> = FILES.iter().map(|(n, _)| *n).collect();

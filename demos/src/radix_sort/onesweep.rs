@@ -124,19 +124,14 @@ impl Shape {
     }
 
     /// Workgroup memory of the pass kernel at subgroups of at least `min`
-    /// lanes: the u16 counter rows and the staging tile (apart, or the
-    /// larger of the rows and the tile with the fallback's row), the
-    /// per-digit counts, first positions and bases, the block scan's
-    /// partials and the tile slot (bytes).
+    /// lanes (bytes), as the library counts it.
     fn workgroup_bytes(self, min: u32) -> u64 {
-        let rows = u64::from(self.block / min) * 128;
-        let tile = u64::from(self.block * self.items);
-        let rows_and_tile = if self.stage_in_counters {
-            rows.max(tile + 128)
-        } else {
-            rows + tile
-        };
-        4 * (rows_and_tile + 3 * RADIX as u64 + 2 * u64::from(self.block / min) + 1)
+        wavekit::device::shaders::onesweep_workgroup_bytes(
+            self.block,
+            self.items,
+            min,
+            self.stage_in_counters,
+        )
     }
 }
 

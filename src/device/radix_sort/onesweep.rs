@@ -10,6 +10,7 @@ use super::{RadixSortOptions, SortRanges, passes, wide};
 use crate::backend::Range;
 use crate::device::context::{Context, Op, Pipeline, TempLayout, writable};
 use crate::device::shader::Shader;
+use crate::device::shaders;
 use crate::error::Error;
 use crate::expand::ValidModule;
 use crate::target::EMULATED_MAX_THREADS;
@@ -34,21 +35,11 @@ pub(crate) struct Shape {
 
 impl Shape {
     /// Workgroup memory of the pass kernel at subgroups of at least `min`
-    /// lanes: the u16 counter rows and the staging tile (apart, or the
-    /// larger of the rows and the tile with the fallback's row), the
-    /// per-digit counts, first positions and bases, the block scan's
-    /// partials and the tile slot (bytes). Native shapes may take
-    /// full-word counter rows ([`Rank::wide_counters`]), twice as large.
+    /// lanes (bytes; [`shaders::onesweep_workgroup_bytes`]). Native shapes
+    /// may take full-word counter rows ([`Rank::wide_counters`]), twice as
+    /// large.
     fn workgroup_bytes(self, min: u32) -> u64 {
-        let rows = u64::from(self.block / min) * 128;
-        let tile = u64::from(self.block * self.items);
-        let rows_and_tile = if self.stage_in_counters {
-            rows.max(tile + 128)
-        } else {
-            rows + tile
-        };
-        let words = rows_and_tile + 3 * RADIX + 2 * u64::from(self.block / min) + 1;
-        4 * words
+        shaders::onesweep_workgroup_bytes(self.block, self.items, min, self.stage_in_counters)
     }
 
     /// On CUDA and HIP, 512 × 15 (32-bit keys alone) or 512 × 12 (with
@@ -338,5 +329,67 @@ impl OneSweep {
             ));
         }
         ops
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compose::Composer;
+    use crate::{Backend, SubgroupSize, Target};
+
+    /// The workgroup memory the hosts count ([`Shape::workgroup_bytes`])
+    /// is what the composed pass kernel declares: the workgroup variables
+    /// its entry point uses, in bytes.
+    #[test]
+    fn workgroup_bytes_are_the_shaders() {
+        let min = 32;
+        for (block, items, stage_in_counters) in [
+            (512, 10, true),
+            (512, 6, true),
+            (512, 6, false),
+            (256, 8, false),
+            (128, 8, true),
+        ] {
+            let shape = Shape {
+                block,
+                items,
+                stage_in_counters,
+            };
+            let text = Shader::new("radix_onesweep.wgsl")
+                .expect("the shader")
+                .set("BLOCK", format!("{block}u"))
+                .set("ITEMS", format!("{items}u"))
+                .set("SUBGROUPS", format!("{}u", block / min))
+                .set("NARROW", true)
+                .set("STAGE_IN_COUNTERS", stage_in_counters)
+                .text()
+                .expect("its parameters");
+            let target = Target::new(Backend::Vulkan, SubgroupSize::fixed(min).expect("32"));
+            let valid = Composer::new(target)
+                .compose(&text, "radix_onesweep.wgsl")
+                .expect("composes")
+                .module;
+            let (module, info) = (&valid.module, &valid.info);
+            let entry = module
+                .entry_points
+                .iter()
+                .position(|e| e.name == "onesweep")
+                .expect("the pass kernel");
+            let uses = info.get_entry_point(entry);
+            let declared: u64 = module
+                .global_variables
+                .iter()
+                .filter(|(handle, var)| {
+                    var.space == naga::AddressSpace::WorkGroup && !uses[*handle].is_empty()
+                })
+                .map(|(_, var)| u64::from(module.types[var.ty].inner.size(module.to_ctx())))
+                .sum();
+            assert_eq!(
+                shape.workgroup_bytes(min),
+                declared,
+                "{block} x {items}, staged {stage_in_counters}"
+            );
+        }
     }
 }
