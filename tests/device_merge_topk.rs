@@ -959,6 +959,8 @@ fn bad_top_k_params_are_errors() {
         ("CAP_PERCENT=0u", "CAP_PERCENT = 0 percent"),
         ("GROUPS=0u", "GROUPS = 0 workgroups"),
         ("GROUPS=65536u", "GROUPS = 65536 workgroups"),
+        ("PASS_STAGE=1u", "PASS_STAGE = 1 candidates"),
+        ("PASS_STAGE=1377u", "PASS_STAGE = 1377 candidates"),
     ] {
         let built = with_shader_params(parse_shader_params(params).expect("parses"), || {
             TopK::new(&device, KeyType::U32, TopKOrder::Largest, false)
@@ -967,7 +969,7 @@ fn bad_top_k_params_are_errors() {
             built,
             &[
                 answer,
-                "they take 1 to 16 and 0 to 16 and 1 to 4096 and 1 to 10000 and 1 to 4294967295 and 1 to 65535",
+                "they take 1 to 16 and 0 to 16 and 1 to 4096 and 1 to 10000 and 1 to 4294967295 and 1 to 65535 and 2 to 1376",
             ],
         );
     }

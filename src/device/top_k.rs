@@ -140,7 +140,7 @@ impl TopK {
     /// u32 values when `pairs`, on `device` (with or without the subgroup
     /// features: it uses none). Composes and compiles once. The shader's
     /// `ITEMS` (keys a thread loads a tile), `RANK_SCALE`, `MIN_RANK`,
-    /// `CAP_PERCENT`, `RELAY_MIN` and `GROUPS` follow
+    /// `CAP_PERCENT`, `RELAY_MIN`, `GROUPS` and `PASS_STAGE` follow
     /// `WAVEKIT_SHADER_PARAMS` (`shaders/top_k.wgsl` says what they do);
     /// out of their ranges they are an [`Error::Usage`].
     pub fn new<'d>(
@@ -167,19 +167,11 @@ impl TopK {
             )));
         }
         let ctx = Context::new(device.into())?;
-        let mut shader = Shader::new("top_k.wgsl")?
+        let shader = Shader::new("top_k.wgsl")?
             .set("KEY_ORDER", format!("{}u", key.order()))
             .set("LARGEST", order == TopKOrder::Largest)
             .set("SORTED", output == TopKOutput::Sorted)
             .set("PAIRS", pairs);
-        // On CUDA, one wave of the pass kernel: 6 resident workgroups (40
-        // registers) on each of an H100's 132 SMs. H100, f32 pairs at 2^26:
-        // k = 64 0.1911 -> 0.1611 ms, k = 1024 0.2132 -> 0.1881 against
-        // 1024 (CUB's DeviceTopK 0.3017 and 0.3046), faster at every size
-        // from 2^21 (docs/benchmarks/2026-11-27n-h100-by-key-one-pass).
-        if ctx.target.is_native_cuda() {
-            shader = shader.set("GROUPS", "792u");
-        }
         let [
             items,
             rank_scale,
@@ -187,6 +179,7 @@ impl TopK {
             cap_percent,
             relay_min,
             max_groups,
+            pass_stage,
         ] = shader.u32_values_in(
             NAME,
             [
@@ -197,11 +190,17 @@ impl TopK {
                 ("RELAY_MIN", 1..=u32::MAX, "candidates"),
                 // The grid's x: at most 65535 on every device.
                 ("GROUPS", 1..=65_535, "workgroups"),
+                // Up to the other kernels' SORT_MAX; a tile's candidates
+                // past the stage are read again (after_tile).
+                ("PASS_STAGE", 2..=1376, "candidates"),
             ],
         )?;
         let module = ctx.compose(&shader)?;
-        let [init, pass, finish] =
-            ctx.pipelines(&module, ["init", "select_pass", "finish_pass"])?;
+        let [init, finish] = ctx.pipelines(&module, ["init", "finish_pass"])?;
+        // The pass over the keys from a module whose sort words are its
+        // stage alone (`PASS_STAGE` in the shader).
+        let pass_module = ctx.compose(&shader.clone().set("SORT_MAX", format!("{pass_stage}u")))?;
+        let [pass] = ctx.pipelines(&pass_module, ["select_pass"])?;
         Ok(TopK {
             ctx,
             key,
@@ -428,5 +427,38 @@ impl TopK {
             Op::Dispatch(&self.finish, bindings(), [finish_groups, rows, 1]),
         ];
         record(&self.ctx, queue, &ops)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compose::Composer;
+    use crate::{Backend, SubgroupSize, Target};
+
+    /// The pass over the keys, built from its own module (`PASS_STAGE`),
+    /// keeps 7,280 bytes of workgroup memory: the 1024-bin histogram, the
+    /// 256-candidate stage, the partials and the broadcast words. The
+    /// other kernels keep the sort's words (16,240 bytes, under the 16 KiB
+    /// every device gives).
+    #[test]
+    fn the_pass_keeps_little_workgroup_memory() {
+        let target = Target::new(Backend::Vulkan, SubgroupSize::fixed(32).expect("32"));
+        let shader = Shader::new("top_k.wgsl").expect("the shader");
+        let stage = shader.u32_value("PASS_STAGE").expect("declared");
+        let compose = |shader: &Shader| {
+            Composer::new(target.clone())
+                .compose(&shader.text().expect("its parameters"), "top_k.wgsl")
+                .expect("composes")
+                .module
+        };
+        let pass = compose(&shader.clone().set("SORT_MAX", format!("{stage}u")));
+        assert_eq!(pass.workgroup_bytes("select_pass"), Some(7280));
+        let others = compose(&shader);
+        for entry in ["init", "finish_pass"] {
+            let bytes = others.workgroup_bytes(entry).expect("an entry");
+            assert!(bytes <= 16_384, "{entry}: {bytes} bytes");
+        }
+        assert_eq!(others.workgroup_bytes("finish_pass"), Some(16_240));
     }
 }

@@ -20,6 +20,31 @@ pub struct ValidModule {
     pub target: Target,
 }
 
+impl ValidModule {
+    /// Bytes of workgroup memory entry point `entry` declares: the sizes
+    /// of the workgroup variables it (or a function it calls) uses, as a
+    /// device allocates them per workgroup; `None` without such an entry.
+    pub fn workgroup_bytes(&self, entry: &str) -> Option<u64> {
+        let index = self
+            .module
+            .entry_points
+            .iter()
+            .position(|e| e.name == entry)?;
+        let uses = self.info.get_entry_point(index);
+        let ctx = self.module.to_ctx();
+        Some(
+            self.module
+                .global_variables
+                .iter()
+                .filter(|(handle, var)| {
+                    var.space == naga::AddressSpace::WorkGroup && !uses[*handle].is_empty()
+                })
+                .map(|(_, var)| u64::from(self.module.types[var.ty].inner.size(ctx)))
+                .sum(),
+        )
+    }
+}
+
 /// Parses and validates a composed shader: `composed` is the user's code
 /// (its first `user_len` bytes, at the same offsets as in `original`) then
 /// the library. `rewrite` edits the parsed module before validation.

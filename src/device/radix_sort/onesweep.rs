@@ -370,21 +370,7 @@ mod tests {
                 .compose(&text, "radix_onesweep.wgsl")
                 .expect("composes")
                 .module;
-            let (module, info) = (&valid.module, &valid.info);
-            let entry = module
-                .entry_points
-                .iter()
-                .position(|e| e.name == "onesweep")
-                .expect("the pass kernel");
-            let uses = info.get_entry_point(entry);
-            let declared: u64 = module
-                .global_variables
-                .iter()
-                .filter(|(handle, var)| {
-                    var.space == naga::AddressSpace::WorkGroup && !uses[*handle].is_empty()
-                })
-                .map(|(_, var)| u64::from(module.types[var.ty].inner.size(module.to_ctx())))
-                .sum();
+            let declared = valid.workgroup_bytes("onesweep").expect("the pass kernel");
             assert_eq!(
                 shape.workgroup_bytes(min),
                 declared,

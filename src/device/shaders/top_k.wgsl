@@ -64,7 +64,7 @@
 // workgroups (init's one or two; the last step's, rarely), the sort;
 // three dispatches, no clears.
 // Parameters (set by name by the host): KEY_ORDER, LARGEST, SORTED, PAIRS; ITEMS,
-// RANK_SCALE, MIN_RANK, CAP_PERCENT, RELAY_MIN, GROUPS
+// RANK_SCALE, MIN_RANK, CAP_PERCENT, RELAY_MIN, GROUPS, PASS_STAGE
 // (WAVEKIT_SHADER_PARAMS may change them; the host reads them to size the
 // buffers, the grids and pick the kernels, and TILE follows ITEMS).
 // Bindings: 0 keys_in (rows n), 1 values_in (rows n; any 4 bytes without
@@ -103,9 +103,12 @@ const CAP_PERCENT = 250u;
 const RELAY_MIN = 4096u;
 // Read by the host only: the most workgroups a row of a pass (G; beyond,
 // they stride over the tiles). The grid's waves follow it: a pass of G
-// workgroups take ceil(G / the GPU's resident ones) rounds. The host sets
-// 792 on CUDA (one wave on an H100: 6 workgroups x 132 SMs).
-const GROUPS = 1024u;
+// workgroups take ceil(G / the GPU's resident ones) rounds. 792: one wave
+// on an H100 (6 workgroups x 132 SMs, through CUDA and, with PASS_STAGE's
+// smaller workgroup memory, through Vulkan), against 1024 through CUDA at
+// 2^26 k = 64 0.1911 -> 0.1611 ms (docs/benchmarks/2026-11-27n) and
+// through Vulkan 0.1904 -> 0.1684 (2026-11-27t).
+const GROUPS = 792u;
 
 const BLOCK = 256u;
 const SAMPLES_PER_THREAD = 16u;
@@ -118,6 +121,13 @@ const SORT_MAX = 1376u;
 // Candidates staged in workgroup memory before a flush (in the sort's
 // words), a flush when half full.
 const STAGE = SORT_MAX;
+// SORT_MAX (so STAGE) of the module the host builds `select_pass` from:
+// the pass over the keys sorts nothing, and with fewer words it keeps
+// 7,280 bytes of workgroup memory where it kept 16,240, so that more of its
+// workgroups run at once where a driver gives an SM's workgroups little
+// of it (NVIDIA's Vulkan driver: about 50-60 KiB,
+// docs/benchmarks/2026-11-27t-h100-vulkan-onesweep-occupancy).
+const PASS_STAGE = 256u;
 const FLUSH_AT = STAGE / 2u;
 // Keys a thread of the last step loads at once (reads in flight).
 const BATCH = 4u;
