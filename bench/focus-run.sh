@@ -50,7 +50,8 @@ LO=${LOG2_LO:-24}
 HI=${LOG2_HI:-28}
 SHAPES=${SHAPES:-512x6 512x15}
 SHAPES_LOG2=${SHAPES_LOG2:-26}
-# SHAPES_BACKEND=vulkan: the shapes step through wgpu instead of CUDA.
+# SHAPES_BACKEND=vulkan: the shapes step through wgpu instead of CUDA (the
+# library's shape there is 512x10s: `s`, the tile staged in the counter rows).
 SHAPES_BACKEND=${SHAPES_BACKEND:-cuda}
 RUNS=${RUNS:-10}
 WARMUP=${WARMUP:-3}

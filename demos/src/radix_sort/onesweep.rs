@@ -186,8 +186,10 @@ fn shape_for(ctx: &Ctx<'_>, min: u32, pairs: bool) -> Result<Shape, Error> {
 }
 
 /// The environment variable that forces a pass kernel shape, for
-/// benchmarking: `BLOCKxITEMS` or `BLOCKxITEMSrRESIDENT`, e.g. `512x15` or
-/// `384x20r2` (natively, registers for 2 resident workgroups per SM).
+/// benchmarking: `BLOCKxITEMS[s][rRESIDENT]`, e.g. `512x15`, `512x10s`
+/// (`s`: the tile staged in the counter rows, `STAGE_IN_COUNTERS`, as
+/// through wgpu by default) or `384x20r2` (natively, registers for 2
+/// resident workgroups per SM).
 pub const SHAPE_ENV: &str = "WAVEKIT_ONESWEEP_SHAPE";
 
 fn forced_shape() -> Result<Option<Shape>, Error> {
@@ -196,14 +198,18 @@ fn forced_shape() -> Result<Option<Shape>, Error> {
     };
     let bad = || {
         Error::Usage(format!(
-            "{SHAPE_ENV}=`{text}`: expected BLOCKxITEMS[rRESIDENT] with BLOCK 128, 256, 384 or \
-             512, ITEMS 1..=32 and RESIDENT 1..=8"
+            "{SHAPE_ENV}=`{text}`: expected BLOCKxITEMS[s][rRESIDENT] with BLOCK 128, 256, 384 \
+             or 512, ITEMS 1..=32 and RESIDENT 1..=8 (s: the tile staged in the counter rows)"
         ))
     };
     let (block, rest) = text.split_once('x').ok_or_else(bad)?;
     let (items, resident) = match rest.split_once('r') {
         Some((items, resident)) => (items, Some(resident.parse().map_err(|_| bad())?)),
         None => (rest, None),
+    };
+    let (items, stage_in_counters) = match items.strip_suffix('s') {
+        Some(items) => (items, true),
+        None => (items, false),
     };
     let block: u32 = block.parse().map_err(|_| bad())?;
     let items: u32 = items.parse().map_err(|_| bad())?;
@@ -217,7 +223,7 @@ fn forced_shape() -> Result<Option<Shape>, Error> {
         block,
         items,
         resident,
-        stage_in_counters: false,
+        stage_in_counters,
     }))
 }
 
