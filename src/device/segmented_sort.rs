@@ -111,7 +111,7 @@ impl SegmentedSort {
             let fragment = shaders::source("segmented_sort_two.wgsl")?;
             shader = shader.map(|text| Ok(format!("{text}\n{fragment}")))?;
         }
-        let shader = shader
+        let mut shader = shader
             .set("KEY_ORDER", format!("{order}u"))
             .set("PAIRS", pairs)
             .set("LOG2_TILE", format!("{log2_tile}u"))
@@ -122,7 +122,6 @@ impl SegmentedSort {
         // subgroup's longest segment (H100, CUDA, lengths 1..=64 at 2^24:
         // 0.4947 -> 0.4542 ms, docs/benchmarks/2026-11-27r).
         let emulated = ctx.target.is_emulated();
-        let mut shader = shader;
         if !emulated {
             shader = shader.function(
                 "subgroup_sorts",

@@ -172,6 +172,7 @@ impl TopK {
             .set("LARGEST", order == TopKOrder::Largest)
             .set("SORTED", output == TopKOutput::Sorted)
             .set("PAIRS", pairs);
+        let sort_max = shader.u32_value("SORT_MAX")?;
         let [
             items,
             rank_scale,
@@ -192,15 +193,15 @@ impl TopK {
                 ("GROUPS", 1..=65_535, "workgroups"),
                 // Up to the other kernels' SORT_MAX; a tile's candidates
                 // past the stage are read again (after_tile).
-                ("PASS_STAGE", 2..=1376, "candidates"),
+                ("PASS_STAGE", 2..=sort_max, "candidates"),
             ],
         )?;
         let module = ctx.compose(&shader)?;
         let [init, finish] = ctx.pipelines(&module, ["init", "finish_pass"])?;
-        // The pass over the keys from a module whose sort words are its
-        // stage alone (`PASS_STAGE` in the shader).
-        let pass_module = ctx.compose(&shader.clone().set("SORT_MAX", format!("{pass_stage}u")))?;
-        let [pass] = ctx.pipelines(&pass_module, ["select_pass"])?;
+        let [pass] = ctx.pipelines(
+            &ctx.compose(&pass_shader(&shader, pass_stage))?,
+            ["select_pass"],
+        )?;
         Ok(TopK {
             ctx,
             key,
@@ -430,6 +431,12 @@ impl TopK {
     }
 }
 
+/// `shader` as the pass over the keys (`select_pass`) is built from: its
+/// sort words are its stage alone, `stage` candidates (`PASS_STAGE`).
+fn pass_shader(shader: &Shader, stage: u32) -> Shader {
+    shader.clone().set("SORT_MAX", format!("{stage}u"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -452,13 +459,18 @@ mod tests {
                 .expect("composes")
                 .module
         };
-        let pass = compose(&shader.clone().set("SORT_MAX", format!("{stage}u")));
-        assert_eq!(pass.workgroup_bytes("select_pass"), Some(7280));
+        let pass = compose(&pass_shader(&shader, stage));
+        assert_eq!(pass.entry_workgroup_memory_bytes("select_pass"), Some(7280));
         let others = compose(&shader);
         for entry in ["init", "finish_pass"] {
-            let bytes = others.workgroup_bytes(entry).expect("an entry");
+            let bytes = others
+                .entry_workgroup_memory_bytes(entry)
+                .expect("an entry");
             assert!(bytes <= 16_384, "{entry}: {bytes} bytes");
         }
-        assert_eq!(others.workgroup_bytes("finish_pass"), Some(16_240));
+        assert_eq!(
+            others.entry_workgroup_memory_bytes("finish_pass"),
+            Some(16_240)
+        );
     }
 }

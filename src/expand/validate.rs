@@ -20,31 +20,6 @@ pub struct ValidModule {
     pub target: Target,
 }
 
-impl ValidModule {
-    /// Bytes of workgroup memory entry point `entry` declares: the sizes
-    /// of the workgroup variables it (or a function it calls) uses, as a
-    /// device allocates them per workgroup; `None` without such an entry.
-    pub fn workgroup_bytes(&self, entry: &str) -> Option<u64> {
-        let index = self
-            .module
-            .entry_points
-            .iter()
-            .position(|e| e.name == entry)?;
-        let uses = self.info.get_entry_point(index);
-        let ctx = self.module.to_ctx();
-        Some(
-            self.module
-                .global_variables
-                .iter()
-                .filter(|(handle, var)| {
-                    var.space == naga::AddressSpace::WorkGroup && !uses[*handle].is_empty()
-                })
-                .map(|(_, var)| u64::from(self.module.types[var.ty].inner.size(ctx)))
-                .sum(),
-        )
-    }
-}
-
 /// Parses and validates a composed shader: `composed` is the user's code
 /// (its first `user_len` bytes, at the same offsets as in `original`) then
 /// the library. `rewrite` edits the parsed module before validation.
@@ -129,6 +104,28 @@ impl ValidModule {
     /// Bytes of workgroup memory the module declares (`var<workgroup>`),
     /// laid out as naga lays them out.
     pub fn workgroup_memory_bytes(&self) -> u32 {
+        self.workgroup_memory_of(|_| true)
+    }
+
+    /// Bytes of workgroup memory entry point `entry` takes: the workgroup
+    /// variables it (or a function it calls) uses, as a device allocates
+    /// them per workgroup; `None` without such an entry.
+    pub fn entry_workgroup_memory_bytes(&self, entry: &str) -> Option<u32> {
+        let index = self
+            .module
+            .entry_points
+            .iter()
+            .position(|e| e.name == entry)?;
+        let uses = self.info.get_entry_point(index);
+        Some(self.workgroup_memory_of(|var| !uses[var].is_empty()))
+    }
+
+    /// Bytes of the workgroup variables `counted` takes, laid out as naga
+    /// lays them out.
+    fn workgroup_memory_of(
+        &self,
+        counted: impl Fn(naga::Handle<naga::GlobalVariable>) -> bool,
+    ) -> u32 {
         let mut layouter = naga::proc::Layouter::default();
         if layouter.update(self.module.to_ctx()).is_err() {
             return 0;
@@ -136,7 +133,7 @@ impl ValidModule {
         self.module
             .global_variables
             .iter()
-            .filter(|(_, var)| var.space == naga::AddressSpace::WorkGroup)
+            .filter(|(handle, var)| var.space == naga::AddressSpace::WorkGroup && counted(*handle))
             .map(|(_, var)| layouter[var.ty].size)
             .sum()
     }

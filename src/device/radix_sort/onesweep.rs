@@ -370,10 +370,12 @@ mod tests {
                 .compose(&text, "radix_onesweep.wgsl")
                 .expect("composes")
                 .module;
-            let declared = valid.workgroup_bytes("onesweep").expect("the pass kernel");
+            let declared = valid
+                .entry_workgroup_memory_bytes("onesweep")
+                .expect("the pass kernel");
             assert_eq!(
                 shape.workgroup_bytes(min),
-                declared,
+                u64::from(declared),
                 "{block} x {items}, staged {stage_in_counters}"
             );
         }
