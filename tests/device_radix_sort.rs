@@ -210,8 +210,9 @@ fn radix_sort_cases() {
         RadixSortAlgorithm::OneSweep,
         RadixSortAlgorithm::ReduceThenScan,
     ] {
-        // Tiles: OneSweep 1024 (128 × 8) to 5120 keys (512 × 10, staged
-        // in the counter rows, at 16 lanes), reduce-then-scan 2048.
+        // Tiles: OneSweep 1024 (128 × 8) to 5120 pairs (512 × 10, staged
+        // in the counter rows, at 16 lanes; the keys' 6144 below),
+        // reduce-then-scan 2048.
         let sizes = [
             0, 1, 2, 5, 1023, 1024, 1025, 2047, 2048, 2049, 5119, 5120, 5121, 10_007,
         ];
@@ -235,7 +236,10 @@ fn radix_sort_cases() {
         let big = sort(&device, KeyType::U32, false, 0..32, algorithm);
         check(&device, &queue, &big, 1 << 20, false);
     }
-    check(&device, &queue, &auto, 3001, false);
+    // The keys' OneSweep tile at 16 lanes and its staged parts' edges.
+    for n in [3001, 3071, 3073, 6143, 6144, 6145, 12_289] {
+        check(&device, &queue, &auto, n, false);
+    }
     if !every_key_type() {
         return;
     }

@@ -146,9 +146,10 @@ pub fn source(name: &str) -> Result<String, Error> {
 /// Workgroup memory (bytes) of `radix_onesweep.wgsl`'s pass kernel built
 /// with `BLOCK = block`, `ITEMS = items`, u16 counter rows for subgroups
 /// of at least `min_subgroup` lanes (`SUBGROUPS = block / min_subgroup`)
-/// and `STAGE_IN_COUNTERS = stage_in_counters`: the counter rows and the
-/// staged tile (apart, or the larger of the rows and the tile with the
-/// fallback's row after it, and the one word `staged` keeps), the
+/// `STAGE_IN_COUNTERS = stage_in_counters` and `STAGE_PARTS =
+/// stage_parts`: the counter rows and the staged part of the tile
+/// (apart, or the larger of the rows and the part with the fallback's row
+/// after it, and the one word `staged` keeps), the
 /// per-digit counts, first positions and bases, the block scan's partials,
 /// the tile slot and the fallback's two words. Full-word counter rows
 /// (`WIDE_COUNTERS`) take twice the rows' part.
@@ -157,16 +158,17 @@ pub fn onesweep_workgroup_bytes(
     items: u32,
     min_subgroup: u32,
     stage_in_counters: bool,
+    stage_parts: u32,
 ) -> u64 {
     const ROW: u64 = 128;
     const RADIX: u64 = 256;
     let subgroups = u64::from(block / min_subgroup.max(1));
     let rows = subgroups * ROW;
-    let tile = u64::from(block) * u64::from(items);
+    let part = u64::from(block) * u64::from(items / stage_parts.max(1));
     let rows_and_tile = if stage_in_counters {
-        rows.max(tile + ROW) + 1
+        rows.max(part + ROW) + 1
     } else {
-        rows + tile
+        rows + part
     };
     4 * (rows_and_tile + 3 * RADIX + 2 * subgroups + 3)
 }

@@ -48,6 +48,7 @@ const SHAPE: Shape = Shape {
     items: 10,
     resident: None,
     stage_in_counters: true,
+    stage_parts: 1,
 };
 
 /// A kernel the probe times.

@@ -38,6 +38,9 @@ pub struct Shape {
     /// (`STAGE_IN_COUNTERS`): through wgpu, where NVIDIA's Vulkan driver
     /// then holds more workgroups an SM (see `shape_for`).
     pub stage_in_counters: bool,
+    /// The parts in which the tile is staged and written out
+    /// (`STAGE_PARTS`; 1: whole). Divides `items`.
+    pub stage_parts: u32,
 }
 
 /// Everything the host edits into the shader's constants for one device.
@@ -104,6 +107,10 @@ impl PassConfig {
                 format!("const STAGE_IN_COUNTERS = {};", shape.stage_in_counters),
             ),
             (
+                "const STAGE_PARTS = 1u;",
+                format!("const STAGE_PARTS = {}u;", shape.stage_parts),
+            ),
+            (
                 "const RUNTIME_PASS = true;",
                 format!("const RUNTIME_PASS = {};", self.runtime_pass),
             ),
@@ -120,6 +127,7 @@ impl Shape {
             items: if pairs { 12 } else { 15 },
             resident: None,
             stage_in_counters: false,
+            stage_parts: 1,
         }
     }
 
@@ -131,13 +139,15 @@ impl Shape {
             self.items,
             min,
             self.stage_in_counters,
+            self.stage_parts,
         )
     }
 }
 
 /// The first shape the device holds of: on the native back ends 512 × 15
 /// keys (512 × 12 with values), then 512 × 6, 256 × 8 and 128 × 8; through
-/// wgpu 512 × 10 with the tile staged in the counter rows (as the library,
+/// wgpu 512 × 12 with the tile staged in the counter rows in two parts
+/// (512 × 10 staged whole with values; as the library,
 /// whose `Shape::for_context` has the measurements), 256 × 8 and 128 × 8.
 /// 512 threads need subgroups of at least
 /// 16 lanes (the counter rows) and the adapter's limits; 128 serves 4-lane
@@ -156,6 +166,7 @@ fn shape_for(ctx: &Ctx<'_>, min: u32, pairs: bool) -> Result<Shape, Error> {
         items,
         resident: None,
         stage_in_counters: false,
+        stage_parts: 1,
     };
     let fits = |shape: Shape| match ctx.gpu.wgpu() {
         None => true,
@@ -168,9 +179,14 @@ fn shape_for(ctx: &Ctx<'_>, min: u32, pairs: bool) -> Result<Shape, Error> {
     };
     let wide = match ctx.gpu.wgpu() {
         None => vec![Shape::native(pairs), shape(512, 6)],
-        Some(_) => vec![Shape {
+        Some(_) if pairs => vec![Shape {
             stage_in_counters: true,
             ..shape(512, 10)
+        }],
+        Some(_) => vec![Shape {
+            stage_in_counters: true,
+            stage_parts: 2,
+            ..shape(512, 12)
         }],
     };
     if min >= 16
@@ -186,10 +202,11 @@ fn shape_for(ctx: &Ctx<'_>, min: u32, pairs: bool) -> Result<Shape, Error> {
 }
 
 /// The environment variable that forces a pass kernel shape, for
-/// benchmarking: `BLOCKxITEMS[s][rRESIDENT]`, e.g. `512x15`, `512x10s`
-/// (`s`: the tile staged in the counter rows, `STAGE_IN_COUNTERS`, as
-/// through wgpu by default) or `384x20r2` (natively, registers for 2
-/// resident workgroups per SM).
+/// benchmarking: `BLOCKxITEMS[s[PARTS]][rRESIDENT]`, e.g. `512x15`,
+/// `512x10s` (`s`: the tile staged in the counter rows,
+/// `STAGE_IN_COUNTERS`, as through wgpu by default), `512x15s3` (staged
+/// in 3 parts, `STAGE_PARTS`; `PARTS` divides `ITEMS`) or `384x20r2`
+/// (natively, registers for 2 resident workgroups per SM).
 pub const SHAPE_ENV: &str = "WAVEKIT_ONESWEEP_SHAPE";
 
 fn forced_shape() -> Result<Option<Shape>, Error> {
@@ -198,8 +215,9 @@ fn forced_shape() -> Result<Option<Shape>, Error> {
     };
     let bad = || {
         Error::Usage(format!(
-            "{SHAPE_ENV}=`{text}`: expected BLOCKxITEMS[s][rRESIDENT] with BLOCK 128, 256, 384 \
-             or 512, ITEMS 1..=32 and RESIDENT 1..=8 (s: the tile staged in the counter rows)"
+            "{SHAPE_ENV}=`{text}`: expected BLOCKxITEMS[s[PARTS]][rRESIDENT] with BLOCK 128, \
+             256, 384 or 512, ITEMS 1..=32, PARTS dividing ITEMS and RESIDENT 1..=8 (s: the \
+             tile staged in the counter rows, in PARTS parts)"
         ))
     };
     let (block, rest) = text.split_once('x').ok_or_else(bad)?;
@@ -207,14 +225,17 @@ fn forced_shape() -> Result<Option<Shape>, Error> {
         Some((items, resident)) => (items, Some(resident.parse().map_err(|_| bad())?)),
         None => (rest, None),
     };
-    let (items, stage_in_counters) = match items.strip_suffix('s') {
-        Some(items) => (items, true),
-        None => (items, false),
+    let (items, stage_in_counters, stage_parts) = match items.split_once('s') {
+        Some((items, "")) => (items, true, 1),
+        Some((items, parts)) => (items, true, parts.parse().map_err(|_| bad())?),
+        None => (items, false, 1),
     };
     let block: u32 = block.parse().map_err(|_| bad())?;
     let items: u32 = items.parse().map_err(|_| bad())?;
     if ![128, 256, 384, 512].contains(&block)
         || !(1..=32).contains(&items)
+        || stage_parts == 0
+        || !items.is_multiple_of(stage_parts)
         || resident.is_some_and(|r: u32| !(1..=8).contains(&r))
     {
         return Err(bad());
@@ -224,6 +245,7 @@ fn forced_shape() -> Result<Option<Shape>, Error> {
         items,
         resident,
         stage_in_counters,
+        stage_parts,
     }))
 }
 

@@ -31,6 +31,9 @@ pub(crate) struct Shape {
     /// The tile staged in the counter rows' workgroup memory
     /// (`STAGE_IN_COUNTERS` in `radix_onesweep.wgsl`).
     pub stage_in_counters: bool,
+    /// The parts in which the tile is staged and written out
+    /// (`STAGE_PARTS`; 1: whole). Divides `items`.
+    pub stage_parts: u32,
 }
 
 impl Shape {
@@ -39,7 +42,13 @@ impl Shape {
     /// may take full-word counter rows ([`Rank::wide_counters`]), twice as
     /// large.
     fn workgroup_bytes(self, min: u32) -> u64 {
-        shaders::onesweep_workgroup_bytes(self.block, self.items, min, self.stage_in_counters)
+        shaders::onesweep_workgroup_bytes(
+            self.block,
+            self.items,
+            min,
+            self.stage_in_counters,
+            self.stage_parts,
+        )
     }
 
     /// On CUDA and HIP, 512 × 15 (32-bit keys alone) or 512 × 12 (with
@@ -50,18 +59,32 @@ impl Shape {
     /// 512 × 12 (full-word counters) against 2.36 at 256 × 24, 2.50 at
     /// 512 × 10 and 2.68 at 512 × 8 (docs/benchmarks/2026-11-26e-h100-sort).
     ///
-    /// Through wgpu, the first shape the device holds: 512 × 10 with the
-    /// tile staged in the counter rows for 32-bit keys (512 × 6 apart for
-    /// 64-bit keys; subgroups of at least 16 lanes, for the counter rows),
-    /// else 256 × 8 (at least 8), else 128 × 8. NVIDIA's Vulkan driver
-    /// gives the workgroups of an SM about 50–60 KiB of workgroup memory:
-    /// 512 × 6 with the tile apart ran two workgroups an SM on an H100
-    /// (CUDA three), with it staged in the rows three, and 512 × 10
-    /// staged two (512 × 12 one). Keys at
-    /// 2^26 through Vulkan (the pass kernel's own steps): 3.13 ms at
-    /// 512 × 6 apart, 2.72 staged, 2.53 at 512 × 10 staged, 2.71 at
-    /// 384 × 12 and 2.75 at 256 × 12 staged; pairs 3.55, 3.20 and 3.00
+    /// Through wgpu, the first shape the device holds: 512 × 12 with the
+    /// tile staged in the counter rows in two parts for 32-bit keys, 512 ×
+    /// 10 staged whole with values (512 × 6 apart for 64-bit keys;
+    /// subgroups of at least 16 lanes, for the counter rows), else 256 × 8
+    /// (at least 8), else 128 × 8.
+    /// NVIDIA's Vulkan driver gives the workgroups of an SM about 50–60
+    /// KiB of workgroup memory: 512 × 6 with the tile apart ran two
+    /// workgroups an SM on an H100 (CUDA three), with it staged in the
+    /// rows three, and 512 × 10 staged two (512 × 12 one). Keys at 2^26
+    /// through Vulkan (the pass kernel's own steps): 3.13 ms at 512 × 6
+    /// apart, 2.72 staged, 2.53 at 512 × 10 staged, 2.71 at 384 × 12 and
+    /// 2.75 at 256 × 12 staged; pairs 3.55, 3.20 and 3.00
     /// (docs/benchmarks/2026-11-27t-h100-vulkan-onesweep-occupancy).
+    /// Staged in two parts, 512 × 12 keeps half the tile's words, and an
+    /// H200 took 2.35 ms for the keys against 2.59 at 512 × 10 staged
+    /// whole, 2.47 at 512 × 10 and 2.52 at 512 × 12 in three parts, and
+    /// 2.87–3.18 at 512 × 14, 15 and 16 and 384 × 15 and 16 in parts (more
+    /// registers: fewer workgroups an SM); pairs 2.99 ms at 512 × 12 in
+    /// two parts against 3.27 at 512 × 10 and 3.57 at 512 × 12 in three.
+    /// Through the library the keys took 5–9 % less time from 2^23 than
+    /// at 512 × 10 staged whole, 2–3 % more at 2^20 and 2^22 (an H100,
+    /// 2^26: 2.61 -> 2.37 ms; the H200 alike); the pairs at 512 × 12 in
+    /// two parts were no faster, and 2–6 % slower below 2^24, so they
+    /// keep 512 × 10 staged whole. Reading the values after the keys are
+    /// written out (as CUB does) was 0–8 % slower at every pairs shape,
+    /// through CUDA too (docs/benchmarks/2026-11-27v-vulkan-staged-parts).
     /// Emulated subgroups take at most [`EMULATED_MAX_THREADS`] threads:
     /// never 512.
     pub fn for_context(ctx: &Context, min: u32, options: &RadixSortOptions) -> Shape {
@@ -69,6 +92,7 @@ impl Shape {
             block,
             items,
             stage_in_counters,
+            stage_parts: 1,
         };
         let Some(limits) = ctx.wgpu_limits() else {
             return match (options.key.is_wide(), options.pairs) {
@@ -77,10 +101,13 @@ impl Shape {
                 (false, true) => shape(512, 12, false),
             };
         };
-        let wide = if options.key.is_wide() {
-            shape(512, 6, false)
-        } else {
-            shape(512, 10, true)
+        let wide = match (options.key.is_wide(), options.pairs) {
+            (true, _) => shape(512, 6, false),
+            (false, true) => shape(512, 10, true),
+            (false, false) => Shape {
+                stage_parts: 2,
+                ..shape(512, 12, true)
+            },
         };
         let emulated = ctx.target.is_emulated();
         if min >= 16
@@ -208,6 +235,7 @@ impl OneSweep {
             .set("BLOCK", format!("{}u", shape.block))
             .set("ITEMS", format!("{}u", shape.items))
             .set("STAGE_IN_COUNTERS", shape.stage_in_counters)
+            .set("STAGE_PARTS", format!("{}u", shape.stage_parts))
             .set("SUBGROUPS", format!("{}u", shape.block / min))
             .set("SPIN_WITH_RMW", cpu)
             .set("NARROW", max <= 32)
@@ -344,17 +372,21 @@ mod tests {
     #[test]
     fn workgroup_bytes_are_the_shaders() {
         let min = 32;
-        for (block, items, stage_in_counters) in [
-            (512, 10, true),
-            (512, 6, true),
-            (512, 6, false),
-            (256, 8, false),
-            (128, 8, true),
+        for (block, items, stage_in_counters, stage_parts) in [
+            (512, 10, true, 1),
+            (512, 6, true, 1),
+            (512, 6, false, 1),
+            (256, 8, false, 1),
+            (128, 8, true, 1),
+            (512, 15, true, 3),
+            (512, 12, true, 2),
+            (256, 12, false, 4),
         ] {
             let shape = Shape {
                 block,
                 items,
                 stage_in_counters,
+                stage_parts,
             };
             let text = Shader::new("radix_onesweep.wgsl")
                 .expect("the shader")
@@ -363,6 +395,7 @@ mod tests {
                 .set("SUBGROUPS", format!("{}u", block / min))
                 .set("NARROW", true)
                 .set("STAGE_IN_COUNTERS", stage_in_counters)
+                .set("STAGE_PARTS", format!("{stage_parts}u"))
                 .text()
                 .expect("its parameters");
             let target = Target::new(Backend::Vulkan, SubgroupSize::fixed(min).expect("32"));
@@ -376,7 +409,7 @@ mod tests {
             assert_eq!(
                 shape.workgroup_bytes(min),
                 u64::from(declared),
-                "{block} x {items}, staged {stage_in_counters}"
+                "{block} x {items}, staged {stage_in_counters}, {stage_parts} parts"
             );
         }
     }

@@ -61,7 +61,7 @@ const REDUCE_THEN_SCAN: [(&str, &str); 3] = [
 /// words, then the high words, through the same workgroup array (so the
 /// kernel's workgroup memory, and the shape the host picks, stay those of
 /// 32-bit keys).
-const ONESWEEP: [(&str, &str); 13] = [
+const ONESWEEP: [(&str, &str); 14] = [
     (
         "fn digit_of(key: u32) -> u32",
         "fn digit_of(key: vec2<u32>) -> u32",
@@ -111,9 +111,15 @@ const ONESWEEP: [(&str, &str); 13] = [
     ),
     ("stage(ranks[s], keys[s]);", "stage(ranks[s], keys[s].x);"),
     (
+        "stage(ranks[s] - low, keys[s]);",
+        "stage(ranks[s] - low, keys[s].x);",
+    ),
+    (
         "    let tile_keys = min(TILE, n - tile * TILE);\n",
         "    let tile_keys = min(TILE, n - tile * TILE);
-    // 64-bit keys: the low words were staged; the high words follow.
+    // 64-bit keys: the low words were staged; the high words follow (the
+    // whole tile at once).
+    const_assert STAGE_PARTS == 1u;
     var low_words: array<u32, ITEMS>;
     for (var k = 0u; k < ITEMS; k++) {
         let j = k * BLOCK + t;
@@ -131,8 +137,8 @@ const ONESWEEP: [(&str, &str); 13] = [
 ",
     ),
     (
-        "let key = staged_at(j);",
-        "let key = vec2<u32>(low_words[k], staged_at(j));",
+        "let key = staged_at(j - low);",
+        "let key = vec2<u32>(low_words[k], staged_at(j - low));",
     ),
 ];
 

@@ -86,10 +86,11 @@
 //   (pass_index(): PASS, or the host binds at most 4 words of pass_info)
 //   times 256 plus a digit < 256. counters: subgroup < BLOCK / S <=
 //   SUBGROUPS rows of ROW; the fallback's row at FALLBACK_ROW plus a word
-//   < ROW; with STAGE_IN_COUNTERS staged positions (below) < TILE <=
+//   < ROW; with STAGE_IN_COUNTERS staged positions (below) < PART <=
 //   COUNTER_WORDS - ROW. tile_state: tile < ceil(n / TILE) (the grid's
 //   extra workgroups return first) times 256 plus a digit. staged: the rank
-//   of a key below n, which is below the tile's key count.
+//   of a key below n less its part's first position, below PART (the
+//   part's test; with one part the rank is below the tile's key count).
 // Workgroup memory (why a host may also skip zeroing it, as the demos'
 //   own steps do through wgpu): every entry writes each
 //   workgroup word before reading it. histogram: bins zeroed, then a
@@ -100,16 +101,18 @@
 //   tile_first written for all 256 digits (threads < 128, two each) and
 //   digit_base for all of them (d in steps of BLOCK) before the barriers
 //   that precede their reads; staged written at the ranks of the tile's
-//   keys, which are exactly 0..tile_keys, the positions read. blk's
+//   keys in the part (less its first position), which are exactly the
+//   part's positions below tile_keys, the positions read. blk's
 //   exclusive_add (digit_offsets, onesweep) reads only the partials of
 //   lower subgroups, which those wrote before its barrier.
 // Cost per key and pass: 1 read and 1 write in digit runs (2 of each with
 //   PAIRS), 8 ballots, 1 shuffle, 1 + 1/S workgroup atomicAdds, a workgroup
-//   store and load; per tile 6 workgroup barriers (8 with PAIRS), a block
-//   scan and 256 look-back walks; plus 1 read and 4 workgroup atomicAdds
-//   per key for the four histograms, once. Workgroup memory:
-//   SUBGROUPS * 512 + TILE * 4 + 3 KiB, or with STAGE_IN_COUNTERS
-//   max(SUBGROUPS * 512, TILE * 4 + 512) + 3 KiB (and a barrier more).
+//   store and load; per tile 6 workgroup barriers (8 with PAIRS; 2 more a
+//   staged part after the first, twice with PAIRS), a block scan and 256
+//   look-back walks; plus 1 read and 4 workgroup atomicAdds per key for
+//   the four histograms, once. Workgroup memory: SUBGROUPS * 512 +
+//   PART * 4 + 3 KiB, or with STAGE_IN_COUNTERS max(SUBGROUPS * 512,
+//   PART * 4 + 512) + 3 KiB (and a barrier more).
 // Append: key_order.wgsl (encode_key, decode_key).
 #import wavekit::subgroup as sg
 #import wavekit::block as blk
@@ -170,20 +173,30 @@ const WIDE_COUNTERS = false;
 // apart and three staged, 512 x 10 two staged
 // (docs/benchmarks/2026-11-27t-h100-vulkan-onesweep-occupancy).
 const STAGE_IN_COUNTERS = false;
+// The staged tile's parts: the tile is staged and written out a part at a
+// time, positions [p * PART, (p + 1) * PART) in part p, each with two
+// barriers more, so that a workgroup keeps PART words of staged keys
+// rather than TILE: through Vulkan more keys a workgroup at the same
+// workgroups an SM. ITEMS is a multiple of it.
+const STAGE_PARTS = 1u;
 const TILE = BLOCK * ITEMS;
+// Keys per thread and staged part, and words of a staged part.
+const PART_ITEMS = ITEMS / STAGE_PARTS;
+const PART = BLOCK * PART_ITEMS;
+const_assert ITEMS % STAGE_PARTS == 0u;
 const RADIX = 256u;
 const PAIRS_OF_DIGITS = 128u;
 // Words of a subgroup's row of counters.
 const ROW = PAIRS_OF_DIGITS * (1u + u32(WIDE_COUNTERS));
 // Where the fallback counts a stalled tile's digits: counters' first row,
-// or with STAGE_IN_COUNTERS the row after the staged tile (the fallback
-// runs while the tile is staged).
-const FALLBACK_ROW = u32(STAGE_IN_COUNTERS) * TILE;
+// or with STAGE_IN_COUNTERS the row after the staged part (the fallback
+// runs while the first part is staged).
+const FALLBACK_ROW = u32(STAGE_IN_COUNTERS) * PART;
 // Words of `counters` and of `staged`: the rows, or with
-// STAGE_IN_COUNTERS at least the staged tile and the fallback's row after
+// STAGE_IN_COUNTERS at least a staged part and the fallback's row after
 // it, and `staged` then a single unused word.
-const COUNTER_WORDS = max(SUBGROUPS * ROW, u32(STAGE_IN_COUNTERS) * (TILE + ROW));
-const STAGED_WORDS = TILE - u32(STAGE_IN_COUNTERS) * (TILE - 1u);
+const COUNTER_WORDS = max(SUBGROUPS * ROW, u32(STAGE_IN_COUNTERS) * (PART + ROW));
+const STAGED_WORDS = PART - u32(STAGE_IN_COUNTERS) * (PART - 1u);
 const COUNT_MASK = 0x3fffffffu;
 
 @group(0) @binding(0) var<storage, read> keys_in: array<u32>;
@@ -770,8 +783,9 @@ fn onesweep(@builtin(local_invocation_index) t: u32) {
         // Every subgroup's rank is done with its counter row.
         workgroupBarrier();
     }
+    // The first part here, the others after its keys are written out.
     for (var s = 0u; s < ITEMS; s++) {
-        if first_key + s * size < n {
+        if first_key + s * size < n && (STAGE_PARTS == 1u || ranks[s] < PART) {
             stage(ranks[s], keys[s]);
         }
     }
@@ -789,27 +803,43 @@ fn onesweep(@builtin(local_invocation_index) t: u32) {
     }
     let tile_keys = min(TILE, n - tile * TILE);
     var destinations: array<u32, ITEMS>;
-    for (var k = 0u; k < ITEMS; k++) {
-        let j = k * BLOCK + t;
-        if j < tile_keys {
-            let key = staged_at(j);
-            let at = digit_base[digit_of(key)] + j;
-            keys_out[at] = store_key(key);
-            destinations[k] = at;
+    for (var part = 0u; part < STAGE_PARTS; part++) {
+        let low = part * PART;
+        if part > 0u {
+            // The last part's keys are out: stage this part's.
+            workgroupBarrier();
+            for (var s = 0u; s < ITEMS; s++) {
+                if first_key + s * size < n && ranks[s] - low < PART {
+                    stage(ranks[s] - low, keys[s]);
+                }
+            }
+            workgroupBarrier();
+        }
+        for (var k = 0u; k < ITEMS; k++) {
+            let j = k * BLOCK + t;
+            if j < tile_keys && k / PART_ITEMS == part {
+                let key = staged_at(j - low);
+                let at = digit_base[digit_of(key)] + j;
+                keys_out[at] = store_key(key);
+                destinations[k] = at;
+            }
         }
     }
     if PAIRS {
-        workgroupBarrier();
-        for (var s = 0u; s < ITEMS; s++) {
-            if first_key + s * size < n {
-                stage(ranks[s], values[s]);
+        for (var part = 0u; part < STAGE_PARTS; part++) {
+            let low = part * PART;
+            workgroupBarrier();
+            for (var s = 0u; s < ITEMS; s++) {
+                if first_key + s * size < n && (STAGE_PARTS == 1u || ranks[s] - low < PART) {
+                    stage(ranks[s] - low, values[s]);
+                }
             }
-        }
-        workgroupBarrier();
-        for (var k = 0u; k < ITEMS; k++) {
-            let j = k * BLOCK + t;
-            if j < tile_keys {
-                values_out[destinations[k]] = staged_at(j);
+            workgroupBarrier();
+            for (var k = 0u; k < ITEMS; k++) {
+                let j = k * BLOCK + t;
+                if j < tile_keys && k / PART_ITEMS == part {
+                    values_out[destinations[k]] = staged_at(j - low);
+                }
             }
         }
     }
