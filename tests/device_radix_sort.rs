@@ -194,6 +194,62 @@ fn sort(
     .expect("builds")
 }
 
+/// A sort whose temp exceeds the device's largest binding, in regions
+/// within it (the pairs' ping-pong keys and values), sorts: kernels bind
+/// the regions, never the whole (through wgpu, 2^28 pairs take 2.2 GB of
+/// temp against a 2 GiB limit).
+#[test]
+fn temp_over_the_binding_limit_sorts() {
+    let limit = 512 * 1024;
+    let (device, queue) = open_with_max_binding(limit);
+    let n = 100_000;
+    for algorithm in [
+        RadixSortAlgorithm::OneSweep,
+        RadixSortAlgorithm::ReduceThenScan,
+    ] {
+        let pairs = sort(&device, KeyType::U32, true, 0..32, algorithm);
+        assert!(pairs.temp_storage_bytes(n as u32) > limit, "{algorithm:?}");
+        check(&device, &queue, &pairs, n, false);
+    }
+}
+
+/// A temp region larger than the device's largest binding (here the
+/// pairs' ping-pong keys, as large as the keys) is an error naming both
+/// numbers, before anything is recorded.
+#[test]
+fn a_temp_region_over_the_binding_limit_is_an_error() {
+    let limit = 512 * 1024;
+    let (device, _queue) = open_with_max_binding(limit);
+    let n = 140_000u32;
+    let sort = sort(
+        &device,
+        KeyType::U32,
+        true,
+        0..32,
+        RadixSortAlgorithm::OneSweep,
+    );
+    let words = |count: u32| zeroed(&device, 4 * u64::from(count));
+    let (keys_in, keys_out, values_in, values_out) = (words(n), words(n), words(n), words(n));
+    let temp = zeroed(&device, sort.temp_storage_bytes(n));
+    let mut encoder = encoder(&device);
+    let e = sort
+        .record_pairs(
+            &mut encoder,
+            Slice::new(&keys_in, 0),
+            Slice::new(&keys_out, 0),
+            Slice::new(&values_in, 0),
+            Slice::new(&values_out, 0),
+            n,
+            (&temp).into(),
+        )
+        .expect_err("keys over the limit");
+    assert_eq!(
+        e.to_string(),
+        "wavekit::device::RadixSort: `temp`: a region of 560000 bytes exceeds the device's \
+         max_storage_buffer_binding_size 524288"
+    );
+}
+
 #[test]
 fn radix_sort_cases() {
     if !is_child() {

@@ -121,6 +121,23 @@ impl Api for WgpuServer {
                 "wavekit::device: a clear on a wgpu server without its zero pipeline".into(),
             ));
         }
+        // Calls check their slices, and temp by its regions
+        // (`TempLayout::check`); a range over the limit here would be
+        // wgpu's validation error, which panics by default.
+        let max_binding = self.bind_limits().1;
+        for op in ops {
+            let ranges = match op {
+                Op::Clear(range) => std::slice::from_ref(range),
+                Op::Dispatch(_, ranges, _) => ranges.as_slice(),
+            };
+            if let Some(range) = ranges.iter().find(|range| range.size > max_binding) {
+                return Err(Error::Usage(format!(
+                    "wavekit::device: a binding of {} bytes exceeds the device's \
+                     max_storage_buffer_binding_size {max_binding}",
+                    range.size
+                )));
+            }
+        }
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
             label: Some("wavekit::device"),
             timestamp_writes: None,

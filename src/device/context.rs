@@ -5,8 +5,8 @@
 use super::ScanAlgorithm;
 use super::debug::LookBackDebug;
 use super::shader::Shader;
-use super::slice::SliceLimits;
-use crate::backend::{Checks, Device, Queue, Server, grid};
+use super::slice::{Slice, SliceLimits};
+use crate::backend::{Checks, Device, Queue, Range, Server, grid};
 use crate::compose::Composer;
 use crate::error::Error;
 use crate::expand::ValidModule;
@@ -197,6 +197,8 @@ pub(crate) fn record(ctx: &Context, queue: Queue<'_>, ops: &[Op<'_>]) -> Result<
 pub(crate) struct TempLayout {
     alignment: u64,
     end: u64,
+    /// The largest region's bytes: what a kernel binds of temp at most.
+    largest: u64,
 }
 
 impl TempLayout {
@@ -204,6 +206,7 @@ impl TempLayout {
         TempLayout {
             alignment: limits.alignment.max(4),
             end: 0,
+            largest: 0,
         }
     }
 
@@ -212,11 +215,37 @@ impl TempLayout {
         let offset = self.end.next_multiple_of(self.alignment);
         let bytes = bytes.max(4).next_multiple_of(4);
         self.end = offset + bytes;
+        self.largest = self.largest.max(bytes);
         (offset, bytes)
     }
 
     /// Total bytes.
     pub fn bytes(&self) -> u64 {
         self.end
+    }
+
+    /// `temp` checked as [`SliceLimits::check`] checks a slice to hold
+    /// [`TempLayout::bytes`], except that the whole may exceed the
+    /// device's largest binding: kernels bind temp's regions, never all of
+    /// it, so each region must fit one (a radix sort of 2^28 pairs through
+    /// wgpu takes 2.2 GB of temp in regions of 1 GiB).
+    pub fn check<'a>(
+        &self,
+        limits: &SliceLimits,
+        algorithm: &str,
+        temp: Slice<'a>,
+    ) -> Result<Range<'a>, Error> {
+        if self.largest > limits.max_binding {
+            return Err(Error::Usage(format!(
+                "{algorithm}: `temp`: a region of {} bytes exceeds the device's \
+                 max_storage_buffer_binding_size {}",
+                self.largest, limits.max_binding
+            )));
+        }
+        let whole = SliceLimits {
+            max_binding: u64::MAX,
+            ..*limits
+        };
+        whole.check(algorithm, "temp", temp, self.bytes())
     }
 }

@@ -432,7 +432,7 @@ impl RadixSort {
         let bytes = 4 * u64::from(n);
         let key_bytes = self.options.key.bytes() * u64::from(n);
         let (layout, [alt_keys, alt_values], own) = self.temp_layout(n);
-        let temp = limits.check(NAME, "temp", temp, layout.bytes())?;
+        let temp = layout.check(limits, NAME, temp)?;
         let keys_in = limits.check(NAME, "keys_in", keys[0], key_bytes)?;
         let keys_out = limits.check(NAME, "keys_out", keys[1], key_bytes)?;
         let placeholder = temp.sub(alt_values.0, 4);

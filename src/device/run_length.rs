@@ -136,7 +136,7 @@ impl RunLengthEncode {
         let lengths = ctx.limits.check(NAME, "lengths", lengths, bytes)?;
         let runs = ctx.limits.check(NAME, "runs", runs, 4)?;
         let (layout, regions, starts) = self.layout(n);
-        let temp = ctx.limits.check(NAME, "temp", temp, layout.bytes())?;
+        let temp = layout.check(&ctx.limits, NAME, temp)?;
         disjoint(
             NAME,
             &[

@@ -287,7 +287,7 @@ impl SegmentedSort {
         let keys_in = limits.check(NAME, "keys_in", keys[0], bytes)?;
         let keys_out = limits.check(NAME, "keys_out", keys[1], bytes)?;
         let offsets = limits.check(NAME, "offsets", offsets, 4 * (u64::from(n_segments) + 1))?;
-        let temp = limits.check(NAME, "temp", temp, layout.bytes())?;
+        let temp = layout.check(limits, NAME, temp)?;
         let (values_in, values_out) = match values {
             Some([a, b]) => (
                 limits.check(NAME, "values_in", a, bytes)?,

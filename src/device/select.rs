@@ -332,7 +332,7 @@ fn select(
     let output = ctx.limits.check(name, "output", output, bytes)?;
     let count = ctx.limits.check(name, "count", count, 4)?;
     let (layout, regions) = compaction.layout(n);
-    let temp = ctx.limits.check(name, "temp", temp, layout.bytes())?;
+    let temp = layout.check(&ctx.limits, name, temp)?;
     disjoint(
         name,
         &[("output", output), ("count", count), ("temp", temp)],

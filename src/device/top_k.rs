@@ -390,7 +390,7 @@ impl TopK {
         let taken = u64::from(rows) * u64::from(k);
         let keys_in = limits.check(NAME, "keys_in", keys[0], 4 * all)?;
         let keys_out = limits.check(NAME, "keys_out", keys[1], 4 * taken)?;
-        let temp = limits.check(NAME, "temp", temp, layout.bytes())?;
+        let temp = layout.check(limits, NAME, temp)?;
         let mut written = vec![("keys_out", keys_out), ("temp", temp)];
         let (values_in, values_out) = match values {
             Some([a, b]) => {

@@ -121,6 +121,23 @@ pub fn open() -> (wgpu::Device, wgpu::Queue) {
     (device, queue)
 }
 
+/// A device on lavapipe as [`open`] opens it, but whose largest storage
+/// binding is `bytes`, as on a device with a lower limit.
+pub fn open_with_max_binding(bytes: u64) -> (wgpu::Device, wgpu::Queue) {
+    let adapter = lavapipe();
+    let target = wavekit::Target::from_adapter(&adapter).expect("lavapipe has subgroups");
+    pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+        label: Some("device test, small bindings"),
+        required_features: target.wgpu_features(),
+        required_limits: wgpu::Limits {
+            max_storage_buffer_binding_size: bytes,
+            ..adapter.limits()
+        },
+        ..Default::default()
+    }))
+    .expect("opens lavapipe")
+}
+
 /// A device on lavapipe opened without the subgroup features, as on an
 /// adapter that has none: `wavekit::device` then emulates subgroups.
 pub fn open_without_subgroups() -> (wgpu::Device, wgpu::Queue) {
