@@ -383,7 +383,9 @@ if has_part peers; then
     # wgpu_sort 0.1.0 ported to wgpu 30 (bench/peers/README.md): the inputs
     # of wavekit's radix_sort pairs, timed the same way, every size checked
     # against a CPU sort; wavekit-bench's peers.md sets it beside wavekit's.
-    peers_hi=$((VK_HI < 27 ? VK_HI : 27))
+    # Up to 2^26: wgpu_sort's keys buffer for 2^27 pairs is over wgpu's
+    # 2 GiB buffer limit (wk-peers then fails that size with wgpu's error).
+    peers_hi=$((VK_HI < 26 ? VK_HI : 26))
     peers_lo=${PEERS_LOG2_LO:-16}
     ((peers_lo > peers_hi)) && peers_lo=$LO
     peers_adapter=()

@@ -535,10 +535,17 @@ fn size(
             })
     };
     let length = NonZeroU32::new(n as u32).ok_or("no keys to sort")?;
+    // The sorter's buffers may exceed the device's limits (at 2^27 pairs on
+    // an H100 they did): wgpu's error for this size, not its panic.
+    let creating = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
+    let buffers = sorter.create_sort_buffers(&gpu.device, length);
+    if let Some(error) = pollster::block_on(creating.pop()) {
+        return Err(format!("wgpu_sort's buffers for {n} pairs: {error}"));
+    }
     let job = Job {
         gpu,
         sorter,
-        buffers: sorter.create_sort_buffers(&gpu.device, length),
+        buffers,
         keys_in: input(&keys, "wk-peers keys"),
         values_in: input(&values, "wk-peers values"),
         bytes: 4 * n as u64,
