@@ -210,9 +210,15 @@ fn shape_for(ctx: &Ctx<'_>, min: u32, pairs: bool) -> Result<Shape, Error> {
 pub const SHAPE_ENV: &str = "WAVEKIT_ONESWEEP_SHAPE";
 
 fn forced_shape() -> Result<Option<Shape>, Error> {
-    let Ok(text) = std::env::var(SHAPE_ENV) else {
-        return Ok(None);
-    };
+    match std::env::var(SHAPE_ENV) {
+        Ok(text) => parse_shape(&text).map(Some),
+        Err(_) => Ok(None),
+    }
+}
+
+/// A shape written as [`SHAPE_ENV`] takes it; an error names the text and
+/// what it should be.
+fn parse_shape(text: &str) -> Result<Shape, Error> {
     let bad = || {
         Error::Usage(format!(
             "{SHAPE_ENV}=`{text}`: expected BLOCKxITEMS[s[PARTS]][rRESIDENT] with BLOCK 128, \
@@ -240,13 +246,13 @@ fn forced_shape() -> Result<Option<Shape>, Error> {
     {
         return Err(bad());
     }
-    Ok(Some(Shape {
+    Ok(Shape {
         block,
         items,
         resident,
         stage_in_counters,
         stage_parts,
-    }))
+    })
 }
 
 /// The parameters `wavekit::device::debug::with_shader_params` gives on
@@ -416,5 +422,43 @@ impl OneSweep {
             ));
         }
         steps
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shapes_parse() {
+        let shape = |block, items, resident, stage_in_counters, stage_parts| Shape {
+            block,
+            items,
+            resident,
+            stage_in_counters,
+            stage_parts,
+        };
+        for (text, want) in [
+            ("512x15", shape(512, 15, None, false, 1)),
+            ("512x10s", shape(512, 10, None, true, 1)),
+            ("512x12s2", shape(512, 12, None, true, 2)),
+            ("384x20r2", shape(384, 20, Some(2), false, 1)),
+            ("256x24s3r3", shape(256, 24, Some(3), true, 3)),
+        ] {
+            assert_eq!(parse_shape(text).expect(text), want, "{text}");
+        }
+    }
+
+    #[test]
+    fn bad_shapes_are_errors() {
+        for text in [
+            "512", "500x10", "512x0", "512x33", "512x15s4", "512x12s0", "512x12sx", "512x10r9",
+        ] {
+            let e = parse_shape(text).expect_err(text).to_string();
+            assert!(
+                e.contains(&format!("`{text}`")) && e.contains("PARTS dividing ITEMS"),
+                "{e}"
+            );
+        }
     }
 }
