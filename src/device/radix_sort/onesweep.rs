@@ -75,9 +75,13 @@ impl Shape {
     /// Staged in two parts, 512 × 12 keeps half the tile's words, and an
     /// H200 took 2.35 ms for the keys against 2.59 at 512 × 10 staged
     /// whole, 2.47 at 512 × 10 and 2.52 at 512 × 12 in three parts, and
-    /// 2.87–3.18 at 512 × 14, 15 and 16 and 384 × 15 and 16 in parts (more
-    /// registers: fewer workgroups an SM); pairs 2.99 ms at 512 × 12 in
-    /// two parts against 3.27 at 512 × 10 and 3.57 at 512 × 12 in three.
+    /// 2.87–3.18 at 512 × 14, 15 and 16 and 384 × 15 and 16 in parts;
+    /// pairs 2.99 ms at 512 × 12 in two parts against 3.27 at 512 × 10 and
+    /// 3.57 at 512 × 12 in three. The driver's code (an H100) says why:
+    /// at 512 × 12 in two parts it kept the keys' pass to 40 registers, so
+    /// three workgroups an SM (56 registers and two at 512 × 10 whole);
+    /// from 14 keys a thread it spilled; pairs took 64 registers either
+    /// way.
     /// Through the library the keys took 5–9 % less time from 2^23 than
     /// at 512 × 10 staged whole, 2–3 % more at 2^20 and 2^22 (an H100,
     /// 2^26: 2.61 -> 2.37 ms; the H200 alike); the pairs at 512 × 12 in
