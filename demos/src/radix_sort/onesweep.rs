@@ -58,7 +58,9 @@ pub struct PassConfig {
     /// there (CUB's ballots, and full-word counters with values).
     pub cuda: bool,
     /// One module for every pass, the pass read at run time (wgpu), rather
-    /// than `const PASS` edited per pass (natively).
+    /// than `const PASS` edited per pass (natively). Through wgpu the keys
+    /// alone also use their counting atomics' results
+    /// (`RETURNING_COUNTS`, as the library).
     pub runtime_pass: bool,
 }
 
@@ -113,6 +115,13 @@ impl PassConfig {
             (
                 "const RUNTIME_PASS = true;",
                 format!("const RUNTIME_PASS = {};", self.runtime_pass),
+            ),
+            (
+                "const RETURNING_COUNTS = false;",
+                format!(
+                    "const RETURNING_COUNTS = {};",
+                    self.runtime_pass && !self.pairs
+                ),
             ),
         ]
     }

@@ -134,6 +134,8 @@ pub(crate) struct Rank {
     pub match_bits: bool,
     /// Full-word counter rows instead of u16 halves.
     pub wide_counters: bool,
+    /// The counting atomics' results used (`RETURNING_COUNTS`).
+    pub returning_counts: bool,
 }
 
 impl Rank {
@@ -143,12 +145,18 @@ impl Rank {
     /// (pairs 2.82 -> 2.68 ms at 512 × 12; keys unchanged). Through
     /// Vulkan the full-word counters were slower (2^26 keys 3.19 -> 4.91
     /// ms), and the ballots have no other form there: both off
-    /// (docs/benchmarks/2026-11-26e-h100-sort).
+    /// (docs/benchmarks/2026-11-26e-h100-sort). Through wgpu, 32-bit keys
+    /// alone use the counting atomics' results: NVIDIA's Vulkan driver
+    /// then leaves out its MATCH.ALL and branch a key, and the pass ran
+    /// 1–2 % faster on an H100 (pairs no faster;
+    /// docs/benchmarks/2026-11-27v-vulkan-staged-parts, call 9).
     pub fn for_context(ctx: &Context, options: &RadixSortOptions) -> Rank {
         let cuda = ctx.target.is_native_cuda();
+        let narrow_keys = !options.pairs && !options.key.is_wide();
         Rank {
             match_bits: cuda,
             wide_counters: cuda && options.pairs && !options.key.is_wide(),
+            returning_counts: !ctx.is_native() && narrow_keys,
         }
     }
 }
@@ -245,6 +253,7 @@ impl OneSweep {
             .set("NARROW", max <= 32)
             .set("PEERS", if rank.match_bits { "2u" } else { "0u" })
             .set("WIDE_COUNTERS", rank.wide_counters)
+            .set("RETURNING_COUNTS", rank.returning_counts)
             .set("KEY_ORDER", format!("{}u", options.key.order()))
             .set("BEGIN_BIT", format!("{}u", options.bits.start))
             .set("END_BIT", format!("{}u", options.bits.end))

@@ -179,6 +179,12 @@ const STAGE_IN_COUNTERS = false;
 // rather than TILE: through Vulkan more keys a workgroup at the same
 // workgroups an SM. ITEMS is a multiple of it.
 const STAGE_PARTS = 1u;
+// Use the counting atomicAdds' results (in a test that never passes), so
+// that NVIDIA's Vulkan driver does not wrap each in its aggregation of
+// non-returning atomics (a MATCH.ALL and a branch a key): the keys' pass
+// ran 1-2 % faster through Vulkan on an H100, the pairs' no faster
+// (docs/benchmarks/2026-11-27v-vulkan-staged-parts, call 9).
+const RETURNING_COUNTS = false;
 const TILE = BLOCK * ITEMS;
 // Keys per thread and staged part, and words of a staged part.
 const PART_ITEMS = ITEMS / STAGE_PARTS;
@@ -646,9 +652,18 @@ fn onesweep(@builtin(local_invocation_index) t: u32) {
     // The subgroups' digit counts: each key adds 1 to its digit in its
     // subgroup's row (keys past the end count as digit 255: only the last
     // tile has them, and no tile reads the last tile's counts).
+    var returned = 0u;
     for (var s = 0u; s < ITEMS; s++) {
         let digit = digit_of(keys[s]);
-        atomicAdd(&counters[counter_at(subgroup, digit)], counter_add(digit, 1u));
+        let before = atomicAdd(&counters[counter_at(subgroup, digit)], counter_add(digit, 1u));
+        if RETURNING_COUNTS {
+            returned |= before;
+        }
+    }
+    if RETURNING_COUNTS && (returned & 0x80008000u) != 0u {
+        // Never: a row counts a subgroup's keys, at most ITEMS * 128 < 2^15
+        // (a u16 half or a full word).
+        atomicStore(&stalled_any, returned);
     }
     workgroupBarrier();
 
