@@ -51,7 +51,8 @@ HI=${LOG2_HI:-28}
 SHAPES=${SHAPES:-512x6 512x15}
 SHAPES_LOG2=${SHAPES_LOG2:-26}
 # SHAPES_BACKEND=vulkan: the shapes step through wgpu instead of CUDA (the
-# library's shape there is 512x10s: `s`, the tile staged in the counter rows).
+# library's shapes there are 512x12s2 for keys, 512x10s for pairs: `s`, the
+# tile staged in the counter rows, in 2 parts with `s2`).
 SHAPES_BACKEND=${SHAPES_BACKEND:-cuda}
 RUNS=${RUNS:-10}
 WARMUP=${WARMUP:-3}
