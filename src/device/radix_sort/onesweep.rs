@@ -87,7 +87,7 @@ impl Shape {
     /// 2^26: 2.61 -> 2.37 ms; the H200 alike); the pairs at 512 × 12 in
     /// two parts were no faster, and 2–6 % slower below 2^24, so they
     /// keep 512 × 10 staged whole. Reading the values after the keys are
-    /// written out (as CUB does) was 0–8 % slower at every pairs shape,
+    /// written out (as CUB does) was 0–9 % slower at every pairs shape,
     /// through CUDA too (docs/benchmarks/2026-11-27v-vulkan-staged-parts).
     /// Emulated subgroups take at most [`EMULATED_MAX_THREADS`] threads:
     /// never 512.
