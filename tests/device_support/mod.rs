@@ -97,12 +97,16 @@ fn lavapipe() -> wgpu::Adapter {
         .expect("lavapipe is installed by scripts/setup")
 }
 
-/// A device of `adapter` with `features` and the adapter's limits.
-fn request(adapter: &wgpu::Adapter, features: wgpu::Features) -> (wgpu::Device, wgpu::Queue) {
+/// A device of `adapter` with `features` and `limits`.
+fn request(
+    adapter: &wgpu::Adapter,
+    features: wgpu::Features,
+    limits: wgpu::Limits,
+) -> (wgpu::Device, wgpu::Queue) {
     pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
         label: Some("device test"),
         required_features: features,
-        required_limits: adapter.limits(),
+        required_limits: limits,
         ..Default::default()
     }))
     .expect("opens lavapipe")
@@ -113,7 +117,7 @@ fn request(adapter: &wgpu::Adapter, features: wgpu::Features) -> (wgpu::Device, 
 pub fn open() -> (wgpu::Device, wgpu::Queue) {
     let adapter = lavapipe();
     let target = wavekit::Target::from_adapter(&adapter).expect("lavapipe has subgroups");
-    let (device, queue) = request(&adapter, target.wgpu_features());
+    let (device, queue) = request(&adapter, target.wgpu_features(), adapter.limits());
     eprintln!(
         "lavapipe, subgroups {}",
         device.adapter_info().subgroup_min_size
@@ -126,22 +130,18 @@ pub fn open() -> (wgpu::Device, wgpu::Queue) {
 pub fn open_with_max_binding(bytes: u64) -> (wgpu::Device, wgpu::Queue) {
     let adapter = lavapipe();
     let target = wavekit::Target::from_adapter(&adapter).expect("lavapipe has subgroups");
-    pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
-        label: Some("device test, small bindings"),
-        required_features: target.wgpu_features(),
-        required_limits: wgpu::Limits {
-            max_storage_buffer_binding_size: bytes,
-            ..adapter.limits()
-        },
-        ..Default::default()
-    }))
-    .expect("opens lavapipe")
+    let limits = wgpu::Limits {
+        max_storage_buffer_binding_size: bytes,
+        ..adapter.limits()
+    };
+    request(&adapter, target.wgpu_features(), limits)
 }
 
 /// A device on lavapipe opened without the subgroup features, as on an
 /// adapter that has none: `wavekit::device` then emulates subgroups.
 pub fn open_without_subgroups() -> (wgpu::Device, wgpu::Queue) {
-    request(&lavapipe(), wgpu::Features::empty())
+    let adapter = lavapipe();
+    request(&adapter, wgpu::Features::empty(), adapter.limits())
 }
 
 /// The device's storage offset alignment.

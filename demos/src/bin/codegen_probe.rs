@@ -3,9 +3,10 @@
 //! GLSL and compiled by `glslc`? Two kernels, composed for fixed subgroups
 //! of 32 as `wavekit::device` composes them on NVIDIA: the scan's
 //! `scan_lookback` and the OneSweep sort's pass kernel `onesweep` (run as
-//! pass 0, keys only, 512 threads × 10 keys staged in the counter rows, the wgpu
-//! shape). Each is timed alone
-//! with GPU timestamps in each form, its output checked against the CPU.
+//! pass 0, keys only, 512 threads × 10 keys staged whole in the counter
+//! rows: the wgpu shape when the probe ran, which 2026-11-27v replaced by
+//! 512 × 12 staged in two parts). Each is timed alone with GPU timestamps
+//! in each form, its output checked against the CPU.
 //!
 //! Here (no GPU needed), write the forms the tools start from:
 //!
@@ -42,7 +43,9 @@ use wavekit::{Backend, SubgroupSize, Target};
 use wavekit_demos::harness::edited;
 use wavekit_demos::radix_sort::onesweep::{self, PassConfig, Shape};
 
-/// The OneSweep pass shape the library uses through wgpu on NVIDIA.
+/// The OneSweep pass shape the library used through wgpu on NVIDIA when
+/// the probe ran (2026-11-25k; the keys' is now 512 × 12 in two parts,
+/// `wavekit::device`'s `Shape::for_context`).
 const SHAPE: Shape = Shape {
     block: 512,
     items: 10,

@@ -152,11 +152,11 @@ impl Rank {
     /// docs/benchmarks/2026-11-27v-vulkan-staged-parts, call 9).
     pub fn for_context(ctx: &Context, options: &RadixSortOptions) -> Rank {
         let cuda = ctx.target.is_native_cuda();
-        let narrow_keys = !options.pairs && !options.key.is_wide();
+        let narrow = !options.key.is_wide();
         Rank {
             match_bits: cuda,
-            wide_counters: cuda && options.pairs && !options.key.is_wide(),
-            returning_counts: !ctx.is_native() && narrow_keys,
+            wide_counters: cuda && options.pairs && narrow,
+            returning_counts: !ctx.is_native() && !options.pairs && narrow,
         }
     }
 }
