@@ -455,3 +455,60 @@ fn limits_are_refused_and_the_device_goes_on() {
         "the sum after the refusals"
     );
 }
+
+/// A call given `(&mut encoder, timestamp_writes)` writes them from its
+/// compute pass; a call with nothing to do records no pass and writes none.
+#[test]
+fn a_call_writes_its_pass_timestamps() {
+    let (device, queue) = open_with_timestamps();
+    let n = 5000u32;
+    let values: Vec<u32> = random(n as usize, 1000, 7);
+    let input = guarded(&device, &values, 0, 0);
+    let result = zeroed(&device, 4);
+    let reduce = Reduce::new(&device, ReduceOp::Sum, ReduceType::U32).expect("builds");
+    let scan = Scan::exclusive_sum(&device, wavekit::Dtype::U32).expect("builds");
+    let temp = zeroed(
+        &device,
+        reduce.temp_storage_bytes(n).max(scan.temp_storage_bytes(0)),
+    );
+    let queries = device.create_query_set(&wgpu::QuerySetDescriptor {
+        label: Some("call timestamps"),
+        ty: wgpu::QueryType::Timestamp,
+        count: 4,
+    });
+    let stamps = |first: u32| wgpu::ComputePassTimestampWrites {
+        query_set: &queries,
+        beginning_of_pass_write_index: Some(first),
+        end_of_pass_write_index: Some(first + 1),
+    };
+    let mut encoder = encoder(&device);
+    reduce
+        .record(
+            (&mut encoder, stamps(0)),
+            (&input).into(),
+            (&result).into(),
+            n,
+            (&temp).into(),
+        )
+        .expect("records the reduction");
+    scan.record(
+        (&mut encoder, stamps(2)),
+        (&input).into(),
+        (&result).into(),
+        0,
+        (&temp).into(),
+    )
+    .expect("records nothing");
+    let resolved = device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("resolved"),
+        size: 32,
+        usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
+        mapped_at_creation: false,
+    });
+    encoder.resolve_query_set(&queries, 0..4, &resolved, 0);
+    let read = submit_and_read(&device, &queue, encoder, &[&result, &resolved]);
+    assert_eq!(read[0][0], values.iter().sum::<u32>());
+    let ticks: Vec<u64> = bytemuck::cast_slice(&read[1]).to_vec();
+    assert!(ticks[0] > 0 && ticks[1] >= ticks[0], "{ticks:?}");
+    assert_eq!(&ticks[2..], &[0, 0], "n = 0 writes no timestamp");
+}

@@ -47,3 +47,52 @@ fn dispatches_are_timed_on_the_gpu_clock() {
         assert_eq!(*got, group.iter().sum::<u32>(), "invocation {i}");
     }
 }
+
+/// A `wavekit::device` call that is the whole timed program is timed by its
+/// own compute pass (`Queue::WgpuTimed`), and still computes.
+#[test]
+fn a_library_call_is_timed_by_its_pass() {
+    use wavekit::device::{Reduce, ReduceOp, ReduceType};
+    use wavekit::runner::Step;
+    let gpu = Gpu::open(&AdapterChoice::named("llvmpipe")).expect("lavapipe");
+    let reduce = Reduce::new(gpu.library_device(), ReduceOp::Sum, ReduceType::U32).expect("builds");
+    let n = 5000u32;
+    let values: Vec<u32> = (0..n).map(|i| i % 13).collect();
+    let input = gpu
+        .upload(
+            &values
+                .iter()
+                .flat_map(|v| v.to_le_bytes())
+                .collect::<Vec<u8>>(),
+        )
+        .expect("input");
+    let result = gpu.buffer(4).expect("result");
+    let temp = gpu.buffer(reduce.temp_storage_bytes(n)).expect("temp");
+    let record = |queue: wavekit::device::Queue<'_>| {
+        reduce.record(queue, input.slice(), result.slice(), n, temp.slice())
+    };
+    let times = gpu
+        .time_program(&[Step::Record(&record)], 1, 4)
+        .expect("timed by the call's pass");
+    assert_eq!(times.len(), 4);
+    assert!(times.iter().all(|t| t.is_finite() && *t > 0.0), "{times:?}");
+    let sum = words(&gpu.read(&result).expect("reads"))[0];
+    assert_eq!(sum, values.iter().sum::<u32>());
+}
+
+/// A recorded step that records nothing, alone in a timed program, writes
+/// no timestamps: timing it is an error that says so, never a time of 0.
+#[test]
+fn a_lone_recorded_step_that_records_nothing_is_an_error() {
+    use wavekit::runner::Step;
+    let gpu = Gpu::open(&AdapterChoice::named("llvmpipe")).expect("lavapipe");
+    let nothing = |_: wavekit::device::Queue<'_>| Ok(());
+    let error = gpu
+        .time_program(&[Step::Record(&nothing)], 0, 2)
+        .expect_err("no timestamps were written");
+    assert_eq!(
+        error.to_string(),
+        "timing a program: a run wrote no timestamps (a recorded step that recorded \
+         nothing, as a call on 0 elements does, cannot be timed alone)"
+    );
+}

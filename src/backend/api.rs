@@ -63,12 +63,27 @@ impl<'d> From<(&'d Hip, Amdgpu)> for Device<'d> {
 /// (they run when the caller submits it, in order with its other commands)
 /// or a CUDA or HIP stream (they are queued on it at once, in order with
 /// its other work; nothing waits). Every call takes `impl Into<Queue>`:
-/// `&mut encoder` or `&stream`. A call on another API than the
-/// algorithm's is an error.
+/// `&mut encoder`, `(&mut encoder, timestamp_writes)` or `&stream`. A call
+/// on another API than the algorithm's is an error.
 #[derive(Debug)]
 pub enum Queue<'q> {
     /// A wgpu command encoder.
     Wgpu(&'q mut wgpu::CommandEncoder),
+    /// A wgpu command encoder, and the timestamps the call's compute pass
+    /// writes at its beginning and end: wgpu's way to time a pass, and on
+    /// WebGPU the only one. Every call on a wgpu device records one compute
+    /// pass, or none where it has nothing to do (`n = 0`), which writes no
+    /// timestamp. Needs `wgpu::Features::TIMESTAMP_QUERY`.
+    ///
+    /// Timestamps written by the encoder around the call instead
+    /// (`CommandEncoder::write_timestamp`) also time wgpu's reset of the
+    /// end query, which wgpu records just before it, and the pass's
+    /// barriers: on an H100 through Vulkan 4.5-4.8 µs more for the same
+    /// dispatches (docs/benchmarks/2026-11-28a-vulkan-pass-timestamps).
+    WgpuTimed(
+        &'q mut wgpu::CommandEncoder,
+        wgpu::ComputePassTimestampWrites<'q>,
+    ),
     /// A CUDA stream of the algorithm's context.
     #[cfg(feature = "native")]
     Cuda(&'q CudaStream),
@@ -80,6 +95,22 @@ pub enum Queue<'q> {
 impl<'q> From<&'q mut wgpu::CommandEncoder> for Queue<'q> {
     fn from(encoder: &'q mut wgpu::CommandEncoder) -> Self {
         Queue::Wgpu(encoder)
+    }
+}
+
+impl<'q>
+    From<(
+        &'q mut wgpu::CommandEncoder,
+        wgpu::ComputePassTimestampWrites<'q>,
+    )> for Queue<'q>
+{
+    fn from(
+        (encoder, writes): (
+            &'q mut wgpu::CommandEncoder,
+            wgpu::ComputePassTimestampWrites<'q>,
+        ),
+    ) -> Self {
+        Queue::WgpuTimed(encoder, writes)
     }
 }
 

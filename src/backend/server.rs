@@ -109,7 +109,10 @@ impl Server {
     /// Puts `ops` in `queue`, which must be of this server's API.
     pub fn record(&self, queue: Queue<'_>, ops: &[Op<'_>]) -> Result<(), Error> {
         match (self, queue) {
-            (Server::Wgpu(server), Queue::Wgpu(encoder)) => server.record(encoder, ops),
+            (Server::Wgpu(server), Queue::Wgpu(encoder)) => server.record((encoder, None), ops),
+            (Server::Wgpu(server), Queue::WgpuTimed(encoder, writes)) => {
+                server.record((encoder, Some(writes)), ops)
+            }
             #[cfg(feature = "native")]
             (Server::Cuda(server), Queue::Cuda(stream)) => server.record(stream, ops),
             #[cfg(feature = "native")]
@@ -119,7 +122,7 @@ impl Server {
                 "wavekit::device: an algorithm built on {} called on {}",
                 server.kind().name(),
                 match queue {
-                    Queue::Wgpu(_) => "a wgpu command encoder",
+                    Queue::Wgpu(_) | Queue::WgpuTimed(..) => "a wgpu command encoder",
                     Queue::Cuda(_) => "a CUDA stream",
                     Queue::Hip(_) => "a HIP stream",
                 }

@@ -75,7 +75,12 @@ impl WgpuServer {
 }
 
 impl Api for WgpuServer {
-    type Queue<'q> = &'q mut wgpu::CommandEncoder;
+    /// The caller's encoder, and the timestamps the call's pass writes
+    /// ([`Queue::WgpuTimed`](super::Queue::WgpuTimed)).
+    type Queue<'q> = (
+        &'q mut wgpu::CommandEncoder,
+        Option<wgpu::ComputePassTimestampWrites<'q>>,
+    );
     const KIND: ApiKind = ApiKind::Wgpu;
 
     fn target(&self) -> &Target {
@@ -114,7 +119,12 @@ impl Api for WgpuServer {
     /// pass), clears as dispatches of the zero pipeline: a `clear_buffer`
     /// would end the pass and add a transfer barrier (H100 through Vulkan:
     /// 4–6 µs a call more, docs/benchmarks/2026-11-25i-h100-cuda-library).
-    fn record(&self, encoder: &mut wgpu::CommandEncoder, ops: &[Op<'_>]) -> Result<(), Error> {
+    /// The pass writes `timestamp_writes` ([`Queue::WgpuTimed`](super::Queue::WgpuTimed)).
+    fn record(
+        &self,
+        (encoder, timestamp_writes): Self::Queue<'_>,
+        ops: &[Op<'_>],
+    ) -> Result<(), Error> {
         let zero = self.zero.get();
         if zero.is_none() && ops.iter().any(|op| matches!(op, Op::Clear(_))) {
             return Err(Error::Gpu(
@@ -140,7 +150,7 @@ impl Api for WgpuServer {
         }
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
             label: Some("wavekit::device"),
-            timestamp_writes: None,
+            timestamp_writes,
         });
         for op in ops {
             let (pipeline, ranges, grid) = match op {

@@ -187,7 +187,13 @@ impl Gpu {
     /// timed on the GPU's clock (timestamp queries on wgpu, events on CUDA
     /// and HIP) from its first step after the leading [`Step::Zero`]s to its
     /// last; returns milliseconds per run. Buffers keep the last run's
-    /// results.
+    /// results. On wgpu the timestamps are written by the first and last
+    /// dispatches' passes; a [`Step::Record`] that is the whole timed span
+    /// gets them in its queue ([`Queue::WgpuTimed`]),
+    /// so a `wavekit::device` call is timed by its own pass; other
+    /// recorded, clear and copy steps at either end by the encoder. A run
+    /// whose timestamps were not written (a lone recorded step that
+    /// recorded nothing) is an [`Error::Usage`].
     pub fn time_program(
         &self,
         steps: &[Step<'_>],

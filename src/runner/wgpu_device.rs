@@ -470,6 +470,16 @@ impl WgpuDevice {
                 .get_mapped_range()
                 .map_err(|e| Error::Gpu(format!("reading timestamps: {e}")))?,
         );
+        // wgpu resolves a query nothing wrote as 0: a recorded step that
+        // recorded no pass (a call with nothing to do) leaves its run
+        // untimed.
+        if ticks.contains(&0) {
+            return Err(Error::Usage(
+                "timing a program: a run wrote no timestamps (a recorded step that recorded \
+                 nothing, as a call on 0 elements does, cannot be timed alone)"
+                    .into(),
+            ));
+        }
         let period_ns = f64::from(self.queue.get_timestamp_period());
         Ok(ticks
             .chunks_exact(2)

@@ -168,6 +168,17 @@ impl WgpuDevice {
             if matches!(step, Step::Dispatch { .. }) {
                 let writes = stamps(i == first, i == last);
                 self.encode_step(encoder, step, bind_group.as_ref(), writes)?;
+            } else if let (Step::Record(record), Some(writes)) = (
+                step,
+                stamps(i == first, i == last).filter(|_| i == first && i == last),
+            ) {
+                // A recorded step that is the whole span (a library call):
+                // its compute pass writes the timestamps, as a dispatch's
+                // does. Timestamps written by the encoder would also time
+                // wgpu's reset of the end query and the pass's barriers
+                // (H100 through Vulkan: 4.5-4.8 µs a run,
+                // docs/benchmarks/2026-11-28a-vulkan-pass-timestamps).
+                record(Queue::WgpuTimed(encoder, writes))?;
             } else {
                 marker(encoder, stamps(i == first, false));
                 self.encode_step(encoder, step, None, None)?;

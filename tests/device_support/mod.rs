@@ -137,6 +137,14 @@ pub fn open_with_max_binding(bytes: u64) -> (wgpu::Device, wgpu::Queue) {
     request(&adapter, target.wgpu_features(), limits)
 }
 
+/// A device on lavapipe as [`open`] opens it, with timestamp queries.
+pub fn open_with_timestamps() -> (wgpu::Device, wgpu::Queue) {
+    let adapter = lavapipe();
+    let target = wavekit::Target::from_adapter(&adapter).expect("lavapipe has subgroups");
+    let features = target.wgpu_features() | wgpu::Features::TIMESTAMP_QUERY;
+    request(&adapter, features, adapter.limits())
+}
+
 /// A device on lavapipe opened without the subgroup features, as on an
 /// adapter that has none: `wavekit::device` then emulates subgroups.
 pub fn open_without_subgroups() -> (wgpu::Device, wgpu::Queue) {
