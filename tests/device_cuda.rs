@@ -30,7 +30,7 @@ use wavekit_native::cuda::Cuda;
 use wavekit_native::cudarc::driver::{CudaContext, CudaSlice, CudaStream, DeviceRepr};
 
 /// Sizes every algorithm is checked at.
-const SIZES: [usize; 8] = [1, 3, 4, 2047, 8191, 8193, 100_003, (1 << 20) + 5];
+const SIZES: [usize; 9] = [1, 3, 4, 1280, 2047, 8191, 8193, 100_003, (1 << 20) + 5];
 
 /// Guard words before and after each slice; the slice starts 64 bytes in.
 const PAD: usize = 16;

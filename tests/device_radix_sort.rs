@@ -296,6 +296,35 @@ fn radix_sort_cases() {
     for n in [3001, 3071, 3073, 6143, 6144, 6145, 12_289] {
         check(&device, &queue, &auto, n, false);
     }
+    // The device's algorithm sorts at most 1280 keys in one workgroup
+    // (`radix_tile.wgsl`); 1281 go the multi-tile way.
+    let device_choice = |key, pairs, bits| {
+        RadixSort::new(
+            &device,
+            RadixSortOptions {
+                key,
+                pairs,
+                bits,
+                algorithm: None,
+            },
+        )
+        .expect("builds")
+    };
+    let tile_pairs = device_choice(KeyType::U32, true, 0..32);
+    for n in [1, 2, 5, 255, 256, 257, 1000, 1279, 1280, 1281] {
+        check(&device, &queue, &tile_pairs, n, false);
+        check(&device, &queue, &auto, n, false);
+    }
+    check(&device, &queue, &tile_pairs, 1000, true);
+    for key in [KeyType::I32, KeyType::F32] {
+        let tile_keys = device_choice(key, false, 0..32);
+        check(&device, &queue, &tile_keys, 1280, false);
+        check(&device, &queue, &tile_keys, 777, true);
+    }
+    for bits in [4..25, 8..24, 0..8] {
+        let range = device_choice(KeyType::U32, true, bits);
+        check(&device, &queue, &range, 1200, false);
+    }
     if !every_key_type() {
         return;
     }

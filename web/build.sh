@@ -377,6 +377,7 @@ compile histogram_multi histogram_multi '^const CHANNELS = 1u;$' 'const CHANNELS
 # smallest subgroup, 4 lanes; 32 lanes, with segmented_sort_two.wgsl, on
 # emulated subgroups), top-k (top_k.rs).
 compile radix_sort radix_sort "$writable" 'var<storage, read_write> ' '^const PAIRS = false;$' 'const PAIRS = true;'
+compile radix_tile radix_tile
 compile radix_onesweep radix_onesweep.pairs "$writable" 'var<storage, read_write> ' \
     '^const PAIRS = false;$' 'const PAIRS = true;' \
     --native '^const BLOCK = 256u;$' 'const BLOCK = 128u;' '^const SUBGROUPS = 8u;$' 'const SUBGROUPS = 32u;' \

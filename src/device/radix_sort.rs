@@ -7,6 +7,7 @@
 
 mod onesweep;
 mod reduce_then_scan;
+mod tile;
 mod wide;
 
 use std::ops::Range as Bits;
@@ -19,6 +20,7 @@ use crate::backend::{Device, Queue};
 use crate::error::Error;
 use onesweep::OneSweep;
 use reduce_then_scan::ReduceThenScan;
+use tile::Tile;
 
 /// A temp region: byte offset and size.
 type Region = (u64, u64);
@@ -171,11 +173,19 @@ impl Default for RadixSortOptions {
 ///   (reduce-then-scan): `passes × (2 + the scan's)` dispatches. 64-bit
 ///   keys: up to 8 passes, each moving twice the key bytes (OneSweep: one
 ///   histogram read for all 8, and two more workgroup barriers a tile).
+///   Up to 1280 32-bit keys, where the algorithm is the device's (options
+///   without one): one dispatch of one workgroup, which sorts them all in
+///   workgroup memory (`block::radix_sort_keys`, 8-bit digits; CUB's
+///   single-tile sort). On an H100, 1024 keys took 26 µs through Vulkan
+///   and 18 through CUDA, against 58 and 52 µs for the seven dispatches
+///   (CUB 12 µs; docs/benchmarks/2026-11-28b-h100-radix-one-workgroup).
 pub struct RadixSort {
     ctx: Context,
     options: RadixSortOptions,
     algorithm: RadixSortAlgorithm,
     sorter: Sorter,
+    /// The one-workgroup path for short inputs, where it applies.
+    tile: Option<Tile>,
 }
 
 enum Sorter {
@@ -300,11 +310,13 @@ impl RadixSort {
                 Sorter::ReduceThenScan(Box::new(ReduceThenScan::new(&ctx, &options)?))
             }
         };
+        let tile = Tile::new(&ctx, &options)?;
         Ok(RadixSort {
             ctx,
             options,
             algorithm,
             sorter,
+            tile,
         })
     }
 
@@ -461,9 +473,15 @@ impl RadixSort {
             },
         };
         let own: Vec<Range<'_>> = own.iter().map(|&(o, s)| temp.sub(o, s)).collect();
-        let ops: Vec<Op<'_>> = match &self.sorter {
-            Sorter::OneSweep(s) => s.ops(&self.ctx, &sort, &own, n, plan.len()),
-            Sorter::ReduceThenScan(s) => s.ops(&self.ctx, &sort, &own, n, plan.len()),
+        let ops: Vec<Op<'_>> = match (&self.tile, &self.sorter) {
+            (Some(tile), _) if n <= Tile::CAPACITY => tile.ops(PassBuffers {
+                keys_in,
+                keys_out,
+                values_in,
+                values_out,
+            }),
+            (_, Sorter::OneSweep(s)) => s.ops(&self.ctx, &sort, &own, n, plan.len()),
+            (_, Sorter::ReduceThenScan(s)) => s.ops(&self.ctx, &sort, &own, n, plan.len()),
         };
         record(&self.ctx, queue.into(), &ops)
     }

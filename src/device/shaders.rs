@@ -17,7 +17,7 @@
 use crate::error::Error;
 
 /// Every shader file and its text, by file name.
-pub const FILES: [(&str, &str); 35] = [
+pub const FILES: [(&str, &str); 36] = [
     (
         "adjacent_difference.wgsl",
         include_str!("shaders/adjacent_difference.wgsl"),
@@ -49,6 +49,7 @@ pub const FILES: [(&str, &str); 35] = [
         include_str!("shaders/radix_onesweep.wgsl"),
     ),
     ("radix_sort.wgsl", include_str!("shaders/radix_sort.wgsl")),
+    ("radix_tile.wgsl", include_str!("shaders/radix_tile.wgsl")),
     ("reduce.wgsl", include_str!("shaders/reduce.wgsl")),
     (
         "reduce_final.wgsl",

@@ -30,7 +30,9 @@
 //! HIP with [`onesweep`] / [`reduce_then_scan`]'s own steps.
 //!
 //! Variants: `keys` and `pairs` pick the algorithm for the device (OneSweep
-//! where [`crate::scan::algorithm_for`] picks the look-back scan);
+//! where [`crate::scan::algorithm_for`] picks the look-back scan; through
+//! the library its own choice, which sorts up to 1280 keys in one
+//! workgroup);
 //! `keys_onesweep`, `pairs_onesweep`, `keys_reduce_then_scan` and
 //! `pairs_reduce_then_scan` force one.
 //!
@@ -132,6 +134,9 @@ impl Demo for RadixSort {
     ) -> Result<Box<dyn Prepared + 'c>, Error> {
         known_variant(self, variant)?;
         let pairs = variant.starts_with("pairs");
+        // `keys` and `pairs` leave the choice to the library, as a caller
+        // would: its one-workgroup path for short inputs included.
+        let chosen = variant != "keys" && variant != "pairs";
         let algorithm = if variant.ends_with("_onesweep") {
             RadixAlgorithm::OneSweep
         } else if variant.ends_with("_reduce_then_scan") {
@@ -146,7 +151,7 @@ impl Demo for RadixSort {
                 device,
                 wavekit::device::RadixSortOptions {
                     pairs,
-                    algorithm: Some(match algorithm {
+                    algorithm: chosen.then_some(match algorithm {
                         RadixAlgorithm::OneSweep => LibraryAlgorithm::OneSweep,
                         RadixAlgorithm::ReduceThenScan => LibraryAlgorithm::ReduceThenScan,
                     }),
