@@ -25,7 +25,12 @@
 # the GPU, so the plan is: all variants up to 2^LOG2_MID, the default variant
 # of each demo (radix_sort: keys, pairs, keys_reduce_then_scan) above it,
 # Vulkan up to 2^VULKAN_LOG2_HI.
-# About 4-5 minutes in all; no step runs past BUDGET_S seconds from the start.
+# No step runs past BUDGET_S seconds from the start. The whole run no longer
+# fits one 600 s device call (H100, 2026-11-28: the PyTorch step 84 s, CUDA's
+# six default demos to 2^28 354 s, of which the radix sort's 2^25-2^28 95 s;
+# Vulkan and part of CUB were then cut: docs/benchmarks/2026-11-28c-h100-
+# standard-run-overrun). Split it with PARTS, each call with its own cub step
+# (numbers compare within one call), or lower LOG2_HI.
 #
 # Knobs (environment): BUDGET_S=330 RUNS=20 WARMUP=5 WARMUP_MS=200 (wall time
 # of untimed runs before each timing, for wavekit and the references alike:
