@@ -95,6 +95,19 @@ fn kernels() -> Vec<DemoKernel> {
             lower,
         });
     }
+    // RadixSort's one-workgroup sort as wavekit::device builds it on CUDA
+    // (`radix_sort/tile.rs`): u32 keys over all 32 bits, 256 x 5, bounds
+    // clamped (`Context::pipelines`).
+    let tile = wavekit::device::shaders::source("radix_tile.wgsl").expect("a device shader");
+    for entry in ["sort_keys", "sort_pairs"] {
+        all.push(DemoKernel {
+            file: "radix_tile.wgsl",
+            source: tile.clone(),
+            entry,
+            label: "256x5".into(),
+            lower: LowerOptions::default(),
+        });
+    }
     // The merge sort's kernels as wavekit::device builds them on CUDA: the
     // default tile (256 x 17), pairs of u32 by `<`, every binding writable,
     // bounds clamped (`Context::pipelines`).
