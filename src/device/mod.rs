@@ -31,7 +31,11 @@
 //!   its other work, and nothing waits. Either way several algorithms and
 //!   the caller's own work can share one encoder or stream, and calls
 //!   recorded one after another can share one temp slice sized for the
-//!   largest of them.
+//!   largest of them;
+//! - on wgpu a call records one compute pass (none when it has nothing to
+//!   do); given `(&mut encoder, timestamp_writes)` ([`Queue::WgpuTimed`])
+//!   that pass writes the caller's timestamps, which times the call on the
+//!   GPU's clock as CUB's callers time theirs with events.
 //!
 //! Buffers: every slice an algorithm binds needs [`wgpu::BufferUsages::STORAGE`]
 //! (temp too: its look-back state is zeroed by a dispatch in the
