@@ -512,3 +512,73 @@ fn a_call_writes_its_pass_timestamps() {
     assert!(ticks[0] > 0 && ticks[1] >= ticks[0], "{ticks:?}");
     assert_eq!(&ticks[2..], &[0, 0], "n = 0 writes no timestamp");
 }
+
+/// Timestamp writes wgpu would refuse (at submission, with a panic by
+/// default) are errors of the call, naming what is wrong, and nothing is
+/// recorded: the encoder still submits, and a good call after them runs.
+#[test]
+fn bad_timestamp_writes_are_errors() {
+    let (device, queue) = open_with_timestamps();
+    let n = 1000u32;
+    let values: Vec<u32> = random(n as usize, 1000, 9);
+    let input = guarded(&device, &values, 0, 0);
+    let result = zeroed(&device, 4);
+    let reduce = Reduce::new(&device, ReduceOp::Sum, ReduceType::U32).expect("builds");
+    let temp = zeroed(&device, reduce.temp_storage_bytes(n));
+    let timestamps = device.create_query_set(&wgpu::QuerySetDescriptor {
+        label: Some("timestamps"),
+        ty: wgpu::QueryType::Timestamp,
+        count: 4,
+    });
+    let occlusion = device.create_query_set(&wgpu::QuerySetDescriptor {
+        label: Some("occlusion"),
+        ty: wgpu::QueryType::Occlusion,
+        count: 4,
+    });
+    let writes = |set, begin, end| wgpu::ComputePassTimestampWrites {
+        query_set: set,
+        beginning_of_pass_write_index: begin,
+        end_of_pass_write_index: end,
+    };
+    let mut encoder = encoder(&device);
+    for (bad, message) in [
+        (
+            writes(&occlusion, Some(0), Some(1)),
+            "the query set holds Occlusion queries, not timestamps",
+        ),
+        (
+            writes(&timestamps, Some(0), Some(4)),
+            "index 4 is outside the query set of 4 queries",
+        ),
+        (
+            writes(&timestamps, Some(1), Some(1)),
+            "the beginning and the end are both index 1",
+        ),
+        (writes(&timestamps, None, None), "neither index is given"),
+    ] {
+        let error = reduce
+            .record(
+                (&mut encoder, bad),
+                (&input).into(),
+                (&result).into(),
+                n,
+                (&temp).into(),
+            )
+            .expect_err("refused");
+        assert_eq!(
+            error.to_string(),
+            format!("wavekit::device: the call's timestamp writes: {message}")
+        );
+    }
+    reduce
+        .record(
+            (&mut encoder, writes(&timestamps, None, Some(3))),
+            (&input).into(),
+            (&result).into(),
+            n,
+            (&temp).into(),
+        )
+        .expect("records");
+    let read = submit_and_read(&device, &queue, encoder, &[&result]);
+    assert_eq!(read[0][0], values.iter().sum::<u32>());
+}

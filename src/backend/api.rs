@@ -73,7 +73,10 @@ pub enum Queue<'q> {
     /// writes at its beginning and end: wgpu's way to time a pass, and on
     /// WebGPU the only one. Every call on a wgpu device records one compute
     /// pass, or none where it has nothing to do (`n = 0`), which writes no
-    /// timestamp. Needs `wgpu::Features::TIMESTAMP_QUERY`.
+    /// timestamp. Needs `wgpu::Features::TIMESTAMP_QUERY`. Writes wgpu
+    /// would refuse (a query set of another type, an index outside it, the
+    /// same index twice, none) are an [`Error::Usage`](crate::Error::Usage),
+    /// and nothing is recorded.
     ///
     /// Timestamps written by the encoder around the call instead
     /// (`CommandEncoder::write_timestamp`) also time wgpu's reset of the

@@ -131,6 +131,9 @@ impl Api for WgpuServer {
                 "wavekit::device: a clear on a wgpu server without its zero pipeline".into(),
             ));
         }
+        if let Some(writes) = &timestamp_writes {
+            check_timestamp_writes(writes)?;
+        }
         // Calls check their slices, and temp by its regions
         // (`TempLayout::check`); a range over the limit here would be
         // wgpu's validation error, which panics by default.
@@ -194,6 +197,45 @@ impl Api for WgpuServer {
         }
         Ok(())
     }
+}
+
+/// The caller's pass timestamps ([`Queue::WgpuTimed`](super::Queue::WgpuTimed))
+/// as wgpu validates them, before anything is recorded: a query set of
+/// timestamps, at least one index, each within the set, two different.
+/// wgpu's own validation error would come at submission and panic by
+/// default.
+fn check_timestamp_writes(writes: &wgpu::ComputePassTimestampWrites<'_>) -> Result<(), Error> {
+    let fail = |why: String| {
+        Err(Error::Usage(format!(
+            "wavekit::device: the call's timestamp writes: {why}"
+        )))
+    };
+    let set = writes.query_set;
+    if !matches!(set.ty(), wgpu::QueryType::Timestamp) {
+        return fail(format!(
+            "the query set holds {:?} queries, not timestamps",
+            set.ty()
+        ));
+    }
+    let indices = [
+        writes.beginning_of_pass_write_index,
+        writes.end_of_pass_write_index,
+    ];
+    if indices == [None, None] {
+        return fail("neither index is given".into());
+    }
+    if let Some(index) = indices.into_iter().flatten().find(|&i| i >= set.count()) {
+        return fail(format!(
+            "index {index} is outside the query set of {} queries",
+            set.count()
+        ));
+    }
+    if let [Some(begin), Some(end)] = indices
+        && begin == end
+    {
+        return fail(format!("the beginning and the end are both index {begin}"));
+    }
+    Ok(())
 }
 
 /// The wgpu buffer of a range (slices are checked to be of the algorithm's
