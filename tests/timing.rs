@@ -58,14 +58,7 @@ fn a_library_call_is_timed_by_its_pass() {
     let reduce = Reduce::new(gpu.library_device(), ReduceOp::Sum, ReduceType::U32).expect("builds");
     let n = 5000u32;
     let values: Vec<u32> = (0..n).map(|i| i % 13).collect();
-    let input = gpu
-        .upload(
-            &values
-                .iter()
-                .flat_map(|v| v.to_le_bytes())
-                .collect::<Vec<u8>>(),
-        )
-        .expect("input");
+    let input = gpu.upload(bytemuck::cast_slice(&values)).expect("input");
     let result = gpu.buffer(4).expect("result");
     let temp = gpu.buffer(reduce.temp_storage_bytes(n)).expect("temp");
     let record = |queue: wavekit::device::Queue<'_>| {

@@ -465,6 +465,15 @@ impl RadixSort {
         if n == 0 {
             return Ok(());
         }
+        if let Some(tile) = self.tile.as_ref().filter(|_| n <= Tile::CAPACITY) {
+            let data = PassBuffers {
+                keys_in,
+                keys_out,
+                values_in,
+                values_out,
+            };
+            return record(&self.ctx, queue.into(), &tile.ops(data));
+        }
         let sort = SortRanges {
             keys: [keys_in, keys_out, temp.sub(alt_keys.0, key_bytes)],
             values: match values {
@@ -473,15 +482,9 @@ impl RadixSort {
             },
         };
         let own: Vec<Range<'_>> = own.iter().map(|&(o, s)| temp.sub(o, s)).collect();
-        let ops: Vec<Op<'_>> = match (&self.tile, &self.sorter) {
-            (Some(tile), _) if n <= Tile::CAPACITY => tile.ops(PassBuffers {
-                keys_in,
-                keys_out,
-                values_in,
-                values_out,
-            }),
-            (_, Sorter::OneSweep(s)) => s.ops(&self.ctx, &sort, &own, n, plan.len()),
-            (_, Sorter::ReduceThenScan(s)) => s.ops(&self.ctx, &sort, &own, n, plan.len()),
+        let ops: Vec<Op<'_>> = match &self.sorter {
+            Sorter::OneSweep(s) => s.ops(&self.ctx, &sort, &own, n, plan.len()),
+            Sorter::ReduceThenScan(s) => s.ops(&self.ctx, &sort, &own, n, plan.len()),
         };
         record(&self.ctx, queue.into(), &ops)
     }

@@ -168,10 +168,11 @@ impl WgpuDevice {
             if matches!(step, Step::Dispatch { .. }) {
                 let writes = stamps(i == first, i == last);
                 self.encode_step(encoder, step, bind_group.as_ref(), writes)?;
-            } else if let (Step::Record(record), Some(writes)) = (
-                step,
-                stamps(i == first, i == last).filter(|_| i == first && i == last),
-            ) {
+            } else if let Step::Record(record) = step
+                && i == first
+                && i == last
+                && let Some(writes) = stamps(true, true)
+            {
                 // A recorded step that is the whole span (a library call):
                 // its compute pass writes the timestamps, as a dispatch's
                 // does. Timestamps written by the encoder would also time

@@ -112,12 +112,18 @@ fn request(
     .expect("opens lavapipe")
 }
 
+/// The features `adapter`'s wavekit target needs (its subgroups).
+fn target_features(adapter: &wgpu::Adapter) -> wgpu::Features {
+    wavekit::Target::from_adapter(adapter)
+        .expect("lavapipe has subgroups")
+        .wgpu_features()
+}
+
 /// A device on lavapipe, opened as an application would: the adapter's
 /// limits and the features its wavekit target needs.
 pub fn open() -> (wgpu::Device, wgpu::Queue) {
     let adapter = lavapipe();
-    let target = wavekit::Target::from_adapter(&adapter).expect("lavapipe has subgroups");
-    let (device, queue) = request(&adapter, target.wgpu_features(), adapter.limits());
+    let (device, queue) = request(&adapter, target_features(&adapter), adapter.limits());
     eprintln!(
         "lavapipe, subgroups {}",
         device.adapter_info().subgroup_min_size
@@ -129,19 +135,17 @@ pub fn open() -> (wgpu::Device, wgpu::Queue) {
 /// binding is `bytes`, as on a device with a lower limit.
 pub fn open_with_max_binding(bytes: u64) -> (wgpu::Device, wgpu::Queue) {
     let adapter = lavapipe();
-    let target = wavekit::Target::from_adapter(&adapter).expect("lavapipe has subgroups");
     let limits = wgpu::Limits {
         max_storage_buffer_binding_size: bytes,
         ..adapter.limits()
     };
-    request(&adapter, target.wgpu_features(), limits)
+    request(&adapter, target_features(&adapter), limits)
 }
 
 /// A device on lavapipe as [`open`] opens it, with timestamp queries.
 pub fn open_with_timestamps() -> (wgpu::Device, wgpu::Queue) {
     let adapter = lavapipe();
-    let target = wavekit::Target::from_adapter(&adapter).expect("lavapipe has subgroups");
-    let features = target.wgpu_features() | wgpu::Features::TIMESTAMP_QUERY;
+    let features = target_features(&adapter) | wgpu::Features::TIMESTAMP_QUERY;
     request(&adapter, features, adapter.limits())
 }
 

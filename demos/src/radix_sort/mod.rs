@@ -134,16 +134,17 @@ impl Demo for RadixSort {
     ) -> Result<Box<dyn Prepared + 'c>, Error> {
         known_variant(self, variant)?;
         let pairs = variant.starts_with("pairs");
-        // `keys` and `pairs` leave the choice to the library, as a caller
-        // would: its one-workgroup path for short inputs included.
-        let chosen = variant != "keys" && variant != "pairs";
-        let algorithm = if variant.ends_with("_onesweep") {
-            RadixAlgorithm::OneSweep
+        // The variant's algorithm, if it names one; `keys` and `pairs` leave
+        // the choice to the library, as a caller would (its one-workgroup
+        // path for short inputs included), and to the device on the steps.
+        let forced = if variant.ends_with("_onesweep") {
+            Some(RadixAlgorithm::OneSweep)
         } else if variant.ends_with("_reduce_then_scan") {
-            RadixAlgorithm::ReduceThenScan
+            Some(RadixAlgorithm::ReduceThenScan)
         } else {
-            RadixAlgorithm::for_device(ctx.gpu)
+            None
         };
+        let algorithm = forced.unwrap_or_else(|| RadixAlgorithm::for_device(ctx.gpu));
         let sorter = match (ctx.library_device(), algorithm) {
             // The library sorts (so the benchmark measures it) unless asked
             // not to, and on HIP.
@@ -151,7 +152,7 @@ impl Demo for RadixSort {
                 device,
                 wavekit::device::RadixSortOptions {
                     pairs,
-                    algorithm: chosen.then_some(match algorithm {
+                    algorithm: forced.map(|algorithm| match algorithm {
                         RadixAlgorithm::OneSweep => LibraryAlgorithm::OneSweep,
                         RadixAlgorithm::ReduceThenScan => LibraryAlgorithm::ReduceThenScan,
                     }),
