@@ -11,12 +11,14 @@
 //! because cudarc's `CudaContext::load_module` needs its
 //! `nvrtc` feature and drops the JIT's error log.
 
+mod hold;
 mod module;
 mod stream;
 
 use std::ffi::c_void;
 use std::fmt::Display;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use cudarc::driver::{
     CudaContext, CudaEvent, CudaSlice, CudaStream, DevicePtr, DriverError, result, sys,
@@ -50,6 +52,8 @@ pub struct Cuda {
     ctx: Arc<CudaContext>,
     stream: Arc<CudaStream>,
     wait_limit: WaitLimit,
+    /// The hold kernel ([`Driver::hold`]), loaded on first use.
+    hold: Mutex<Option<CudaKernel>>,
 }
 
 /// The driver's name and message for an error: `CUDA_ERROR_INVALID_PTX: a
@@ -137,12 +141,7 @@ impl Cuda {
         }
         let ctx = CudaContext::new(ordinal)
             .map_err(|e| cuda_error(format_args!("creating a context on device {ordinal}"), e))?;
-        let stream = ctx.default_stream();
-        Ok(Cuda {
-            ctx,
-            stream,
-            wait_limit: WaitLimit::default(),
-        })
+        Ok(Cuda::on_context(ctx))
     }
 
     /// The compute capability as (major, minor), e.g. (9, 0) on H100.
@@ -369,6 +368,10 @@ impl Driver for Cuda {
 
     fn wait_limit(&self) -> &WaitLimit {
         &self.wait_limit
+    }
+
+    fn hold(&self, duration: Duration) -> Result<bool, NativeError> {
+        self.queue_hold(duration).map(|()| true)
     }
 }
 

@@ -1,7 +1,7 @@
 //! CUDA's [`Streams`]: queuing on a caller's `CudaStream` of the device's
 //! context, and the context a caller's `CudaContext` gives.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use cudarc::driver::{CudaContext, CudaStream, result};
 
@@ -19,6 +19,7 @@ impl Cuda {
             ctx,
             stream,
             wait_limit: WaitLimit::default(),
+            hold: Mutex::new(None),
         }
     }
 

@@ -2,6 +2,7 @@
 //! parsing, and (only where there is a CUDA driver and device) loading,
 //! launching and timing a hand-written PTX kernel.
 
+use super::hold::{HOLD_ENTRY, HOLD_PTX};
 use super::module::{log_text, ptx_entries, too_old};
 use super::*;
 use crate::driver::Launch;
@@ -44,6 +45,19 @@ fn a_driver_too_old_for_the_ptx_is_told_to_update() {
          NVIDIA driver)"
     );
     assert!(too_old("", None).contains("ISA ?, which this driver, of an unknown CUDA version"));
+}
+
+#[test]
+fn the_hold_kernel_assembles() {
+    for sm in [75, 90] {
+        let cubin =
+            crate::tools::assemble(HOLD_PTX, sm).expect("ptxas (pip install nvidia-cuda-nvcc)");
+        let sass =
+            crate::tools::disassemble(&cubin).expect("nvdisasm (pip install nvidia-cuda-nvdisasm)");
+        assert!(sass.contains(HOLD_ENTRY), "sm_{sm}: {sass}");
+        // The spin reads the global timer (S2UR/CS2R of SR_GLOBALTIMER...).
+        assert!(sass.contains("GLOBALTIMER"), "sm_{sm}: {sass}");
+    }
 }
 
 #[test]
@@ -135,6 +149,16 @@ fn launches_and_times_on_a_gpu() {
     let times = time_add_one(&cuda, &kernel, &mut buffers);
     eprintln!("add_one times (ms): {times:?}");
     assert!(times.iter().all(|&t| t > 0.0 && t < 1000.0), "{times:?}");
+
+    // The hold keeps the device busy for as long as asked, by its clock.
+    let (before, after) = (cuda.event().unwrap(), cuda.event().unwrap());
+    cuda.record(&before).unwrap();
+    assert!(cuda.hold(Duration::from_millis(5)).unwrap());
+    cuda.record(&after).unwrap();
+    cuda.synchronize().unwrap();
+    let held = before.elapsed_ms(&after).unwrap();
+    eprintln!("held 5 ms: {held} ms between events");
+    assert!((5.0..50.0).contains(&held), "{held} ms");
 
     // Errors: bad PTX carries the JIT log; unknown entries list the real ones.
     let bad = ADD_ONE_PTX.replace("add.u32 %r7, %r7, 1;", "bogus.u32 %r7;");

@@ -176,6 +176,18 @@ pub trait Driver: Sized + fmt::Debug {
 
     /// How long the driver layer's waits may take ([`WaitLimit`]).
     fn wait_limit(&self) -> &WaitLimit;
+
+    /// Queues a kernel that keeps the device busy for `duration` of the
+    /// device's own clock, so that what is queued after it waits, already
+    /// queued, instead of starting as each launch arrives. Timing events
+    /// queued behind it then bracket the device's work alone, not the host's
+    /// launch calls between them: CUB's benchmarks time their calls behind
+    /// such a kernel. Returns whether it queued one; the provided method
+    /// queues nothing (a runtime without one times as it queues).
+    fn hold(&self, duration: Duration) -> Result<bool, NativeError> {
+        let _ = duration;
+        Ok(false)
+    }
 }
 
 /// How long a wait for the device may take before it fails with

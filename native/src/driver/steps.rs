@@ -158,8 +158,11 @@ impl<D: Driver> PreparedLaunch<'_, D> {
 /// between a pair of events: from before step `from` (after set-up steps
 /// that are not to be timed) to the end of the run. Every event is created
 /// before the first step is queued, so that nothing but steps and records
-/// sits between timed runs. Returns the pairs, to be read with [`elapsed`]
-/// once the device has finished.
+/// sits between timed runs. The timed runs are queued behind the driver's
+/// [`hold`](Driver::hold), long enough for the host to queue them all
+/// ([`hold_for`]), so their events time the device's work and not the
+/// host's calls. Returns the pairs, to be read with [`elapsed`] once the
+/// device has finished.
 pub(super) fn queue_timed<D: Driver>(
     driver: &D,
     steps: &mut [Prepared<'_, D>],
@@ -180,24 +183,50 @@ pub(super) fn queue_timed<D: Driver>(
             .record(event)
             .map_err(|e| driver.fail("recording a timing event", e))
     };
-    for run in 0..warmup + runs {
-        let pair = run.checked_sub(warmup).map(|i| &pairs[i]);
+    let queueing = Instant::now();
+    for _ in 0..warmup {
+        for step in steps.iter_mut() {
+            step.enqueue(driver)?;
+        }
+    }
+    if runs > 0 {
+        let per_run = (warmup > 0).then(|| queueing.elapsed() / warmup as u32);
+        driver.hold(hold_for(per_run, runs, driver.wait_limit().get()))?;
+    }
+    for (start, end) in &pairs {
         for (i, step) in steps.iter_mut().enumerate() {
-            if i == from
-                && let Some((start, _)) = pair
-            {
+            if i == from {
                 record(start)?;
             }
             step.enqueue(driver)?;
         }
-        if let Some((start, end)) = pair {
-            if from == steps.len() {
-                record(start)?;
-            }
-            record(end)?;
+        if from == steps.len() {
+            record(start)?;
         }
+        record(end)?;
     }
     Ok(pairs)
+}
+
+/// How long to [`hold`](Driver::hold) the device before `runs` timed runs,
+/// given how long the host took to queue one (`per_run`, from the warm-up;
+/// `None` without one): 1 ms, then twice the host's time a run or 50 µs,
+/// whichever is more, a run. At most 2 s, and at most half the wait limit
+/// where there is one, so that a hold never makes a wait time out.
+pub(super) fn hold_for(
+    per_run: Option<Duration>,
+    runs: usize,
+    limit: Option<Duration>,
+) -> Duration {
+    let per_run = per_run
+        .map_or(Duration::ZERO, |t| t.saturating_mul(2))
+        .max(Duration::from_micros(50));
+    let hold = Duration::from_millis(1)
+        .saturating_add(per_run.saturating_mul(u32::try_from(runs).unwrap_or(u32::MAX)));
+    let most = limit.map_or(Duration::from_secs(2), |l| {
+        (l / 2).min(Duration::from_secs(2))
+    });
+    hold.min(most)
 }
 
 /// Milliseconds between each pair's events, once the device has finished.
@@ -258,5 +287,30 @@ pub struct Call<'a>(pub Box<dyn Fn() -> Result<(), NativeError> + 'a>);
 impl std::fmt::Debug for Call<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("Call")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_hold_covers_twice_the_host_time_of_the_runs() {
+        let us = Duration::from_micros;
+        // 1 ms, then the larger of 50 µs and twice the host's time a run.
+        assert_eq!(hold_for(None, 20, None), us(1000 + 20 * 50));
+        assert_eq!(hold_for(Some(us(10)), 20, None), us(1000 + 20 * 50));
+        assert_eq!(hold_for(Some(us(40)), 10, None), us(1000 + 10 * 80));
+        assert_eq!(hold_for(Some(us(40)), 0, None), us(1000));
+        // Never more than 2 s, nor half a wait limit.
+        assert_eq!(
+            hold_for(Some(Duration::from_secs(1)), 9, None),
+            Duration::from_secs(2)
+        );
+        assert_eq!(hold_for(None, 100, Some(us(1200))), us(600));
+        assert_eq!(
+            hold_for(Some(Duration::MAX), usize::MAX, None),
+            Duration::from_secs(2)
+        );
     }
 }
