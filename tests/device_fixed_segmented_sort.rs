@@ -125,12 +125,22 @@ fn fixed_segment_cases() {
     }
     let sort = FixedSegmentedSort::new(&device, KeyType::F32, true, 32).expect("builds");
     check(&device, &queue, &sort, (1 << 20) + 3, 5);
-    // Several groups of 256 per workgroup (`ITEMS`, a benchmark parameter):
-    // the last workgroup's groups partly or wholly past n, and, where
-    // subgroups are narrower than 32, the merge levels run once per group.
-    for items in ["2u", "3u"] {
+    // Several groups per workgroup (`ITEMS`, a benchmark parameter): the
+    // last workgroup's groups partly or wholly past n. Other grains
+    // (`GRAIN`): 1 is one element a thread, with merge levels where
+    // subgroups are narrower than 32, once per group; 8 puts a segment of 8
+    // in one thread and one of 32 in 4 lanes.
+    let params: [&[(&str, &str)]; 5] = [
+        &[("ITEMS", "2u")],
+        &[("ITEMS", "3u")],
+        &[("GRAIN", "1u")],
+        &[("GRAIN", "1u"), ("ITEMS", "2u")],
+        &[("GRAIN", "8u"), ("ITEMS", "3u")],
+    ];
+    for set in params {
         for segment in [8, 32] {
-            let sort = with_shader_params(vec![("ITEMS", items.to_string())], || {
+            let set = set.iter().map(|&(k, v)| (k, v.to_string())).collect();
+            let sort = with_shader_params(set, || {
                 FixedSegmentedSort::new(&device, KeyType::F32, true, segment)
             })
             .expect("builds");
@@ -191,17 +201,44 @@ fn bad_fixed_segment_sorts_are_errors() {
 #[test]
 fn bad_groups_per_workgroup_are_errors() {
     let (device, _queue) = open();
-    for (items, expected) in [
-        ("0u", "ITEMS = 0 groups per workgroup: it takes 1 to 16"),
-        ("17u", "ITEMS = 17 groups per workgroup: it takes 1 to 16"),
-        ("true", "the parameter `ITEMS` is `true`, not a u32"),
+    for (name, value, expected) in [
+        (
+            "ITEMS",
+            "0u",
+            "ITEMS = 0 groups per workgroup and GRAIN = 4",
+        ),
+        (
+            "ITEMS",
+            "17u",
+            "ITEMS = 17 groups per workgroup and GRAIN = 4",
+        ),
+        (
+            "ITEMS",
+            "true",
+            "the parameter `ITEMS` is `true`, not a u32",
+        ),
+        (
+            "GRAIN",
+            "0u",
+            "GRAIN = 0 elements per thread: they take 1 to 16 and 1 to 8",
+        ),
+        (
+            "GRAIN",
+            "16u",
+            "GRAIN = 16 elements per thread: they take 1 to 16 and 1 to 8",
+        ),
+        (
+            "GRAIN",
+            "3u",
+            "GRAIN = 3 elements per thread: a power of two",
+        ),
     ] {
-        let message = with_shader_params(vec![("ITEMS", items.into())], || {
+        let message = with_shader_params(vec![(name, value.into())], || {
             FixedSegmentedSort::new(&device, KeyType::U32, true, 8)
         })
         .err()
         .expect("refused")
         .to_string();
-        assert!(message.contains(expected), "{items}: {message}");
+        assert!(message.contains(expected), "{name} = {value}: {message}");
     }
 }

@@ -108,6 +108,32 @@ fn kernels() -> Vec<DemoKernel> {
             lower: LowerOptions::default(),
         });
     }
+    // FixedSegmentedSort's kernel as wavekit::device builds it on CUDA for
+    // f32 pairs (`fixed_segmented_sort.rs`): segments of 16 and 32, four
+    // elements a thread (GRAIN) and its network, one group a workgroup.
+    let contact = wavekit::device::shaders::source("contact_sort.wgsl").expect("a device shader");
+    for (label, log2_seg, log2_tile) in [("seg16 grain4", 4, 2), ("seg32 grain4", 5, 3)] {
+        all.push(DemoKernel {
+            file: "contact_sort.wgsl",
+            source: contact
+                .replace(
+                    "const LOG2_SEG = 5u;",
+                    &format!("const LOG2_SEG = {log2_seg}u;"),
+                )
+                .replace(
+                    "const LOG2_TILE = 5u;",
+                    &format!("const LOG2_TILE = {log2_tile}u;"),
+                )
+                .replace("const GRAIN = 1u;", "const GRAIN = 4u;")
+                .replace(
+                    "fn sort_grains(q: u32, g: Grains) -> Grains { return g; }",
+                    &wavekit::device::shaders::grain_network(log2_seg, 4),
+                ),
+            entry: "main",
+            label: label.into(),
+            lower: LowerOptions::default(),
+        });
+    }
     // The merge sort's kernels as wavekit::device builds them on CUDA: the
     // default tile (256 x 17), pairs of u32 by `<`, every binding writable,
     // bounds clamped (`Context::pipelines`).

@@ -8,14 +8,16 @@ use super::context::{Context, Op, Pipeline, record};
 use super::segmented_sort::named_sides;
 use super::shader::Shader;
 use super::slice::{Slice, disjoint, distinct_each, values_match};
+use super::sort_network;
 use crate::backend::{Device, Queue};
 use crate::error::Error;
 
 /// Threads per workgroup of the kernel, and elements per group.
 const BLOCK: u64 = 256;
-/// Groups of [`BLOCK`] elements per workgroup (`ITEMS` in
+/// Groups of [`BLOCK`] threads' elements per workgroup (`ITEMS` in
 /// `contact_sort.wgsl`; `WAVEKIT_SHADER_PARAMS` may change it for
-/// benchmarks): measured, see the algorithm of [`FixedSegmentedSort`].
+/// benchmarks): two against one took 0.367 against 0.410 ms at 2^26 pairs
+/// in segments of 16 (CUDA, H100, 2026-11-28e).
 const ITEMS: u32 = 2;
 
 /// A device-wide sort of fixed-length segments, built once per device, key
@@ -33,27 +35,45 @@ const ITEMS: u32 = 2;
 /// - **Placement**: keys (and values) in and out are `n` 4-byte elements;
 ///   inputs must not share a buffer with outputs (not in place), and the
 ///   outputs must not overlap. No temp.
-/// - **Algorithm**: two groups of 256 elements per 256-thread workgroup,
-///   one element of each per thread, both loaded before either is sorted
-///   (so their loads and shuffles overlap); each aligned tile of
-///   `min(len, smallest subgroup size)` lanes sorted by
-///   `sg::bitonic_sort_kv_tiled` in registers (`log2(t)(log2(t) + 1)`
-///   shuffles per element, no workgroup memory), then, where subgroups are
-///   narrower than a segment, `log2(len / t)` merge levels through
-///   workgroup memory. Two groups against one: 2^24 pairs in segments of
-///   16 took 0.147 ms against 0.200 through CUDA and 0.164 against 0.222
-///   through Vulkan on an H100 (four: 0.150 and 0.159;
-///   docs/benchmarks/2026-11-27b-h100-segmented-sorts).
-/// - **Cost of a call**: one dispatch of `ceil(n / 512)` workgroups, one
-///   read and one write of each key (and value).
+/// - **Algorithm**: segments of 4 and more are sorted in grains: each
+///   thread holds 4 consecutive elements of a segment (more where the
+///   narrowest subgroup is narrower than a quarter segment), and an aligned
+///   tile of `len / 4` lanes holds the segment. A bitonic network in
+///   registers, written out per length by the host (`sort_network.rs`),
+///   compares within a thread for strides below 4 and shuffles across
+///   lanes above: 6 shuffles per element for segments of 16 where one
+///   element a thread took 20. Rows of 256 · 4 elements are loaded and
+///   stored whole (coalesced) and turned into grains and back through
+///   4 KiB of workgroup memory. Two such groups per 256-thread workgroup.
+///   Segments of 1 and 2 keep one element a thread. On an H100 at 2^26
+///   pairs in segments of 16 this took 0.367 ms against 0.614 one element
+///   a thread (CUDA; Vulkan 0.389 against 0.654), and CUB's
+///   `DeviceSegmentedSort` 0.582
+///   (`docs/benchmarks/2026-11-28e-h100-hold-and-grains`).
+/// - **Cost of a call**: one dispatch of `ceil(n / 2048)` workgroups (one
+///   element a thread: `ceil(n / 512)`), one read and one write of each
+///   key (and value).
 pub struct FixedSegmentedSort {
     ctx: Context,
     key: KeyType,
     pairs: bool,
     segment: u32,
-    /// Groups of [`BLOCK`] elements per workgroup (`ITEMS`).
+    /// Groups of [`BLOCK`] threads' elements per workgroup (`ITEMS`).
     items: u64,
+    /// Elements of a segment per thread (`GRAIN`).
+    grain: u32,
     kernel: Pipeline,
+}
+
+/// The elements of a segment each thread holds (`GRAIN`): 4 for segments
+/// of 4 and more, or more where the narrowest subgroup is narrower than a
+/// segment over 4 (a segment's lanes must be one subgroup's); 1 (one
+/// element a thread, no network in registers) below 4.
+fn grain(segment: u32, narrowest: u32) -> u32 {
+    if segment < 4 {
+        return 1;
+    }
+    (segment / narrowest.min(segment)).max(4)
 }
 
 impl FixedSegmentedSort {
@@ -82,15 +102,36 @@ impl FixedSegmentedSort {
         }
         let ctx = Context::new(device.into())?;
         let log2_segment = segment.trailing_zeros();
-        // The widest tile every subgroup of the device sorts in registers.
-        let log2_tile = log2_segment.min(ctx.target.subgroup_size.min().trailing_zeros());
+        let narrowest = ctx.target.subgroup_size.min();
         let shader = Shader::new("contact_sort.wgsl")?
             .set("LOG2_SEG", format!("{log2_segment}u"))
-            .set("LOG2_TILE", format!("{log2_tile}u"))
             .set("KEY_ORDER", format!("{order}u"))
             .set("PAIRS", pairs)
+            .set("GRAIN", format!("{}u", grain(segment, narrowest)))
             .set("ITEMS", format!("{ITEMS}u"));
-        let [items] = shader.u32_values_in(NAME, [("ITEMS", 1..=16, "groups per workgroup")])?;
+        let [items, grain] = shader.u32_values_in(
+            NAME,
+            [
+                ("ITEMS", 1..=16, "groups per workgroup"),
+                ("GRAIN", 1..=segment, "elements per thread"),
+            ],
+        )?;
+        if !grain.is_power_of_two() || (grain > 1 && segment / grain > narrowest) {
+            return Err(Error::Usage(format!(
+                "{NAME}: GRAIN = {grain} elements per thread: a power of two, and above 1 at                  least the segment ({segment}) over the narrowest subgroup ({narrowest} lanes)"
+            )));
+        }
+        // The lanes that hold a segment (grains), else the widest tile
+        // every subgroup of the device sorts in registers.
+        let log2_tile = if grain > 1 {
+            (segment / grain).trailing_zeros()
+        } else {
+            log2_segment.min(narrowest.trailing_zeros())
+        };
+        let mut shader = shader.set("LOG2_TILE", format!("{log2_tile}u"));
+        if grain > 1 {
+            shader = shader.function("sort_grains", sort_network::grains(log2_segment, grain));
+        }
         let module = ctx.compose(&shader)?;
         let [kernel] = ctx.pipelines(&module, ["main"])?;
         Ok(FixedSegmentedSort {
@@ -99,6 +140,7 @@ impl FixedSegmentedSort {
             pairs,
             segment,
             items: u64::from(items),
+            grain,
             kernel,
         })
     }
@@ -120,15 +162,26 @@ impl FixedSegmentedSort {
 
     /// What its calls record, in words (for reports).
     pub fn describe(&self) -> String {
-        let tile = self
-            .segment
+        let segment = self.segment;
+        if self.grain > 1 {
+            let lanes = (segment / self.grain).trailing_zeros();
+            let grain = self.grain.trailing_zeros();
+            // Stages of stride GRAIN and more: those of sizes past GRAIN.
+            let shuffled: u32 = (grain + 1..=grain + lanes).map(|s| s - grain).sum();
+            return format!(
+                "segments of {segment}: {} elements a thread, a bitonic network in registers \
+                 ({} shuffles per element)",
+                self.grain,
+                2 * shuffled
+            );
+        }
+        let tile = segment
             .min(self.ctx.target.subgroup_size.min())
             .trailing_zeros();
-        let merges = self.segment.trailing_zeros() - tile;
+        let merges = segment.trailing_zeros() - tile;
         format!(
-            "segments of {}: sg::bitonic_sort_kv_tiled<_, _, {tile}> in registers ({} shuffles \
-             per element){}",
-            self.segment,
+            "segments of {segment}: sg::bitonic_sort_kv_tiled<_, _, {tile}> in registers ({} \
+             shuffles per element){}",
             tile * (tile + 1),
             if merges > 0 {
                 format!(", then {merges} merge levels through workgroup memory")
@@ -204,7 +257,7 @@ impl FixedSegmentedSort {
         }
         let grid = self
             .ctx
-            .grid(u64::from(n).div_ceil(BLOCK * self.items) as u32);
+            .grid(u64::from(n).div_ceil(BLOCK * self.items * u64::from(self.grain)) as u32);
         let ops = [Op::Dispatch(
             &self.kernel,
             vec![keys_in, values_in, keys_out, values_out],

@@ -130,6 +130,7 @@ mod select;
 mod shader;
 pub mod shaders;
 mod slice;
+mod sort_network;
 mod transform_reduce;
 mod unique;
 mod user_fn;

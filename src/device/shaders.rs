@@ -183,6 +183,15 @@ fn unknown(name: &str) -> Error {
     ))
 }
 
+/// The straight-line WGSL of `contact_sort.wgsl`'s `sort_grains` that
+/// [`FixedSegmentedSort`](super::FixedSegmentedSort) composes for segments
+/// of `2^log2_segment` held `grain` elements a thread (a power of two from
+/// 2 to the segment): for tools that compile the shader as the library
+/// does.
+pub fn grain_network(log2_segment: u32, grain: u32) -> String {
+    super::sort_network::grains(log2_segment, grain)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

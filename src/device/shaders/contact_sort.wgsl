@@ -5,9 +5,10 @@
 // (key, value), so the body's deepest contacts come first and the sentinels
 // last.
 //
-// Dispatch: ceil(n / (256 ITEMS)) workgroups of BLOCK = 256 threads,
+// Dispatch: ceil(n / (256 ITEMS GRAIN)) workgroups of BLOCK = 256 threads,
 //   spilling into y past 65535 (the host's `grid`); workgroup g = wid.x +
-//   wid.y * nwg.x sorts elements g * 256 ITEMS .. (g + 1) * 256 ITEMS, in
+//   wid.y * nwg.x sorts elements g * 256 ITEMS .. (g + 1) * 256 ITEMS
+//   (times GRAIN, see Grains), in
 //   ITEMS groups of 256 (256 / 2^LOG2_SEG segments each), one element of
 //   each group per thread: every thread loads its ITEMS elements first, so
 //   that their loads (and then their sorts' shuffles) overlap. Elements
@@ -29,6 +30,15 @@
 //   run by binary search (log2(run) + 1 reads), strictly-less from the lower
 //   run and less-or-equal from the upper, then is written there; 2 barriers
 //   per level.
+// Grains: with GRAIN > 1 a thread holds GRAIN consecutive elements of a
+//   segment instead of one: thread p handles elements p * GRAIN ..
+//   (p + 1) * GRAIN of each group (of 256 GRAIN), and each aligned tile of
+//   2^LOG2_TILE = 2^LOG2_SEG / GRAIN lanes holds a segment. `sort_grains`
+//   runs the same bitonic network over element e = (lane in tile) * GRAIN +
+//   r: its stages of stride below GRAIN compare registers of one thread (no
+//   shuffle), the others shuffle with lane ^ (stride / GRAIN). For
+//   segments of 16 in grains of 4 that is 6 shuffles per element (three
+//   stages), not 20. No merge through workgroup memory.
 // Keys: the bits of u32, i32 or f32 keys (KEY_ORDER 0, 1, 2; f32 by
 //   default), encoded to u32 of the same order (radix_sort.wgsl's flip: f32
 //   -0 before +0, NaNs by their bits) and decoded on the way out, so the
@@ -36,7 +46,8 @@
 // Parameters (set by name by the host): LOG2_SEG, LOG2_TILE, KEY_ORDER, PAIRS (false: keys alone;
 //   the value bindings are then bound but never read or written, and ties
 //   of equal keys go either way, which equal keys cannot show), ITEMS (the
-//   groups of 256 per workgroup; the host's grid must match).
+//   groups of 256 per workgroup; the host's grid must match), GRAIN (a power of
+//   two; above 1, 2^LOG2_TILE * GRAIN must be 2^LOG2_SEG).
 //   wavekit::device::FixedSegmentedSort, the demos' `contact_sort` and the
 //   browser page run this file.
 // Bindings: 0 keys_in (array<u32>, n), 1 values_in (array<u32>, n),
@@ -51,6 +62,8 @@ const KEY_ORDER = 2u;
 const PAIRS = true;
 const BLOCK = 256u;
 const ITEMS = 1u;
+const GRAIN = 1u;
+const SEG = 1u << LOG2_SEG;
 
 @group(0) @binding(0) var<storage, read> keys_in: array<u32>;
 @group(0) @binding(1) var<storage, read> values_in: array<u32>;
@@ -61,16 +74,117 @@ var<workgroup> merge_keys: array<u32, BLOCK>;
 var<workgroup> merge_values: array<u32, BLOCK>;
 
 
+/// A thread's GRAIN consecutive pairs of one segment.
+struct Grains {
+    keys: array<u32, GRAIN>,
+    values: array<u32, GRAIN>,
+}
+
+/// `g` sorted with the other lanes of its aligned tile of 2^LOG2_TILE lanes
+/// (`q`: the lane's place in the tile), ascending on (key, value): the
+/// bitonic network over e = q * GRAIN + r, straight-line code that the host
+/// writes for the segment and grain (`sort_network::grains`), replacing
+/// this line. Every lane of the subgroup calls it (the shuffles).
+fn sort_grains(q: u32, g: Grains) -> Grains { return g; }
+
+/// Workgroup memory through which the GRAIN > 1 form loads and stores
+/// whole rows (thread p's element c of a row at c * BLOCK + p) and sorts
+/// grains (thread p's element r at p * GRAIN + r): one word of padding
+/// every 32, so neither side has bank conflicts.
+var<workgroup> exchange: array<u32, BLOCK * GRAIN + BLOCK * GRAIN / 32u>;
+
+fn padded(x: u32) -> u32 {
+    return x + x / 32u;
+}
+
+/// Row-major `row` (thread p's element c at c * BLOCK + p) as grains
+/// (thread p's elements p * GRAIN .. (p + 1) * GRAIN), through `exchange`.
+/// Every thread of the workgroup calls it (barriers).
+fn to_grains(p: u32, row: array<u32, GRAIN>) -> array<u32, GRAIN> {
+    for (var c = 0u; c < GRAIN; c++) {
+        exchange[padded(c * BLOCK + p)] = row[c];
+    }
+    workgroupBarrier();
+    var grain: array<u32, GRAIN>;
+    for (var r = 0u; r < GRAIN; r++) {
+        grain[r] = exchange[padded(p * GRAIN + r)];
+    }
+    workgroupBarrier();
+    return grain;
+}
+
+/// The inverse of `to_grains`.
+fn to_row(p: u32, grain: array<u32, GRAIN>) -> array<u32, GRAIN> {
+    for (var r = 0u; r < GRAIN; r++) {
+        exchange[padded(p * GRAIN + r)] = grain[r];
+    }
+    workgroupBarrier();
+    var row: array<u32, GRAIN>;
+    for (var c = 0u; c < GRAIN; c++) {
+        row[c] = exchange[padded(c * BLOCK + p)];
+    }
+    workgroupBarrier();
+    return row;
+}
+
+/// The GRAIN > 1 form of `main` (ITEMS groups one after another): group s
+/// of the workgroup is elements first + s * BLOCK * GRAIN + x for x <
+/// BLOCK * GRAIN, loaded and stored a row at a time (element c * BLOCK +
+/// p by thread p) and sorted as grains (elements p * GRAIN + r).
+fn sort_group_grains(group_first: u32, n: u32, p: u32) {
+    let q = p & ((1u << LOG2_TILE) - 1u);
+    for (var s = 0u; s < ITEMS; s++) {
+        let first = group_first + s * BLOCK * GRAIN;
+        var keys: array<u32, GRAIN>;
+        var values: array<u32, GRAIN>;
+        for (var c = 0u; c < GRAIN; c++) {
+            let i = first + c * BLOCK + p;
+            keys[c] = 0xffffffffu;
+            values[c] = 0xffffffffu;
+            if i < n {
+                keys[c] = encode_key(keys_in[i]);
+                values[c] = 0u;
+                if PAIRS {
+                    values[c] = values_in[i];
+                }
+            }
+        }
+        // Without values, every value is 0: equal keys are equal pairs.
+        var g = Grains(to_grains(p, keys), array<u32, GRAIN>());
+        if PAIRS {
+            g.values = to_grains(p, values);
+        }
+        g = sort_grains(q, g);
+        keys = to_row(p, g.keys);
+        if PAIRS {
+            values = to_row(p, g.values);
+        }
+        for (var c = 0u; c < GRAIN; c++) {
+            let i = first + c * BLOCK + p;
+            if i < n {
+                keys_out[i] = decode_key(keys[c]);
+                if PAIRS {
+                    values_out[i] = values[c];
+                }
+            }
+        }
+    }
+}
+
 @compute @workgroup_size(BLOCK)
 fn main(@builtin(subgroup_id) subgroup: u32, @builtin(subgroup_invocation_id) lane: u32,
         @builtin(subgroup_size) size: u32, @builtin(workgroup_id) wid: vec3<u32>,
         @builtin(num_workgroups) nwg: vec3<u32>) {
     let n = arrayLength(&keys_in);
-    let first = (wid.x + wid.y * nwg.x) * BLOCK * ITEMS;
+    let first = (wid.x + wid.y * nwg.x) * BLOCK * ITEMS * GRAIN;
     if first >= n {
         return;
     }
     let p = subgroup * size + lane;
+    if GRAIN > 1u {
+        sort_group_grains(first, n, p);
+        return;
+    }
     var keys: array<u32, ITEMS>;
     var values: array<u32, ITEMS>;
     for (var s = 0u; s < ITEMS; s++) {

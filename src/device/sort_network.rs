@@ -1,0 +1,118 @@
+//! The bitonic network that sorts a segment held as grains (each lane of a
+//! tile holds `grain` consecutive pairs of it), written out as straight-line
+//! WGSL for `contact_sort.wgsl`'s `sort_grains`: every stage and register
+//! is named, so no driver has to unroll loops or keep an indexed array in
+//! registers (NVIDIA's Vulkan compiler did not, for the loop form:
+//! `docs/benchmarks/2026-11-28e-h100-hold-and-grains/`).
+
+use std::fmt::Write;
+
+/// `fn sort_grains(q: u32, g: Grains) -> Grains`: sorts each segment of
+/// `2^log2_segment` pairs held by aligned tiles of `2^log2_segment / grain`
+/// lanes, `grain` consecutive pairs a lane (`q`: the lane's place in its
+/// tile), ascending on (key, value) by the shader's `less`. Element e = q ·
+/// grain + r is register r of lane q. Stages of stride below `grain`
+/// compare two registers of one lane; the others exchange register r with
+/// lane q ^ (stride / grain) by `sg::shuffle_xor`, the lower lane of an
+/// ascending pair keeping the smaller. `grain` is a power of two from 2 to
+/// the segment.
+pub(crate) fn grains(log2_segment: u32, grain: u32) -> String {
+    debug_assert!(grain.is_power_of_two() && grain > 1 && grain <= 1 << log2_segment);
+    let mut out = String::from("fn sort_grains(q: u32, g: Grains) -> Grains {\n");
+    for r in 0..grain {
+        let _ = writeln!(
+            out,
+            "    var k{r} = g.keys[{r}];\n    var v{r} = g.values[{r}];"
+        );
+    }
+    for log2_size in 1..=log2_segment {
+        let size = 1u32 << log2_size;
+        for log2_stride in (0..log2_size).rev() {
+            let stride = 1u32 << log2_stride;
+            if stride < grain {
+                in_lane(&mut out, grain, size, stride);
+            } else {
+                across_lanes(&mut out, grain, size, stride);
+            }
+        }
+    }
+    out.push_str("    var sorted: Grains;\n");
+    for r in 0..grain {
+        let _ = writeln!(
+            out,
+            "    sorted.keys[{r}] = k{r};\n    sorted.values[{r}] = v{r};"
+        );
+    }
+    out.push_str("    return sorted;\n}");
+    out
+}
+
+/// Whether element q · grain + r is in an ascending run of `size` (its bit
+/// `size` is clear), as WGSL: a constant where `size` is below the grain
+/// (the bit is r's), else the bit `size / grain` of q.
+fn ascending(grain: u32, size: u32, r: u32) -> String {
+    if size < grain {
+        return (r & size == 0).to_string();
+    }
+    format!("(q & {}u) == 0u", size / grain)
+}
+
+/// A stage within each lane: registers r and r + `stride` (r's bit
+/// `stride` clear) swap where they are out of order.
+fn in_lane(out: &mut String, grain: u32, size: u32, stride: u32) {
+    for r in (0..grain).filter(|r| r & stride == 0) {
+        let o = r | stride;
+        let up = ascending(grain, size, r);
+        let _ = writeln!(
+            out,
+            "    {{\n        let swap = less(k{o}, v{o}, k{r}, v{r}) == ({up});\n        \
+             let lk = k{r};\n        let lv = v{r};\n        \
+             k{r} = select(k{r}, k{o}, swap);\n        v{r} = select(v{r}, v{o}, swap);\n        \
+             k{o} = select(k{o}, lk, swap);\n        v{o} = select(v{o}, lv, swap);\n    }}"
+        );
+    }
+}
+
+/// A stage across lanes: each register r against register r of lane q ^
+/// (stride / grain).
+fn across_lanes(out: &mut String, grain: u32, size: u32, stride: u32) {
+    let d = stride / grain;
+    let _ = writeln!(
+        out,
+        "    {{\n        let lower = (q & {d}u) == 0u;\n        let up = {};",
+        ascending(grain, size, 0)
+    );
+    for r in 0..grain {
+        let _ = writeln!(
+            out,
+            "        {{\n            let ok = sg::shuffle_xor<u32>(k{r}, {d}u);\n            \
+             let ov = sg::shuffle_xor<u32>(v{r}, {d}u);\n            \
+             let take = less(ok, ov, k{r}, v{r}) == (lower == up);\n            \
+             k{r} = select(k{r}, ok, take);\n            v{r} = select(v{r}, ov, take);\n        }}"
+        );
+    }
+    out.push_str("    }\n");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn writes_shuffles_only_for_strides_past_the_grain() {
+        // Segments of 16 in grains of 4: three stages across lanes (strides
+        // 4, 8 and 4), each two shuffles a register: 24 in the text.
+        let text = grains(4, 4);
+        assert_eq!(text.matches("sg::shuffle_xor").count(), 3 * 2 * 4);
+        assert!(text.starts_with("fn sort_grains(q: u32, g: Grains) -> Grains {"));
+        assert!(text.ends_with('}'));
+        // In-lane stages: sizes 2 and 4 (3 stages) and strides 2, 1 of
+        // sizes 8 and 16 (4 stages), grain / 2 pairs each.
+        assert_eq!(text.matches("let swap").count(), 7 * 2);
+        // Size 4 in grains of 4: each lane's run of 4 ascends or descends by
+        // its lane's bit 0, not by a register's bit.
+        assert!(grains(3, 4).contains("less(k1, v1, k0, v0) == ((q & 1u) == 0u)"));
+        // A segment in one lane has no shuffle.
+        assert!(!grains(2, 4).contains("shuffle"));
+    }
+}
