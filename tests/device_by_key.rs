@@ -27,7 +27,7 @@ const BIG: usize = (1 << 20) + 5;
 /// Elements per tile of the by-key shader (256 x 12 through wgpu).
 const TILE: usize = 3072;
 /// Elements per tile of the segmented shader.
-const SEGMENT_TILE: usize = 2048;
+const SEGMENT_TILE: usize = 1024;
 /// The sizes each case runs.
 const SIZES: [usize; 8] = [0, 1, 2, 33, TILE - 1, TILE, TILE + 1, 3 * TILE + 77];
 

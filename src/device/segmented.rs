@@ -223,9 +223,12 @@ macro_rules! segmented_methods {
 /// - **Placement**: the input and offsets are bound read-only, so the
 ///   output (one element a segment) is in another buffer. No temp.
 /// - **Algorithm**: one workgroup of 256 threads per segment, walking it in
-///   tiles of 2048 elements (8 consecutive per thread) with a block scan
+///   tiles of 1024 elements (4 consecutive per thread) with a block scan
 ///   a tile: bandwidth-bound for segments of thousands of elements; a
-///   segment of a few elements still takes a workgroup.
+///   segment of a few elements still takes a workgroup. Tiles of 1024
+///   against 2048: 2^22 elements in segments of 1024 took 10.2 µs against
+///   12.8 through CUDA and 11.1 against 13.5 through Vulkan on an H100
+///   (CUB 10.1; `docs/benchmarks/2026-11-28e-h100-hold-and-grains`).
 /// - **Cost of a call**: 1 dispatch (nothing for no segments).
 pub struct SegmentedReduce {
     built: Built,

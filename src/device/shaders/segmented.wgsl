@@ -37,7 +37,7 @@
 alias T = u32;
 const INCLUSIVE = true;
 const BLOCK = 256u;
-const ITEMS = 8u;
+const ITEMS = 4u;
 const TILE = BLOCK * ITEMS;
 
 fn scan_op(a: T, b: T) -> T { return a + b; }
