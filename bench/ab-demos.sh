@@ -16,7 +16,7 @@
 # packed cub_ref if that fails); `top_k` in it runs the packed cub_topk
 # (CUB's DeviceTopK, CCCL 13.2, which this machine's nvcc lacks: bench/pack.sh
 # builds it). Knobs: LOG2_LO=22 LOG2_HI=26 RUNS=10 WARMUP=3 WARMUP_MS=200
-# SETTLE_MS=100 STEP_S=60 BUDGET_S=300.
+# SETTLE_MS=100 STEP_S=60 CUB_S=STEP_S (the CUB steps' limit) BUDGET_S=300.
 set -uo pipefail
 OUT=${1:?usage: bench/ab-demos.sh OUT_DIR}
 mkdir -p "$OUT"
@@ -28,6 +28,7 @@ WARMUP=${WARMUP:-3}
 WARMUP_MS=${WARMUP_MS:-200}
 SETTLE_MS=${SETTLE_MS:-100}
 STEP_S=${STEP_S:-60}
+CUB_S=${CUB_S:-$STEP_S}
 BUDGET_S=${BUDGET_S:-300}
 START=$(date +%s)
 BIN=/tmp/wk-ab
@@ -84,12 +85,12 @@ for entry in ${PLAN:?PLAN names the runs}; do
             cub=$BIN/cub_ref_built
             [[ -x $cub ]] || { tail -n 5 "$BIN/cub.build.log"; cub=$BIN/cub_ref; }
             echo "== CUB ($cub): $CUB_REF_ONLY 2^$LO..2^$HI"
-            timeout "$STEP_S" "$cub" --log2 "$LO" "$HI" --warmup "$WARMUP" --warmup-ms "$WARMUP_MS" \
+            timeout "$CUB_S" "$cub" --log2 "$LO" "$HI" --warmup "$WARMUP" --warmup-ms "$WARMUP_MS" \
                 --runs "$RUNS" --only "$CUB_REF_ONLY" || echo "== exit $? (CUB)"
         fi
         if ((CUB_TOPK)); then
             echo "== CUB DeviceTopK ($BIN/cub_topk, packed): top_k 2^$LO..2^$HI"
-            timeout "$STEP_S" "$BIN/cub_topk" --log2 "$LO" "$HI" --warmup "$WARMUP" --warmup-ms "$WARMUP_MS" \
+            timeout "$CUB_S" "$BIN/cub_topk" --log2 "$LO" "$HI" --warmup "$WARMUP" --warmup-ms "$WARMUP_MS" \
                 --runs "$RUNS" --only top_k || echo "== exit $? (CUB DeviceTopK)"
         fi
     fi
