@@ -106,7 +106,7 @@ fn arg_reduce_cases(device: &wgpu::Device, queue: &wgpu::Queue) {
     for ty in [ReduceType::F32, ReduceType::I32, ReduceType::U32] {
         for op in [ArgOp::Min, ArgOp::Max] {
             let arg = ArgReduce::new(device, op, ty).expect("builds");
-            for n in [0, 1, 2, 255, 256, 257, 4097, 77_777] {
+            for n in [0, 1, 2, 255, 256, 257, 4095, 4096, 4097, 77_777] {
                 check_arg(device, queue, &arg, ty, n);
             }
             if ty == ReduceType::F32 && op == ArgOp::Max {

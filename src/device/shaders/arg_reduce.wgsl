@@ -43,9 +43,9 @@ const MAX = false;
 const EMPTY = 3.40282347e+38f;
 const IDENTITY_BITS = 0x7f800000u;
 const BLOCK = 256u;
-const ITEMS = 8u;
+const ITEMS = 16u;
 const TILE = BLOCK * ITEMS;
-const MAX_PARTIALS = 2048u;
+const MAX_PARTIALS = 1024u;
 // Partials each thread of the final pass reads at once.
 const FINAL_ITEMS = (MAX_PARTIALS + BLOCK - 1u) / BLOCK;
 
