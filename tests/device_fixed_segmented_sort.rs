@@ -3,8 +3,9 @@
 //! (key, value)): every length 1..=32, u32 / i32 / f32 keys (with -0, ±inf)
 //! with and without values, sizes that are not a multiple of the segment or
 //! of the 256-element workgroup, 2^20 + 3, slices at non-zero offsets
-//! inside larger buffers whose other bytes must stay, several groups of 256
-//! per workgroup (`ITEMS`), and bad calls.
+//! inside larger buffers whose other bytes must stay, several groups per
+//! workgroup (`ITEMS`), other grains (`GRAIN`), emulated subgroups, and bad
+//! calls.
 
 mod device_support;
 
@@ -146,6 +147,22 @@ fn fixed_segment_cases() {
             .expect("builds");
             for (seed, n) in [1, 255, 257, 769, 1500, 4099].into_iter().enumerate() {
                 check(&device, &queue, &sort, n, seed as u64 + 100);
+            }
+        }
+    }
+}
+
+/// Emulated subgroups (shuffles through workgroup memory, 32 lanes): the
+/// host-written networks' shuffles, and one element a thread for 1 and 2.
+#[test]
+fn fixed_segment_on_emulated_subgroups() {
+    let (device, queue) = open_without_subgroups();
+    for segment in [1, 2, 4, 8, 16, 32] {
+        for pairs in [false, true] {
+            let sort =
+                FixedSegmentedSort::new(&device, KeyType::F32, pairs, segment).expect("builds");
+            for (seed, n) in [1, 257, 4099, 70_001].into_iter().enumerate() {
+                check(&device, &queue, &sort, n, seed as u64 + 7);
             }
         }
     }
