@@ -97,34 +97,44 @@ fn padded(x: u32) -> u32 {
     return x + x / 32u;
 }
 
-/// Row-major `row` (thread p's element c at c * BLOCK + p) as grains
-/// (thread p's elements p * GRAIN .. (p + 1) * GRAIN), through `exchange`.
-/// Every thread of the workgroup calls it (barriers).
-fn to_grains(p: u32, row: array<u32, GRAIN>) -> array<u32, GRAIN> {
-    for (var c = 0u; c < GRAIN; c++) {
-        exchange[padded(c * BLOCK + p)] = row[c];
+/// Thread p's `x` moved through `exchange` between a row (element i at
+/// i * BLOCK + p) and a grain (elements p * GRAIN + i): into grains where
+/// `into_grains`, else back into a row. Every thread of the workgroup calls
+/// it (barriers).
+fn transpose(p: u32, x: array<u32, GRAIN>, into_grains: bool) -> array<u32, GRAIN> {
+    for (var i = 0u; i < GRAIN; i++) {
+        exchange[padded(select(p * GRAIN + i, i * BLOCK + p, into_grains))] = x[i];
     }
     workgroupBarrier();
-    var grain: array<u32, GRAIN>;
-    for (var r = 0u; r < GRAIN; r++) {
-        grain[r] = exchange[padded(p * GRAIN + r)];
+    var y: array<u32, GRAIN>;
+    for (var i = 0u; i < GRAIN; i++) {
+        y[i] = exchange[padded(select(i * BLOCK + p, p * GRAIN + i, into_grains))];
     }
     workgroupBarrier();
-    return grain;
+    return y;
 }
 
-/// The inverse of `to_grains`.
-fn to_row(p: u32, grain: array<u32, GRAIN>) -> array<u32, GRAIN> {
-    for (var r = 0u; r < GRAIN; r++) {
-        exchange[padded(p * GRAIN + r)] = grain[r];
+/// Element i's encoded (key, value), or the empty slot's (the largest
+/// pair) past n; without values the value is 0.
+fn load_pair(i: u32, n: u32) -> vec2<u32> {
+    if i >= n {
+        return vec2<u32>(0xffffffffu);
     }
-    workgroupBarrier();
-    var row: array<u32, GRAIN>;
-    for (var c = 0u; c < GRAIN; c++) {
-        row[c] = exchange[padded(c * BLOCK + p)];
+    var value = 0u;
+    if PAIRS {
+        value = values_in[i];
     }
-    workgroupBarrier();
-    return row;
+    return vec2<u32>(encode_key(keys_in[i]), value);
+}
+
+/// Stores `pair` (encoded) as element i, unless i is past n.
+fn store_pair(i: u32, n: u32, pair: vec2<u32>) {
+    if i < n {
+        keys_out[i] = decode_key(pair.x);
+        if PAIRS {
+            values_out[i] = pair.y;
+        }
+    }
 }
 
 /// The GRAIN > 1 form of `main` (ITEMS groups one after another): group s
@@ -135,38 +145,25 @@ fn sort_group_grains(group_first: u32, n: u32, p: u32) {
     let q = p & ((1u << LOG2_TILE) - 1u);
     for (var s = 0u; s < ITEMS; s++) {
         let first = group_first + s * BLOCK * GRAIN;
-        var keys: array<u32, GRAIN>;
-        var values: array<u32, GRAIN>;
+        // The row's pairs (the same Grains type, element c at c * BLOCK + p).
+        var row: Grains;
         for (var c = 0u; c < GRAIN; c++) {
-            let i = first + c * BLOCK + p;
-            keys[c] = 0xffffffffu;
-            values[c] = 0xffffffffu;
-            if i < n {
-                keys[c] = encode_key(keys_in[i]);
-                values[c] = 0u;
-                if PAIRS {
-                    values[c] = values_in[i];
-                }
-            }
+            let pair = load_pair(first + c * BLOCK + p, n);
+            row.keys[c] = pair.x;
+            row.values[c] = pair.y;
         }
         // Without values, every value is 0: equal keys are equal pairs.
-        var g = Grains(to_grains(p, keys), array<u32, GRAIN>());
+        var g = Grains(transpose(p, row.keys, true), array<u32, GRAIN>());
         if PAIRS {
-            g.values = to_grains(p, values);
+            g.values = transpose(p, row.values, true);
         }
         g = sort_grains(q, g);
-        keys = to_row(p, g.keys);
+        row.keys = transpose(p, g.keys, false);
         if PAIRS {
-            values = to_row(p, g.values);
+            row.values = transpose(p, g.values, false);
         }
         for (var c = 0u; c < GRAIN; c++) {
-            let i = first + c * BLOCK + p;
-            if i < n {
-                keys_out[i] = decode_key(keys[c]);
-                if PAIRS {
-                    values_out[i] = values[c];
-                }
-            }
+            store_pair(first + c * BLOCK + p, n, vec2<u32>(row.keys[c], row.values[c]));
         }
     }
 }
@@ -188,16 +185,9 @@ fn main(@builtin(subgroup_id) subgroup: u32, @builtin(subgroup_invocation_id) la
     var keys: array<u32, ITEMS>;
     var values: array<u32, ITEMS>;
     for (var s = 0u; s < ITEMS; s++) {
-        let i = first + s * BLOCK + p;
-        keys[s] = 0xffffffffu;
-        values[s] = 0xffffffffu;
-        if i < n {
-            keys[s] = encode_key(keys_in[i]);
-            values[s] = 0u;
-            if PAIRS {
-                values[s] = values_in[i];
-            }
-        }
+        let pair = load_pair(first + s * BLOCK + p, n);
+        keys[s] = pair.x;
+        values[s] = pair.y;
     }
     for (var s = 0u; s < ITEMS; s++) {
         let sorted = sg::bitonic_sort_kv_tiled<u32, u32, LOG2_TILE>(keys[s], values[s]);
@@ -210,12 +200,6 @@ fn main(@builtin(subgroup_id) subgroup: u32, @builtin(subgroup_invocation_id) la
         }
     }
     for (var s = 0u; s < ITEMS; s++) {
-        let i = first + s * BLOCK + p;
-        if i < n {
-            keys_out[i] = decode_key(keys[s]);
-            if PAIRS {
-                values_out[i] = values[s];
-            }
-        }
+        store_pair(first + s * BLOCK + p, n, vec2<u32>(keys[s], values[s]));
     }
 }
