@@ -247,7 +247,8 @@ fn bad_groups_per_workgroup_are_errors() {
         (
             "GRAIN",
             "3u",
-            "GRAIN = 3 elements per thread: a power of two",
+            "GRAIN = 3 elements per thread: a power of two, and above 1 at least the segment (8) \
+             over the narrowest subgroup",
         ),
     ] {
         let message = with_shader_params(vec![(name, value.into())], || {

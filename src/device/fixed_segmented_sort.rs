@@ -118,7 +118,8 @@ impl FixedSegmentedSort {
         )?;
         if !grain.is_power_of_two() || (grain > 1 && segment / grain > narrowest) {
             return Err(Error::Usage(format!(
-                "{NAME}: GRAIN = {grain} elements per thread: a power of two, and above 1 at                  least the segment ({segment}) over the narrowest subgroup ({narrowest} lanes)"
+                "{NAME}: GRAIN = {grain} elements per thread: a power of two, and above 1 at \
+                 least the segment ({segment}) over the narrowest subgroup ({narrowest} lanes)"
             )));
         }
         // The lanes that hold a segment (grains), else the widest tile

@@ -190,7 +190,8 @@ pub(super) fn queue_timed<D: Driver>(
         }
     }
     if runs > 0 {
-        let per_run = (warmup > 0).then(|| queueing.elapsed() / warmup as u32);
+        let per_run =
+            (warmup > 0).then(|| queueing.elapsed() / u32::try_from(warmup).unwrap_or(u32::MAX));
         driver.hold(hold_for(per_run, runs, driver.wait_limit().get()))?;
     }
     for (start, end) in &pairs {

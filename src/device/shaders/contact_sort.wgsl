@@ -30,15 +30,20 @@
 //   run by binary search (log2(run) + 1 reads), strictly-less from the lower
 //   run and less-or-equal from the upper, then is written there; 2 barriers
 //   per level.
-// Grains: with GRAIN > 1 a thread holds GRAIN consecutive elements of a
-//   segment instead of one: thread p handles elements p * GRAIN ..
-//   (p + 1) * GRAIN of each group (of 256 GRAIN), and each aligned tile of
-//   2^LOG2_TILE = 2^LOG2_SEG / GRAIN lanes holds a segment. `sort_grains`
-//   runs the same bitonic network over element e = (lane in tile) * GRAIN +
-//   r: its stages of stride below GRAIN compare registers of one thread (no
-//   shuffle), the others shuffle with lane ^ (stride / GRAIN). For
-//   segments of 16 in grains of 4 that is 6 shuffles per element (three
-//   stages), not 20. No merge through workgroup memory.
+// Grains: with GRAIN > 1 a thread sorts GRAIN consecutive elements of a
+//   segment instead of one: thread p sorts elements p * GRAIN ..
+//   (p + 1) * GRAIN of each group (of 256 GRAIN, the groups one after
+//   another), and each aligned tile of 2^LOG2_TILE = 2^LOG2_SEG / GRAIN
+//   lanes holds a segment. The group is loaded and stored in rows (thread
+//   p: elements c * 256 + p, coalesced) and turned into grains and back
+//   through `exchange` (4 barriers, 8 with values). `sort_grains` runs the
+//   bitonic network over element e = (lane in tile) * GRAIN + r: its stages
+//   of stride below GRAIN compare registers of one thread (no shuffle), the
+//   others shuffle with lane ^ (stride / GRAIN). For segments of 16 in
+//   grains of 4 that is 6 shuffles per element (three stages), not 20. No
+//   merge through workgroup memory. The host writes `sort_grains` out as
+//   straight-line code (its one-line default here returns its input
+//   unsorted: a GRAIN above 1 needs the host's).
 // Keys: the bits of u32, i32 or f32 keys (KEY_ORDER 0, 1, 2; f32 by
 //   default), encoded to u32 of the same order (radix_sort.wgsl's flip: f32
 //   -0 before +0, NaNs by their bits) and decoded on the way out, so the
