@@ -59,9 +59,11 @@ tmp="$gen/.tmp"
 # missing) where there is no such shader. Each LINE (a regular expression)
 # and REPLACEMENT edit what the shader's header says the host may edit
 # (`alias T`, a constant); LINE must match, or the shader has changed under
-# the page. Three words are not edits: `--append FILE` appends
+# the page. Four words are not edits: `--append FILE` appends
 # src/device/shaders/FILE there (as a host that appends a fragment of its
-# own: segmented_sort.rs's segmented_sort_two.wgsl), and `--native` and
+# own: segmented_sort.rs's segmented_sort_two.wgsl), `--append-web FILE`
+# appends web/FILE (text a host writes, kept here and checked against the
+# host's by a test: web/contact_sort.grains.wgsl), and `--native` and
 # `--emulated` make the edits after them (up to the other word) those of
 # the native or the emulated form alone: made only where $form (native,
 # unless compile sets it) is that form.
@@ -104,6 +106,11 @@ prepare() {
         esac
         [ $# -ge 2 ] || break
         if [ -n "$only" ] && [ "$only" != "$form" ]; then
+            shift 2
+            continue
+        fi
+        if [ "$1" = --append-web ]; then
+            cat "web/$2" >>"$tmp/$name.wgsl"
             shift 2
             continue
         fi
@@ -388,6 +395,12 @@ compile segmented_sort segmented_sort \
     '^fn subgroup_sorts(mine: bool) -> bool .*' 'fn subgroup_sorts(mine: bool) -> bool {\n    return sg::any_true(mine);\n}' \
     --emulated --append segmented_sort_two.wgsl
 compile top_k top_k '^const PAIRS = false;$' 'const PAIRS = true;'
+# FixedSegmentedSort in grains (fixed_segmented_sort.rs): segments of 16, 4
+# pairs a thread over 4 lanes, and the network the host writes for them in
+# place of sort_grains's one-line default.
+compile contact_sort contact_sort.grains '^const LOG2_SEG = 5u;$' 'const LOG2_SEG = 4u;' \
+    '^const LOG2_TILE = 5u;$' 'const LOG2_TILE = 2u;' '^const GRAIN = 1u;$' 'const GRAIN = 4u;' \
+    '^fn sort_grains(q: u32, g: Grains) -> Grains .*' '' --append-web contact_sort.grains.wgsl
 
 # Every device shader with an entry point is composed above, alone or
 # appended to another: a new one needs its line.
