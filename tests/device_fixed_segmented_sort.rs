@@ -260,31 +260,3 @@ fn bad_groups_per_workgroup_are_errors() {
         assert!(message.contains(expected), "{name} = {value}: {message}");
     }
 }
-
-/// The browser page compiles `contact_sort.wgsl` in grains with the network
-/// the host writes for segments of 16 in grains of 4, kept as
-/// `web/contact_sort.grains.wgsl` (web/build.sh appends it): it must be the
-/// host's text. `WAVEKIT_BLESS_WEB=1` rewrites it.
-#[test]
-fn the_browser_pages_network_is_the_hosts() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/web/contact_sort.grains.wgsl");
-    if !std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/web")).is_dir() {
-        eprintln!("no web/ (a packaged crate): nothing to compare");
-        return;
-    }
-    let host = format!(
-        "// Written by wavekit::device::shaders::grain_network(4, 4) (segments of 16, grains of\n\
-         // 4) for web/build.sh; tests/device_fixed_segmented_sort.rs checks it\n\
-         // (WAVEKIT_BLESS_WEB=1 rewrites it).\n{}\n",
-        wavekit::device::shaders::grain_network(4, 4)
-    );
-    if std::env::var_os("WAVEKIT_BLESS_WEB").is_some() {
-        std::fs::write(path, &host).expect("writes the page's network");
-    }
-    let kept = std::fs::read_to_string(path).expect("web/contact_sort.grains.wgsl");
-    assert!(
-        kept == host,
-        "web/contact_sort.grains.wgsl is not the host's network: run this test with \
-         WAVEKIT_BLESS_WEB=1"
-    );
-}

@@ -61,9 +61,9 @@ tmp="$gen/.tmp"
 # (`alias T`, a constant); LINE must match, or the shader has changed under
 # the page. Four words are not edits: `--append FILE` appends
 # src/device/shaders/FILE there (as a host that appends a fragment of its
-# own: segmented_sort.rs's segmented_sort_two.wgsl), `--append-web FILE`
-# appends web/FILE (text a host writes, kept here and checked against the
-# host's by a test: web/contact_sort.grains.wgsl), and `--native` and
+# own: segmented_sort.rs's segmented_sort_two.wgsl), `--append-network
+# SEGMENT` appends the network FixedSegmentedSort writes for segments of
+# SEGMENT in grains of 4 (`wavekit network`), and `--native` and
 # `--emulated` make the edits after them (up to the other word) those of
 # the native or the emulated form alone: made only where $form (native,
 # unless compile sets it) is that form.
@@ -109,8 +109,8 @@ prepare() {
             shift 2
             continue
         fi
-        if [ "$1" = --append-web ]; then
-            cat "web/$2" >>"$tmp/$name.wgsl"
+        if [ "$1" = --append-network ]; then
+            "$wavekit" network --segment "$2" >>"$tmp/$name.wgsl"
             shift 2
             continue
         fi
@@ -400,7 +400,7 @@ compile top_k top_k '^const PAIRS = false;$' 'const PAIRS = true;'
 # place of sort_grains's one-line default.
 compile contact_sort contact_sort.grains '^const LOG2_SEG = 5u;$' 'const LOG2_SEG = 4u;' \
     '^const LOG2_TILE = 5u;$' 'const LOG2_TILE = 2u;' '^const GRAIN = 1u;$' 'const GRAIN = 4u;' \
-    '^fn sort_grains(q: u32, g: Grains) -> Grains .*' '' --append-web contact_sort.grains.wgsl
+    '^fn sort_grains(q: u32, g: Grains) -> Grains .*' '' --append-network 16
 
 # Every device shader with an entry point is composed above, alone or
 # appended to another: a new one needs its line.

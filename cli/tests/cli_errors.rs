@@ -849,3 +849,39 @@ fn vectorized_loads_take_whole_words_of_32_bit_vectors() {
         "{wgsl}"
     );
 }
+
+/// `network` prints the host's grain network as WGSL; a segment or grain it
+/// has no network for is one error line.
+#[test]
+fn network_prints_the_grain_sort_or_names_the_bad_size() {
+    let out = wavekit(&["network", "--segment", "16"]);
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    assert!(
+        text.starts_with("fn sort_grains(q: u32, g: Grains) -> Grains {"),
+        "{text}"
+    );
+    // Segments of 16 in grains of 4: 3 stages across lanes, 2 shuffles a
+    // register of 4.
+    assert_eq!(text.matches("sg::shuffle_xor").count(), 24, "{text}");
+    for (segment, grain, needle) in [
+        (
+            "24",
+            "4",
+            "segments of 24: segments are 2, 4, 8, 16 or 32 elements",
+        ),
+        (
+            "64",
+            "4",
+            "segments of 64: segments are 2, 4, 8, 16 or 32 elements",
+        ),
+        (
+            "16",
+            "32",
+            "grains of 32: a grain is a power of two from 2 to the segment (16)",
+        ),
+        ("8", "3", "grains of 3"),
+    ] {
+        assert_one_line_error(&["network", "--segment", segment, "--grain", grain], needle);
+    }
+}

@@ -127,7 +127,7 @@ fn kernels() -> Vec<DemoKernel> {
                 .replace("const GRAIN = 1u;", "const GRAIN = 4u;")
                 .replace(
                     "fn sort_grains(q: u32, g: Grains) -> Grains { return g; }",
-                    &wavekit::device::shaders::grain_network(log2_seg, 4),
+                    &wavekit::device::shaders::grain_network(1 << log2_seg, 4).expect("a network"),
                 ),
             entry: "main",
             label: label.into(),

@@ -185,11 +185,23 @@ fn unknown(name: &str) -> Error {
 
 /// The straight-line WGSL of `contact_sort.wgsl`'s `sort_grains` that
 /// [`FixedSegmentedSort`](super::FixedSegmentedSort) composes for segments
-/// of `2^log2_segment` held `grain` elements a thread (a power of two from
-/// 2 to the segment): for tools that compile the shader as the library
-/// does.
-pub fn grain_network(log2_segment: u32, grain: u32) -> String {
-    super::sort_network::grains(log2_segment, grain)
+/// of `segment` elements held `grain` a thread: for tools that compile the
+/// shader as the library does (`wavekit network`, the browser page). The
+/// segment is 2, 4, 8, 16 or 32 and the grain a power of two from 2 to the
+/// segment; others are an [`Error::Usage`] naming them.
+pub fn grain_network(segment: u32, grain: u32) -> Result<String, Error> {
+    if !segment.is_power_of_two() || !(2..=32).contains(&segment) {
+        return Err(Error::Usage(format!(
+            "a network for segments of {segment}: segments are 2, 4, 8, 16 or 32 elements"
+        )));
+    }
+    if !grain.is_power_of_two() || !(2..=segment).contains(&grain) {
+        return Err(Error::Usage(format!(
+            "a network for grains of {grain}: a grain is a power of two from 2 to the segment \
+             ({segment})"
+        )));
+    }
+    Ok(super::sort_network::grains(segment.trailing_zeros(), grain))
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@ mod emit_native;
 mod expand;
 mod export;
 mod list;
+mod network;
 pub mod report;
 mod run;
 #[cfg(test)]
@@ -74,6 +75,9 @@ enum Command {
     /// List the wgpu adapters wavekit can use, with the lowering strategy each gets, and the
     /// CUDA and HIP devices.
     Adapters,
+    /// Print the bitonic network that `wavekit::device::FixedSegmentedSort` writes for
+    /// segments held in grains (`contact_sort.wgsl`'s `sort_grains`), as WGSL.
+    Network(network::NetworkArgs),
     /// Time the builtin and shuffle lowerings of each op on a wgpu adapter and store its
     /// profile.
     Tune(tune::TuneArgs),
@@ -97,6 +101,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, Error> {
         Command::GenSnippets { root, verify } => gen_snippets(&root, verify),
         Command::Tune(args) => tune::run(&args),
         Command::Adapters => adapters::run(),
+        Command::Network(args) => network::run(&args),
     }
 }
 
