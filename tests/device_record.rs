@@ -456,26 +456,48 @@ fn limits_are_refused_and_the_device_goes_on() {
     );
 }
 
+/// A u32 sum over `n` random values (seed `seed`) on a device with
+/// timestamps: the values, their buffer, a zeroed 4-byte result and the
+/// reduction.
+fn timed_sum(
+    device: &wgpu::Device,
+    n: u32,
+    seed: u64,
+) -> (Vec<u32>, wgpu::Buffer, wgpu::Buffer, Reduce) {
+    let values: Vec<u32> = random(n as usize, 1000, seed);
+    let input = guarded(device, &values, 0, 0);
+    let result = zeroed(device, 4);
+    let reduce = Reduce::new(device, ReduceOp::Sum, ReduceType::U32).expect("builds");
+    (values, input, result, reduce)
+}
+
+/// A query set of `count` queries of `ty`.
+fn query_set(
+    device: &wgpu::Device,
+    label: &str,
+    ty: wgpu::QueryType,
+    count: u32,
+) -> wgpu::QuerySet {
+    device.create_query_set(&wgpu::QuerySetDescriptor {
+        label: Some(label),
+        ty,
+        count,
+    })
+}
+
 /// A call given `(&mut encoder, timestamp_writes)` writes them from its
 /// compute pass; a call with nothing to do records no pass and writes none.
 #[test]
 fn a_call_writes_its_pass_timestamps() {
     let (device, queue) = open_with_timestamps();
     let n = 5000u32;
-    let values: Vec<u32> = random(n as usize, 1000, 7);
-    let input = guarded(&device, &values, 0, 0);
-    let result = zeroed(&device, 4);
-    let reduce = Reduce::new(&device, ReduceOp::Sum, ReduceType::U32).expect("builds");
+    let (values, input, result, reduce) = timed_sum(&device, n, 7);
     let scan = Scan::exclusive_sum(&device, wavekit::Dtype::U32).expect("builds");
     let temp = zeroed(
         &device,
         reduce.temp_storage_bytes(n).max(scan.temp_storage_bytes(0)),
     );
-    let queries = device.create_query_set(&wgpu::QuerySetDescriptor {
-        label: Some("call timestamps"),
-        ty: wgpu::QueryType::Timestamp,
-        count: 4,
-    });
+    let queries = query_set(&device, "call timestamps", wgpu::QueryType::Timestamp, 4);
     let stamps = |first: u32| wgpu::ComputePassTimestampWrites {
         query_set: &queries,
         beginning_of_pass_write_index: Some(first),
@@ -520,21 +542,10 @@ fn a_call_writes_its_pass_timestamps() {
 fn bad_timestamp_writes_are_errors() {
     let (device, queue) = open_with_timestamps();
     let n = 1000u32;
-    let values: Vec<u32> = random(n as usize, 1000, 9);
-    let input = guarded(&device, &values, 0, 0);
-    let result = zeroed(&device, 4);
-    let reduce = Reduce::new(&device, ReduceOp::Sum, ReduceType::U32).expect("builds");
+    let (values, input, result, reduce) = timed_sum(&device, n, 9);
     let temp = zeroed(&device, reduce.temp_storage_bytes(n));
-    let timestamps = device.create_query_set(&wgpu::QuerySetDescriptor {
-        label: Some("timestamps"),
-        ty: wgpu::QueryType::Timestamp,
-        count: 4,
-    });
-    let occlusion = device.create_query_set(&wgpu::QuerySetDescriptor {
-        label: Some("occlusion"),
-        ty: wgpu::QueryType::Occlusion,
-        count: 4,
-    });
+    let timestamps = query_set(&device, "timestamps", wgpu::QueryType::Timestamp, 4);
+    let occlusion = query_set(&device, "occlusion", wgpu::QueryType::Occlusion, 4);
     let writes = |set, begin, end| wgpu::ComputePassTimestampWrites {
         query_set: set,
         beginning_of_pass_write_index: begin,
