@@ -263,15 +263,16 @@ void contact_sort(const Config& cfg, size_t n) {
     }
 }
 
-// demos/src/segmented_sort.rs: segments of lengths uniform in 1..=64 (offsets
-// made here on the host), keys ContactKeys' distances (every slot filled:
-// param 1), random ids; checked on the host, segment by segment.
-void segmented_sort(const Config& cfg, size_t n) {
+// demos/src/segmented_sort.rs: segments of lengths uniform in 1..=longest
+// (offsets made here on the host; mixed_pairs 64, long_pairs 16384), keys
+// ContactKeys' distances (every slot filled: param 1), random ids; checked on
+// the host, segment by segment.
+void segmented_sort_of(const Config& cfg, size_t n, size_t longest, const char* variant) {
     std::vector<int> offsets{0};
     uint64_t state = 0x5e9 ^ n;
     while (size_t(offsets.back()) < n) {
         state = state * 6364136223846793005ull + 1442695040888963407ull;
-        const size_t length = size_t(state >> 33) % 64 + 1;
+        const size_t length = size_t(state >> 33) % longest + 1;
         offsets.push_back(int(std::min(n, size_t(offsets.back()) + length)));
     }
     const int segments = int(offsets.size()) - 1;
@@ -292,9 +293,16 @@ void segmented_sort(const Config& cfg, size_t n) {
     for (int s = 0; good && s < segments; ++s)
         for (int i = offsets[s] + 1; i < offsets[s + 1]; ++i)
             if (got[i] < got[i - 1]) good = false;
-    emit(cfg, "segmented_sort", "mixed_pairs", "cub::DeviceSegmentedSort::SortPairs<f32, u32>",
-         "CUB DeviceSegmentedSort (segments of 1..=64: warp-level merge sorts)", n, 16ull * n, t, good,
+    emit(cfg, "segmented_sort", variant, "cub::DeviceSegmentedSort::SortPairs<f32, u32>",
+         longest <= 64 ? "CUB DeviceSegmentedSort (segments of 1..=64: warp-level merge sorts)"
+                       : "CUB DeviceSegmentedSort (segments of 1..=16384: mostly a block's radix sort each)",
+         n, 16ull * n, t, good,
          "ties ordered by CUB, not by value as wavekit's (key, value) order; the offsets array is read too");
+}
+
+void segmented_sort(const Config& cfg, size_t n) {
+    segmented_sort_of(cfg, n, 64, "mixed_pairs");
+    segmented_sort_of(cfg, n, 16384, "long_pairs");
 }
 
 // ---- issue 35, third batch: merge sort, range histogram. CCCL 3.0 (CUDA

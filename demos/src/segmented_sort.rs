@@ -1,6 +1,8 @@
 //! `segmented_sort` `mixed_pairs`: [`wavekit::device::SegmentedSort`] of
 //! segments of mixed lengths, the case issue 33 names beside the fixed
-//! lengths of `contact_sort`: segment lengths uniform in 1..=64 (mean 32.5),
+//! lengths of `contact_sort`: segment lengths uniform in 1..=64 (mean 32.5);
+//! `long_pairs`: uniform in 1..=16384 (mean 8192: the chunk sort and the
+//! merge passes);
 //! keys f32 signed distances in [-8, 24) on a 1/64 grid (so equal keys
 //! occur), values random u32, every segment sorted ascending on
 //! (key, value). CUB's row is `DeviceSegmentedSort::SortPairs` on the same
@@ -19,8 +21,10 @@ use wavekit::runner::Step;
 use crate::harness::{Ctx, Report, bytes_of, check_equal, random_u32, words_of};
 use crate::{Demo, Prepared, known_variant};
 
-/// The longest segment.
-const MAX_LENGTH: u32 = 64;
+/// The longest segment of a variant.
+fn max_length(variant: &str) -> u32 {
+    if variant == "long_pairs" { 16384 } else { 64 }
+}
 
 /// The `segmented_sort` demo.
 pub struct SegmentedSortDemo;
@@ -31,7 +35,7 @@ impl Demo for SegmentedSortDemo {
     }
 
     fn variants(&self) -> &'static [&'static str] {
-        &["mixed_pairs"]
+        &["mixed_pairs", "long_pairs"]
     }
 
     fn prepare<'c>(
@@ -42,19 +46,28 @@ impl Demo for SegmentedSortDemo {
         known_variant(self, variant)?;
         // The library on every back end: there are no steps of the demo's own.
         let sort = SegmentedSort::pairs(ctx.gpu.library_device(), KeyType::F32)?;
-        Ok(Box::new(PreparedSegmentedSort { ctx, sort }))
+        Ok(Box::new(PreparedSegmentedSort {
+            ctx,
+            sort,
+            variant: if variant == "long_pairs" {
+                "long_pairs"
+            } else {
+                "mixed_pairs"
+            },
+        }))
     }
 }
 
 struct PreparedSegmentedSort<'c> {
     ctx: &'c Ctx<'c>,
     sort: SegmentedSort,
+    variant: &'static str,
 }
 
-/// The offsets of segments of lengths uniform in `1..=MAX_LENGTH` covering
-/// `n` elements (the last one cut at `n`).
-fn offsets(n: usize, seed: u64) -> Vec<u32> {
-    let lengths = random_u32(n / 16 + 1, MAX_LENGTH, seed ^ 0x5e9);
+/// The offsets of segments of lengths uniform in `1..=longest` covering `n`
+/// elements (the last one cut at `n`).
+fn offsets(n: usize, longest: u32, seed: u64) -> Vec<u32> {
+    let lengths = random_u32(n / 16 + 1, longest, seed ^ 0x5e9);
     let mut offsets = vec![0u32];
     let mut at = 0usize;
     for length in lengths.iter().cycle() {
@@ -80,7 +93,8 @@ impl Prepared for PreparedSegmentedSort<'_> {
             .map(|d| d as f32 / 64.0 - 8.0)
             .collect();
         let values = random_u32(n, u32::MAX, seed ^ 0x1d5);
-        let offsets = offsets(n, seed);
+        let longest = max_length(self.variant);
+        let offsets = offsets(n, longest, seed);
         let segments = offsets.len() as u32 - 1;
         let keys_in = gpu.upload(bytes_of(&keys))?;
         let values_in = gpu.upload(bytes_of(&values))?;
@@ -111,14 +125,14 @@ impl Prepared for PreparedSegmentedSort<'_> {
             want[bounds[0] as usize..bounds[1] as usize]
                 .sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
         }
-        check_equal("segmented_sort", "mixed_pairs", &got, &want)?;
+        check_equal("segmented_sort", self.variant, &got, &want)?;
         Ok(Report::new(
             "segmented_sort",
-            "mixed_pairs",
+            self.variant,
             self.ctx,
             &format!(
-                "wavekit::device::SegmentedSort::record_pairs, {} segments of 1..=64, {}",
-                segments,
+                "wavekit::device::SegmentedSort::record_pairs, {segments} segments of \
+                 1..={longest}, {}",
                 self.sort.describe()
             ),
             n,

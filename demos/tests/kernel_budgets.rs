@@ -134,6 +134,38 @@ fn kernels() -> Vec<DemoKernel> {
             lower: LowerOptions::default(),
         });
     }
+    // SegmentedSort's short segments as wavekit::device builds them on CUDA
+    // for f32 pairs (`segmented_sort.rs`): 8 pairs a lane, its network with
+    // the subgroup's skips.
+    let segmented = wavekit::device::shaders::source("segmented_sort.wgsl")
+        .expect("a device shader");
+    let source = edited(
+        &segmented,
+        "segmented_sort.wgsl",
+        &[
+            ("const KEY_ORDER = 0u;", "const KEY_ORDER = 2u;"),
+            (
+                "fn sort_segment_grains(q: u32, lanes: u32, widest: u32, g: Grains) -> Grains { return g; }",
+                &wavekit::device::shaders::segmented_network(8, true).expect("a network"),
+            ),
+            (
+                "fn subgroup_sorts(mine: bool) -> bool { return true; }",
+                "fn subgroup_sorts(mine: bool) -> bool { return sg::any_true(mine); }",
+            ),
+            (
+                "fn subgroup_widest(lanes: u32) -> u32 { return SHORT_LIMIT / GRAIN; }",
+                "fn subgroup_widest(lanes: u32) -> u32 { return sg::reduce_all_max<u32>(lanes); }",
+            ),
+        ],
+    )
+    .expect("the host's edits apply");
+    all.push(DemoKernel {
+        file: "segmented_sort.wgsl",
+        source,
+        entry: "sort_short",
+        label: "f32 pairs grain8".into(),
+        lower: LowerOptions::default(),
+    });
     // The merge sort's kernels as wavekit::device builds them on CUDA: the
     // default tile (256 x 17), pairs of u32 by `<`, every binding writable,
     // bounds clamped (`Context::pipelines`).

@@ -6,27 +6,33 @@ use super::KeyType;
 use super::context::{Context, Op, Pipeline, TempLayout, record};
 use super::merge_sort::{CHUNK, MAX_PASSES, check_keys, merge_passes};
 use super::shader::Shader;
-use super::shaders;
+use super::sort_network;
 use super::slice::{Slice, disjoint, distinct_each, values_match};
 use crate::backend::{Device, Queue};
 use crate::error::Error;
 
-/// Threads per `sort_short` workgroup.
-const BLOCK: u64 = 256;
-/// The widest segments of the two `sort_short` dispatches where subgroups
-/// are narrower than 32 lanes: one takes segments of up to 32 elements with
-/// 32 threads each, the other those of 33 to 64 with 64 threads each. With
-/// 32 lanes or more, one `sort_short_two` dispatch takes both, 32 threads
-/// a segment. (2^24 pairs in segments of 1 to 64 on an H100 through CUDA:
-/// 3.64 ms when segments of 33 to 64 went through the chunk sort's ten
-/// merge levels, 1.24 with the two dispatches,
-/// docs/benchmarks/2026-11-27b-h100-segmented-sorts.)
-const SHORT_WIDTHS: [u32; 2] = [32, 64];
+/// Segments per `sort_short` workgroup (`SHORT_SEGS` in the shader).
+const SHORT_SEGS: u64 = 64;
+/// The longest segment `sort_short` sorts (`SHORT_LIMIT`): longer ones go
+/// to the chunk sort and the merge passes.
+const SHORT_LIMIT: u32 = 64;
 /// The most workgroups of a merge pass, each taking every such chunk in
 /// turn: a pass with nothing to merge (every segment already sorted) then
 /// costs that many flag reads (13 µs a pass with a workgroup per chunk at
 /// 2^24 on an H100, docs/benchmarks/2026-11-27b-h100-segmented-sorts).
 const MERGE_GROUPS: u64 = 2048;
+/// The most workgroups of the chunk sort, each taking every such chunk in
+/// turn: where no segment is longer than [`SHORT_LIMIT`] a call then costs
+/// that many reads of a word (a workgroup per chunk: 23 µs at 2^24 on an
+/// H200 through CUDA, under Nsight Compute, 2026-11-28g).
+const CHUNK_GROUPS: u64 = 1024;
+
+/// Pairs a lane in `sort_short` (`GRAIN`): 8, so that a segment of 64
+/// takes 8 lanes, or more where the narrowest subgroup is narrower than
+/// that (a segment's lanes must be one subgroup's).
+fn short_grain(narrowest: u32) -> u32 {
+    (SHORT_LIMIT / narrowest.clamp(1, 8)).max(8)
+}
 
 /// A device-wide segmented sort, built once per device, key type and
 /// whether values travel with the keys.
@@ -51,24 +57,28 @@ const MERGE_GROUPS: u64 = 2048;
 ///   (about 8 n for keys, 16 n for pairs), `STORAGE`; its
 ///   binding is limited by the device's `max_storage_buffer_binding_size`.
 /// - **Algorithm**: the length of each segment is read on the device, so
-///   every call records three kinds of dispatch. Segments of at most 32
-///   elements: one per 32 threads, sorted in registers by
-///   `sg::bitonic_sort_kv_tiled` (the demos' contact sort), merged through
-///   workgroup memory where subgroups are narrower than 32 lanes; of 33 to
-///   64: the same with 64 threads each, two 32-element tiles merged
-///   through workgroup memory. Longer segments: their pieces in each aligned chunk of 1024 elements sorted in
-///   workgroup memory by 10 merge levels (binary search per element), done
-///   when the segment lies in one chunk; longer ones then merged in global
-///   memory, pass p merging runs of `1024 · 2^p` (aligned, cut at the
-///   segment's ends) pairwise, `ceil(log2(n / 1024))` passes, each
+///   every call records three kinds of dispatch. Segments of at most 64
+///   elements: 64 consecutive segments a workgroup, each in an aligned
+///   group of the fewest lanes that hold it 8 pairs a lane (1 to 8 lanes;
+///   16 pairs a lane where subgroups have 4 lanes), the workgroup's groups
+///   packed widest first; loaded and stored coalesced through 8 KiB of
+///   workgroup memory and sorted in registers by a bitonic network the
+///   host writes out (`sort_network.rs`): stages within a lane below 8,
+///   shuffles above, each stage across lanes only inside a group. Longer
+///   segments: their pieces in each aligned chunk of 1024 elements sorted
+///   in workgroup memory by 10 merge levels (binary search per element),
+///   done when the segment lies in one chunk; longer ones then merged in
+///   global memory, pass p merging runs of `1024 · 2^p` (aligned, cut at
+///   the segment's ends) pairwise, `ceil(log2(n / 1024))` passes, each
 ///   returning at once in chunks without such segments.
-/// - **Cost of a call**: a clear of one word and `3 + ceil(log2(n / 1024))`
+/// - **Cost of a call**: a clear of one word and `2 + ceil(log2(n / 1024))`
 ///   dispatches, a bind group each, nothing allocated. Where no segment is
 ///   longer than 64, the chunk sort and the merge passes return after one
-///   read of a word the short sorts set. Segments up to 64: one read and one
-///   write per element plus 6, 10 or 15 shuffle stages (32-lane subgroups:
-///   halves of up to 8, 16 or 32) and, from 33, one merge level — but 32 (64) threads per segment whatever its length. Segments up to 1024 elements: plus 10
-///   workgroup-memory merge levels. Longer: plus per pass one read, one
+///   read of a word the short sort sets. Segments up to 64: one read and
+///   one write per element, each element's group running the network of its
+///   width (segments of 9 to 16: 2 lanes, 10 stages, 1 across lanes; of 33
+///   to 64: 8 lanes, 21 stages, 6 across). Segments up to 1024 elements:
+///   10 workgroup-memory merge levels. Longer: plus per pass one read, one
 ///   write and a binary search (`log2(run)` reads) per element, and a
 ///   search of the offsets (`log2(n_segments)` reads); every element of
 ///   every call also pays that offsets search once per pass.
@@ -76,9 +86,8 @@ pub struct SegmentedSort {
     ctx: Context,
     key: KeyType,
     pairs: bool,
-    /// The short segments' dispatches and the threads each gives a segment:
-    /// `sort_short_two` (32), or `sort_short` of [`SHORT_WIDTHS`].
-    short: Vec<(Pipeline, u32)>,
+    /// `sort_short`: the segments of up to [`SHORT_LIMIT`].
+    short: Pipeline,
     chunk: Pipeline,
     merge: Pipeline,
 }
@@ -102,65 +111,33 @@ impl SegmentedSort {
         }
         let order = key.order();
         let ctx = Context::new(device.into())?.with_clears()?;
-        let log2_tile = ctx.target.subgroup_size.min().trailing_zeros().min(5);
-        // With 32 lanes or more, sort_short_two (segmented_sort_two.wgsl,
-        // appended) takes every short segment in one dispatch.
-        let two = log2_tile == 5;
-        let mut shader = Shader::new("segmented_sort.wgsl")?;
-        if two {
-            let fragment = shaders::source("segmented_sort_two.wgsl")?;
-            shader = shader.map(|text| Ok(format!("{text}\n{fragment}")))?;
-        }
-        let mut shader = shader
+        let grain = short_grain(ctx.target.subgroup_size.min());
+        let emulated = ctx.target.is_emulated();
+        let mut shader = Shader::new("segmented_sort.wgsl")?
             .set("KEY_ORDER", format!("{order}u"))
             .set("PAIRS", pairs)
-            .set("LOG2_TILE", format!("{log2_tile}u"))
-            .set("SHORT_LIMIT", format!("{}u", SHORT_WIDTHS[1]));
-        // Not where subgroups are emulated (see the shader): subgroups
-        // without a segment of the dispatch's skip the sort, and
-        // sort_short_two sorts each half in the fewest lanes that hold the
-        // subgroup's longest segment (H100, CUDA, lengths 1..=64 at 2^24:
-        // 0.4947 -> 0.4542 ms, docs/benchmarks/2026-11-27r).
-        let emulated = ctx.target.is_emulated();
-        if !emulated {
-            shader = shader.function(
-                "subgroup_sorts",
-                "fn subgroup_sorts(mine: bool) -> bool {\n    return sg::any_true(mine);\n}",
+            .set("GRAIN", format!("{grain}u"))
+            .function(
+                "sort_segment_grains",
+                sort_network::segment_grains(SHORT_LIMIT.trailing_zeros(), grain, !emulated),
             );
-        }
-        if !emulated && two {
+        // Not where subgroups are emulated (see the shader): subgroups
+        // without a segment skip the network, and the others its sizes past
+        // their widest group.
+        if !emulated {
             shader = shader
                 .function(
-                    "subgroup_longest",
-                    "fn subgroup_longest(length: u32) -> u32 {\n    return sg::reduce_all_max<u32>(length);\n}",
+                    "subgroup_sorts",
+                    "fn subgroup_sorts(mine: bool) -> bool {\n    return sg::any_true(mine);\n}",
                 )
-                .function("sorted_within", shaders::source("segmented_sort_tiles.wgsl")?);
+                .function(
+                    "subgroup_widest",
+                    "fn subgroup_widest(lanes: u32) -> u32 {\n    return sg::reduce_all_max<u32>(lanes);\n}",
+                );
         }
-        // The sort_short of each width, taking the lengths above the
-        // narrower one's.
-        let short_module = |i: usize| {
-            let width = SHORT_WIDTHS[i];
-            ctx.compose(
-                &shader
-                    .clone()
-                    .set("SEG", format!("{width}u"))
-                    .set("SHORT", format!("{width}u"))
-                    .set("LOG2_SEG", format!("{}u", width.trailing_zeros()))
-                    .set(
-                        "SHORT_MIN",
-                        format!("{}u", if i == 0 { 0 } else { SHORT_WIDTHS[i - 1] }),
-                    ),
-            )
-        };
-        let first = if two { "sort_short_two" } else { "sort_short" };
+        let module = ctx.compose(&shader)?;
         let [short, chunk, merge] =
-            ctx.pipelines(&short_module(0)?, [first, "sort_chunk", "merge_pass"])?;
-        let short = if two {
-            vec![(short, 32)]
-        } else {
-            let [medium] = ctx.pipelines(&short_module(1)?, ["sort_short"])?;
-            vec![(short, SHORT_WIDTHS[0]), (medium, SHORT_WIDTHS[1])]
-        };
+            ctx.pipelines(&module, ["sort_short", "sort_chunk", "merge_pass"])?;
         Ok(SegmentedSort {
             ctx,
             key,
@@ -317,16 +294,19 @@ impl SegmentedSort {
                 temp.sub(pass.0, 4 * (pass_index + 1)),
             ]
         };
-        let chunks = self.ctx.grid(u64::from(n).div_ceil(CHUNK) as u32);
-        // The pass words' first, LONG_SEEN, zeroed: the sort_shorts set it
+        let chunks = self
+            .ctx
+            .grid(u64::from(n).div_ceil(CHUNK).min(CHUNK_GROUPS) as u32);
+        // The pass words' first, LONG_SEEN, zeroed: sort_short sets it
         // where a segment is longer than they take, and sort_chunk and the
         // merge passes return at once where none set it.
         let mut ops: Vec<Op<'_>> = vec![Op::Clear(temp.sub(pass.0, 4))];
-        ops.extend(self.short.iter().map(|(pipeline, width)| {
-            let per_group = BLOCK / u64::from(*width);
-            let groups = u64::from(n_segments).div_ceil(per_group) as u32;
-            Op::Dispatch(pipeline, binding(0), self.ctx.grid(groups))
-        }));
+        let short_groups = u64::from(n_segments).div_ceil(SHORT_SEGS) as u32;
+        ops.push(Op::Dispatch(
+            &self.short,
+            binding(0),
+            self.ctx.grid(short_groups),
+        ));
         ops.push(Op::Dispatch(&self.chunk, binding(0), chunks));
         let merge_groups = self
             .ctx
@@ -344,9 +324,9 @@ impl SegmentedSort {
     /// What its calls record, in words (for reports).
     pub fn describe(&self) -> String {
         format!(
-            "segmented sort of {} keys{}: segments <= 32 by sg::bitonic_sort_kv_tiled in \
-             registers, <= 64 by two such tiles and a merge, <= 1024 by merges in workgroup \
-             memory, longer by ceil(log2(n / 1024)) global merge passes",
+            "segmented sort of {} keys{}: segments <= 64 by bitonic networks in registers (8 \
+             pairs a lane), <= 1024 by merges in workgroup memory, longer by \
+             ceil(log2(n / 1024)) global merge passes",
             match self.key {
                 KeyType::U32 => "u32",
                 KeyType::I32 => "i32",

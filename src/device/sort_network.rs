@@ -1,11 +1,27 @@
-//! The bitonic network that sorts a segment held as grains (each lane of a
-//! tile holds `grain` consecutive pairs of it), written out as straight-line
-//! WGSL for `contact_sort.wgsl`'s `sort_grains`: every stage and register
-//! is named, so no driver has to unroll loops or keep an indexed array in
-//! registers (NVIDIA's Vulkan compiler did not, for the loop form:
-//! `docs/benchmarks/2026-11-28e-h100-hold-and-grains/`).
+//! The bitonic networks that sort segments held as grains (each lane of a
+//! tile holds `grain` consecutive pairs of a segment), written out as
+//! straight-line WGSL: `contact_sort.wgsl`'s `sort_grains` (one segment
+//! length) and `segmented_sort.wgsl`'s `sort_segment_grains` (segments of
+//! any length up to a limit, each in the fewest lanes that hold it). Every
+//! stage and register is named, so no driver has to unroll loops or keep an
+//! indexed array in registers (NVIDIA's Vulkan compiler did not, for the
+//! loop form: `docs/benchmarks/2026-11-28e-h100-hold-and-grains/`).
 
 use std::fmt::Write;
+
+/// Which shader's network: its signature and its cross-lane mask.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Form {
+    /// `sort_grains(q, g)`: every tile of `2^log2_segment / grain` lanes
+    /// holds one segment.
+    Fixed,
+    /// `sort_segment_grains(q, lanes, widest, g)`: each segment in an aligned
+    /// group of `lanes` lanes (a power of two), `q` the lane's place in it;
+    /// `widest` the most lanes any group of the subgroup has (uniform in the
+    /// subgroup); each size past the grain guarded by `widest` where
+    /// `guarded`.
+    Segmented { guarded: bool },
+}
 
 /// `fn sort_grains(q: u32, g: Grains) -> Grains`: sorts each segment of
 /// `2^log2_segment` pairs held by aligned tiles of `2^log2_segment / grain`
@@ -17,8 +33,36 @@ use std::fmt::Write;
 /// ascending pair keeping the smaller. `grain` is a power of two from 2 to
 /// the segment.
 pub(crate) fn grains(log2_segment: u32, grain: u32) -> String {
+    network(Form::Fixed, log2_segment, grain)
+}
+
+/// `fn sort_segment_grains(q: u32, lanes: u32, widest: u32, g: Grains) ->
+/// Grains`: sorts each segment of at most `2^log2_limit` pairs held by an
+/// aligned group of `lanes` lanes (1, 2, 4, … `2^log2_limit / grain`),
+/// `grain` pairs a lane, the slots past the segment's end holding the
+/// largest pair; `q` is the lane's place in its group. The network of
+/// [`grains`] for the limit, with two changes that keep segments apart:
+/// a stage across lanes of distance d exchanges only where d < `lanes`
+/// (other lanes shuffle and keep their pairs), and a lane's run directions
+/// come from `q`, so past its group's size every run of the lane is
+/// ascending and the in-lane stages leave its sorted pairs as they are.
+/// Where `guarded`, the stages of each size above the grain run only where
+/// `widest` (the most lanes of any group of the subgroup, uniform in it)
+/// reaches that size: a subgroup of short segments skips them (not where
+/// subgroups are emulated: every invocation of the workgroup must run each
+/// shuffle). `grain` is a power of two from 2 to the limit.
+pub(crate) fn segment_grains(log2_limit: u32, grain: u32, guarded: bool) -> String {
+    network(Form::Segmented { guarded }, log2_limit, grain)
+}
+
+fn network(form: Form, log2_segment: u32, grain: u32) -> String {
     debug_assert!(grain.is_power_of_two() && grain > 1 && grain <= 1 << log2_segment);
-    let mut out = String::from("fn sort_grains(q: u32, g: Grains) -> Grains {\n");
+    let mut out = String::from(match form {
+        Form::Fixed => "fn sort_grains(q: u32, g: Grains) -> Grains {\n",
+        Form::Segmented { .. } => {
+            "fn sort_segment_grains(q: u32, lanes: u32, widest: u32, g: Grains) -> Grains {\n"
+        }
+    });
     for r in 0..grain {
         let _ = writeln!(
             out,
@@ -27,13 +71,21 @@ pub(crate) fn grains(log2_segment: u32, grain: u32) -> String {
     }
     for log2_size in 1..=log2_segment {
         let size = 1u32 << log2_size;
+        // A size past the grain needs size / grain lanes.
+        let guarded = form == Form::Segmented { guarded: true } && size > grain;
+        if guarded {
+            let _ = writeln!(out, "    if widest >= {}u {{", size / grain);
+        }
         for log2_stride in (0..log2_size).rev() {
             let stride = 1u32 << log2_stride;
             if stride < grain {
                 in_lane(&mut out, grain, size, stride);
             } else {
-                across_lanes(&mut out, grain, size, stride);
+                across_lanes(&mut out, form, grain, size, stride);
             }
+        }
+        if guarded {
+            out.push_str("    }\n");
         }
     }
     out.push_str("    var sorted: Grains;\n");
@@ -46,7 +98,6 @@ pub(crate) fn grains(log2_segment: u32, grain: u32) -> String {
     out.push_str("    return sorted;\n}");
     out
 }
-
 /// Whether element q · grain + r is in an ascending run of `size` (its bit
 /// `size` is clear), as WGSL: a constant where `size` is below the grain
 /// (the bit is r's), else the bit `size / grain` of q.
@@ -74,9 +125,14 @@ fn in_lane(out: &mut String, grain: u32, size: u32, stride: u32) {
 }
 
 /// A stage across lanes: each register r against register r of lane q ^
-/// (stride / grain).
-fn across_lanes(out: &mut String, grain: u32, size: u32, stride: u32) {
+/// (stride / grain) (segmented: where the lane's group spans that far).
+fn across_lanes(out: &mut String, form: Form, grain: u32, size: u32, stride: u32) {
     let d = stride / grain;
+    // Segmented: lanes of groups of at most d lanes keep their pairs.
+    let exchanges = match form {
+        Form::Fixed => String::new(),
+        Form::Segmented { .. } => format!(" && lanes > {d}u"),
+    };
     let _ = writeln!(
         out,
         "    {{\n        let lower = (q & {d}u) == 0u;\n        let up = {};",
@@ -87,7 +143,7 @@ fn across_lanes(out: &mut String, grain: u32, size: u32, stride: u32) {
             out,
             "        {{\n            let ok = sg::shuffle_xor<u32>(k{r}, {d}u);\n            \
              let ov = sg::shuffle_xor<u32>(v{r}, {d}u);\n            \
-             let take = less(ok, ov, k{r}, v{r}) == (lower == up);\n            \
+             let take = less(ok, ov, k{r}, v{r}) == (lower == up){exchanges};\n            \
              k{r} = select(k{r}, ok, take);\n            v{r} = select(v{r}, ov, take);\n        }}"
         );
     }

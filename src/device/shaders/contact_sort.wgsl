@@ -58,7 +58,7 @@
 // Bindings: 0 keys_in (array<u32>, n), 1 values_in (array<u32>, n),
 //   2 keys_out (array<u32>, n), 3 values_out (array<u32>, n). Results in the
 //   same places as their segment's inputs.
-// Append: key_order.wgsl (encode_key, decode_key), sort_merge.wgsl (less, merge_tiles).
+// Append: key_order.wgsl (encode_key, decode_key), sort_merge.wgsl (less).
 #import wavekit::subgroup as sg
 
 const LOG2_SEG = 5u;
@@ -78,6 +78,48 @@ const SEG = 1u << LOG2_SEG;
 var<workgroup> merge_keys: array<u32, BLOCK>;
 var<workgroup> merge_values: array<u32, BLOCK>;
 
+
+// Merges the sorted tiles (where subgroups are narrower than a segment) of 2^LOG2_TILE threads of aligned 2^LOG2_SEG-thread
+// groups pairwise through workgroup memory, LOG2_SEG - LOG2_TILE levels:
+// thread `p`'s pair finds its place in the other run by binary search
+// (log2(run) + 1 reads), strictly-less from the lower run and
+// less-or-equal from the upper, and is written there; 2 barriers and a
+// third per level. Every thread of the workgroup calls it (uniform control
+// flow); returns the thread's pair after the merges.
+fn merge_tiles(p: u32, key_in: u32, value_in: u32) -> vec2<u32> {
+    var key = key_in;
+    var value = value_in;
+    for (var level = LOG2_TILE; level < LOG2_SEG; level++) {
+        merge_keys[p] = key;
+        merge_values[p] = value;
+        workgroupBarrier();
+        let run = 1u << level;
+        let pair = p & ~(2u * run - 1u);
+        let upper = (p & run) != 0u;
+        let other = pair + select(run, 0u, upper);
+        // How many of the other run's pairs go before this one.
+        var lo = 0u;
+        var hi = run;
+        while lo < hi {
+            let mid = (lo + hi) / 2u;
+            let k = merge_keys[other + mid];
+            let v = merge_values[other + mid];
+            if select(less(k, v, key, value), !less(key, value, k, v), upper) {
+                lo = mid + 1u;
+            } else {
+                hi = mid;
+            }
+        }
+        workgroupBarrier();
+        let at = pair + (p & (run - 1u)) + lo;
+        merge_keys[at] = key;
+        merge_values[at] = value;
+        workgroupBarrier();
+        key = merge_keys[p];
+        value = merge_values[p];
+    }
+    return vec2<u32>(key, value);
+}
 
 /// A thread's GRAIN consecutive pairs of one segment.
 struct Grains {

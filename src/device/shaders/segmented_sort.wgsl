@@ -6,19 +6,27 @@
 //
 // Three kinds of dispatch, by segment length (read on the device, so the
 // host records all of them):
-//   sort_short (ceil(segments / (256 / SEG)) workgroups), twice: segments
-//     of SHORT_MIN + 1 to SHORT = SEG elements, one per SEG threads (thread
-//     (subgroup s, lane l) is slot (s * S + l) mod SEG of segment
-//     (s * S + l) / SEG of its workgroup), the host's two modules taking
-//     lengths 0..=32 (SEG 32) and 33..=64 (SEG 64): the in-register sort of
-//     the demos' contact sort (contact_sort.wgsl),
-//     `sg::bitonic_sort_kv_tiled<u32, u32, LOG2_TILE>` per tile of 2^LOG2_TILE
-//     lanes, and where a segment is wider than a tile the sorted tiles
-//     merged pairwise through workgroup memory. Empty slots are the largest
-//     pair (0xffffffff, 0xffffffff) and only the segment's slots are
-//     written. Workgroups none of whose segments is theirs return at once.
-//     Segments of at most SHORT_LIMIT = 64 elements are the sort_shorts'.
-//   sort_chunk (ceil(n / CHUNK) workgroups): the longer segments' pieces in
+//   sort_short (ceil(segments / SHORT_SEGS) workgroups): the segments of 1
+//     to SHORT_LIMIT = 64 elements, SHORT_SEGS = 64 consecutive ones a
+//     workgroup, in grains: each segment in an aligned group of the fewest
+//     lanes (1, 2, 4, ... 64 / GRAIN) that hold it GRAIN pairs a lane, the
+//     slots past its end holding the largest pair (0xffffffff, 0xffffffff).
+//     The groups are packed widest first (a workgroup counter per width
+//     hands out places, so every group is aligned) into rounds of
+//     ROUND = STAGE / GRAIN lanes (at most two). A round's pairs come in
+//     coalesced (thread t reads slots t, t + BLOCK, ... of the round, each
+//     slot's segment from the lane map) into `stage`, lane p takes slots
+//     p GRAIN .. (p + 1) GRAIN from there, `sort_segment_grains` (written
+//     out by the host, sort_network.rs) sorts each group in registers: the
+//     bitonic network of SHORT_LIMIT, in-lane below GRAIN, shuffles above,
+//     each stage across lanes only where the group spans that far; then back
+//     through `stage` to coalesced stores. Keys and values pass `stage` one
+//     after the other. Subgroups without a lane of a segment skip the
+//     network, and the others skip its sizes past their widest group
+//     (`subgroup_sorts`, `subgroup_widest`: not where subgroups are
+//     emulated).
+//   sort_chunk (at most CHUNK_GROUPS = 1024 workgroups, each taking every
+//     such chunk in turn): the longer segments' pieces in
 //     each aligned chunk of CHUNK elements, sorted in workgroup memory by
 //     log2(CHUNK) merge levels (each element binary-searches its place in
 //     the partner run of its segment, 3 barriers per level). A segment
@@ -36,8 +44,8 @@
 //     inside one run of 2w. The host records ceil(log2(n / CHUNK)) passes.
 //     Chunks without unfinished segments cost one flag read; other
 //     elements a binary search of the offsets (log2(segments) reads).
-//   Where no segment is longer than SHORT_LIMIT (the sort_shorts, which
-//   read every segment's bounds, set pass_info[LONG_SEEN] on seeing one),
+//   Where no segment is longer than SHORT_LIMIT (sort_short, which reads
+//   every segment's bounds, sets pass_info[LONG_SEEN] on seeing one),
 //   sort_chunk and merge_pass return after one read of that word (before:
 //   two binary searches of the offsets a chunk, and a flag a chunk a
 //   pass): H100, CUDA, segments of 1..=64, 0.6583 -> 0.4959 ms at 2^24
@@ -49,8 +57,11 @@
 // Offsets must be non-decreasing with offsets[segments] <= n; other offsets
 // give unspecified (but in-bounds) results.
 //
-// Parameters (set by name by the host): KEY_ORDER, PAIRS, LOG2_TILE (log2 of the smallest subgroup
-// size, at most 5).
+// Parameters (set by name by the host): KEY_ORDER, PAIRS, GRAIN (pairs a lane in
+// sort_short: a power of two, at least SHORT_LIMIT over the smallest subgroup
+// size); and the function sort_segment_grains (sort_network.rs's network for
+// SHORT_LIMIT and GRAIN: the one-line default here returns its input, so
+// sort_short needs the host's).
 // Bindings: 0 keys_in, 1 values_in (array<u32>, n; values any 4 bytes
 //   without PAIRS), 2 offsets (segments + 1), 3 keys_out, 4 values_out
 //   (n; values any 4 bytes without PAIRS), 5 scratch (keys A, keys B, then
@@ -64,31 +75,42 @@
 
 const KEY_ORDER = 0u;
 const PAIRS = true;
-const LOG2_TILE = 5u;
-const LOG2_SEG = 5u;
-const SEG = 32u;
 const BLOCK = 256u;
 const CHUNK = 1024u;
 const PER_THREAD = CHUNK / BLOCK;
-// The segments this module's sort_short sorts: SHORT_MIN < length <= SHORT
-// (SHORT = SEG).
-const SHORT_MIN = 0u;
-const SHORT = 32u;
-// The longest segment the sort_short dispatches sort; sort_chunk and
-// merge_pass take the longer ones.
+// The longest segment sort_short sorts; sort_chunk and merge_pass take the
+// longer ones.
 const SHORT_LIMIT = 64u;
-// Whether a sort_short subgroup sorts, given whether the lane's segment is
-// the dispatch's: every one by default; the host gives, unless subgroups
-// are emulated (they shuffle through workgroup barriers, which every
-// thread must reach), `return sg::any_true(mine);`.
+// sort_short: pairs a lane, segments a workgroup, slots a round (the
+// stage's), lanes a round.
+const GRAIN = 8u;
+const SHORT_SEGS = 64u;
+const STAGE = 2048u;
+const ROUND = STAGE / GRAIN;
+// The most lanes a workgroup's segments take (all SHORT_LIMIT long).
+const MAX_LANES = SHORT_SEGS * SHORT_LIMIT / GRAIN;
+// Whether a sort_short subgroup sorts, given whether the lane holds a
+// segment: every one by default; the host gives, unless subgroups are
+// emulated (they shuffle through workgroup barriers, which every thread
+// must reach), `return sg::any_true(mine);`.
 fn subgroup_sorts(mine: bool) -> bool { return true; }
-// The longest of the subgroup's segments of the dispatch (`length`: 0 for a
-// lane whose segment is not), for sort_short_two's tiles: 32 by default;
-// the host gives, with `sorted_within` by length (segmented_sort_tiles.wgsl),
-// `return sg::reduce_all_max<u32>(length);` unless subgroups are emulated
-// (their shuffles are workgroup barriers, which every thread must reach
-// alike, and the subgroups' tiles would differ).
-fn subgroup_longest(length: u32) -> u32 { return 32u; }
+// The most lanes of any group of the subgroup (`lanes`: the lane's own
+// group's), for sort_segment_grains's stages: all the network's by default;
+// the host gives `return sg::reduce_all_max<u32>(lanes);` unless subgroups
+// are emulated (each subgroup's stages must then be the same).
+fn subgroup_widest(lanes: u32) -> u32 { return SHORT_LIMIT / GRAIN; }
+
+/// A lane's GRAIN pairs of one segment.
+struct Grains {
+    keys: array<u32, GRAIN>,
+    values: array<u32, GRAIN>,
+}
+
+/// `g` sorted with the other lanes of its segment's group of `lanes` lanes
+/// (`q`: the lane's place in it; `widest`: the subgroup's most lanes),
+/// ascending on (key, value): the network the host writes
+/// (`sort_network::segment_grains`), replacing this line.
+fn sort_segment_grains(q: u32, lanes: u32, widest: u32, g: Grains) -> Grains { return g; }
 
 @group(0) @binding(0) var<storage, read> keys_in: array<u32>;
 @group(0) @binding(1) var<storage, read> values_in: array<u32>;
@@ -108,6 +130,18 @@ var<workgroup> chunk_segments: array<u32, 2>;
 var<workgroup> long_seen: u32;
 // The word of pass_info that says a segment longer than SHORT_LIMIT exists.
 const LONG_SEEN = 0u;
+
+// sort_short: a round's slots (one padding word every 32: lane p's GRAIN
+// slots and thread t's slots t + BLOCK i both read without bank conflicts),
+// each lane's segment (its index in the workgroup), each segment's first
+// element and its length | first lane << 8 | log2(lanes) << 24, the lanes
+// handed out per width (log2 of the lanes), and the lanes of all groups.
+var<workgroup> stage: array<u32, STAGE + STAGE / 32u>;
+var<workgroup> lane_segment: array<u32, MAX_LANES>;
+var<workgroup> short_first: array<u32, SHORT_SEGS>;
+var<workgroup> short_place: array<u32, SHORT_SEGS>;
+var<workgroup> width_lanes: array<atomic<u32>, 8>;
+var<workgroup> short_lanes: u32;
 
 /// Whether `mine` holds in any thread of the workgroup (every thread
 /// calls it, in uniform control flow; `t` the local index).
@@ -180,50 +214,156 @@ fn chunk_flag_index(chunk: u32) -> u32 {
     return select(2u, 4u, PAIRS) * arrayLength(&keys_in) + chunk;
 }
 
+fn padded(x: u32) -> u32 {
+    return x + x / 32u;
+}
+
+/// The element whose pair goes to slot x of the round whose first lane is
+/// `first_lane`, or 0xffffffff where the slot is past its segment or past
+/// every group (`lanes`: the workgroup's).
+fn slot_source(x: u32, first_lane: u32, lanes: u32) -> u32 {
+    let lane = first_lane + x / GRAIN;
+    if lane >= lanes {
+        return 0xffffffffu;
+    }
+    let s = lane_segment[lane];
+    let place = short_place[s];
+    let j = (lane - ((place >> 8u) & 0xffffu)) * GRAIN + x % GRAIN;
+    if j >= (place & 0xffu) {
+        return 0xffffffffu;
+    }
+    return short_first[s] + j;
+}
+
+/// Each slot's pair of the round (keys, or values where `values`) into
+/// `stage`, the largest where `sources` has none, and lane p's GRAIN pairs
+/// back (every thread calls it, in uniform control flow).
+fn stage_in(t: u32, p: u32, sources: array<u32, STAGE / BLOCK>, values: bool) -> array<u32, GRAIN> {
+    for (var i = 0u; i < STAGE / BLOCK; i++) {
+        let source = sources[i];
+        var word = 0xffffffffu;
+        if source != 0xffffffffu {
+            if values {
+                word = values_in[source];
+            } else {
+                word = encode_key(keys_in[source]);
+            }
+        }
+        stage[padded(t + BLOCK * i)] = word;
+    }
+    workgroupBarrier();
+    var mine: array<u32, GRAIN>;
+    if p < ROUND {
+        for (var r = 0u; r < GRAIN; r++) {
+            mine[r] = stage[padded(p * GRAIN + r)];
+        }
+    }
+    workgroupBarrier();
+    return mine;
+}
+
+/// Lane p's GRAIN pairs (keys, or values where `values`) through `stage`
+/// to their elements (every thread calls it, in uniform control flow).
+fn stage_out(t: u32, p: u32, sources: array<u32, STAGE / BLOCK>, mine: array<u32, GRAIN>, values: bool) {
+    if p < ROUND {
+        for (var r = 0u; r < GRAIN; r++) {
+            stage[padded(p * GRAIN + r)] = mine[r];
+        }
+    }
+    workgroupBarrier();
+    for (var i = 0u; i < STAGE / BLOCK; i++) {
+        let source = sources[i];
+        if source != 0xffffffffu {
+            let word = stage[padded(t + BLOCK * i)];
+            if values {
+                values_out[source] = word;
+            } else {
+                keys_out[source] = decode_key(word);
+            }
+        }
+    }
+    workgroupBarrier();
+}
+
 @compute @workgroup_size(BLOCK)
 fn sort_short(@builtin(local_invocation_index) t: u32, @builtin(subgroup_id) subgroup: u32,
               @builtin(subgroup_invocation_id) lane: u32, @builtin(subgroup_size) size: u32,
               @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-    let first_segment = (wid.x + wid.y * nwg.x) * (BLOCK / SEG);
+    let first_segment = (wid.x + wid.y * nwg.x) * SHORT_SEGS;
     let segments = segment_count();
-    // Whether any of the workgroup's segments is short.
-    var mine = false;
-    if t < BLOCK / SEG && first_segment + t < segments {
-        let seg = bounds(first_segment + t);
-        mine = seg.y - seg.x > SHORT_MIN && seg.y - seg.x <= SHORT;
+    if t < 8u {
+        atomicStore(&width_lanes[t], 0u);
+    }
+    workgroupBarrier();
+    // Thread t < SHORT_SEGS: segment first_segment + t, its group's width
+    // (log2 of its lanes) and place among the groups of that width.
+    var seg = vec2<u32>(0u, 0u);
+    var log2_lanes = 0u;
+    var within = 0u;
+    let mine = t < SHORT_SEGS && first_segment + t < segments;
+    if mine {
+        seg = bounds(first_segment + t);
         note_length(seg.y - seg.x);
     }
-    if !workgroup_any(t, mine) {
+    let length = seg.y - seg.x;
+    let is_short = mine && length > 0u && length <= SHORT_LIMIT;
+    if is_short {
+        log2_lanes = firstLeadingBit(max((length + GRAIN - 1u) / GRAIN, 1u) * 2u - 1u);
+        within = atomicAdd(&width_lanes[log2_lanes], 1u << log2_lanes);
+    }
+    workgroupBarrier();
+    // The groups widest first: every group's first lane a multiple of its
+    // lanes.
+    if t == 0u {
+        var total = 0u;
+        for (var i = 0u; i < 8u; i++) {
+            let w = 7u - i;
+            let lanes = atomicLoad(&width_lanes[w]);
+            atomicStore(&width_lanes[w], total);
+            total += lanes;
+        }
+        short_lanes = total;
+    }
+    let lanes = workgroupUniformLoad(&short_lanes);
+    if lanes == 0u {
         return;
     }
+    if is_short {
+        let first_lane = atomicLoad(&width_lanes[log2_lanes]) + within;
+        short_first[t] = seg.x;
+        short_place[t] = length | (first_lane << 8u) | (log2_lanes << 24u);
+        for (var i = 0u; i < 1u << log2_lanes; i++) {
+            lane_segment[first_lane + i] = t;
+        }
+    }
+    workgroupBarrier();
     let p = subgroup * size + lane;
-    let s = first_segment + p / SEG;
-    let slot = p % SEG;
-    var seg = vec2<u32>(0u, 0u);
-    if s < segments {
-        seg = bounds(s);
-    }
-    let is_short = seg.y - seg.x > SHORT_MIN && seg.y - seg.x <= SHORT;
-    var key = 0xffffffffu;
-    var value = 0xffffffffu;
-    if is_short && slot < seg.y - seg.x {
-        key = encode_key(keys_in[seg.x + slot]);
-        value = value_in(seg.x + slot);
-    }
-    // A subgroup none of whose lanes' segments is this dispatch's skips the
-    // register sort (`subgroup_sorts`, a branch uniform in the subgroup).
-    if subgroup_sorts(is_short) {
-        let sorted = sg::bitonic_sort_kv_tiled<u32, u32, LOG2_TILE>(key, value);
-        key = sorted.key;
-        value = sorted.value;
-    }
-    if LOG2_TILE < LOG2_SEG {
-        let merged = merge_tiles(p, key, value);
-        key = merged.x;
-        value = merged.y;
-    }
-    if is_short && slot < seg.y - seg.x {
-        store_out(seg.x + slot, key, value);
+    for (var first_lane = 0u; first_lane < lanes; first_lane += ROUND) {
+        // Lane first_lane + p: its group's lanes and its place in it.
+        var group_lanes = 1u;
+        var q = 0u;
+        let holds = p < ROUND && first_lane + p < lanes;
+        if holds {
+            let place = short_place[lane_segment[first_lane + p]];
+            group_lanes = 1u << (place >> 24u);
+            q = first_lane + p - ((place >> 8u) & 0xffffu);
+        }
+        var sources: array<u32, STAGE / BLOCK>;
+        for (var i = 0u; i < STAGE / BLOCK; i++) {
+            sources[i] = slot_source(t + BLOCK * i, first_lane, lanes);
+        }
+        var g = Grains(stage_in(t, p, sources, false), array<u32, GRAIN>());
+        // Without values every value is 0: equal keys are equal pairs.
+        if PAIRS {
+            g.values = stage_in(t, p, sources, true);
+        }
+        if subgroup_sorts(holds) {
+            g = sort_segment_grains(q, group_lanes, subgroup_widest(select(0u, group_lanes, holds)), g);
+        }
+        stage_out(t, p, sources, g.keys, false);
+        if PAIRS {
+            stage_out(t, p, sources, g.values, true);
+        }
     }
 }
 
@@ -231,11 +371,22 @@ fn sort_short(@builtin(local_invocation_index) t: u32, @builtin(subgroup_id) sub
 fn sort_chunk(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: vec3<u32>,
               @builtin(num_workgroups) nwg: vec3<u32>) {
     let n = arrayLength(&keys_in);
-    let chunk = wid.x + wid.y * nwg.x;
-    let first = chunk * CHUNK;
-    if first >= n || !any_long(t) {
+    // Workgroup g takes chunks g, g + G, ... (G workgroups): where no
+    // segment is long, a call costs G reads of a word, not a workgroup per
+    // chunk.
+    let groups = nwg.x * nwg.y;
+    if !any_long(t) {
         return;
     }
+    for (var chunk = wid.x + wid.y * nwg.x; chunk * CHUNK < n; chunk += groups) {
+        sort_one_chunk(t, chunk, n);
+    }
+}
+
+/// sort_chunk's work on one chunk (every thread of the workgroup calls it,
+/// in uniform control flow).
+fn sort_one_chunk(t: u32, chunk: u32, n: u32) {
+    let first = chunk * CHUNK;
     let last = min(first + CHUNK, n) - 1u;
     let segments = segment_count();
     // The segments that may hold the chunk's elements: lo..hi, the two
