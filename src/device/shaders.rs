@@ -17,7 +17,7 @@
 use crate::error::Error;
 
 /// Every shader file and its text, by file name.
-pub const FILES: [(&str, &str); 36] = [
+pub const FILES: [(&str, &str); 34] = [
     (
         "adjacent_difference.wgsl",
         include_str!("shaders/adjacent_difference.wgsl"),
@@ -64,14 +64,6 @@ pub const FILES: [(&str, &str); 36] = [
     (
         "segmented_sort.wgsl",
         include_str!("shaders/segmented_sort.wgsl"),
-    ),
-    (
-        "segmented_sort_two.wgsl",
-        include_str!("shaders/segmented_sort_two.wgsl"),
-    ),
-    (
-        "segmented_sort_tiles.wgsl",
-        include_str!("shaders/segmented_sort_tiles.wgsl"),
     ),
     ("sort_merge.wgsl", include_str!("shaders/sort_merge.wgsl")),
     (
