@@ -68,20 +68,20 @@ fn short_grain(narrowest: u32) -> u32 {
 ///   segments: their pieces in each aligned chunk of 1024 elements sorted
 ///   in workgroup memory by 10 merge levels (binary search per element),
 ///   done when the segment lies in one chunk; longer ones then merged in
-///   global memory, pass p merging runs of `1024 · 2^p` (aligned, cut at
-///   the segment's ends) pairwise, `ceil(log2(n / 1024))` passes, each
-///   returning at once in chunks without such segments.
-/// - **Cost of a call**: a clear of one word and `2 + ceil(log2(n / 1024))`
+///   global memory, pass p merging runs of `1024 · 4^p` (aligned, cut at
+///   the segment's ends) four at a time, `ceil(log4(n / 1024))` passes,
+///   each returning at once in chunks without unfinished segments.
+/// - **Cost of a call**: a clear of one word and `2 + ceil(log4(n / 1024))`
 ///   dispatches, a bind group each, nothing allocated. Where no segment is
 ///   longer than 64, the chunk sort and the merge passes return after one
 ///   read of a word the short sort sets. Segments up to 64: one read and
 ///   one write per element, each element's group running the network of its
 ///   width (segments of 9 to 16: 2 lanes, 10 stages, 1 across lanes; of 33
 ///   to 64: 8 lanes, 21 stages, 6 across). Segments up to 1024 elements:
-///   10 workgroup-memory merge levels. Longer: plus per pass one read, one
-///   write and a binary search (`log2(run)` reads) per element, and a
-///   search of the offsets (`log2(n_segments)` reads); every element of
-///   every call also pays that offsets search once per pass.
+///   10 workgroup-memory merge levels. Longer: plus per pass, while the
+///   segment is unfinished, one read, one write and three binary searches
+///   (`log2(run)` reads each) per element, and a search of its chunk's
+///   segments' offsets.
 pub struct SegmentedSort {
     ctx: Context,
     key: KeyType,
@@ -311,7 +311,7 @@ impl SegmentedSort {
         let merge_groups = self
             .ctx
             .grid(u64::from(n).div_ceil(CHUNK).min(MERGE_GROUPS) as u32);
-        for p in 0..merge_passes(n) {
+        for p in 0..merge_passes(n).div_ceil(2) {
             ops.push(Op::Dispatch(
                 &self.merge,
                 binding(u64::from(p)),
@@ -326,7 +326,7 @@ impl SegmentedSort {
         format!(
             "segmented sort of {} keys{}: segments <= 64 by bitonic networks in registers (8 \
              pairs a lane), <= 1024 by merges in workgroup memory, longer by \
-             ceil(log2(n / 1024)) global merge passes",
+             ceil(log4(n / 1024)) global four-way merge passes",
             match self.key {
                 KeyType::U32 => "u32",
                 KeyType::I32 => "i32",

@@ -38,12 +38,14 @@
 //     turn, 4 elements per thread), pass
 //     p = arrayLength(&pass_info) - 1 (the host binds p + 1 words, as n
 //     reaches every shader as a binding's size): the runs of width
-//     w = CHUNK << p, aligned to multiples of w and cut at segment ends,
-//     are merged pairwise into runs of 2w, reading run A (p even) or B
+//     w = CHUNK << 2p, aligned to multiples of w and cut at segment ends,
+//     are merged four at a time into runs of 4w (each element searches
+//     the three other runs of its group), reading run A (p even) or B
 //     (p odd) and writing the other, or the outputs once the segment lies
-//     inside one run of 2w. The host records ceil(log2(n / CHUNK)) passes.
-//     Chunks without unfinished segments cost one flag read; other
-//     elements a binary search of the offsets (log2(segments) reads).
+//     inside one run of 4w. The host records ceil(log4(n / CHUNK)) passes.
+//     Chunks without unfinished segments cost one flag read (a pass clears
+//     the flag of a chunk it finishes); other elements a binary search of
+//     the chunk's segments' offsets.
 //   Where no segment is longer than SHORT_LIMIT (sort_short, which reads
 //   every segment's bounds, sets pass_info[LONG_SEEN] on seeing one),
 //   sort_chunk and merge_pass return after one read of that word (before:
@@ -69,7 +71,7 @@
 //   6 pass_info (p + 1 words; word 0, LONG_SEEN, every dispatch's, zeroed
 //   by the host before the first).
 // Append: key_order.wgsl (encode_key, decode_key), sort_merge.wgsl (less, merge_tiles,
-// inside_run, partner_run, merge_target), sort_scratch.wgsl (run_key, run_value, store_run,
+// inside_run, partner_run, merge_target: sort_chunk's), sort_scratch.wgsl (run_key, run_value, store_run,
 // value_in).
 #import wavekit::subgroup as sg
 
@@ -128,6 +130,8 @@ var<workgroup> vote_result: u32;
 var<workgroup> chunk_segments: array<u32, 2>;
 // pass_info[LONG_SEEN] as thread 0 read it.
 var<workgroup> long_seen: u32;
+// merge_pass: a chunk's flag as thread 0 read it.
+var<workgroup> flag_seen: u32;
 // The word of pass_info that says a segment longer than SHORT_LIMIT exists.
 const LONG_SEEN = 0u;
 
@@ -521,47 +525,89 @@ fn merge_pass(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wi
         return;
     }
     for (var chunk = wid.x + wid.y * nwg.x; chunk * CHUNK < n; chunk += groups) {
-        if scratch[chunk_flag_index(chunk)] != 0u {
-            merge_chunk(t, chunk, n);
-        }
+        merge_chunk(t, chunk, n);
     }
 }
 
-/// merge_pass's work on one chunk with unfinished segments.
+/// Whether the chunk's flag says it holds unfinished segments, as thread 0
+/// read it (every thread calls it, in uniform control flow: merge_chunk
+/// has barriers).
+fn chunk_unfinished(t: u32, chunk: u32) -> bool {
+    if t == 0u {
+        flag_seen = scratch[chunk_flag_index(chunk)];
+    }
+    return workgroupUniformLoad(&flag_seen) != 0u;
+}
+
+/// merge_pass's work on one chunk, none where its flag says it has no
+/// unfinished segment (every thread of the workgroup calls it, in uniform
+/// control flow): each element of a
+/// segment that spans runs of w = CHUNK · 4^p (aligned, cut at the segment's
+/// ends) finds its place among the other three runs of its aligned group
+/// of four (a binary search each: the earlier runs' equal pairs go first),
+/// and goes to the outputs where the segment lies inside the group's run of
+/// 4w, else to the other scratch run. The chunk's flag is cleared where none
+/// of its elements is left unfinished, so later passes skip it.
 fn merge_chunk(t: u32, chunk: u32, n: u32) {
+    if !chunk_unfinished(t, chunk) {
+        return;
+    }
     let first = chunk * CHUNK;
-    let w = CHUNK << (arrayLength(&pass_info) - 1u);
-    let src = (arrayLength(&pass_info) - 1u) & 1u;
+    let last = min(first + CHUNK, n) - 1u;
+    let index = arrayLength(&pass_info) - 1u;
+    let w = CHUNK << (2u * index);
+    let src = index & 1u;
+    // The segments that may hold the chunk's elements (as sort_chunk).
+    if t < 2u {
+        chunk_segments[t] = segment_of_index(select(first, last, t == 1u), segment_count());
+    }
+    workgroupBarrier();
+    let lo = chunk_segments[0];
+    let hi = min(chunk_segments[1] + 1u, segment_count());
+    var unfinished = false;
     for (var k = 0u; k < PER_THREAD; k++) {
-        let p = first + t + BLOCK * k;
-        if p >= n {
+        let i = first + t + BLOCK * k;
+        if i >= n {
             break;
         }
-        let seg = segment_of(p, 0u, segment_count());
+        let seg = segment_of(i, lo, hi);
         if seg.y - seg.x <= SHORT_LIMIT || inside_run(seg, w) {
             continue;
         }
-        let key = run_key(src, p);
-        let value = run_value(src, p);
-        let partner = partner_run(p, seg, w);
-        let upper = ((p / w) & 1u) == 1u;
-        var a = partner.x;
-        var b = partner.y;
-        while a < b {
-            let mid = (a + b) / 2u;
-            let mk = run_key(src, mid);
-            let mv = run_value(src, mid);
-            if select(less(mk, mv, key, value), !less(key, value, mk, mv), upper) {
-                a = mid + 1u;
-            } else {
-                b = mid;
+        let key = run_key(src, i);
+        let value = run_value(src, i);
+        let own = i / w;
+        let group = own & ~3u;
+        var dest = max(group * w, seg.x) + (i - max(own * w, seg.x));
+        for (var j = group; j < group + 4u; j++) {
+            // Runs past the segment's end are empty (and j w may not fit).
+            if j == own || j > (seg.y - 1u) / w {
+                continue;
             }
+            let start = max(j * w, seg.x);
+            var a = start;
+            var b = min(j * w + w, seg.y);
+            while a < b {
+                let mid = (a + b) / 2u;
+                let mk = run_key(src, mid);
+                let mv = run_value(src, mid);
+                if select(less(mk, mv, key, value), !less(key, value, mk, mv), j < own) {
+                    a = mid + 1u;
+                } else {
+                    b = mid;
+                }
+            }
+            dest += a - start;
         }
-        let dest = merge_target(p, seg, w, a - partner.x);
-        if inside_run(seg, 2u * w) {
+        if inside_run(seg, 4u * w) {
             store_out(dest, key, value);
         } else {
             store_run(1u - src, dest, key, value);
+            unfinished = true;
         }
+    }
+    let any_unfinished = workgroup_any(t, unfinished);
+    if t == 0u && !any_unfinished {
+        scratch[chunk_flag_index(chunk)] = 0u;
     }
 }
