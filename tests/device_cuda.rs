@@ -649,8 +649,8 @@ fn segmented_sort_select_run_length_and_histogram_on_a_stream() {
         let input = runs_input(n, 90 + i as u64);
         let source = guarded(&stream, &input, GUARD);
         // Segments of 0 to 3000 keys; of every four, two of 0 to 32 and one
-        // of 33 to 64 (the short sort's halves in tiles of 8, 16 and 32
-        // lanes by the length).
+        // of 33 to 64 (the short sort's groups of 1 to 8 lanes by the
+        // length, and subgroups that skip the network's widest sizes).
         let mut offsets = vec![0u32];
         let lengths = random(n, 3000, 5 + i as u64);
         for (k, &len) in lengths.iter().enumerate() {

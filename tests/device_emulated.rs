@@ -173,9 +173,10 @@ fn segmented_sort_and_operator_scan_on_emulated_subgroups() {
     let sort = SegmentedSort::pairs(&device, KeyType::U32).expect("builds");
     let scan = Scan::with_operator(&device, ScanKind::Inclusive, Dtype::U32, ScanOperator::Max)
         .expect("builds");
-    // Segments of these lengths in turn. Up to 64: the two-half register
-    // sort at 32 emulated lanes (32-lane tiles here; on GPUs the halves of
-    // the short patterns take 8 and 16 lanes: tests/device_cuda.rs).
+    // Segments of these lengths in turn. Up to 64: the short sort's groups
+    // of 1 to 8 lanes, every subgroup running the whole network (on GPUs
+    // subgroups skip the sizes past their widest group:
+    // tests/device_cuda.rs).
     let mixed: &[usize] = &[0, 1, 7, 32, 33, 50, 64, 65, 900, 3000];
     let short: [(usize, &[usize]); 4] = [
         (8191, &[1, 8, 3, 5, 2, 7]),

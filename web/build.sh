@@ -61,9 +61,9 @@ tmp="$gen/.tmp"
 # (`alias T`, a constant); LINE must match, or the shader has changed under
 # the page. Four words are not edits: `--append FILE` appends
 # src/device/shaders/FILE there (as a host that appends a fragment of its
-# own: segmented_sort.rs's segmented_sort_two.wgsl), `--append-network
-# SEGMENT` appends the network FixedSegmentedSort writes for segments of
-# SEGMENT in grains of 4 (`wavekit network`), and `--native` and
+# own), `--append-network 'ARGS'` appends the network `wavekit network ARGS`
+# prints (FixedSegmentedSort's for `--segment 16`, SegmentedSort's for
+# `--segmented --grain 16`), and `--native` and
 # `--emulated` make the edits after them (up to the other word) those of
 # the native or the emulated form alone: made only where $form (native,
 # unless compile sets it) is that form.
@@ -110,7 +110,8 @@ prepare() {
             continue
         fi
         if [ "$1" = --append-network ]; then
-            "$wavekit" network --segment "$2" >>"$tmp/$name.wgsl"
+            # shellcheck disable=SC2086 # the arguments, one word each
+            "$wavekit" network $2 >>"$tmp/$name.wgsl"
             shift 2
             continue
         fi
@@ -380,9 +381,9 @@ compile histogram_multi histogram_multi '^const CHANNELS = 1u;$' 'const CHANNELS
 # OneSweep pass with values (the page's sorts keys alone; 128 × 8 where
 # subgroups may have 4 lanes), the merge sort (merge_sort.rs: 256 × 3
 # through wgpu), the three with every binding writable (context.rs's
-# `writable`), the segmented sort (segmented_sort.rs: tiles of the
-# smallest subgroup, 4 lanes; 32 lanes, with segmented_sort_two.wgsl, on
-# emulated subgroups), top-k (top_k.rs).
+# `writable`), the segmented sort (segmented_sort.rs: 16 pairs a lane where
+# the smallest subgroup has 4 lanes, 8 on emulated subgroups of 32, each with
+# its network), top-k (top_k.rs).
 compile radix_sort radix_sort "$writable" 'var<storage, read_write> ' '^const PAIRS = false;$' 'const PAIRS = true;'
 compile radix_tile radix_tile
 compile radix_onesweep radix_onesweep.pairs "$writable" 'var<storage, read_write> ' \
@@ -391,16 +392,19 @@ compile radix_onesweep radix_onesweep.pairs "$writable" 'var<storage, read_write
     --emulated '^const NARROW = false;$' 'const NARROW = true;'
 compile merge_sort merge_sort "$writable" 'var<storage, read_write> ' '^const ITEMS = 17u;$' 'const ITEMS = 3u;'
 compile segmented_sort segmented_sort \
-    --native '^const LOG2_TILE = 5u;$' 'const LOG2_TILE = 2u;' \
+    '^fn sort_segment_grains(q: u32, lanes: u32, widest: u32, g: Grains) -> Grains .*' '' \
+    --native '^const GRAIN = 8u;$' 'const GRAIN = 16u;' \
     '^fn subgroup_sorts(mine: bool) -> bool .*' 'fn subgroup_sorts(mine: bool) -> bool {\n    return sg::any_true(mine);\n}' \
-    --emulated --append segmented_sort_two.wgsl
+    '^fn subgroup_widest(lanes: u32) -> u32 .*' 'fn subgroup_widest(lanes: u32) -> u32 {\n    return sg::reduce_all_max<u32>(lanes);\n}' \
+    --append-network '--segmented --grain 16' \
+    --emulated --append-network '--segmented --emulated'
 compile top_k top_k '^const PAIRS = false;$' 'const PAIRS = true;'
 # FixedSegmentedSort in grains (fixed_segmented_sort.rs): segments of 16, 4
 # pairs a thread over 4 lanes, and the network the host writes for them in
 # place of sort_grains's one-line default.
 compile contact_sort contact_sort.grains '^const LOG2_SEG = 5u;$' 'const LOG2_SEG = 4u;' \
     '^const LOG2_TILE = 5u;$' 'const LOG2_TILE = 2u;' '^const GRAIN = 1u;$' 'const GRAIN = 4u;' \
-    '^fn sort_grains(q: u32, g: Grains) -> Grains .*' '' --append-network 16
+    '^fn sort_grains(q: u32, g: Grains) -> Grains .*' '' --append-network '--segment 16'
 
 # Every device shader with an entry point is composed above, alone or
 # appended to another: a new one needs its line.

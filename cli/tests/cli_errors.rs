@@ -884,4 +884,30 @@ fn network_prints_the_grain_sort_or_names_the_bad_size() {
     ] {
         assert_one_line_error(&["network", "--segment", segment, "--grain", grain], needle);
     }
+    // SegmentedSort's network: segments of up to 64 in grains of 8, six
+    // stages across lanes (each only inside a segment's lanes), and each size
+    // past the grain skipped by subgroups whose segments are shorter; the
+    // emulated form runs every stage.
+    let out = wavekit(&["network", "--segmented"]);
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    assert!(
+        text.starts_with(
+            "fn sort_segment_grains(q: u32, lanes: u32, widest: u32, g: Grains) -> Grains {"
+        ),
+        "{text}"
+    );
+    assert_eq!(text.matches("sg::shuffle_xor").count(), 6 * 2 * 8, "{text}");
+    assert_eq!(text.matches("&& lanes > 4u").count(), 8, "{text}");
+    assert_eq!(text.matches("if widest >= ").count(), 3, "{text}");
+    let out = wavekit(&["network", "--segmented", "--emulated", "--grain", "16"]);
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    assert!(
+        out.status.success() && !text.contains("widest >="),
+        "{text}"
+    );
+    assert_one_line_error(
+        &["network", "--segmented", "--grain", "128"],
+        "a segmented sort's network for grains of 128: a grain is a power of two from 2 to 64",
+    );
 }

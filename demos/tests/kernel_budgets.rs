@@ -137,8 +137,8 @@ fn kernels() -> Vec<DemoKernel> {
     // SegmentedSort's short segments as wavekit::device builds them on CUDA
     // for f32 pairs (`segmented_sort.rs`): 8 pairs a lane, its network with
     // the subgroup's skips.
-    let segmented = wavekit::device::shaders::source("segmented_sort.wgsl")
-        .expect("a device shader");
+    let segmented =
+        wavekit::device::shaders::source("segmented_sort.wgsl").expect("a device shader");
     let source = edited(
         &segmented,
         "segmented_sort.wgsl",

@@ -6,8 +6,8 @@ use super::KeyType;
 use super::context::{Context, Op, Pipeline, TempLayout, record};
 use super::merge_sort::{CHUNK, MAX_PASSES, check_keys, merge_passes};
 use super::shader::Shader;
-use super::sort_network;
 use super::slice::{Slice, disjoint, distinct_each, values_match};
+use super::sort_network;
 use crate::backend::{Device, Queue};
 use crate::error::Error;
 

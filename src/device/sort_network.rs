@@ -171,4 +171,37 @@ mod tests {
         // A segment in one lane has no shuffle.
         assert!(!grains(2, 4).contains("shuffle"));
     }
+
+    #[test]
+    fn keeps_segments_apart_and_skips_sizes_past_the_widest() {
+        // Up to 64 in grains of 8: stages across lanes at distances 1 (sizes
+        // 16, 32, 64), 2 (32, 64) and 4 (64), each exchanging only where the
+        // lane's group spans that distance; one guard per size past the grain.
+        let text = segment_grains(6, 8, true);
+        assert!(text.starts_with(
+            "fn sort_segment_grains(q: u32, lanes: u32, widest: u32, g: Grains) -> Grains {"
+        ));
+        for (d, stages) in [(1, 3), (2, 2), (4, 1)] {
+            assert_eq!(
+                text.matches(&format!("&& lanes > {d}u;")).count(),
+                stages * 8,
+                "distance {d}"
+            );
+        }
+        for lanes in [2, 4, 8] {
+            assert_eq!(
+                text.matches(&format!("if widest >= {lanes}u {{")).count(),
+                1
+            );
+        }
+        // The emulated form: the same network, no guard.
+        let plain = segment_grains(6, 8, false);
+        assert!(!plain.contains("widest >="));
+        assert_eq!(
+            plain.matches("sg::shuffle_xor").count(),
+            text.matches("sg::shuffle_xor").count()
+        );
+        // FixedSegmentedSort's network has no mask.
+        assert!(!grains(5, 4).contains("lanes >"));
+    }
 }

@@ -76,7 +76,8 @@ enum Command {
     /// CUDA and HIP devices.
     Adapters,
     /// Print the bitonic network that `wavekit::device::FixedSegmentedSort` writes for
-    /// segments held in grains (`contact_sort.wgsl`'s `sort_grains`), as WGSL.
+    /// segments held in grains (`contact_sort.wgsl`'s `sort_grains`), or with `--segmented`
+    /// `wavekit::device::SegmentedSort`'s for its short segments, as WGSL.
     Network(network::NetworkArgs),
     /// Time the builtin and shuffle lowerings of each op on a wgpu adapter and store its
     /// profile.

@@ -1,29 +1,44 @@
 //! `wavekit network`: prints the bitonic network that
 //! `wavekit::device::FixedSegmentedSort` writes for segments held in grains
-//! (`contact_sort.wgsl`'s `sort_grains`), for tools that compile the shader
-//! as the library does (web/build.sh).
+//! (`contact_sort.wgsl`'s `sort_grains`), or with `--segmented` the one
+//! `wavekit::device::SegmentedSort` writes for its short segments
+//! (`segmented_sort.wgsl`'s `sort_segment_grains`), for tools that compile
+//! the shaders as the library does (web/build.sh).
 
 use std::process::ExitCode;
 
 use clap::Args;
 use wavekit::Error;
 
-/// The network's segment and grain.
+/// Which network: FixedSegmentedSort's (a segment and grain) or
+/// SegmentedSort's (a grain, and whether subgroups are emulated).
 #[derive(Args, Debug)]
 pub struct NetworkArgs {
-    /// Elements per segment: 2, 4, 8, 16 or 32.
+    /// Elements per segment (FixedSegmentedSort's network): 2, 4, 8, 16 or 32.
+    #[arg(long, required_unless_present = "segmented")]
+    pub segment: Option<u32>,
+    /// Elements of a segment per thread: a power of two from 2 to the segment
+    /// (default 4; with --segmented, 8).
     #[arg(long)]
-    pub segment: u32,
-    /// Elements of a segment per thread: a power of two from 2 to the segment.
-    #[arg(long, default_value_t = 4)]
-    pub grain: u32,
+    pub grain: Option<u32>,
+    /// SegmentedSort's network for its segments of up to 64 elements, each in
+    /// the fewest lanes that hold it.
+    #[arg(long, conflicts_with = "segment")]
+    pub segmented: bool,
+    /// With --segmented: the form for emulated subgroups, every stage run by
+    /// every subgroup.
+    #[arg(long, requires = "segmented")]
+    pub emulated: bool,
 }
 
 /// Prints the network's WGSL, or the error naming a bad segment or grain.
 pub fn run(args: &NetworkArgs) -> Result<ExitCode, Error> {
-    println!(
-        "{}",
-        wavekit::device::shaders::grain_network(args.segment, args.grain)?
-    );
+    let text = match args.segment {
+        Some(segment) => wavekit::device::shaders::grain_network(segment, args.grain.unwrap_or(4))?,
+        None => {
+            wavekit::device::shaders::segmented_network(args.grain.unwrap_or(8), !args.emulated)?
+        }
+    };
+    println!("{text}");
     Ok(ExitCode::SUCCESS)
 }
