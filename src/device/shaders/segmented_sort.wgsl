@@ -38,8 +38,11 @@
 //     turn, 4 elements per thread), pass
 //     p = arrayLength(&pass_info) - 1 (the host binds p + 1 words, as n
 //     reaches every shader as a binding's size): the runs of width
-//     w = CHUNK << 2p, aligned to multiples of w and cut at segment ends,
-//     are merged four at a time into runs of 4w (each element searches
+//     w = CHUNK << 2p, counted from the start of each segment's first
+//     chunk and cut at its ends (so a segment over m chunks is done after
+//     ceil(log4(m)) passes wherever it lies: aligned to multiples of w,
+//     segments across a boundary of 4^k chunks took up to k more passes,
+//     2026-11-28g), are merged four at a time into runs of 4w (each element searches
 //     the three other runs of its group), reading run A (p even) or B
 //     (p odd) and writing the other, or the outputs once the segment lies
 //     inside one run of 4w. The host records ceil(log4(n / CHUNK)) passes.
@@ -541,9 +544,9 @@ fn chunk_unfinished(t: u32, chunk: u32) -> bool {
 
 /// merge_pass's work on one chunk, none where its flag says it has no
 /// unfinished segment (every thread of the workgroup calls it, in uniform
-/// control flow): each element of a
-/// segment that spans runs of w = CHUNK · 4^p (aligned, cut at the segment's
-/// ends) finds its place among the other three runs of its aligned group
+/// control flow): each element of a segment that spans runs of
+/// w = CHUNK · 4^p (counted from the start of the segment's first chunk,
+/// cut at its ends) finds its place among the other three runs of its group
 /// of four (a binary search each: the earlier runs' equal pairs go first),
 /// and goes to the outputs where the segment lies inside the group's run of
 /// 4w, else to the other scratch run. The chunk's flag is cleared where none
@@ -571,22 +574,27 @@ fn merge_chunk(t: u32, chunk: u32, n: u32) {
             break;
         }
         let seg = segment_of(i, lo, hi);
-        if seg.y - seg.x <= SHORT_LIMIT || inside_run(seg, w) {
+        // Runs counted from the start of the segment's first chunk: a
+        // segment over m chunks is done after ceil(log4(m)) passes, wherever
+        // it lies.
+        let base = seg.x - seg.x % CHUNK;
+        let span = seg.y - 1u - base;
+        if seg.y - seg.x <= SHORT_LIMIT || span < w {
             continue;
         }
         let key = run_key(src, i);
         let value = run_value(src, i);
-        let own = i / w;
+        let own = (i - base) / w;
         let group = own & ~3u;
-        var dest = max(group * w, seg.x) + (i - max(own * w, seg.x));
+        var dest = max(base + group * w, seg.x) + (i - max(base + own * w, seg.x));
         for (var j = group; j < group + 4u; j++) {
-            // Runs past the segment's end are empty (and j w may not fit).
-            if j == own || j > (seg.y - 1u) / w {
+            // Runs past the segment's end are empty.
+            if j == own || j > span / w {
                 continue;
             }
-            let start = max(j * w, seg.x);
+            let start = max(base + j * w, seg.x);
             var a = start;
-            var b = min(j * w + w, seg.y);
+            var b = min(base + j * w + w, seg.y);
             while a < b {
                 let mid = (a + b) / 2u;
                 let mk = run_key(src, mid);
@@ -599,7 +607,7 @@ fn merge_chunk(t: u32, chunk: u32, n: u32) {
             }
             dest += a - start;
         }
-        if inside_run(seg, 4u * w) {
+        if span < 4u * w {
             store_out(dest, key, value);
         } else {
             store_run(1u - src, dest, key, value);
