@@ -62,8 +62,7 @@ tmp="$gen/.tmp"
 # the page. Four words are not edits: `--append FILE` appends
 # src/device/shaders/FILE there (as a host that appends a fragment of its
 # own), `--append-network 'ARGS'` appends the network `wavekit network ARGS`
-# prints (FixedSegmentedSort's for `--segment 16`, SegmentedSort's for
-# `--segmented --grain 16`), and `--native` and
+# prints (FixedSegmentedSort's for `--segment 16`), and `--native` and
 # `--emulated` make the edits after them (up to the other word) those of
 # the native or the emulated form alone: made only where $form (native,
 # unless compile sets it) is that form.
@@ -382,8 +381,8 @@ compile histogram_multi histogram_multi '^const CHANNELS = 1u;$' 'const CHANNELS
 # subgroups may have 4 lanes), the merge sort (merge_sort.rs: 256 × 3
 # through wgpu), the three with every binding writable (context.rs's
 # `writable`), the segmented sort (segmented_sort.rs: 16 pairs a lane where
-# the smallest subgroup has 4 lanes, 8 on emulated subgroups of 32, each with
-# its network), top-k (top_k.rs).
+# the smallest subgroup has 4 lanes, 8 on emulated subgroups of 32, both with
+# the shader's loop form of the network), top-k (top_k.rs).
 compile radix_sort radix_sort "$writable" 'var<storage, read_write> ' '^const PAIRS = false;$' 'const PAIRS = true;'
 compile radix_tile radix_tile
 compile radix_onesweep radix_onesweep.pairs "$writable" 'var<storage, read_write> ' \
@@ -392,12 +391,8 @@ compile radix_onesweep radix_onesweep.pairs "$writable" 'var<storage, read_write
     --emulated '^const NARROW = false;$' 'const NARROW = true;'
 compile merge_sort merge_sort "$writable" 'var<storage, read_write> ' '^const ITEMS = 17u;$' 'const ITEMS = 3u;'
 compile segmented_sort segmented_sort \
-    '^fn sort_segment_grains(q: u32, lanes: u32, widest: u32, g: Grains) -> Grains .*' '' \
     --native '^const GRAIN = 8u;$' 'const GRAIN = 16u;' \
-    '^fn subgroup_sorts(mine: bool) -> bool .*' 'fn subgroup_sorts(mine: bool) -> bool {\n    return sg::any_true(mine);\n}' \
-    '^fn subgroup_widest(lanes: u32) -> u32 .*' 'fn subgroup_widest(lanes: u32) -> u32 {\n    return sg::reduce_all_max<u32>(lanes);\n}' \
-    --append-network '--segmented --grain 16' \
-    --emulated --append-network '--segmented --emulated'
+    '^fn subgroup_sorts(mine: bool) -> bool .*' 'fn subgroup_sorts(mine: bool) -> bool {\n    return sg::any_true(mine);\n}'
 compile top_k top_k '^const PAIRS = false;$' 'const PAIRS = true;'
 # FixedSegmentedSort in grains (fixed_segmented_sort.rs): segments of 16, 4
 # pairs a thread over 4 lanes, and the network the host writes for them in

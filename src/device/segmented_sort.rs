@@ -116,19 +116,24 @@ impl SegmentedSort {
         let mut shader = Shader::new("segmented_sort.wgsl")?
             .set("KEY_ORDER", format!("{order}u"))
             .set("PAIRS", pairs)
-            .set("GRAIN", format!("{grain}u"))
-            .function(
-                "sort_segment_grains",
-                sort_network::segment_grains(SHORT_LIMIT.trailing_zeros(), grain, !emulated),
-            );
+            .set("GRAIN", format!("{grain}u"));
         // Not where subgroups are emulated (see the shader): subgroups
-        // without a segment skip the network, and the others its sizes past
-        // their widest group.
+        // without a segment skip the network.
         if !emulated {
+            shader = shader.function(
+                "subgroup_sorts",
+                "fn subgroup_sorts(mine: bool) -> bool {\n    return sg::any_true(mine);\n}",
+            );
+        }
+        // Where a segment of 64 takes at most 8 lanes of a real subgroup,
+        // the network written out, each size past the grain skipped by
+        // subgroups whose widest group is narrower; elsewhere the shader's
+        // loops (see there: they compile in a fraction of the time).
+        if !emulated && grain <= 8 {
             shader = shader
                 .function(
-                    "subgroup_sorts",
-                    "fn subgroup_sorts(mine: bool) -> bool {\n    return sg::any_true(mine);\n}",
+                    "sort_segment_grains",
+                    sort_network::segment_grains(SHORT_LIMIT.trailing_zeros(), grain, true),
                 )
                 .function(
                     "subgroup_widest",

@@ -16,8 +16,8 @@
 //     ROUND = STAGE / GRAIN lanes (at most two). A round's pairs come in
 //     coalesced (thread t reads slots t, t + BLOCK, ... of the round, each
 //     slot's segment from the lane map) into `stage`, lane p takes slots
-//     p GRAIN .. (p + 1) GRAIN from there, `sort_segment_grains` (written
-//     out by the host, sort_network.rs) sorts each group in registers: the
+//     p GRAIN .. (p + 1) GRAIN from there, `sort_segment_grains` (loops, or
+//     written out by the host: sort_network.rs) sorts each group: the
 //     bitonic network of SHORT_LIMIT, in-lane below GRAIN, shuffles above,
 //     each stage across lanes only where the group spans that far; then back
 //     through `stage` to coalesced stores. Keys and values pass `stage` one
@@ -64,9 +64,8 @@
 //
 // Parameters (set by name by the host): KEY_ORDER, PAIRS, GRAIN (pairs a lane in
 // sort_short: a power of two, at least SHORT_LIMIT over the smallest subgroup
-// size); and the function sort_segment_grains (sort_network.rs's network for
-// SHORT_LIMIT and GRAIN: the one-line default here returns its input, so
-// sort_short needs the host's).
+// size); and the function sort_segment_grains (its loop form here, or
+// sort_network.rs's network written out for SHORT_LIMIT and GRAIN).
 // Bindings: 0 keys_in, 1 values_in (array<u32>, n; values any 4 bytes
 //   without PAIRS), 2 offsets (segments + 1), 3 keys_out, 4 values_out
 //   (n; values any 4 bytes without PAIRS), 5 scratch (keys A, keys B, then
@@ -100,9 +99,10 @@ const MAX_LANES = SHORT_SEGS * SHORT_LIMIT / GRAIN;
 // must reach), `return sg::any_true(mine);`.
 fn subgroup_sorts(mine: bool) -> bool { return true; }
 // The most lanes of any group of the subgroup (`lanes`: the lane's own
-// group's), for sort_segment_grains's stages: all the network's by default;
-// the host gives `return sg::reduce_all_max<u32>(lanes);` unless subgroups
-// are emulated (each subgroup's stages must then be the same).
+// group's), for the written-out sort_segment_grains's stages: all the
+// network's by default; the host gives `return sg::reduce_all_max<u32>(lanes);`
+// with that network (never where subgroups are emulated: each subgroup's
+// stages must then be the same).
 fn subgroup_widest(lanes: u32) -> u32 { return SHORT_LIMIT / GRAIN; }
 
 /// A lane's GRAIN pairs of one segment.
@@ -112,10 +112,57 @@ struct Grains {
 }
 
 /// `g` sorted with the other lanes of its segment's group of `lanes` lanes
-/// (`q`: the lane's place in it; `widest`: the subgroup's most lanes),
-/// ascending on (key, value): the network the host writes
-/// (`sort_network::segment_grains`), replacing this line.
-fn sort_segment_grains(q: u32, lanes: u32, widest: u32, g: Grains) -> Grains { return g; }
+/// (`q`: the lane's place in it; `widest`: the subgroup's most lanes, which
+/// the loops do not read), ascending on (key, value): the bitonic network for
+/// SHORT_LIMIT over elements e = q GRAIN + r (register r of lane q), as
+/// loops. Strides below GRAIN compare two registers of the lane, the others
+/// exchange register r with lane q ^ (stride / GRAIN), only where the
+/// group spans that far; a run ascends where e's bit `size` is clear, so
+/// past its group's size a lane's sorted registers stay as they are. The
+/// host replaces it, where a segment of SHORT_LIMIT takes at most 8 lanes
+/// of a real subgroup, with the same network written out straight
+/// (`sort_network::segment_grains`: registers by name, no loop, faster
+/// where the registers must not be indexed); elsewhere (narrow or emulated
+/// subgroups) this compact form compiles in a fraction of the time
+/// (SwiftShader did not compile the written-out one in minutes).
+fn sort_segment_grains(q: u32, lanes: u32, widest: u32, g: Grains) -> Grains { return looped_segment_grains(q, lanes, g); }
+
+/// sort_segment_grains's default: the network as loops (each size's
+/// strides across lanes, then those within the lane).
+fn looped_segment_grains(q: u32, lanes: u32, g: Grains) -> Grains {
+    var k = g.keys;
+    var v = g.values;
+    for (var size = 2u; size <= SHORT_LIMIT; size *= 2u) {
+        for (var stride = size / 2u; stride >= GRAIN; stride /= 2u) {
+            let d = stride / GRAIN;
+            let lower = (q & d) == 0u;
+            let up = ((q * GRAIN) & size) == 0u;
+            for (var r = 0u; r < GRAIN; r++) {
+                let ok = sg::shuffle_xor<u32>(k[r], d);
+                let ov = sg::shuffle_xor<u32>(v[r], d);
+                let take = less(ok, ov, k[r], v[r]) == (lower == up) && lanes > d;
+                k[r] = select(k[r], ok, take);
+                v[r] = select(v[r], ov, take);
+            }
+        }
+        for (var stride = min(size, GRAIN) / 2u; stride > 0u; stride /= 2u) {
+            for (var r = 0u; r < GRAIN; r++) {
+                let o = r | stride;
+                if o != r {
+                    let up = ((q * GRAIN + r) & size) == 0u;
+                    let swap = less(k[o], v[o], k[r], v[r]) == up;
+                    let lk = k[r];
+                    let lv = v[r];
+                    k[r] = select(k[r], k[o], swap);
+                    v[r] = select(v[r], v[o], swap);
+                    k[o] = select(k[o], lk, swap);
+                    v[o] = select(v[o], lv, swap);
+                }
+            }
+        }
+    }
+    return Grains(k, v);
+}
 
 @group(0) @binding(0) var<storage, read> keys_in: array<u32>;
 @group(0) @binding(1) var<storage, read> values_in: array<u32>;
