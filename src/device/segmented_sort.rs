@@ -62,9 +62,11 @@ fn short_grain(narrowest: u32) -> u32 {
 ///   group of the fewest lanes that hold it 8 pairs a lane (1 to 8 lanes;
 ///   16 pairs a lane where subgroups have 4 lanes), the workgroup's groups
 ///   packed widest first; loaded and stored coalesced through 8 KiB of
-///   workgroup memory and sorted in registers by a bitonic network the
-///   host writes out (`sort_network.rs`): stages within a lane below 8,
-///   shuffles above, each stage across lanes only inside a group. Longer
+///   workgroup memory and sorted in registers by a bitonic network: stages
+///   within a lane below 8, shuffles above, each stage across lanes only
+///   inside a group (written out by the host, `sort_network.rs`, on
+///   subgroups of 8 lanes or more; the shader's loops on narrower or
+///   emulated ones). Longer
 ///   segments: their pieces in each aligned chunk of 1024 elements sorted
 ///   in workgroup memory by 10 merge levels (binary search per element),
 ///   done when the segment lies in one chunk; longer ones then merged in

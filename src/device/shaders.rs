@@ -199,12 +199,13 @@ pub fn grain_network(segment: u32, grain: u32) -> Result<String, Error> {
 /// The straight-line WGSL of `segmented_sort.wgsl`'s
 /// `sort_segment_grains` that [`SegmentedSort`](super::SegmentedSort)
 /// composes for its short segments (up to 64 elements) held `grain` pairs
-/// a lane: 8, or 16 where the narrowest subgroup has 4 lanes. `guarded`:
-/// each size of the network past the grain runs only in subgroups whose
-/// widest group reaches it, as the library composes it where subgroups are
-/// not emulated. For tools that compile the shader as the library does
-/// (`wavekit network --segmented`, the browser page). The grain is a power
-/// of two from 2 to 64; others are an [`Error::Usage`] naming it.
+/// a lane where that takes at most 8 lanes of a real subgroup (grains of 8
+/// on subgroups of 8 lanes or more; elsewhere it keeps the shader's loop
+/// form). `guarded`: each size of the network past the grain runs only in
+/// subgroups whose widest group reaches it, as the library composes it.
+/// For tools that compile the shader as the library does (`wavekit network
+/// --segmented`). The grain is a power of two from 2 to 64; others are an
+/// [`Error::Usage`] naming it.
 pub fn segmented_network(grain: u32, guarded: bool) -> Result<String, Error> {
     if !grain.is_power_of_two() || !(2..=64).contains(&grain) {
         return Err(Error::Usage(format!(
