@@ -145,7 +145,7 @@ fn kernels() -> Vec<DemoKernel> {
         &[
             ("const KEY_ORDER = 0u;", "const KEY_ORDER = 2u;"),
             (
-                "fn sort_segment_grains(q: u32, lanes: u32, widest: u32, g: Grains) -> Grains { return g; }",
+                "fn sort_segment_grains(q: u32, lanes: u32, widest: u32, g: Grains) -> Grains { return looped_segment_grains(q, lanes, g); }",
                 &wavekit::device::shaders::segmented_network(8, true).expect("a network"),
             ),
             (
