@@ -20,6 +20,9 @@ const SHORT_LIMIT: u32 = 64;
 /// turn: a pass with nothing to merge (every segment already sorted) then
 /// costs that many flag reads (13 µs a pass with a workgroup per chunk at
 /// 2^24 on an H100, docs/benchmarks/2026-11-27b-h100-segmented-sorts).
+/// Fewer cost less where nothing merges and more where long segments do
+/// (H200 through CUDA at 2^24: 512 or 1024 took 1–7 % off segments of
+/// 1..=64 and added 16–38 % to segments of 1..=16384, 2026-11-28g).
 const MERGE_GROUPS: u64 = 2048;
 /// The most workgroups of the chunk sort, each taking every such chunk in
 /// turn: where no segment is longer than [`SHORT_LIMIT`] a call then costs

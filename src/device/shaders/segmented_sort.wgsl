@@ -219,14 +219,14 @@ fn segment_count() -> u32 {
 }
 
 /// Notes a segment of `len` elements: one longer than SHORT_LIMIT sets
-/// pass_info[LONG_SEEN] (the sort_shorts call it for every segment).
+/// pass_info[LONG_SEEN] (sort_short calls it for every segment).
 fn note_length(len: u32) {
     if len > SHORT_LIMIT {
         atomicStore(&pass_info[LONG_SEEN], 1u);
     }
 }
 
-/// Whether any segment is longer than SHORT_LIMIT, as the sort_shorts
+/// Whether any segment is longer than SHORT_LIMIT, as sort_short
 /// found (every thread calls it, in uniform control flow).
 fn any_long(t: u32) -> bool {
     if t == 0u {
