@@ -59,10 +59,9 @@ tmp="$gen/.tmp"
 # missing) where there is no such shader. Each LINE (a regular expression)
 # and REPLACEMENT edit what the shader's header says the host may edit
 # (`alias T`, a constant); LINE must match, or the shader has changed under
-# the page. Four words are not edits: `--append FILE` appends
-# src/device/shaders/FILE there (as a host that appends a fragment of its
-# own), `--append-network 'ARGS'` appends the network `wavekit network ARGS`
-# prints (FixedSegmentedSort's for `--segment 16`), and `--native` and
+# the page. Three words are not edits: `--append-network SEGMENT` appends
+# the network FixedSegmentedSort writes for segments of SEGMENT in grains of
+# 4 (`wavekit network`), and `--native` and
 # `--emulated` make the edits after them (up to the other word) those of
 # the native or the emulated form alone: made only where $form (native,
 # unless compile sets it) is that form.
@@ -109,14 +108,7 @@ prepare() {
             continue
         fi
         if [ "$1" = --append-network ]; then
-            # shellcheck disable=SC2086 # the arguments, one word each
-            "$wavekit" network $2 >>"$tmp/$name.wgsl"
-            shift 2
-            continue
-        fi
-        if [ "$1" = --append ]; then
-            covered="$covered $2"
-            cat "$device_src/$2" >>"$tmp/$name.wgsl"
+            "$wavekit" network --segment "$2" >>"$tmp/$name.wgsl"
             shift 2
             continue
         fi
@@ -399,7 +391,7 @@ compile top_k top_k '^const PAIRS = false;$' 'const PAIRS = true;'
 # place of sort_grains's one-line default.
 compile contact_sort contact_sort.grains '^const LOG2_SEG = 5u;$' 'const LOG2_SEG = 4u;' \
     '^const LOG2_TILE = 5u;$' 'const LOG2_TILE = 2u;' '^const GRAIN = 1u;$' 'const GRAIN = 4u;' \
-    '^fn sort_grains(q: u32, g: Grains) -> Grains .*' '' --append-network '--segment 16'
+    '^fn sort_grains(q: u32, g: Grains) -> Grains .*' '' --append-network 16
 
 # Every device shader with an entry point is composed above, alone or
 # appended to another: a new one needs its line.

@@ -19,12 +19,10 @@ use wavekit::device::{KeyType, Queue, SegmentedSort};
 use wavekit::runner::Step;
 
 use crate::harness::{Ctx, Report, bytes_of, check_equal, random_u32, words_of};
-use crate::{Demo, Prepared, known_variant};
+use crate::{Demo, Prepared, unknown_variant};
 
-/// The longest segment of a variant.
-fn max_length(variant: &str) -> u32 {
-    if variant == "long_pairs" { 16384 } else { 64 }
-}
+/// Each variant and its longest segment.
+const VARIANTS: [(&str, u32); 2] = [("mixed_pairs", 64), ("long_pairs", 16384)];
 
 /// The `segmented_sort` demo.
 pub struct SegmentedSortDemo;
@@ -43,17 +41,17 @@ impl Demo for SegmentedSortDemo {
         ctx: &'c Ctx<'c>,
         variant: &str,
     ) -> Result<Box<dyn Prepared + 'c>, Error> {
-        known_variant(self, variant)?;
+        let (variant, longest) = VARIANTS
+            .into_iter()
+            .find(|(name, _)| *name == variant)
+            .ok_or_else(|| unknown_variant(self, variant))?;
         // The library on every back end: there are no steps of the demo's own.
         let sort = SegmentedSort::pairs(ctx.gpu.library_device(), KeyType::F32)?;
         Ok(Box::new(PreparedSegmentedSort {
             ctx,
             sort,
-            variant: if variant == "long_pairs" {
-                "long_pairs"
-            } else {
-                "mixed_pairs"
-            },
+            variant,
+            longest,
         }))
     }
 }
@@ -62,6 +60,8 @@ struct PreparedSegmentedSort<'c> {
     ctx: &'c Ctx<'c>,
     sort: SegmentedSort,
     variant: &'static str,
+    /// The longest segment.
+    longest: u32,
 }
 
 /// The offsets of segments of lengths uniform in `1..=longest` covering `n`
@@ -93,7 +93,7 @@ impl Prepared for PreparedSegmentedSort<'_> {
             .map(|d| d as f32 / 64.0 - 8.0)
             .collect();
         let values = random_u32(n, u32::MAX, seed ^ 0x1d5);
-        let longest = max_length(self.variant);
+        let longest = self.longest;
         let offsets = offsets(n, longest, seed);
         let segments = offsets.len() as u32 - 1;
         let keys_in = gpu.upload(bytes_of(&keys))?;

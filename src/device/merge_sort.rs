@@ -26,8 +26,9 @@ pub(super) const MAX_PASSES: u64 = 20;
 /// passes, at most 30 (a tile of one key, `MAX_KEYS` keys).
 const PASS_WORDS: u64 = 31;
 
-/// The global merge passes a segmented sort of `n` keys records after its
-/// chunks: `ceil(log2(n / CHUNK))`.
+/// The two-way merge passes after chunks of [`CHUNK`] keys:
+/// `ceil(log2(n / CHUNK))` (SegmentedSort merges four runs a pass, half as
+/// many).
 pub(super) fn merge_passes(n: u32) -> u32 {
     passes(n, CHUNK)
 }

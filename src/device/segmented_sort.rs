@@ -30,6 +30,12 @@ const MERGE_GROUPS: u64 = 2048;
 /// H200 through CUDA, under Nsight Compute, 2026-11-28g).
 const CHUNK_GROUPS: u64 = 1024;
 
+/// The global merge passes of a call on `n` keys: four runs merge in each,
+/// so `ceil(log4(n / CHUNK))`, half the two-way passes rounded up.
+fn four_way_passes(n: u32) -> u32 {
+    merge_passes(n).div_ceil(2)
+}
+
 /// Pairs a lane in `sort_short` (`GRAIN`): 8, so that a segment of 64
 /// takes 8 lanes, or more where the narrowest subgroup is narrower than
 /// that (a segment's lanes must be one subgroup's).
@@ -121,6 +127,8 @@ impl SegmentedSort {
         let mut shader = Shader::new("segmented_sort.wgsl")?
             .set("KEY_ORDER", format!("{order}u"))
             .set("PAIRS", pairs)
+            .set("SHORT_LIMIT", format!("{SHORT_LIMIT}u"))
+            .set("SHORT_SEGS", format!("{SHORT_SEGS}u"))
             .set("GRAIN", format!("{grain}u"));
         // Not where subgroups are emulated (see the shader): subgroups
         // without a segment skip the network.
@@ -321,7 +329,7 @@ impl SegmentedSort {
         let merge_groups = self
             .ctx
             .grid(u64::from(n).div_ceil(CHUNK).min(MERGE_GROUPS) as u32);
-        for p in 0..merge_passes(n).div_ceil(2) {
+        for p in 0..four_way_passes(n) {
             ops.push(Op::Dispatch(
                 &self.merge,
                 binding(u64::from(p)),

@@ -3,7 +3,7 @@
 //! (`contact_sort.wgsl`'s `sort_grains`), or with `--segmented` the one
 //! `wavekit::device::SegmentedSort` writes for its short segments
 //! (`segmented_sort.wgsl`'s `sort_segment_grains`), for tools that compile
-//! the shaders as the library does (web/build.sh).
+//! the shaders as the library does (web/build.sh, for the former).
 
 use std::process::ExitCode;
 
@@ -11,7 +11,7 @@ use clap::Args;
 use wavekit::Error;
 
 /// Which network: FixedSegmentedSort's (a segment and grain) or
-/// SegmentedSort's (a grain, and whether subgroups are emulated).
+/// SegmentedSort's (a grain, and whether its stages are guarded).
 #[derive(Args, Debug)]
 pub struct NetworkArgs {
     /// Elements per segment (FixedSegmentedSort's network): 2, 4, 8, 16 or 32.
@@ -25,8 +25,10 @@ pub struct NetworkArgs {
     /// the fewest lanes that hold it.
     #[arg(long, conflicts_with = "segment")]
     pub segmented: bool,
-    /// With --segmented: the form for emulated subgroups, every stage run by
-    /// every subgroup.
+    /// With --segmented: without the guards that let a subgroup skip the sizes
+    /// past its widest segment, so every subgroup runs every stage (the
+    /// library composes the guarded form, and on emulated subgroups the
+    /// shader's loops instead).
     #[arg(long, requires = "segmented")]
     pub emulated: bool,
 }

@@ -58,7 +58,7 @@
 // Bindings: 0 keys_in (array<u32>, n), 1 values_in (array<u32>, n),
 //   2 keys_out (array<u32>, n), 3 values_out (array<u32>, n). Results in the
 //   same places as their segment's inputs.
-// Append: key_order.wgsl (encode_key, decode_key), sort_merge.wgsl (less).
+// Append: key_order.wgsl (encode_key, decode_key), sort_merge.wgsl (less, padded).
 #import wavekit::subgroup as sg
 
 const LOG2_SEG = 5u;
@@ -139,10 +139,6 @@ fn sort_grains(q: u32, g: Grains) -> Grains { return g; }
 /// grains (thread p's element r at p * GRAIN + r): one word of padding
 /// every 32, so neither side has bank conflicts.
 var<workgroup> exchange: array<u32, BLOCK * GRAIN + BLOCK * GRAIN / 32u>;
-
-fn padded(x: u32) -> u32 {
-    return x + x / 32u;
-}
 
 /// Thread p's `x` moved through `exchange` between a row (element i at
 /// i * BLOCK + p) and a grain (elements p * GRAIN + i): into grains where

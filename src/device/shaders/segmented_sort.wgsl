@@ -72,7 +72,7 @@
 //   with PAIRS values A, values B, n words each, then one flag per chunk),
 //   6 pass_info (p + 1 words; word 0, LONG_SEEN, every dispatch's, zeroed
 //   by the host before the first).
-// Append: key_order.wgsl (encode_key, decode_key), sort_merge.wgsl (less, merge_tiles,
+// Append: key_order.wgsl (encode_key, decode_key), sort_merge.wgsl (less, padded,
 // inside_run, partner_run, merge_target: sort_chunk's), sort_scratch.wgsl (run_key, run_value, store_run,
 // value_in).
 #import wavekit::subgroup as sg
@@ -176,7 +176,8 @@ var<workgroup> merge_keys: array<u32, CHUNK>;
 var<workgroup> merge_values: array<u32, CHUNK>;
 var<workgroup> vote: atomic<u32>;
 var<workgroup> vote_result: u32;
-// sort_chunk's range of segments, lo and hi, searched by two threads.
+// A chunk's range of segments, lo and hi, searched by two threads
+// (chunk_segment_range).
 var<workgroup> chunk_segments: array<u32, 2>;
 // pass_info[LONG_SEEN] as thread 0 read it.
 var<workgroup> long_seen: u32;
@@ -266,10 +267,6 @@ fn store_out(i: u32, key: u32, value: u32) {
 
 fn chunk_flag_index(chunk: u32) -> u32 {
     return select(2u, 4u, PAIRS) * arrayLength(&keys_in) + chunk;
-}
-
-fn padded(x: u32) -> u32 {
-    return x + x / 32u;
 }
 
 /// The element whose pair goes to slot x of the round whose first lane is
@@ -362,6 +359,7 @@ fn sort_short(@builtin(local_invocation_index) t: u32, @builtin(subgroup_id) sub
     let length = seg.y - seg.x;
     let is_short = mine && length > 0u && length <= SHORT_LIMIT;
     if is_short {
+        // log2 of the lanes: of ceil(length / GRAIN) rounded up to a power of two.
         log2_lanes = firstLeadingBit(max((length + GRAIN - 1u) / GRAIN, 1u) * 2u - 1u);
         within = atomicAdd(&width_lanes[log2_lanes], 1u << log2_lanes);
     }
@@ -437,20 +435,26 @@ fn sort_chunk(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wi
     }
 }
 
+/// The segments that may hold elements first..=last, as lo..hi: the two
+/// binary searches of the offsets side by side (threads 0 and 1; every
+/// thread of the workgroup calls it, in uniform control flow).
+fn chunk_segment_range(t: u32, first: u32, last: u32) -> vec2<u32> {
+    let segments = segment_count();
+    if t < 2u {
+        chunk_segments[t] = segment_of_index(select(first, last, t == 1u), segments);
+    }
+    workgroupBarrier();
+    return vec2<u32>(chunk_segments[0], min(chunk_segments[1] + 1u, segments));
+}
+
 /// sort_chunk's work on one chunk (every thread of the workgroup calls it,
 /// in uniform control flow).
 fn sort_one_chunk(t: u32, chunk: u32, n: u32) {
     let first = chunk * CHUNK;
     let last = min(first + CHUNK, n) - 1u;
-    let segments = segment_count();
-    // The segments that may hold the chunk's elements: lo..hi, the two
-    // binary searches of the offsets side by side (threads 0 and 1).
-    if t < 2u {
-        chunk_segments[t] = segment_of_index(select(first, last, t == 1u), segments);
-    }
-    workgroupBarrier();
-    let lo = chunk_segments[0];
-    let hi = min(chunk_segments[1] + 1u, segments);
+    let range = chunk_segment_range(t, first, last);
+    let lo = range.x;
+    let hi = range.y;
     var mine = false;
     for (var s = lo + t; s < hi; s += BLOCK) {
         let seg = bounds(s);
@@ -607,20 +611,14 @@ fn merge_chunk(t: u32, chunk: u32, n: u32) {
     let index = arrayLength(&pass_info) - 1u;
     let w = CHUNK << (2u * index);
     let src = index & 1u;
-    // The segments that may hold the chunk's elements (as sort_chunk).
-    if t < 2u {
-        chunk_segments[t] = segment_of_index(select(first, last, t == 1u), segment_count());
-    }
-    workgroupBarrier();
-    let lo = chunk_segments[0];
-    let hi = min(chunk_segments[1] + 1u, segment_count());
+    let range = chunk_segment_range(t, first, last);
     var unfinished = false;
     for (var k = 0u; k < PER_THREAD; k++) {
         let i = first + t + BLOCK * k;
         if i >= n {
             break;
         }
-        let seg = segment_of(i, lo, hi);
+        let seg = segment_of(i, range.x, range.y);
         // Runs counted from the start of the segment's first chunk: a
         // segment over m chunks is done after ceil(log4(m)) passes, wherever
         // it lies.

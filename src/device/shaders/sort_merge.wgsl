@@ -1,12 +1,20 @@
 // What the segmented sorts share (segmented_sort.wgsl, contact_sort.wgsl;
 // `wavekit::device::shaders` appends this file to each, after
 // key_order.wgsl, as web/build.sh does for the browser page): the
-// (key, value) order and the places of a pairwise merge of aligned runs
-// (segmented_sort.wgsl's and merge_sort.wgsl's merges).
+// (key, value) order, the padded index of the exchanges through workgroup
+// memory, and the places of a pairwise merge of aligned runs
+// (segmented_sort.wgsl's chunk sort).
 
 // The lexicographic order the sorts use.
 fn less(a_key: u32, a_value: u32, b_key: u32, b_value: u32) -> bool {
     return a_key < b_key || (a_key == b_key && a_value < b_value);
+}
+
+/// Word x of a workgroup array with one padding word every 32 (the
+/// segmented sorts' exchanges between rows and grains: neither side has
+/// bank conflicts).
+fn padded(x: u32) -> u32 {
+    return x + x / 32u;
 }
 
 /// Whether a segment of bounds `seg` lies inside one aligned run of `w`.
