@@ -1064,7 +1064,8 @@ fn out_of_memory_is_an_error_and_the_device_goes_on() {
         return;
     }
     let gpu = Gpu::open_cuda(0).expect("opens");
-    // Over what a kernel can bind: refused before the driver is asked.
+    // More than the device holds: the driver's out-of-memory, naming the
+    // size (a buffer may exceed what a kernel binds; launches check that).
     let huge = 1u64 << 40;
     let message = gpu
         .buffer(huge)
@@ -1072,7 +1073,10 @@ fn out_of_memory_is_an_error_and_the_device_goes_on() {
         .expect("a 1 TiB buffer is refused")
         .to_string();
     eprintln!("1 TiB: {message}");
-    assert!(message.contains(&huge.to_string()), "{message}");
+    assert!(
+        message.contains(&huge.to_string()) && message.contains("OUT_OF_MEMORY"),
+        "{message}"
+    );
     // Buffers of 4 GiB until the device has no more: the driver's
     // out-of-memory, naming the size.
     let chunk = (1u64 << 32) - 256;
@@ -1090,6 +1094,24 @@ fn out_of_memory_is_an_error_and_the_device_goes_on() {
         "{message}"
     );
     drop(held);
+    // A buffer over what a kernel binds is allocated, and a launch that
+    // binds it whole is refused before the driver is asked.
+    let over = gpu.buffer(1u64 << 32).expect("a 4 GiB buffer");
+    let touch = wavekit::compose::Composer::new(gpu.target().clone())
+        .compose(TOUCH, "touch.wgsl")
+        .unwrap_or_else(|e| panic!("{e}"));
+    let touch = gpu.kernel(&touch.module, "touch").expect("builds");
+    let message = gpu
+        .execute(&[Step::dispatch(&touch, &[&over], [1, 1, 1])])
+        .err()
+        .expect("a launch binding 4 GiB is refused")
+        .to_string();
+    eprintln!("4 GiB bound: {message}");
+    assert!(
+        message.contains("4294967296 bytes") && message.contains("lengths as u32"),
+        "{message}"
+    );
+    drop(over);
     // The same device goes on: a buffer, and a device algorithm on it.
     let n = 4096u32;
     let input: Vec<u32> = (0..n).collect();
@@ -1197,6 +1219,11 @@ fn line<'a>(text: &'a str, tag: &str) -> &'a str {
 /// buffer (`data[0]` is `0xf0000000`; `bench/faults/run.sh` runs it through
 /// `wavekit run --unclamped` too).
 const OUT_OF_BOUNDS: &str = include_str!("data/reads_past_the_end.wgsl");
+
+/// A kernel that writes its buffer's first word.
+const TOUCH: &str = "@group(0) @binding(0) var<storage, read_write> data: array<u32>;
+@compute @workgroup_size(1) fn touch() { data[0] = 1u; }
+";
 
 /// A kernel that never ends.
 const NEVER_ENDS: &str = include_str!("data/never_ends.wgsl");

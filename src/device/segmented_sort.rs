@@ -63,8 +63,9 @@ fn short_grain(narrowest: u32) -> u32 {
 ///   the inputs (keys, values, offsets) must not share a buffer with the
 ///   outputs or the temp (not in place), and the outputs and temp must not
 ///   overlap. Temp: at least [`SegmentedSort::temp_storage_bytes`] bytes
-///   (about 8 n for keys, 16 n for pairs), `STORAGE`; its
-///   binding is limited by the device's `max_storage_buffer_binding_size`.
+///   (about 8 n for keys, 16 n for pairs), `STORAGE`; kernels bind it in
+///   regions of at most 8 n + n / 256 bytes, each limited by the device's
+///   `max_storage_buffer_binding_size` (the whole need not fit one).
 /// - **Algorithm**: the length of each segment is read on the device, so
 ///   every call records three kinds of dispatch. Segments of at most 64
 ///   elements: 64 consecutive segments a workgroup, each in an aligned
@@ -186,14 +187,17 @@ impl SegmentedSort {
         self.pairs
     }
 
-    /// The temp regions: scratch (runs and chunk flags), pass sizes.
-    fn temp_layout(&self, n: u32) -> (TempLayout, [(u64, u64); 2]) {
+    /// The temp regions: the keys' scratch (two runs and chunk flags), the
+    /// values' (two runs; 4 bytes without values), pass sizes. Apart, so
+    /// that no region of a sort of 2^28 pairs exceeds 2 GiB + a flag a
+    /// chunk (together they would be 4 GiB, over what a binding holds).
+    fn temp_layout(&self, n: u32) -> (TempLayout, [(u64, u64); 3]) {
         let n = u64::from(n);
-        let runs = if self.pairs { 4 } else { 2 };
         let mut layout = TempLayout::new(&self.ctx.limits);
-        let scratch = layout.place(4 * (runs * n + n.div_ceil(CHUNK)));
+        let scratch = layout.place(4 * (2 * n + n.div_ceil(CHUNK)));
+        let scratch_values = layout.place(if self.pairs { 8 * n } else { 4 });
         let pass = layout.place(4 * MAX_PASSES);
-        (layout, [scratch, pass])
+        (layout, [scratch, scratch_values, pass])
     }
 
     /// Temp bytes a call on `n` keys needs: two runs of keys (and of values
@@ -278,7 +282,7 @@ impl SegmentedSort {
         distinct_each(NAME, &readers, &writers)?;
         let limits = &self.ctx.limits;
         let bytes = 4 * u64::from(n);
-        let (layout, [scratch, pass]) = self.temp_layout(n);
+        let (layout, [scratch, scratch_values, pass]) = self.temp_layout(n);
         let keys_in = limits.check(NAME, "keys_in", keys[0], bytes)?;
         let keys_out = limits.check(NAME, "keys_out", keys[1], bytes)?;
         let offsets = limits.check(NAME, "offsets", offsets, 4 * (u64::from(n_segments) + 1))?;
@@ -301,6 +305,7 @@ impl SegmentedSort {
             return Ok(());
         }
         let scratch = temp.sub(scratch.0, scratch.1);
+        let scratch_values = temp.sub(scratch_values.0, scratch_values.1);
         let binding = |pass_index: u64| {
             vec![
                 keys_in,
@@ -310,6 +315,7 @@ impl SegmentedSort {
                 values_out,
                 scratch,
                 temp.sub(pass.0, 4 * (pass_index + 1)),
+                scratch_values,
             ]
         };
         let chunks = self

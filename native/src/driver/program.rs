@@ -41,15 +41,17 @@ pub enum Step<'a, D: Driver> {
 /// Device-resident buffers and programs over them, written once for every
 /// [`Driver`] (implemented for all of them, by these provided methods).
 pub trait Programs: Driver {
-    /// Allocates a zeroed buffer of `len` bytes.
+    /// Allocates a zeroed buffer of `len` bytes. Any length the device
+    /// holds: a launch refuses a buffer longer than the kernel ABI's u32
+    /// lengths, but the `wavekit::device` algorithms bind regions of one
+    /// (a segmented sort of 2^28 pairs takes more than 4 GiB of temp, in
+    /// regions of 2 GiB).
     fn alloc(&self, len: usize) -> Result<Buffer<Self>, NativeError> {
-        check_length(len)?;
         Buffer::zeroed(self, len, &"a buffer")
     }
 
-    /// Allocates a buffer holding `data`.
+    /// Allocates a buffer holding `data` (any length, as [`Programs::alloc`]).
     fn alloc_from(&self, data: &[u8]) -> Result<Buffer<Self>, NativeError> {
-        check_length(data.len())?;
         Buffer::filled(self, data, &"a buffer")
     }
 
@@ -96,17 +98,6 @@ pub trait Programs: Driver {
 /// Every driver runs programs the same way: the provided methods are the
 /// only implementation.
 impl<D: Driver> Programs for D {}
-
-/// Refuses a buffer whose length the kernel ABI cannot pass.
-fn check_length(len: usize) -> Result<(), NativeError> {
-    if u32::try_from(len).is_err() {
-        return Err(NativeError::Binding(format!(
-            "a buffer of {len} bytes: the kernel ABI passes lengths as u32, so at most {} bytes",
-            u32::MAX
-        )));
-    }
-    Ok(())
-}
 
 /// Checks every launch and builds its argument block once.
 fn prepare<'s, D: Driver>(

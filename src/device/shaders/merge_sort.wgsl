@@ -385,6 +385,16 @@ fn pair_of(d: u32, w: u32, n: u32) -> vec3<u32> {
     return vec3<u32>(s, min(s + w, n), min(s + 2u * w, n));
 }
 
+/// Word k of the value runs (sort_scratch.wgsl's): after the key runs, in
+/// `scratch` (merge_sort's bindings are all taken).
+fn load_run_value(k: u32) -> u32 {
+    return scratch[2u * arrayLength(&keys_in) + k];
+}
+
+fn store_run_value(k: u32, value: u32) {
+    scratch[2u * arrayLength(&keys_in) + k] = value;
+}
+
 /// Tile `j`'s merge-path split (split_tiles writes it) in the scratch, after
 /// the runs: keys A, keys B (and values A, values B with PAIRS), n words each.
 fn split_index(j: u32) -> u32 {

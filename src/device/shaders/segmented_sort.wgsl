@@ -68,10 +68,12 @@
 // sort_network.rs's network written out for SHORT_LIMIT and GRAIN).
 // Bindings: 0 keys_in, 1 values_in (array<u32>, n; values any 4 bytes
 //   without PAIRS), 2 offsets (segments + 1), 3 keys_out, 4 values_out
-//   (n; values any 4 bytes without PAIRS), 5 scratch (keys A, keys B, then
-//   with PAIRS values A, values B, n words each, then one flag per chunk),
-//   6 pass_info (p + 1 words; word 0, LONG_SEEN, every dispatch's, zeroed
-//   by the host before the first).
+//   (n; values any 4 bytes without PAIRS), 5 scratch (keys A, keys B, n
+//   words each, then one flag per chunk), 6 pass_info (p + 1 words; word
+//   0, LONG_SEEN, every dispatch's, zeroed by the host before the first),
+//   7 scratch_values (values A, values B, n words each, with PAIRS; any 4
+//   bytes without): apart from the keys' so that no binding of a sort of
+//   2^28 pairs exceeds 2 GiB + a flag a chunk.
 // Append: key_order.wgsl (encode_key, decode_key), sort_merge.wgsl (less, padded,
 // inside_run, partner_run, merge_target: sort_chunk's), sort_scratch.wgsl (run_key, run_value, store_run,
 // value_in).
@@ -171,6 +173,7 @@ fn looped_segment_grains(q: u32, lanes: u32, g: Grains) -> Grains {
 @group(0) @binding(4) var<storage, read_write> values_out: array<u32>;
 @group(0) @binding(5) var<storage, read_write> scratch: array<u32>;
 @group(0) @binding(6) var<storage, read_write> pass_info: array<atomic<u32>>;
+@group(0) @binding(7) var<storage, read_write> scratch_values: array<u32>;
 
 var<workgroup> merge_keys: array<u32, CHUNK>;
 var<workgroup> merge_values: array<u32, CHUNK>;
@@ -266,7 +269,16 @@ fn store_out(i: u32, key: u32, value: u32) {
 }
 
 fn chunk_flag_index(chunk: u32) -> u32 {
-    return select(2u, 4u, PAIRS) * arrayLength(&keys_in) + chunk;
+    return 2u * arrayLength(&keys_in) + chunk;
+}
+
+/// Word k of the value runs (sort_scratch.wgsl's).
+fn load_run_value(k: u32) -> u32 {
+    return scratch_values[k];
+}
+
+fn store_run_value(k: u32, value: u32) {
+    scratch_values[k] = value;
 }
 
 /// The element whose pair goes to slot x of the round whose first lane is
