@@ -298,8 +298,9 @@ fn overlap_check(
 /// - **Placement**: keys (and values) in and out, `n` 4-byte elements each;
 ///   an output is its input's very bytes (in place, CUB's `SortKeys` /
 ///   `SortPairs`) or shares none with any slice. Temp: at least
-///   [`MergeSort::temp_storage_bytes`] bytes (`STORAGE`), 8 n for keys, 16
-///   n for pairs, plus 4 per tile (the tiles' splits) and 124.
+///   [`MergeSort::temp_storage_bytes`] bytes (`STORAGE`), 4 n for keys, 8
+///   n for pairs, plus 4 per tile (the tiles' splits) and 124: one run;
+///   the outputs are the other (CUB's ping-pong through the output).
 /// - **Algorithm**: `merge_sort.wgsl`, as CUB's `DeviceMergeSort`, in
 ///   tiles of [`MergeSort::tile`] keys (`BLOCK` threads × `ITEMS` keys:
 ///   256 × 17 on CUDA and HIP, 256 × 3 on wgpu): each tile sorted
@@ -307,8 +308,8 @@ fn overlap_check(
 ///   thread's keys sorted in registers, then `log2(BLOCK)` rounds merging
 ///   runs of threads pairwise through workgroup memory by merge path),
 ///   then `ceil(log2(n / tile))` global merge passes, each merging the runs
-///   of `tile · 2^p` pairwise between two runs of the temp, the last into
-///   the outputs: a `split_tiles` dispatch finds the merge-path split of
+///   of `tile · 2^p` pairwise from the temp into the outputs or back, the
+///   last from the temp into the outputs: a `split_tiles` dispatch finds the merge-path split of
 ///   each output tile (one binary search per tile), then `merge_pass`
 ///   loads each tile's two input ranges coalesced into workgroup memory,
 ///   each thread finds its own split there and merges `ITEMS` keys
@@ -356,8 +357,10 @@ impl MergeSort {
         MergeSort::new(device, dtype, true, less_than)
     }
 
+    /// The temp regions: the run that is not the outputs (keys, then
+    /// values for pairs) with the tiles' splits; pass sizes.
     fn temp_layout(&self, n: u32) -> (TempLayout, [(u64, u64); 2]) {
-        let runs = if self.pairs { 4 } else { 2 };
+        let runs = if self.pairs { 2 } else { 1 };
         let mut layout = TempLayout::new(&self.ctx.limits);
         let n = u64::from(n);
         let scratch = layout.place(4 * (runs * n + n.div_ceil(self.shape.tile())));
@@ -365,7 +368,7 @@ impl MergeSort {
         (layout, [scratch, pass])
     }
 
-    /// Temp bytes a call on `n` keys needs: two runs of keys (and of values
+    /// Temp bytes a call on `n` keys needs: a run of keys (and of values
     /// for pairs), a word per tile, 124 bytes, alignment padding.
     pub fn temp_storage_bytes(&self, n: u32) -> u64 {
         self.temp_layout(n).0.bytes()
@@ -415,7 +418,7 @@ impl MergeSort {
         let (layout, [scratch, pass]) = self.temp_layout(n);
         let keys_in = limits.check(SORT, "keys_in", keys[0], bytes)?;
         let keys_out = limits.check(SORT, "keys_out", keys[1], bytes)?;
-        let temp = limits.check(SORT, "temp", temp, layout.bytes())?;
+        let temp = layout.check(limits, SORT, temp)?;
         let mut named = vec![("keys_in", keys_in), ("keys_out", keys_out), ("temp", temp)];
         let (values_in, values_out) = match values {
             Some([a, b]) => {

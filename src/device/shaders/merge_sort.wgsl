@@ -18,15 +18,17 @@
 //     ITEMS keys serially); 2 barriers a round. Stored striped (coalesced)
 //     to the outputs where n <= TILE, else to run A of the scratch. The
 //     keys past n (the last tile) are never compared: each run's count
-//     stops at n.
+//     stops at n. Runs (CUB's ping-pong through the output): A is the
+//     scratch, B the outputs; sort_chunk writes the one the first pass
+//     reads, chosen so that the passes alternate and the last reads A.
 //   split_tiles (ceil(tiles / SPLIT_BLOCK) workgroups, a thread per tile of
 //     TILE outputs), pass p = arrayLength(&pass_info) - 1: the merge-path
 //     split of each tile's start in its pair of runs of width w = TILE << p
 //     (one binary search per tile, CUB's DeviceMergeSortPartitionKernel),
 //     into the scratch after the runs.
 //   merge_pass (tiles workgroups), pass p: the runs of width w merged
-//     pairwise into runs of 2w, from run A (p even) or B (p odd) into the
-//     other, or into the outputs once 2w >= n; each workgroup merges one
+//     pairwise into runs of 2w, from one run into the other (the last
+//     pass from A into the outputs, B); each workgroup merges one
 //     tile between its split and the next (merge_tile, CUB's AgentMerge:
 //     both ranges loaded coalesced into workgroup memory, each thread's
 //     split found there, ITEMS merged serially, stored coalesced; 3
@@ -48,11 +50,10 @@
 // Bindings: 0 keys_in, 1 values_in (the sort's input or the merge's first
 //   input; values any 4 bytes without PAIRS), 2 keys_b, 3 values_b (the
 //   merge's second input; any 4 bytes for the sort), 4 keys_out, 5
-//   values_out, 6 scratch (the sort's keys A, keys B, then with PAIRS
-//   values A, values B, n words each, then a split per tile), 7 pass_info
-//   (p + 1 words, not read).
+//   values_out, 6 scratch (the sort's run A: keys, then with PAIRS values,
+//   n words each, then a split per tile), 7 pass_info (p + 1 words, not
+//   read).
 //   Inputs are array<u32> (bits), compared through bitcast<T>.
-// Append: sort_scratch.wgsl (run_key, run_value, store_run, value_in).
 
 alias T = u32;
 const PAIRS = true;
@@ -92,6 +93,50 @@ fn store_out(i: u32, key: u32, value: u32) {
     if PAIRS {
         values_out[i] = value;
     }
+}
+
+/// Run A (0: the scratch) or B (1: the outputs), key i.
+fn run_key(run: u32, i: u32) -> u32 {
+    if run == 0u {
+        return scratch[i];
+    }
+    return keys_out[i];
+}
+
+fn run_value(run: u32, i: u32) -> u32 {
+    if !PAIRS {
+        return 0u;
+    }
+    if run == 0u {
+        return scratch[arrayLength(&keys_in) + i];
+    }
+    return values_out[i];
+}
+
+fn store_run(run: u32, i: u32, key: u32, value: u32) {
+    if run != 0u {
+        store_out(i, key, value);
+        return;
+    }
+    scratch[i] = key;
+    if PAIRS {
+        scratch[arrayLength(&keys_in) + i] = value;
+    }
+}
+
+/// The merge passes of `n` keys: ceil(log2(tiles)) (the host's count).
+fn merge_passes(n: u32) -> u32 {
+    let tiles = tile_count(n);
+    if tiles <= 1u {
+        return 0u;
+    }
+    return 32u - countLeadingZeros(tiles - 1u);
+}
+
+/// The run pass `p` of `n` keys reads: A where p is the last pass's
+/// parity, so that the last pass reads A and writes the outputs (B).
+fn source_run(p: u32, n: u32) -> u32 {
+    return (merge_passes(n) - 1u - p) & 1u;
 }
 
 /// Item `i`'s place in tile_keys / tile_values: at most TILE for every
@@ -262,7 +307,7 @@ fn sort_chunk(@builtin(local_invocation_index) thread: u32, @builtin(workgroup_i
             if n <= TILE {
                 store_out(first + i, key, value);
             } else {
-                store_run(0u, first + i, key, value);
+                store_run(source_run(0u, n), first + i, key, value);
             }
         }
     }
@@ -270,7 +315,7 @@ fn sort_chunk(@builtin(local_invocation_index) thread: u32, @builtin(workgroup_i
 
 // ---- The global merges, by merge path (CUB's AgentMergeSort / DeviceMerge) ----
 
-// merge_tile's sources and destinations besides the scratch runs (0: A,
+// merge_tile's sources and destinations besides the sort's runs (0: A,
 // 1: B): Merge's inputs (keys_in, keys_b) and the outputs.
 const SOURCE_INPUTS = 2u;
 const DEST_OUT = 2u;
@@ -373,9 +418,9 @@ fn pass_width() -> u32 {
     return TILE << (arrayLength(&pass_info) - 1u);
 }
 
-/// The pass's source run: A (0) on even passes, B (1) on odd.
+/// The pass's source run (source_run of p = arrayLength(&pass_info) - 1).
 fn pass_source() -> u32 {
-    return (arrayLength(&pass_info) - 1u) & 1u;
+    return source_run(arrayLength(&pass_info) - 1u, arrayLength(&keys_in));
 }
 
 /// The pair of runs of width `w` that output `d` falls in: (start, end of
@@ -385,20 +430,10 @@ fn pair_of(d: u32, w: u32, n: u32) -> vec3<u32> {
     return vec3<u32>(s, min(s + w, n), min(s + 2u * w, n));
 }
 
-/// Word k of the value runs (sort_scratch.wgsl's): after the key runs, in
-/// `scratch` (merge_sort's bindings are all taken).
-fn load_run_value(k: u32) -> u32 {
-    return scratch[2u * arrayLength(&keys_in) + k];
-}
-
-fn store_run_value(k: u32, value: u32) {
-    scratch[2u * arrayLength(&keys_in) + k] = value;
-}
-
 /// Tile `j`'s merge-path split (split_tiles writes it) in the scratch, after
-/// the runs: keys A, keys B (and values A, values B with PAIRS), n words each.
+/// run A: its keys (and values with PAIRS), n words each.
 fn split_index(j: u32) -> u32 {
-    return select(2u, 4u, PAIRS) * arrayLength(&keys_in) + j;
+    return select(1u, 2u, PAIRS) * arrayLength(&keys_in) + j;
 }
 
 fn tile_count(n: u32) -> u32 {
