@@ -298,9 +298,10 @@ fn overlap_check(
 /// - **Placement**: keys (and values) in and out, `n` 4-byte elements each;
 ///   an output is its input's very bytes (in place, CUB's `SortKeys` /
 ///   `SortPairs`) or shares none with any slice. Temp: at least
-///   [`MergeSort::temp_storage_bytes`] bytes (`STORAGE`), 4 n for keys, 8
-///   n for pairs, plus 4 per tile (the tiles' splits) and 124: one run;
-///   the outputs are the other (CUB's ping-pong through the output).
+///   [`MergeSort::temp_storage_bytes`] bytes (`STORAGE`), 8 n for keys, 16
+///   n for pairs, plus 4 per tile (the tiles' splits) and 124; kernels
+///   bind it in regions of at most 8 n + 4 per tile, each limited by the
+///   device's `max_storage_buffer_binding_size`.
 /// - **Algorithm**: `merge_sort.wgsl`, as CUB's `DeviceMergeSort`, in
 ///   tiles of [`MergeSort::tile`] keys (`BLOCK` threads × `ITEMS` keys:
 ///   256 × 17 on CUDA and HIP, 256 × 3 on wgpu): each tile sorted
@@ -308,8 +309,8 @@ fn overlap_check(
 ///   thread's keys sorted in registers, then `log2(BLOCK)` rounds merging
 ///   runs of threads pairwise through workgroup memory by merge path),
 ///   then `ceil(log2(n / tile))` global merge passes, each merging the runs
-///   of `tile · 2^p` pairwise from the temp into the outputs or back, the
-///   last from the temp into the outputs: a `split_tiles` dispatch finds the merge-path split of
+///   of `tile · 2^p` pairwise between two runs of the temp, the last into
+///   the outputs: a `split_tiles` dispatch finds the merge-path split of
 ///   each output tile (one binary search per tile), then `merge_pass`
 ///   loads each tile's two input ranges coalesced into workgroup memory,
 ///   each thread finds its own split there and merges `ITEMS` keys
@@ -357,18 +358,20 @@ impl MergeSort {
         MergeSort::new(device, dtype, true, less_than)
     }
 
-    /// The temp regions: the run that is not the outputs (keys, then
-    /// values for pairs) with the tiles' splits; pass sizes.
-    fn temp_layout(&self, n: u32) -> (TempLayout, [(u64, u64); 2]) {
-        let runs = if self.pairs { 2 } else { 1 };
+    /// The temp regions: the keys' runs A and B with the tiles' splits,
+    /// the values' runs (4 bytes without values), pass sizes. Apart, so
+    /// that no region of a sort of 2^28 pairs exceeds 2 GiB + a split a
+    /// tile (together they would be 4 GiB, over what a binding holds).
+    fn temp_layout(&self, n: u32) -> (TempLayout, [(u64, u64); 3]) {
         let mut layout = TempLayout::new(&self.ctx.limits);
         let n = u64::from(n);
-        let scratch = layout.place(4 * (runs * n + n.div_ceil(self.shape.tile())));
+        let scratch = layout.place(4 * (2 * n + n.div_ceil(self.shape.tile())));
+        let value_runs = layout.place(if self.pairs { 8 * n } else { 4 });
         let pass = layout.place(4 * PASS_WORDS);
-        (layout, [scratch, pass])
+        (layout, [scratch, value_runs, pass])
     }
 
-    /// Temp bytes a call on `n` keys needs: a run of keys (and of values
+    /// Temp bytes a call on `n` keys needs: two runs of keys (and of values
     /// for pairs), a word per tile, 124 bytes, alignment padding.
     pub fn temp_storage_bytes(&self, n: u32) -> u64 {
         self.temp_layout(n).0.bytes()
@@ -415,7 +418,7 @@ impl MergeSort {
         check_keys(SORT, n)?;
         let limits = &self.ctx.limits;
         let bytes = 4 * u64::from(n);
-        let (layout, [scratch, pass]) = self.temp_layout(n);
+        let (layout, [scratch, value_runs, pass]) = self.temp_layout(n);
         let keys_in = limits.check(SORT, "keys_in", keys[0], bytes)?;
         let keys_out = limits.check(SORT, "keys_out", keys[1], bytes)?;
         let temp = layout.check(limits, SORT, temp)?;
@@ -439,12 +442,13 @@ impl MergeSort {
             return Ok(());
         }
         let scratch = temp.sub(scratch.0, scratch.1);
+        let value_runs = temp.sub(value_runs.0, value_runs.1);
         let binding = |p: u64| {
             vec![
                 keys_in,
                 values_in,
                 keys_in,
-                values_in,
+                value_runs,
                 keys_out,
                 values_out,
                 scratch,

@@ -35,7 +35,14 @@ pub trait Launch: Driver {
         block: [u32; 3],
         shared_bytes: u32,
     ) -> Result<(), NativeError> {
-        check_launch(self, kernel, buffers, grid, block, shared_bytes)?;
+        check_launch(
+            self,
+            kernel,
+            buffers.iter().map(Vec::len),
+            grid,
+            block,
+            shared_bytes,
+        )?;
         let device = upload(self, buffers)?;
         let mut step = Prepared::launch(self, kernel, &device, grid, block, shared_bytes);
         step.enqueue(self)?;
@@ -60,7 +67,14 @@ pub trait Launch: Driver {
         warmup: usize,
         runs: usize,
     ) -> Result<Vec<f32>, NativeError> {
-        check_launch(self, kernel, buffers, grid, block, shared_bytes)?;
+        check_launch(
+            self,
+            kernel,
+            buffers.iter().map(Vec::len),
+            grid,
+            block,
+            shared_bytes,
+        )?;
         let device = upload(self, buffers)?;
         let mut steps = [Prepared::launch(
             self,

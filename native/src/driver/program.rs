@@ -114,8 +114,8 @@ fn prepare<'s, D: Driver>(
                     grid,
                     block,
                 } => {
-                    // Buffer lengths were checked when they were allocated.
-                    check_launch(driver, kernel, &[], *grid, *block, 0)?;
+                    let lengths = buffers.iter().map(|b| b.len);
+                    check_launch(driver, kernel, lengths, *grid, *block, 0)?;
                     Prepared::launch(driver, kernel, buffers.iter().copied(), *grid, *block, 0)
                 }
                 Step::Zero(buffer) => Prepared::Zero(buffer),

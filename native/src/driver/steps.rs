@@ -37,13 +37,13 @@ pub(super) struct PreparedLaunch<'a, D: Driver> {
 }
 
 /// Rejects what the runtime would reject with a less helpful message, then
-/// lets the kernel use `shared_bytes` of dynamic shared memory. `buffers`
-/// are host buffers to be staged (a program's resident buffers had their
-/// lengths checked when they were allocated).
+/// lets the kernel use `shared_bytes` of dynamic shared memory. `lengths`
+/// are the bytes of the launch's buffers (host buffers to be staged, or a
+/// program's resident ones, which may be longer than a launch binds).
 pub(super) fn check_launch<D: Driver>(
     driver: &D,
     kernel: &Kernel<D>,
-    buffers: &[Vec<u8>],
+    lengths: impl IntoIterator<Item = usize>,
     grid: [u32; 3],
     block: [u32; 3],
     shared_bytes: u32,
@@ -63,12 +63,11 @@ pub(super) fn check_launch<D: Driver>(
     driver
         .check_dimensions(grid, block)
         .map_err(|why| refuse_dimensions(&why))?;
-    for (i, buffer) in buffers.iter().enumerate() {
-        if u32::try_from(buffer.len()).is_err() {
+    for (i, len) in lengths.into_iter().enumerate() {
+        if u32::try_from(len).is_err() {
             return Err(NativeError::Binding(format!(
-                "buffer {i} of kernel `{name}` is {} bytes; the kernel ABI passes lengths \
+                "buffer {i} of kernel `{name}` is {len} bytes; the kernel ABI passes lengths \
                  as u32, so at most {} bytes",
-                buffer.len(),
                 u32::MAX
             )));
         }
@@ -78,8 +77,7 @@ pub(super) fn check_launch<D: Driver>(
 
 impl<'a, D: Driver> Prepared<'a, D> {
     /// A launch of `kernel` on `buffers`, in the kernel ABI's order, whose
-    /// lengths fit in a `u32` (checked by [`check_launch`] or when they were
-    /// allocated).
+    /// lengths fit in a `u32` (checked by [`check_launch`]).
     pub(super) fn launch(
         driver: &D,
         kernel: &'a Kernel<D>,

@@ -18,17 +18,15 @@
 //     ITEMS keys serially); 2 barriers a round. Stored striped (coalesced)
 //     to the outputs where n <= TILE, else to run A of the scratch. The
 //     keys past n (the last tile) are never compared: each run's count
-//     stops at n. Runs (CUB's ping-pong through the output): A is the
-//     scratch, B the outputs; sort_chunk writes the one the first pass
-//     reads, chosen so that the passes alternate and the last reads A.
+//     stops at n.
 //   split_tiles (ceil(tiles / SPLIT_BLOCK) workgroups, a thread per tile of
 //     TILE outputs), pass p = arrayLength(&pass_info) - 1: the merge-path
 //     split of each tile's start in its pair of runs of width w = TILE << p
 //     (one binary search per tile, CUB's DeviceMergeSortPartitionKernel),
 //     into the scratch after the runs.
 //   merge_pass (tiles workgroups), pass p: the runs of width w merged
-//     pairwise into runs of 2w, from one run into the other (the last
-//     pass from A into the outputs, B); each workgroup merges one
+//     pairwise into runs of 2w, from run A (p even) or B (p odd) into the
+//     other, or into the outputs once 2w >= n; each workgroup merges one
 //     tile between its split and the next (merge_tile, CUB's AgentMerge:
 //     both ranges loaded coalesced into workgroup memory, each thread's
 //     split found there, ITEMS merged serially, stored coalesced; 3
@@ -48,11 +46,13 @@
 // and run widths (WAVEKIT_SHADER_PARAMS may change them); SPLIT_BLOCK.
 // Workgroup memory: 8 (TILE + 1 + TILE / 32 where ITEMS is even) + 8 bytes.
 // Bindings: 0 keys_in, 1 values_in (the sort's input or the merge's first
-//   input; values any 4 bytes without PAIRS), 2 keys_b, 3 values_b (the
-//   merge's second input; any 4 bytes for the sort), 4 keys_out, 5
-//   values_out, 6 scratch (the sort's run A: keys, then with PAIRS values,
-//   n words each, then a split per tile), 7 pass_info (p + 1 words, not
-//   read).
+//   input; values any 4 bytes without PAIRS), 2 keys_b (the merge's second
+//   input; any 4 bytes for the sort), 3 values_b (the merge's second
+//   input's values; the sort's value runs A and B, n words each, with
+//   PAIRS: apart from the keys' so that no binding of a sort of 2^28 pairs
+//   exceeds 2 GiB + a split per tile; any 4 bytes without), 4 keys_out, 5
+//   values_out, 6 scratch (the sort's keys A, keys B, n words each, then a
+//   split per tile), 7 pass_info (p + 1 words, not read).
 //   Inputs are array<u32> (bits), compared through bitcast<T>.
 
 alias T = u32;
@@ -73,7 +73,7 @@ const TILE_WORDS = TILE + 1u + PAD * (TILE / 32u);
 @group(0) @binding(0) var<storage, read> keys_in: array<u32>;
 @group(0) @binding(1) var<storage, read> values_in: array<u32>;
 @group(0) @binding(2) var<storage, read> keys_b: array<u32>;
-@group(0) @binding(3) var<storage, read> values_b: array<u32>;
+@group(0) @binding(3) var<storage, read_write> values_b: array<u32>;
 @group(0) @binding(4) var<storage, read_write> keys_out: array<u32>;
 @group(0) @binding(5) var<storage, read_write> values_out: array<u32>;
 @group(0) @binding(6) var<storage, read_write> scratch: array<u32>;
@@ -88,55 +88,31 @@ fn before(a: u32, b: u32) -> bool {
     return less_than(bitcast<T>(a), bitcast<T>(b));
 }
 
+/// The sort's run A (0) or B (1): key i (in `scratch`), value i (in
+/// `values_b`; 0 without PAIRS).
+fn run_key(run: u32, i: u32) -> u32 {
+    return scratch[run * arrayLength(&keys_in) + i];
+}
+
+fn run_value(run: u32, i: u32) -> u32 {
+    if PAIRS {
+        return values_b[run * arrayLength(&keys_in) + i];
+    }
+    return 0u;
+}
+
+fn store_run(run: u32, i: u32, key: u32, value: u32) {
+    scratch[run * arrayLength(&keys_in) + i] = key;
+    if PAIRS {
+        values_b[run * arrayLength(&keys_in) + i] = value;
+    }
+}
+
 fn store_out(i: u32, key: u32, value: u32) {
     keys_out[i] = key;
     if PAIRS {
         values_out[i] = value;
     }
-}
-
-/// Run A (0: the scratch) or B (1: the outputs), key i.
-fn run_key(run: u32, i: u32) -> u32 {
-    if run == 0u {
-        return scratch[i];
-    }
-    return keys_out[i];
-}
-
-fn run_value(run: u32, i: u32) -> u32 {
-    if !PAIRS {
-        return 0u;
-    }
-    if run == 0u {
-        return scratch[arrayLength(&keys_in) + i];
-    }
-    return values_out[i];
-}
-
-fn store_run(run: u32, i: u32, key: u32, value: u32) {
-    if run != 0u {
-        store_out(i, key, value);
-        return;
-    }
-    scratch[i] = key;
-    if PAIRS {
-        scratch[arrayLength(&keys_in) + i] = value;
-    }
-}
-
-/// The merge passes of `n` keys: ceil(log2(tiles)) (the host's count).
-fn merge_passes(n: u32) -> u32 {
-    let tiles = tile_count(n);
-    if tiles <= 1u {
-        return 0u;
-    }
-    return 32u - countLeadingZeros(tiles - 1u);
-}
-
-/// The run pass `p` of `n` keys reads: A where p is the last pass's
-/// parity, so that the last pass reads A and writes the outputs (B).
-fn source_run(p: u32, n: u32) -> u32 {
-    return (merge_passes(n) - 1u - p) & 1u;
 }
 
 /// Item `i`'s place in tile_keys / tile_values: at most TILE for every
@@ -307,7 +283,7 @@ fn sort_chunk(@builtin(local_invocation_index) thread: u32, @builtin(workgroup_i
             if n <= TILE {
                 store_out(first + i, key, value);
             } else {
-                store_run(source_run(0u, n), first + i, key, value);
+                store_run(0u, first + i, key, value);
             }
         }
     }
@@ -315,7 +291,7 @@ fn sort_chunk(@builtin(local_invocation_index) thread: u32, @builtin(workgroup_i
 
 // ---- The global merges, by merge path (CUB's AgentMergeSort / DeviceMerge) ----
 
-// merge_tile's sources and destinations besides the sort's runs (0: A,
+// merge_tile's sources and destinations besides the scratch runs (0: A,
 // 1: B): Merge's inputs (keys_in, keys_b) and the outputs.
 const SOURCE_INPUTS = 2u;
 const DEST_OUT = 2u;
@@ -418,9 +394,9 @@ fn pass_width() -> u32 {
     return TILE << (arrayLength(&pass_info) - 1u);
 }
 
-/// The pass's source run (source_run of p = arrayLength(&pass_info) - 1).
+/// The pass's source run: A (0) on even passes, B (1) on odd.
 fn pass_source() -> u32 {
-    return source_run(arrayLength(&pass_info) - 1u, arrayLength(&keys_in));
+    return (arrayLength(&pass_info) - 1u) & 1u;
 }
 
 /// The pair of runs of width `w` that output `d` falls in: (start, end of
@@ -431,9 +407,9 @@ fn pair_of(d: u32, w: u32, n: u32) -> vec3<u32> {
 }
 
 /// Tile `j`'s merge-path split (split_tiles writes it) in the scratch, after
-/// run A: its keys (and values with PAIRS), n words each.
+/// the key runs A and B, n words each.
 fn split_index(j: u32) -> u32 {
-    return select(1u, 2u, PAIRS) * arrayLength(&keys_in) + j;
+    return 2u * arrayLength(&keys_in) + j;
 }
 
 fn tile_count(n: u32) -> u32 {
