@@ -1103,8 +1103,7 @@ fn out_of_memory_is_an_error_and_the_device_goes_on() {
     let touch = gpu.kernel(&touch.module, "touch").expect("builds");
     let message = gpu
         .execute(&[Step::dispatch(&touch, &[&over], [1, 1, 1])])
-        .err()
-        .expect("a launch binding 4 GiB is refused")
+        .expect_err("a launch binding 4 GiB is refused")
         .to_string();
     eprintln!("4 GiB bound: {message}");
     assert!(
