@@ -17,7 +17,7 @@
 use crate::error::Error;
 
 /// Every shader file and its text, by file name.
-pub const FILES: [(&str, &str); 33] = [
+pub const FILES: [(&str, &str); 34] = [
     (
         "adjacent_difference.wgsl",
         include_str!("shaders/adjacent_difference.wgsl"),
@@ -66,6 +66,10 @@ pub const FILES: [(&str, &str); 33] = [
         include_str!("shaders/segmented_sort.wgsl"),
     ),
     ("sort_merge.wgsl", include_str!("shaders/sort_merge.wgsl")),
+    (
+        "sort_scratch.wgsl",
+        include_str!("shaders/sort_scratch.wgsl"),
+    ),
     ("zero.wgsl", include_str!("shaders/zero.wgsl")),
     ("by_key.wgsl", include_str!("shaders/by_key.wgsl")),
     ("segmented.wgsl", include_str!("shaders/segmented.wgsl")),
@@ -228,7 +232,7 @@ mod tests {
         );
         assert_eq!(
             appended(file("segmented_sort.wgsl").unwrap()),
-            ["key_order.wgsl", "sort_merge.wgsl"]
+            ["key_order.wgsl", "sort_merge.wgsl", "sort_scratch.wgsl"]
         );
         assert_eq!(appended(file("reduce.wgsl").unwrap()), ["reduce_op.wgsl"]);
         assert!(appended(file("radix_key64.wgsl").unwrap()).is_empty());

@@ -35,15 +35,7 @@ pub trait Launch: Driver {
         block: [u32; 3],
         shared_bytes: u32,
     ) -> Result<(), NativeError> {
-        check_launch(
-            self,
-            kernel,
-            buffers.iter().map(Vec::len),
-            grid,
-            block,
-            shared_bytes,
-        )?;
-        let device = upload(self, buffers)?;
+        let device = upload(self, kernel, buffers, grid, block, shared_bytes)?;
         let mut step = Prepared::launch(self, kernel, &device, grid, block, shared_bytes);
         step.enqueue(self)?;
         wait(self, format_args!("running kernel `{}`", kernel.name()))?;
@@ -67,15 +59,7 @@ pub trait Launch: Driver {
         warmup: usize,
         runs: usize,
     ) -> Result<Vec<f32>, NativeError> {
-        check_launch(
-            self,
-            kernel,
-            buffers.iter().map(Vec::len),
-            grid,
-            block,
-            shared_bytes,
-        )?;
-        let device = upload(self, buffers)?;
+        let device = upload(self, kernel, buffers, grid, block, shared_bytes)?;
         let mut steps = [Prepared::launch(
             self,
             kernel,
@@ -98,9 +82,19 @@ pub trait Launch: Driver {
 /// implementation.
 impl<D: Driver> Launch for D {}
 
-/// Copies every buffer to a fresh device allocation (freed when the result
+/// Checks the launch of `kernel` on `buffers` ([`check_launch`]), then
+/// copies every buffer to a fresh device allocation (freed when the result
 /// is dropped, on every path out of a launch).
-fn upload<D: Driver>(driver: &D, buffers: &[Vec<u8>]) -> Result<Vec<Buffer<D>>, NativeError> {
+fn upload<D: Driver>(
+    driver: &D,
+    kernel: &Kernel<D>,
+    buffers: &[Vec<u8>],
+    grid: [u32; 3],
+    block: [u32; 3],
+    shared_bytes: u32,
+) -> Result<Vec<Buffer<D>>, NativeError> {
+    let lengths = buffers.iter().map(Vec::len);
+    check_launch(driver, kernel, lengths, grid, block, shared_bytes)?;
     buffers
         .iter()
         .enumerate()

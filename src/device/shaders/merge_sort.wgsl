@@ -54,6 +54,7 @@
 //   values_out, 6 scratch (the sort's keys A, keys B, n words each, then a
 //   split per tile), 7 pass_info (p + 1 words, not read).
 //   Inputs are array<u32> (bits), compared through bitcast<T>.
+// Append: sort_scratch.wgsl (run_key, run_value, store_run).
 
 alias T = u32;
 const PAIRS = true;
@@ -88,25 +89,9 @@ fn before(a: u32, b: u32) -> bool {
     return less_than(bitcast<T>(a), bitcast<T>(b));
 }
 
-/// The sort's run A (0) or B (1): key i (in `scratch`), value i (in
-/// `values_b`; 0 without PAIRS).
-fn run_key(run: u32, i: u32) -> u32 {
-    return scratch[run * arrayLength(&keys_in) + i];
-}
-
-fn run_value(run: u32, i: u32) -> u32 {
-    if PAIRS {
-        return values_b[run * arrayLength(&keys_in) + i];
-    }
-    return 0u;
-}
-
-fn store_run(run: u32, i: u32, key: u32, value: u32) {
-    scratch[run * arrayLength(&keys_in) + i] = key;
-    if PAIRS {
-        values_b[run * arrayLength(&keys_in) + i] = value;
-    }
-}
+/// Word k of the sort's value runs (sort_scratch.wgsl's): `values_b`.
+fn load_run_value(k: u32) -> u32 { return values_b[k]; }
+fn store_run_value(k: u32, value: u32) { values_b[k] = value; }
 
 fn store_out(i: u32, key: u32, value: u32) {
     keys_out[i] = key;

@@ -75,7 +75,8 @@
 //   bytes without): apart from the keys' so that no binding of a sort of
 //   2^28 pairs exceeds 2 GiB + a flag a chunk.
 // Append: key_order.wgsl (encode_key, decode_key), sort_merge.wgsl (less, padded,
-// inside_run, partner_run, merge_target: sort_chunk's).
+// inside_run, partner_run, merge_target: sort_chunk's), sort_scratch.wgsl
+// (run_key, run_value, store_run).
 #import wavekit::subgroup as sg
 
 const KEY_ORDER = 0u;
@@ -271,25 +272,9 @@ fn chunk_flag_index(chunk: u32) -> u32 {
     return 2u * arrayLength(&keys_in) + chunk;
 }
 
-/// Run A (0) or B (1): key i (in `scratch`), value i (in `scratch_values`;
-/// 0 without PAIRS).
-fn run_key(run: u32, i: u32) -> u32 {
-    return scratch[run * arrayLength(&keys_in) + i];
-}
-
-fn run_value(run: u32, i: u32) -> u32 {
-    if PAIRS {
-        return scratch_values[run * arrayLength(&keys_in) + i];
-    }
-    return 0u;
-}
-
-fn store_run(run: u32, i: u32, key: u32, value: u32) {
-    scratch[run * arrayLength(&keys_in) + i] = key;
-    if PAIRS {
-        scratch_values[run * arrayLength(&keys_in) + i] = value;
-    }
-}
+/// Word k of the value runs (sort_scratch.wgsl's): `scratch_values`.
+fn load_run_value(k: u32) -> u32 { return scratch_values[k]; }
+fn store_run_value(k: u32, value: u32) { scratch_values[k] = value; }
 
 /// Value i of the input (0 without PAIRS).
 fn value_in(i: u32) -> u32 {
