@@ -557,10 +557,10 @@ fn runs_programs_on_a_stub_runtime() {
     assert_eq!(hip.read(&count).unwrap(), [0; 4]);
     assert_eq!(stub.live(), 5, "events released after timing");
 
-    assert!(matches!(
-        hip.alloc(1 << 32),
-        Err(NativeError::Binding(message)) if message.contains("u32")
-    ));
+    // Buffers may be longer than a launch binds (the device algorithms bind
+    // regions of one); a launch that binds one over the ABI's u32 lengths
+    // is refused, which tests/device_cuda.rs checks with 4 GiB on a GPU
+    // (here the stub would fill 4 GiB of host memory).
     let hip1 = Hip::open_with(stub.api.clone(), 1).unwrap();
     match hip1.execute(&steps) {
         Err(NativeError::Tool { tool, message }) => {
