@@ -12,6 +12,8 @@
 //! After a deliberate change, `WAVEKIT_BLESS_SASS=1 cargo test -p
 //! wavekit-demos --test kernel_budgets` rewrites the table; review its diff
 //! like code (and measure the change on the H100: `bench/focus-run.sh`).
+//! `WAVEKIT_SASS_OUT=FILE` also writes the whole disassembly there, to read
+//! the instructions behind a row.
 
 #[path = "../../tests/support/mod.rs"]
 #[allow(dead_code)]
@@ -320,6 +322,9 @@ fn rows() -> Result<Vec<String>, String> {
         usage.extend(tools::resource_usage(&ptx, SM).map_err(|e| e.to_string())?);
         let cubin = tools::assemble(&ptx, SM).map_err(|e| e.to_string())?;
         sass += &tools::disassemble(&cubin).map_err(|e| e.to_string())?;
+    }
+    if let Ok(path) = std::env::var("WAVEKIT_SASS_OUT") {
+        std::fs::write(&path, &sass).map_err(|e| format!("writing {path}: {e}"))?;
     }
     kernels
         .iter()

@@ -5,6 +5,11 @@
 //! order, it takes two parameters:
 //!
 //! 1. the buffer's device address (`ptr addrspace(1)`; `.param .u64` in PTX),
+//!    a multiple of [`BUFFER_ALIGNMENT`] (16): the kernel declares it
+//!    (LLVM's `align 16` on the parameter), so that a thread's four
+//!    consecutive words 16 bytes apart from an aligned start load as one
+//!    vector (`ld.global.v4`, `global_load_dwordx4`) where LLVM can prove
+//!    the start aligned;
 //! 2. the buffer's byte length as a `u32` (`arrayLength` divides what
 //!    follows the fixed part by the stride of the trailing runtime-sized
 //!    array, and so do the bounds checks of its indices; for other buffers
@@ -18,6 +23,11 @@
 //! start. The workgroup size is the block size (and the kernel's launch
 //! bound); the dispatch grid gives `num_workgroups`. Buffer contents use
 //! naga's (WGSL's) memory layout byte for byte.
+
+/// What every buffer address passed to a kernel is a multiple of: device
+/// allocations are (CUDA and HIP give 256 bytes), and `wavekit::device`
+/// checks each slice it binds for it.
+pub const BUFFER_ALIGNMENT: u32 = 16;
 
 /// One buffer parameter pair.
 #[derive(Clone, Debug, PartialEq, Eq)]

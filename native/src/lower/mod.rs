@@ -344,6 +344,16 @@ impl<'a, 'ctx> ModuleLowerer<'a, 'ctx> {
             context.void_type().fn_type(&params, false),
             None,
         );
+        // Every buffer address is aligned (the ABI's BUFFER_ALIGNMENT):
+        // LLVM's alignment inference then lets the load-store vectorizer
+        // join a thread's consecutive words into vector loads.
+        let align = inkwell::attributes::Attribute::get_named_enum_kind_id("align");
+        for i in 0..self.resources.len() {
+            kernel.add_attribute(
+                AttributeLoc::Param(2 * i as u32),
+                context.create_enum_attribute(align, u64::from(crate::abi::BUFFER_ALIGNMENT)),
+            );
+        }
         self.target.declare_kernel(
             context,
             self.module,
