@@ -278,11 +278,11 @@ struct Folded {
     fold: T,
 }
 
-/// Item `k` (element `i`) of `fold_items`' pass: its head bit, the value
-/// of the item before it where that ends a run, and the fold `acc` on.
-fn fold_item(f: ptr<function, Folded>, acc: ptr<function, T>, before: ptr<function, K>, slot: u32, k: u32, i: u32) {
-    let value = value_at(i);
-    let key = key_at(i);
+/// Item `k` (element `i`, of `key` and `value`) of `fold_items`' pass: its
+/// head bit, the value of the item before it where that ends a run, and
+/// the fold `acc` on.
+fn fold_item(f: ptr<function, Folded>, acc: ptr<function, T>, before: ptr<function, K>, slot: u32, k: u32, i: u32,
+             key: K, value: T) {
     let head = i == 0u || key != *before;
     if head && k > 0u {
         // Item k - 1 ends its run.
@@ -315,13 +315,23 @@ fn fold_items(tile: u32, t: u32) -> Folded {
     }
     var acc = scan_identity();
     if count == ITEMS {
-        // A whole thread's items: a loop the compiler unrolls.
+        // A whole thread's items, all loaded first: loops the compiler
+        // unrolls, the loads straight-line, so that the native back ends
+        // join each four consecutive words into one 16-byte load (a
+        // thread's first word is 16-byte aligned where ITEMS is a multiple
+        // of 4; the kernel ABI's buffers are).
+        var item_keys: array<K, ITEMS>;
+        var item_values: array<T, ITEMS>;
         for (var k = 0u; k < ITEMS; k++) {
-            fold_item(&f, &acc, &before, slot, k, first + k);
+            item_keys[k] = key_at(first + k);
+            item_values[k] = value_at(first + k);
+        }
+        for (var k = 0u; k < ITEMS; k++) {
+            fold_item(&f, &acc, &before, slot, k, first + k, item_keys[k], item_values[k]);
         }
     } else {
         for (var k = 0u; k < count; k++) {
-            fold_item(&f, &acc, &before, slot, k, first + k);
+            fold_item(&f, &acc, &before, slot, k, first + k, key_at(first + k), value_at(first + k));
         }
     }
     // The last item ends its run where the next key differs or is past n.
