@@ -72,10 +72,10 @@ fn kernels() -> Vec<DemoKernel> {
     // for u32 keys and values under `+` (the shader's defaults), with the
     // window walk (`Context::look_back_params`) and the block scan in
     // workgroup memory, without bounds checks (`Context::pipelines_proven`):
-    // the reduction 12 a thread with its run ends stashed (`STASHED_ENDS`),
+    // the reduction 16 a thread with its run ends stashed (`STASHED_ENDS`),
     // the scan 10 a thread.
     for (entry, items, lower) in [
-        ("reduce_by_key", 12, BoundsChecks::Unchecked.into()),
+        ("reduce_by_key", 16, BoundsChecks::Unchecked.into()),
         ("scan_by_key", 10, BoundsChecks::Unchecked.into()),
     ] {
         let source = edited(

@@ -20,8 +20,13 @@ const BLOCK: u32 = 256;
 /// The dtypes keys and values may have.
 const DTYPES: [Dtype; 3] = [Dtype::U32, Dtype::I32, Dtype::F32];
 
-/// Elements per thread: 12 through wgpu and for the reduction on CUDA,
-/// 10 for the scan on CUDA; HIP (unmeasured) keeps the 8 it had. H100,
+/// Elements per thread: 12 through wgpu, 16 for the reduction on CUDA, 10
+/// for the scan on CUDA; HIP (unmeasured) keeps the 8 it had. Since the
+/// reduction loads a thread's words 16 bytes at a time (natively, where
+/// ITEMS is a multiple of 4), 16 is its fastest: H200, CUDA, 2^22 / 2^24
+/// / 2^26: 22.4 / 67.4 / 213.1 µs at 16, 22.8 / 70.4 / 222.6 at 12, 24.6
+/// / 78.8 / 271.5 at 8 (CUB 20.8 / 63.4 / 220.3;
+/// docs/benchmarks/2026-11-28j-h200-by-key-vector-loads). Before, H100,
 /// ReduceByKey sum at 2^26: CUDA 0.3668 ms at 8, 0.3255 at 10, 0.3041 at
 /// 12, 0.3145 at 14 (CUB 0.2405), 16 slower still; Vulkan 0.3958 at 8,
 /// 0.3168 at 12, 0.4039 at 6. ScanByKey on CUDA without bounds checks:
@@ -35,7 +40,7 @@ fn items_per_thread(ctx: &Context, reduce: bool) -> u32 {
     } else if !ctx.target.is_native_cuda() {
         8
     } else if reduce {
-        12
+        16
     } else {
         10
     }
