@@ -84,12 +84,6 @@ const UNIQUE = false;
 // its element's predecessor.
 const SHUFFLE_BEFORE = true;
 const PARTITION = false;
-// The rank stages each element in workgroup memory (TILE words, at the
-// element's place in the tile: each thread reads back only its own) for
-// the scatter, instead of holding them in registers through the
-// look-back: ITEMS registers a thread fewer.
-const STAGE_VALUES = false;
-const STAGED_WORDS = select(1u, TILE, STAGE_VALUES);
 // Subgroups per workgroup at the smallest subgroup size, 4 lanes.
 const MAX_SUBGROUPS = BLOCK / 4u;
 const STATE_AGGREGATE = 0x40000000u;
@@ -111,7 +105,6 @@ const STALL_EVERY = 0u;
 var<workgroup> shared_tile: u32;
 var<workgroup> shared_prefix: u32;
 var<workgroup> subgroup_totals: array<u32, MAX_SUBGROUPS>;
-var<workgroup> staged_values: array<T, STAGED_WORDS>;
 
 fn tile_count() -> u32 {
     return (arrayLength(&input) + TILE - 1u) / TILE;
@@ -222,11 +215,7 @@ fn rank_tile(tile: u32, t: u32) -> TileRanks {
             }
         }
         let b = sg::ballot(flag);
-        if STAGE_VALUES {
-            staged_values[subgroup * ITEMS * size + k * size + lane] = x;
-        } else {
-            values[k] = x;
-        }
+        values[k] = x;
         let rank = kept + rank_in_subgroup(b, lane);
         var rejected = NONE;
         if PARTITION && i < n {
@@ -264,21 +253,15 @@ fn rank_tile(tile: u32, t: u32) -> TileRanks {
 /// Writes the thread's kept elements of tile `tile` from output position
 /// `base` on (with PARTITION, its rejected ones from output[n - 1] down,
 /// after the tile * TILE - base rejected before the tile).
-fn scatter_tile(r: TileRanks, base: u32, tile: u32, t: u32) {
-    let size = sg::group_size();
-    let slot = t / size * ITEMS * size + sg::invocation_id();
+fn scatter_tile(r: TileRanks, base: u32, tile: u32) {
     for (var k = 0u; k < ITEMS; k++) {
         let p = r.positions[k];
         if p != NONE {
-            var value = r.values[k];
-            if STAGE_VALUES {
-                value = staged_values[slot + k * size];
-            }
             if PARTITION && p >= REJECTED {
                 let rejected_before = tile * TILE - base + (p & ~REJECTED);
-                output[arrayLength(&input) - 1u - rejected_before] = value;
+                output[arrayLength(&input) - 1u - rejected_before] = r.values[k];
             } else {
-                output[base + p] = value;
+                output[base + p] = r.values[k];
             }
         }
     }
@@ -379,7 +362,7 @@ fn select_lookback(@builtin(local_invocation_index) t: u32) {
     if t == 0u && tile == tiles - 1u {
         count[0] = prefix + r.total;
     }
-    scatter_tile(r, prefix, tile, t);
+    scatter_tile(r, prefix, tile);
 }
 
 // select_lookback without the fallback (look_back.wgsl's plain_look_back):
@@ -420,7 +403,7 @@ fn select_lookback_plain(@builtin(local_invocation_index) t: u32) {
             }
         }
     }
-    scatter_tile(r, workgroupUniformLoad(&shared_prefix), tile, t);
+    scatter_tile(r, workgroupUniformLoad(&shared_prefix), tile);
 }
 
 @compute @workgroup_size(BLOCK)
@@ -449,7 +432,7 @@ fn scatter(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: 
     if tile == tiles - 1u && t == 0u {
         count[0] = base + r.total;
     }
-    scatter_tile(r, base, tile, t);
+    scatter_tile(r, base, tile);
 }
 
 // The three-way partition (wavekit::device::ThreeWayPartition, CUB's
