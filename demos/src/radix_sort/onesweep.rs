@@ -386,9 +386,7 @@ impl OneSweep {
     pub fn scratch(&self, ctx: &Ctx<'_>, n: usize) -> Result<OneSweepScratch, Error> {
         let tiles = n.div_ceil(self.tile()).max(1);
         Ok(OneSweepScratch {
-            // Four passes' counts, then the histogram's tile counter (the
-            // last of 4 words).
-            digits: ctx.gpu.buffer((4 * (4 * RADIX + 4)) as u64)?,
+            digits: ctx.gpu.buffer((4 * RADIX * 4) as u64)?,
             tile_state: ctx.gpu.buffer((tiles * RADIX * 4) as u64)?,
             tile_counter: ctx.gpu.buffer(4 * 4)?,
             pass_info: (1..=SHIFTS.len() as u64)

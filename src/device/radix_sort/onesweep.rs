@@ -320,13 +320,12 @@ impl OneSweep {
         )
     }
 
-    /// Places its temp regions: digit counts (and, last, the histogram's
-    /// tile counter, in the 16 bytes after them), tile state, tile
-    /// counters, and the words whose bound length tells a pass its number
-    /// (never written or read).
+    /// Places its temp regions: digit counts, tile state, tile counters,
+    /// and the words whose bound length tells a pass its number (never
+    /// written or read).
     pub fn temp(&self, layout: &mut TempLayout, n: u32) -> Vec<(u64, u64)> {
         vec![
-            layout.place(4 * (RADIX * self.histograms + 4)),
+            layout.place(4 * RADIX * self.histograms),
             layout.place(4 * RADIX * self.tiles(n)),
             layout.place(4 * self.histograms),
             layout.place(4 * u64::from(self.passes)),

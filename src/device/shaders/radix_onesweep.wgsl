@@ -9,11 +9,10 @@
 // at their declarations: with RUNTIME_PASS once, one module serving every
 // pass, which a pass finds at run time from the length the host binds
 // pass_info with; without it once per pass, `const PASS` set to 0..3):
-//   histogram (grid of H <= 65535 workgroups in x): each workgroup takes
-//     tiles one at a time from the counter in digits' last word, counts the
-//     four digits of their keys in workgroup atomics and adds the counts
-//     into digits[pass * 256 + digit]; the grid also zeroes tile_state and
-//     tile_counter.
+//   histogram (grid of H <= 65535 workgroups in x): workgroup w counts the
+//     four digits of the keys of its span of tiles in workgroup atomics and
+//     adds the counts into digits[pass * 256 + digit]; the grid also zeroes
+//     tile_state and tile_counter.
 //   digit_offsets (1 workgroup): digits[pass * 256 + d] becomes the
 //     exclusive prefix sum over d of the pass's counts (a block exclusive
 //     scan per pass): where the keys with digit d start in the output.
@@ -72,8 +71,7 @@
 //   array).
 // Bindings: 0 keys_in (n u32), 1 keys_out (n u32), 2 values_in, 3 values_out
 //   (n u32 each when PAIRS; any 4-byte buffers otherwise), 4 digits
-//   (4 * 256 u32 and, last, the histogram's tile counter; zeroed before
-//   `histogram`), 5 tile_state (tiles * 256 u32),
+//   (4 * 256 u32, zeroed before `histogram`), 5 tile_state (tiles * 256 u32),
 //   6 tile_counter (4 u32), 7 pass_info (p + 1 u32 for pass p, never read:
 //   with RUNTIME_PASS its length is the pass number; `histogram` and
 //   `digit_offsets` take any).
@@ -86,8 +84,7 @@
 //   offsets are the exclusive prefix of the histograms of the same keys.
 //   bins, digits, tile_count, tile_first, digit_base: a pass index < 4
 //   (pass_index(): PASS, or the host binds at most 4 words of pass_info)
-//   times 256 plus a digit < 256; the histogram's counter: digits' last
-//   word. counters: subgroup < BLOCK / S <=
+//   times 256 plus a digit < 256. counters: subgroup < BLOCK / S <=
 //   SUBGROUPS rows of ROW; the fallback's row at FALLBACK_ROW plus a word
 //   < ROW; with STAGE_IN_COUNTERS staged positions (below) < PART <=
 //   COUNTER_WORDS - ROW. tile_state: tile < ceil(n / TILE) (the grid's
@@ -327,16 +324,14 @@ fn pass_digit(key: u32, p: u32) -> u32 {
     return extractBits(key, shift, min(8u, END_BIT - shift));
 }
 
-// The histogram's next tile for the workgroup (every thread): tiles are
-// handed out one at a time from the counter in digits' last word (zeroed
-// with the counts), so that the workgroups that run finish together
-// whatever the grid's waves (a span of tiles a workgroup left a tail of
-// 0.59 waves at 2^26 on an H200: 171 us against CUB's 156).
-fn histogram_tile(t: u32) -> u32 {
-    if t == 0u {
-        tile_slot = atomicAdd(&digits[arrayLength(&digits) - 1u], 1u);
-    }
-    return workgroupUniformLoad(&tile_slot);
+// The keys [begin, end) of histogram workgroup `w` of `parts`.
+fn keys_of_part(w: u32, parts: u32) -> vec2<u32> {
+    let n = arrayLength(&keys_in);
+    let tiles = (n + TILE - 1u) / TILE;
+    let per = (tiles + parts - 1u) / parts;
+    let begin = min(w * per, tiles) * TILE;
+    let end = min(min((w + 1u) * per, tiles) * TILE, n);
+    return vec2<u32>(begin, max(begin, end));
 }
 
 @compute @workgroup_size(BLOCK)
@@ -355,20 +350,17 @@ fn histogram(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid
         atomicStore(&tile_counter[t], 0u);
     }
     workgroupBarrier();
-    let n = arrayLength(&keys_in);
-    let tiles = (n + TILE - 1u) / TILE;
-    for (var tile = histogram_tile(t); tile < tiles; tile = histogram_tile(t)) {
-        let base = tile * TILE;
-        let end = min(base + TILE, n);
+    let span = keys_of_part(wid.x, nwg.x);
+    for (var base = span.x; base < span.y; base += TILE) {
         var keys: array<u32, ITEMS>;
         for (var s = 0u; s < ITEMS; s++) {
             let i = base + s * BLOCK + t;
-            if i < end {
+            if i < span.y {
                 keys[s] = encode_key(keys_in[i]);
             }
         }
         for (var s = 0u; s < ITEMS; s++) {
-            if base + s * BLOCK + t < end {
+            if base + s * BLOCK + t < span.y {
                 let key = keys[s];
                 atomicAdd(&bins[pass_digit(key, 0u)], 1u);
                 atomicAdd(&bins[RADIX + pass_digit(key, 1u)], 1u);
