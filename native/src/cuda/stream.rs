@@ -60,7 +60,7 @@ impl Streams for Cuda {
     ) -> Result<(), NativeError> {
         self.check_stream(stream)?;
         let name = kernel.name();
-        check_launch(name, grid, block).map_err(NativeError::Cuda)?;
+        check_launch(name, grid, block, buffers).map_err(NativeError::Cuda)?;
         let mut args = KernelArgs::of(buffers);
         let mut params = args.pointers();
         self.ctx

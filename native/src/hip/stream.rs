@@ -130,7 +130,7 @@ impl Streams for Hip {
     ) -> Result<(), NativeError> {
         self.check_stream(stream)?;
         let name = kernel.name();
-        check_launch(name, grid, block).map_err(|why| self.refuse(why))?;
+        check_launch(name, grid, block, buffers).map_err(|why| self.refuse(why))?;
         self.check_dimensions(grid, block)
             .map_err(|why| self.refuse(format!("launching kernel `{name}`: {why}")))?;
         if let Some(elsewhere) = self.loaded_elsewhere(kernel.module()) {
