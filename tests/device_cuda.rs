@@ -1097,10 +1097,9 @@ fn out_of_memory_is_an_error_and_the_device_goes_on() {
     // A buffer over what a kernel binds is allocated, and a launch that
     // binds it whole is refused before the driver is asked.
     let over = gpu.buffer(1u64 << 32).expect("a 4 GiB buffer");
-    let touch = wavekit::compose::Composer::new(gpu.target().clone())
-        .compose(TOUCH, "touch.wgsl")
-        .unwrap_or_else(|e| panic!("{e}"));
-    let touch = gpu.kernel(&touch.module, "touch").expect("builds");
+    let touch = gpu
+        .kernel(&composed(&gpu, TOUCH).module, "touch")
+        .expect("builds");
     let message = gpu
         .execute(&[Step::dispatch(&touch, &[&over], [1, 1, 1])])
         .expect_err("a launch binding 4 GiB is refused")
@@ -1234,13 +1233,17 @@ fn unchecked_kernel(
     source: &str,
     entry: &str,
 ) -> wavekit::runner::Kernel {
-    let composed = wavekit::compose::Composer::new(gpu.target().clone())
-        .compose(source, "fault.wgsl")
-        .unwrap_or_else(|e| panic!("{e}"));
     // SAFETY: the fault is the point; it runs in a process of its own.
     let options = unsafe { wavekit::runner::KernelOptions::default().without_bounds_checks() };
-    gpu.kernel_with(&composed.module, entry, options)
+    gpu.kernel_with(&composed(gpu, source).module, entry, options)
         .expect("builds")
+}
+
+/// `source` composed for the GPU.
+fn composed(gpu: &wavekit::runner::Gpu, source: &str) -> wavekit::compose::Composition {
+    wavekit::compose::Composer::new(gpu.target().clone())
+        .compose(source, "test.wgsl")
+        .unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// A fresh device after the fault: opens, and an add runs right.

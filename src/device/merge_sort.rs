@@ -26,6 +26,24 @@ pub(super) const MAX_PASSES: u64 = 20;
 /// passes, at most 30 (a tile of one key, `MAX_KEYS` keys).
 const PASS_WORDS: u64 = 31;
 
+/// Places the merge sorts' runs A and B in temp, as `sort_scratch.wgsl`
+/// reads them: the keys' runs (n words each) followed by `words` more
+/// words (the merge sort's splits, the segmented sort's chunk flags), then
+/// the values' runs (4 bytes without values). Apart, so that no region of
+/// a sort of 2^28 pairs exceeds 2 GiB and those words (together they would
+/// be 4 GiB, over what a binding holds). Returns (keys, values) regions.
+pub(super) fn place_runs(
+    layout: &mut TempLayout,
+    n: u32,
+    pairs: bool,
+    words: u64,
+) -> [(u64, u64); 2] {
+    let n = u64::from(n);
+    let keys = layout.place(4 * (2 * n + words));
+    let values = layout.place(if pairs { 8 * n } else { 4 });
+    [keys, values]
+}
+
 /// The two-way merge passes after chunks of [`CHUNK`] keys:
 /// `ceil(log2(n / CHUNK))` (SegmentedSort merges four runs a pass, half as
 /// many).
@@ -358,15 +376,12 @@ impl MergeSort {
         MergeSort::new(device, dtype, true, less_than)
     }
 
-    /// The temp regions: the keys' runs A and B with the tiles' splits,
-    /// the values' runs (4 bytes without values), pass sizes. Apart, so
-    /// that no region of a sort of 2^28 pairs exceeds 2 GiB + a split a
-    /// tile (together they would be 4 GiB, over what a binding holds).
+    /// The temp regions: the runs ([`place_runs`]) with a split per tile,
+    /// pass sizes.
     fn temp_layout(&self, n: u32) -> (TempLayout, [(u64, u64); 3]) {
         let mut layout = TempLayout::new(&self.ctx.limits);
-        let n = u64::from(n);
-        let scratch = layout.place(4 * (2 * n + n.div_ceil(self.shape.tile())));
-        let value_runs = layout.place(if self.pairs { 8 * n } else { 4 });
+        let tiles = u64::from(n).div_ceil(self.shape.tile());
+        let [scratch, value_runs] = place_runs(&mut layout, n, self.pairs, tiles);
         let pass = layout.place(4 * PASS_WORDS);
         (layout, [scratch, value_runs, pass])
     }

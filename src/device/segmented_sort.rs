@@ -4,18 +4,16 @@
 
 use super::KeyType;
 use super::context::{Context, Op, Pipeline, TempLayout, record};
-use super::merge_sort::{CHUNK, MAX_PASSES, check_keys, merge_passes};
+use super::merge_sort::{CHUNK, MAX_PASSES, check_keys, merge_passes, place_runs};
 use super::shader::Shader;
+use super::shaders;
 use super::slice::{Slice, disjoint, distinct_each, values_match};
-use super::sort_network;
+use super::sort_network::SHORT_LIMIT;
 use crate::backend::{Device, Queue};
 use crate::error::Error;
 
 /// Segments per `sort_short` workgroup (`SHORT_SEGS` in the shader).
 const SHORT_SEGS: u64 = 64;
-/// The longest segment `sort_short` sorts (`SHORT_LIMIT`): longer ones go
-/// to the chunk sort and the merge passes.
-const SHORT_LIMIT: u32 = 64;
 /// The most workgroups of a merge pass, each taking every such chunk in
 /// turn: a pass with nothing to merge (every segment already sorted) then
 /// costs that many flag reads (13 µs a pass with a workgroup per chunk at
@@ -147,7 +145,7 @@ impl SegmentedSort {
             shader = shader
                 .function(
                     "sort_segment_grains",
-                    sort_network::segment_grains(SHORT_LIMIT.trailing_zeros(), grain, true),
+                    shaders::segmented_network(grain, true)?,
                 )
                 .function(
                     "subgroup_widest",
@@ -187,15 +185,12 @@ impl SegmentedSort {
         self.pairs
     }
 
-    /// The temp regions: the keys' scratch (two runs and chunk flags), the
-    /// values' (two runs; 4 bytes without values), pass sizes. Apart, so
-    /// that no region of a sort of 2^28 pairs exceeds 2 GiB + a flag a
-    /// chunk (together they would be 4 GiB, over what a binding holds).
+    /// The temp regions: the runs ([`place_runs`]) with a flag per chunk,
+    /// pass sizes.
     fn temp_layout(&self, n: u32) -> (TempLayout, [(u64, u64); 3]) {
-        let n = u64::from(n);
         let mut layout = TempLayout::new(&self.ctx.limits);
-        let scratch = layout.place(4 * (2 * n + n.div_ceil(CHUNK)));
-        let scratch_values = layout.place(if self.pairs { 8 * n } else { 4 });
+        let chunks = u64::from(n).div_ceil(CHUNK);
+        let [scratch, scratch_values] = place_runs(&mut layout, n, self.pairs, chunks);
         let pass = layout.place(4 * MAX_PASSES);
         (layout, [scratch, scratch_values, pass])
     }

@@ -207,13 +207,18 @@ pub fn grain_network(segment: u32, grain: u32) -> Result<String, Error> {
 /// --segmented`). The grain is a power of two from 2 to 64; others are an
 /// [`Error::Usage`] naming it.
 pub fn segmented_network(grain: u32, guarded: bool) -> Result<String, Error> {
-    if !grain.is_power_of_two() || !(2..=64).contains(&grain) {
+    let limit = super::sort_network::SHORT_LIMIT;
+    if !grain.is_power_of_two() || !(2..=limit).contains(&grain) {
         return Err(Error::Usage(format!(
             "a segmented sort's network for grains of {grain}: a grain is a power of two from 2 \
-             to 64 (the longest short segment)"
+             to {limit} (the longest short segment)"
         )));
     }
-    Ok(super::sort_network::segment_grains(6, grain, guarded))
+    Ok(super::sort_network::segment_grains(
+        limit.trailing_zeros(),
+        grain,
+        guarded,
+    ))
 }
 
 #[cfg(test)]

@@ -9,6 +9,12 @@
 
 use std::fmt::Write;
 
+/// The longest segment [`SegmentedSort`](super::SegmentedSort) sorts in
+/// registers (`SHORT_LIMIT` in `segmented_sort.wgsl`): the size of
+/// `sort_segment_grains`' network. Longer ones go to its chunk sort and
+/// merge passes.
+pub(super) const SHORT_LIMIT: u32 = 64;
+
 /// Which shader's network: its signature and its cross-lane mask.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Form {

@@ -35,7 +35,7 @@ pub trait Launch: Driver {
         block: [u32; 3],
         shared_bytes: u32,
     ) -> Result<(), NativeError> {
-        let device = upload(self, kernel, buffers, grid, block, shared_bytes)?;
+        let device = checked_upload(self, kernel, buffers, grid, block, shared_bytes)?;
         let mut step = Prepared::launch(self, kernel, &device, grid, block, shared_bytes);
         step.enqueue(self)?;
         wait(self, format_args!("running kernel `{}`", kernel.name()))?;
@@ -59,7 +59,7 @@ pub trait Launch: Driver {
         warmup: usize,
         runs: usize,
     ) -> Result<Vec<f32>, NativeError> {
-        let device = upload(self, kernel, buffers, grid, block, shared_bytes)?;
+        let device = checked_upload(self, kernel, buffers, grid, block, shared_bytes)?;
         let mut steps = [Prepared::launch(
             self,
             kernel,
@@ -85,7 +85,7 @@ impl<D: Driver> Launch for D {}
 /// Checks the launch of `kernel` on `buffers` ([`check_launch`]), then
 /// copies every buffer to a fresh device allocation (freed when the result
 /// is dropped, on every path out of a launch).
-fn upload<D: Driver>(
+fn checked_upload<D: Driver>(
     driver: &D,
     kernel: &Kernel<D>,
     buffers: &[Vec<u8>],

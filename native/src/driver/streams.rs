@@ -25,8 +25,8 @@ pub trait Streams: Driver {
     /// Each address must point at a device allocation of this device with
     /// at least its length in bytes from there, allocated until the launch
     /// has run (and be a multiple of [`crate::abi::BUFFER_ALIGNMENT`],
-    /// which the launch checks); `buffers` must match the kernel's ABI (one pair per buffer
-    /// parameter, in order). Kernels lowered with
+    /// which the launch checks); `buffers` must match the kernel's ABI (one
+    /// pair per buffer parameter, in order). Kernels lowered with
     /// [`crate::BoundsChecks::Unchecked`] also need every index they
     /// compute to stay inside those lengths.
     unsafe fn launch_on(
