@@ -60,7 +60,8 @@ pub struct PassConfig {
     /// One module for every pass, the pass read at run time (wgpu), rather
     /// than `const PASS` edited per pass (natively). Through wgpu the keys
     /// alone also use their counting atomics' results
-    /// (`RETURNING_COUNTS`, as the library).
+    /// (`RETURNING_COUNTS`, as the library), and full tiles skip the
+    /// per-key tests (`FULL_TILES`, as the library).
     pub runtime_pass: bool,
 }
 
@@ -115,6 +116,10 @@ impl PassConfig {
             (
                 "const RUNTIME_PASS = true;",
                 format!("const RUNTIME_PASS = {};", self.runtime_pass),
+            ),
+            (
+                "const FULL_TILES = true;",
+                format!("const FULL_TILES = {};", self.runtime_pass),
             ),
             (
                 "const RETURNING_COUNTS = false;",
@@ -329,8 +334,15 @@ impl OneSweep {
             cuda: ctx.gpu.target().backend == wavekit::Backend::Cuda,
             runtime_pass: ctx.gpu.wgpu().is_some(),
         };
-        let mut edits = config.edits();
-        edits.extend(shader_params());
+        // A parameter given through `WAVEKIT_SHADER_PARAMS` replaces the
+        // configuration's edit of the same declaration.
+        let params = shader_params();
+        let mut edits: Vec<(&str, String)> = config
+            .edits()
+            .into_iter()
+            .filter(|(from, _)| !params.iter().any(|(line, _)| line == from))
+            .collect();
+        edits.extend(params);
         let compose = |pass: usize| {
             let pass_decl = format!("const PASS = {pass}u;");
             let mut all: Vec<(&str, &str)> = vec![("const PASS = 0u;", &pass_decl)];

@@ -254,6 +254,7 @@ impl OneSweep {
             .set("PEERS", if rank.match_bits { "2u" } else { "0u" })
             .set("WIDE_COUNTERS", rank.wide_counters)
             .set("RETURNING_COUNTS", rank.returning_counts)
+            .set("FULL_TILES", !ctx.is_native())
             .set("KEY_ORDER", format!("{}u", options.key.order()))
             .set("BEGIN_BIT", format!("{}u", options.bits.start))
             .set("END_BIT", format!("{}u", options.bits.end))

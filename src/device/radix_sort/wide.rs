@@ -61,7 +61,7 @@ const REDUCE_THEN_SCAN: [(&str, &str); 3] = [
 /// words, then the high words, through the same workgroup array (so the
 /// kernel's workgroup memory, and the shape the host picks, stay those of
 /// 32-bit keys).
-const ONESWEEP: [(&str, &str); 14] = [
+const ONESWEEP: [(&str, &str); 18] = [
     (
         "fn digit_of(key: u32) -> u32",
         "fn digit_of(key: vec2<u32>) -> u32",
@@ -106,13 +106,17 @@ const ONESWEEP: [(&str, &str); 14] = [
                 }",
     ),
     (
-        "keys[s] = 0xffffffffu;",
-        "keys[s] = vec2<u32>(0xffffffffu);",
+        "(*keys)[s] = 0xffffffffu;",
+        "(*keys)[s] = vec2<u32>(0xffffffffu);",
     ),
     ("stage(ranks[s], keys[s]);", "stage(ranks[s], keys[s].x);"),
     (
         "stage(ranks[s] - low, keys[s]);",
         "stage(ranks[s] - low, keys[s].x);",
+    ),
+    (
+        "keys: ptr<function, array<u32, ITEMS>>,",
+        "keys: ptr<function, array<vec2<u32>, ITEMS>>,",
     ),
     (
         "    let tile_keys = min(TILE, n - tile * TILE);\n",
@@ -137,8 +141,21 @@ const ONESWEEP: [(&str, &str); 14] = [
 ",
     ),
     (
+        "write_keys(true, t, part, TILE, &destinations);",
+        "write_keys(true, t, part, TILE, &low_words, &destinations);",
+    ),
+    (
+        "write_keys(false, t, part, tile_keys, &destinations);",
+        "write_keys(false, t, part, tile_keys, &low_words, &destinations);",
+    ),
+    (
+        "fn write_keys(full: bool, t: u32, part: u32, tile_keys: u32,",
+        "fn write_keys(full: bool, t: u32, part: u32, tile_keys: u32,
+              low_words: ptr<function, array<u32, ITEMS>>,",
+    ),
+    (
         "let key = staged_at(j - low);",
-        "let key = vec2<u32>(low_words[k], staged_at(j - low));",
+        "let key = vec2<u32>((*low_words)[k], staged_at(j - low));",
     ),
 ];
 

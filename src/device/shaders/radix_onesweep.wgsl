@@ -185,6 +185,16 @@ const STAGE_PARTS = 1u;
 // ran 1-2 % faster through Vulkan on an H100, the pairs' no faster
 // (docs/benchmarks/2026-11-27v-vulkan-staged-parts, call 9).
 const RETURNING_COUNTS = false;
+// Full tiles (every tile but the last) loaded, staged and written without
+// a test of each key against n, the tests kept for the last tile only
+// (`full`, uniform): through Vulkan on an H200 the keys' sort took 4-6 %
+// less time at 2^22-2^26 and the pairs' 1-2 % less. Natively the host
+// turns it off: the CUDA JIT gave the keys' pass 89-96 registers instead
+// of 64 (one workgroup an SM instead of two), so the sort took 47 %
+// longer though the pass ran 12 % fewer instructions; bounded to two
+// workgroups an SM, 6-7 % longer (the pairs 9-11 %, also at 384 x 16 and
+// 384 x 18; docs/benchmarks/2026-11-28m-h200-full-tiles).
+const FULL_TILES = true;
 const TILE = BLOCK * ITEMS;
 // Keys per thread and staged part, and words of a staged part.
 const PART_ITEMS = ITEMS / STAGE_PARTS;
@@ -637,17 +647,16 @@ fn onesweep(@builtin(local_invocation_index) t: u32) {
     // tile's order), so they are never written out and need no ballot of
     // their own. They count in the last tile's published count of digit
     // 255, which no tile reads (tiles look back, never ahead).
+    // Every tile but the last is full: its loads, stages and writes test
+    // no key against n (`full` is uniform, and the helpers are inlined
+    // once with each value).
+    let full = FULL_TILES && tile < n / TILE;
     var keys: array<u32, ITEMS>;
     var values: array<u32, ITEMS>;
-    for (var s = 0u; s < ITEMS; s++) {
-        let i = first_key + s * size;
-        keys[s] = 0xffffffffu;
-        if i < n {
-            keys[s] = load_key(i);
-            if PAIRS {
-                values[s] = values_in[i];
-            }
-        }
+    if full {
+        load_tile(true, first_key, size, n, &keys, &values);
+    } else {
+        load_tile(false, first_key, size, n, &keys, &values);
     }
     // The subgroups' digit counts: each key adds 1 to its digit in its
     // subgroup's row (keys past the end count as digit 255: only the last
@@ -800,7 +809,7 @@ fn onesweep(@builtin(local_invocation_index) t: u32) {
     }
     // The first part here, the others after its keys are written out.
     for (var s = 0u; s < ITEMS; s++) {
-        if first_key + s * size < n && (STAGE_PARTS == 1u || ranks[s] < PART) {
+        if (full || first_key + s * size < n) && (STAGE_PARTS == 1u || ranks[s] < PART) {
             stage(ranks[s], keys[s]);
         }
     }
@@ -824,20 +833,16 @@ fn onesweep(@builtin(local_invocation_index) t: u32) {
             // The last part's keys are out: stage this part's.
             workgroupBarrier();
             for (var s = 0u; s < ITEMS; s++) {
-                if first_key + s * size < n && ranks[s] - low < PART {
+                if (full || first_key + s * size < n) && ranks[s] - low < PART {
                     stage(ranks[s] - low, keys[s]);
                 }
             }
             workgroupBarrier();
         }
-        for (var k = 0u; k < ITEMS; k++) {
-            let j = k * BLOCK + t;
-            if j < tile_keys && k / PART_ITEMS == part {
-                let key = staged_at(j - low);
-                let at = digit_base[digit_of(key)] + j;
-                keys_out[at] = store_key(key);
-                destinations[k] = at;
-            }
+        if full {
+            write_keys(true, t, part, TILE, &destinations);
+        } else {
+            write_keys(false, t, part, tile_keys, &destinations);
         }
     }
     if PAIRS {
@@ -845,17 +850,64 @@ fn onesweep(@builtin(local_invocation_index) t: u32) {
             let low = part * PART;
             workgroupBarrier();
             for (var s = 0u; s < ITEMS; s++) {
-                if first_key + s * size < n && (STAGE_PARTS == 1u || ranks[s] - low < PART) {
+                if (full || first_key + s * size < n)
+                    && (STAGE_PARTS == 1u || ranks[s] - low < PART) {
                     stage(ranks[s] - low, values[s]);
                 }
             }
             workgroupBarrier();
-            for (var k = 0u; k < ITEMS; k++) {
-                let j = k * BLOCK + t;
-                if j < tile_keys && k / PART_ITEMS == part {
-                    values_out[destinations[k]] = staged_at(j - low);
-                }
+            if full {
+                write_values(true, t, part, TILE, &destinations);
+            } else {
+                write_values(false, t, part, tile_keys, &destinations);
             }
+        }
+    }
+}
+
+// Loads thread `first_key`'s keys (encoded) and values, `size` apart; keys
+// at n or past it are 0xffffffff (unless `full`: the tile has no such key,
+// and no key is tested).
+fn load_tile(full: bool, first_key: u32, size: u32, n: u32, keys: ptr<function, array<u32, ITEMS>>,
+             values: ptr<function, array<u32, ITEMS>>) {
+    for (var s = 0u; s < ITEMS; s++) {
+        let i = first_key + s * size;
+        (*keys)[s] = 0xffffffffu;
+        if full || i < n {
+            (*keys)[s] = load_key(i);
+            if PAIRS {
+                (*values)[s] = values_in[i];
+            }
+        }
+    }
+}
+
+// Writes thread t's positions of staged part `part` (those below
+// `tile_keys`; all of them when `full`) to keys_out, keeping each one's
+// output index in `destinations` for the values.
+fn write_keys(full: bool, t: u32, part: u32, tile_keys: u32,
+              destinations: ptr<function, array<u32, ITEMS>>) {
+    let low = part * PART;
+    for (var k = 0u; k < ITEMS; k++) {
+        let j = k * BLOCK + t;
+        if (full || j < tile_keys) && k / PART_ITEMS == part {
+            let key = staged_at(j - low);
+            let at = digit_base[digit_of(key)] + j;
+            keys_out[at] = store_key(key);
+            (*destinations)[k] = at;
+        }
+    }
+}
+
+// Writes thread t's values of staged part `part` to the output indices
+// its keys went to (`write_keys`).
+fn write_values(full: bool, t: u32, part: u32, tile_keys: u32,
+                destinations: ptr<function, array<u32, ITEMS>>) {
+    let low = part * PART;
+    for (var k = 0u; k < ITEMS; k++) {
+        let j = k * BLOCK + t;
+        if (full || j < tile_keys) && k / PART_ITEMS == part {
+            values_out[(*destinations)[k]] = staged_at(j - low);
         }
     }
 }
