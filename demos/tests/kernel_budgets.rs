@@ -13,7 +13,8 @@
 //! wavekit-demos --test kernel_budgets` rewrites the table; review its diff
 //! like code (and measure the change on the H100: `bench/focus-run.sh`).
 //! `WAVEKIT_SASS_OUT=FILE` also writes the whole disassembly there, to read
-//! the instructions behind a row.
+//! the instructions behind a row, and `WAVEKIT_PTX_OUT=FILE` the PTX that
+//! was assembled (what the CUDA driver's JIT compiles on the GPU).
 
 #[path = "../../tests/support/mod.rs"]
 #[allow(dead_code)]
@@ -73,7 +74,7 @@ fn kernels() -> Vec<DemoKernel> {
     // window walk (`Context::look_back_params`) and the block scan in
     // workgroup memory, without bounds checks (`Context::pipelines_proven`):
     // the reduction 16 a thread with its run ends stashed (`STASHED_ENDS`),
-    // the scan 10 a thread.
+    // the scan 10 a thread, every tile's loads checked (`FULL_TILES` off).
     for (entry, items, lower) in [
         ("reduce_by_key", 16, BoundsChecks::Unchecked.into()),
         ("scan_by_key", 10, BoundsChecks::Unchecked.into()),
@@ -86,6 +87,7 @@ fn kernels() -> Vec<DemoKernel> {
                 ("const WINDOW = false;", "const WINDOW = true;"),
                 ("const ITEMS = 8u;", &format!("const ITEMS = {items}u;")),
                 ("const STASHED_ENDS = false;", "const STASHED_ENDS = true;"),
+                ("const FULL_TILES = true;", "const FULL_TILES = false;"),
             ],
         )
         .expect("the host's edits apply");
@@ -304,6 +306,7 @@ fn rows() -> Result<Vec<String>, String> {
     }
     let mut usage = std::collections::BTreeMap::new();
     let mut sass = String::new();
+    let mut ptx_text = String::new();
     for lower in options {
         let requests: Vec<KernelRequest> = kernels
             .iter()
@@ -319,12 +322,16 @@ fn rows() -> Result<Vec<String>, String> {
             })
             .collect();
         let (ptx, _) = compile_many_with(&requests, SM, lower).map_err(|e| e.to_string())?;
+        ptx_text += &ptx;
         usage.extend(tools::resource_usage(&ptx, SM).map_err(|e| e.to_string())?);
         let cubin = tools::assemble(&ptx, SM).map_err(|e| e.to_string())?;
         sass += &tools::disassemble(&cubin).map_err(|e| e.to_string())?;
     }
     if let Ok(path) = std::env::var("WAVEKIT_SASS_OUT") {
         std::fs::write(&path, &sass).map_err(|e| format!("writing {path}: {e}"))?;
+    }
+    if let Ok(path) = std::env::var("WAVEKIT_PTX_OUT") {
+        std::fs::write(&path, &ptx_text).map_err(|e| format!("writing {path}: {e}"))?;
     }
     kernels
         .iter()

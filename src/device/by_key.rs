@@ -147,6 +147,7 @@ impl Built {
             .set("ITEMS", format!("{}u", items_per_thread(&ctx, reduce)))
             .set("SUBGROUP_SCAN", subgroup_scan(&ctx))
             .set("STASHED_ENDS", reduce && stashed_ends(&ctx))
+            .set("FULL_TILES", !ctx.is_native())
             .function("scan_op", op)
             .function("scan_identity", identity)
             .set_all(ctx.look_back_params());

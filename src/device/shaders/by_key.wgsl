@@ -121,6 +121,11 @@ const SUBGROUP_SCAN = false;
 // values in registers until the carry is known (`reduce_held`; faster
 // through Vulkan on an H200).
 const STASHED_ENDS = false;
+// Full tiles (all but the last) load their items without a test of each
+// against n (`load_items`; the host's choice through wgpu). On CUDA a
+// second, unchecked loop for whole threads made ScanByKey 7 % slower
+// (H200, 2^26), so the host turns it off natively.
+const FULL_TILES = true;
 const STASH_WORDS = select(1u, TILE, STASHED_ENDS);
 
 fn scan_op(a: T, b: T) -> T { return a + b; }
@@ -191,22 +196,31 @@ fn load_items(tile: u32, t: u32) -> Items {
     if first > 0u && first <= n {
         before = key_at(first - 1u);
     }
-    // One loop with a check an item: a second, unchecked loop for whole
-    // threads made ScanByKey 7 % slower on CUDA (H200, 2^26).
-    for (var k = 0u; k < ITEMS; k++) {
-        items.values[k] = scan_identity();
-        let i = first + k;
-        if i < n {
-            items.values[k] = value_at(i);
-            let key = key_at(i);
-            if i == 0u || key != before {
-                items.heads |= 1u << k;
+    if FULL_TILES && tile < n / TILE {
+        for (var k = 0u; k < ITEMS; k++) {
+            take_item(&items, &before, k, first + k);
+        }
+    } else {
+        for (var k = 0u; k < ITEMS; k++) {
+            items.values[k] = scan_identity();
+            if first + k < n {
+                take_item(&items, &before, k, first + k);
             }
-            before = key;
         }
     }
     items.last = before;
     return items;
+}
+
+/// Element `i` (< n) as item `k` of `items`, after an element of key
+/// `before`, which becomes its key.
+fn take_item(items: ptr<function, Items>, before: ptr<function, K>, k: u32, i: u32) {
+    (*items).values[k] = value_at(i);
+    let key = key_at(i);
+    if i == 0u || key != *before {
+        (*items).heads |= 1u << k;
+    }
+    *before = key;
 }
 
 /// Value `i`: its bits, or 1 with NON_TRIVIAL.
