@@ -397,6 +397,70 @@ std::vector<uint32_t> run_keys(size_t n, uint64_t seed) {
     return keys;
 }
 
+// by_key's segmented rows (demos/src/by_key.rs): DeviceSegmentedReduce::Sum
+// over segments of `segment` (one block per segment), and, for
+// SegmentedScan, DeviceScan::InclusiveSumByKey over the segment numbers
+// (CUB 3.0 has no DeviceSegmentedScan: this is how its users scan
+// segments). `values` is `v` on the host where the sizes are checked.
+void segmented_sum(const Config& cfg, size_t n, const uint32_t* v, Dev& out,
+                   const std::vector<uint32_t>& values, int segment, const char* variant) {
+    const int segments = int(n / segment);
+    if (segments == 0) return;
+    Dev offsets(4 * (size_t(segments) + 1));
+    segment_offsets<<<(segments + 256) / 256, 256>>>(offsets.as<int>(), segments, segment);
+    ok(cudaGetLastError(), "segment_offsets");
+    const int* begin = offsets.as<int>();
+    uint32_t* sums = out.as<uint32_t>();
+    const Timing t = time_cub(cfg, [&](void* tmp, size_t& bytes) {
+        return cub::DeviceSegmentedReduce::Sum(tmp, bytes, v, sums, segments, begin, begin + 1);
+    });
+    bool good = true;
+    if (!values.empty() && t.good) {
+        const auto got = to_host<uint32_t>(out.p, size_t(segments));
+        for (int s = 0; s < segments && good; ++s) {
+            uint32_t sum = 0;
+            for (int j = 0; j < segment; ++j) sum += values[size_t(s) * segment + j];
+            good = got[s] == sum;
+        }
+    }
+    const std::string what = "cub::DeviceSegmentedReduce::Sum (segments of " + std::to_string(segment) + ")";
+    emit(cfg, "by_key", variant, what.c_str(), "CUB DeviceSegmentedReduce (one block per segment)", n,
+         4ull * (size_t(segments) * segment + segments), t, good, "");
+}
+
+__global__ void segment_numbers(uint32_t* keys, size_t n, int segment) {
+    const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i < n) keys[i] = uint32_t(i / size_t(segment));
+}
+
+void segmented_scan(const Config& cfg, size_t n, const uint32_t* v, Dev& out,
+                    const std::vector<uint32_t>& values, int segment, const char* variant) {
+    const size_t scanned = n / size_t(segment) * size_t(segment);
+    if (scanned == 0) return;
+    Dev keys(4 * scanned);
+    segment_numbers<<<unsigned((scanned + 255) / 256), 256>>>(keys.as<uint32_t>(), scanned, segment);
+    ok(cudaGetLastError(), "segment_numbers");
+    const uint32_t* k = keys.as<uint32_t>();
+    uint32_t* o = out.as<uint32_t>();
+    const Timing t = time_cub(cfg, [&](void* tmp, size_t& bytes) {
+        return cub::DeviceScan::InclusiveSumByKey(tmp, bytes, k, v, o, int(scanned));
+    });
+    bool good = true;
+    if (!values.empty() && t.good) {
+        const auto got = to_host<uint32_t>(out.p, scanned);
+        uint32_t acc = 0;
+        for (size_t i = 0; i < scanned && good; ++i) {
+            if (i % size_t(segment) == 0) acc = 0;
+            acc += values[i];
+            good = got[i] == acc;
+        }
+    }
+    const std::string what =
+        "cub::DeviceScan::InclusiveSumByKey over segment numbers (segments of " + std::to_string(segment) + ")";
+    emit(cfg, "by_key", variant, what.c_str(), "CUB DeviceScanByKey (no DeviceSegmentedScan in CUB 3.0)", n,
+         8ull * scanned, t, good, "");
+}
+
 void by_key(const Config& cfg, size_t n) {
     const auto keys = run_keys(n, 0xb1ce ^ n);
     Dev keys_in(4 * n), values_in(4 * n), out(4 * n), unique(4 * n), runs(sizeof(int));
@@ -451,31 +515,10 @@ void by_key(const Config& cfg, size_t n) {
         emit(cfg, "by_key", "scan_sum_u32", "cub::DeviceScan::InclusiveSumByKey",
              "CUB DeviceScanByKey (single pass, decoupled look-back)", n, 12ull * n, t, good, "");
     }
-    // DeviceSegmentedReduce::Sum over segments of 1024.
-    const int segment = 1024;
-    const int segments = int(n / segment);
-    if (segments > 0) {
-        Dev offsets(4 * (size_t(segments) + 1));
-        segment_offsets<<<(segments + 256) / 256, 256>>>(offsets.as<int>(), segments, segment);
-        ok(cudaGetLastError(), "segment_offsets");
-        const int* begin = offsets.as<int>();
-        uint32_t* sums = out.as<uint32_t>();
-        const Timing t = time_cub(cfg, [&](void* tmp, size_t& bytes) {
-            return cub::DeviceSegmentedReduce::Sum(tmp, bytes, v, sums, segments, begin, begin + 1);
-        });
-        bool good = true;
-        if (check && t.good) {
-            const auto got = to_host<uint32_t>(out.p, size_t(segments));
-            for (int s = 0; s < segments && good; ++s) {
-                uint32_t sum = 0;
-                for (int j = 0; j < segment; ++j) sum += values[size_t(s) * segment + j];
-                good = got[s] == sum;
-            }
-        }
-        emit(cfg, "by_key", "segmented_sum_u32", "cub::DeviceSegmentedReduce::Sum (segments of 1024)",
-             "CUB DeviceSegmentedReduce (one block per segment)", n, 4ull * (size_t(segments) * segment + segments), t,
-             good, "");
-    }
+    segmented_sum(cfg, n, v, out, values, 1024, "segmented_sum_u32");
+    segmented_sum(cfg, n, v, out, values, 65536, "segmented_long_sum_u32");
+    segmented_scan(cfg, n, v, out, values, 1024, "segmented_scan_u32");
+    segmented_scan(cfg, n, v, out, values, 65536, "segmented_scan_long_u32");
 }
 
 // ---- issue 35, first batch (demos/src/first_batch.rs): arg_reduce,

@@ -7,7 +7,9 @@
 //! Inputs, as `bench/ref/cub_ref.cu`'s `by_key` draws them: keys in runs
 //! of 1 to 64 (each run's length and key a hash of its index, keys
 //! below 2^20, consecutive runs of different keys), values any u32; the
-//! segmented reduction sums segments of 1024 (the fixed-size form).
+//! segmented reduction and scan take segments of 1024 or, in the `long`
+//! variants, 65536 (the fixed-size forms; below 65536 elements, one
+//! segment of all).
 
 use wavekit::Error;
 use wavekit::device::Queue;
@@ -16,8 +18,10 @@ use wavekit::runner::Step;
 use crate::harness::{Ctx, Report, bytes_of, random_u32, words_of};
 use crate::{Demo, Prepared, unknown_variant};
 
-/// The segmented variant's segment length.
+/// The segmented variants' segment length.
 const SEGMENT: usize = 1024;
+/// The long segmented variants' segment length.
+const LONG_SEGMENT: usize = 65536;
 
 /// The `by_key` demo.
 pub struct ByKey;
@@ -30,9 +34,20 @@ impl Demo for ByKey {
     /// `reduce_sum_u32`: `ReduceByKey` (CUB's `DeviceReduce::ReduceByKey`
     /// with `+`); `scan_sum_u32`: the inclusive `ScanByKey` sum;
     /// `segmented_sum_u32`: `SegmentedReduce::record_fixed` over segments
-    /// of 1024 (CUB's `DeviceSegmentedReduce::Sum`).
+    /// of 1024 (CUB's `DeviceSegmentedReduce::Sum`), `segmented_long_sum_u32`
+    /// over segments of 65536; `segmented_scan_u32` and
+    /// `segmented_scan_long_u32`: the inclusive `SegmentedScan::record_fixed`
+    /// sum over the same (CUB 3.0 has no `DeviceSegmentedScan`: its row is
+    /// `DeviceScan::InclusiveSumByKey` over the segment numbers).
     fn variants(&self) -> &'static [&'static str] {
-        &["reduce_sum_u32", "scan_sum_u32", "segmented_sum_u32"]
+        &[
+            "reduce_sum_u32",
+            "scan_sum_u32",
+            "segmented_sum_u32",
+            "segmented_long_sum_u32",
+            "segmented_scan_u32",
+            "segmented_scan_long_u32",
+        ]
     }
 
     fn prepare<'c>(
@@ -57,11 +72,17 @@ impl Demo for ByKey {
                 Dtype::U32,
                 ScanOperator::Add,
             )?),
-            "segmented_sum_u32" => Kernel::Segmented(wavekit::device::SegmentedReduce::new(
-                device,
-                Dtype::U32,
-                ScanOperator::Add,
-            )?),
+            "segmented_sum_u32" | "segmented_long_sum_u32" => Kernel::Segmented(
+                wavekit::device::SegmentedReduce::new(device, Dtype::U32, ScanOperator::Add)?,
+            ),
+            "segmented_scan_u32" | "segmented_scan_long_u32" => {
+                Kernel::SegmentedScan(wavekit::device::SegmentedScan::new(
+                    device,
+                    ScanKind::Inclusive,
+                    Dtype::U32,
+                    ScanOperator::Add,
+                )?)
+            }
             _ => return Err(unknown_variant(self, variant)),
         };
         Ok(Box::new(PreparedByKey {
@@ -76,12 +97,25 @@ enum Kernel {
     Reduce(wavekit::device::ReduceByKey),
     Scan(wavekit::device::ScanByKey),
     Segmented(wavekit::device::SegmentedReduce),
+    SegmentedScan(wavekit::device::SegmentedScan),
 }
 
 struct PreparedByKey<'c> {
     ctx: &'c Ctx<'c>,
     variant: String,
     kernel: Kernel,
+}
+
+impl PreparedByKey<'_> {
+    /// The segment length of a segmented variant at `n` elements (a long
+    /// variant below [`LONG_SEGMENT`] elements: one segment of all).
+    fn segment(&self, n: usize) -> usize {
+        if self.variant.contains("long") {
+            LONG_SEGMENT.min(n)
+        } else {
+            SEGMENT
+        }
+    }
 }
 
 /// `n` keys in runs of 1 to 64, consecutive runs of different keys below
@@ -203,10 +237,11 @@ impl Prepared for PreparedByKey<'_> {
                 )
             }
             Kernel::Segmented(reduce) => {
-                let segments = n / SEGMENT;
+                let segment = self.segment(n);
+                let segments = n / segment;
                 if segments == 0 {
                     return Err(Error::Usage(format!(
-                        "{name} needs at least {SEGMENT} elements, not {n}"
+                        "{name} needs at least {segment} elements, not {n}"
                     )));
                 }
                 let sums = gpu.buffer(4 * segments as u64)?;
@@ -216,19 +251,56 @@ impl Prepared for PreparedByKey<'_> {
                         values_buffer.slice(),
                         sums.slice(),
                         segments as u32,
-                        SEGMENT as u32,
+                        segment as u32,
                     )
                 };
                 let timing = self.ctx.run(&[Step::Record(&record)])?;
                 let want: Vec<u32> = values
-                    .chunks_exact(SEGMENT)
+                    .chunks_exact(segment)
                     .map(|c| c.iter().fold(0u32, |a, &x| a.wrapping_add(x)))
                     .collect();
                 compare(&name, &words_of::<u32>(&gpu.read(&sums)?), &want)?;
                 (
                     timing,
-                    4 * (segments * SEGMENT + segments) as u64,
-                    "one workgroup per segment of 1024, a block scan per tile",
+                    4 * (segments * segment + segments) as u64,
+                    "SegmentedReduce over fixed-size segments",
+                )
+            }
+            Kernel::SegmentedScan(scan) => {
+                let segment = self.segment(n);
+                let segments = n / segment;
+                if segments == 0 {
+                    return Err(Error::Usage(format!(
+                        "{name} needs at least {segment} elements, not {n}"
+                    )));
+                }
+                // The whole segments only, as CUB's row scans them.
+                let scanned = segments * segment;
+                let output = gpu.buffer(4 * scanned as u64)?;
+                let record = |queue: Queue<'_>| {
+                    scan.record_fixed(
+                        queue,
+                        values_buffer.slice(),
+                        output.slice(),
+                        segments as u32,
+                        segment as u32,
+                    )
+                };
+                let timing = self.ctx.run(&[Step::Record(&record)])?;
+                let want: Vec<u32> = values[..scanned]
+                    .chunks_exact(segment)
+                    .flat_map(|c| {
+                        c.iter().scan(0u32, |acc, &x| {
+                            *acc = acc.wrapping_add(x);
+                            Some(*acc)
+                        })
+                    })
+                    .collect();
+                compare(&name, &words_of::<u32>(&gpu.read(&output)?), &want)?;
+                (
+                    timing,
+                    8 * scanned as u64,
+                    "SegmentedScan over fixed-size segments",
                 )
             }
         };
