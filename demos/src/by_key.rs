@@ -108,12 +108,20 @@ struct PreparedByKey<'c> {
 
 impl PreparedByKey<'_> {
     /// The segment length of a segmented variant at `n` elements (a long
-    /// variant below [`LONG_SEGMENT`] elements: one segment of all).
-    fn segment(&self, n: usize) -> usize {
-        if self.variant.contains("long") {
-            LONG_SEGMENT.min(n)
+    /// variant below [`LONG_SEGMENT`] elements: one segment of all) and
+    /// the whole segments of it; an error names the run (`name`) where
+    /// there is none.
+    fn segments(&self, name: &str, n: usize) -> Result<(usize, usize), Error> {
+        let segment = if self.variant.contains("long") {
+            LONG_SEGMENT.min(n).max(1)
         } else {
             SEGMENT
+        };
+        match n / segment {
+            0 => Err(Error::Usage(format!(
+                "{name} needs at least {segment} elements, not {n}"
+            ))),
+            segments => Ok((segment, segments)),
         }
     }
 }
@@ -237,13 +245,7 @@ impl Prepared for PreparedByKey<'_> {
                 )
             }
             Kernel::Segmented(reduce) => {
-                let segment = self.segment(n);
-                let segments = n / segment;
-                if segments == 0 {
-                    return Err(Error::Usage(format!(
-                        "{name} needs at least {segment} elements, not {n}"
-                    )));
-                }
+                let (segment, segments) = self.segments(&name, n)?;
                 let sums = gpu.buffer(4 * segments as u64)?;
                 let record = |queue: Queue<'_>| {
                     reduce.record_fixed(
@@ -267,13 +269,7 @@ impl Prepared for PreparedByKey<'_> {
                 )
             }
             Kernel::SegmentedScan(scan) => {
-                let segment = self.segment(n);
-                let segments = n / segment;
-                if segments == 0 {
-                    return Err(Error::Usage(format!(
-                        "{name} needs at least {segment} elements, not {n}"
-                    )));
-                }
+                let (segment, segments) = self.segments(&name, n)?;
                 // The whole segments only, as CUB's row scans them.
                 let scanned = segments * segment;
                 let output = gpu.buffer(4 * scanned as u64)?;
