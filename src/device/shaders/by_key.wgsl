@@ -122,9 +122,11 @@ const SUBGROUP_SCAN = false;
 // through Vulkan on an H200).
 const STASHED_ENDS = false;
 // Full tiles (all but the last) load their items without a test of each
-// against n (`load_items`; the host's choice through wgpu). On CUDA a
-// second, unchecked loop for whole threads made ScanByKey 7 % slower
-// (H200, 2^26), so the host turns it off natively.
+// against n (`load_items`; the host's choice through wgpu): through Vulkan
+// on an H200 ScanByKey took 3-5 % less time and ReduceByKey 1-2 %
+// (docs/benchmarks/2026-11-28m-h200-full-tiles). On CUDA a second,
+// unchecked loop for whole threads made ScanByKey 7 % slower (H200,
+// 2^26), so the host turns it off natively.
 const FULL_TILES = true;
 const STASH_WORDS = select(1u, TILE, STASHED_ENDS);
 

@@ -865,9 +865,9 @@ fn onesweep(@builtin(local_invocation_index) t: u32) {
     }
 }
 
-// Loads thread `first_key`'s keys (encoded) and values, `size` apart; keys
-// at n or past it are 0xffffffff (unless `full`: the tile has no such key,
-// and no key is tested).
+/// Loads this thread's keys (encoded) and values, from `first_key` on,
+/// `size` apart; keys at n or past it are 0xffffffff (unless `full`: the
+/// tile has no such key, and no key is tested).
 fn load_tile(full: bool, first_key: u32, size: u32, n: u32, keys: ptr<function, array<u32, ITEMS>>,
              values: ptr<function, array<u32, ITEMS>>) {
     for (var s = 0u; s < ITEMS; s++) {
@@ -882,9 +882,9 @@ fn load_tile(full: bool, first_key: u32, size: u32, n: u32, keys: ptr<function, 
     }
 }
 
-// Writes thread t's positions of staged part `part` (those below
-// `tile_keys`; all of them when `full`) to keys_out, keeping each one's
-// output index in `destinations` for the values.
+/// Writes thread t's positions of staged part `part` (those below
+/// `tile_keys`; all of them when `full`) to keys_out, keeping each one's
+/// output index in `destinations` for the values.
 fn write_keys(full: bool, t: u32, part: u32, tile_keys: u32,
               destinations: ptr<function, array<u32, ITEMS>>) {
     let low = part * PART;
@@ -899,8 +899,8 @@ fn write_keys(full: bool, t: u32, part: u32, tile_keys: u32,
     }
 }
 
-// Writes thread t's values of staged part `part` to the output indices
-// its keys went to (`write_keys`).
+/// Writes thread t's values of staged part `part` to the output indices
+/// its keys went to (`write_keys`).
 fn write_values(full: bool, t: u32, part: u32, tile_keys: u32,
                 destinations: ptr<function, array<u32, ITEMS>>) {
     let low = part * PART;
