@@ -185,6 +185,27 @@ fn kernels() -> Vec<DemoKernel> {
             lower: LowerOptions::default(),
         });
     }
+    // SegmentedReduce and SegmentedScan over fixed-size segments as
+    // wavekit::device builds them on CUDA for u32 under `+` (the shader's
+    // defaults): one workgroup per segment walking it in 256 x 4 tiles,
+    // bounds clamped (`Context::pipelines`); the scan with every binding
+    // writable (it may run in place).
+    let segmented = wavekit::device::shaders::source("segmented.wgsl").expect("a device shader");
+    for (entry, source) in [
+        ("fixed_reduce", segmented.clone()),
+        (
+            "fixed_scan",
+            segmented.replace("var<storage, read> ", "var<storage, read_write> "),
+        ),
+    ] {
+        all.push(DemoKernel {
+            file: "segmented.wgsl",
+            source,
+            entry,
+            label: "256x4 u32 sum".into(),
+            lower: LowerOptions::default(),
+        });
+    }
     // TopK's kernels as wavekit::device builds them on CUDA
     // (`TopK::new`): the default tuning, bounds clamped
     // (`Context::pipelines`); f32 pairs, the greatest (the benchmark's
