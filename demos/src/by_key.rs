@@ -74,15 +74,17 @@ impl Demo for ByKey {
             )?),
             "segmented_sum_u32" | "segmented_long_sum_u32" => Kernel::Segmented(
                 wavekit::device::SegmentedReduce::new(device, Dtype::U32, ScanOperator::Add)?,
+                segment_length(variant),
             ),
-            "segmented_scan_u32" | "segmented_scan_long_u32" => {
-                Kernel::SegmentedScan(wavekit::device::SegmentedScan::new(
+            "segmented_scan_u32" | "segmented_scan_long_u32" => Kernel::SegmentedScan(
+                wavekit::device::SegmentedScan::new(
                     device,
                     ScanKind::Inclusive,
                     Dtype::U32,
                     ScanOperator::Add,
-                )?)
-            }
+                )?,
+                segment_length(variant),
+            ),
             _ => return Err(unknown_variant(self, variant)),
         };
         Ok(Box::new(PreparedByKey {
@@ -96,34 +98,44 @@ impl Demo for ByKey {
 enum Kernel {
     Reduce(wavekit::device::ReduceByKey),
     Scan(wavekit::device::ScanByKey),
-    Segmented(wavekit::device::SegmentedReduce),
-    SegmentedScan(wavekit::device::SegmentedScan),
+    /// With its segment length.
+    Segmented(wavekit::device::SegmentedReduce, usize),
+    /// With its segment length.
+    SegmentedScan(wavekit::device::SegmentedScan, usize),
+}
+
+/// A segmented variant's segment length: [`LONG_SEGMENT`] for the `long`
+/// ones, else [`SEGMENT`].
+fn segment_length(variant: &str) -> usize {
+    if variant.contains("long") {
+        LONG_SEGMENT
+    } else {
+        SEGMENT
+    }
+}
+
+/// The segment length at `n` elements of a variant whose segments are
+/// `length` long (a long variant below [`LONG_SEGMENT`] elements: one
+/// segment of all) and the whole segments of it; an error names the run
+/// (`name`) where there is none.
+fn segments(name: &str, length: usize, n: usize) -> Result<(usize, usize), Error> {
+    let segment = if length == LONG_SEGMENT {
+        length.min(n).max(1)
+    } else {
+        length
+    };
+    match n / segment {
+        0 => Err(Error::Usage(format!(
+            "{name} needs at least {segment} elements, not {n}"
+        ))),
+        segments => Ok((segment, segments)),
+    }
 }
 
 struct PreparedByKey<'c> {
     ctx: &'c Ctx<'c>,
     variant: String,
     kernel: Kernel,
-}
-
-impl PreparedByKey<'_> {
-    /// The segment length of a segmented variant at `n` elements (a long
-    /// variant below [`LONG_SEGMENT`] elements: one segment of all) and
-    /// the whole segments of it; an error names the run (`name`) where
-    /// there is none.
-    fn segments(&self, name: &str, n: usize) -> Result<(usize, usize), Error> {
-        let segment = if self.variant.contains("long") {
-            LONG_SEGMENT.min(n).max(1)
-        } else {
-            SEGMENT
-        };
-        match n / segment {
-            0 => Err(Error::Usage(format!(
-                "{name} needs at least {segment} elements, not {n}"
-            ))),
-            segments => Ok((segment, segments)),
-        }
-    }
 }
 
 /// `n` keys in runs of 1 to 64, consecutive runs of different keys below
@@ -244,8 +256,8 @@ impl Prepared for PreparedByKey<'_> {
                     "one pass: (head, value) pairs scanned per tile, the carry by look-back",
                 )
             }
-            Kernel::Segmented(reduce) => {
-                let (segment, segments) = self.segments(&name, n)?;
+            Kernel::Segmented(reduce, length) => {
+                let (segment, segments) = segments(&name, *length, n)?;
                 let sums = gpu.buffer(4 * segments as u64)?;
                 let record = |queue: Queue<'_>| {
                     reduce.record_fixed(
@@ -268,8 +280,8 @@ impl Prepared for PreparedByKey<'_> {
                     "SegmentedReduce over fixed-size segments",
                 )
             }
-            Kernel::SegmentedScan(scan) => {
-                let (segment, segments) = self.segments(&name, n)?;
+            Kernel::SegmentedScan(scan, length) => {
+                let (segment, segments) = segments(&name, *length, n)?;
                 // The whole segments only, as CUB's row scans them.
                 let scanned = segments * segment;
                 let output = gpu.buffer(4 * scanned as u64)?;

@@ -46,6 +46,12 @@ struct DemoKernel {
     lower: LowerOptions,
 }
 
+/// `source` with every read-only storage binding made writable, as
+/// `wavekit::device` builds the shaders that may run in place.
+fn writable(source: &str) -> String {
+    source.replace("var<storage, read> ", "var<storage, read_write> ")
+}
+
 fn kernels() -> Vec<DemoKernel> {
     // As wavekit::device builds them on CUDA: the plain look-back, without
     // the fallback's branch (`Context::needs_fallback`).
@@ -173,9 +179,8 @@ fn kernels() -> Vec<DemoKernel> {
     // The merge sort's kernels as wavekit::device builds them on CUDA: the
     // default tile (256 x 17), pairs of u32 by `<`, every binding writable,
     // bounds clamped (`Context::pipelines`).
-    let merge_sort = wavekit::device::shaders::source("merge_sort.wgsl")
-        .expect("a device shader")
-        .replace("var<storage, read> ", "var<storage, read_write> ");
+    let merge_sort =
+        writable(&wavekit::device::shaders::source("merge_sort.wgsl").expect("a device shader"));
     for entry in ["sort_chunk", "merge_pass"] {
         all.push(DemoKernel {
             file: "merge_sort.wgsl",
@@ -193,10 +198,7 @@ fn kernels() -> Vec<DemoKernel> {
     let segmented = wavekit::device::shaders::source("segmented.wgsl").expect("a device shader");
     for (entry, source) in [
         ("fixed_reduce", segmented.clone()),
-        (
-            "fixed_scan",
-            segmented.replace("var<storage, read> ", "var<storage, read_write> "),
-        ),
+        ("fixed_scan", writable(&segmented)),
     ] {
         all.push(DemoKernel {
             file: "segmented.wgsl",
