@@ -26,8 +26,9 @@ use wavekit::device::{
 const BIG: usize = (1 << 20) + 5;
 /// Elements per tile of the by-key shader (256 x 12 through wgpu).
 const TILE: usize = 3072;
-/// Elements per tile of the segmented shader.
-const SEGMENT_TILE: usize = 1024;
+/// BLOCK × ITEMS of the segmented shader: a segment this long is one group
+/// of ITEMS elements a lane for every subgroup.
+const SEGMENT_SPAN: usize = 1024;
 /// The sizes each case runs.
 const SIZES: [usize; 8] = [0, 1, 2, 33, TILE - 1, TILE, TILE + 1, 3 * TILE + 77];
 
@@ -885,9 +886,13 @@ fn run_segmented_cases(
         for (segments, size) in [
             (1, 1),
             (5, 3),
-            (3, SEGMENT_TILE - 1),
-            (2, SEGMENT_TILE + 1),
+            (3, SEGMENT_SPAN - 1),
+            (2, SEGMENT_SPAN + 1),
             (700, 17),
+            // Shares of many groups, read GROUPS at a time, the last batch
+            // part-filled.
+            (2, 9 * SEGMENT_SPAN + 5),
+            (1, 70_001),
         ] {
             check_segmented_reduce(device, queue, &reduce, case, segments * size, Some(size));
         }
@@ -912,7 +917,7 @@ fn run_segmented_cases(
             queue,
             &scan,
             case,
-            3 * SEGMENT_TILE + 77,
+            3 * SEGMENT_SPAN + 77,
             None,
             true,
         );
@@ -921,11 +926,12 @@ fn run_segmented_cases(
             queue,
             &scan,
             case,
-            6 * (SEGMENT_TILE + 1),
-            Some(SEGMENT_TILE + 1),
+            6 * (SEGMENT_SPAN + 1),
+            Some(SEGMENT_SPAN + 1),
             false,
         );
         check_segmented_scan(device, queue, &scan, case, 40 * 33, Some(33), true);
+        check_segmented_scan(device, queue, &scan, case, 3 * 20_003, Some(20_003), true);
         if big && c == 2 {
             check_segmented_scan(device, queue, &scan, case, BIG, None, false);
         }

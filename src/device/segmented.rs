@@ -211,7 +211,8 @@ macro_rules! segmented_methods {
 ///   (sum, min, max, or your associative WGSL function with its identity;
 ///   it need not be commutative: a segment is combined in order). An
 ///   empty segment reduces to the identity (CUB's `initial_value`). An f32
-///   sum is reassociated (per thread, then a tree over threads and tiles).
+///   sum is reassociated (per lane, then a tree over a subgroup's lanes,
+///   then over its groups and the subgroups' shares).
 /// - **Segments**: [`SegmentedReduce::record`] takes `num_segments` begin
 ///   and end offsets (u32 arrays, as CUB's `d_begin_offsets` /
 ///   `d_end_offsets`; each slice's offset aligned, so CUB's `offsets` and
@@ -222,13 +223,16 @@ macro_rules! segmented_methods {
 ///   (`segment_size` ≥ 1) over `num_segments * segment_size` elements.
 /// - **Placement**: the input and offsets are bound read-only, so the
 ///   output (one element a segment) is in another buffer. No temp.
-/// - **Algorithm**: one workgroup of 256 threads per segment, walking it in
-///   tiles of 1024 elements (4 consecutive per thread) with a block scan
-///   a tile: bandwidth-bound for segments of thousands of elements; a
-///   segment of a few elements still takes a workgroup. Tiles of 1024
-///   against 2048: 2^22 elements in segments of 1024 took 10.2 µs against
-///   12.8 through CUDA and 11.1 against 13.5 through Vulkan on an H100
-///   (CUB 10.1; `docs/benchmarks/2026-11-28e-h100-hold-and-grains`).
+/// - **Algorithm**: one workgroup of 256 threads per segment, cut into one
+///   equal share a subgroup; each subgroup folds its share with no barrier
+///   (4 consecutive elements a lane, 4 groups of them read at once, the
+///   lanes combined in order by shuffles), and the workgroup combines the
+///   shares once. A segment of a few elements still takes a workgroup. On
+///   an H200 through CUDA, u32 sums ran at 1.08–1.82× CUB's speed over
+///   segments of 1024 (2^20–2^26 elements), and over segments of 65536 at
+///   0.56–0.64× while there are fewer segments than SMs (2^20–2^23) and
+///   0.90–0.96× from 2^24
+///   (`docs/benchmarks/2026-11-28p-h200-segmented-shares`).
 /// - **Cost of a call**: 1 dispatch (nothing for no segments).
 pub struct SegmentedReduce {
     built: Built,
@@ -327,8 +331,15 @@ impl SegmentedReduce {
 ///   itself (in place, as CUB allows: each element is read before it is
 ///   written, by the thread that writes it), else it must not overlap it.
 ///   The offsets must not share bytes with the output. No temp.
-/// - **Algorithm**: [`SegmentedReduce`]'s, a carry running from tile to
-///   tile of a segment: 1 read and 1 write per element.
+/// - **Algorithm**: one workgroup of 256 threads per segment, walking it in
+///   tiles of 1024 elements (4 consecutive per thread) with a block scan a
+///   tile and a carry running from tile to tile: 1 read and 1 write per
+///   element. On an H200 through CUDA, inclusive u32 sums ran at 1.24–2.23×
+///   the speed of CUB's `InclusiveSumByKey` over segment numbers (CUB 3.0
+///   has no segmented scan) over segments of 1024, and over segments of
+///   65536 at 0.24–0.63× from 2^20 to 2^23 (a segment's tiles one after
+///   another in one workgroup, a few workgroups on the GPU), 0.94× at 2^24
+///   and 1.29–1.51× above (`docs/benchmarks/2026-11-28p-h200-segmented-shares`).
 /// - **Cost of a call**: 1 dispatch (nothing for no segments or
 ///   elements).
 pub struct SegmentedScan {

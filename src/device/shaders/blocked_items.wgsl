@@ -1,8 +1,8 @@
 // A tile of BLOCK threads, each owning ITEMS consecutive elements
 // (blocked), under `scan_op` with `scan_identity`: the loads, folds,
 // tile combinations and scanned stores that scan_op.wgsl and
-// segmented.wgsl share (appended to them). They bind `input` (T's bits,
-// array<u32>) and `output` (array<T>), declare
+// segmented.wgsl's scan share (appended to them). They bind `input` (T's
+// bits, array<u32>) and `output` (array<T>), declare
 // `var<workgroup> tile_total: T`, `const INCLUSIVE`, BLOCK and ITEMS, and
 // import the block layer as `blk`.
 //

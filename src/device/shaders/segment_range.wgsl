@@ -13,23 +13,18 @@
 // elements). Offsets past n read as n, and a begin past its end as an
 // empty segment.
 
-var<workgroup> shared_range: vec2<u32>;
-
 fn segment_count() -> u32 {
     return arrayLength(&end_offsets);
 }
 
-/// Segment `s`'s [begin, end), in every thread (a uniform value).
-fn segment(s: u32, t: u32, fixed: bool) -> vec2<u32> {
-    if t == 0u {
-        let n = arrayLength(&input);
-        if fixed {
-            let size = n / segment_count();
-            shared_range = vec2<u32>(s * size, s * size + size);
-        } else {
-            let end = min(end_offsets[s], n);
-            shared_range = vec2<u32>(min(begin_offsets[s], end), end);
-        }
+/// Segment `s`'s [begin, end), read by every thread (a uniform value: no
+/// thread's reads differ, so no barrier shares them).
+fn segment(s: u32, fixed: bool) -> vec2<u32> {
+    let n = arrayLength(&input);
+    if fixed {
+        let size = n / segment_count();
+        return vec2<u32>(s * size, s * size + size);
     }
-    return workgroupUniformLoad(&shared_range);
+    let end = min(end_offsets[s], n);
+    return vec2<u32>(min(begin_offsets[s], end), end);
 }

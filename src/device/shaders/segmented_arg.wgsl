@@ -53,7 +53,7 @@ fn is_nan(x: T) -> bool {
 
 /// Segment `s`'s first extreme into output[s].
 fn arg_segment(s: u32, t: u32, fixed: bool) {
-    let range = segment(s, t, fixed);
+    let range = segment(s, fixed);
     var best = no_element();
     for (var i = range.x + t; i < range.y; i += BLOCK) {
         let x = input[i];
