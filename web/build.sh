@@ -308,7 +308,7 @@ emit_onesweep 256 $((256 / emulated_size)) true emulated
 # emulated subgroups (each shuffle a barrier there).
 no_shuffle="^const SHUFFLE_BEFORE = true;$"
 keep_all='fn keep(x: T) -> bool { return true; }'
-# The edit that makes every binding writable (context.rs's `writable`:
+# The edit that makes every binding writable (shaders.rs's `writable`:
 # wgpu binds a buffer read-only or read-write in one dispatch), with its
 # replacement 'var<storage, read_write> '.
 writable='var<storage, read> '

@@ -21,6 +21,7 @@
 mod support;
 
 use wavekit::compose::Composer;
+use wavekit::device::shaders::writable;
 use wavekit::{Backend, ScalarFeatures, SubgroupSize, Target};
 use wavekit_demos::harness::edited;
 use wavekit_demos::radix_sort::onesweep::{self, PassConfig, Shape};
@@ -44,12 +45,6 @@ struct DemoKernel {
     label: String,
     /// How it is lowered.
     lower: LowerOptions,
-}
-
-/// `source` with every read-only storage binding made writable, as
-/// `wavekit::device` builds the shaders that may run in place.
-fn writable(source: &str) -> String {
-    source.replace("var<storage, read> ", "var<storage, read_write> ")
 }
 
 fn kernels() -> Vec<DemoKernel> {
@@ -192,9 +187,10 @@ fn kernels() -> Vec<DemoKernel> {
     }
     // SegmentedReduce and SegmentedScan over fixed-size segments as
     // wavekit::device builds them on CUDA for u32 under `+` (the shader's
-    // defaults): one workgroup per segment walking it in 256 x 4 tiles,
-    // bounds clamped (`Context::pipelines`); the scan with every binding
-    // writable (it may run in place).
+    // defaults, 256 threads and 4 elements a thread): one workgroup per
+    // segment, the reduction by subgroup shares, the scan in tiles of
+    // 1024; bounds clamped (`Context::pipelines`); the scan with every
+    // binding writable (it may run in place).
     let segmented = wavekit::device::shaders::source("segmented.wgsl").expect("a device shader");
     for (entry, source) in [
         ("fixed_reduce", segmented.clone()),

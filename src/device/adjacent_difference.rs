@@ -4,8 +4,9 @@
 //! (`shaders/adjacent_difference.wgsl`), as CUB's
 //! `DeviceAdjacentDifference`.
 
-use super::context::{Context, Op, Pipeline, TempLayout, record, writable};
+use super::context::{Context, Op, Pipeline, TempLayout, record};
 use super::shader::Shader;
+use super::shaders::writable;
 use super::slice::{Slice, disjoint};
 use super::user_fn::{self, Signature};
 use crate::backend::{Device, Queue};

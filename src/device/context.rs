@@ -179,15 +179,6 @@ impl Context {
     }
 }
 
-/// `source` with every read-only storage binding declared `read_write`:
-/// wgpu refuses a buffer bound read-only and read-write in one dispatch,
-/// so an algorithm whose inputs may share a buffer with its outputs or its
-/// temp (the radix sort's ping-pong keys live in temp) declares them all
-/// writable. The shader's code is unchanged.
-pub(crate) fn writable(source: &str) -> String {
-    source.replace("var<storage, read> ", "var<storage, read_write> ")
-}
-
 /// Puts `ops` in `queue`, which must be of `ctx`'s API.
 pub(crate) fn record(ctx: &Context, queue: Queue<'_>, ops: &[Op<'_>]) -> Result<(), Error> {
     ctx.server.record(queue, ops)

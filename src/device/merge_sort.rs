@@ -5,8 +5,9 @@
 //! from `shaders/merge_sort.wgsl` (CUB's block merge sort and merge-path
 //! passes, in tiles of the shader's `BLOCK × ITEMS` keys).
 
-use super::context::{Context, Op, Pipeline, TempLayout, record, writable};
+use super::context::{Context, Op, Pipeline, TempLayout, record};
 use super::shader::Shader;
+use super::shaders::writable;
 use super::slice::{Slice, values_match};
 use super::user_fn::{self, Signature};
 use crate::backend::Range;

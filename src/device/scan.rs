@@ -151,7 +151,7 @@ impl Scan {
             Shader::new(name)?
                 .map(|text| {
                     Ok(if writable_input {
-                        super::context::writable(text)
+                        super::shaders::writable(text)
                     } else {
                         text.to_string()
                     })

@@ -5,9 +5,10 @@
 //! (`shaders/segmented.wgsl`: one workgroup per segment).
 
 use super::ScanKind;
-use super::context::{Context, Op, Pipeline, record, writable};
+use super::context::{Context, Op, Pipeline, record};
 use super::scan_operator::ScanOperator;
 use super::shader::Shader;
+use super::shaders::writable;
 use super::slice::{Slice, disjoint, distinct_each};
 use super::user_fn;
 use crate::backend::{Device, Queue, Range};

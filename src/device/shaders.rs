@@ -136,6 +136,16 @@ pub fn source(name: &str) -> Result<String, Error> {
     Ok(source)
 }
 
+/// `source` with every read-only storage binding declared `read_write`:
+/// wgpu refuses a buffer bound read-only and read-write in one dispatch,
+/// so an algorithm whose inputs may share a buffer with its outputs or its
+/// temp (the radix sort's ping-pong keys live in temp) declares them all
+/// writable, as `wavekit::device` builds those shaders. The shader's code
+/// is unchanged.
+pub fn writable(source: &str) -> String {
+    source.replace("var<storage, read> ", "var<storage, read_write> ")
+}
+
 /// Workgroup memory (bytes) of `radix_onesweep.wgsl`'s pass kernel built
 /// with `BLOCK = block`, `ITEMS = items`, u16 counter rows for subgroups
 /// of at least `min_subgroup` lanes (`SUBGROUPS = block / min_subgroup`)

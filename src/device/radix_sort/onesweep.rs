@@ -8,9 +8,10 @@
 
 use super::{RadixSortOptions, SortRanges, passes, wide};
 use crate::backend::Range;
-use crate::device::context::{Context, Op, Pipeline, TempLayout, writable};
+use crate::device::context::{Context, Op, Pipeline, TempLayout};
 use crate::device::shader::Shader;
 use crate::device::shaders;
+use crate::device::shaders::writable;
 use crate::error::Error;
 use crate::expand::ValidModule;
 use crate::target::EMULATED_MAX_THREADS;

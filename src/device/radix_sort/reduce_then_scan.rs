@@ -7,9 +7,10 @@
 
 use super::{RadixSortOptions, SortRanges, key_params, passes, wide};
 use crate::backend::Range;
-use crate::device::context::{Context, Op, Pipeline, TempLayout, writable};
+use crate::device::context::{Context, Op, Pipeline, TempLayout};
 use crate::device::scan::{Scan, ScanKind};
 use crate::device::shader::Shader;
+use crate::device::shaders::writable;
 use crate::error::Error;
 
 /// Keys per tile: 256 threads × 8.
