@@ -880,11 +880,15 @@ fn run_segmented_cases(
     for (c, ref case) in selected_cases(only) {
         let reduce =
             SegmentedReduce::new(device, case.value, case.operator.clone()).expect("builds");
-        for &n in sizes {
+        // 3 and 4: the last input without and the first with a quad
+        // (segmented_reduce_few.wgsl, then segmented_reduce.wgsl).
+        for &n in sizes.iter().chain(&[3, 4, 5]) {
             check_segmented_reduce(device, queue, &reduce, case, n, None);
         }
         for (segments, size) in [
             (1, 1),
+            (3, 1),
+            (1, 4),
             (5, 3),
             (3, SEGMENT_SPAN - 1),
             (2, SEGMENT_SPAN + 1),

@@ -15,8 +15,8 @@ mod device_support;
 use std::sync::Arc;
 
 use device_support::{
-    GUARD, assert_same, bins_of_three, histogram_of_thirds, random, rgba_levels,
-    run_length_reference, runs_input,
+    AFFINE, GUARD, affine_then, assert_same, bins_of_three, histogram_of_thirds, random,
+    rgba_levels, run_length_reference, runs_input,
 };
 use wavekit::Dtype;
 use wavekit::device::{
@@ -1489,6 +1489,10 @@ fn segmented_reduce_and_scan_on_a_stream() {
     let Some(ctx) = context() else { return };
     let stream = ctx.new_stream().expect("a stream");
     let reduce = SegmentedReduce::new(&ctx, Dtype::U32, ScanOperator::Add).expect("builds");
+    // A user operator that does not commute: each group combined over the
+    // subgroup in lane order.
+    let ordered = SegmentedReduce::new(&ctx, Dtype::U32, ScanOperator::custom(AFFINE, "1u << 16u"))
+        .expect("builds");
     let scan = SegmentedScan::new(&ctx, ScanKind::Exclusive, Dtype::U32, ScanOperator::Max)
         .expect("builds");
     for (i, &n) in SIZES.iter().enumerate() {
@@ -1516,17 +1520,20 @@ fn segmented_reduce_and_scan_on_a_stream() {
             guarded(&stream, &end, GUARD),
         );
         let (sums, scanned) = (output(&stream, segments), output(&stream, n));
-        reduce
-            .record(
-                &stream,
-                inner(&source),
-                n as u32,
-                inner(&sums),
-                segments as u32,
-                inner(&begin_d),
-                inner(&end_d),
-            )
-            .expect("queues");
+        let composed = output(&stream, segments);
+        for (reduce, out) in [(&reduce, &sums), (&ordered, &composed)] {
+            reduce
+                .record(
+                    &stream,
+                    inner(&source),
+                    n as u32,
+                    inner(out),
+                    segments as u32,
+                    inner(&begin_d),
+                    inner(&end_d),
+                )
+                .expect("queues");
+        }
         scan.record(
             &stream,
             inner(&source),
@@ -1566,6 +1573,21 @@ fn segmented_reduce_and_scan_on_a_stream() {
             .collect();
         let got = read_u32(&stream, &sums, "SegmentedReduce");
         assert_same(&got, &want_sums, &format!("SegmentedReduce sums, n = {n}"));
+        let want_composed: Vec<u32> = begin
+            .iter()
+            .zip(&end)
+            .map(|(&b, &e)| {
+                input[b as usize..e as usize]
+                    .iter()
+                    .fold(1 << 16, |f, &g| affine_then(f, g))
+            })
+            .collect();
+        let got = read_u32(&stream, &composed, "SegmentedReduce affine");
+        assert_same(
+            &got,
+            &want_composed,
+            &format!("SegmentedReduce affine, n = {n}"),
+        );
         let got = read_u32(&stream, &scanned, "SegmentedScan");
         assert_same(
             &got,

@@ -186,24 +186,44 @@ fn kernels() -> Vec<DemoKernel> {
         });
     }
     // SegmentedReduce and SegmentedScan over fixed-size segments as
-    // wavekit::device builds them on CUDA for u32 under `+` (the shader's
-    // defaults, 256 threads and 4 elements a thread): one workgroup per
-    // segment, the reduction by subgroup shares, the scan in tiles of
-    // 1024; bounds clamped (`Context::pipelines`); the scan with every
-    // binding writable (it may run in place).
-    let segmented = wavekit::device::shaders::source("segmented.wgsl").expect("a device shader");
-    for (entry, source) in [
-        ("fixed_reduce", segmented.clone()),
-        ("fixed_scan", writable(&segmented)),
-    ] {
+    // wavekit::device builds them on CUDA for u32 under `+` (256 threads):
+    // one workgroup per segment, the reduction by subgroup shares of vec4
+    // quads, each lane keeping its own total (`+` commutes), in its short
+    // form (4 quads a lane at once, 8 workgroups an SM) and its long (8
+    // quads), without bounds checks or zeroing (`Context::pipelines_proven`);
+    // the scan in tiles of 1024 (4 elements a thread) with every binding
+    // writable (it may run in place), bounds clamped (`Context::pipelines`).
+    let reduce =
+        wavekit::device::shaders::source("segmented_reduce.wgsl").expect("a device shader");
+    for (groups, resident, label) in [(4, Some(8), "short"), (8, None, "long")] {
+        let source = edited(
+            &reduce,
+            "segmented_reduce.wgsl",
+            &[
+                ("const COMMUTATIVE = false;", "const COMMUTATIVE = true;"),
+                ("const GROUPS = 4u;", &format!("const GROUPS = {groups}u;")),
+            ],
+        )
+        .expect("the host's edits apply");
         all.push(DemoKernel {
-            file: "segmented.wgsl",
+            file: "segmented_reduce.wgsl",
             source,
-            entry,
-            label: "256x4 u32 sum".into(),
-            lower: LowerOptions::default(),
+            entry: "fixed_reduce",
+            label: format!("256 u32 sum {label}"),
+            lower: LowerOptions {
+                min_resident_workgroups: resident,
+                ..LowerOptions::proven()
+            },
         });
     }
+    let scan = wavekit::device::shaders::source("segmented.wgsl").expect("a device shader");
+    all.push(DemoKernel {
+        file: "segmented.wgsl",
+        source: writable(&scan),
+        entry: "fixed_scan",
+        label: "256x4 u32 sum".into(),
+        lower: LowerOptions::default(),
+    });
     // TopK's kernels as wavekit::device builds them on CUDA
     // (`TopK::new`): the default tuning, bounds clamped
     // (`Context::pipelines`); f32 pairs, the greatest (the benchmark's

@@ -184,12 +184,16 @@ pub(crate) trait Api {
     /// The most workgroups of a dispatch in one dimension.
     fn max_workgroups(&self) -> u32;
 
-    /// Compiles `entries` of `module`, checked as `checks` says.
+    /// Compiles `entries` of `module`, checked as `checks` says, natively
+    /// for `resident` workgroups a multiprocessor at once where given
+    /// (`LowerOptions::min_resident_workgroups`: the registers capped to
+    /// fit them; wgpu has no such hint).
     fn pipelines(
         &self,
         module: &ValidModule,
         entries: &[&str],
         checks: Checks,
+        resident: Option<u32>,
     ) -> Result<Vec<Pipeline>, Error>;
 
     /// Puts `ops` (of pipelines this server compiled, on ranges of its

@@ -109,21 +109,22 @@ impl<C: NativeCode> Api for NativeServer<C> {
         module: &ValidModule,
         entries: &[&str],
         checks: Checks,
+        resident: Option<u32>,
     ) -> Result<Vec<Pipeline>, Error> {
         let bounds = match checks {
             Checks::Bounded => wavekit_native::BoundsChecks::Restrict,
             Checks::Proven => wavekit_native::BoundsChecks::Unchecked,
         };
+        let lower = wavekit_native::LowerOptions {
+            min_resident_workgroups: resident,
+            ..bounds.into()
+        };
         entries
             .iter()
             .map(|entry| {
-                let kernel = self.code.load(
-                    &self.driver,
-                    module,
-                    entry,
-                    bounds.into(),
-                    "wavekit::device",
-                )?;
+                let kernel =
+                    self.code
+                        .load(&self.driver, module, entry, lower, "wavekit::device")?;
                 Ok(Pipeline::new(kernel))
             })
             .collect()

@@ -99,8 +99,10 @@ impl Server {
         module: &ValidModule,
         entries: [&str; N],
         checks: Checks,
+        resident: Option<u32>,
     ) -> Result<[Pipeline; N], Error> {
-        let built = each_api!(self, server => server.pipelines(module, &entries, checks))?;
+        let built =
+            each_api!(self, server => server.pipelines(module, &entries, checks, resident))?;
         Ok(built
             .try_into()
             .unwrap_or_else(|_| unreachable!("one pipeline per entry")))

@@ -102,12 +102,14 @@ impl Api for WgpuServer {
             .min(65535)
     }
 
-    /// wgpu keeps its bounds checks whatever `checks` says.
+    /// wgpu keeps its bounds checks whatever `checks` says, and leaves
+    /// the registers to the driver whatever `resident` says.
     fn pipelines(
         &self,
         module: &ValidModule,
         entries: &[&str],
         _checks: Checks,
+        _resident: Option<u32>,
     ) -> Result<Vec<Pipeline>, Error> {
         Ok(compile_all(&self.device, module, entries)?
             .into_iter()

@@ -144,7 +144,8 @@ impl Context {
         module: &ValidModule,
         entries: [&str; N],
     ) -> Result<[Pipeline; N], Error> {
-        self.server.pipelines(module, entries, Checks::Bounded)
+        self.server
+            .pipelines(module, entries, Checks::Bounded, None)
     }
 
     /// [`Context::pipelines`], and natively without bounds checks. wgpu
@@ -162,7 +163,25 @@ impl Context {
         module: &ValidModule,
         entries: [&str; N],
     ) -> Result<[Pipeline; N], Error> {
-        self.server.pipelines(module, entries, Checks::Proven)
+        self.server.pipelines(module, entries, Checks::Proven, None)
+    }
+
+    /// [`Context::pipelines_proven`], natively for `workgroups` workgroups
+    /// a multiprocessor at once (as CUDA's `__launch_bounds__(threads,
+    /// workgroups)`: the registers capped to fit them); wgpu leaves the
+    /// registers to the driver.
+    ///
+    /// # Safety
+    ///
+    /// As [`Context::pipelines_proven`]'s.
+    pub unsafe fn pipelines_proven_resident<const N: usize>(
+        &self,
+        module: &ValidModule,
+        entries: [&str; N],
+        workgroups: u32,
+    ) -> Result<[Pipeline; N], Error> {
+        self.server
+            .pipelines(module, entries, Checks::Proven, Some(workgroups))
     }
 
     /// Workgroups of a dispatch of at least `count`: one-dimensional up to

@@ -23,32 +23,77 @@ pub(crate) struct Built {
     pub dtype: Dtype,
 }
 
+/// An entry point as a call dispatches it: how many segments a workgroup
+/// takes, and whether it binds the input's quads.
+#[derive(Clone, Copy)]
+pub(crate) struct Kernel<'p> {
+    pipeline: &'p Pipeline,
+    /// Segments a workgroup takes: 1, or its threads (a thread a segment).
+    per_workgroup: u32,
+    /// Whether binding 4 is the input's first `n / 4` quads
+    /// (`segmented_reduce.wgsl`, for `n` ≥ 4).
+    quads: bool,
+}
+
+impl<'p> Kernel<'p> {
+    /// One workgroup a segment, bindings 0–3.
+    pub fn workgroup_each(pipeline: &'p Pipeline) -> Self {
+        Kernel {
+            pipeline,
+            per_workgroup: 1,
+            quads: false,
+        }
+    }
+
+    /// One thread a segment in workgroups of `threads`, bindings 0–3.
+    fn thread_each(pipeline: &'p Pipeline, threads: u32) -> Self {
+        Kernel {
+            pipeline,
+            per_workgroup: threads,
+            quads: false,
+        }
+    }
+
+    /// One workgroup a segment, binding 4 the input's quads.
+    fn with_quads(pipeline: &'p Pipeline) -> Self {
+        Kernel {
+            pipeline,
+            per_workgroup: 1,
+            quads: true,
+        }
+    }
+}
+
 impl Built {
-    fn new(
-        name: &str,
-        device: Device<'_>,
-        dtype: Dtype,
-        operator: &ScanOperator,
-        inclusive: bool,
-        in_place: bool,
-    ) -> Result<(Self, crate::expand::ValidModule), Error> {
-        let element = user_fn::element(name, dtype, &[Dtype::U32, Dtype::I32, Dtype::F32])?;
+    /// The context on `device` for elements of `dtype`.
+    fn new(device: Device<'_>, dtype: Dtype) -> Result<Self, Error> {
         let ctx = Context::new(device)?;
-        let (op, identity) = operator.declarations(dtype)?;
-        let shader = Shader::new("segmented.wgsl")?
+        Ok(Built { ctx, dtype })
+    }
+
+    /// Shader `file` (`writable_bindings`: every binding read-write) with
+    /// T (u32, i32 or f32, else an error naming `name`) and `operator`'s
+    /// `scan_op` and `scan_identity` set.
+    fn shader(
+        &self,
+        name: &str,
+        file: &'static str,
+        operator: &ScanOperator,
+        writable_bindings: bool,
+    ) -> Result<Shader, Error> {
+        let element = user_fn::element(name, self.dtype, &[Dtype::U32, Dtype::I32, Dtype::F32])?;
+        let (op, identity) = operator.declarations(self.dtype)?;
+        Ok(Shader::new(file)?
             .map(|text| {
-                Ok(if in_place {
+                Ok(if writable_bindings {
                     writable(text)
                 } else {
                     text.to_string()
                 })
             })?
             .set("T", element)
-            .set("INCLUSIVE", inclusive)
             .function("scan_op", op)
-            .function("scan_identity", identity);
-        let module = ctx.compose(&shader)?;
-        Ok((Built { ctx, dtype }, module))
+            .function("scan_identity", identity))
     }
 
     /// The checked offsets of a call on `segments` segments.
@@ -99,16 +144,32 @@ impl Built {
         ])
     }
 
+    /// The op of `kernel` over `num_segments` segments of the `n` checked
+    /// elements at `input`, `bindings` its bindings 0–3.
+    fn dispatch<'a>(
+        &self,
+        kernel: Kernel<'a>,
+        mut bindings: Vec<Range<'a>>,
+        (input, n): (Range<'a>, u32),
+        num_segments: u32,
+    ) -> Op<'a> {
+        if kernel.quads {
+            bindings.push(input.sub(0, 16 * u64::from(n / 4)));
+        }
+        let workgroups = num_segments.div_ceil(kernel.per_workgroup);
+        Op::Dispatch(kernel.pipeline, bindings, self.ctx.grid(workgroups))
+    }
+
     /// Checks and records a reduction of each of `segments` (their count,
     /// begin and end offsets) of the `n` elements at `input` into
     /// `per_segment` bytes a segment at `output`, its errors naming
-    /// `name`: `pipelines` are the offsets' entry point and the one for
+    /// `name`: `kernels` are the offsets' entry point and the one for
     /// `n = 0` (every segment empty, the offsets bound as the input).
     pub fn record_reduction(
         &self,
         name: &str,
         queue: Queue<'_>,
-        [offsets, fill]: [&Pipeline; 2],
+        [offsets, fill]: [Kernel<'_>; 2],
         (input, n): (Slice<'_>, u32),
         (output, per_segment): (Slice<'_>, u64),
         (num_segments, begin_offsets, end_offsets): (u32, Slice<'_>, Slice<'_>),
@@ -127,13 +188,22 @@ impl Built {
         if num_segments == 0 {
             return Ok(());
         }
-        let grid = self.ctx.grid(num_segments);
         let op = if n == 0 {
             // No elements: every segment is empty. The offsets stand in
             // for the (unread) input, which cannot be bound empty.
-            Op::Dispatch(fill, vec![begin, output, begin, end], grid)
+            self.dispatch(
+                fill,
+                vec![begin, output, begin, end],
+                (begin, 0),
+                num_segments,
+            )
         } else {
-            Op::Dispatch(offsets, vec![input, output, begin, end], grid)
+            self.dispatch(
+                offsets,
+                vec![input, output, begin, end],
+                (input, n),
+                num_segments,
+            )
         };
         record(&self.ctx, queue, &[op])
     }
@@ -145,7 +215,7 @@ impl Built {
         &self,
         name: &str,
         queue: Queue<'_>,
-        fixed: &Pipeline,
+        fixed: Kernel<'_>,
         [input, output]: [Slice<'_>; 2],
         per_segment: u64,
         (num_segments, segment_size): (u32, u32),
@@ -153,17 +223,17 @@ impl Built {
         distinct_each(name, &[("input", input)], &[("output", output)])?;
         let n = Built::fixed_count(name, num_segments, segment_size)?;
         let [input, output] = self.data(name, [input, output], n, per_segment, num_segments)?;
-        self.record_fixed(queue, fixed, input, output, num_segments)
+        self.record_fixed(queue, fixed, (input, n), output, num_segments)
     }
 
     /// Records `fixed` (a fixed-size entry point) over `num_segments`
-    /// segments of the checked `input` into `output` (nothing for no
-    /// segments).
+    /// segments of the `n` checked elements at `input` into `output`
+    /// (nothing for no segments).
     fn record_fixed(
         &self,
         queue: Queue<'_>,
-        fixed: &Pipeline,
-        input: Range<'_>,
+        fixed: Kernel<'_>,
+        (input, n): (Range<'_>, u32),
         output: Range<'_>,
         num_segments: u32,
     ) -> Result<(), Error> {
@@ -178,12 +248,8 @@ impl Built {
             input.sub(0, 4),
             input.sub(0, 4 * u64::from(num_segments)),
         ];
-        let ctx = &self.ctx;
-        record(
-            ctx,
-            queue,
-            &[Op::Dispatch(fixed, bindings, ctx.grid(num_segments))],
-        )
+        let op = self.dispatch(fixed, bindings, (input, n), num_segments);
+        record(&self.ctx, queue, &[op])
     }
 }
 
@@ -212,8 +278,8 @@ macro_rules! segmented_methods {
 ///   (sum, min, max, or your associative WGSL function with its identity;
 ///   it need not be commutative: a segment is combined in order). An
 ///   empty segment reduces to the identity (CUB's `initial_value`). An f32
-///   sum is reassociated (per lane, then a tree over a subgroup's lanes,
-///   then over its groups and the subgroups' shares).
+///   sum is reassociated (per quad, per lane over its quads, then a tree
+///   over a subgroup's lanes and over the subgroups' shares).
 /// - **Segments**: [`SegmentedReduce::record`] takes `num_segments` begin
 ///   and end offsets (u32 arrays, as CUB's `d_begin_offsets` /
 ///   `d_end_offsets`; each slice's offset aligned, so CUB's `offsets` and
@@ -224,26 +290,55 @@ macro_rules! segmented_methods {
 ///   (`segment_size` ≥ 1) over `num_segments * segment_size` elements.
 /// - **Placement**: the input and offsets are bound read-only, so the
 ///   output (one element a segment) is in another buffer. No temp.
-/// - **Algorithm**: one workgroup of 256 threads per segment, cut into one
-///   equal share a subgroup; each subgroup folds its share with no barrier
-///   (4 consecutive elements a lane, 4 groups of them read at once, the
-///   lanes combined in order by shuffles), and the workgroup combines the
-///   shares once. A segment of a few elements still takes a workgroup. On
-///   an H200 through CUDA, u32 sums ran at 1.08–1.82× CUB's speed over
-///   segments of 1024 (2^20–2^26 elements), and over segments of 65536 at
-///   0.56–0.64× while there are fewer segments than SMs (2^20–2^23) and
-///   0.90–0.96× from 2^24
-///   (`docs/benchmarks/2026-11-28p-h200-segmented-shares`).
+/// - **Algorithm**: one workgroup of 256 threads per segment. A segment is
+///   read as the 16-byte quads inside it (vec4 loads) and the up to 3
+///   elements before and after them; the quads are cut into one equal
+///   share a subgroup, each subgroup folds its share with no barrier
+///   (lane l reads quad l of each group of S, 4 or, from segments of 8192
+///   elements on average, 8 quads a lane at once), and the workgroup
+///   combines the shares once. For sum, min and max each lane keeps its
+///   own total and its subgroup combines the lanes once; a user operator
+///   combines every group over the subgroup in lane order. An input of
+///   fewer than 4 elements takes a thread a segment. A segment of a few
+///   elements still takes a workgroup. On an H200 through CUDA, u32 sums
+///   ran at 1.08–1.85× CUB's speed over segments of 1024 (2^20–2^26
+///   elements), and over segments of 65536 at 0.95–1.01×; through Vulkan
+///   at 0.96–1.85× and 0.84–0.95×
+///   (`docs/benchmarks/2026-11-28r-h200-segmented-quads`).
 /// - **Cost of a call**: 1 dispatch (nothing for no segments).
 pub struct SegmentedReduce {
     built: Built,
     operator: ScanOperator,
-    offsets: Pipeline,
-    fixed: Pipeline,
+    /// `segmented_reduce.wgsl`'s entry points by offsets and by fixed size
+    /// (n ≥ 4): for segments of under [`LONG`] elements (on average), and
+    /// for longer ones.
+    short: [Pipeline; 2],
+    long: [Pipeline; 2],
+    /// `segmented_reduce_few.wgsl`'s by offsets and by fixed size (n < 4),
+    /// and for no elements.
+    few: [Pipeline; 2],
     fill: Pipeline,
 }
 
 const REDUCE: &str = "wavekit::device::SegmentedReduce";
+
+/// Threads of a workgroup of `segmented_reduce_few.wgsl` (a thread a
+/// segment).
+const FEW_BLOCK: u32 = 64;
+
+/// The quads a lane reads at once (`GROUPS`) in the short form and the
+/// long. A segment of under [`LONG`] elements never fills a batch of the
+/// long form's, so the short form is the long one with fewer registers:
+/// natively 32 with [`SHORT_RESIDENT`] workgroups an SM (8 quads a lane
+/// take 40, so 6 workgroups an SM), the occupancy short segments need; long
+/// ones need the bytes in flight, one workgroup a segment (H200 through
+/// CUDA, docs/benchmarks/2026-11-28r-h200-segmented-quads).
+const SHORT_GROUPS: u32 = 4;
+const LONG_GROUPS: u32 = 8;
+const SHORT_RESIDENT: u32 = 8;
+/// A workgroup's elements in a batch of the long form: 256 threads, a
+/// quad of 4 elements, [`LONG_GROUPS`] of them.
+const LONG: u32 = 256 * 4 * LONG_GROUPS;
 
 impl SegmentedReduce {
     /// The segmented reduction of `dtype` (u32, i32 or f32) under
@@ -255,21 +350,60 @@ impl SegmentedReduce {
         dtype: Dtype,
         operator: ScanOperator,
     ) -> Result<Self, Error> {
-        let (built, module) = Built::new(REDUCE, device.into(), dtype, &operator, true, false)?;
-        let [offsets, fixed, fill] = built.ctx.pipelines(
-            &module,
-            ["segmented_reduce", "fixed_reduce", "fill_identity"],
+        let built = Built::new(device.into(), dtype)?;
+        // Sum, min and max commute: each lane keeps its own total.
+        let commutative = !matches!(operator, ScanOperator::Custom { .. });
+        let quads = |groups: u32| -> Result<_, Error> {
+            let shader = built
+                .shader(REDUCE, "segmented_reduce.wgsl", &operator, false)?
+                .set("COMMUTATIVE", commutative)
+                .set("GROUPS", format!("{groups}u"));
+            built.ctx.compose(&shader)
+        };
+        let entries = ["segmented_reduce", "fixed_reduce"];
+        // SAFETY: segmented_reduce.wgsl reads quads inside its segment's
+        // whole quads (at most n / 4, the quads bound), elements inside
+        // its segment (at most n), offsets and outputs below the segment
+        // count (both checked to hold it), and writes every subgroup total
+        // before the barrier that reads them.
+        let short = unsafe {
+            built
+                .ctx
+                .pipelines_proven_resident(&quads(SHORT_GROUPS)?, entries, SHORT_RESIDENT)?
+        };
+        let long = unsafe { built.ctx.pipelines_proven(&quads(LONG_GROUPS)?, entries)? };
+        let few_shader = built
+            .shader(REDUCE, "segmented_reduce_few.wgsl", &operator, false)?
+            .set("BLOCK", format!("{FEW_BLOCK}u"));
+        let [few, few_fixed, fill] = built.ctx.pipelines(
+            &built.ctx.compose(&few_shader)?,
+            ["few_reduce", "few_fixed", "fill_identity"],
         )?;
         Ok(SegmentedReduce {
             built,
             operator,
-            offsets,
-            fixed,
+            short,
+            long,
+            few: [few, few_fixed],
             fill,
         })
     }
 
     segmented_methods!();
+
+    /// The entry point (`form` 0: by offsets, 1: by fixed size) for `n`
+    /// elements in segments of `average` elements on average: by quads
+    /// from 4 elements (the vec4 view needs 16 bytes), short or long by
+    /// [`LONG`]; else a thread a segment.
+    fn kernel(&self, form: usize, n: u32, average: u32) -> Kernel<'_> {
+        if n < 4 {
+            Kernel::thread_each(&self.few[form], FEW_BLOCK)
+        } else if average < LONG {
+            Kernel::with_quads(&self.short[form])
+        } else {
+            Kernel::with_quads(&self.long[form])
+        }
+    }
 
     /// Records the reduction of each of `num_segments` segments of the `n`
     /// elements at `input` (segment `s` is `[begin_offsets[s],
@@ -287,10 +421,14 @@ impl SegmentedReduce {
         end_offsets: Slice<'_>,
     ) -> Result<(), Error> {
         let segments = (num_segments, begin_offsets, end_offsets);
+        let kernels = [
+            self.kernel(0, n, n / num_segments.max(1)),
+            Kernel::thread_each(&self.fill, FEW_BLOCK),
+        ];
         self.built.record_reduction(
             REDUCE,
             queue.into(),
-            [&self.offsets, &self.fill],
+            kernels,
             (input, n),
             (output, 4),
             segments,
@@ -308,10 +446,12 @@ impl SegmentedReduce {
         num_segments: u32,
         segment_size: u32,
     ) -> Result<(), Error> {
+        // A count past 2^32 - 1 is refused before anything is dispatched.
+        let n = num_segments.saturating_mul(segment_size);
         self.built.record_fixed_reduction(
             REDUCE,
             queue.into(),
-            &self.fixed,
+            self.kernel(1, n, segment_size),
             [input, output],
             4,
             (num_segments, segment_size),
@@ -364,11 +504,14 @@ impl SegmentedScan {
         dtype: Dtype,
         operator: ScanOperator,
     ) -> Result<Self, Error> {
-        let inclusive = kind == ScanKind::Inclusive;
-        let (built, module) = Built::new(SCAN, device.into(), dtype, &operator, inclusive, true)?;
-        let [offsets, fixed] = built
-            .ctx
-            .pipelines(&module, ["segmented_scan", "fixed_scan"])?;
+        let built = Built::new(device.into(), dtype)?;
+        let shader = built
+            .shader(SCAN, "segmented.wgsl", &operator, true)?
+            .set("INCLUSIVE", kind == ScanKind::Inclusive);
+        let [offsets, fixed] = built.ctx.pipelines(
+            &built.ctx.compose(&shader)?,
+            ["segmented_scan", "fixed_scan"],
+        )?;
         Ok(SegmentedScan {
             built,
             kind,
@@ -454,7 +597,8 @@ impl SegmentedScan {
     ) -> Result<(), Error> {
         let n = Built::fixed_count(SCAN, num_segments, segment_size)?;
         let (input, output) = self.data(input, output, n)?;
+        let fixed = Kernel::workgroup_each(&self.fixed);
         self.built
-            .record_fixed(queue.into(), &self.fixed, input, output, num_segments)
+            .record_fixed(queue.into(), fixed, (input, n), output, num_segments)
     }
 }

@@ -8,7 +8,7 @@
 use super::arg_reduce::{ArgOp, arg_shader};
 use super::context::{Context, Pipeline};
 use super::reduce::ReduceType;
-use super::segmented::Built;
+use super::segmented::{Built, Kernel};
 use super::slice::Slice;
 use crate::backend::{Device, Queue};
 use crate::dtype::Dtype;
@@ -120,7 +120,10 @@ impl SegmentedArgReduce {
         self.built.record_reduction(
             NAME,
             queue.into(),
-            [&self.offsets, &self.fill],
+            [
+                Kernel::workgroup_each(&self.offsets),
+                Kernel::workgroup_each(&self.fill),
+            ],
             (input, n),
             (output, PAIR),
             (num_segments, begin_offsets, end_offsets),
@@ -142,7 +145,7 @@ impl SegmentedArgReduce {
         self.built.record_fixed_reduction(
             NAME,
             queue.into(),
-            &self.fixed,
+            Kernel::workgroup_each(&self.fixed),
             [input, output],
             PAIR,
             (num_segments, segment_size),

@@ -17,7 +17,7 @@
 use crate::error::Error;
 
 /// Every shader file and its text, by file name.
-pub const FILES: [(&str, &str); 34] = [
+pub const FILES: [(&str, &str); 36] = [
     (
         "adjacent_difference.wgsl",
         include_str!("shaders/adjacent_difference.wgsl"),
@@ -73,6 +73,14 @@ pub const FILES: [(&str, &str); 34] = [
     ("zero.wgsl", include_str!("shaders/zero.wgsl")),
     ("by_key.wgsl", include_str!("shaders/by_key.wgsl")),
     ("segmented.wgsl", include_str!("shaders/segmented.wgsl")),
+    (
+        "segmented_reduce.wgsl",
+        include_str!("shaders/segmented_reduce.wgsl"),
+    ),
+    (
+        "segmented_reduce_few.wgsl",
+        include_str!("shaders/segmented_reduce_few.wgsl"),
+    ),
     (
         "histogram_multi.wgsl",
         include_str!("shaders/histogram_multi.wgsl"),
