@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Session 58, call 3: the committed SegmentedReduce (short and long forms,
+# built without bounds checks or workgroup zeroing natively, the head and
+# tail read by thread 0) against call 2's build (the same forms with
+# bounds checks and zeroing), fixed segments of 1024 and 65536, CUDA with
+# CUB and Vulkan at 2^20..2^26; then device_cuda of this build.
+set -u
+OUT=$1
+V=segmented_sum_u32,segmented_long_sum_u32
+B=target/wk-demos-two.gz
+PLAN="after=after:by_key:$V:cuda two=$B:by_key:$V:cuda" \
+  CUB_ONLY=by_key LOG2_LO=20 LOG2_HI=26 RUNS=10 WARMUP=3 STEP_S=30 CUB_S=70 BUDGET_S=140 bash bench/ab-demos.sh $OUT
+mv $OUT/ab.log $OUT/ab1.log
+PLAN="after-vk=after:by_key:$V:vulkan two-vk=$B:by_key:$V:vulkan" \
+  LOG2_LO=20 LOG2_HI=26 RUNS=10 WARMUP=3 STEP_S=40 BUDGET_S=90 bash bench/ab-demos.sh $OUT
+mv $OUT/ab.log $OUT/ab2.log
+source bench/device-setup.sh >/dev/null 2>&1
+gunzip -c target/nvc/s58/device_cuda.gz > /tmp/device_cuda && chmod +x /tmp/device_cuda
+timeout 150 "${WK[@]}" /tmp/device_cuda --test-threads 1 > $OUT/device_cuda.log 2>&1; echo "device_cuda exit=$?" >> $OUT/device_cuda.log
+tail -3 $OUT/device_cuda.log
