@@ -8,7 +8,8 @@
 #   refs    PyTorch references and the device-to-device copy (bench/ref/torch_ref.py)
 #   cuda    every demo through wavekit's CUDA back end
 #   cub     CUB called directly (bench/ref/cub_ref.cu, built here by nvcc; top_k's
-#           DeviceTopK: the tarball's cub_topk, bench/ref/cub_topk.cu)
+#           DeviceTopK: the tarball's cub_topk, bench/ref/cub_topk.cu; by_key's
+#           DeviceSegmentedScan: its cub_segscan, bench/ref/cub_segscan.cu)
 #   micro   single subgroup ops: wavekit (CUDA, Vulkan) and CUDA C++ (bench/micro/warp_ops.cu)
 #   vulkan  every demo through wavekit on Vulkan (wgpu)
 #   peers   what a wgpu user would pick instead: wgpu_sort 0.1.0, ported to
@@ -350,6 +351,19 @@ if has_part cub; then
         else
             echo "SKIP CUB DeviceTopK: no cub_topk in target/wk-bench.tar.gz (bench/pack.sh with the nvcc wheel)"
             printf 'CUB DeviceTopK\tskip\t0\tno cub_topk packed\n' >>"$RAW/steps.tsv"
+        fi
+    fi
+    # CUB's own DeviceSegmentedScan for by_key's SegmentedScan rows (cub_ref
+    # has InclusiveSumByKey over segment numbers): cub_segscan from the
+    # tarball where bench/pack.sh built it (CCCL_MAIN: no release has it).
+    if [[ ,${CUB_ONLY:-copy,${DEMOS// /,}}, == *,by_key,* ]]; then
+        if [[ -x $BIN/cub_segscan ]]; then
+            step "CUB DeviceSegmentedScan ($BIN/cub_segscan)" 60 30 "$RAW/ref/cub_segscan.jsonl" \
+                "$RAW/ref/cub_segscan.log" "$BIN/cub_segscan" --log2 "$LO" "$HI" --warmup "$WARMUP" \
+                --warmup-ms "$WARMUP_MS" --runs "$RUNS" --only by_key
+        else
+            echo "SKIP CUB DeviceSegmentedScan: no cub_segscan in target/wk-bench.tar.gz (bench/pack.sh with CCCL_MAIN)"
+            printf 'CUB DeviceSegmentedScan\tskip\t0\tno cub_segscan packed\n' >>"$RAW/steps.tsv"
         fi
     fi
 fi

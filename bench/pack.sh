@@ -21,6 +21,9 @@
 # if that build fails. And cub_topk (bench/ref/cub_topk.cu, CUB's
 # DeviceTopK), built against CCCL 13.2's headers: the device machine's CUDA
 # 13.0 (CCCL 3.0) cannot build it, so the device scripts run this one.
+# With CCCL_MAIN (a CCCL main checkout's headers, its commit in
+# CCCL_MAIN/COMMIT) also cub_segscan (bench/ref/cub_segscan.cu, CUB's
+# DeviceSegmentedScan, in no CCCL release yet).
 # CARGO_TARGET_DIR is honoured; the tarball is target/wk-bench.tar.gz
 # either way.
 set -euo pipefail
@@ -96,6 +99,15 @@ if [[ ${PREBUILT:-1} != 0 ]]; then
         # Alone: it must build (the device machine cannot), and `wait`
         # above does not report the background builds' failures.
         nvcc "${flags[@]}" -I"$cccl_topk/nvidia/cu13/include/cccl" -o "$stage/cub_topk" bench/ref/cub_topk.cu
+        # CUB's DeviceSegmentedScan is in CCCL's main branch only (no
+        # release or wheel has it): with CCCL_MAIN naming a checkout of it
+        # (the `fetch` tool's mirror: `git archive HEAD cub/cub
+        # libcudacxx/include thrust/thrust | tar -x -C DIR`), cub_segscan.
+        if [[ -n ${CCCL_MAIN:-} ]]; then
+            commit=$(cat "$CCCL_MAIN/COMMIT" 2>/dev/null || echo main)
+            nvcc "${flags[@]}" -DCCCL_COMMIT="\"$commit\"" -I"$CCCL_MAIN/cub" -I"$CCCL_MAIN/libcudacxx/include" \
+                -I"$CCCL_MAIN/thrust" -o "$stage/cub_segscan" bench/ref/cub_segscan.cu
+        fi
     else
         echo "no nvcc wheel here: packing without the CUDA C++ fallbacks"
     fi

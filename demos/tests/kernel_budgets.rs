@@ -190,9 +190,9 @@ fn kernels() -> Vec<DemoKernel> {
     // one workgroup per segment, the reduction by subgroup shares of vec4
     // quads, each lane keeping its own total (`+` commutes), in its short
     // form (4 quads a lane at once, 8 workgroups an SM) and its long (8
-    // quads), without bounds checks or zeroing (`Context::pipelines_proven`);
-    // the scan in tiles of 1024 (4 elements a thread) with every binding
-    // writable (it may run in place), bounds clamped (`Context::pipelines`).
+    // quads); the scan in tiles of 1024 (4 elements a thread) with every
+    // binding writable (it may run in place); both without bounds checks or
+    // zeroing (`Context::pipelines_proven`).
     let reduce =
         wavekit::device::shaders::source("segmented_reduce.wgsl").expect("a device shader");
     for (groups, resident, label) in [(4, Some(8), "short"), (8, None, "long")] {
@@ -222,7 +222,7 @@ fn kernels() -> Vec<DemoKernel> {
         source: writable(&scan),
         entry: "fixed_scan",
         label: "256x4 u32 sum".into(),
-        lower: LowerOptions::default(),
+        lower: LowerOptions::proven(),
     });
     // TopK's kernels as wavekit::device builds them on CUDA
     // (`TopK::new`): the default tuning, bounds clamped

@@ -475,12 +475,16 @@ impl SegmentedReduce {
 /// - **Algorithm**: one workgroup of 256 threads per segment, walking it in
 ///   tiles of 1024 elements (4 consecutive per thread) with a block scan a
 ///   tile and a carry running from tile to tile: 1 read and 1 write per
-///   element. On an H200 through CUDA, inclusive u32 sums ran at 1.24–2.23×
-///   the speed of CUB's `InclusiveSumByKey` over segment numbers (CUB 3.0
-///   has no segmented scan) over segments of 1024, and over segments of
-///   65536 at 0.24–0.63× from 2^20 to 2^23 (a segment's tiles one after
-///   another in one workgroup, a few workgroups on the GPU), 0.94× at 2^24
-///   and 1.29–1.51× above (`docs/benchmarks/2026-11-28p-h200-segmented-shares`).
+///   element, as CCCL's `DeviceSegmentedScan` (in its main branch, no
+///   release yet) does. On an H200 through CUDA, inclusive u32 sums ran at
+///   1.31–1.55× that scan's speed over segments of 65536 from 2^20 to
+///   2^25 and 0.99× at 2^26, and at 0.86–0.88× over segments of 1024 from
+///   2^20 to 2^22 and at 2^26, 1.05–1.06× between. Against CUB 3.0's
+///   `InclusiveSumByKey` over segment numbers, which spreads any segment
+///   over the whole GPU: 1.25–2.14× over segments of 1024, 0.24–0.64× over
+///   segments of 65536 from 2^20 to 2^23 (a few workgroups on the GPU),
+///   0.96× at 2^24 and 1.37–1.52× above
+///   (`docs/benchmarks/2026-11-28r-h200-segmented-quads`).
 /// - **Cost of a call**: 1 dispatch (nothing for no segments or
 ///   elements).
 pub struct SegmentedScan {
@@ -508,10 +512,17 @@ impl SegmentedScan {
         let shader = built
             .shader(SCAN, "segmented.wgsl", &operator, true)?
             .set("INCLUSIVE", kind == ScanKind::Inclusive);
-        let [offsets, fixed] = built.ctx.pipelines(
-            &built.ctx.compose(&shader)?,
-            ["segmented_scan", "fixed_scan"],
-        )?;
+        // SAFETY: segmented.wgsl loads and stores a tile's elements only
+        // below its segment's end (at most n, the input and output bound),
+        // reads offsets below the segment count (both offsets hold it), and
+        // reads workgroup memory only after the barrier that follows its
+        // writes (the tile total, the block scan's subgroup partials).
+        let [offsets, fixed] = unsafe {
+            built.ctx.pipelines_proven(
+                &built.ctx.compose(&shader)?,
+                ["segmented_scan", "fixed_scan"],
+            )?
+        };
         Ok(SegmentedScan {
             built,
             kind,

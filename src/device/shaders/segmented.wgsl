@@ -18,7 +18,13 @@
 // at 2^20 over segments of 1024), and reading the next tile before
 // scanning this one (up to 1.4x faster over a few long segments, but 9-18 %
 // slower over segments of 1024 and 1.4x slower at 2^26 over segments of
-// 65536).
+// 65536); and in 2026-11-28r-h200-segmented-quads, other workgroup shapes
+// (128 x 4 about as fast over segments of 1024, 1.1-1.5x slower over 65536;
+// 256 x 8 faster over a few long segments, 1.8-2.7x slower elsewhere).
+// Built without bounds checks or workgroup zeroing natively
+// (`Context::pipelines_proven`): every load and store is below its
+// segment's end (at most n), offsets are read below the segment count, and
+// workgroup memory is read only after the barrier that follows its writes.
 // No pass and no state spans segments, so there is no temp and no
 // look-back. Element indices stay below 2^32 - BLOCK * ITEMS.
 //
