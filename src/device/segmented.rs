@@ -476,15 +476,16 @@ impl SegmentedReduce {
 ///   tiles of 1024 elements (4 consecutive per thread) with a block scan a
 ///   tile and a carry running from tile to tile: 1 read and 1 write per
 ///   element, as CCCL's `DeviceSegmentedScan` (in its main branch, no
-///   release yet) does. On an H200 through CUDA, inclusive u32 sums ran at
-///   1.31–1.55× that scan's speed over segments of 65536 from 2^20 to
-///   2^25 and 0.99× at 2^26, and at 0.86–0.88× over segments of 1024 from
-///   2^20 to 2^22 and at 2^26, 1.05–1.06× between. Against CUB 3.0's
+///   release yet) does, without the carry's barrier after a segment's last
+///   tile. On an H200 through CUDA, inclusive u32 sums ran at 1.31–1.54×
+///   that scan's speed over segments of 65536 from 2^20 to 2^25 and 1.01×
+///   at 2^26, and over segments of 1024 at 0.89–0.93× from 2^20 to 2^22,
+///   1.10–1.11× to 2^25 and 0.91× at 2^26. Against CUB 3.0's
 ///   `InclusiveSumByKey` over segment numbers, which spreads any segment
 ///   over the whole GPU: 1.25–2.14× over segments of 1024, 0.24–0.64× over
 ///   segments of 65536 from 2^20 to 2^23 (a few workgroups on the GPU),
-///   0.96× at 2^24 and 1.37–1.52× above
-///   (`docs/benchmarks/2026-11-28r-h200-segmented-quads`).
+///   0.96× at 2^24 and 1.37–1.52× above (before the last tile's barrier
+///   went; `docs/benchmarks/2026-11-28r-h200-segmented-quads`).
 /// - **Cost of a call**: 1 dispatch (nothing for no segments or
 ///   elements).
 pub struct SegmentedScan {
