@@ -106,6 +106,19 @@ std::vector<T> to_host(const void* p, size_t n) {
     return host;
 }
 
+// Whether the first `scanned` words at `out` (on the device) are the
+// inclusive sums of `values` within fixed segments of `segment`.
+bool segmented_sums_hold(const void* out, const std::vector<uint32_t>& values, size_t scanned, size_t segment) {
+    const auto got = to_host<uint32_t>(out, scanned);
+    uint32_t acc = 0;
+    for (size_t i = 0; i < scanned; ++i) {
+        if (i % segment == 0) acc = 0;
+        acc += values[i];
+        if (got[i] != acc) return false;
+    }
+    return true;
+}
+
 // ---- timing ----
 
 __global__ void spin(long long cycles) {
