@@ -33,7 +33,7 @@
 // join the loads: docs/benchmarks/2026-11-28p-h200-segmented-shares), and
 // over segments of 1024 25.6 us at 2^24 (CUB 45.3).
 // No pass and no state spans segments, so there is no temp and no
-// look-back. Element indices stay below 2^30 (a binding's bytes fit u32).
+// look-back. Any n up to 2^32 - 1 (no index sum wraps).
 //
 // Segments, their count and the fixed size's stand-in bindings:
 // segment_range.wgsl (appended). Every access is in bounds whatever the
@@ -80,19 +80,23 @@ var<workgroup> subgroup_totals: array<T, BLOCK>;
 /// A segment cut at 16-byte boundaries: its elements before its first
 /// whole quad (`head`, [x, y) of elements), its whole quads (`body`, [x, y)
 /// of quad indices: elements 4x to 4y) and its elements after them
-/// (`tail`). A segment inside one quad is all head.
+/// (`tail`). A segment without a whole quad is its head and tail.
 struct Parts {
     head: vec2<u32>,
     body: vec2<u32>,
     tail: vec2<u32>,
 }
 
+/// No sum here wraps, whatever n (up to 2^32 - 1): the head is what lies
+/// before the next multiple of 4 (at most 3, at most the segment), and the
+/// body and tail are counted from its end.
 fn parts(range: vec2<u32>) -> Parts {
-    let first = (range.x + 3u) / 4u;
-    let last = max(range.y / 4u, first);
-    let head_end = min(4u * first, range.y);
-    let tail_start = min(max(4u * last, head_end), range.y);
-    return Parts(vec2<u32>(range.x, head_end), vec2<u32>(first, last),
+    let len = range.y - range.x;
+    let head_end = range.x + min((4u - (range.x & 3u)) & 3u, len);
+    let quads = (range.y - head_end) / 4u;
+    let first = head_end / 4u;
+    let tail_start = head_end + 4u * quads;
+    return Parts(vec2<u32>(range.x, head_end), vec2<u32>(first, first + quads),
                  vec2<u32>(tail_start, range.y));
 }
 
