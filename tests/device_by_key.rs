@@ -26,8 +26,8 @@ use wavekit::device::{
 const BIG: usize = (1 << 20) + 5;
 /// Elements per tile of the by-key shader (256 x 12 through wgpu).
 const TILE: usize = 3072;
-/// BLOCK × ITEMS of the segmented shader: a segment this long is one group
-/// of ITEMS elements a lane for every subgroup.
+/// 256 × 4 elements: a tile of the segmented scan, and one quad a lane for
+/// every subgroup of the segmented reduction.
 const SEGMENT_SPAN: usize = 1024;
 /// The sizes each case runs.
 const SIZES: [usize; 8] = [0, 1, 2, 33, TILE - 1, TILE, TILE + 1, 3 * TILE + 77];

@@ -106,6 +106,13 @@ std::vector<T> to_host(const void* p, size_t n) {
     return host;
 }
 
+// offsets[i] = i * length for i <= segments: segments of one length, begin
+// offsets at `offsets` and end offsets at `offsets + 1`.
+__global__ void segment_offsets(int* offsets, int segments, int length) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i <= segments) offsets[i] = i * length;
+}
+
 // Whether the first `scanned` words at `out` (on the device) are the
 // inclusive sums of `values` within fixed segments of `segment`.
 bool segmented_sums_hold(const void* out, const std::vector<uint32_t>& values, size_t scanned, size_t segment) {

@@ -47,11 +47,6 @@
 
 namespace {
 
-__global__ void segment_offsets(int* offsets, int segments, int length) {
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i <= segments) offsets[i] = i * length;
-}
-
 // ---- checks ----
 
 // Counts i with keys[i] > keys[i + 1] (not across segment boundaries).

@@ -14,9 +14,9 @@
 //
 // The harness is cub_ref's (cub_common.cuh): the same timing, command line
 // and JSON lines. The input is cub_ref's by-key values (Fill::Uniform, seed
-// 0xba1 ^ n), scanned in fixed segments of 1024 and 65536 (begin and end
-// offsets in device arrays), inclusive sums, checked on the host up to
-// 2^22.
+// 0xba1 ^ n), scanned in fixed segments of 1024 and 65536 (cub_ref's
+// offsets: begin at `offsets`, end at `offsets + 1`), inclusive sums,
+// checked on the host up to 2^22.
 
 #include <cub/device/device_segmented_scan.cuh>
 
@@ -32,23 +32,15 @@
 
 namespace {
 
-__global__ void segment_bounds(int* begin, int* end, int segments, int length) {
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < segments) {
-        begin[i] = i * length;
-        end[i] = i * length + length;
-    }
-}
-
 void segmented_scan(const Config& cfg, size_t n, const uint32_t* v, Dev& out,
                     const std::vector<uint32_t>& values, int segment, const char* variant) {
     const int segments = int(n / size_t(segment));
     if (segments == 0) return;
-    Dev begin_d(4 * size_t(segments)), end_d(4 * size_t(segments));
-    segment_bounds<<<(segments + 255) / 256, 256>>>(begin_d.as<int>(), end_d.as<int>(), segments, segment);
-    ok(cudaGetLastError(), "segment_bounds");
-    const int* begin = begin_d.as<int>();
-    const int* end = end_d.as<int>();
+    Dev offsets(4 * (size_t(segments) + 1));
+    segment_offsets<<<(segments + 256) / 256, 256>>>(offsets.as<int>(), segments, segment);
+    ok(cudaGetLastError(), "segment_offsets");
+    const int* begin = offsets.as<int>();
+    const int* end = begin + 1;
     uint32_t* o = out.as<uint32_t>();
     const Timing t = time_cub(cfg, [&](void* tmp, size_t& bytes) {
         return cub::DeviceSegmentedScan::InclusiveSegmentedSum(tmp, bytes, v, o, begin, end, segments);

@@ -210,12 +210,13 @@ impl Built {
 
     /// Checks and records a reduction of each of `num_segments` segments
     /// of `segment_size` elements (≥ 1) at `input` into `per_segment`
-    /// bytes a segment at `output` by `fixed`, its errors naming `name`.
-    pub fn record_fixed_reduction(
+    /// bytes a segment at `output` by `fixed(n)` (the entry point for the
+    /// checked `n` elements), its errors naming `name`.
+    pub fn record_fixed_reduction<'k>(
         &self,
         name: &str,
         queue: Queue<'_>,
-        fixed: Kernel<'_>,
+        fixed: impl FnOnce(u32) -> Kernel<'k>,
         [input, output]: [Slice<'_>; 2],
         per_segment: u64,
         (num_segments, segment_size): (u32, u32),
@@ -223,7 +224,7 @@ impl Built {
         distinct_each(name, &[("input", input)], &[("output", output)])?;
         let n = Built::fixed_count(name, num_segments, segment_size)?;
         let [input, output] = self.data(name, [input, output], n, per_segment, num_segments)?;
-        self.record_fixed(queue, fixed, (input, n), output, num_segments)
+        self.record_fixed(queue, fixed(n), (input, n), output, num_segments)
     }
 
     /// Records `fixed` (a fixed-size entry point) over `num_segments`
@@ -309,15 +310,36 @@ macro_rules! segmented_methods {
 pub struct SegmentedReduce {
     built: Built,
     operator: ScanOperator,
-    /// `segmented_reduce.wgsl`'s entry points by offsets and by fixed size
-    /// (n ≥ 4): for segments of under [`LONG`] elements (on average), and
-    /// for longer ones.
-    short: [Pipeline; 2],
-    long: [Pipeline; 2],
-    /// `segmented_reduce_few.wgsl`'s by offsets and by fixed size (n < 4),
-    /// and for no elements.
-    few: [Pipeline; 2],
+    /// The entry points by offsets and by fixed size, each in every form.
+    offsets: Forms,
+    fixed: Forms,
+    /// `segmented_reduce_few.wgsl`'s for no elements.
     fill: Pipeline,
+}
+
+/// One entry point of SegmentedReduce (by offsets or by fixed size) in
+/// each form: `segmented_reduce.wgsl`'s for segments of under [`LONG`]
+/// elements on average and for longer ones (n ≥ 4), and
+/// `segmented_reduce_few.wgsl`'s (n < 4).
+struct Forms {
+    short: Pipeline,
+    long: Pipeline,
+    few: Pipeline,
+}
+
+impl Forms {
+    /// The form for `n` elements in segments of `average` elements on
+    /// average: by quads from 4 elements (the vec4 view needs 16 bytes),
+    /// short or long by [`LONG`]; else a thread a segment.
+    fn kernel(&self, n: u32, average: u32) -> Kernel<'_> {
+        if n < 4 {
+            Kernel::thread_each(&self.few, FEW_BLOCK)
+        } else if average < LONG {
+            Kernel::with_quads(&self.short)
+        } else {
+            Kernel::with_quads(&self.long)
+        }
+    }
 }
 
 const REDUCE: &str = "wavekit::device::SegmentedReduce";
@@ -353,11 +375,11 @@ impl SegmentedReduce {
         let built = Built::new(device.into(), dtype)?;
         // Sum, min and max commute: each lane keeps its own total.
         let commutative = !matches!(operator, ScanOperator::Custom { .. });
-        let quads = |groups: u32| -> Result<_, Error> {
-            let shader = built
-                .shader(REDUCE, "segmented_reduce.wgsl", &operator, false)?
-                .set("COMMUTATIVE", commutative)
-                .set("GROUPS", format!("{groups}u"));
+        let reduce = built
+            .shader(REDUCE, "segmented_reduce.wgsl", &operator, false)?
+            .set("COMMUTATIVE", commutative);
+        let quads = |groups: u32| {
+            let shader = reduce.clone().set("GROUPS", format!("{groups}u"));
             built.ctx.compose(&shader)
         };
         let entries = ["segmented_reduce", "fixed_reduce"];
@@ -366,12 +388,13 @@ impl SegmentedReduce {
         // its segment (at most n), offsets and outputs below the segment
         // count (both checked to hold it), and writes every subgroup total
         // before the barrier that reads them.
-        let short = unsafe {
+        let [short, short_fixed] = unsafe {
             built
                 .ctx
                 .pipelines_proven_resident(&quads(SHORT_GROUPS)?, entries, SHORT_RESIDENT)?
         };
-        let long = unsafe { built.ctx.pipelines_proven(&quads(LONG_GROUPS)?, entries)? };
+        let [long, long_fixed] =
+            unsafe { built.ctx.pipelines_proven(&quads(LONG_GROUPS)?, entries)? };
         let few_shader = built
             .shader(REDUCE, "segmented_reduce_few.wgsl", &operator, false)?
             .set("BLOCK", format!("{FEW_BLOCK}u"));
@@ -382,28 +405,17 @@ impl SegmentedReduce {
         Ok(SegmentedReduce {
             built,
             operator,
-            short,
-            long,
-            few: [few, few_fixed],
+            offsets: Forms { short, long, few },
+            fixed: Forms {
+                short: short_fixed,
+                long: long_fixed,
+                few: few_fixed,
+            },
             fill,
         })
     }
 
     segmented_methods!();
-
-    /// The entry point (`form` 0: by offsets, 1: by fixed size) for `n`
-    /// elements in segments of `average` elements on average: by quads
-    /// from 4 elements (the vec4 view needs 16 bytes), short or long by
-    /// [`LONG`]; else a thread a segment.
-    fn kernel(&self, form: usize, n: u32, average: u32) -> Kernel<'_> {
-        if n < 4 {
-            Kernel::thread_each(&self.few[form], FEW_BLOCK)
-        } else if average < LONG {
-            Kernel::with_quads(&self.short[form])
-        } else {
-            Kernel::with_quads(&self.long[form])
-        }
-    }
 
     /// Records the reduction of each of `num_segments` segments of the `n`
     /// elements at `input` (segment `s` is `[begin_offsets[s],
@@ -422,7 +434,7 @@ impl SegmentedReduce {
     ) -> Result<(), Error> {
         let segments = (num_segments, begin_offsets, end_offsets);
         let kernels = [
-            self.kernel(0, n, n / num_segments.max(1)),
+            self.offsets.kernel(n, n / num_segments.max(1)),
             Kernel::thread_each(&self.fill, FEW_BLOCK),
         ];
         self.built.record_reduction(
@@ -446,12 +458,10 @@ impl SegmentedReduce {
         num_segments: u32,
         segment_size: u32,
     ) -> Result<(), Error> {
-        // A count past 2^32 - 1 is refused before anything is dispatched.
-        let n = num_segments.saturating_mul(segment_size);
         self.built.record_fixed_reduction(
             REDUCE,
             queue.into(),
-            self.kernel(1, n, segment_size),
+            |n| self.fixed.kernel(n, segment_size),
             [input, output],
             4,
             (num_segments, segment_size),
@@ -583,16 +593,13 @@ impl SegmentedScan {
         if num_segments == 0 || n == 0 {
             return Ok(());
         }
-        let ctx = &self.built.ctx;
-        record(
-            ctx,
-            queue.into(),
-            &[Op::Dispatch(
-                &self.offsets,
-                vec![input, output, begin, end],
-                ctx.grid(num_segments),
-            )],
-        )
+        let op = self.built.dispatch(
+            Kernel::workgroup_each(&self.offsets),
+            vec![input, output, begin, end],
+            (input, n),
+            num_segments,
+        );
+        record(&self.built.ctx, queue.into(), &[op])
     }
 
     /// Records the scan of each of `num_segments` segments of

@@ -145,7 +145,7 @@ impl SegmentedArgReduce {
         self.built.record_fixed_reduction(
             NAME,
             queue.into(),
-            Kernel::workgroup_each(&self.fixed),
+            |_| Kernel::workgroup_each(&self.fixed),
             [input, output],
             PAIR,
             (num_segments, segment_size),
