@@ -122,6 +122,11 @@ pub fn build_batch(
         );
         out_words += words * results * n;
     }
+    // A batch of cases without operands (`invocation_id`, `elect`, ...)
+    // still binds `wk_conf_in`, which needs one element.
+    if input.is_empty() {
+        input.push(0);
+    }
     let block = expansion
         .instances()
         .iter()
