@@ -27,21 +27,37 @@ use crate::catalog::{self, Family};
 use crate::error::Error;
 use crate::expand::Library;
 use crate::runner::Gpu;
-use crate::target::{Lowering, Strategy};
+use crate::target::{Backend, Lowering, Strategy};
 
 use kernel::BatchResult;
 use layout::Dispatch;
 
-/// Cases per kernel, at most. Shader compilers (LLVM in lavapipe) take
-/// superlinear time in the size of a function; a few dozen calls per
-/// kernel keeps every compile short while still batching.
-const MAX_CASES_PER_KERNEL: usize = 48;
+/// Cases per kernel, at most, for the native back ends (CUDA, HIP): LLVM
+/// lowers a batch's kernels in one module and ptxas assembles each, so a
+/// kernel's fixed cost dominates (`native_ptx` took 79 s at 48 cases a
+/// kernel and 109 s at 8).
+const MAX_CASES_PER_NATIVE_KERNEL: usize = 48;
 
-/// Cases per kernel with emulated subgroups: every operation is a
-/// `workgroupBarrier()`, which lavapipe compiles to a coroutine suspend
-/// point, and LLVM's coroutine splitting grows faster than linearly with
-/// their number in one function.
-const MAX_CASES_PER_EMULATED_KERNEL: usize = 6;
+/// Cases per kernel, at most, through wgpu: the driver compiles each
+/// kernel on its own, and shader compilers (LLVM in lavapipe) take
+/// superlinear time in the size of a function. The whole suite on lavapipe
+/// at 8 lanes took 199 s at 48 cases a kernel, 139 s at 8 and 135 s at 4;
+/// its block families alone 33 s at 48, 27 s at 8, 22 s at 4 and 25 s at 1
+/// (2 cores, 2026-11-28).
+const MAX_CASES_PER_KERNEL: usize = 4;
+
+/// Cases per kernel with emulated subgroups through wgpu: every operation
+/// is a `workgroupBarrier()`, which lavapipe compiles to a coroutine
+/// suspend point, and LLVM's coroutine splitting grows faster than linearly
+/// with their number in one function: one case a kernel. `make test`'s run
+/// at 32 lanes on `u64` took 121 s at 12 cases a kernel, 85 s at 6, 71 s
+/// at 3, 60 s at 2 and 49 s at 1 (2 cores, 2026-11-28).
+const MAX_CASES_PER_EMULATED_KERNEL: usize = 1;
+
+/// Cases per kernel with emulated subgroups on the native back ends, as
+/// they were measured on the GPU (`wavekit check --backend cuda
+/// --subgroups emulated`).
+const MAX_CASES_PER_NATIVE_EMULATED_KERNEL: usize = 6;
 
 /// Cases per kernel of the block radix sorts and histograms and of the
 /// merge sorts: each call is a whole sort (rankings, scans and exchanges,
@@ -152,10 +168,16 @@ fn plan(
                         | Family::BlockMergeSort
                 ) {
                     MAX_CASES_PER_SORT_KERNEL
-                } else if target.is_emulated() {
-                    MAX_CASES_PER_EMULATED_KERNEL
                 } else {
-                    MAX_CASES_PER_KERNEL
+                    match (
+                        matches!(target.backend, Backend::Cuda | Backend::Hip),
+                        target.is_emulated(),
+                    ) {
+                        (true, false) => MAX_CASES_PER_NATIVE_KERNEL,
+                        (true, true) => MAX_CASES_PER_NATIVE_EMULATED_KERNEL,
+                        (false, true) => MAX_CASES_PER_EMULATED_KERNEL,
+                        (false, false) => MAX_CASES_PER_KERNEL,
+                    }
                 };
                 let (slots, cases) = batch.by_ref().take(most).unzip();
                 planned.push(PlannedBatch {
