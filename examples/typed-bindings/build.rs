@@ -9,7 +9,8 @@ fn main() {
         Backend::Vulkan,
         SubgroupSize::range(4, 128).expect("valid range"),
     );
-    if let Err(error) = wavekit::emit::build::shader("../../demos/shaders/normalise.wgsl", &target) {
+    if let Err(error) = wavekit::emit::build::shader("../../demos/shaders/normalise.wgsl", &target)
+    {
         panic!("{error}");
     }
 }
