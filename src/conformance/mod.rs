@@ -65,6 +65,25 @@ const MAX_CASES_PER_NATIVE_EMULATED_KERNEL: usize = 6;
 /// kernel of many calls slow to compile.
 const MAX_CASES_PER_SORT_KERNEL: usize = 4;
 
+/// Cases a kernel of `family` holds at most on `target`.
+fn cases_per_kernel(family: Family, target: &crate::Target) -> usize {
+    let sort = matches!(
+        family,
+        Family::BlockRadixSort
+            | Family::BlockHistogram
+            | Family::MergeSort
+            | Family::BlockMergeSort
+    );
+    let native = matches!(target.backend, Backend::Cuda | Backend::Hip);
+    match (sort, native, target.is_emulated()) {
+        (true, _, _) => MAX_CASES_PER_SORT_KERNEL,
+        (false, true, false) => MAX_CASES_PER_NATIVE_KERNEL,
+        (false, true, true) => MAX_CASES_PER_NATIVE_EMULATED_KERNEL,
+        (false, false, true) => MAX_CASES_PER_EMULATED_KERNEL,
+        (false, false, false) => MAX_CASES_PER_KERNEL,
+    }
+}
+
 /// What to run.
 #[derive(Clone, Debug)]
 pub struct Options {
@@ -158,27 +177,9 @@ fn plan(
             }
         }
         for ((family, workgroup_size), batch) in batches {
+            let most = cases_per_kernel(family, target);
             let mut batch = batch.into_iter().peekable();
             while batch.peek().is_some() {
-                let most = if matches!(
-                    family,
-                    Family::BlockRadixSort
-                        | Family::BlockHistogram
-                        | Family::MergeSort
-                        | Family::BlockMergeSort
-                ) {
-                    MAX_CASES_PER_SORT_KERNEL
-                } else {
-                    match (
-                        matches!(target.backend, Backend::Cuda | Backend::Hip),
-                        target.is_emulated(),
-                    ) {
-                        (true, false) => MAX_CASES_PER_NATIVE_KERNEL,
-                        (true, true) => MAX_CASES_PER_NATIVE_EMULATED_KERNEL,
-                        (false, true) => MAX_CASES_PER_EMULATED_KERNEL,
-                        (false, false) => MAX_CASES_PER_KERNEL,
-                    }
-                };
                 let (slots, cases) = batch.by_ref().take(most).unzip();
                 planned.push(PlannedBatch {
                     lowering,
