@@ -221,7 +221,7 @@ fn kernels() -> Vec<DemoKernel> {
         file: "segmented.wgsl",
         source: writable(&scan),
         entry: "fixed_scan",
-        label: "256x4 u32 sum".into(),
+        label: "256 quads u32 sum".into(),
         lower: LowerOptions::proven(),
     });
     // TopK's kernels as wavekit::device builds them on CUDA

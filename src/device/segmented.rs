@@ -24,15 +24,26 @@ pub(crate) struct Built {
 }
 
 /// An entry point as a call dispatches it: how many segments a workgroup
-/// takes, and whether it binds the input's quads.
+/// takes, and which vec4 views of its data it binds.
 #[derive(Clone, Copy)]
 pub(crate) struct Kernel<'p> {
     pipeline: &'p Pipeline,
     /// Segments a workgroup takes: 1, or its threads (a thread a segment).
     per_workgroup: u32,
-    /// Whether binding 4 is the input's first `n / 4` quads
-    /// (`segmented_reduce.wgsl`, for `n` ≥ 4).
-    quads: bool,
+    /// The quads bound after bindings 0–3.
+    quads: Quads,
+}
+
+/// The vec4 views of a call's data that a kernel binds after bindings
+/// 0–3, each the first `n / 4` quads of the same memory (`n` ≥ 4).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Quads {
+    /// None.
+    None,
+    /// Binding 4, the input's (`segmented_reduce.wgsl`).
+    Input,
+    /// Bindings 4 and 5, the input's and the output's (`segmented.wgsl`).
+    InputOutput,
 }
 
 impl<'p> Kernel<'p> {
@@ -41,7 +52,7 @@ impl<'p> Kernel<'p> {
         Kernel {
             pipeline,
             per_workgroup: 1,
-            quads: false,
+            quads: Quads::None,
         }
     }
 
@@ -50,16 +61,16 @@ impl<'p> Kernel<'p> {
         Kernel {
             pipeline,
             per_workgroup: threads,
-            quads: false,
+            quads: Quads::None,
         }
     }
 
-    /// One workgroup a segment, binding 4 the input's quads.
-    fn with_quads(pipeline: &'p Pipeline) -> Self {
+    /// One workgroup a segment, bindings 4 and on the quads `quads` names.
+    fn with_quads(pipeline: &'p Pipeline, quads: Quads) -> Self {
         Kernel {
             pipeline,
             per_workgroup: 1,
-            quads: true,
+            quads,
         }
     }
 }
@@ -145,7 +156,7 @@ impl Built {
     }
 
     /// The op of `kernel` over `num_segments` segments of the `n` checked
-    /// elements at `input`, `bindings` its bindings 0–3.
+    /// elements at `input`, `bindings` its bindings 0–3 (1 the output).
     fn dispatch<'a>(
         &self,
         kernel: Kernel<'a>,
@@ -153,8 +164,13 @@ impl Built {
         (input, n): (Range<'a>, u32),
         num_segments: u32,
     ) -> Op<'a> {
-        if kernel.quads {
-            bindings.push(input.sub(0, 16 * u64::from(n / 4)));
+        let quads = 16 * u64::from(n / 4);
+        let output = bindings[1];
+        if kernel.quads != Quads::None {
+            bindings.push(input.sub(0, quads));
+        }
+        if kernel.quads == Quads::InputOutput {
+            bindings.push(output.sub(0, quads));
         }
         let workgroups = num_segments.div_ceil(kernel.per_workgroup);
         Op::Dispatch(kernel.pipeline, bindings, self.ctx.grid(workgroups))
@@ -335,9 +351,9 @@ impl Forms {
         if n < 4 {
             Kernel::thread_each(&self.few, FEW_BLOCK)
         } else if average < LONG {
-            Kernel::with_quads(&self.short)
+            Kernel::with_quads(&self.short, Quads::Input)
         } else {
-            Kernel::with_quads(&self.long)
+            Kernel::with_quads(&self.long, Quads::Input)
         }
     }
 }
@@ -483,27 +499,35 @@ impl SegmentedReduce {
 ///   written, by the thread that writes it), else it must not overlap it.
 ///   The offsets must not share bytes with the output. No temp.
 /// - **Algorithm**: one workgroup of 256 threads per segment, walking it in
-///   tiles of 1024 elements (4 consecutive per thread) with a block scan a
-///   tile and a carry running from tile to tile: 1 read and 1 write per
-///   element, as CCCL's `DeviceSegmentedScan` (in its main branch, no
-///   release yet) does, without the carry's barrier after a segment's last
-///   tile. On an H200 through CUDA, inclusive u32 sums ran at 1.31–1.54×
-///   that scan's speed over segments of 65536 from 2^20 to 2^25 and 1.01×
-///   at 2^26, and over segments of 1024 at 0.89–0.93× from 2^20 to 2^22,
-///   1.10–1.11× to 2^25 and 0.91× at 2^26. Against CUB 3.0's
-///   `InclusiveSumByKey` over segment numbers, which spreads any segment
-///   over the whole GPU: 1.25–2.14× over segments of 1024, 0.24–0.64× over
-///   segments of 65536 from 2^20 to 2^23 (a few workgroups on the GPU),
-///   0.96× at 2^24 and 1.37–1.52× above (before the last tile's barrier
-///   went; `docs/benchmarks/2026-11-28r-h200-segmented-quads`).
+///   tiles of 1024 elements that start on 16-byte boundaries, a quad of 4
+///   consecutive elements per thread (one vec4 load and one vec4 store
+///   where the quad lies wholly inside the segment, element by element at
+///   its two ends), with a block scan a tile and a carry running from tile
+///   to tile: 1 read and 1 write per element, as CCCL's
+///   `DeviceSegmentedScan` (in its main branch, no release yet) does,
+///   without the carry's barrier after a segment's last tile. An input of
+///   fewer than 4 elements takes a thread a segment. On an H200 through
+///   CUDA, inclusive u32 sums ran at 1.04–1.34× that scan's speed over
+///   segments of 1024 from 2^20 to 2^26 and 1.22–1.55× over segments of
+///   65536; through Vulkan at 0.86–1.27× and 1.39–1.60× up to 2^25
+///   (`docs/benchmarks/2026-11-28u-h200-segmented-scan-quads`). Against
+///   CUB 3.0's `InclusiveSumByKey` over segment numbers, which spreads any
+///   segment over the whole GPU, a few long segments (2^20–2^23 elements
+///   in segments of 65536) run at 0.24–0.64× (before the quads;
+///   `docs/benchmarks/2026-11-28r-h200-segmented-quads`): each takes one
+///   workgroup.
 /// - **Cost of a call**: 1 dispatch (nothing for no segments or
 ///   elements).
 pub struct SegmentedScan {
     built: Built,
     kind: ScanKind,
     operator: ScanOperator,
+    /// `segmented.wgsl`'s entry points by offsets and by fixed size (n ≥ 4).
     offsets: Pipeline,
     fixed: Pipeline,
+    /// `segmented_scan_few.wgsl`'s (n < 4).
+    few: Pipeline,
+    few_fixed: Pipeline,
 }
 
 const SCAN: &str = "wavekit::device::SegmentedScan";
@@ -520,27 +544,52 @@ impl SegmentedScan {
         operator: ScanOperator,
     ) -> Result<Self, Error> {
         let built = Built::new(device.into(), dtype)?;
+        let inclusive = kind == ScanKind::Inclusive;
         let shader = built
             .shader(SCAN, "segmented.wgsl", &operator, true)?
-            .set("INCLUSIVE", kind == ScanKind::Inclusive);
-        // SAFETY: segmented.wgsl loads and stores a tile's elements only
-        // below its segment's end (at most n, the input and output bound),
-        // reads offsets below the segment count (both offsets hold it), and
-        // reads workgroup memory only after the barrier that follows its
-        // writes (the tile total, the block scan's subgroup partials).
+            .set("INCLUSIVE", inclusive);
+        // SAFETY: segmented.wgsl loads and stores elements only inside
+        // their segment (below its end, at most n, the input and output
+        // bound), whole quads only when all of their elements are (so
+        // below n / 4, the quads bound), reads offsets below the segment
+        // count (both offsets hold it), and reads workgroup memory only
+        // after the barrier that follows its writes (the tile total, the
+        // block scan's subgroup partials).
         let [offsets, fixed] = unsafe {
             built.ctx.pipelines_proven(
                 &built.ctx.compose(&shader)?,
                 ["segmented_scan", "fixed_scan"],
             )?
         };
+        let few_shader = built
+            .shader(SCAN, "segmented_scan_few.wgsl", &operator, true)?
+            .set("INCLUSIVE", inclusive)
+            .set("BLOCK", format!("{FEW_BLOCK}u"));
+        let [few, few_fixed] = built.ctx.pipelines(
+            &built.ctx.compose(&few_shader)?,
+            ["few_scan", "few_fixed_scan"],
+        )?;
         Ok(SegmentedScan {
             built,
             kind,
             operator,
             offsets,
             fixed,
+            few,
+            few_fixed,
         })
+    }
+
+    /// The kernel for `n` elements: `whole` (an entry point of
+    /// segmented.wgsl, with the quads of the input and the output) from 4
+    /// elements (the vec4 views need 16 bytes), else `few` (a thread a
+    /// segment).
+    fn kernel<'p>(n: u32, whole: &'p Pipeline, few: &'p Pipeline) -> Kernel<'p> {
+        if n < 4 {
+            Kernel::thread_each(few, FEW_BLOCK)
+        } else {
+            Kernel::with_quads(whole, Quads::InputOutput)
+        }
     }
 
     /// Exclusive or inclusive.
@@ -594,7 +643,7 @@ impl SegmentedScan {
             return Ok(());
         }
         let op = self.built.dispatch(
-            Kernel::workgroup_each(&self.offsets),
+            SegmentedScan::kernel(n, &self.offsets, &self.few),
             vec![input, output, begin, end],
             (input, n),
             num_segments,
@@ -616,7 +665,7 @@ impl SegmentedScan {
     ) -> Result<(), Error> {
         let n = Built::fixed_count(SCAN, num_segments, segment_size)?;
         let (input, output) = self.data(input, output, n)?;
-        let fixed = Kernel::workgroup_each(&self.fixed);
+        let fixed = SegmentedScan::kernel(n, &self.fixed, &self.few_fixed);
         self.built
             .record_fixed(queue.into(), fixed, (input, n), output, num_segments)
     }

@@ -17,7 +17,7 @@
 use crate::error::Error;
 
 /// Every shader file and its text, by file name.
-pub const FILES: [(&str, &str); 36] = [
+pub const FILES: [(&str, &str); 37] = [
     (
         "adjacent_difference.wgsl",
         include_str!("shaders/adjacent_difference.wgsl"),
@@ -80,6 +80,10 @@ pub const FILES: [(&str, &str); 36] = [
     (
         "segmented_reduce_few.wgsl",
         include_str!("shaders/segmented_reduce_few.wgsl"),
+    ),
+    (
+        "segmented_scan_few.wgsl",
+        include_str!("shaders/segmented_scan_few.wgsl"),
     ),
     (
         "histogram_multi.wgsl",

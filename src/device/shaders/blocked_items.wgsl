@@ -1,10 +1,9 @@
 // A tile of BLOCK threads, each owning ITEMS consecutive elements
 // (blocked), under `scan_op` with `scan_identity`: the loads, folds,
-// tile combinations and scanned stores that scan_op.wgsl and
-// segmented.wgsl's scan share (appended to them). They bind `input` (T's
-// bits, array<u32>) and `output` (array<T>), declare
-// `var<workgroup> tile_total: T`, `const INCLUSIVE`, BLOCK and ITEMS, and
-// import the block layer as `blk`.
+// tile combinations and scanned stores of scan_op.wgsl's scans (appended
+// to it). It binds `input` (T's bits, array<u32>) and `output`
+// (array<T>), declares `var<workgroup> tile_total: T`, `const INCLUSIVE`,
+// BLOCK and ITEMS, and imports the block layer as `blk`.
 //
 // The load is the block layer's `block::load_direct_blocked` on the bits,
 // over the identity's. Bits, because naga gives `alias T` a type of its
