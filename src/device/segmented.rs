@@ -509,7 +509,7 @@ impl SegmentedReduce {
 ///   fewer than 4 elements takes a thread a segment. On an H200 through
 ///   CUDA, inclusive u32 sums ran at 1.04–1.34× that scan's speed over
 ///   segments of 1024 from 2^20 to 2^26 and 1.22–1.55× over segments of
-///   65536; through Vulkan at 0.86–1.27× and 1.39–1.60× up to 2^25
+///   65536; through Vulkan at 0.86–1.28× and 1.39–1.60× up to 2^25
 ///   (`docs/benchmarks/2026-11-28u-h200-segmented-scan-quads`). Against
 ///   CUB 3.0's `InclusiveSumByKey` over segment numbers, which spreads any
 ///   segment over the whole GPU, a few long segments (2^20–2^23 elements
