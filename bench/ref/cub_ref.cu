@@ -142,6 +142,19 @@ void scan(const Config& cfg, size_t n) {
     }
     emit(cfg, "scan", "exclusive_u32", "cub::DeviceScan::ExclusiveSum",
          "CUB DeviceScan (single pass, decoupled look-back)", n, 8ull * n, t, good, "");
+    // The operator scan: wavekit's Scan::with_operator (the demo's
+    // `inclusive_max_u32` variant).
+    const Timing m = time_cub(cfg, [&](void* tmp, size_t& bytes) {
+        return cub::DeviceScan::InclusiveScan(tmp, bytes, x, y, cuda::maximum<uint32_t>{}, int(n));
+    });
+    good = true;
+    if (m.good && n <= (1u << 22)) {
+        const auto a = to_host<uint32_t>(in.p, n), b = to_host<uint32_t>(out.p, n);
+        uint32_t acc = 0;
+        for (size_t i = 0; i < n && good; ++i) acc = std::max(acc, a[i]), good = b[i] == acc;
+    }
+    emit(cfg, "scan", "inclusive_max_u32", "cub::DeviceScan::InclusiveScan (cuda::maximum)",
+         "CUB DeviceScan (single pass, decoupled look-back)", n, 8ull * n, m, good, "");
 }
 
 struct BelowHalf {

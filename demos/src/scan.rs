@@ -132,14 +132,21 @@ impl<'c> DeviceScan<'c> {
 /// The `scan` demo.
 pub struct Scan;
 
+/// The operator scan's variant.
+const MAX: &str = "inclusive_max_u32";
+
 impl Demo for Scan {
     fn name(&self) -> &'static str {
         "scan"
     }
 
-    /// `auto` picks the algorithm for the device; the others force one.
+    /// `auto` picks the algorithm for the device; `lookback` and
+    /// `reduce_then_scan` force one; `inclusive_max_u32` is the library's
+    /// operator scan (`Scan::with_operator`, inclusive u32 max: CUB's
+    /// `DeviceScan::InclusiveScan` with `cuda::maximum`), by the device's
+    /// algorithm.
     fn variants(&self) -> &'static [&'static str] {
-        &["auto", "lookback", "reduce_then_scan"]
+        &["auto", "lookback", "reduce_then_scan", "inclusive_max_u32"]
     }
 
     fn prepare<'c>(
@@ -148,7 +155,7 @@ impl Demo for Scan {
         variant: &str,
     ) -> Result<Box<dyn Prepared + 'c>, Error> {
         let algorithm = match variant {
-            "auto" => None,
+            "auto" | MAX => None,
             "lookback" => Some(ScanAlgorithm::DecoupledLookBack),
             "reduce_then_scan" => Some(ScanAlgorithm::ReduceThenScan),
             _ => return Err(unknown_variant(self, variant)),
@@ -157,10 +164,21 @@ impl Demo for Scan {
         // The library runs (so the benchmark measures it) unless asked
         // not to, and on HIP the demo's own steps over the same shader.
         let library = match ctx.library_device() {
+            Some(device) if variant == MAX => Some(wavekit::device::Scan::with_operator(
+                device,
+                wavekit::device::ScanKind::Inclusive,
+                wavekit::Dtype::U32,
+                wavekit::device::ScanOperator::Max,
+            )?),
             Some(device) => Some(
                 wavekit::device::Scan::exclusive_sum(device, wavekit::Dtype::U32)?
                     .with_algorithm(scan.algorithm()),
             ),
+            None if variant == MAX => {
+                return Err(Error::Usage(format!(
+                    "scan {MAX}: the library's operator scan, which runs through wgpu and CUDA only"
+                )));
+            }
             None => None,
         };
         Ok(Box::new(PreparedScan {
@@ -203,14 +221,24 @@ impl Prepared for PreparedScan<'_> {
             }
         };
         let got: Vec<u32> = words_of(&ctx.gpu.read(&output)?);
-        let want: Vec<u32> = input
-            .iter()
-            .scan(0u32, |sum, &x| {
-                let before = *sum;
-                *sum = sum.wrapping_add(x);
-                Some(before)
-            })
-            .collect();
+        let want: Vec<u32> = if self.variant == MAX {
+            input
+                .iter()
+                .scan(0u32, |max, &x| {
+                    *max = (*max).max(x);
+                    Some(*max)
+                })
+                .collect()
+        } else {
+            input
+                .iter()
+                .scan(0u32, |sum, &x| {
+                    let before = *sum;
+                    *sum = sum.wrapping_add(x);
+                    Some(before)
+                })
+                .collect()
+        };
         check_equal("scan", &self.variant, &got, &want)?;
         Ok(Report::new(
             "scan",

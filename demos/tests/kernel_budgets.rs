@@ -70,6 +70,33 @@ fn kernels() -> Vec<DemoKernel> {
             "select_lookback_plain",
         ),
     ];
+    // Scan::with_operator's single pass as it builds on CUDA for the
+    // inclusive u32 max (`scan_operator.rs`): the plain look-back with the
+    // window walk, its lanes combined in tile order, bounds clamped
+    // (`Context::pipelines`), the tile's store transposed through
+    // workgroup memory.
+    let scan_op = edited(
+        &wavekit::device::shaders::source("scan_op.wgsl").expect("a device shader"),
+        "scan_op.wgsl",
+        &[
+            plain_look_back,
+            ("const WINDOW = false;", "const WINDOW = true;"),
+            ("const ORDERED_WINDOW = false;", "const ORDERED_WINDOW = true;"),
+            ("const INCLUSIVE = false;", "const INCLUSIVE = true;"),
+            (
+                "fn scan_op(a: T, b: T) -> T { return a + b; }",
+                "fn scan_op(a: T, b: T) -> T { return max(a, b); }",
+            ),
+        ],
+    )
+    .expect("the host's edits apply");
+    all.push(DemoKernel {
+        file: "scan_op.wgsl",
+        source: scan_op,
+        entry: "scan_lookback",
+        label: "256x8 u32 max".into(),
+        lower: LowerOptions::default(),
+    });
     // The by-key kernels as ReduceByKey and ScanByKey build them on CUDA
     // for u32 keys and values under `+` (the shader's defaults), with the
     // window walk (`Context::look_back_params`) and the block scan in

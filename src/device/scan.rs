@@ -51,9 +51,15 @@ pub enum ScanKind {
 ///   [`ScanAlgorithm::for_adapter`] (the single pass, on every adapter)
 ///   unless overridden. Other operators: tiles of 2048 elements, 8
 ///   consecutive per thread, with the block layer's user-operator scans
-///   (`block::exclusive_scan<T, 256, F>`), chained by the same look-back
-///   (thread 0 combining one predecessor a round, earlier operand first)
-///   or by reduce-then-scan.
+///   (`block::exclusive_scan<T, 256, F>`) and the scanned tile stored
+///   through workgroup memory (coalesced), chained by the same look-back
+///   (the subgroup of thread 0 reading S predecessors a round and
+///   combining them in tile order by a shuffle tree, earlier operand
+///   first; thread 0 alone, one a round, on emulated subgroups) or by
+///   reduce-then-scan. On an H200 the inclusive u32 max ran at 0.59–0.74×
+///   CUB's `DeviceScan::InclusiveScan` through CUDA (2^20–2^26; 0.32–0.40×
+///   with thread 0 walking alone and each thread's words stored directly,
+///   `docs/benchmarks/2026-11-28u-h200-segmented-scan-quads`).
 /// - **Cost of a call**: up to 2 clears and 4 dispatches (operator scans:
 ///   a clear and 1 dispatch, or 3 dispatches); a bind group per dispatch;
 ///   nothing allocated.

@@ -142,14 +142,15 @@ impl OperatorKernels {
         operator: &ScanOperator,
     ) -> Result<Self, Error> {
         let (op, identity) = operator.declarations(dtype)?;
-        // The walk is thread 0's (`const WINDOW = false;` in the shader):
-        // only the debugging switches are set.
+        // The window walk (but on emulated subgroups), its lanes combined
+        // in tile order by the operator (`ORDERED_WINDOW`).
         let shader = Shader::new("scan_op.wgsl")?
             .set("T", dtype)
             .set("INCLUSIVE", kind == ScanKind::Inclusive)
             .function("scan_op", op)
             .function("scan_identity", identity)
-            .set_all(ctx.look_back_switches());
+            .set_all(ctx.look_back_params())
+            .set("ORDERED_WINDOW", true);
         let module = ctx.compose(&shader)?;
         let [lookback, tile_reduce, scan_tile_sums, tile_scan] = ctx.pipelines(
             &module,

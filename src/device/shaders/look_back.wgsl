@@ -40,10 +40,14 @@
 //   `fn lb_combine(earlier: u32, later: u32) -> u32` and
 //     `fn lb_identity() -> u32` - the operator on the values' bits;
 //   `const WINDOW: bool` - true: the subgroup of thread 0 reads S
-//     predecessors a round (one per lane) and sums them with subgroup
-//     reductions (the operator must be the u32 sum); false: thread 0 reads
-//     one predecessor a round, with no subgroup operation (any operator;
-//     emulated subgroups, whose every operation is a workgroup barrier);
+//     predecessors a round (one per lane) and combines them with subgroup
+//     operations; false: thread 0 reads one predecessor a round, with no
+//     subgroup operation (emulated subgroups, whose every operation is a
+//     workgroup barrier);
+//   `const ORDERED_WINDOW: bool` (declared here, default false; the host
+//     sets it) - how a window combines its lanes: false, by u32 subgroup
+//     sums (the operator must be the u32 sum); true, by `lb_combine` in
+//     tile order over a shuffle tree (any associative operator);
 //   `const FALLBACK: bool` - false spins without bound (Merrill & Garland):
 //     the host's choice where the scheduler keeps started workgroups
 //     running (NVIDIA, AMD and Intel GPUs, CUDA). There the host builds
@@ -70,6 +74,8 @@ const LB_AGGREGATE = 1u;
 const LB_PREFIX = 2u;
 // Rounds a walk waits on an unpublished predecessor before the fallback.
 const SPINS = 64u;
+// How a window combines its lanes (see the protocol above).
+const ORDERED_WINDOW = false;
 // Walk.stalled: the walk has met a PREFIX; the walk goes on.
 const LB_DONE = 0xffffffffu;
 const LB_WALK = 0xfffffffeu;
@@ -103,6 +109,30 @@ fn lb_workgroup_sum(x: u32, t: u32) -> u32 {
     // Read by all before a later call writes again.
     workgroupBarrier();
     return total;
+}
+
+/// The combination of `value` over the subgroup's lanes below `count`, in
+/// every lane; lane i holds tile `end - 1 - i`, so a higher lane is an
+/// earlier tile. By a u32 subgroup sum, or with ORDERED_WINDOW by
+/// `lb_combine` in tile order: a shuffle tree in which lane i takes lane
+/// i + d's combination as the earlier operand (Merrill & Garland's window
+/// reduction for any associative operator). Every lane of a converged
+/// subgroup calls it.
+fn lb_window_combine(value: u32, count: u32) -> u32 {
+    let lane = sg::invocation_id();
+    if !ORDERED_WINDOW {
+        return sg::reduce_all_add<u32>(select(0u, value, lane < count));
+    }
+    let size = sg::group_size();
+    var x = select(lb_identity(), value, lane < count);
+    for (var d = 1u; d < size; d = d << 1u) {
+        // Lanes past the subgroup get their own value back: not combined.
+        let earlier = sg::shuffle_down<u32>(x, d);
+        if lane + d < size {
+            x = lb_combine(earlier, x);
+        }
+    }
+    return sg::broadcast<u32>(x, 0u);
 }
 
 /// Where a walk stands between rounds of `look_back`: the combination of
@@ -145,18 +175,18 @@ fn walk_window(start: Walk) -> Walk {
         let missing = sg::reduce_all_min<u32>(select(LB_DONE, lane, seen.state == LB_PENDING));
         let nearest = sg::reduce_all_min<u32>(select(LB_DONE, lane, seen.state == LB_PREFIX));
         if nearest < missing {
-            w.prefix += sg::reduce_all_add<u32>(select(0u, seen.value, lane <= nearest));
+            w.prefix = lb_combine(lb_window_combine(seen.value, nearest + 1u), w.prefix);
             w.stalled = LB_DONE;
             return w;
         }
         if missing == LB_DONE {
-            w.prefix += sg::reduce_all_add<u32>(seen.value);
+            w.prefix = lb_combine(lb_window_combine(seen.value, size), w.prefix);
             w.end -= size;
             continue;
         }
         // Stalled: the published aggregates before the first unpublished
         // lane count; the walk stops at that lane's tile.
-        w.prefix += sg::reduce_all_add<u32>(select(0u, seen.value, lane < missing));
+        w.prefix = lb_combine(lb_window_combine(seen.value, missing), w.prefix);
         w.end -= missing;
         w.stalled = w.end - 1u;
         return w;

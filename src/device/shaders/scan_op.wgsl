@@ -14,9 +14,11 @@
 //     per tile (spilling into y). Each takes the next tile from
 //     tile_counter, combines its tile (`tile_aggregate`: the fold of each
 //     thread's items, then `blk::inclusive_scan<T, BLOCK, scan_op>` over the
-//     folds), publishes that aggregate, and thread 0 walks back one
-//     predecessor a round (WINDOW is false: a window would need the
-//     operator across lanes in order), combining `scan_op(earlier, later)`;
+//     folds), publishes that aggregate, and the subgroup of thread 0 walks
+//     back S predecessors a round (WINDOW, the host's choice but on
+//     emulated subgroups, where thread 0 walks one a round), combining each
+//     window in tile order (ORDERED_WINDOW: a shuffle tree of
+//     `scan_op(earlier, later)`);
 //     a predecessor unpublished for SPINS rounds is combined again from its
 //     input by the whole workgroup with the same `tile_aggregate`, so its
 //     bits equal the owner's (what the fallback's atomicMax install needs,
@@ -30,9 +32,12 @@
 //
 // Parameters (set by name by the host): `alias T`, `const INCLUSIVE`, the operator `fn scan_op` (the
 // host replaces its line by the user's function text and a `scan_op` that
-// calls it) and `fn scan_identity`; FALLBACK and STALL_EVERY (look_back.wgsl).
-// Bindings: 0 input (n of T, as bits: array<u32>, blocked_items.wgsl says
-//   why), 1 output (array<T>, n), 2 tile_sums
+// calls it) and `fn scan_identity`; WINDOW, FALLBACK and STALL_EVERY, and
+// ORDERED_WINDOW (look_back.wgsl);
+// LOAD_TRANSPOSED and STORE_TRANSPOSED (WAVEKIT_SHADER_PARAMS may change
+// them).
+// Bindings: 0 input and 1 output (n of T, as bits: array<u32>,
+//   blocked_items.wgsl says why), 2 tile_sums
 //   (array<T>, one per tile), 3 tile_state (2 words per tile), 4
 //   tile_counter (1 word). Every entry point binds all five.
 // Cost per element: single pass 1 read and 1 write, 3 calls of the
@@ -52,17 +57,29 @@ const INCLUSIVE = false;
 const BLOCK = 256u;
 const ITEMS = 8u;
 const TILE = BLOCK * ITEMS;
+// The tile's loads and stores through workgroup memory (coalesced), or
+// each thread's ITEMS words directly: on an H200 the transposed store made
+// the inclusive u32 max 1.31x faster at 2^26 through CUDA (391.6 against
+// 299.7 us) and 1.54x through Vulkan, and the transposed load 1.27x
+// slower through CUDA and 1.06x through Vulkan (blocked_items.wgsl;
+// docs/benchmarks/2026-11-28u-h200-segmented-scan-quads).
+const LOAD_TRANSPOSED = false;
+const STORE_TRANSPOSED = true;
 
 fn scan_op(a: T, b: T) -> T { return a + b; }
 fn scan_identity() -> T { return T(); }
 
 @group(0) @binding(0) var<storage, read> input: array<u32>;
-@group(0) @binding(1) var<storage, read_write> output: array<T>;
+@group(0) @binding(1) var<storage, read_write> output: array<u32>;
 @group(0) @binding(2) var<storage, read_write> tile_sums: array<T>;
 @group(0) @binding(3) var<storage, read_write> tile_state: array<atomic<u32>>;
 @group(0) @binding(4) var<storage, read_write> tile_counter: array<atomic<u32>>;
 
-// The look-back (look_back.wgsl): thread 0 walks, one predecessor a round.
+// The look-back (look_back.wgsl): the subgroup of thread 0 walks S
+// predecessors a round (WINDOW; the host sets it, and ORDERED_WINDOW).
+// Thread 0 alone, one a round (WINDOW false), held the single pass at
+// about 1 TB/s on an H200 (0.25-0.36x CUB's DeviceScan::InclusiveScan,
+// docs/benchmarks/2026-11-28u-h200-segmented-scan-quads).
 const WINDOW = false;
 const FALLBACK = true;
 const STALL_EVERY = 0u;
@@ -97,7 +114,7 @@ fn lb_identity() -> u32 {
 /// combination of every element before the tile.
 fn store_items(tile: u32, t: u32, items: array<T, ITEMS>, prefix: T) {
     let before = blk::exclusive_scan<T, BLOCK, scan_op>(fold(items), scan_identity());
-    store_scanned(tile * TILE + t * ITEMS, arrayLength(&output), items, scan_op(prefix, before));
+    store_scanned(tile * TILE, t, arrayLength(&output), items, scan_op(prefix, before));
 }
 
 @compute @workgroup_size(BLOCK)
