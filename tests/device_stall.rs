@@ -21,10 +21,10 @@ use wavekit::device::{
     ScanKind, ScanOperator, SelectIf, Slice,
 };
 
-/// The scan's tile (8192 elements), the operator scan's (2048) and the
-/// selection's (4096).
+/// The scan's tile (8192 elements), the operator scan's through wgpu
+/// (2560) and the selection's (4096).
 const SCAN_TILE: usize = 8192;
-const OP_TILE: usize = 2048;
+const OP_TILE: usize = 2560;
 const SELECT_TILE: usize = 4096;
 
 fn stalls(every: u32) -> LookBackDebug {

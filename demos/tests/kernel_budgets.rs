@@ -81,7 +81,10 @@ fn kernels() -> Vec<DemoKernel> {
         &[
             plain_look_back,
             ("const WINDOW = false;", "const WINDOW = true;"),
-            ("const ORDERED_WINDOW = false;", "const ORDERED_WINDOW = true;"),
+            (
+                "const ORDERED_WINDOW = false;",
+                "const ORDERED_WINDOW = true;",
+            ),
             ("const INCLUSIVE = false;", "const INCLUSIVE = true;"),
             (
                 "fn scan_op(a: T, b: T) -> T { return a + b; }",
@@ -94,7 +97,7 @@ fn kernels() -> Vec<DemoKernel> {
         file: "scan_op.wgsl",
         source: scan_op,
         entry: "scan_lookback",
-        label: "256x8 u32 max".into(),
+        label: "256x12 u32 max".into(),
         lower: LowerOptions::default(),
     });
     // The by-key kernels as ReduceByKey and ScanByKey build them on CUDA

@@ -49,17 +49,19 @@ pub enum ScanKind {
 ///   subgroup of thread 0 reads 32 predecessors a round) or by
 ///   reduce-then-scan (three passes: 2 reads and 1 write), by
 ///   [`ScanAlgorithm::for_adapter`] (the single pass, on every adapter)
-///   unless overridden. Other operators: tiles of 2048 elements, 8
-///   consecutive per thread, with the block layer's user-operator scans
-///   (`block::exclusive_scan<T, 256, F>`) and the scanned tile stored
-///   through workgroup memory (coalesced), chained by the same look-back
-///   (the subgroup of thread 0 reading S predecessors a round and
-///   combining them in tile order by a shuffle tree, earlier operand
-///   first; thread 0 alone, one a round, on emulated subgroups) or by
-///   reduce-then-scan. On an H200 the inclusive u32 max ran at 0.59–0.74×
-///   CUB's `DeviceScan::InclusiveScan` through CUDA (2^20–2^26; 0.32–0.40×
-///   with thread 0 walking alone and each thread's words stored directly,
-///   `docs/benchmarks/2026-11-28u-h200-segmented-scan-quads`).
+///   unless overridden. Other operators: tiles of 3072 elements natively
+///   and 2560 through wgpu, 12 or 10 consecutive per thread, with one of
+///   the block layer's user-operator scans a tile (`block::exclusive_scan<T,
+///   256, F>`) and the scanned tile stored through workgroup memory
+///   (coalesced), chained by the same look-back (the subgroup of thread 0
+///   reading S predecessors a round and combining them in tile order by a
+///   shuffle tree, earlier operand first; thread 0 alone, one a round, on
+///   emulated subgroups) or by reduce-then-scan. On an H200 the inclusive
+///   u32 max ran at 0.75–0.83× CUB's `DeviceScan::InclusiveScan` through
+///   CUDA from 2^20 to 2^26 (0.32–0.40× with tiles of 2048, thread 0
+///   walking alone, two block scans a tile and each thread's words stored
+///   directly), and through Vulkan at 0.60–0.73 of the CUDA figure
+///   (`docs/benchmarks/2026-11-28u-h200-segmented-scan-quads`).
 /// - **Cost of a call**: up to 2 clears and 4 dispatches (operator scans:
 ///   a clear and 1 dispatch, or 3 dispatches); a bind group per dispatch;
 ///   nothing allocated.
@@ -210,7 +212,8 @@ impl Scan {
     }
 
     /// Temp bytes a call on `n` elements needs (a few bytes per 8192
-    /// elements — 4 per 2048 for operator scans — plus alignment padding).
+    /// elements — 12 per tile of 3072, 2560 through wgpu, for operator
+    /// scans — plus alignment padding).
     pub fn temp_storage_bytes(&self, n: u32) -> u64 {
         match &self.kernels {
             Kernels::Sum { .. } => self.temp_layout(n).0.bytes(),

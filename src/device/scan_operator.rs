@@ -9,8 +9,15 @@ use crate::backend::Range;
 use crate::dtype::Dtype;
 use crate::error::Error;
 
-/// Elements per tile of `scan_op.wgsl` (256 threads × 8).
-const TILE: u64 = 2048;
+/// Threads of a tile of `scan_op.wgsl` (its BLOCK).
+const BLOCK: u64 = 256;
+
+/// Items a thread of `scan_op.wgsl` through wgpu (natively the shader's
+/// 12): on an H200 through Vulkan the inclusive u32 max took 363 us at
+/// 2^26 with 10 against 391 with 12 and 435 with 8; through CUDA 12 was
+/// the fastest (218 us against 222 with 10 and 270 with 8;
+/// docs/benchmarks/2026-11-28u-h200-segmented-scan-quads).
+const WGPU_ITEMS: u32 = 10;
 
 /// The associative operator of a scan, as CUB's `scan_op` functor.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -120,6 +127,9 @@ fn function_name(wgsl: &str) -> Result<&str, Error> {
 /// The pipelines of an operator scan: the single pass and the three of
 /// reduce-then-scan.
 pub(crate) struct OperatorKernels {
+    /// Elements a tile: 256 threads × ITEMS (12 natively, [`WGPU_ITEMS`]
+    /// through wgpu, unless `WAVEKIT_SHADER_PARAMS` changes it).
+    tile: u64,
     lookback: Pipeline,
     tile_reduce: Pipeline,
     scan_tile_sums: Pipeline,
@@ -143,7 +153,8 @@ impl OperatorKernels {
     ) -> Result<Self, Error> {
         let (op, identity) = operator.declarations(dtype)?;
         // The window walk (but on emulated subgroups), its lanes combined
-        // in tile order by the operator (`ORDERED_WINDOW`).
+        // in tile order by the operator (`ORDERED_WINDOW`); 12 items a
+        // thread natively, 10 through wgpu (WGPU_ITEMS).
         let shader = Shader::new("scan_op.wgsl")?
             .set("T", dtype)
             .set("INCLUSIVE", kind == ScanKind::Inclusive)
@@ -151,6 +162,15 @@ impl OperatorKernels {
             .function("scan_identity", identity)
             .set_all(ctx.look_back_params())
             .set("ORDERED_WINDOW", true);
+        let shader = if ctx.is_native() {
+            shader
+        } else {
+            shader.set("ITEMS", format!("{WGPU_ITEMS}u"))
+        };
+        let [items] = shader.u32_values_in(
+            "wavekit::device::Scan",
+            [("ITEMS", 1..=32, "elements per thread")],
+        )?;
         let module = ctx.compose(&shader)?;
         let [lookback, tile_reduce, scan_tile_sums, tile_scan] = ctx.pipelines(
             &module,
@@ -162,6 +182,7 @@ impl OperatorKernels {
             ],
         )?;
         Ok(OperatorKernels {
+            tile: BLOCK * u64::from(items),
             lookback,
             tile_reduce,
             scan_tile_sums,
@@ -169,12 +190,12 @@ impl OperatorKernels {
         })
     }
 
-    fn tiles(n: u32) -> u32 {
-        u64::from(n).div_ceil(TILE) as u32
+    fn tiles(&self, n: u32) -> u32 {
+        u64::from(n).div_ceil(self.tile) as u32
     }
 
-    fn layout(ctx: &Context, n: u32) -> (TempLayout, Regions) {
-        let tiles = u64::from(Self::tiles(n));
+    fn layout(&self, ctx: &Context, n: u32) -> (TempLayout, Regions) {
+        let tiles = u64::from(self.tiles(n));
         let mut layout = TempLayout::new(&ctx.limits);
         let regions = Regions {
             sums: layout.place(4 * tiles),
@@ -185,7 +206,7 @@ impl OperatorKernels {
     }
 
     pub fn temp_storage_bytes(&self, ctx: &Context, n: u32) -> u64 {
-        Self::layout(ctx, n).0.bytes()
+        self.layout(ctx, n).0.bytes()
     }
 
     /// The commands of a checked call (`n > 0`) with `algorithm`.
@@ -198,7 +219,7 @@ impl OperatorKernels {
         n: u32,
         temp: Range<'a>,
     ) -> Vec<Op<'a>> {
-        let (_, regions) = Self::layout(ctx, n);
+        let (_, regions) = self.layout(ctx, n);
         let state = temp.sub(regions.state.0, regions.state.1);
         let counter = temp.sub(regions.counter.0, regions.counter.1);
         let bindings = vec![
@@ -208,7 +229,7 @@ impl OperatorKernels {
             state,
             counter,
         ];
-        let grid = ctx.grid(Self::tiles(n));
+        let grid = ctx.grid(self.tiles(n));
         match algorithm {
             ScanAlgorithm::DecoupledLookBack => vec![
                 // One clear: the counter follows the state in temp.

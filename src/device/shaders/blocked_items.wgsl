@@ -57,15 +57,26 @@ fn fold(items: array<T, ITEMS>) -> T {
     return acc;
 }
 
-/// The tile's combination of thread `t`'s `items`, in every thread: the
-/// one function that scan_op.wgsl's owner and fallback use, so both get
-/// its bits.
-fn tile_aggregate(items: array<T, ITEMS>, t: u32) -> T {
-    let total = blk::inclusive_scan<T, BLOCK, scan_op>(fold(items));
+/// A tile's block scan: the combination of the items of the threads
+/// before this one (`before`), and of the whole tile (`total`, in every
+/// thread).
+struct TileScan {
+    before: T,
+    total: T,
+}
+
+/// The block scan of thread `t`'s `items` over the tile: one exclusive
+/// scan of the threads' folds, the total the last thread's `before`
+/// combined with its fold. The one function that scan_op.wgsl's owner and
+/// fallback use for a tile's aggregate, so both get its bits; the owner
+/// stores from the same scan's `before`.
+fn tile_scan_of(items: array<T, ITEMS>, t: u32) -> TileScan {
+    let mine = fold(items);
+    let before = blk::exclusive_scan<T, BLOCK, scan_op>(mine, scan_identity());
     if t == BLOCK - 1u {
-        tile_total = total;
+        tile_total = scan_op(before, mine);
     }
-    return workgroupUniformLoad(&tile_total);
+    return TileScan(before, workgroupUniformLoad(&tile_total));
 }
 
 /// Writes thread `t`'s `items` of the tile at output[offset..end) (its

@@ -12,15 +12,15 @@
 // appended; publications in two words, look_back_words.wgsl):
 //   scan_lookback: tile_state and tile_counter zeroed first; one workgroup
 //     per tile (spilling into y). Each takes the next tile from
-//     tile_counter, combines its tile (`tile_aggregate`: the fold of each
-//     thread's items, then `blk::inclusive_scan<T, BLOCK, scan_op>` over the
-//     folds), publishes that aggregate, and the subgroup of thread 0 walks
+//     tile_counter, scans its tile once (`tile_scan_of`: the fold of each
+//     thread's items, then `blk::exclusive_scan<T, BLOCK, scan_op>` over the
+//     folds, the total from the last thread), publishes the total, and the subgroup of thread 0 walks
 //     back S predecessors a round (WINDOW, the host's choice but on
 //     emulated subgroups, where thread 0 walks one a round), combining each
 //     window in tile order (ORDERED_WINDOW: a shuffle tree of
 //     `scan_op(earlier, later)`);
 //     a predecessor unpublished for SPINS rounds is combined again from its
-//     input by the whole workgroup with the same `tile_aggregate`, so its
+//     input by the whole workgroup with the same `tile_scan_of`, so its
 //     bits equal the owner's (what the fallback's atomicMax install needs,
 //     float operators included). Then the tile is scanned from that prefix.
 // Reduce-then-scan (three passes, portable):
@@ -40,14 +40,15 @@
 //   blocked_items.wgsl says why), 2 tile_sums
 //   (array<T>, one per tile), 3 tile_state (2 words per tile), 4
 //   tile_counter (1 word). Every entry point binds all five.
-// Cost per element: single pass 1 read and 1 write, 3 calls of the
-//   operator; reduce-then-scan 2 reads and 1 write, 2 calls; per tile 2
-//   block scans (log2(S) shuffles and operator calls per thread and one
-//   barrier each), and a uniform load per look-back round. scan_tile_sums
+// Cost per element: single pass 1 read and 1 write, 2 calls of the
+//   operator; reduce-then-scan 2 reads and 1 write, 2 calls; per tile one
+//   block scan (two in reduce-then-scan; log2(S) shuffles and operator
+//   calls per thread and a barrier each), the transposed store's 2
+//   barriers, and a uniform load per look-back round. scan_tile_sums
 //   reads and writes each tile sum once.
 // Append: look_back.wgsl (look_back and its protocol), look_back_words.wgsl
 // (publications in two words), look_back_words_scan.wgsl (lb_publish,
-// lb_install), blocked_items.wgsl (load_tile, fold, tile_aggregate,
+// lb_install), blocked_items.wgsl (load_tile, fold, tile_scan_of,
 // store_scanned).
 #import wavekit::subgroup as sg
 #import wavekit::block as blk
@@ -55,7 +56,10 @@
 alias T = u32;
 const INCLUSIVE = false;
 const BLOCK = 256u;
-const ITEMS = 8u;
+// 12 a thread (tiles of 3072): on an H200 through CUDA the inclusive u32
+// max took 218 us at 2^26 against 271 with 8 and 341 with 16
+// (docs/benchmarks/2026-11-28u-h200-segmented-scan-quads).
+const ITEMS = 12u;
 const TILE = BLOCK * ITEMS;
 // The tile's loads and stores through workgroup memory (coalesced), or
 // each thread's ITEMS words directly: on an H200 the transposed store made
@@ -99,7 +103,7 @@ fn load_items(tile: u32) -> array<T, ITEMS> {
 }
 
 fn lb_tile_aggregate(p: u32, t: u32) -> u32 {
-    return bitcast<u32>(tile_aggregate(load_items(p), t));
+    return bitcast<u32>(tile_scan_of(load_items(p), t).total);
 }
 
 fn lb_combine(earlier: u32, later: u32) -> u32 {
@@ -110,10 +114,10 @@ fn lb_identity() -> u32 {
     return bitcast<u32>(scan_identity());
 }
 
-/// Writes thread `t`'s elements of tile `tile` scanned from `prefix`, the
-/// combination of every element before the tile.
-fn store_items(tile: u32, t: u32, items: array<T, ITEMS>, prefix: T) {
-    let before = blk::exclusive_scan<T, BLOCK, scan_op>(fold(items), scan_identity());
+/// Writes thread `t`'s elements of tile `tile` scanned from `prefix` (the
+/// combination of every element before the tile) and `before` (of the
+/// tile's threads before this one).
+fn store_items(tile: u32, t: u32, items: array<T, ITEMS>, prefix: T, before: T) {
     store_scanned(tile * TILE, t, arrayLength(&output), items, scan_op(prefix, before));
 }
 
@@ -127,8 +131,11 @@ fn scan_lookback(@builtin(local_invocation_index) t: u32) {
         return;
     }
     let items = load_items(tile);
-    let aggregate = bitcast<u32>(tile_aggregate(items, t));
-    store_items(tile, t, items, bitcast<T>(tile_prefix(tile, t, aggregate)));
+    // One block scan: its total is the published aggregate, and its
+    // `before` what the store scans from.
+    let scanned = tile_scan_of(items, t);
+    let prefix = bitcast<T>(tile_prefix(tile, t, bitcast<u32>(scanned.total)));
+    store_items(tile, t, items, prefix, scanned.before);
 }
 
 @compute @workgroup_size(BLOCK)
@@ -180,5 +187,7 @@ fn tile_scan(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid
     if tile >= tile_count() {
         return;
     }
-    store_items(tile, t, load_items(tile), tile_sums[tile]);
+    let items = load_items(tile);
+    let before = blk::exclusive_scan<T, BLOCK, scan_op>(fold(items), scan_identity());
+    store_items(tile, t, items, tile_sums[tile], before);
 }
