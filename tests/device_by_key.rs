@@ -881,7 +881,7 @@ fn run_segmented_cases(
         let reduce =
             SegmentedReduce::new(device, case.value, case.operator.clone()).expect("builds");
         // 3 and 4: the last input without and the first with a quad
-        // (segmented_reduce_few.wgsl, then segmented_reduce.wgsl).
+        // (segmented_few.wgsl, then segmented_reduce.wgsl).
         for &n in sizes.iter().chain(&[3, 4, 5]) {
             check_segmented_reduce(device, queue, &reduce, case, n, None);
         }

@@ -352,14 +352,14 @@ compile compact compact.three_way \
 compile by_key by_key '^const ITEMS = 8u;$' 'const ITEMS = 12u;' \
     --native '^const SUBGROUP_SCAN = false;$' 'const SUBGROUP_SCAN = true;' '^const WINDOW = false;$' 'const WINDOW = true;'
 # Segmented scans and reductions (segmented.rs: the user-operator form of
-# the reduction, and its form for fewer than 4 elements), arg-reductions
+# the reduction, and both ones' form for fewer than 4 elements), arg-reductions
 # (arg_reduce.rs, segmented_arg.rs: f32 ArgMin), adjacent differences
 # (every binding writable), binary search (binary_search.rs), the range and
 # multi-channel histograms (histogram.rs: 256 bins of u32, the range's
 # levels in workgroup memory; RGBA pixels, 3 channels counted).
 compile segmented segmented
 compile segmented_reduce segmented_reduce
-compile segmented_reduce_few segmented_reduce_few
+compile segmented_few segmented_few
 compile segmented_arg segmented_arg
 compile arg_reduce arg_reduce
 compile adjacent_difference adjacent_difference "$writable" 'var<storage, read_write> '

@@ -329,14 +329,14 @@ pub struct SegmentedReduce {
     /// The entry points by offsets and by fixed size, each in every form.
     offsets: Forms,
     fixed: Forms,
-    /// `segmented_reduce_few.wgsl`'s for no elements.
+    /// `segmented_few.wgsl`'s for no elements.
     fill: Pipeline,
 }
 
 /// One entry point of SegmentedReduce (by offsets or by fixed size) in
 /// each form: `segmented_reduce.wgsl`'s for segments of under [`LONG`]
 /// elements on average and for longer ones (n ≥ 4), and
-/// `segmented_reduce_few.wgsl`'s (n < 4).
+/// `segmented_few.wgsl`'s (n < 4).
 struct Forms {
     short: Pipeline,
     long: Pipeline,
@@ -360,7 +360,7 @@ impl Forms {
 
 const REDUCE: &str = "wavekit::device::SegmentedReduce";
 
-/// Threads of a workgroup of `segmented_reduce_few.wgsl` (a thread a
+/// Threads of a workgroup of `segmented_few.wgsl` (a thread a
 /// segment).
 const FEW_BLOCK: u32 = 64;
 
@@ -412,7 +412,7 @@ impl SegmentedReduce {
         let [long, long_fixed] =
             unsafe { built.ctx.pipelines_proven(&quads(LONG_GROUPS)?, entries)? };
         let few_shader = built
-            .shader(REDUCE, "segmented_reduce_few.wgsl", &operator, false)?
+            .shader(REDUCE, "segmented_few.wgsl", &operator, false)?
             .set("BLOCK", format!("{FEW_BLOCK}u"));
         let [few, few_fixed, fill] = built.ctx.pipelines(
             &built.ctx.compose(&few_shader)?,
@@ -525,7 +525,7 @@ pub struct SegmentedScan {
     /// `segmented.wgsl`'s entry points by offsets and by fixed size (n ≥ 4).
     offsets: Pipeline,
     fixed: Pipeline,
-    /// `segmented_scan_few.wgsl`'s (n < 4).
+    /// `segmented_few.wgsl`'s (n < 4).
     few: Pipeline,
     few_fixed: Pipeline,
 }
@@ -562,7 +562,7 @@ impl SegmentedScan {
             )?
         };
         let few_shader = built
-            .shader(SCAN, "segmented_scan_few.wgsl", &operator, true)?
+            .shader(SCAN, "segmented_few.wgsl", &operator, true)?
             .set("INCLUSIVE", inclusive)
             .set("BLOCK", format!("{FEW_BLOCK}u"));
         let [few, few_fixed] = built.ctx.pipelines(

@@ -17,7 +17,7 @@
 use crate::error::Error;
 
 /// Every shader file and its text, by file name.
-pub const FILES: [(&str, &str); 37] = [
+pub const FILES: [(&str, &str); 36] = [
     (
         "adjacent_difference.wgsl",
         include_str!("shaders/adjacent_difference.wgsl"),
@@ -78,12 +78,8 @@ pub const FILES: [(&str, &str); 37] = [
         include_str!("shaders/segmented_reduce.wgsl"),
     ),
     (
-        "segmented_reduce_few.wgsl",
-        include_str!("shaders/segmented_reduce_few.wgsl"),
-    ),
-    (
-        "segmented_scan_few.wgsl",
-        include_str!("shaders/segmented_scan_few.wgsl"),
+        "segmented_few.wgsl",
+        include_str!("shaders/segmented_few.wgsl"),
     ),
     (
         "histogram_multi.wgsl",

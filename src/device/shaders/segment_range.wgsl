@@ -1,10 +1,9 @@
 // A segment of an array, in the manner of CUB's segmented algorithms:
 // segment s is elements [begin, end) of `input`, from offsets
 // (begin_offsets[s], end_offsets[s]) or of one fixed size (s * size,
-// (s + 1) * size). Shared by segmented.wgsl, segmented_scan_few.wgsl,
-// segmented_reduce.wgsl, segmented_reduce_few.wgsl and segmented_arg.wgsl
-// (appended), which bind `input` (array<T>), `begin_offsets` and
-// `end_offsets` (array<u32>).
+// (s + 1) * size). Shared by segmented.wgsl, segmented_reduce.wgsl,
+// segmented_few.wgsl and segmented_arg.wgsl (appended), which bind
+// `input` (array<T>), `begin_offsets` and `end_offsets` (array<u32>).
 //
 // The segment count is the length of the end_offsets binding (the host
 // binds exactly one word per segment); the fixed-size entry points read no

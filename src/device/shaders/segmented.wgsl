@@ -3,7 +3,7 @@
 // least 4 elements: segment s is elements [begin, end) of the input, from
 // offsets (begin_offsets[s], end_offsets[s], as CUB's) or of one fixed
 // size (s * size, (s + 1) * size). Inputs of fewer than 4 elements take
-// segmented_scan_few.wgsl (the quads bindings need 16 bytes). The
+// segmented_few.wgsl (the quads bindings need 16 bytes). The
 // reductions are segmented_reduce.wgsl's.
 //
 // One workgroup per segment (spilling into y), walking it in tiles of

@@ -3,7 +3,7 @@
 // least 4 elements: segment s is elements [begin, end) of the input, from
 // offsets (begin_offsets[s], end_offsets[s], as CUB's) or of one fixed size
 // (s * size, (s + 1) * size). Inputs of fewer than 4 elements take
-// segmented_reduce_few.wgsl (the quads binding needs 16 bytes).
+// segmented_few.wgsl (the quads binding needs 16 bytes).
 //
 // One workgroup per segment (spilling into y). A segment is read as its
 // whole quads (the 16-byte-aligned vec4s inside it, through `quads`, a
