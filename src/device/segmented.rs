@@ -165,12 +165,11 @@ impl Built {
         num_segments: u32,
     ) -> Op<'a> {
         let quads = 16 * u64::from(n / 4);
-        let output = bindings[1];
         if kernel.quads != Quads::None {
             bindings.push(input.sub(0, quads));
         }
         if kernel.quads == Quads::InputOutput {
-            bindings.push(output.sub(0, quads));
+            bindings.push(bindings[1].sub(0, quads));
         }
         let workgroups = num_segments.div_ceil(kernel.per_workgroup);
         Op::Dispatch(kernel.pipeline, bindings, self.ctx.grid(workgroups))

@@ -115,9 +115,9 @@ fn lb_workgroup_sum(x: u32, t: u32) -> u32 {
 /// every lane; lane i holds tile `end - 1 - i`, so a higher lane is an
 /// earlier tile. By a u32 subgroup sum, or with ORDERED_WINDOW by
 /// `lb_combine` in tile order: a shuffle tree in which lane i takes lane
-/// i + d's combination as the earlier operand (Merrill & Garland's window
-/// reduction for any associative operator). Every lane of a converged
-/// subgroup calls it.
+/// i + d's combination as the earlier operand (as CUB's look-back reduces
+/// its window with a warp reduction of the scan operator). Every lane of a
+/// converged subgroup calls it.
 fn lb_window_combine(value: u32, count: u32) -> u32 {
     let lane = sg::invocation_id();
     if !ORDERED_WINDOW {

@@ -13,12 +13,12 @@
 //   scan_lookback: tile_state and tile_counter zeroed first; one workgroup
 //     per tile (spilling into y). Each takes the next tile from
 //     tile_counter, scans its tile once (`tile_scan_of`: the fold of each
-//     thread's items, then `blk::exclusive_scan<T, BLOCK, scan_op>` over the
-//     folds, the total from the last thread), publishes the total, and the subgroup of thread 0 walks
-//     back S predecessors a round (WINDOW, the host's choice but on
-//     emulated subgroups, where thread 0 walks one a round), combining each
-//     window in tile order (ORDERED_WINDOW: a shuffle tree of
-//     `scan_op(earlier, later)`);
+//     thread's items, then `blk::exclusive_scan<T, BLOCK, scan_op>` over
+//     the folds, the total from the last thread), publishes the total, and
+//     the subgroup of thread 0 walks back S predecessors a round (WINDOW,
+//     the host's choice but on emulated subgroups, where thread 0 walks one
+//     a round), combining each window in tile order (ORDERED_WINDOW: a
+//     shuffle tree of `scan_op(earlier, later)`);
 //     a predecessor unpublished for SPINS rounds is combined again from its
 //     input by the whole workgroup with the same `tile_scan_of`, so its
 //     bits equal the owner's (what the fallback's atomicMax install needs,
@@ -30,12 +30,12 @@
 // Elements past n read as the identity and are not written, so n need not
 // be a multiple of anything.
 //
-// Parameters (set by name by the host): `alias T`, `const INCLUSIVE`, the operator `fn scan_op` (the
-// host replaces its line by the user's function text and a `scan_op` that
-// calls it) and `fn scan_identity`; WINDOW, FALLBACK and STALL_EVERY, and
-// ORDERED_WINDOW (look_back.wgsl);
-// LOAD_TRANSPOSED and STORE_TRANSPOSED (WAVEKIT_SHADER_PARAMS may change
-// them).
+// Parameters (set by name by the host): `alias T`, `const INCLUSIVE`, the
+// operator `fn scan_op` (the host replaces its line by the user's function
+// text and a `scan_op` that calls it) and `fn scan_identity`; ITEMS (12,
+// through wgpu 10); WINDOW, FALLBACK and STALL_EVERY, and ORDERED_WINDOW
+// (look_back.wgsl); LOAD_TRANSPOSED and STORE_TRANSPOSED
+// (WAVEKIT_SHADER_PARAMS may change them and ITEMS).
 // Bindings: 0 input and 1 output (n of T, as bits: array<u32>,
 //   blocked_items.wgsl says why), 2 tile_sums
 //   (array<T>, one per tile), 3 tile_state (2 words per tile), 4
@@ -62,10 +62,11 @@ const BLOCK = 256u;
 const ITEMS = 12u;
 const TILE = BLOCK * ITEMS;
 // The tile's loads and stores through workgroup memory (coalesced), or
-// each thread's ITEMS words directly: on an H200 the transposed store made
-// the inclusive u32 max 1.31x faster at 2^26 through CUDA (391.6 against
-// 299.7 us) and 1.54x through Vulkan, and the transposed load 1.27x
-// slower through CUDA and 1.06x through Vulkan (blocked_items.wgsl;
+// each thread's ITEMS words directly: on an H200 (8 items a thread, the
+// window walk) the transposed store made the inclusive u32 max 1.31x
+// faster at 2^26 through CUDA (391.6 against 299.7 us) and 1.54x through
+// Vulkan, and the transposed load 1.27x slower through CUDA and 1.06x
+// through Vulkan (blocked_items.wgsl;
 // docs/benchmarks/2026-11-28u-h200-segmented-scan-quads).
 const LOAD_TRANSPOSED = false;
 const STORE_TRANSPOSED = true;
@@ -82,7 +83,8 @@ fn scan_identity() -> T { return T(); }
 // The look-back (look_back.wgsl): the subgroup of thread 0 walks S
 // predecessors a round (WINDOW; the host sets it, and ORDERED_WINDOW).
 // Thread 0 alone, one a round (WINDOW false), held the single pass at
-// about 1 TB/s on an H200 (0.25-0.36x CUB's DeviceScan::InclusiveScan,
+// about 1 TB/s on an H200 (0.32-0.40x CUB's DeviceScan::InclusiveScan with
+// the direct store; the window made it 1.87x faster at 2^26,
 // docs/benchmarks/2026-11-28u-h200-segmented-scan-quads).
 const WINDOW = false;
 const FALLBACK = true;
