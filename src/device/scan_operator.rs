@@ -9,9 +9,6 @@ use crate::backend::Range;
 use crate::dtype::Dtype;
 use crate::error::Error;
 
-/// Threads of a tile of `scan_op.wgsl` (its BLOCK).
-const BLOCK: u64 = 256;
-
 /// Items a thread of `scan_op.wgsl` through wgpu (natively the shader's
 /// 12): on an H200 through Vulkan the inclusive u32 max took 363 us at
 /// 2^26 with 10 against 391 with 12 and 435 with 8; through CUDA 12 was
@@ -127,8 +124,9 @@ fn function_name(wgsl: &str) -> Result<&str, Error> {
 /// The pipelines of an operator scan: the single pass and the three of
 /// reduce-then-scan.
 pub(crate) struct OperatorKernels {
-    /// Elements a tile: 256 threads × ITEMS (12 natively, [`WGPU_ITEMS`]
-    /// through wgpu, unless `WAVEKIT_SHADER_PARAMS` changes it).
+    /// Elements a tile: the shader's BLOCK × ITEMS (256 × 12 natively,
+    /// ITEMS [`WGPU_ITEMS`] through wgpu, unless `WAVEKIT_SHADER_PARAMS`
+    /// changes them).
     tile: u64,
     lookback: Pipeline,
     tile_reduce: Pipeline,
@@ -167,9 +165,12 @@ impl OperatorKernels {
         } else {
             shader.set("ITEMS", format!("{WGPU_ITEMS}u"))
         };
-        let [items] = shader.u32_values_in(
+        let [block, items] = shader.u32_values_in(
             "wavekit::device::Scan",
-            [("ITEMS", 1..=32, "elements per thread")],
+            [
+                ("BLOCK", 1..=256, "threads"),
+                ("ITEMS", 1..=32, "elements per thread"),
+            ],
         )?;
         let module = ctx.compose(&shader)?;
         let [lookback, tile_reduce, scan_tile_sums, tile_scan] = ctx.pipelines(
@@ -182,7 +183,7 @@ impl OperatorKernels {
             ],
         )?;
         Ok(OperatorKernels {
-            tile: BLOCK * u64::from(items),
+            tile: u64::from(block) * u64::from(items),
             lookback,
             tile_reduce,
             scan_tile_sums,
