@@ -103,8 +103,8 @@ fn scan_at_each_subgroup_size() {
     at_each_subgroup_size("scan_cases");
 }
 
-/// Tile of the operator scans through wgpu (`scan_op.wgsl`, 256 × 10).
-const OP_TILE: usize = 2560;
+/// Tile of the scans, every operator's (`scan.wgsl`, 256 × 8 vec4s).
+const OP_TILE: usize = 8192;
 
 /// The composition of the affine maps `x -> a x + b mod 2^16` packed as
 /// `a << 16 | b`: `compose(f, g)` applies f, then g. Associative, not

@@ -21,10 +21,9 @@ use wavekit::device::{
     ScanKind, ScanOperator, SelectIf, Slice,
 };
 
-/// The scan's tile (8192 elements), the operator scan's through wgpu
-/// (2560) and the selection's (4096).
+/// The scan's tile (8192 elements, every operator's) and the selection's
+/// (4096).
 const SCAN_TILE: usize = 8192;
-const OP_TILE: usize = 2560;
 const SELECT_TILE: usize = 4096;
 
 fn stalls(every: u32) -> LookBackDebug {
@@ -247,7 +246,7 @@ fn stalled_tiles_cases() {
     check_scan(&device, &queue, stalls(1), 6 * SCAN_TILE + 5);
     for every in [2, 3] {
         check_scan(&device, &queue, stalls(every), 20 * SCAN_TILE + 4);
-        check_operator_scan(&device, &queue, stalls(every), 30 * OP_TILE + 9);
+        check_operator_scan(&device, &queue, stalls(every), 20 * SCAN_TILE + 9);
         check_select(&device, &queue, stalls(every), 17 * SELECT_TILE + 3);
         check_run_length(&device, &queue, stalls(every), 9 * SELECT_TILE + 1);
         check_sort(&device, &queue, stalls(every), false, 40_001);
@@ -264,7 +263,7 @@ fn stalled_tiles_at_each_subgroup_size() {
 fn stalled_tiles_on_emulated_subgroups() {
     let (device, queue) = open_without_subgroups();
     check_scan(&device, &queue, stalls(3), 10 * SCAN_TILE + 7);
-    check_operator_scan(&device, &queue, stalls(2), 12 * OP_TILE + 1);
+    check_operator_scan(&device, &queue, stalls(2), 10 * SCAN_TILE + 1);
     check_select(&device, &queue, stalls(2), 9 * SELECT_TILE + 1);
 }
 
@@ -286,7 +285,7 @@ fn without_the_fallback_cases() {
     let (device, queue) = open();
     let spin = without_fallback();
     check_scan(&device, &queue, spin, 5 * SCAN_TILE + 3);
-    check_operator_scan(&device, &queue, spin, 6 * OP_TILE + 1);
+    check_operator_scan(&device, &queue, spin, 5 * SCAN_TILE + 1);
     check_select(&device, &queue, spin, 5 * SELECT_TILE + 7);
     check_run_length(&device, &queue, spin, 4 * SELECT_TILE + 1);
     check_sort(&device, &queue, spin, false, 30_001);

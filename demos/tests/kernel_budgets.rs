@@ -71,16 +71,15 @@ fn kernels() -> Vec<DemoKernel> {
         ),
     ];
     // Scan::with_operator's single pass as it builds on CUDA for the
-    // inclusive u32 max (`scan_operator.rs`): the plain look-back with the
-    // window walk, its lanes combined in tile order, bounds clamped
-    // (`Context::pipelines`), the tile's store transposed through
-    // workgroup memory.
-    let scan_op = edited(
-        &wavekit::device::shaders::source("scan_op.wgsl").expect("a device shader"),
-        "scan_op.wgsl",
+    // inclusive u32 max (`scan.rs`): the sum's vec4 tiles with the
+    // operator combined in tile order (`SUM` false, the look-back's
+    // `ORDERED_WINDOW`), the look-back's own switch without the fallback.
+    let scan_max = edited(
+        &wavekit::device::shaders::source("scan.wgsl").expect("a device shader"),
+        "scan.wgsl",
         &[
             plain_look_back,
-            ("const WINDOW = false;", "const WINDOW = true;"),
+            ("const SUM = true;", "const SUM = false;"),
             (
                 "const ORDERED_WINDOW = false;",
                 "const ORDERED_WINDOW = true;",
@@ -94,10 +93,10 @@ fn kernels() -> Vec<DemoKernel> {
     )
     .expect("the host's edits apply");
     all.push(DemoKernel {
-        file: "scan_op.wgsl",
-        source: scan_op,
+        file: "scan.wgsl",
+        source: scan_max,
         entry: "scan_lookback",
-        label: "256x12 u32 max".into(),
+        label: "u32 max".into(),
         lower: LowerOptions::default(),
     });
     // The by-key kernels as ReduceByKey and ScanByKey build them on CUDA

@@ -185,7 +185,7 @@ impl Compaction {
             ["select_lookback_plain", "count_tiles", "scatter"]
         };
         let [lookback, count_tiles, scatter] = ctx.pipelines(&module, entries)?;
-        let scan = Scan::with_context(ctx.clone(), ScanKind::Exclusive, true)?
+        let scan = Scan::with_context(ctx.clone(), ScanKind::Exclusive, true, None)?
             .with_algorithm(ScanAlgorithm::ReduceThenScan);
         Ok(Compaction {
             algorithm: ctx.scan_algorithm(),

@@ -1,22 +1,18 @@
 //! [`Scan`]: device-wide exclusive or inclusive prefix scan, as CUB's
 //! `DeviceScan::ExclusiveSum` / `InclusiveSum` / `ExclusiveScan` /
-//! `InclusiveScan`: sums of u32 or i32 over `shaders/scan.wgsl`'s vec4
-//! tiles (`shaders/scan_tail.wgsl` for the last `n mod 4` elements), and f32
-//! sums, min, max and user WGSL operators ([`ScanOperator`]) over
-//! `shaders/scan_op.wgsl`.
+//! `InclusiveScan`: sums of u32 or i32, and f32 sums, min, max and user WGSL
+//! operators ([`ScanOperator`]), over `shaders/scan.wgsl`'s vec4 tiles
+//! (`shaders/scan_tail.wgsl` for the last `n mod 4` elements).
 
 use super::ScanAlgorithm;
 use super::context::{Context, Op, Pipeline, TempLayout, record};
-use super::scan_operator::{OperatorKernels, ScanOperator};
+use super::scan_operator::ScanOperator;
 use super::shader::Shader;
 use super::slice::{Slice, distinct};
 use crate::backend::Range;
 use crate::backend::{Device, Queue};
 use crate::dtype::Dtype;
 use crate::error::Error;
-
-/// Elements per tile (256 threads × 8 vec4s).
-const TILE: u64 = 8192;
 
 /// Whether each output includes its own input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -34,54 +30,47 @@ pub enum ScanKind {
 ///   (two's complement, so both are the same bits) — [`Scan::new`]; and
 ///   with [`Scan::with_operator`], sums of f32, min and max of u32, i32 and
 ///   f32, and any associative WGSL function of yours with its identity
-///   ([`ScanOperator`]). An f32 sum is reassociated (per thread, then a
-///   tree over threads and tiles), so it differs from the sequential sum by
-///   rounding: by at most about `n ε Σ|x|` in theory and far less in
-///   practice (the tests allow `1e-5 Σ|x|` at 2^20 elements).
+///   ([`ScanOperator`]). An f32 sum is reassociated (within each vec4, a
+///   tree over lanes, then over subgroups and tiles), so it differs from
+///   the sequential sum by rounding: by at most about `n ε Σ|x|` in theory
+///   and far less in practice (the tests allow `1e-5 Σ|x|` at 2^20
+///   elements).
 /// - **Placement**: input and output are `n` 4-byte elements at their
 ///   slices; they must be different buffers (not in place), and the input's
 ///   buffer is not the temp's. Temp: at least
 ///   [`Scan::temp_storage_bytes`] bytes, `STORAGE`.
-/// - **Algorithm**: u32 / i32 sums: lane-striped vec4 tiles of 8192
-///   elements, each scanned with `sg::inclusive_add` per vec4 and a block
-///   pass over the subgroups' totals; tiles chained by decoupled look-back
-///   with decoupled fallback (one pass: 1 read and 1 write per element; the
-///   subgroup of thread 0 reads 32 predecessors a round) or by
-///   reduce-then-scan (three passes: 2 reads and 1 write), by
-///   [`ScanAlgorithm::for_adapter`] (the single pass, on every adapter)
-///   unless overridden. Other operators: tiles of 3072 elements natively
-///   and 2560 through wgpu, 12 or 10 consecutive per thread, with one of
-///   the block layer's user-operator scans a tile (`block::exclusive_scan<T,
-///   256, F>`) and the scanned tile stored through workgroup memory
-///   (coalesced), chained by the same look-back (the subgroup of thread 0
-///   reading S predecessors a round and combining them in tile order by a
-///   shuffle tree, earlier operand first; thread 0 alone, one a round, on
-///   emulated subgroups) or by reduce-then-scan. On an H200 the inclusive
-///   u32 max ran at 0.75–0.83× CUB's `DeviceScan::InclusiveScan` through
-///   CUDA from 2^20 to 2^26 (0.32–0.40× with tiles of 2048, thread 0
-///   walking alone, two block scans a tile and each thread's words stored
-///   directly), and through Vulkan at 0.60–0.73 of the CUDA figure
-///   (`docs/benchmarks/2026-11-28u-h200-segmented-scan-quads`).
-/// - **Cost of a call**: up to 2 clears and 4 dispatches (operator scans:
-///   a clear and 1 dispatch, or 3 dispatches); a bind group per dispatch;
-///   nothing allocated.
+/// - **Algorithm**: lane-striped vec4 tiles of 8192 elements (every load
+///   and store of a subgroup whole 32-byte sectors), each vec4 scanned in
+///   registers and across the subgroup — `sg::inclusive_add` for the u32 /
+///   i32 sum, a shuffle tree of the operator in lane order for every other
+///   — and a block pass over the subgroups' totals; tiles chained by
+///   decoupled look-back with decoupled fallback (one pass: 1 read and 1
+///   write per element; the subgroup of thread 0 reads 32 predecessors a
+///   round, combined by a subgroup sum or, for other operators, in tile
+///   order, earlier operand first) or by reduce-then-scan (three passes: 2
+///   reads and 1 write), by [`ScanAlgorithm::for_adapter`] (the single
+///   pass, on every adapter) unless overridden. The last `n mod 4`
+///   elements take one more dispatch of one thread.
+/// - **Cost of a call**: up to 2 clears and 4 dispatches; a bind group per
+///   dispatch; nothing allocated.
 pub struct Scan {
     ctx: Context,
     kind: ScanKind,
+    /// Elements a tile: 4 × the shader's BLOCK × QUADS (256 × 8 vec4s,
+    /// unless `WAVEKIT_SHADER_PARAMS` changes them).
+    tile: u64,
     algorithm: ScanAlgorithm,
     kernels: Kernels,
 }
 
-/// The pipelines of a scan: the vec4 sum or an operator's.
-enum Kernels {
-    Sum {
-        lookback: Pipeline,
-        tile_reduce: Pipeline,
-        scan_tile_sums: Pipeline,
-        tile_scan: Pipeline,
-        tail: Pipeline,
-    },
-    Operator(OperatorKernels),
+/// The pipelines of a scan: the single pass, the three of
+/// reduce-then-scan, and the tail.
+struct Kernels {
+    lookback: Pipeline,
+    tile_reduce: Pipeline,
+    scan_tile_sums: Pipeline,
+    tile_scan: Pipeline,
+    tail: Pipeline,
 }
 
 impl Scan {
@@ -99,14 +88,14 @@ impl Scan {
                 "wavekit::device::Scan sums u32 or i32, not {dtype}"
             )));
         }
-        Scan::with_context(Context::new(device.into())?, kind, false)
+        Scan::with_context(Context::new(device.into())?, kind, false, None)
     }
 
     /// The scan of `kind` over `dtype` (u32, i32 or f32) under `operator`
     /// on `device` (created with the subgroup features, as for
     /// [`Scan::new`]). [`ScanOperator::Add`] of u32 or i32 is the same scan
-    /// as [`Scan::new`]'s; every other operator has tiles of its own
-    /// (`shaders/scan_op.wgsl`).
+    /// as [`Scan::new`]'s; every other operator runs the same tiles with
+    /// its own combinations.
     /// Composes and compiles its pipelines (once); a user operator that
     /// does not compile is an [`Error::Compose`] pointing at its text.
     pub fn with_operator<'d>(
@@ -121,17 +110,8 @@ impl Scan {
             )));
         }
         let ctx = Context::new(device.into())?;
-        if operator == ScanOperator::Add && dtype != Dtype::F32 {
-            return Scan::with_context(ctx, kind, false);
-        }
-        let ctx = ctx.with_clears()?;
-        let kernels = OperatorKernels::new(&ctx, kind, dtype, &operator)?;
-        Ok(Scan {
-            algorithm: ctx.scan_algorithm(),
-            ctx,
-            kind,
-            kernels: Kernels::Operator(kernels),
-        })
+        let sum = operator == ScanOperator::Add && dtype != Dtype::F32;
+        Scan::with_context(ctx, kind, false, (!sum).then_some((dtype, &operator)))
     }
 
     /// The exclusive sum ([`ScanKind::Exclusive`]).
@@ -144,31 +124,62 @@ impl Scan {
         Scan::new(device, ScanKind::Inclusive, dtype)
     }
 
-    /// The scan on `ctx`'s device; `writable_input` declares the input
-    /// `read_write` (for callers whose input shares a buffer with the
-    /// output or temp, as the radix sort's count matrix does).
+    /// The scan on `ctx`'s device: the u32 sum, or with `operator` that
+    /// dtype and operator (not the u32 / i32 sum); `writable_input`
+    /// declares the input `read_write` (for callers whose input shares a
+    /// buffer with the output or temp, as the radix sort's count matrix
+    /// does).
     pub(crate) fn with_context(
         ctx: Context,
         kind: ScanKind,
         writable_input: bool,
+        operator: Option<(Dtype, &ScanOperator)>,
     ) -> Result<Self, Error> {
         // The look-back clears its tile state.
         let ctx = ctx.with_clears()?;
         let inclusive = matches!(kind, ScanKind::Inclusive);
+        let declarations = match operator {
+            Some((dtype, operator)) => Some((dtype, operator.declarations(dtype)?)),
+            None => None,
+        };
         let shader = |name| {
-            Shader::new(name)?
+            let shader = Shader::new(name)?
                 .map(|text| {
                     Ok(if writable_input {
                         super::shaders::writable(text)
                     } else {
                         text.to_string()
                     })
-                })
-                .map(|shader| shader.set("INCLUSIVE", inclusive))
+                })?
+                .set("INCLUSIVE", inclusive);
+            Ok::<_, Error>(match &declarations {
+                Some((dtype, (op, identity))) => shader
+                    .set("T", dtype)
+                    .function("scan_op", op.clone())
+                    .function("scan_identity", identity.clone()),
+                None => shader,
+            })
         };
-        let module = ctx.compose(&shader("scan.wgsl")?.set_all(ctx.look_back_params()))?;
-        // Without the fallback, the plain look-back's entry point.
-        let single_pass = if ctx.fallback() {
+        // Any operator but the sum: its combinations in tile order, the
+        // look-back's window too.
+        let ordered = [
+            ("SUM", (declarations.is_none()).to_string()),
+            ("ORDERED_WINDOW", (declarations.is_some()).to_string()),
+        ];
+        let scan = shader("scan.wgsl")?
+            .set_all(ctx.look_back_params())
+            .set_all(ordered);
+        let [block, quads] = scan.u32_values_in(
+            "wavekit::device::Scan",
+            [
+                ("BLOCK", 1..=256, "threads"),
+                ("QUADS", 1..=32, "vec4s per thread"),
+            ],
+        )?;
+        let module = ctx.compose(&scan)?;
+        // Without the fallback, the sum's plain look-back (other operators
+        // take the look-back's own FALLBACK switch).
+        let single_pass = if ctx.fallback() || declarations.is_some() {
             "scan_lookback"
         } else {
             "scan_lookback_plain"
@@ -183,7 +194,8 @@ impl Scan {
             algorithm: ctx.scan_algorithm(),
             ctx,
             kind,
-            kernels: Kernels::Sum {
+            tile: 4 * u64::from(block) * u64::from(quads),
+            kernels: Kernels {
                 lookback,
                 tile_reduce,
                 scan_tile_sums,
@@ -211,19 +223,15 @@ impl Scan {
         self.kind
     }
 
-    /// Temp bytes a call on `n` elements needs (a few bytes per 8192
-    /// elements — 12 per tile of 3072, 2560 through wgpu, for operator
-    /// scans — plus alignment padding).
+    /// Temp bytes a call on `n` elements needs (8 bytes per tile of 8192
+    /// elements, plus a word and alignment padding).
     pub fn temp_storage_bytes(&self, n: u32) -> u64 {
-        match &self.kernels {
-            Kernels::Sum { .. } => self.temp_layout(n).0.bytes(),
-            Kernels::Operator(k) => k.temp_storage_bytes(&self.ctx, n),
-        }
+        self.temp_layout(n).0.bytes()
     }
 
     /// The temp regions: tile state, tile counter.
     fn temp_layout(&self, n: u32) -> (TempLayout, [(u64, u64); 2], u32) {
-        let tiles = (u64::from(n) / 4 * 4).div_ceil(TILE) as u32;
+        let tiles = (u64::from(n) / 4 * 4).div_ceil(self.tile) as u32;
         let mut layout = TempLayout::new(&self.ctx.limits);
         let state = layout.place(8 * u64::from(tiles));
         let counter = layout.place(4);
@@ -265,18 +273,13 @@ impl Scan {
         n: u32,
         temp: Range<'a>,
     ) -> Vec<Op<'a>> {
-        let (lookback, tile_reduce, scan_tile_sums, tile_scan, tail) = match &self.kernels {
-            Kernels::Sum {
-                lookback,
-                tile_reduce,
-                scan_tile_sums,
-                tile_scan,
-                tail,
-            } => (lookback, tile_reduce, scan_tile_sums, tile_scan, tail),
-            Kernels::Operator(k) => {
-                return k.ops(&self.ctx, self.algorithm, input, output, n, temp);
-            }
-        };
+        let Kernels {
+            lookback,
+            tile_reduce,
+            scan_tile_sums,
+            tile_scan,
+            tail,
+        } = &self.kernels;
         let (_, [state, counter], tiles) = self.temp_layout(n);
         let state = temp.sub(state.0, state.1);
         let counter = temp.sub(counter.0, counter.1);

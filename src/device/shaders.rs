@@ -17,16 +17,12 @@
 use crate::error::Error;
 
 /// Every shader file and its text, by file name.
-pub const FILES: [(&str, &str); 36] = [
+pub const FILES: [(&str, &str); 34] = [
     (
         "adjacent_difference.wgsl",
         include_str!("shaders/adjacent_difference.wgsl"),
     ),
     ("arg_reduce.wgsl", include_str!("shaders/arg_reduce.wgsl")),
-    (
-        "blocked_items.wgsl",
-        include_str!("shaders/blocked_items.wgsl"),
-    ),
     ("compact.wgsl", include_str!("shaders/compact.wgsl")),
     (
         "contact_sort.wgsl",
@@ -58,7 +54,6 @@ pub const FILES: [(&str, &str); 36] = [
     ("reduce_op.wgsl", include_str!("shaders/reduce_op.wgsl")),
     ("run_length.wgsl", include_str!("shaders/run_length.wgsl")),
     ("scan.wgsl", include_str!("shaders/scan.wgsl")),
-    ("scan_op.wgsl", include_str!("shaders/scan_op.wgsl")),
     ("scan_tail.wgsl", include_str!("shaders/scan_tail.wgsl")),
     ("search.wgsl", include_str!("shaders/search.wgsl")),
     (

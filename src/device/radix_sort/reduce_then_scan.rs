@@ -56,7 +56,7 @@ impl ReduceThenScan {
         }
         Ok(ReduceThenScan {
             passes: built,
-            scan: Scan::with_context(ctx.clone(), ScanKind::Exclusive, true)?,
+            scan: Scan::with_context(ctx.clone(), ScanKind::Exclusive, true, None)?,
         })
     }
 

@@ -3,7 +3,7 @@
 // assuming that the workgroups of earlier tiles make progress (Smith,
 // Levien & Owens, "Decoupled Fallback", SPAA 2025). Appended by
 // `wavekit::device::shaders` (and web/build.sh) to scan.wgsl,
-// compact.wgsl and scan_op.wgsl; radix_onesweep.wgsl follows the same
+// compact.wgsl and by_key.wgsl; radix_onesweep.wgsl follows the same
 // protocol per digit in its own code.
 //
 // Protocol. Tiles are numbered in the order their workgroups start (an

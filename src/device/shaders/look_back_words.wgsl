@@ -1,8 +1,7 @@
 // A look-back publication of a 32-bit value in two words: what
 // look_back.wgsl's `lb_publish`, `lb_read` and `lb_install` are built from
-// (`store_publication`, `lb_read`, `install_publication`) for scan.wgsl and
-// scan_op.wgsl (with look_back_words_scan.wgsl's `lb_publish` and
-// `lb_install`) and by_key.wgsl (with its own, for the head rule), which
+// (`store_publication`, `lb_read`, `install_publication`) for scan.wgsl
+// (with look_back_words_scan.wgsl's `lb_publish` and `lb_install`) and by_key.wgsl (with its own, for the head rule), which
 // append this file after look_back.wgsl and bind `tile_state`, 2 atomic
 // words per tile, zeroed before the pass.
 //

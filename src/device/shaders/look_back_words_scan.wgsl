@@ -1,5 +1,5 @@
-// look_back.wgsl's `lb_publish` and `lb_install` for scan.wgsl and
-// scan_op.wgsl, on look_back_words.wgsl's two-word publications (appended
+// look_back.wgsl's `lb_publish` and `lb_install` for scan.wgsl, on
+// look_back_words.wgsl's two-word publications (appended
 // after it): a tile publishes what the look-back asks, and the fallback
 // installs an aggregate, tile 0's as a prefix.
 

@@ -51,8 +51,9 @@
 // Parameters (set by name by the host): `alias T`, `const INCLUSIVE`, the
 // operator `fn scan_op` (the host replaces its line by the user's function
 // text and a `scan_op` that calls it) and `fn scan_identity`.
-// Bindings: 0 input (n of T, as bits: array<u32>: blocked_items.wgsl says
-//   why), 1 output (array<T>, n), 2 begin_offsets, 3 end_offsets (u32, one
+// Bindings: 0 input (n of T, as bits: array<u32>, since naga gives
+//   `alias T` a type of its own, which a block row instantiated through T
+//   does not take by pointer), 1 output (array<T>, n), 2 begin_offsets, 3 end_offsets (u32, one
 //   per segment), 4 quads_in and 5 quads_out (the input's and the output's
 //   first n / 4 quads, at least one: the same memory from each one's
 //   start, which natively is 16-byte aligned).
