@@ -163,8 +163,8 @@ impl Scan {
         // Any operator but the sum: its combinations in tile order, the
         // look-back's window too.
         let ordered = [
-            ("SUM", (declarations.is_none()).to_string()),
-            ("ORDERED_WINDOW", (declarations.is_some()).to_string()),
+            ("SUM", declarations.is_none().to_string()),
+            ("ORDERED_WINDOW", declarations.is_some().to_string()),
         ];
         let scan = shader("scan.wgsl")?
             .set_all(ctx.look_back_params())
