@@ -123,6 +123,19 @@ fn scans_on_a_stream() {
             Scan::with_operator(&ctx, ScanKind::Inclusive, Dtype::U32, ScanOperator::Max)
                 .expect("builds"),
         ),
+        // Not commutative: the look-back's ordered window (natively the
+        // subgroup of thread 0 combines S predecessors a round) must take
+        // the earlier tiles first.
+        (
+            "exclusive affine",
+            Scan::with_operator(
+                &ctx,
+                ScanKind::Exclusive,
+                Dtype::U32,
+                ScanOperator::custom(AFFINE, "1u << 16u"),
+            )
+            .expect("builds"),
+        ),
     ];
     for (i, &n) in SIZES.iter().enumerate() {
         let input = random(n, if i % 2 == 0 { 0 } else { 1000 }, i as u64);
@@ -150,6 +163,14 @@ fn scans_on_a_stream() {
                     .scan(0u32, |m, &x| {
                         *m = (*m).max(x);
                         Some(*m)
+                    })
+                    .collect(),
+                "exclusive affine" => input
+                    .iter()
+                    .scan(1u32 << 16, |f, &g| {
+                        let before = *f;
+                        *f = affine_then(*f, g);
+                        Some(before)
                     })
                     .collect(),
                 _ => exclusive(&input),

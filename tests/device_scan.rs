@@ -307,6 +307,25 @@ fn operator_cases() {
                 assert_same(&run(&device, &queue, &scan, &input, &what), &want, &what);
             }
         }
+        // The look-back's ordered window (the subgroup of thread 0 combining
+        // S predecessors a round in tile order): what the native back ends
+        // build; through wgpu thread 0 walks alone, so it is forced here.
+        let scan =
+            wavekit::device::debug::with_shader_params(vec![("WINDOW", "true".into())], || {
+                Scan::with_operator(
+                    &device,
+                    kind,
+                    Dtype::U32,
+                    ScanOperator::custom(AFFINE, "1u << 16u"),
+                )
+            })
+            .expect("builds");
+        for (seed, &n) in sizes.iter().chain(&[40 * OP_TILE + 3]).enumerate() {
+            let what = format!("{kind:?} affine, the window walk, n = {n}");
+            let input = random(n, 0, seed as u64 + 50);
+            let want = fold_reference(&input, kind, 1 << 16, affine_then);
+            assert_same(&run(&device, &queue, &scan, &input, &what), &want, &what);
+        }
     }
 }
 

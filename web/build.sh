@@ -316,10 +316,11 @@ writable='var<storage, read> '
 compile zero zero
 # Scan (scan.rs): the last n mod 4 elements of the u32 sum; with an
 # operator (scan_operator.rs), an f32 sum in scan.wgsl's tiles, combined in
-# tile order (SUM false, the look-back's ORDERED_WINDOW).
+# tile order (SUM false, the look-back's ORDERED_WINDOW), thread 0 walking
+# alone (WINDOW false: the library's choice through wgpu).
 compile scan_tail scan_tail
 compile scan scan.op '^alias T = u32;$' 'alias T = f32;' '^const SUM = true;$' 'const SUM = false;' \
-    '^const ORDERED_WINDOW = false;$' 'const ORDERED_WINDOW = true;'
+    '^const ORDERED_WINDOW = false;$' 'const ORDERED_WINDOW = true;' '^const WINDOW = true;$' 'const WINDOW = false;'
 # Reduce (reduce.rs): the final pass; TransformReduce (transform_reduce.rs):
 # u32 elements summed as f32.
 compile reduce_final reduce_final

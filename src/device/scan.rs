@@ -47,10 +47,15 @@ pub enum ScanKind {
 ///   decoupled look-back with decoupled fallback (one pass: 1 read and 1
 ///   write per element; the subgroup of thread 0 reads 32 predecessors a
 ///   round, combined by a subgroup sum or, for other operators, in tile
-///   order, earlier operand first) or by reduce-then-scan (three passes: 2
-///   reads and 1 write), by [`ScanAlgorithm::for_adapter`] (the single
-///   pass, on every adapter) unless overridden. The last `n mod 4`
-///   elements take one more dispatch of one thread.
+///   order, earlier operand first; through wgpu other operators' walk is
+///   thread 0's, one predecessor a round) or by reduce-then-scan (three
+///   passes: 2 reads and 1 write), by [`ScanAlgorithm::for_adapter`] (the
+///   single pass, on every adapter) unless overridden. The last `n mod 4`
+///   elements take one more dispatch of one thread. On an H200 the
+///   inclusive u32 max ran at 0.98–1.15× CUB's `DeviceScan::InclusiveScan`
+///   through CUDA from 2^20 to 2^26, and through Vulkan at 0.61–0.90 of
+///   the CUDA figure, 0.76–0.90 from 2^23
+///   (`docs/benchmarks/2026-11-29a-h200-operator-scan-quads`).
 /// - **Cost of a call**: up to 2 clears and 4 dispatches; a bind group per
 ///   dispatch; nothing allocated.
 pub struct Scan {
@@ -166,9 +171,17 @@ impl Scan {
             ("SUM", declarations.is_none().to_string()),
             ("ORDERED_WINDOW", declarations.is_some().to_string()),
         ];
-        let scan = shader("scan.wgsl")?
+        let mut scan = shader("scan.wgsl")?
             .set_all(ctx.look_back_params())
             .set_all(ordered);
+        // Through wgpu the other operators' look-back is thread 0's walk,
+        // one predecessor a round: on an H200 through Vulkan the ordered
+        // window made the inclusive u32 max 1.5x slower (278 against 185 us
+        // at 2^26; natively the window is 1.34x faster, 165 against 221;
+        // docs/benchmarks/2026-11-29a-h200-operator-scan-quads).
+        if declarations.is_some() && !ctx.is_native() {
+            scan = scan.set("WINDOW", false);
+        }
         let [block, quads] = scan.u32_values_in(
             "wavekit::device::Scan",
             [
