@@ -86,7 +86,9 @@ const MAX_SUBGROUPS = BLOCK / 4u;
 // The look-back's walk (look_back.wgsl): true, the subgroup of thread 0
 // reads S predecessors a round; the host sets it to false where subgroups
 // are emulated (every emulated operation is a workgroup barrier, which one
-// subgroup cannot reach alone), and thread 0 walks alone.
+// subgroup cannot reach alone), and through wgpu with SUM false (the
+// ordered window measured 1.5x slower than the walk through Vulkan, scan.rs
+// says where), and thread 0 walks alone.
 const WINDOW = true;
 // false: spin on a predecessor without bound (Merrill & Garland, for
 // comparison); STALL_EVERY: look_back.wgsl's debugging switch.
