@@ -167,19 +167,17 @@ impl Scan {
         };
         // Any operator but the sum: its combinations in tile order, the
         // look-back's window too.
-        let ordered = [
-            ("SUM", declarations.is_none().to_string()),
-            ("ORDERED_WINDOW", declarations.is_some().to_string()),
-        ];
+        let ordered = declarations.is_some();
         let mut scan = shader("scan.wgsl")?
             .set_all(ctx.look_back_params())
-            .set_all(ordered);
+            .set("SUM", !ordered)
+            .set("ORDERED_WINDOW", ordered);
         // Through wgpu the other operators' look-back is thread 0's walk,
         // one predecessor a round: on an H200 through Vulkan the ordered
         // window made the inclusive u32 max 1.5x slower (278 against 185 us
         // at 2^26; natively the window is 1.34x faster, 165 against 221;
         // docs/benchmarks/2026-11-29a-h200-operator-scan-quads).
-        if declarations.is_some() && !ctx.is_native() {
+        if ordered && !ctx.is_native() {
             scan = scan.set("WINDOW", false);
         }
         let [block, quads] = scan.u32_values_in(
@@ -192,7 +190,7 @@ impl Scan {
         let module = ctx.compose(&scan)?;
         // Without the fallback, the sum's plain look-back (other operators
         // take the look-back's own FALLBACK switch).
-        let single_pass = if ctx.fallback() || declarations.is_some() {
+        let single_pass = if ctx.fallback() || ordered {
             "scan_lookback"
         } else {
             "scan_lookback_plain"
