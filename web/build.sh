@@ -354,6 +354,8 @@ compile compact compact.three_way \
 # emulated subgroups.
 compile by_key by_key '^const ITEMS = 8u;$' 'const ITEMS = 12u;' \
     --native '^const SUBGROUP_SCAN = false;$' 'const SUBGROUP_SCAN = true;' '^const WINDOW = false;$' 'const WINDOW = true;'
+# ReduceByKey and ScanByKey below 4 elements (by_key.rs).
+compile by_key_few by_key_few
 # Segmented scans and reductions (segmented.rs: the user-operator form of
 # the reduction, and both ones' form for fewer than 4 elements), arg-reductions
 # (arg_reduce.rs, segmented_arg.rs: f32 ArgMin), adjacent differences

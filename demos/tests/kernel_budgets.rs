@@ -104,10 +104,10 @@ fn kernels() -> Vec<DemoKernel> {
     // window walk (`Context::look_back_params`) and the block scan in
     // workgroup memory, without bounds checks (`Context::pipelines_proven`):
     // the reduction 16 a thread with its run ends stashed (`STASHED_ENDS`),
-    // the scan 10 a thread, every tile's loads checked (`FULL_TILES` off).
+    // the scan 12 a thread, full tiles loaded as vec4s (`QUADS`).
     for (entry, items, lower) in [
         ("reduce_by_key", 16, BoundsChecks::Unchecked.into()),
-        ("scan_by_key", 10, BoundsChecks::Unchecked.into()),
+        ("scan_by_key", 12, BoundsChecks::Unchecked.into()),
     ] {
         let source = edited(
             &wavekit::device::shaders::source("by_key.wgsl").expect("a device shader"),
@@ -117,7 +117,6 @@ fn kernels() -> Vec<DemoKernel> {
                 ("const WINDOW = false;", "const WINDOW = true;"),
                 ("const ITEMS = 8u;", &format!("const ITEMS = {items}u;")),
                 ("const STASHED_ENDS = false;", "const STASHED_ENDS = true;"),
-                ("const FULL_TILES = true;", "const FULL_TILES = false;"),
             ],
         )
         .expect("the host's edits apply");

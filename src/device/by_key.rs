@@ -20,20 +20,26 @@ const BLOCK: u32 = 256;
 /// The dtypes keys and values may have.
 const DTYPES: [Dtype; 3] = [Dtype::U32, Dtype::I32, Dtype::F32];
 
-/// Elements per thread: 12 through wgpu, 16 for the reduction on CUDA, 10
-/// for the scan on CUDA; HIP (unmeasured) keeps the 8 it had. Since the
-/// reduction loads a thread's words 16 bytes at a time (natively, where
-/// ITEMS is a multiple of 4), 16 is its fastest: H200, CUDA, 2^22 / 2^24
-/// / 2^26: 22.4 / 67.4 / 213.1 µs at 16, 22.8 / 70.4 / 222.6 at 12, 24.6
-/// / 78.8 / 271.5 at 8 (CUB 20.8 / 63.4 / 220.3;
+/// Elements per thread, each a multiple of 4 (full tiles load vec4s):
+/// 12 through wgpu and for the scan on CUDA, 16 for the reduction on
+/// CUDA; HIP (unmeasured) keeps the 8 it had. H200, 2^22 / 2^24 / 2^26
+/// (docs/benchmarks/2026-11-29c-h200-by-key-quads):
+/// - the reduction through Vulkan: 27.3 / 77.6 / 261.8 µs at 12, 28.7 /
+///   74.2 / 242.3 at 16 (0.78 of the CUDA figure at 2^22; 12 is at least
+///   0.80 at every size from 2^20);
+/// - the scan on CUDA: 22.3 / 60.3 / 205.0 at 12, 20.0 / 58.9 / 210.5 at
+///   8, 22.7 / 62.2 / 207.2 at 10 without the vec4 loads (the default
+///   before); through Vulkan 16 is 1.5x slower than 12.
+///
+/// Since the reduction loads a thread's words 16 bytes at a time, 16 is
+/// its fastest on CUDA: 22.4 / 67.4 / 213.1 µs at 16, 22.8 / 70.4 / 222.6
+/// at 12, 24.6 / 78.8 / 271.5 at 8 (CUB 20.8 / 63.4 / 220.3;
 /// docs/benchmarks/2026-11-28j-h200-by-key-vector-loads). Before, H100,
 /// ReduceByKey sum at 2^26: CUDA 0.3668 ms at 8, 0.3255 at 10, 0.3041 at
 /// 12, 0.3145 at 14 (CUB 0.2405), 16 slower still; Vulkan 0.3958 at 8,
-/// 0.3168 at 12, 0.4039 at 6. ScanByKey on CUDA without bounds checks:
-/// 0.2732 at 10 against 0.2893 at 12 (CUB 0.3120)
-/// (docs/benchmarks/2026-11-27n-h100-by-key-one-pass). With the stashed
-/// ends (H200, CUDA, 2^26): 0.2321 at 12, 0.2392 at 14, 0.3733 at 16
-/// (docs/benchmarks/2026-11-27p-h200-by-key-stashed-ends).
+/// 0.3168 at 12, 0.4039 at 6 (docs/benchmarks/2026-11-27n-h100-by-key-one-pass).
+/// With the stashed ends (H200, CUDA, 2^26): 0.2321 at 12, 0.2392 at 14,
+/// 0.3733 at 16 (docs/benchmarks/2026-11-27p-h200-by-key-stashed-ends).
 fn items_per_thread(ctx: &Context, reduce: bool) -> u32 {
     if !ctx.is_native() {
         12
@@ -42,7 +48,7 @@ fn items_per_thread(ctx: &Context, reduce: bool) -> u32 {
     } else if reduce {
         16
     } else {
-        10
+        12
     }
 }
 
@@ -64,13 +70,19 @@ fn stashed_ends(ctx: &Context) -> bool {
     ctx.is_native()
 }
 
-/// The composed shader's context, key and value types, and its tile.
+/// The composed shader's context, key and value types, its tile and its
+/// kernels.
 struct Built {
     ctx: Context,
     key: Dtype,
     value: Dtype,
     /// Elements per tile: BLOCK × the shader's ITEMS.
     tile: u32,
+    /// `by_key.wgsl`'s entry point, for 4 elements or more.
+    main: Pipeline,
+    /// `by_key_few.wgsl`'s, for 1 to 3 (the main kernel's vec4 views of
+    /// the inputs need 16 bytes).
+    few: Pipeline,
 }
 
 /// The methods [`ReduceByKey`] and [`ScanByKey`] share: their key and
@@ -121,8 +133,9 @@ enum Entry {
 }
 
 impl Built {
-    /// The context `ctx` and the shader `by_key.wgsl` for `key`,
-    /// `value`, `operator` and `entry` (checked dtypes).
+    /// The context `ctx` and the kernels of `by_key.wgsl` and
+    /// `by_key_few.wgsl` for `key`, `value`, `operator` and `entry`
+    /// (checked dtypes).
     fn new(
         name: &str,
         ctx: Context,
@@ -130,10 +143,15 @@ impl Built {
         value: Dtype,
         operator: &ScanOperator,
         entry: Entry,
-    ) -> Result<(Self, crate::expand::ValidModule), Error> {
+    ) -> Result<Self, Error> {
         let (inclusive, non_trivial, reduce) = match entry {
             Entry::Reduce { non_trivial } => (true, non_trivial, true),
             Entry::Scan { inclusive } => (inclusive, false, false),
+        };
+        let (main_entry, few_entry) = if reduce {
+            ("reduce_by_key", "reduce_few")
+        } else {
+            ("scan_by_key", "scan_few")
         };
         let key_wgsl = user_fn::element(name, key, &DTYPES)?;
         let value_wgsl = user_fn::element(name, value, &DTYPES)?;
@@ -147,22 +165,32 @@ impl Built {
             .set("ITEMS", format!("{}u", items_per_thread(&ctx, reduce)))
             .set("SUBGROUP_SCAN", subgroup_scan(&ctx))
             .set("STASHED_ENDS", reduce && stashed_ends(&ctx))
-            .set("FULL_TILES", !ctx.is_native())
-            .function("scan_op", op)
-            .function("scan_identity", identity)
+            .function("scan_op", op.clone())
+            .function("scan_identity", identity.clone())
             .set_all(ctx.look_back_params());
         let [items] = shader.u32_values_in(name, [("ITEMS", 1..=32, "elements per thread")])?;
-        let module = ctx.compose(&shader)?;
-        let tile = BLOCK * items;
-        Ok((
-            Built {
-                ctx,
-                key,
-                value,
-                tile,
-            },
-            module,
-        ))
+        let few = Shader::new("by_key_few.wgsl")?
+            .set("K", key_wgsl)
+            .set("T", value_wgsl)
+            .set("INCLUSIVE", inclusive)
+            .set("NON_TRIVIAL", non_trivial)
+            .function("scan_op", op)
+            .function("scan_identity", identity);
+        // SAFETY: by_key.wgsl's "Bounds" comment: every index is in range
+        // for bindings sized as `Built::ops` binds them. (H200, CUDA,
+        // 2^26: ReduceByKey with the stashed ends at 32 registers 0.2321
+        // against 0.2438 ms with the checks; H100, ScanByKey 0.2893
+        // against 0.2970.)
+        let [main] = unsafe { ctx.pipelines_proven(&ctx.compose(&shader)?, [main_entry])? };
+        let [few] = ctx.pipelines(&ctx.compose(&few)?, [few_entry])?;
+        Ok(Built {
+            ctx,
+            key,
+            value,
+            tile: BLOCK * items,
+            main,
+            few,
+        })
     }
 
     fn tiles(&self, n: u32) -> u32 {
@@ -180,26 +208,36 @@ impl Built {
         (layout, regions)
     }
 
-    /// The seven bindings of a checked call (`out_keys` and `num_runs`
-    /// spare words where `None`), and the range the call clears.
-    fn bindings<'a>(
-        &self,
+    /// The ops of a checked call on `n` ≥ 1 elements (`out_keys` and
+    /// `num_runs` spare words where `None`): from 4 elements a clear of
+    /// the tile state and counter and the main kernel on its nine
+    /// bindings (the last two the inputs' first `n / 4` quads), below 4
+    /// the few-element kernel on the first five.
+    fn ops<'a>(
+        &'a self,
         n: u32,
         inputs: [Range<'a>; 2],
         out_values: Range<'a>,
         reduce: Option<(Range<'a>, Range<'a>)>,
         temp: Range<'a>,
-    ) -> (Vec<Range<'a>>, Range<'a>) {
+    ) -> Vec<Op<'a>> {
         let (_, r) = self.layout(n);
         let state = temp.sub(r.state.0, r.state.1);
         let counter = temp.sub(r.counter.0, r.counter.1);
         let spare = temp.sub(r.spare.0, r.spare.1);
         let (out_keys, num_runs) = reduce.unwrap_or((spare, spare));
         let [keys, values] = inputs;
-        (
-            vec![keys, values, out_values, out_keys, num_runs, state, counter],
-            state.through(&counter),
-        )
+        let mut bindings = vec![keys, values, out_values, out_keys, num_runs];
+        if n < 4 {
+            return vec![Op::Dispatch(&self.few, bindings, [1, 1, 1])];
+        }
+        let quads = 16 * u64::from(n / 4);
+        bindings.extend([state, counter, keys.sub(0, quads), values.sub(0, quads)]);
+        let grid = self.ctx.grid(self.tiles(n));
+        vec![
+            Op::Clear(state.through(&counter)),
+            Op::Dispatch(&self.main, bindings, grid),
+        ]
     }
 }
 
@@ -223,7 +261,8 @@ impl Built {
 ///   per 3072 elements. The outputs and temp may share a buffer where
 ///   their bytes do not overlap.
 /// - **Algorithm**: one pass over tiles of 3072 elements (12 consecutive
-///   per thread; 2048 on HIP), as CUB's: each tile scans its (head, value)
+///   per thread, loaded as vec4s; 4096 on CUDA, 2048 on HIP), as CUB's:
+///   each tile scans its (head, value)
 ///   pairs under the segmented operator in workgroup memory, publishes its
 ///   tail (the value after its last head) and combines the tails before it
 ///   back to the nearest tile with a head (the value carried into its
@@ -231,13 +270,13 @@ impl Built {
 ///   tiles' head counts, and writes each run's key at its first element
 ///   and its reduction at its last. Both walks have the decoupled fallback: no
 ///   forward-progress guarantee is needed.
-/// - **Cost of a call**: 1 clear and 1 dispatch (1 clear for `n = 0`,
-///   which writes a zero run count); nothing allocated.
+/// - **Cost of a call**: 1 clear and 1 dispatch (1 dispatch of one thread
+///   for `n` < 4; 1 clear for `n = 0`, which writes a zero run count);
+///   nothing allocated.
 pub struct ReduceByKey {
     name: &'static str,
     built: Built,
     operator: ScanOperator,
-    reduce: Pipeline,
 }
 
 const REDUCE: &str = "wavekit::device::ReduceByKey";
@@ -271,17 +310,11 @@ impl ReduceByKey {
         non_trivial: bool,
     ) -> Result<Self, Error> {
         let entry = Entry::Reduce { non_trivial };
-        let (built, module) = Built::new(name, ctx, key, value, &operator, entry)?;
-        // SAFETY: by_key.wgsl's "Bounds": every index is in range for
-        // bindings sized as `Built::bindings` binds them. (H200, CUDA,
-        // 2^26, the stashed ends at 32 registers: 0.2321 against 0.2438 ms
-        // with the checks.)
-        let [reduce] = unsafe { built.ctx.pipelines_proven(&module, ["reduce_by_key"])? };
+        let built = Built::new(name, ctx, key, value, &operator, entry)?;
         Ok(ReduceByKey {
             name,
             built,
             operator,
-            reduce,
         })
     }
 
@@ -360,15 +393,13 @@ impl ReduceByKey {
         if n == 0 {
             return record(ctx, queue, &[Op::Clear(num_runs)]);
         }
-        let (bindings, clear) = self.built.bindings(
+        let ops = self.built.ops(
             n,
             [keys_in, values_in],
             aggregates_out,
             Some((unique_out, num_runs)),
             temp,
         );
-        let grid = ctx.grid(self.built.tiles(n));
-        let ops = [Op::Clear(clear), Op::Dispatch(&self.reduce, bindings, grid)];
         record(ctx, queue, &ops)
     }
 }
@@ -388,18 +419,18 @@ impl ReduceByKey {
 ///   temp's buffer is not the inputs'. Temp: at least
 ///   [`ScanByKey::temp_storage_bytes`] bytes (`STORAGE`).
 /// - **Algorithm**: one pass, [`ReduceByKey`]'s without the run counts
-///   (tiles of 2560 on CUDA, natively without bounds checks): each tile
+///   (tiles of 3072, natively without bounds checks): each tile
 ///   scans its (head, value) pairs in workgroup memory, publishes its tail
 ///   and combines the tails before it back to the nearest tile with a head
 ///   (the value carried into its first run; with the decoupled fallback,
 ///   so no forward-progress guarantee is needed).
-/// - **Cost of a call**: 1 clear and 1 dispatch (nothing for `n = 0`);
-///   per element 1 read of its key and value and 1 write.
+/// - **Cost of a call**: 1 clear and 1 dispatch (1 dispatch of one thread
+///   for `n` < 4, nothing for `n = 0`); per element 1 read of its key and
+///   value and 1 write.
 pub struct ScanByKey {
     built: Built,
     kind: ScanKind,
     operator: ScanOperator,
-    scan: Pipeline,
 }
 
 const SCAN: &str = "wavekit::device::ScanByKey";
@@ -419,16 +450,11 @@ impl ScanByKey {
         let inclusive = kind == ScanKind::Inclusive;
         let ctx = Context::new(device.into())?;
         let entry = Entry::Scan { inclusive };
-        let (built, module) = Built::new(SCAN, ctx, key, value, &operator, entry)?;
-        // SAFETY: by_key.wgsl's "Bounds" comment: every index is in range
-        // for bindings sized as `Built::bindings` binds them. (H100, CUDA,
-        // 2^26: 0.2893 against 0.2970 ms with the checks.)
-        let [scan] = unsafe { built.ctx.pipelines_proven(&module, ["scan_by_key"])? };
+        let built = Built::new(SCAN, ctx, key, value, &operator, entry)?;
         Ok(ScanByKey {
             built,
             kind,
             operator,
-            scan,
         })
     }
 
@@ -469,13 +495,8 @@ impl ScanByKey {
         if n == 0 {
             return Ok(());
         }
-        let (bindings, clear) = self.built.bindings(n, [keys, values], output, None, temp);
-        let grid = self.built.ctx.grid(self.built.tiles(n));
-        record(
-            ctx,
-            queue.into(),
-            &[Op::Clear(clear), Op::Dispatch(&self.scan, bindings, grid)],
-        )
+        let ops = self.built.ops(n, [keys, values], output, None, temp);
+        record(ctx, queue.into(), &ops)
     }
 }
 

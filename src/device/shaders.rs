@@ -17,7 +17,7 @@
 use crate::error::Error;
 
 /// Every shader file and its text, by file name.
-pub const FILES: [(&str, &str); 34] = [
+pub const FILES: [(&str, &str); 35] = [
     (
         "adjacent_difference.wgsl",
         include_str!("shaders/adjacent_difference.wgsl"),
@@ -67,6 +67,7 @@ pub const FILES: [(&str, &str); 34] = [
     ),
     ("zero.wgsl", include_str!("shaders/zero.wgsl")),
     ("by_key.wgsl", include_str!("shaders/by_key.wgsl")),
+    ("by_key_few.wgsl", include_str!("shaders/by_key_few.wgsl")),
     ("segmented.wgsl", include_str!("shaders/segmented.wgsl")),
     (
         "segmented_reduce.wgsl",

@@ -56,7 +56,7 @@
 // Elements past n are no heads and hold the identity, and are not written.
 //
 // Parameters (set by name by the host): `const ITEMS` (1 to 32: heads are
-// bits of a u32; the host reads it for the grid), `alias K`, `alias T`,
+// bits of a u32; the host reads it for the grid), `const QUADS`, `alias K`, `alias T`,
 // `const INCLUSIVE`, `const NON_TRIVIAL`, `const SUBGROUP_SCAN`, `const
 // STASHED_ENDS` (the reduction's form), the operator `fn scan_op` (the
 // host replaces its line by the user's function text and a `scan_op` that
@@ -72,12 +72,18 @@
 //   out_keys (array<K>, room for n runs; a spare word for the scan), 4
 //   num_runs (1 word; spare for the scan), 5 tile_state (4 words per
 //   tile: the run counts' publications, then the tails), 6 tile_counter
-//   (1 word). Both entry points bind all seven.
+//   (1 word), 7 key_quads and 8 value_quads (the first n / 4 vec4s of
+//   the keys' and the values' memory: n >= 4, since wgpu binds no fewer
+//   than 16 bytes; by_key_few.wgsl takes n < 4). Both entry points bind
+//   all nine.
 // Bounds (why a host may build these kernels without bounds checks, as
 //   wavekit::device does natively): with the
 //   bindings sized as above (keys and values exactly n words), every
 //   index is in range by construction. keys, values: read at i < n
 //   (first - 1 only for 0 < first <= n, first + count only below n).
+//   key_quads, value_quads: first / 4 + j for j < ITEMS / 4 in a full
+//   tile, whose elements first .. first + ITEMS lie below n, so below
+//   n / 4 (first a multiple of 4, as ITEMS is).
 //   out_values (scan): the transposed store's positions below n.
 //   out_values[run - 1], out_keys[run] (reduction): run counts the
 //   counted heads before an element (`base` and the thread's counted
@@ -121,13 +127,16 @@ const SUBGROUP_SCAN = false;
 // values in registers until the carry is known (`reduce_held`; faster
 // through Vulkan on an H200).
 const STASHED_ENDS = false;
-// Full tiles (all but the last) load their items without a test of each
-// against n (`load_items`; the host's choice through wgpu): through Vulkan
-// on an H200 ScanByKey took 3-5 % less time and ReduceByKey 1-2 %
-// (docs/benchmarks/2026-11-28m-h200-full-tiles). On CUDA a second,
-// unchecked loop for whole threads made ScanByKey 7 % slower (H200,
-// 2^26), so the host turns it off natively.
-const FULL_TILES = true;
+// Full tiles (all but the last) load each thread's keys and values as
+// ITEMS / 4 vec4s (key_quads, value_quads), without a test of each
+// element against n, where ITEMS is a multiple of 4; the last tile loads
+// word by word, each tested. H200 (docs/benchmarks/2026-11-29c), at 2^26:
+// through Vulkan ReduceByKey 281 -> 262 us and ScanByKey 297 -> 269
+// against the word loads (NVIDIA's Vulkan compiler does not join them);
+// on CUDA ScanByKey at 12 a thread 207 -> 205 against 10 word loads
+// (LLVM joins aligned words itself, where ITEMS is a multiple of 4).
+const QUADS = true;
+const QUAD_LOADS = QUADS && ITEMS % 4u == 0u;
 const STASH_WORDS = select(1u, TILE, STASHED_ENDS);
 
 fn scan_op(a: T, b: T) -> T { return a + b; }
@@ -140,6 +149,9 @@ fn scan_identity() -> T { return T(); }
 @group(0) @binding(4) var<storage, read_write> num_runs: array<u32>;
 @group(0) @binding(5) var<storage, read_write> tile_state: array<atomic<u32>>;
 @group(0) @binding(6) var<storage, read_write> tile_counter: array<atomic<u32>>;
+// The first n / 4 quads of the keys' and the values' memory (QUAD_LOADS).
+@group(0) @binding(7) var<storage, read> key_quads: array<vec4<u32>>;
+@group(0) @binding(8) var<storage, read> value_quads: array<vec4<u32>>;
 
 // The look-back of the run counts (look_back.wgsl): thread 0 walks, one
 // predecessor a round (WINDOW false), or its subgroup a window a round.
@@ -198,9 +210,18 @@ fn load_items(tile: u32, t: u32) -> Items {
     if first > 0u && first <= n {
         before = key_at(first - 1u);
     }
-    if FULL_TILES && tile < n / TILE {
-        for (var k = 0u; k < ITEMS; k++) {
-            take_item(&items, &before, k, first + k);
+    if QUAD_LOADS && tile < n / TILE {
+        // first is a multiple of 4 (ITEMS is), and its quads lie below n.
+        for (var j = 0u; j < ITEMS / 4u; j++) {
+            let key_quad = key_quads[first / 4u + j];
+            var value_quad = vec4(1u);
+            if !NON_TRIVIAL {
+                value_quad = value_quads[first / 4u + j];
+            }
+            for (var c = 0u; c < 4u; c++) {
+                let k = 4u * j + c;
+                put_item(&items, &before, k, first + k, bitcast<K>(key_quad[c]), bitcast<T>(value_quad[c]));
+            }
         }
     } else {
         for (var k = 0u; k < ITEMS; k++) {
@@ -217,8 +238,13 @@ fn load_items(tile: u32, t: u32) -> Items {
 /// Element `i` (< n) as item `k` of `items`, after an element of key
 /// `before`, which becomes its key.
 fn take_item(items: ptr<function, Items>, before: ptr<function, K>, k: u32, i: u32) {
-    (*items).values[k] = value_at(i);
-    let key = key_at(i);
+    put_item(items, before, k, i, key_at(i), value_at(i));
+}
+
+/// Element `i` (< n), of `key` and `value`, as item `k` of `items`, after
+/// an element of key `before`, which becomes its key.
+fn put_item(items: ptr<function, Items>, before: ptr<function, K>, k: u32, i: u32, key: K, value: T) {
+    (*items).values[k] = value;
     if i == 0u || key != *before {
         (*items).heads |= 1u << k;
     }
