@@ -210,8 +210,9 @@ impl Built {
 
     /// The ops of a checked call on `n` ≥ 1 elements (`out_keys` and
     /// `num_runs` spare words where `None`): from 4 elements a clear of
-    /// the tile state and counter and the main kernel on its nine
-    /// bindings (the last two the inputs' first `n / 4` quads), below 4
+    /// the tile state and counter and the main kernel on its ten
+    /// bindings (the last three the inputs' and `out_values`' first `n /
+    /// 4` quads), below 4
     /// the few-element kernel on the first five.
     fn ops<'a>(
         &'a self,
@@ -232,7 +233,14 @@ impl Built {
             return vec![Op::Dispatch(&self.few, bindings, [1, 1, 1])];
         }
         let quads = 16 * u64::from(n / 4);
-        bindings.extend([state, counter, keys.sub(0, quads), values.sub(0, quads)]);
+        let out_quads = out_values.sub(0, quads);
+        bindings.extend([
+            state,
+            counter,
+            keys.sub(0, quads),
+            values.sub(0, quads),
+            out_quads,
+        ]);
         let grid = self.ctx.grid(self.tiles(n));
         vec![
             Op::Clear(state.through(&counter)),

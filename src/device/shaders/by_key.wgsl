@@ -66,7 +66,7 @@
 // Bindings: 0 keys (K's bits, array<u32>, n), 1 values (T's bits,
 //   array<u32>, n), 2 out_values
 //   (T: n for the scan, room for n runs for the reduction; as T's bits,
-//   array<u32>, which `block::store_transpose` stores from an
+//   array<u32>, which `block::store_direct_blocked` stores from an
 //   `array<u32, ITEMS>`: naga gives `alias T` a type of its own, so an
 //   `array<T, ITEMS>` is no row's), 3
 //   out_keys (array<K>, room for n runs; a spare word for the scan), 4
@@ -74,8 +74,8 @@
 //   tile: the run counts' publications, then the tails), 6 tile_counter
 //   (1 word), 7 key_quads and 8 value_quads (the first n / 4 vec4s of
 //   the keys' and the values' memory: n >= 4, since wgpu binds no fewer
-//   than 16 bytes; by_key_few.wgsl takes n < 4). Both entry points bind
-//   all nine.
+//   than 16 bytes; by_key_few.wgsl takes n < 4), 9 out_quads (the first
+//   n / 4 vec4s of out_values' memory). Both entry points bind all ten.
 // Bounds (why a host may build these kernels without bounds checks, as
 //   wavekit::device does natively): with the
 //   bindings sized as above (keys and values exactly n words), every
@@ -84,7 +84,10 @@
 //   key_quads, value_quads: first / 4 + j for j < ITEMS / 4 in a full
 //   tile, whose elements first .. first + ITEMS lie below n, so below
 //   n / 4 (first a multiple of 4, as ITEMS is).
-//   out_values (scan): the transposed store's positions below n.
+//   out_quads, out_values (scan): `store_quads` stores quad base + q
+//   where its 4 elements lie below n (so below n / 4), else element
+//   4 (base + q) + c below n; out_tile: t * ITEMS / 4 + j and r * BLOCK
+//   + t, below TILE / 4.
 //   out_values[run - 1], out_keys[run] (reduction): run counts the
 //   counted heads before an element (`base` and the thread's counted
 //   heads below it), at most the runs, at most n; out_values is written
@@ -97,8 +100,8 @@
 //   more lanes).
 // Cost per element: 1 read of each key and value, 1 write (the scan; the
 //   reduction writes 2 per run); 2 log2(BLOCK) + 1 barriers a tile for
-//   the block scan, 2 with SUBGROUP_SCAN (the scan's transposed store 2
-//   more); a uniform load per walk.
+//   the block scan, 2 with SUBGROUP_SCAN (the scan's store 1 more); a
+//   uniform load per walk.
 // Append: look_back.wgsl (look_back and its protocol), look_back_words.wgsl
 // (publications in two words), look_back_words_scan.wgsl (the sum's).
 #import wavekit::subgroup as sg
@@ -111,13 +114,14 @@ const NON_TRIVIAL = false;
 const BLOCK = 256u;
 const ITEMS = 8u;
 const TILE = BLOCK * ITEMS;
-// The scan's store: blocked items turned striped through workgroup memory
-// and stored coalesced (`block::store_transpose`, CUB's
-// BLOCK_STORE_TRANSPOSE), or each thread's 8 consecutive words stored
-// directly (false: 8 stores a thread 32 bytes apart, each warp store
-// touching 32 sectors; an H100 measured the scan's L2 at 84 % busy,
-// 6x CUB's L2 write sectors, docs/benchmarks/2026-11-27h).
-const STORE_TRANSPOSED = true;
+// The scan's store: each thread's items written to workgroup memory as
+// its ITEMS / 4 quads, then read back lane-striped (quad r * BLOCK + t)
+// and stored as vec4s (`store_quads`, where ITEMS is a multiple of 4), or
+// each thread's consecutive words stored directly (ITEMS stores a thread,
+// each warp store touching 32 sectors; an H100 measured the scan's L2 at
+// 84 % busy, 6x CUB's L2 write sectors, docs/benchmarks/2026-11-27h).
+const STORE_QUADS = true;
+const QUAD_STORE = STORE_QUADS && ITEMS % 4u == 0u;
 // The block scan by subgroup shuffles (the host's choice but on emulated
 // subgroups), or in workgroup memory alone.
 const SUBGROUP_SCAN = false;
@@ -149,9 +153,11 @@ fn scan_identity() -> T { return T(); }
 @group(0) @binding(4) var<storage, read_write> num_runs: array<u32>;
 @group(0) @binding(5) var<storage, read_write> tile_state: array<atomic<u32>>;
 @group(0) @binding(6) var<storage, read_write> tile_counter: array<atomic<u32>>;
-// The first n / 4 quads of the keys' and the values' memory (QUAD_LOADS).
+// The first n / 4 quads of the keys' and the values' memory (QUAD_LOADS)
+// and of out_values' (QUAD_STORE).
 @group(0) @binding(7) var<storage, read> key_quads: array<vec4<u32>>;
 @group(0) @binding(8) var<storage, read> value_quads: array<vec4<u32>>;
+@group(0) @binding(9) var<storage, read_write> out_quads: array<vec4<u32>>;
 
 // The look-back of the run counts (look_back.wgsl): thread 0 walks, one
 // predecessor a round (WINDOW false), or its subgroup a window a round.
@@ -176,6 +182,9 @@ var<workgroup> pair_count: u32;
 // the end's position in the tile; each thread reads back its own (one
 // word without STASHED_ENDS).
 var<workgroup> run_values: array<T, STASH_WORDS>;
+// The scan's results of a tile as quads (`store_quads`; thread t's are
+// quads t * ITEMS / 4 + j).
+var<workgroup> out_tile: array<vec4<u32>, select(1u, TILE / 4u, QUAD_STORE)>;
 // Thread 0's carry walk (`tile_carry`), handed to the workgroup.
 var<workgroup> carry_value: T;
 var<workgroup> carry_stalled: u32;
@@ -663,11 +672,41 @@ fn scan_by_key(@builtin(local_invocation_index) t: u32) {
         running = select(scan_op(running, items.values[k]), items.values[k], head);
         bits[k] = bitcast<u32>(select(exclusive, running, INCLUSIVE));
     }
-    let offset = tile * TILE;
-    if STORE_TRANSPOSED {
-        blk::store_transpose<u32, BLOCK, ITEMS, out_values>(offset, element_count() - offset, &bits);
+    if QUAD_STORE {
+        store_quads(tile, t, &bits);
     } else {
+        let offset = tile * TILE;
         blk::store_direct_blocked<u32, BLOCK, ITEMS, out_values>(offset, element_count() - offset, &bits);
+    }
+}
+
+/// Thread `t`'s results `bits` of tile `tile` (its items) into out_values,
+/// through workgroup memory as quads: written blocked (quads t * ITEMS / 4
+/// + j: no bank conflicts where ITEMS / 4 is odd), read lane-striped
+/// (quad r * BLOCK + t) and stored as vec4s where the whole quad lies below
+/// n, word by word below n where it does not. Every thread, in uniform
+/// control flow (one barrier); out_tile is written nowhere else.
+fn store_quads(tile: u32, t: u32, bits: ptr<function, array<u32, ITEMS>>) {
+    for (var j = 0u; j < ITEMS / 4u; j++) {
+        let k = 4u * j;
+        out_tile[t * (ITEMS / 4u) + j] = vec4((*bits)[k], (*bits)[k + 1u], (*bits)[k + 2u], (*bits)[k + 3u]);
+    }
+    workgroupBarrier();
+    let n = element_count();
+    let base = tile * (TILE / 4u);
+    for (var r = 0u; r < ITEMS / 4u; r++) {
+        let q = r * BLOCK + t;
+        let quad = out_tile[q];
+        let first = 4u * (base + q);
+        if first + 4u <= n {
+            out_quads[base + q] = quad;
+        } else {
+            for (var c = 0u; c < 4u; c++) {
+                if first + c < n {
+                    out_values[first + c] = quad[c];
+                }
+            }
+        }
     }
 }
 
