@@ -210,10 +210,10 @@ impl Built {
 
     /// The ops of a checked call on `n` ≥ 1 elements (`out_keys` and
     /// `num_runs` spare words where `None`): from 4 elements a clear of
-    /// the tile state and counter and the main kernel on its ten
-    /// bindings (the last three the inputs' and `out_values`' first `n /
-    /// 4` quads), below 4
-    /// the few-element kernel on the first five.
+    /// the tile state and counter, then the main kernel on its ten
+    /// bindings (the last three the first `n / 4` quads of the inputs
+    /// and of `out_values`); below 4 the few-element kernel on the first
+    /// five.
     fn ops<'a>(
         &'a self,
         n: u32,
@@ -427,7 +427,7 @@ impl ReduceByKey {
 ///   temp's buffer is not the inputs'. Temp: at least
 ///   [`ScanByKey::temp_storage_bytes`] bytes (`STORAGE`).
 /// - **Algorithm**: one pass, [`ReduceByKey`]'s without the run counts
-///   (tiles of 3072, natively without bounds checks): each tile
+///   (tiles of 3072, 2048 on HIP; natively without bounds checks): each tile
 ///   scans its (head, value) pairs in workgroup memory, publishes its tail
 ///   and combines the tails before it back to the nearest tile with a head
 ///   (the value carried into its first run; with the decoupled fallback,

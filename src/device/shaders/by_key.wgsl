@@ -56,7 +56,9 @@
 // Elements past n are no heads and hold the identity, and are not written.
 //
 // Parameters (set by name by the host): `const ITEMS` (1 to 32: heads are
-// bits of a u32; the host reads it for the grid), `const QUADS`, `alias K`, `alias T`,
+// bits of a u32; the host reads it for the grid), `const QUADS`, `const
+// STORE_QUADS` (the vec4 loads and store; the host leaves both true),
+// `alias K`, `alias T`,
 // `const INCLUSIVE`, `const NON_TRIVIAL`, `const SUBGROUP_SCAN`, `const
 // STASHED_ENDS` (the reduction's form), the operator `fn scan_op` (the
 // host replaces its line by the user's function text and a `scan_op` that
