@@ -7,7 +7,7 @@
 //! offsets past n, and fixed sizes) and `SegmentedScan` (inclusive and
 //! exclusive, offsets and fixed sizes, in place); `UniqueByKey` and
 //! `RunLengthEncode::non_trivial_runs`. Runs from one element to several tiles, so that whole
-//! tiles without a head carry a run across. Edge sizes (0, 1, 2, a tile
+//! tiles without a head carry a run across. Edge sizes (0; 1, 2 and 3, the few-element kernel; a tile
 //! ± 1, odd sizes; 2^20 + 5 once, at subgroup size 8), slices at non-zero
 //! offsets between guard words, inputs sharing a buffer, tiles that never
 //! publish (the look-back's fallback), and bad calls.
@@ -30,7 +30,7 @@ const TILE: usize = 3072;
 /// every subgroup of the segmented reduction.
 const SEGMENT_SPAN: usize = 1024;
 /// The sizes each case runs.
-const SIZES: [usize; 8] = [0, 1, 2, 33, TILE - 1, TILE, TILE + 1, 3 * TILE + 77];
+const SIZES: [usize; 9] = [0, 1, 2, 3, 33, TILE - 1, TILE, TILE + 1, 3 * TILE + 77];
 
 /// An operator, its value and key types, and its CPU twin on bits.
 struct Case {
@@ -82,8 +82,18 @@ fn cases() -> [Case; 4] {
 /// `n` keys of `dtype` in runs: three of four 1 to 5 long, one of four up
 /// to 3 tiles long (whole tiles without a head), consecutive runs of
 /// different keys; f32 keys of value 0 alternate between 0.0 and -0.0
-/// (one run).
+/// (one run). Below 4 elements (the few-element kernel) the runs are 1,
+/// 1 and 2 long, whatever the seed: heads after the first element, and
+/// a run longer than one at 3.
 fn keys_input(dtype: Dtype, n: usize, seed: u64) -> Vec<u32> {
+    if n < 4 {
+        let key = |k: u32| match dtype {
+            Dtype::F32 => (k as f32 * 0.5 - 10.0).to_bits(),
+            Dtype::I32 => (k as i32 - 20) as u32,
+            _ => k * 1000,
+        };
+        return [key(3), key(7), key(7)][..n].to_vec();
+    }
     let raw = random(2 * n + 2, 0, seed);
     let mut keys = Vec::with_capacity(n);
     let mut k = 0u32;
