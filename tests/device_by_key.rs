@@ -7,8 +7,9 @@
 //! offsets past n, and fixed sizes) and `SegmentedScan` (inclusive and
 //! exclusive, offsets and fixed sizes, in place); `UniqueByKey` and
 //! `RunLengthEncode::non_trivial_runs`. Runs from one element to several tiles, so that whole
-//! tiles without a head carry a run across. Edge sizes (0; 1, 2 and 3, the few-element kernel; a tile
-//! ± 1, odd sizes; 2^20 + 5 once, at subgroup size 8), slices at non-zero
+//! tiles without a head carry a run across. Edge sizes (0; 1, 2 and 3, the
+//! few-element kernel; a tile ± 1, odd sizes; 2^20 + 5 once, at subgroup
+//! size 8), slices at non-zero
 //! offsets between guard words, inputs sharing a buffer, tiles that never
 //! publish (the look-back's fallback), and bad calls.
 
