@@ -331,6 +331,11 @@ fn adjacent_differences_on_a_stream() {
         let out = output(&stream, n);
         left.record(&stream, inner(&source), inner(&out), n as u32)
             .expect("queues");
+        // Right, copy.
+        let out_right = output(&stream, n);
+        right
+            .record(&stream, inner(&source), inner(&out_right), n as u32)
+            .expect("queues");
         // Right, in place on a copy of the input.
         let data = guarded(&stream, &input, GUARD);
         let scratch = temp(&stream, right.temp_storage_bytes(n as u32));
@@ -361,6 +366,11 @@ fn adjacent_differences_on_a_stream() {
             &read_u32(&stream, &out, "left"),
             &want_left,
             &format!("SubtractLeftCopy u32, n = {n}"),
+        );
+        assert_same(
+            &read_u32(&stream, &out_right, "right copy"),
+            &want_right,
+            &format!("SubtractRightCopy, i32 3a - b, n = {n}"),
         );
         assert_same(
             &read_u32(&stream, &data, "right"),

@@ -368,6 +368,7 @@ compile segmented_few segmented_few
 compile segmented_arg segmented_arg
 compile arg_reduce arg_reduce
 compile adjacent_difference adjacent_difference "$writable" 'var<storage, read_write> '
+compile adjacent_difference_few adjacent_difference_few "$writable" 'var<storage, read_write> '
 compile search search
 compile histogram_multi histogram_range '^const LEVELS_IN_SHARED = false;$' 'const LEVELS_IN_SHARED = true;' \
     '^const SHARED_LEVELS = 1u;$' 'const SHARED_LEVELS = 257u;' \

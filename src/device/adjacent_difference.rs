@@ -49,17 +49,20 @@ pub enum Subtract {
 ///   [`AdjacentDifference::temp_storage_bytes`] bytes (`STORAGE`), 4 per
 ///   tile, in another buffer or bytes of the same that do not overlap.
 /// - **Algorithm**: tiles of 2048 elements (256 threads × `ITEMS` = 8, a
-///   shader parameter), one workgroup each, coalesced. Copy reads all of a
-///   thread's elements before it writes, and takes each neighbour from the
-///   lane beside it (a subgroup shuffle); a subgroup's first lane (right:
-///   last) reads its neighbour from the input. In place, one dispatch
+///   shader parameter), one workgroup each, coalesced. Copy reads and
+///   writes each thread's elements as vec4s (lane-striped quads of 4), all
+///   read before any is written, and takes each quad's outer neighbour from
+///   the lane beside it (a subgroup shuffle); a subgroup's first lane
+///   (right: last) reads it from the input. Below 4 elements one thread
+///   does the call. In place, one dispatch
 ///   first saves the neighbour each tile needs from the next tile (or the
 ///   one before) into temp; then every workgroup reads its tile into
 ///   registers, waits at a barrier for all its threads' reads and writes,
 ///   so no workgroup reads what another writes.
 /// - **Cost of a call**: copy 1 dispatch, 1 read and 1 write per element
 ///   (plus a read per subgroup row); in place 2 dispatches, 2 reads (the
-///   second from cache) and 1 write per element.
+///   second from cache) and 1 write per element; 1 dispatch of one thread
+///   below 4 elements.
 pub struct AdjacentDifference {
     ctx: Context,
     side: Subtract,
@@ -67,6 +70,9 @@ pub struct AdjacentDifference {
     copy: Pipeline,
     save_edges: Pipeline,
     in_place: Pipeline,
+    /// `adjacent_difference_few.wgsl`'s, for 1 to 3 elements (the main
+    /// kernels' vec4 views need 16 bytes), copied or in place.
+    few: Pipeline,
     /// Elements per workgroup: 256 threads × the shader's `ITEMS`.
     tile: u32,
 }
@@ -85,10 +91,6 @@ impl AdjacentDifference {
     ) -> Result<Self, Error> {
         let element = user_fn::element(NAME, dtype, &[Dtype::U32, Dtype::I32, Dtype::F32])?;
         let ctx = Context::new(device.into())?;
-        let mut shader = Shader::new("adjacent_difference.wgsl")?
-            .map(|text| Ok(writable(text)))?
-            .set("T", element)
-            .set("RIGHT", side == Subtract::Right);
         if let Some(text) = operator {
             let signature = Signature {
                 algorithm: NAME,
@@ -97,14 +99,25 @@ impl AdjacentDifference {
                 returns: "T",
             };
             user_fn::check(&ctx, &signature, text, element, None)?;
-            shader = shader.function("difference", text);
         }
-        let [items] = shader.u32_values_in(NAME, [("ITEMS", 1..=32, "elements per thread")])?;
-        let module = ctx.compose(&shader)?;
+        let shader = |file| -> Result<Shader, Error> {
+            let shader = Shader::new(file)?
+                .map(|text| Ok(writable(text)))?
+                .set("T", element)
+                .set("RIGHT", side == Subtract::Right);
+            Ok(match operator {
+                Some(text) => shader.function("difference", text),
+                None => shader,
+            })
+        };
+        let main = shader("adjacent_difference.wgsl")?;
+        let [items] = main.u32_values_in(NAME, [("ITEMS", 1..=32, "elements per thread")])?;
         let [copy, save_edges, in_place] = ctx.pipelines(
-            &module,
+            &ctx.compose(&main)?,
             ["subtract_copy", "save_edges", "subtract_in_place"],
         )?;
+        let few_shader = shader("adjacent_difference_few.wgsl")?;
+        let [few] = ctx.pipelines(&ctx.compose(&few_shader)?, ["subtract_few"])?;
         Ok(AdjacentDifference {
             ctx,
             side,
@@ -112,6 +125,7 @@ impl AdjacentDifference {
             copy,
             save_edges,
             in_place,
+            few,
             tile: BLOCK * items,
         })
     }
@@ -154,14 +168,24 @@ impl AdjacentDifference {
         let input = limits.check(NAME, "input", input, bytes)?;
         let output = limits.check(NAME, "output", output, bytes)?;
         disjoint(NAME, &[("input", input), ("output", output)])?;
-        let ops = if n == 0 {
-            Vec::new()
-        } else {
-            vec![Op::Dispatch(
-                &self.copy,
-                vec![input, output, output],
-                self.ctx.grid(self.tiles(n)),
-            )]
+        let ops = match n {
+            0 => Vec::new(),
+            1..4 => vec![Op::Dispatch(&self.few, vec![input, output], [1, 1, 1])],
+            _ => {
+                let quads = 16 * u64::from(n / 4);
+                let bindings = vec![
+                    input,
+                    output,
+                    output,
+                    input.sub(0, quads),
+                    output.sub(0, quads),
+                ];
+                vec![Op::Dispatch(
+                    &self.copy,
+                    bindings,
+                    self.ctx.grid(self.tiles(n)),
+                )]
+            }
         };
         record(&self.ctx, queue.into(), &ops)
     }
@@ -184,9 +208,12 @@ impl AdjacentDifference {
         let tiles = self.tiles(n);
         let ops = if n == 0 {
             Vec::new()
+        } else if n < 4 {
+            vec![Op::Dispatch(&self.few, vec![data, data], [1, 1, 1])]
         } else {
             let edges = temp.sub(0, 4 * u64::from(tiles));
-            let bindings = vec![data, data, edges];
+            let quads = data.sub(0, 16 * u64::from(n / 4));
+            let bindings = vec![data, data, edges, quads, quads];
             vec![
                 Op::Dispatch(
                     &self.save_edges,

@@ -17,7 +17,7 @@
 use crate::error::Error;
 
 /// Every shader file and its text, by file name.
-pub const FILES: [(&str, &str); 35] = [
+pub const FILES: [(&str, &str); 36] = [
     (
         "adjacent_difference.wgsl",
         include_str!("shaders/adjacent_difference.wgsl"),
@@ -68,6 +68,10 @@ pub const FILES: [(&str, &str); 35] = [
     ("zero.wgsl", include_str!("shaders/zero.wgsl")),
     ("by_key.wgsl", include_str!("shaders/by_key.wgsl")),
     ("by_key_few.wgsl", include_str!("shaders/by_key_few.wgsl")),
+    (
+        "adjacent_difference_few.wgsl",
+        include_str!("shaders/adjacent_difference_few.wgsl"),
+    ),
     ("segmented.wgsl", include_str!("shaders/segmented.wgsl")),
     (
         "segmented_reduce.wgsl",

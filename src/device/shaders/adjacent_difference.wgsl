@@ -7,15 +7,21 @@
 // Tiles of TILE = BLOCK * ITEMS elements, one workgroup each (spilling into
 // y); thread t handles elements t, t + BLOCK, ... of its tile (coalesced).
 // Entry points:
-//   subtract_copy: output from input (different bytes). Each thread reads
+//   subtract_copy: output from input (different bytes). With QUADS (ITEMS
+//     a multiple of 4) thread t handles the tile's quads t, t + BLOCK, ..
+//     (elements 4 q .. 4 q + 3 of quad q), each read and written as one
+//     vec4 (input_quads, output_quads) where it lies below n, word by word
+//     where n cuts it; neighbours inside a quad are its own components.
+//     Else it handles elements t, t + BLOCK, .. of the tile. Each thread reads
 //     all its ITEMS elements before it writes any (input and output may
 //     share a buffer, so no compiler moves a read above an earlier write:
 //     read, write, read, write kept one or two reads in flight per
-//     thread); each element's neighbour comes from the lane beside it
-//     (`sg::shuffle_up`; RIGHT: `sg::shuffle_down`), and only the
-//     subgroup's first lane (RIGHT: last), whose neighbour another
-//     subgroup holds, reads it from the input (a second read for 1 element
-//     of each subgroup's row instead of for every element).
+//     thread); each element's (quad's first element's; RIGHT: last's)
+//     neighbour comes from the lane beside it (`sg::shuffle_up`; RIGHT:
+//     `sg::shuffle_down`), and only the subgroup's first lane (RIGHT:
+//     last), whose neighbour another subgroup holds, reads it from the
+//     input (a second read for 1 element of each subgroup's row instead of
+//     for every element).
 //   save_edges, then subtract_in_place (in place: output is the data, input
 //     is not read): save_edges copies the element each tile needs from
 //     its neighbour tile (the last of the tile before, SubtractLeft; the
@@ -25,13 +31,19 @@
 //     thread's reads, and writes. No tile reads another's elements, so the
 //     order of workgroups does not matter.
 // Bindings: 0 input (array<T>, n), 1 output (array<T>, n), 2 edges
-//   (array<T>, one per tile). Every entry point binds them all; the host
-//   makes every binding read_write (in place, input and output are one
-//   range).
+//   (array<T>, one per tile), 3 input_quads and 4 output_quads (the first
+//   n / 4 vec4s of input's and output's memory: n >= 4, since wgpu binds
+//   no fewer than 16 bytes; adjacent_difference_few.wgsl takes n < 4).
+//   Every entry point binds them all; the host makes every binding
+//   read_write (in place, input and output are one range).
+// Bounds: input_quads[q], output_quads[q] only where 4 q + 4 <= n, so q <
+//   n / 4; input, output at indices below n; edges at tiles below
+//   ceil(n / TILE).
 // Parameters (set by name by the host): T (u32, i32 or f32), RIGHT, the
 // caller's `fn difference(a: T, b: T) -> T` (default a - b, wrapping for
 // integers), ITEMS (elements per thread, 1..=32; the host reads it for
-// the grid and the edges, so WAVEKIT_SHADER_PARAMS may change it).
+// the grid and the edges, so WAVEKIT_SHADER_PARAMS may change it), QUADS
+// (the copy's vec4 rows; the host leaves it true).
 // Contract: subgroups are formed of consecutive local_invocation_index
 // values, size 4..128 (wavekit's block primitives' contract).
 #import wavekit::subgroup as sg
@@ -42,10 +54,18 @@ fn difference(a: T, b: T) -> T { return a - b; }
 const BLOCK = 256u;
 const ITEMS = 8u;
 const TILE = BLOCK * ITEMS;
+// The copy reads and writes vec4s (where ITEMS is a multiple of 4), or
+// words (4 bytes a lane a row).
+const QUADS = true;
+const QUAD_ROWS = QUADS && ITEMS % 4u == 0u;
+// Quads a thread of the copy by vec4 rows (1 where it does not run).
+const ROW_QUADS = select(1u, ITEMS / 4u, QUAD_ROWS);
 
 @group(0) @binding(0) var<storage, read> input: array<T>;
 @group(0) @binding(1) var<storage, read_write> output: array<T>;
 @group(0) @binding(2) var<storage, read_write> edges: array<T>;
+@group(0) @binding(3) var<storage, read> input_quads: array<vec4<T>>;
+@group(0) @binding(4) var<storage, read_write> output_quads: array<vec4<T>>;
 
 fn element_count() -> u32 {
     return arrayLength(&output);
@@ -65,9 +85,96 @@ fn tile_of(wid: vec3<u32>, nwg: vec3<u32>) -> u32 {
     return wid.x + wid.y * nwg.x;
 }
 
+/// Quad `q`'s elements: one vec4 where all four lie below n, else those
+/// below n word by word (the rest zero, never used).
+fn load_quad(q: u32, n: u32) -> vec4<T> {
+    let first = 4u * q;
+    if first + 4u <= n {
+        return input_quads[q];
+    }
+    var x = vec4<T>();
+    for (var c = 0u; c < 4u; c++) {
+        if first + c < n {
+            x[c] = input[first + c];
+        }
+    }
+    return x;
+}
+
+/// Quad `q`'s differences `d` into output: one vec4 where all four
+/// elements lie below n, else those below n word by word.
+fn store_quad(q: u32, n: u32, d: vec4<T>) {
+    let first = 4u * q;
+    if first + 4u <= n {
+        output_quads[q] = d;
+        return;
+    }
+    for (var c = 0u; c < 4u; c++) {
+        if first + c < n {
+            output[first + c] = d[c];
+        }
+    }
+}
+
+/// The copy by vec4 rows (QUAD_ROWS): thread `t`'s quads of its tile,
+/// all read before any is written.
+fn subtract_rows(t: u32, tile: u32) {
+    let n = element_count();
+    let first_quad = tile * (TILE / 4u);
+    // The lane whose quad's neighbour another subgroup holds: the first
+    // (RIGHT: the last). Lane l holds quad q of a row, lane l - 1 quad q -
+    // 1 (consecutive quads in a subgroup).
+    let edge = select(0u, sg::group_size() - 1u, RIGHT);
+    let at_edge = sg::invocation_id() == edge;
+    var x: array<vec4<T>, ROW_QUADS>;
+    var y: array<T, ROW_QUADS>;
+    for (var k = 0u; k < ROW_QUADS; k++) {
+        let q = first_quad + k * BLOCK + t;
+        x[k] = load_quad(q, n);
+        if at_edge && 4u * q < n {
+            // The neighbour of the quad's first element (RIGHT: of its
+            // last), below n.
+            y[k] = input[neighbour(select(4u * q, 4u * q + 3u, RIGHT), n)];
+        }
+    }
+    for (var k = 0u; k < ROW_QUADS; k++) {
+        // In uniform control flow (every lane): a lane past the end gives
+        // zeros no one uses.
+        var beside: T;
+        if RIGHT {
+            beside = sg::shuffle_down<T>(x[k].x, 1u);
+        } else {
+            beside = sg::shuffle_up<T>(x[k].w, 1u);
+        }
+        let q = first_quad + k * BLOCK + t;
+        let outside = select(beside, y[k], at_edge);
+        // Each element's neighbour: inside the quad, or `outside` for its
+        // first (RIGHT: last); an element that is its own neighbour (the
+        // first, RIGHT: the last) keeps its value.
+        var d: vec4<T>;
+        for (var c = 0u; c < 4u; c++) {
+            let i = 4u * q + c;
+            var other = outside;
+            if RIGHT && c < 3u {
+                other = x[k][c + 1u];
+            } else if !RIGHT && c > 0u {
+                other = x[k][c - 1u];
+            }
+            d[c] = select(difference(x[k][c], other), x[k][c], i == neighbour(i, n));
+        }
+        if 4u * q < n {
+            store_quad(q, n, d);
+        }
+    }
+}
+
 @compute @workgroup_size(BLOCK)
 fn subtract_copy(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: vec3<u32>,
                  @builtin(num_workgroups) nwg: vec3<u32>) {
+    if QUAD_ROWS {
+        subtract_rows(t, tile_of(wid, nwg));
+        return;
+    }
     let n = element_count();
     let first = tile_of(wid, nwg) * TILE;
     // The lane whose neighbours another subgroup holds: the first
