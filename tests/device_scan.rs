@@ -199,8 +199,7 @@ fn operator_cases() {
         // dtype under both operators and each kind over every dtype, in
         // half the pairs (every build compiles five pipelines on lavapipe,
         // about a second each at three subgroup sizes).
-        let exclusive = kind == ScanKind::Exclusive;
-        let (first, second) = if exclusive {
+        let (first, second) = if kind == ScanKind::Exclusive {
             (ScanOperator::Min, ScanOperator::Max)
         } else {
             (ScanOperator::Max, ScanOperator::Min)
@@ -313,29 +312,26 @@ fn operator_cases() {
                 assert_same(&run(&device, &queue, &scan, &input, &what), &want, &what);
             }
         }
-        // The look-back's ordered window (the subgroup of thread 0 combining
-        // S predecessors a round in tile order): what the native back ends
-        // build; through wgpu thread 0 walks alone, so it is forced here
-        // (one kind: the walk does not depend on it).
-        if !exclusive {
-            continue;
-        }
-        let scan =
-            wavekit::device::debug::with_shader_params(vec![("WINDOW", "true".into())], || {
-                Scan::with_operator(
-                    &device,
-                    kind,
-                    Dtype::U32,
-                    ScanOperator::custom(AFFINE, "1u << 16u"),
-                )
-            })
-            .expect("builds");
-        for (seed, &n) in sizes.iter().enumerate() {
-            let what = format!("{kind:?} affine, the window walk, n = {n}");
-            let input = random(n, 0, seed as u64 + 50);
-            let want = fold_reference(&input, kind, 1 << 16, affine_then);
-            assert_same(&run(&device, &queue, &scan, &input, &what), &want, &what);
-        }
+    }
+    // The look-back's ordered window (the subgroup of thread 0 combining S
+    // predecessors a round in tile order): what the native back ends
+    // build; through wgpu thread 0 walks alone, so it is forced here (one
+    // kind: the walk does not depend on it).
+    let kind = ScanKind::Exclusive;
+    let scan = wavekit::device::debug::with_shader_params(vec![("WINDOW", "true".into())], || {
+        Scan::with_operator(
+            &device,
+            kind,
+            Dtype::U32,
+            ScanOperator::custom(AFFINE, "1u << 16u"),
+        )
+    })
+    .expect("builds");
+    for (seed, &n) in sizes.iter().enumerate() {
+        let what = format!("{kind:?} affine, the window walk, n = {n}");
+        let input = random(n, 0, seed as u64 + 50);
+        let want = fold_reference(&input, kind, 1 << 16, affine_then);
+        assert_same(&run(&device, &queue, &scan, &input, &what), &want, &what);
     }
 }
 

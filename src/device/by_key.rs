@@ -157,25 +157,23 @@ impl Built {
         let value_wgsl = user_fn::element(name, value, &DTYPES)?;
         let ctx = ctx.with_clears()?;
         let (op, identity) = operator.declarations(value)?;
-        let shader = Shader::new("by_key.wgsl")?
-            .set("K", key_wgsl)
-            .set("T", value_wgsl)
-            .set("INCLUSIVE", inclusive)
-            .set("NON_TRIVIAL", non_trivial)
+        // What both files take: the types, the kind and the operator.
+        let typed = |file| -> Result<Shader, Error> {
+            Ok(Shader::new(file)?
+                .set("K", key_wgsl)
+                .set("T", value_wgsl)
+                .set("INCLUSIVE", inclusive)
+                .set("NON_TRIVIAL", non_trivial)
+                .function("scan_op", op.clone())
+                .function("scan_identity", identity.clone()))
+        };
+        let shader = typed("by_key.wgsl")?
             .set("ITEMS", format!("{}u", items_per_thread(&ctx, reduce)))
             .set("SUBGROUP_SCAN", subgroup_scan(&ctx))
             .set("STASHED_ENDS", reduce && stashed_ends(&ctx))
-            .function("scan_op", op.clone())
-            .function("scan_identity", identity.clone())
             .set_all(ctx.look_back_params());
         let [items] = shader.u32_values_in(name, [("ITEMS", 1..=32, "elements per thread")])?;
-        let few = Shader::new("by_key_few.wgsl")?
-            .set("K", key_wgsl)
-            .set("T", value_wgsl)
-            .set("INCLUSIVE", inclusive)
-            .set("NON_TRIVIAL", non_trivial)
-            .function("scan_op", op)
-            .function("scan_identity", identity);
+        let few = typed("by_key_few.wgsl")?;
         // SAFETY: by_key.wgsl's "Bounds" comment: every index is in range
         // for bindings sized as `Built::ops` binds them. (H200, CUDA,
         // 2^26: ReduceByKey with the stashed ends at 32 registers 0.2321

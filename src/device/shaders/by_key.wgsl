@@ -56,9 +56,8 @@
 // Elements past n are no heads and hold the identity, and are not written.
 //
 // Parameters (set by name by the host): `const ITEMS` (1 to 32: heads are
-// bits of a u32; the host reads it for the grid), `const QUADS`, `const
-// STORE_QUADS` (the vec4 loads and store; the host leaves both true),
-// `alias K`, `alias T`,
+// bits of a u32; the host reads it for the grid), `const QUADS` (the vec4
+// loads and store; the host leaves it true), `alias K`, `alias T`,
 // `const INCLUSIVE`, `const NON_TRIVIAL`, `const SUBGROUP_SCAN`, `const
 // STASHED_ENDS` (the reduction's form), the operator `fn scan_op` (the
 // host replaces its line by the user's function text and a `scan_op` that
@@ -116,14 +115,6 @@ const NON_TRIVIAL = false;
 const BLOCK = 256u;
 const ITEMS = 8u;
 const TILE = BLOCK * ITEMS;
-// The scan's store: each thread's items written to workgroup memory as
-// its ITEMS / 4 quads, then read back lane-striped (quad r * BLOCK + t)
-// and stored as vec4s (`store_quads`, where ITEMS is a multiple of 4), or
-// each thread's consecutive words stored directly (ITEMS stores a thread,
-// each warp store touching 32 sectors; an H100 measured the scan's L2 at
-// 84 % busy, 6x CUB's L2 write sectors, docs/benchmarks/2026-11-27h).
-const STORE_QUADS = true;
-const QUAD_STORE = STORE_QUADS && ITEMS % 4u == 0u;
 // The block scan by subgroup shuffles (the host's choice but on emulated
 // subgroups), or in workgroup memory alone.
 const SUBGROUP_SCAN = false;
@@ -133,16 +124,23 @@ const SUBGROUP_SCAN = false;
 // values in registers until the carry is known (`reduce_held`; faster
 // through Vulkan on an H200).
 const STASHED_ENDS = false;
-// Full tiles (all but the last) load each thread's keys and values as
-// ITEMS / 4 vec4s (key_quads, value_quads), without a test of each
-// element against n, where ITEMS is a multiple of 4; the last tile loads
-// word by word, each tested. H200 (docs/benchmarks/2026-11-29c), at 2^26:
-// through Vulkan ReduceByKey 281 -> 262 us and ScanByKey 297 -> 269
-// against the word loads (NVIDIA's Vulkan compiler does not join them);
-// on CUDA ScanByKey at 12 a thread 207 -> 205 against 10 word loads
-// (LLVM joins aligned words itself, where ITEMS is a multiple of 4).
+// Vec4s where ITEMS is a multiple of 4 (QUAD_TILES), else words:
+// - full tiles (all but the last) load each thread's keys and values as
+//   ITEMS / 4 vec4s (key_quads, value_quads), without a test of each
+//   element against n; the last tile loads word by word, each tested.
+//   H200 (docs/benchmarks/2026-11-29c), at 2^26: through Vulkan
+//   ReduceByKey 281 -> 262 us and ScanByKey 297 -> 269 against the word
+//   loads (NVIDIA's Vulkan compiler does not join them); on CUDA
+//   ScanByKey at 12 a thread 207 -> 205 against 10 word loads (LLVM joins
+//   aligned words itself, where ITEMS is a multiple of 4);
+// - the scan's store writes each thread's items to workgroup memory as its
+//   ITEMS / 4 quads, reads them back lane-striped (quad r * BLOCK + t) and
+//   stores vec4s (`store_quads`; Vulkan 265 -> 244 us at 2^26), or stores
+//   each thread's consecutive words directly (ITEMS stores a thread, each
+//   warp store touching 32 sectors; an H100 measured the scan's L2 at 84 %
+//   busy, 6x CUB's L2 write sectors, docs/benchmarks/2026-11-27h).
 const QUADS = true;
-const QUAD_LOADS = QUADS && ITEMS % 4u == 0u;
+const QUAD_TILES = QUADS && ITEMS % 4u == 0u;
 const STASH_WORDS = select(1u, TILE, STASHED_ENDS);
 
 fn scan_op(a: T, b: T) -> T { return a + b; }
@@ -155,8 +153,8 @@ fn scan_identity() -> T { return T(); }
 @group(0) @binding(4) var<storage, read_write> num_runs: array<u32>;
 @group(0) @binding(5) var<storage, read_write> tile_state: array<atomic<u32>>;
 @group(0) @binding(6) var<storage, read_write> tile_counter: array<atomic<u32>>;
-// The first n / 4 quads of the keys' and the values' memory (QUAD_LOADS)
-// and of out_values' (QUAD_STORE).
+// The first n / 4 quads of the keys', the values' and out_values' memory
+// (QUAD_TILES).
 @group(0) @binding(7) var<storage, read> key_quads: array<vec4<u32>>;
 @group(0) @binding(8) var<storage, read> value_quads: array<vec4<u32>>;
 @group(0) @binding(9) var<storage, read_write> out_quads: array<vec4<u32>>;
@@ -186,7 +184,7 @@ var<workgroup> pair_count: u32;
 var<workgroup> run_values: array<T, STASH_WORDS>;
 // The scan's results of a tile as quads (`store_quads`; thread t's are
 // quads t * ITEMS / 4 + j).
-var<workgroup> out_tile: array<vec4<u32>, select(1u, TILE / 4u, QUAD_STORE)>;
+var<workgroup> out_tile: array<vec4<u32>, select(1u, TILE / 4u, QUAD_TILES)>;
 // Thread 0's carry walk (`tile_carry`), handed to the workgroup.
 var<workgroup> carry_value: T;
 var<workgroup> carry_stalled: u32;
@@ -221,7 +219,7 @@ fn load_items(tile: u32, t: u32) -> Items {
     if first > 0u && first <= n {
         before = key_at(first - 1u);
     }
-    if QUAD_LOADS && tile < n / TILE {
+    if QUAD_TILES && tile < n / TILE {
         // first is a multiple of 4 (ITEMS is), and its quads lie below n.
         for (var j = 0u; j < ITEMS / 4u; j++) {
             let key_quad = key_quads[first / 4u + j];
@@ -674,7 +672,7 @@ fn scan_by_key(@builtin(local_invocation_index) t: u32) {
         running = select(scan_op(running, items.values[k]), items.values[k], head);
         bits[k] = bitcast<u32>(select(exclusive, running, INCLUSIVE));
     }
-    if QUAD_STORE {
+    if QUAD_TILES {
         store_quads(tile, t, &bits);
     } else {
         let offset = tile * TILE;
