@@ -58,18 +58,49 @@ fn kernels() -> Vec<DemoKernel> {
         label: "-".into(),
         lower: LowerOptions::default(),
     };
-    let mut all = vec![
-        plain(
-            "scan.wgsl",
-            &wavekit::device::shaders::source("scan.wgsl").expect("a device shader"),
-            "scan_lookback_plain",
-        ),
-        plain(
+    let mut all = vec![plain(
+        "scan.wgsl",
+        &wavekit::device::shaders::source("scan.wgsl").expect("a device shader"),
+        "scan_lookback_plain",
+    )];
+    // The compaction as wavekit::device builds it on CUDA (`compaction.rs`):
+    // the selections (Unique among them) 256 x 16 for 5 workgroups an SM
+    // (`SELECT_RESIDENT`), the partition (both sides written) 256 x 20 for
+    // 4 (`PARTITION_RESIDENT`).
+    let compact = wavekit::device::shaders::source("compact.wgsl").expect("a device shader");
+    for (partition, items, label, resident) in [
+        (false, 16, "-", 5),
+        (false, 16, "unique", 5),
+        (true, 20, "partition 256x20", 4),
+    ] {
+        let source = edited(
+            &compact,
             "compact.wgsl",
-            &wavekit::device::shaders::source("compact.wgsl").expect("a device shader"),
-            "select_lookback_plain",
-        ),
-    ];
+            &[
+                plain_look_back,
+                (
+                    "const PARTITION = false;",
+                    &format!("const PARTITION = {partition};"),
+                ),
+                ("const ITEMS = 16u;", &format!("const ITEMS = {items}u;")),
+                (
+                    "const UNIQUE = false;",
+                    &format!("const UNIQUE = {};", label.starts_with("unique")),
+                ),
+            ],
+        )
+        .expect("the host's edits apply");
+        all.push(DemoKernel {
+            file: "compact.wgsl",
+            source,
+            entry: "select_lookback_plain",
+            label: label.into(),
+            lower: LowerOptions {
+                min_resident_workgroups: Some(resident),
+                ..LowerOptions::default()
+            },
+        });
+    }
     // Scan::with_operator's single pass as it builds on CUDA for the
     // inclusive u32 max (`scan.rs`): the sum's vec4 tiles with the
     // operator combined in tile order (`SUM` false, the look-back's

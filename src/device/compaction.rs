@@ -79,6 +79,15 @@ fn keep_at(i: u32, x: T) -> bool { return flags[min(i, arrayLength(&flags) - 1u)
 /// The three-way partition's second and unselected outputs (bindings 5
 /// and 6), replacing `write_second`'s line (and `write_unselected`'s, with
 /// nothing).
+/// Workgroups an SM the CUDA partition (256 x 20) is compiled for: its
+/// registers capped at 64 (sm_90, `kernel_budgets`).
+const PARTITION_RESIDENT: u32 = 4;
+
+/// Workgroups an SM the CUDA selections (256 x 16) are compiled for: 48
+/// registers without a spill (53, Unique's 64, uncapped with the full
+/// tiles' loads).
+const SELECT_RESIDENT: u32 = 5;
+
 const THREE_WAY_OUTPUTS: &str =
     "@group(0) @binding(5) var<storage, read_write> second_out: array<T>;
 @group(0) @binding(6) var<storage, read_write> unselected_out: array<T>;
@@ -93,8 +102,9 @@ pub(crate) struct Compaction {
     /// Counts a tile publishes: 1, or 2 for the three-way partition.
     parts: u32,
     /// Elements per tile: the shader's BLOCK × ITEMS (256 × 16; a
-    /// partition's 256 × 32 on CUDA, 256 × 8 through wgpu; or what
-    /// `WAVEKIT_SHADER_PARAMS` sets, for benchmarks).
+    /// partition's 256 × 20 on CUDA, 256 × 8 through wgpu; Unique's
+    /// 256 × 12 through wgpu; or what `WAVEKIT_SHADER_PARAMS` sets, for
+    /// benchmarks).
     tile: u64,
     lookback: Pipeline,
     count_tiles: Pipeline,
@@ -128,14 +138,23 @@ impl Compaction {
             .set("T", element)
             .set("PARTITION", partition)
             .set_all(ctx.look_back_params());
-        // Both sides written: 32 elements a thread on CUDA, 8 through wgpu
+        // Both sides written: 20 elements a thread on CUDA, 8 through wgpu
         // (HIP, unmeasured, keeps 16). H100, PartitionIf at 2^26 against
-        // 16 a thread: CUDA 0.2704 -> 0.2352 ms (CUB 0.2561), Vulkan
+        // 16 a thread: CUDA 0.2704 -> 0.2352 ms at 32 (CUB 0.2561), Vulkan
         // 0.2669 -> 0.2562 (docs/benchmarks/2026-11-27k-h100-compaction-tiles).
-        if partition && ctx.target.is_native_cuda() {
-            shader = shader.set("ITEMS", "32u");
-        } else if partition && !ctx.is_native() {
-            shader = shader.set("ITEMS", "8u");
+        // With full tiles loaded without a test, H200, CUDA, 2^22 / 2^24 /
+        // 2^26: 21.2 / 61.4 / 204.4 us at 20, 22.7 / 72.7 / 238.4 at 32,
+        // 20.5 / 63.3 / 212.5 at 16 (CUB 19.2 / 61.2 / 210.2;
+        // docs/benchmarks/2026-11-29g-h200-compaction-full-tiles).
+        // Unique through wgpu 12 a thread: H200, Vulkan, 2^22 / 2^24 /
+        // 2^26: 19.2 / 48.9 / 157.7 us at 12, 18.7 / 50.9 / 162.4 at 16
+        // (2026-11-29g).
+        let cuda = ctx.target.is_native_cuda();
+        let unique = matches!(keep, Keep::Unique);
+        if partition && cuda {
+            shader = shader.set("ITEMS", "20u");
+        } else if (partition || unique) && !ctx.is_native() {
+            shader = shader.set("ITEMS", if partition { "8u" } else { "12u" });
         }
         // Predecessors by shuffles, but where subgroups are emulated (each
         // shuffle a workgroup barrier there).
@@ -184,7 +203,13 @@ impl Compaction {
         } else {
             ["select_lookback_plain", "count_tiles", "scatter"]
         };
-        let [lookback, count_tiles, scatter] = ctx.pipelines(&module, entries)?;
+        let [lookback, count_tiles, scatter] = match (cuda, partition) {
+            (true, true) => ctx.pipelines_resident(&module, entries, PARTITION_RESIDENT)?,
+            (true, false) if !three_way => {
+                ctx.pipelines_resident(&module, entries, SELECT_RESIDENT)?
+            }
+            _ => ctx.pipelines(&module, entries)?,
+        };
         let scan = Scan::with_context(ctx.clone(), ScanKind::Exclusive, true, None)?
             .with_algorithm(ScanAlgorithm::ReduceThenScan);
         Ok(Compaction {

@@ -148,6 +148,19 @@ impl Context {
             .pipelines(module, entries, Checks::Bounded, None)
     }
 
+    /// [`Context::pipelines`], natively for `workgroups` workgroups a
+    /// multiprocessor at once (as [`Context::pipelines_proven_resident`]),
+    /// with bounds checks.
+    pub fn pipelines_resident<const N: usize>(
+        &self,
+        module: &ValidModule,
+        entries: [&str; N],
+        workgroups: u32,
+    ) -> Result<[Pipeline; N], Error> {
+        self.server
+            .pipelines(module, entries, Checks::Bounded, Some(workgroups))
+    }
+
     /// [`Context::pipelines`], and natively without bounds checks. wgpu
     /// keeps its checks and its zeroing of workgroup memory: without either
     /// or both, the OneSweep sort ran 1–4 % slower through Vulkan, and on

@@ -22,9 +22,9 @@ use crate::error::Error;
 ///
 /// - **Predicate, dtypes, temp, algorithm and cost**: [`SelectIf`]'s (its
 ///   errors name `PartitionIf`); every element is written, so the output
-///   gets `n` writes. Tiles of 256 × 32 elements on CUDA and 256 × 8
-///   through wgpu, not the selection's 256 × 16 (measured on an H100; HIP
-///   keeps 256 × 16).
+///   gets `n` writes. Tiles of 256 × 20 elements on CUDA and 256 × 8
+///   through wgpu, not the selection's 256 × 16 (measured on an H100 and
+///   an H200; HIP keeps 256 × 16).
 /// - **Placement**: as [`SelectIf`]'s: the output's `n` elements are all
 ///   written; it may not be the input (CUB's partition is not in place
 ///   either).

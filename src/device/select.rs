@@ -63,8 +63,8 @@ pub(crate) use selection_methods;
 ///   (`STORAGE`). The input's buffer is none of the others
 ///   (it is bound read-only); output, count and temp may share a buffer
 ///   where their bytes do not overlap.
-/// - **Algorithm**: tiles of 4096 elements (256 threads × 16, lane-striped);
-///   each kept element is ranked in its subgroup by `sg::ballot` and
+/// - **Algorithm**: tiles of 4096 elements (256 threads × 16, lane-striped;
+///   a full tile loaded without a test of each element); each kept element is ranked in its subgroup by `sg::ballot` and
 ///   `sg::lanemask_lt` (a popcount), the subgroups' totals through
 ///   workgroup memory; tiles learn the kept elements before them by
 ///   decoupled look-back in the same pass (1 read of each element, 1 write

@@ -18,7 +18,8 @@ use crate::error::Error;
 ///   `==`: `-0.0` and `0.0` are one run; with NaN the runs are
 ///   unspecified, WGSL implementations may assume no NaN).
 /// - **Placement, temp, algorithm and cost**: [`SelectIf`]'s (its errors
-///   name `Unique`); each element's predecessor is read beside it.
+///   name `Unique`), but tiles of 256 × 12 through wgpu (measured on an
+///   H200); each element's predecessor is read beside it.
 pub struct Unique(SelectIf);
 
 impl Unique {

@@ -171,62 +171,32 @@ fn rank_tile(tile: u32, t: u32) -> TileRanks {
     let subgroup = t / size;
     let first = tile * TILE + subgroup * ITEMS * size + lane;
     let n = arrayLength(&input);
-    var values: array<T, ITEMS>;
-    var positions: array<u32, ITEMS>;
-    var kept = 0u;
+    // The subgroup's kept elements so far in r.total.
+    var r: TileRanks;
     // SHUFFLE_BEFORE: the last lane's element of the round before.
     var carried: T;
-    for (var k = 0u; k < ITEMS; k++) {
-        // b12a834's rank as it was (element(i, n) written out; the
-        // fallback's count, off the hot path, calls element()).
-        let i = first + k * size;
-        // Lanes past the end see a zero element and keep nothing (`&`
-        // evaluates both sides: a select, not a branch).
-        var x: T;
-        if i < n {
-            x = input[i];
+    // The loads first, then the ranks (the ballots and shuffles outside
+    // the branch, which emulated subgroups' uniformity check could not
+    // see through). Lanes past the end see a zero element and keep
+    // nothing.
+    if tile < n / TILE {
+        // A full tile: every element below n, loaded without a test.
+        for (var k = 0u; k < ITEMS; k++) {
+            r.values[k] = input[first + k * size];
         }
-        var flag = (i < n) & keep_at(i, x);
-        // `|`, not `||`: naga's short-circuit makes a variable of the
-        // condition, which emulated subgroups' uniformity check cannot
-        // see through (the shuffles below are wavekit calls).
-        if RUN_STARTS | UNIQUE {
-            // Element i - 1, for i < n (a lane past the end keeps nothing
-            // whatever it compares).
-            var before: T;
-            if SHUFFLE_BEFORE {
-                // In uniform control flow: every lane shuffles.
-                let up = sg::shuffle_up<T>(x, 1u);
-                let last = sg::shuffle<T>(x, size - 1u);
-                if lane != 0u {
-                    before = up;
-                } else if k != 0u {
-                    before = carried;
-                } else {
-                    before = loaded_before(i, n, x);
-                }
-                carried = last;
-            } else {
-                before = loaded_before(i, n, x);
-            }
-            flag = (i < n) & ((i == 0u) | (x != before));
-            if RUN_STARTS {
-                x = bitcast<T>(i);
+    } else {
+        for (var k = 0u; k < ITEMS; k++) {
+            let i = first + k * size;
+            if i < n {
+                r.values[k] = input[i];
             }
         }
-        let b = sg::ballot(flag);
-        values[k] = x;
-        let rank = kept + rank_in_subgroup(b, lane);
-        var rejected = NONE;
-        if PARTITION && i < n {
-            // The elements of the subgroup's share before this one, less
-            // the kept ones among them.
-            rejected = REJECTED | (k * size + lane - rank);
-        }
-        positions[k] = select(rejected, rank, flag);
-        let whole = countOneBits(b);
-        kept += whole.x + whole.y + whole.z + whole.w;
     }
+    for (var k = 0u; k < ITEMS; k++) {
+        let i = first + k * size;
+        rank_element(&r, &carried, k, i, i < n);
+    }
+    let kept = r.total;
     if lane == 0u {
         subgroup_totals[subgroup] = kept;
     }
@@ -239,15 +209,70 @@ fn rank_tile(tile: u32, t: u32) -> TileRanks {
         total += s;
     }
     for (var k = 0u; k < ITEMS; k++) {
-        let p = positions[k];
+        let p = r.positions[k];
         var moved = select(NONE, p + before, p != NONE);
         if PARTITION && p != NONE && p >= REJECTED {
             // The rejected elements of the subgroups before this one.
             moved = p + subgroup * ITEMS * size - before;
         }
-        positions[k] = moved;
+        r.positions[k] = moved;
     }
-    return TileRanks(values, positions, total);
+    r.total = total;
+    return r;
+}
+
+/// Round `k` of rank_tile: element `i`, loaded into `r.values[k]` where
+/// `inside` (below n), ranked in `r` (its position; RUN_STARTS
+/// replaces the value by `i`), the subgroup's kept elements so far
+/// counted on in `r.total`. Every lane calls it, in uniform control flow
+/// (ballots, and shuffles with SHUFFLE_BEFORE).
+fn rank_element(r: ptr<function, TileRanks>, carried: ptr<function, T>, k: u32, i: u32,
+                inside: bool) {
+    let size = sg::group_size();
+    let lane = sg::invocation_id();
+    var x = (*r).values[k];
+    // `&` evaluates both sides: a select, not a branch.
+    var flag = inside & keep_at(i, x);
+    // `|`, not `||`: naga's short-circuit makes a variable of the
+    // condition, which emulated subgroups' uniformity check cannot see
+    // through (the shuffles below are wavekit calls).
+    if RUN_STARTS | UNIQUE {
+        // Element i - 1, for i < n (a lane past the end keeps nothing
+        // whatever it compares).
+        let n = arrayLength(&input);
+        var before: T;
+        if SHUFFLE_BEFORE {
+            // In uniform control flow: every lane shuffles.
+            let up = sg::shuffle_up<T>(x, 1u);
+            let last = sg::shuffle<T>(x, size - 1u);
+            if lane != 0u {
+                before = up;
+            } else if k != 0u {
+                before = *carried;
+            } else {
+                before = loaded_before(i, n, x);
+            }
+            *carried = last;
+        } else {
+            before = loaded_before(i, n, x);
+        }
+        flag = inside & ((i == 0u) | (x != before));
+        if RUN_STARTS {
+            x = bitcast<T>(i);
+        }
+    }
+    let b = sg::ballot(flag);
+    (*r).values[k] = x;
+    let rank = (*r).total + rank_in_subgroup(b, lane);
+    var rejected = NONE;
+    if PARTITION && inside {
+        // The elements of the subgroup's share before this one, less the
+        // kept ones among them.
+        rejected = REJECTED | (k * size + lane - rank);
+    }
+    (*r).positions[k] = select(rejected, rank, flag);
+    let whole = countOneBits(b);
+    (*r).total += whole.x + whole.y + whole.z + whole.w;
 }
 
 /// Writes the thread's kept elements of tile `tile` from output position
