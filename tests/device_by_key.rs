@@ -82,8 +82,8 @@ fn cases() -> [Case; 4] {
 
 /// `n` keys of `dtype` in runs: three of four 1 to 5 long, one of four up
 /// to 3 tiles long (whole tiles without a head), consecutive runs of
-/// different keys; f32 keys of value 0 alternate between 0.0 and -0.0
-/// (one run). Below 4 elements (the few-element kernel) the runs are 1,
+/// different keys, the first of zero bits for an odd seed; f32 keys of
+/// value 0 alternate between 0.0 and -0.0 (one run). Below 4 elements (the few-element kernel) the runs are 1,
 /// 1 and 2 long, whatever the seed: heads after the first element, and
 /// a run longer than one at 3.
 fn keys_input(dtype: Dtype, n: usize, seed: u64) -> Vec<u32> {
@@ -107,8 +107,12 @@ fn keys_input(dtype: Dtype, n: usize, seed: u64) -> Vec<u32> {
             1 + (w >> 2) as usize % 5
         };
         k = (k + 1 + (w >> 20) % 3) % 40;
+        // An odd seed starts with a run of the keys' zero bits (K()):
+        // the first element is a head though no key before it differs.
+        let zero = keys.is_empty() && seed % 2 == 1;
         for j in 0..len.min(n - keys.len()) {
             keys.push(match dtype {
+                _ if zero => 0,
                 Dtype::F32 if k == 20 && j % 2 == 1 => (-0.0f32).to_bits(),
                 Dtype::F32 => (k as f32 * 0.5 - 10.0).to_bits(),
                 Dtype::I32 => (k as i32 - 20) as u32,
@@ -539,13 +543,21 @@ fn by_key_without_the_fallback_cases() {
 fn by_key_with_stashed_ends() {
     let (device, queue) = open();
     let stashed = || vec![("STASHED_ENDS", "true".to_string())];
+    // And as on CUDA, full tiles loaded as lane-striped quads (`STRIPED`).
+    let striped = || {
+        let mut params = stashed();
+        params.push(("STRIPED", "true".to_string()));
+        params
+    };
     for case in cases() {
-        let reduce = with_shader_params(stashed(), || {
-            ReduceByKey::new(&device, case.key, case.value, case.operator.clone())
-        })
-        .expect("builds");
-        for n in SIZES {
-            check_reduce(&device, &queue, &reduce, &case, n, false);
+        for params in [stashed(), striped()] {
+            let reduce = with_shader_params(params, || {
+                ReduceByKey::new(&device, case.key, case.value, case.operator.clone())
+            })
+            .expect("builds");
+            for n in SIZES {
+                check_reduce(&device, &queue, &reduce, &case, n, false);
+            }
         }
     }
     let [sum, _, _, affine] = cases();
@@ -565,10 +577,12 @@ fn by_key_with_stashed_ends() {
             check_reduce(&device, &queue, &reduce, &case, n, false);
         }
     }
-    let encode = with_shader_params(stashed(), || RunLengthEncode::new(&device, Dtype::I32))
-        .expect("builds");
-    for n in SIZES {
-        check_non_trivial_runs(&device, &queue, &encode, Dtype::I32, n);
+    for params in [stashed(), striped()] {
+        let encode = with_shader_params(params, || RunLengthEncode::new(&device, Dtype::I32))
+            .expect("builds");
+        for n in SIZES {
+            check_non_trivial_runs(&device, &queue, &encode, Dtype::I32, n);
+        }
     }
 }
 

@@ -70,6 +70,16 @@ fn stashed_ends(ctx: &Context) -> bool {
     ctx.is_native()
 }
 
+/// Whether the stashed reduction loads its full tiles as lane-striped
+/// quads through workgroup memory (`STRIPED`): on CUDA. H200, ReduceByKey
+/// sum, 2^22 / 2^23 / 2^24 / 2^26: 21.4 / 39.3 / 63.6 / 214.3 µs, against
+/// 22.6 / 38.7 / 68.0 / 212.9 with each thread's own 16-byte loads (CUB
+/// 20.2 / 36.7 / 63.2 / 218.2): 40 registers, 6 workgroups an SM, not 32
+/// and 8 (docs/benchmarks/2026-11-29g-h200-compaction-full-tiles).
+fn striped(ctx: &Context) -> bool {
+    ctx.target.is_native_cuda()
+}
+
 /// The composed shader's context, key and value types, its tile and its
 /// kernels.
 struct Built {
@@ -171,6 +181,7 @@ impl Built {
             .set("ITEMS", format!("{}u", items_per_thread(&ctx, reduce)))
             .set("SUBGROUP_SCAN", subgroup_scan(&ctx))
             .set("STASHED_ENDS", reduce && stashed_ends(&ctx))
+            .set("STRIPED", reduce && striped(&ctx))
             .set_all(ctx.look_back_params());
         let [items] = shader.u32_values_in(name, [("ITEMS", 1..=32, "elements per thread")])?;
         let few = typed("by_key_few.wgsl")?;

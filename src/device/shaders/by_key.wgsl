@@ -84,7 +84,9 @@
 //   (first - 1 only for 0 < first <= n, first + count only below n).
 //   key_quads, value_quads: first / 4 + j for j < ITEMS / 4 in a full
 //   tile, whose elements first .. first + ITEMS lie below n, so below
-//   n / 4 (first a multiple of 4, as ITEMS is).
+//   n / 4 (first a multiple of 4, as ITEMS is); with STRIPED_TILES
+//   tile * TILE / 4 + r * BLOCK + t for r < ITEMS / 4, below
+//   (tile + 1) * TILE / 4 <= n / 4 in a full tile.
 //   out_quads, out_values (scan): `store_quads` stores quad base + q
 //   where its 4 elements lie below n (so below n / 4), else element
 //   4 (base + q) + c below n; out_tile: t * ITEMS / 4 + j and r * BLOCK
@@ -92,8 +94,11 @@
 //   out_values[run - 1], out_keys[run] (reduction): run counts the
 //   counted heads before an element (`base` and the thread's counted
 //   heads below it), at most the runs, at most n; out_values is written
-//   at a run's end, after its counted head (run >= 1). run_values: t *
-//   ITEMS + k for k < ITEMS. num_runs: word 0. tile_state: 2 words of a publication
+//   at a run's end, after its counted head (run >= 1). run_quads: words t *
+//   ITEMS + k for k < ITEMS, and with STRIPED_TILES the words t * ITEMS
+//   - 1 (t > 0) and (t + 1) * ITEMS (t + 1 < BLOCK), each through
+//   stash_word, which keeps a word below TILE (TILE / 4 a multiple of
+//   8). num_runs: word 0. tile_state: 2 words of a publication
 //   below 2 ceil(n / TILE) (tiles below ceil(n / TILE); the grid's extra workgroups return first;
 //   walks read tiles below their own, down to tile 0 at the least, which
 //   holds a head and publishes a prefix). Workgroup arrays: t, t - d >= 0,
@@ -141,7 +146,17 @@ const STASHED_ENDS = false;
 //   busy, 6x CUB's L2 write sectors, docs/benchmarks/2026-11-27h).
 const QUADS = true;
 const QUAD_TILES = QUADS && ITEMS % 4u == 0u;
-const STASH_WORDS = select(1u, TILE, STASHED_ENDS);
+const STASH_QUADS = select(1u, TILE / 4u, STASHED_ENDS);
+// STRIPED (the stashed reduction, ITEMS a multiple of 4; the host's
+// choice on CUDA): a full tile's keys and values load as lane-striped
+// quads (row r's quad t: every warp load 512 consecutive bytes) and reach
+// their threads (ITEMS consecutive elements each) through the stash, as
+// CUB's BLOCK_LOAD_WARP_TRANSPOSE; else each thread loads its own
+// consecutive words (16-byte loads natively, each warp load touching 32
+// sectors half: Nsight Compute on an H200 at 2^22 counted 13.2 of 32
+// bytes used a sector, docs/benchmarks/2026-11-29g).
+const STRIPED = false;
+const STRIPED_TILES = STRIPED && STASHED_ENDS && ITEMS % 4u == 0u;
 
 fn scan_op(a: T, b: T) -> T { return a + b; }
 fn scan_identity() -> T { return T(); }
@@ -178,10 +193,12 @@ var<workgroup> group_counts: array<u32, BLOCK / 4u>;
 var<workgroup> pair_flag: u32;
 var<workgroup> pair_value: T;
 var<workgroup> pair_count: u32;
-// The reduction's value at each run end of the tile (`fold_items`), at
-// the end's position in the tile; each thread reads back its own (one
-// word without STASHED_ENDS).
-var<workgroup> run_values: array<T, STASH_WORDS>;
+// The stash: the reduction's value at each run end of the tile
+// (`fold_items`), as T's bits at the end's position in the tile
+// (`stash_word`); each thread reads back its own (one quad without
+// STASHED_ENDS). With STRIPED_TILES a full tile's keys and values pass
+// through it first (`put_quad`, `get_quad`).
+var<workgroup> run_quads: array<vec4<u32>, STASH_QUADS>;
 // The scan's results of a tile as quads (`store_quads`; thread t's are
 // quads t * ITEMS / 4 + j).
 var<workgroup> out_tile: array<vec4<u32>, select(1u, TILE / 4u, QUAD_TILES)>;
@@ -334,25 +351,32 @@ struct Folded {
 /// the fold `acc` on.
 fn fold_item(f: ptr<function, Folded>, acc: ptr<function, T>, before: ptr<function, K>, slot: u32, k: u32, i: u32,
              key: K, value: T) {
-    let head = i == 0u || key != *before;
+    fold_value(f, acc, slot, k, i == 0u || key != *before, value);
+    *before = key;
+}
+
+/// `fold_item` of item `k` whose `head` bit is known.
+fn fold_value(f: ptr<function, Folded>, acc: ptr<function, T>, slot: u32, k: u32, head: bool, value: T) {
     if head && k > 0u {
         // Item k - 1 ends its run.
-        run_values[slot + k - 1u] = *acc;
+        stash_store(slot + k - 1u, *acc);
     }
     *acc = select(scan_op(*acc, value), value, head || k == 0u);
     (*f).heads |= select(0u, 1u << k, head);
-    *before = key;
 }
 
 /// The reduction's one pass over thread `t`'s items of tile `tile`, which
 /// keeps no item: heads, ends and fold, and at each run end k the fold of
 /// the items from the last head at or before it (from the first item
-/// without one) in run_values[t * ITEMS + k]. The fold is `fold`'s of
+/// without one) in the stash's word t * ITEMS + k. The fold is `fold`'s of
 /// `load_items` (the same operations in the same order) where all ITEMS
 /// are below n; a thread with fewer is in the last tile, whose fold no
 /// other tile reads, and folds only its items below n.
 fn fold_items(tile: u32, t: u32) -> Folded {
     let n = element_count();
+    if STRIPED_TILES && tile < n / TILE {
+        return fold_striped(tile, t);
+    }
     let first = tile * TILE + t * ITEMS;
     let slot = t * ITEMS;
     var f = Folded(0u, 0u, scan_identity());
@@ -388,9 +412,117 @@ fn fold_items(tile: u32, t: u32) -> Folded {
     // The last item ends its run where the next key differs or is past n.
     let next_head = head_after(first + count, before);
     if next_head {
-        run_values[slot + count - 1u] = acc;
+        stash_store(slot + count - 1u, acc);
     }
     f.ends = ends_of(f.heads, count, next_head);
+    f.fold = acc;
+    return f;
+}
+
+/// Where the stash keeps word `w` of a tile: itself, or with
+/// STRIPED_TILES in quad w / 4 swizzled (`stash_quad`).
+fn stash_word(w: u32) -> u32 {
+    return 4u * stash_quad(w / 4u) + w % 4u;
+}
+
+/// Where the stash keeps a tile's quad `q`: itself, or with STRIPED_TILES
+/// the quad its bits 0-2 xor bits 3-5 name, so that neither 8 lanes'
+/// consecutive quads (a row) nor their blocked quads (t * ITEMS / 4 + j,
+/// ITEMS / 4 even) share a bank group, 16-byte accesses being served 8
+/// lanes at a time. A swizzled quad stays in its aligned 8 (TILE / 4 is a
+/// multiple of 8).
+fn stash_quad(q: u32) -> u32 {
+    if !STRIPED_TILES {
+        return q;
+    }
+    return q ^ ((q >> 3u) & 7u);
+}
+
+/// Word `w` of the stash, as T.
+fn stash_load(w: u32) -> T {
+    let p = stash_word(w);
+    return bitcast<T>(run_quads[p / 4u][p % 4u]);
+}
+
+/// `v` into word `w` of the stash.
+fn stash_store(w: u32, v: T) {
+    let p = stash_word(w);
+    run_quads[p / 4u][p % 4u] = bitcast<u32>(v);
+}
+
+/// Tile quad `q` (its words 4 q .. 4 q + 3) into the stash.
+fn put_quad(q: u32, v: vec4<u32>) {
+    run_quads[stash_quad(q)] = v;
+}
+
+/// Tile quad `q` from the stash.
+fn get_quad(q: u32) -> vec4<u32> {
+    return run_quads[stash_quad(q)];
+}
+
+/// `fold_items` of a full tile with STRIPED_TILES (every thread, in
+/// uniform control flow: 2 barriers, 3 with the values' exchange): the
+/// keys and the values loaded as lane-striped quads; the keys handed to
+/// their threads through the stash, each thread finding its head bits
+/// (its neighbours' keys, before its first and after its last, from the
+/// stash where the neighbour is in the tile); then the values, folded as
+/// fold_items does. Each thread reads and stashes only its own words after
+/// the keys.
+fn fold_striped(tile: u32, t: u32) -> Folded {
+    let first = tile * TILE + t * ITEMS;
+    let slot = t * ITEMS;
+    let row = tile * (TILE / 4u) + t;
+    for (var r = 0u; r < ITEMS / 4u; r++) {
+        put_quad(r * BLOCK + t, key_quads[row + r * BLOCK]);
+    }
+    workgroupBarrier();
+    var before = K();
+    if t > 0u {
+        before = bitcast<K>(bitcast<u32>(stash_load(slot - 1u)));
+    } else if first > 0u {
+        before = key_at(first - 1u);
+    }
+    var heads = 0u;
+    for (var j = 0u; j < ITEMS / 4u; j++) {
+        let q = get_quad(t * (ITEMS / 4u) + j);
+        for (var c = 0u; c < 4u; c++) {
+            let key = bitcast<K>(q[c]);
+            let k = 4u * j + c;
+            heads |= select(0u, 1u << k, first + k == 0u || key != before);
+            before = key;
+        }
+    }
+    // The last item ends its run where the next key differs or is past n.
+    var next_head: bool;
+    if t + 1u < BLOCK {
+        next_head = bitcast<K>(bitcast<u32>(stash_load(slot + ITEMS))) != before;
+    } else {
+        next_head = head_after(first + ITEMS, before);
+    }
+    // Every thread has read its keys before the values overwrite them.
+    workgroupBarrier();
+    if !NON_TRIVIAL {
+        for (var r = 0u; r < ITEMS / 4u; r++) {
+            put_quad(r * BLOCK + t, value_quads[row + r * BLOCK]);
+        }
+        workgroupBarrier();
+    }
+    var f = Folded(0u, 0u, scan_identity());
+    var acc = scan_identity();
+    for (var j = 0u; j < ITEMS / 4u; j++) {
+        var q = vec4(1u);
+        if !NON_TRIVIAL {
+            q = get_quad(t * (ITEMS / 4u) + j);
+        }
+        for (var c = 0u; c < 4u; c++) {
+            let k = 4u * j + c;
+            fold_value(&f, &acc, slot, k, (heads & (1u << k)) != 0u, bitcast<T>(q[c]));
+        }
+    }
+    if next_head {
+        stash_store(slot + ITEMS - 1u, acc);
+    }
+    f.ends = ends_of(f.heads, ITEMS, next_head);
     f.fold = acc;
     return f;
 }
@@ -762,7 +894,7 @@ fn reduce_held(tile: u32, t: u32) {
 }
 
 /// The reduction with the items folded as they load (`fold_items`, run
-/// ends' values in run_values): after the carry, only the thread's heads
+/// ends' values in the stash): after the carry, only the thread's heads
 /// and ends are visited.
 fn reduce_stashed(tile: u32, t: u32) {
     let f = fold_items(tile, t);
@@ -786,7 +918,7 @@ fn reduce_stashed(tile: u32, t: u32) {
         let k = firstTrailingBit(ends_left);
         // Items 0 ..= k (k <= 31: the shift wraps to 0 for k = 31).
         let through = (2u << k) - 1u;
-        var value = run_values[t * ITEMS + k];
+        var value = stash_load(t * ITEMS + k);
         if (f.heads & through) == 0u {
             // The run began before this thread's items.
             value = scan_op(start.incoming, value);
