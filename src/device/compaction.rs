@@ -76,9 +76,6 @@ fn keep_at(i: u32, x: T) -> bool { return flags[min(i, arrayLength(&flags) - 1u)
     }
 }
 
-/// The three-way partition's second and unselected outputs (bindings 5
-/// and 6), replacing `write_second`'s line (and `write_unselected`'s, with
-/// nothing).
 /// Workgroups an SM the CUDA partition (256 x 20) is compiled for: its
 /// registers capped at 64 (sm_90, `kernel_budgets`).
 const PARTITION_RESIDENT: u32 = 4;
@@ -88,6 +85,9 @@ const PARTITION_RESIDENT: u32 = 4;
 /// tiles' loads).
 const SELECT_RESIDENT: u32 = 5;
 
+/// The three-way partition's second and unselected outputs (bindings 5
+/// and 6), replacing `write_second`'s line (and `write_unselected`'s, with
+/// nothing).
 const THREE_WAY_OUTPUTS: &str =
     "@group(0) @binding(5) var<storage, read_write> second_out: array<T>;
 @group(0) @binding(6) var<storage, read_write> unselected_out: array<T>;
@@ -203,13 +203,13 @@ impl Compaction {
         } else {
             ["select_lookback_plain", "count_tiles", "scatter"]
         };
-        let [lookback, count_tiles, scatter] = match (cuda, partition) {
-            (true, true) => ctx.pipelines_resident(&module, entries, PARTITION_RESIDENT)?,
-            (true, false) if !three_way => {
-                ctx.pipelines_resident(&module, entries, SELECT_RESIDENT)?
-            }
-            _ => ctx.pipelines(&module, entries)?,
+        let resident = match (cuda, partition) {
+            (true, true) => Some(PARTITION_RESIDENT),
+            (true, false) if !three_way => Some(SELECT_RESIDENT),
+            _ => None,
         };
+        let [lookback, count_tiles, scatter] =
+            ctx.pipelines_resident(&module, entries, resident)?;
         let scan = Scan::with_context(ctx.clone(), ScanKind::Exclusive, true, None)?
             .with_algorithm(ScanAlgorithm::ReduceThenScan);
         Ok(Compaction {

@@ -144,21 +144,20 @@ impl Context {
         module: &ValidModule,
         entries: [&str; N],
     ) -> Result<[Pipeline; N], Error> {
-        self.server
-            .pipelines(module, entries, Checks::Bounded, None)
+        self.pipelines_resident(module, entries, None)
     }
 
-    /// [`Context::pipelines`], natively for `workgroups` workgroups a
-    /// multiprocessor at once (as [`Context::pipelines_proven_resident`]),
-    /// with bounds checks.
+    /// [`Context::pipelines`], natively for `resident` workgroups a
+    /// multiprocessor at once where given (as
+    /// [`Context::pipelines_proven_resident`]).
     pub fn pipelines_resident<const N: usize>(
         &self,
         module: &ValidModule,
         entries: [&str; N],
-        workgroups: u32,
+        resident: Option<u32>,
     ) -> Result<[Pipeline; N], Error> {
         self.server
-            .pipelines(module, entries, Checks::Bounded, Some(workgroups))
+            .pipelines(module, entries, Checks::Bounded, resident)
     }
 
     /// [`Context::pipelines`], and natively without bounds checks. wgpu

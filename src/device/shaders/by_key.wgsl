@@ -106,8 +106,9 @@
 //   more lanes).
 // Cost per element: 1 read of each key and value, 1 write (the scan; the
 //   reduction writes 2 per run); 2 log2(BLOCK) + 1 barriers a tile for
-//   the block scan, 2 with SUBGROUP_SCAN (the scan's store 1 more); a
-//   uniform load per walk.
+//   the block scan, 2 with SUBGROUP_SCAN (the scan's store 1 more, the
+//   reduction's STRIPED full tiles 3 more, 2 with NON_TRIVIAL); a uniform
+//   load per walk.
 // Append: look_back.wgsl (look_back and its protocol), look_back_words.wgsl
 // (publications in two words), look_back_words_scan.wgsl (the sum's).
 #import wavekit::subgroup as sg
