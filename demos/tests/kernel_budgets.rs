@@ -68,10 +68,10 @@ fn kernels() -> Vec<DemoKernel> {
     // (`SELECT_RESIDENT`), the partition (both sides written) 256 x 20 for
     // 4 (`PARTITION_RESIDENT`).
     let compact = wavekit::device::shaders::source("compact.wgsl").expect("a device shader");
-    for (partition, items, label, resident) in [
-        (false, 16, "-", 5),
-        (false, 16, "unique", 5),
-        (true, 20, "partition 256x20", 4),
+    for (partition, unique, items, label, resident) in [
+        (false, false, 16, "-", 5),
+        (false, true, 16, "unique", 5),
+        (true, false, 20, "partition 256x20", 4),
     ] {
         let source = edited(
             &compact,
@@ -85,7 +85,7 @@ fn kernels() -> Vec<DemoKernel> {
                 ("const ITEMS = 16u;", &format!("const ITEMS = {items}u;")),
                 (
                     "const UNIQUE = false;",
-                    &format!("const UNIQUE = {};", label.starts_with("unique")),
+                    &format!("const UNIQUE = {unique};"),
                 ),
             ],
         )

@@ -272,10 +272,16 @@ fn take_item(items: ptr<function, Items>, before: ptr<function, K>, k: u32, i: u
 /// an element of key `before`, which becomes its key.
 fn put_item(items: ptr<function, Items>, before: ptr<function, K>, k: u32, i: u32, key: K, value: T) {
     (*items).values[k] = value;
-    if i == 0u || key != *before {
+    if starts_run(i, key, *before) {
         (*items).heads |= 1u << k;
     }
     *before = key;
+}
+
+/// Whether element `i`, of `key`, after an element of key `before`,
+/// starts a run: the first element, or its key differs.
+fn starts_run(i: u32, key: K, before: K) -> bool {
+    return i == 0u || key != before;
 }
 
 /// Value `i`: its bits, or 1 with NON_TRIVIAL.
@@ -352,7 +358,7 @@ struct Folded {
 /// the fold `acc` on.
 fn fold_item(f: ptr<function, Folded>, acc: ptr<function, T>, before: ptr<function, K>, slot: u32, k: u32, i: u32,
              key: K, value: T) {
-    fold_value(f, acc, slot, k, i == 0u || key != *before, value);
+    fold_value(f, acc, slot, k, starts_run(i, key, *before), value);
     *before = key;
 }
 
@@ -411,13 +417,16 @@ fn fold_items(tile: u32, t: u32) -> Folded {
         }
     }
     // The last item ends its run where the next key differs or is past n.
-    let next_head = head_after(first + count, before);
+    return fold_end(f, acc, slot, count, head_after(first + count, before));
+}
+
+/// `f` of a thread's `count` items, folded to `acc`, completed: the last
+/// item's run end where `next_head` (stashed), the ends and the fold.
+fn fold_end(f: Folded, acc: T, slot: u32, count: u32, next_head: bool) -> Folded {
     if next_head {
         stash_store(slot + count - 1u, acc);
     }
-    f.ends = ends_of(f.heads, count, next_head);
-    f.fold = acc;
-    return f;
+    return Folded(f.heads, ends_of(f.heads, count, next_head), acc);
 }
 
 /// Where the stash keeps word `w` of a tile: itself, or with
@@ -483,13 +492,13 @@ fn fold_striped(tile: u32, t: u32) -> Folded {
     } else if first > 0u {
         before = key_at(first - 1u);
     }
-    var heads = 0u;
+    var f = Folded(0u, 0u, scan_identity());
     for (var j = 0u; j < ITEMS / 4u; j++) {
         let q = get_quad(t * (ITEMS / 4u) + j);
         for (var c = 0u; c < 4u; c++) {
             let key = bitcast<K>(q[c]);
             let k = 4u * j + c;
-            heads |= select(0u, 1u << k, first + k == 0u || key != before);
+            f.heads |= select(0u, 1u << k, starts_run(first + k, key, before));
             before = key;
         }
     }
@@ -508,7 +517,6 @@ fn fold_striped(tile: u32, t: u32) -> Folded {
         }
         workgroupBarrier();
     }
-    var f = Folded(0u, 0u, scan_identity());
     var acc = scan_identity();
     for (var j = 0u; j < ITEMS / 4u; j++) {
         var q = vec4(1u);
@@ -517,15 +525,10 @@ fn fold_striped(tile: u32, t: u32) -> Folded {
         }
         for (var c = 0u; c < 4u; c++) {
             let k = 4u * j + c;
-            fold_value(&f, &acc, slot, k, (heads & (1u << k)) != 0u, bitcast<T>(q[c]));
+            fold_value(&f, &acc, slot, k, (f.heads & (1u << k)) != 0u, bitcast<T>(q[c]));
         }
     }
-    if next_head {
-        stash_store(slot + ITEMS - 1u, acc);
-    }
-    f.ends = ends_of(f.heads, ITEMS, next_head);
-    f.fold = acc;
-    return f;
+    return fold_end(f, acc, slot, ITEMS, next_head);
 }
 
 /// Thread `t`'s (flag, value, count) into the block scan's arrays.
