@@ -200,18 +200,11 @@ fn sort_chunk(@builtin(local_invocation_index) thread: u32, @builtin(workgroup_i
     }
     let count = min(n - first, TILE);
     // Striped (coalesced) into the tile, read back blocked.
-    for (var k = 0u; k < ITEMS; k++) {
-        let i = t + BLOCK * k;
-        if i < count {
-            tile_keys[tile_at(i)] = keys_in[first + i];
-            if PAIRS {
-                tile_values[tile_at(i)] = values_in[first + i];
-            }
-        }
-    }
-    workgroupBarrier();
     var keys: array<u32, ITEMS>;
     var values: array<u32, ITEMS>;
+    load_striped(t, SOURCE_INPUTS, first, count, 0u, count, &keys, &values);
+    put_striped(t, count, &keys, &values);
+    workgroupBarrier();
     for (var k = 0u; k < ITEMS; k++) {
         let i = tile_at(t * ITEMS + k);
         keys[k] = tile_keys[i];
@@ -257,21 +250,8 @@ fn sort_chunk(@builtin(local_invocation_index) thread: u32, @builtin(workgroup_i
         serial_merge(a0 + split, a0 + na, b0 + diag - split, b0 + nb, &keys, &values);
     }
     // Stored striped (coalesced).
-    for (var k = 0u; k < ITEMS; k++) {
-        let i = t + BLOCK * k;
-        if i < count {
-            let key = tile_keys[tile_at(i)];
-            var value = 0u;
-            if PAIRS {
-                value = tile_values[tile_at(i)];
-            }
-            if n <= TILE {
-                store_out(first + i, key, value);
-            } else {
-                store_run(0u, first + i, key, value);
-            }
-        }
-    }
+    get_striped(t, count, &keys, &values);
+    store_striped(t, count, select(0u, DEST_OUT, n <= TILE), first, &keys, &values);
 }
 
 // ---- The global merges, by merge path (CUB's AgentMergeSort / DeviceMerge) ----
@@ -340,36 +320,84 @@ fn path_split(src: u32, a0: u32, na: u32, b0: u32, nb: u32, diag: u32) -> u32 {
 /// (coalesced). 3 barriers; every thread of the workgroup calls it.
 fn merge_tile(t: u32, src: u32, a0: u32, na: u32, b0: u32, nb: u32, dst: u32, out0: u32) {
     let count = na + nb;
-    for (var k = 0u; k < ITEMS; k++) {
-        let i = t + BLOCK * k;
-        if i < count {
-            let second = i >= na;
-            let at = select(a0 + i, b0 + i - na, second);
-            tile_keys[tile_at(i)] = source_key(src, second, at);
-            if PAIRS {
-                tile_values[tile_at(i)] = source_value(src, second, at);
-            }
-        }
-    }
+    var keys: array<u32, ITEMS>;
+    var values: array<u32, ITEMS>;
+    load_striped(t, src, a0, na, b0, count, &keys, &values);
+    put_striped(t, count, &keys, &values);
     workgroupBarrier();
     // This thread's outputs: diag..diag + ITEMS of the tile. B's keys sit
     // at na.. in the tile.
     let diag = min(t * ITEMS, count);
     let split = tile_split(0u, na, na, nb, diag);
-    var keys: array<u32, ITEMS>;
-    var values: array<u32, ITEMS>;
     serial_merge(split, na, na + diag - split, count, &keys, &values);
     workgroupBarrier();
     put_blocked(t, &keys, &values);
     workgroupBarrier();
+    get_striped(t, count, &keys, &values);
+    store_striped(t, count, dst, out0, &keys, &values);
+}
+
+// The striped moves between memory and the tile go through registers, every
+// load of a loop before the first use: with each workgroup-memory store in
+// one `if` with its global load, NVIDIA's Vulkan compiler waited out each
+// load before the next (a memory latency an item, so the more items a
+// thread the slower; docs/benchmarks/2026-11-29i-h200-merge-sort-loads).
+
+/// Loads the thread's striped items i = t + BLOCK * k below `count` into
+/// `keys` and `values` (item k): the first `na` from `a0` of `src`'s first
+/// input, the rest from `b0 + i - na` of its second.
+fn load_striped(t: u32, src: u32, a0: u32, na: u32, b0: u32, count: u32,
+                keys: ptr<function, array<u32, ITEMS>>, values: ptr<function, array<u32, ITEMS>>) {
     for (var k = 0u; k < ITEMS; k++) {
         let i = t + BLOCK * k;
         if i < count {
-            var value = 0u;
+            let second = i >= na;
+            let at = select(a0 + i, b0 + i - na, second);
+            (*keys)[k] = source_key(src, second, at);
             if PAIRS {
-                value = tile_values[tile_at(i)];
+                (*values)[k] = source_value(src, second, at);
             }
-            store_dest(dst, out0 + i, tile_keys[tile_at(i)], value);
+        }
+    }
+}
+
+/// Writes `load_striped`'s items to their places in the tile, without a
+/// barrier.
+fn put_striped(t: u32, count: u32, keys: ptr<function, array<u32, ITEMS>>,
+               values: ptr<function, array<u32, ITEMS>>) {
+    for (var k = 0u; k < ITEMS; k++) {
+        let i = t + BLOCK * k;
+        if i < count {
+            tile_keys[tile_at(i)] = (*keys)[k];
+            if PAIRS {
+                tile_values[tile_at(i)] = (*values)[k];
+            }
+        }
+    }
+}
+
+/// Reads the thread's striped items below `count` from the tile.
+fn get_striped(t: u32, count: u32, keys: ptr<function, array<u32, ITEMS>>,
+               values: ptr<function, array<u32, ITEMS>>) {
+    for (var k = 0u; k < ITEMS; k++) {
+        let i = t + BLOCK * k;
+        if i < count {
+            (*keys)[k] = tile_keys[tile_at(i)];
+            if PAIRS {
+                (*values)[k] = tile_values[tile_at(i)];
+            }
+        }
+    }
+}
+
+/// Stores `get_striped`'s items to `out0 + i` of `dst` (a scratch run or
+/// the outputs).
+fn store_striped(t: u32, count: u32, dst: u32, out0: u32, keys: ptr<function, array<u32, ITEMS>>,
+                 values: ptr<function, array<u32, ITEMS>>) {
+    for (var k = 0u; k < ITEMS; k++) {
+        let i = t + BLOCK * k;
+        if i < count {
+            store_dest(dst, out0 + i, (*keys)[k], (*values)[k]);
         }
     }
 }
