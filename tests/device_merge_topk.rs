@@ -1012,7 +1012,9 @@ fn big_sizes_once() {
 
 /// Merge sorts and merges in tile shapes other than the default
 /// (`WAVEKIT_SHADER_PARAMS`' `BLOCK` and `ITEMS`): small tiles (many merge
-/// passes at small sizes), an even ITEMS (the padded tile), one thread.
+/// passes at small sizes), an even ITEMS (the padded tile), one thread,
+/// and the native back ends' striped moves (`LOADS_FIRST=false`: each item
+/// stored as it is loaded).
 #[test]
 fn merge_sort_shapes() {
     let (device, queue) = open();
@@ -1022,7 +1024,7 @@ fn merge_sort_shapes() {
         ("BLOCK=32u,ITEMS=3u", 96, 1),
         ("BLOCK=64u,ITEMS=4u,SPLIT_BLOCK=64u", 256, 2),
         ("BLOCK=1u,ITEMS=5u", 5, 1),
-        ("BLOCK=128u,ITEMS=17u", 2176, 2),
+        ("BLOCK=128u,ITEMS=17u,LOADS_FIRST=false", 2176, 2),
         ("BLOCK=256u,ITEMS=15u", 3840, 1),
     ] {
         let params = parse_shader_params(params).expect("parses");

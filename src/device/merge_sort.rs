@@ -83,15 +83,17 @@ impl Shape {
         items: 17,
         split: 256,
     };
-    /// On wgpu: 256 × 3, 6 160 bytes of workgroup memory, within WebGPU's
-    /// minimum limits (16 KiB, 256 invocations). Through Vulkan on an H100
-    /// the fewer keys a thread the faster, 256 × 17 slowest (2^24: 2.43 ms
-    /// at 3 keys, 2.51 at 4, 2.65 at 5, 2.96 at 7, 3.44 at 11, 5.35 at 17;
-    /// the driver's code for the per-thread merges grows with them), and
-    /// lavapipe compiles the small unrolled code fastest.
+    /// On wgpu: 256 × 5, 10 256 bytes of workgroup memory, within WebGPU's
+    /// minimum limits (16 KiB, 256 invocations). Through Vulkan on an H200,
+    /// with the striped moves' loads first (`LOADS_FIRST`), 2^24 pairs took
+    /// 1.85 ms at 5 keys a thread against 1.92 at 3, 1.90 at 7, 2.04 at 9,
+    /// 1.94 at 11, 2.88 at 13 and 2.53 at 17 (2^20 and 2^26 alike;
+    /// docs/benchmarks/2026-11-29i-h200-merge-sort-loads). Before that
+    /// change every load waited out the one before it, and the fewer keys a
+    /// thread the faster (256 × 3: 2.22 ms; 256 × 17: 5.1).
     const SMALL: Shape = Shape {
         block: 256,
-        items: 3,
+        items: 5,
         split: 256,
     };
     /// Workgroup memory the native back ends give a kernel (CUDA's static
@@ -212,7 +214,8 @@ fn build<const N: usize>(
         .set("T", element)
         .set("PAIRS", pairs)
         .set("BLOCK", format!("{}u", shape.block))
-        .set("ITEMS", format!("{}u", shape.items));
+        .set("ITEMS", format!("{}u", shape.items))
+        .set("LOADS_FIRST", !ctx.is_native());
     let shape = Shape::of_shader(name, &ctx, &shader)?;
     if let Some(text) = less_than {
         user_fn::check(&ctx, &signature(name), text, element, None)?;
@@ -250,7 +253,7 @@ macro_rules! comparator_methods {
 
         /// Keys a workgroup sorts or merges: the tile of the shader it
         /// was built with (`BLOCK * ITEMS` of `merge_sort.wgsl`; 4352 on
-        /// CUDA and HIP, 768 on wgpu).
+        /// CUDA and HIP, 1280 on wgpu).
         pub fn tile(&self) -> u32 {
             self.shape.tile() as u32
         }
@@ -323,7 +326,7 @@ fn overlap_check(
 ///   device's `max_storage_buffer_binding_size`.
 /// - **Algorithm**: `merge_sort.wgsl`, as CUB's `DeviceMergeSort`, in
 ///   tiles of [`MergeSort::tile`] keys (`BLOCK` threads × `ITEMS` keys:
-///   256 × 17 on CUDA and HIP, 256 × 3 on wgpu): each tile sorted
+///   256 × 17 on CUDA and HIP, 256 × 5 on wgpu): each tile sorted
 ///   by one workgroup (CUB's `BlockMergeSort`: loaded coalesced, each
 ///   thread's keys sorted in registers, then `log2(BLOCK)` rounds merging
 ///   runs of threads pairwise through workgroup memory by merge path),
@@ -661,7 +664,7 @@ mod tests {
         assert_eq!(Shape::LARGE.workgroup_bytes(), 34832);
         assert!(Shape::LARGE.workgroup_bytes() <= Shape::NATIVE_BYTES);
         // WebGPU's minimum limits.
-        assert_eq!(Shape::SMALL.workgroup_bytes(), 6160);
+        assert_eq!(Shape::SMALL.workgroup_bytes(), 10256);
         assert!(Shape::SMALL.workgroup_bytes() <= 16384 && Shape::SMALL.block <= 256);
         let even = Shape {
             block: 64,

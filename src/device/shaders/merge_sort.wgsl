@@ -64,6 +64,16 @@ const BLOCK = 256u;
 const ITEMS = 17u;
 const SPLIT_BLOCK = 256u;
 const TILE = BLOCK * ITEMS;
+// How a thread moves its striped items between memory and the tile
+// (move_in, move_out): false, each item stored as it is loaded (natively:
+// ptxas schedules the loads itself, and holding them all took merge_pass
+// from 80 to 104 registers, 15 % slower on an H200); true, through
+// registers, every load of the loop before the first store (the host's
+// choice through wgpu: with each store in one `if` with its load, NVIDIA's
+// Vulkan compiler waited out every load before the next, one memory
+// latency an item; H200, 2^24 pairs at 256 x 3: 2.22 -> 1.92 ms;
+// docs/benchmarks/2026-11-29i-h200-merge-sort-loads).
+const LOADS_FIRST = false;
 // A word of padding every 32 where ITEMS is even, so that a thread's
 // blocked items fall in distinct banks (with ITEMS odd they do unpadded);
 // and a word past the tile, which a serial merge may read past its runs
@@ -181,11 +191,7 @@ fn compare_swap(j: u32, mine: u32, keys: ptr<function, array<u32, ITEMS>>,
 /// t * ITEMS ..), without a barrier.
 fn put_blocked(t: u32, keys: ptr<function, array<u32, ITEMS>>, values: ptr<function, array<u32, ITEMS>>) {
     for (var k = 0u; k < ITEMS; k++) {
-        let i = tile_at(t * ITEMS + k);
-        tile_keys[i] = (*keys)[k];
-        if PAIRS {
-            tile_values[i] = (*values)[k];
-        }
+        put_item(t * ITEMS + k, (*keys)[k], (*values)[k]);
     }
 }
 
@@ -202,8 +208,7 @@ fn sort_chunk(@builtin(local_invocation_index) thread: u32, @builtin(workgroup_i
     // Striped (coalesced) into the tile, read back blocked.
     var keys: array<u32, ITEMS>;
     var values: array<u32, ITEMS>;
-    load_striped(t, SOURCE_INPUTS, first, count, 0u, count, &keys, &values);
-    put_striped(t, count, &keys, &values);
+    move_in(t, SOURCE_INPUTS, first, count, 0u, count, &keys, &values);
     workgroupBarrier();
     for (var k = 0u; k < ITEMS; k++) {
         let i = tile_at(t * ITEMS + k);
@@ -250,8 +255,7 @@ fn sort_chunk(@builtin(local_invocation_index) thread: u32, @builtin(workgroup_i
         serial_merge(a0 + split, a0 + na, b0 + diag - split, b0 + nb, &keys, &values);
     }
     // Stored striped (coalesced).
-    get_striped(t, count, &keys, &values);
-    store_striped(t, count, select(0u, DEST_OUT, n <= TILE), first, &keys, &values);
+    move_out(t, count, select(0u, DEST_OUT, n <= TILE), first, &keys, &values);
 }
 
 // ---- The global merges, by merge path (CUB's AgentMergeSort / DeviceMerge) ----
@@ -322,8 +326,7 @@ fn merge_tile(t: u32, src: u32, a0: u32, na: u32, b0: u32, nb: u32, dst: u32, ou
     let count = na + nb;
     var keys: array<u32, ITEMS>;
     var values: array<u32, ITEMS>;
-    load_striped(t, src, a0, na, b0, count, &keys, &values);
-    put_striped(t, count, &keys, &values);
+    move_in(t, src, a0, na, b0, count, &keys, &values);
     workgroupBarrier();
     // This thread's outputs: diag..diag + ITEMS of the tile. B's keys sit
     // at na.. in the tile.
@@ -333,21 +336,15 @@ fn merge_tile(t: u32, src: u32, a0: u32, na: u32, b0: u32, nb: u32, dst: u32, ou
     workgroupBarrier();
     put_blocked(t, &keys, &values);
     workgroupBarrier();
-    get_striped(t, count, &keys, &values);
-    store_striped(t, count, dst, out0, &keys, &values);
+    move_out(t, count, dst, out0, &keys, &values);
 }
 
-// The striped moves between memory and the tile go through registers, every
-// load of a loop before the first use: with each workgroup-memory store in
-// one `if` with its global load, NVIDIA's Vulkan compiler waited out each
-// load before the next (a memory latency an item, so the more items a
-// thread the slower; docs/benchmarks/2026-11-29i-h200-merge-sort-loads).
-
-/// Loads the thread's striped items i = t + BLOCK * k below `count` into
-/// `keys` and `values` (item k): the first `na` from `a0` of `src`'s first
-/// input, the rest from `b0 + i - na` of its second.
-fn load_striped(t: u32, src: u32, a0: u32, na: u32, b0: u32, count: u32,
-                keys: ptr<function, array<u32, ITEMS>>, values: ptr<function, array<u32, ITEMS>>) {
+/// Moves the thread's striped items i = t + BLOCK * k below `count` into
+/// the tile, passing through `keys` and `values` (item k): the first `na`
+/// from `a0` of `src`'s first input, the rest from `b0 + i - na` of its
+/// second. No barrier.
+fn move_in(t: u32, src: u32, a0: u32, na: u32, b0: u32, count: u32,
+           keys: ptr<function, array<u32, ITEMS>>, values: ptr<function, array<u32, ITEMS>>) {
     for (var k = 0u; k < ITEMS; k++) {
         let i = t + BLOCK * k;
         if i < count {
@@ -357,28 +354,26 @@ fn load_striped(t: u32, src: u32, a0: u32, na: u32, b0: u32, count: u32,
             if PAIRS {
                 (*values)[k] = source_value(src, second, at);
             }
+            if !LOADS_FIRST {
+                put_item(i, (*keys)[k], (*values)[k]);
+            }
         }
     }
-}
-
-/// Writes `load_striped`'s items to their places in the tile, without a
-/// barrier.
-fn put_striped(t: u32, count: u32, keys: ptr<function, array<u32, ITEMS>>,
-               values: ptr<function, array<u32, ITEMS>>) {
-    for (var k = 0u; k < ITEMS; k++) {
-        let i = t + BLOCK * k;
-        if i < count {
-            tile_keys[tile_at(i)] = (*keys)[k];
-            if PAIRS {
-                tile_values[tile_at(i)] = (*values)[k];
+    if LOADS_FIRST {
+        for (var k = 0u; k < ITEMS; k++) {
+            let i = t + BLOCK * k;
+            if i < count {
+                put_item(i, (*keys)[k], (*values)[k]);
             }
         }
     }
 }
 
-/// Reads the thread's striped items below `count` from the tile.
-fn get_striped(t: u32, count: u32, keys: ptr<function, array<u32, ITEMS>>,
-               values: ptr<function, array<u32, ITEMS>>) {
+/// Moves the thread's striped items below `count` from the tile to
+/// `out0 + i` of `dst` (a scratch run or the outputs), passing through
+/// `keys` and `values`.
+fn move_out(t: u32, count: u32, dst: u32, out0: u32, keys: ptr<function, array<u32, ITEMS>>,
+            values: ptr<function, array<u32, ITEMS>>) {
     for (var k = 0u; k < ITEMS; k++) {
         let i = t + BLOCK * k;
         if i < count {
@@ -386,19 +381,26 @@ fn get_striped(t: u32, count: u32, keys: ptr<function, array<u32, ITEMS>>,
             if PAIRS {
                 (*values)[k] = tile_values[tile_at(i)];
             }
+            if !LOADS_FIRST {
+                store_dest(dst, out0 + i, (*keys)[k], (*values)[k]);
+            }
+        }
+    }
+    if LOADS_FIRST {
+        for (var k = 0u; k < ITEMS; k++) {
+            let i = t + BLOCK * k;
+            if i < count {
+                store_dest(dst, out0 + i, (*keys)[k], (*values)[k]);
+            }
         }
     }
 }
 
-/// Stores `get_striped`'s items to `out0 + i` of `dst` (a scratch run or
-/// the outputs).
-fn store_striped(t: u32, count: u32, dst: u32, out0: u32, keys: ptr<function, array<u32, ITEMS>>,
-                 values: ptr<function, array<u32, ITEMS>>) {
-    for (var k = 0u; k < ITEMS; k++) {
-        let i = t + BLOCK * k;
-        if i < count {
-            store_dest(dst, out0 + i, (*keys)[k], (*values)[k]);
-        }
+/// Item `i` of the tile (and its value) written.
+fn put_item(i: u32, key: u32, value: u32) {
+    tile_keys[tile_at(i)] = key;
+    if PAIRS {
+        tile_values[tile_at(i)] = value;
     }
 }
 
