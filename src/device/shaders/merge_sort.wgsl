@@ -208,7 +208,11 @@ fn sort_chunk(@builtin(local_invocation_index) thread: u32, @builtin(workgroup_i
     // Striped (coalesced) into the tile, read back blocked.
     var keys: array<u32, ITEMS>;
     var values: array<u32, ITEMS>;
-    move_in(t, SOURCE_INPUTS, first, count, 0u, count, &keys, &values);
+    if count == TILE {
+        move_in(true, t, SOURCE_INPUTS, first, count, 0u, count, &keys, &values);
+    } else {
+        move_in(false, t, SOURCE_INPUTS, first, count, 0u, count, &keys, &values);
+    }
     workgroupBarrier();
     for (var k = 0u; k < ITEMS; k++) {
         let i = tile_at(t * ITEMS + k);
@@ -255,7 +259,12 @@ fn sort_chunk(@builtin(local_invocation_index) thread: u32, @builtin(workgroup_i
         serial_merge(a0 + split, a0 + na, b0 + diag - split, b0 + nb, &keys, &values);
     }
     // Stored striped (coalesced).
-    move_out(t, count, select(0u, DEST_OUT, n <= TILE), first, &keys, &values);
+    let dst = select(0u, DEST_OUT, n <= TILE);
+    if count == TILE {
+        move_out(true, t, count, dst, first, &keys, &values);
+    } else {
+        move_out(false, t, count, dst, first, &keys, &values);
+    }
 }
 
 // ---- The global merges, by merge path (CUB's AgentMergeSort / DeviceMerge) ----
@@ -326,7 +335,11 @@ fn merge_tile(t: u32, src: u32, a0: u32, na: u32, b0: u32, nb: u32, dst: u32, ou
     let count = na + nb;
     var keys: array<u32, ITEMS>;
     var values: array<u32, ITEMS>;
-    move_in(t, src, a0, na, b0, count, &keys, &values);
+    if count == TILE {
+        move_in(true, t, src, a0, na, b0, count, &keys, &values);
+    } else {
+        move_in(false, t, src, a0, na, b0, count, &keys, &values);
+    }
     workgroupBarrier();
     // This thread's outputs: diag..diag + ITEMS of the tile. B's keys sit
     // at na.. in the tile.
@@ -336,18 +349,23 @@ fn merge_tile(t: u32, src: u32, a0: u32, na: u32, b0: u32, nb: u32, dst: u32, ou
     workgroupBarrier();
     put_blocked(t, &keys, &values);
     workgroupBarrier();
-    move_out(t, count, dst, out0, &keys, &values);
+    if count == TILE {
+        move_out(true, t, count, dst, out0, &keys, &values);
+    } else {
+        move_out(false, t, count, dst, out0, &keys, &values);
+    }
 }
 
 /// Moves the thread's striped items i = t + BLOCK * k below `count` into
 /// the tile, passing through `keys` and `values` (item k): the first `na`
 /// from `a0` of `src`'s first input, the rest from `b0 + i - na` of its
-/// second. No barrier.
-fn move_in(t: u32, src: u32, a0: u32, na: u32, b0: u32, count: u32,
+/// second. No barrier. `full` (uniform): `count` is TILE, and no item is
+/// tested (the helpers are inlined once with each value).
+fn move_in(full: bool, t: u32, src: u32, a0: u32, na: u32, b0: u32, count: u32,
            keys: ptr<function, array<u32, ITEMS>>, values: ptr<function, array<u32, ITEMS>>) {
     for (var k = 0u; k < ITEMS; k++) {
         let i = t + BLOCK * k;
-        if i < count {
+        if full || i < count {
             let second = i >= na;
             let at = select(a0 + i, b0 + i - na, second);
             (*keys)[k] = source_key(src, second, at);
@@ -362,7 +380,7 @@ fn move_in(t: u32, src: u32, a0: u32, na: u32, b0: u32, count: u32,
     if LOADS_FIRST {
         for (var k = 0u; k < ITEMS; k++) {
             let i = t + BLOCK * k;
-            if i < count {
+            if full || i < count {
                 put_item(i, (*keys)[k], (*values)[k]);
             }
         }
@@ -372,11 +390,11 @@ fn move_in(t: u32, src: u32, a0: u32, na: u32, b0: u32, count: u32,
 /// Moves the thread's striped items below `count` from the tile to
 /// `out0 + i` of `dst` (a scratch run or the outputs), passing through
 /// `keys` and `values`.
-fn move_out(t: u32, count: u32, dst: u32, out0: u32, keys: ptr<function, array<u32, ITEMS>>,
-            values: ptr<function, array<u32, ITEMS>>) {
+fn move_out(full: bool, t: u32, count: u32, dst: u32, out0: u32,
+            keys: ptr<function, array<u32, ITEMS>>, values: ptr<function, array<u32, ITEMS>>) {
     for (var k = 0u; k < ITEMS; k++) {
         let i = t + BLOCK * k;
-        if i < count {
+        if full || i < count {
             (*keys)[k] = tile_keys[tile_at(i)];
             if PAIRS {
                 (*values)[k] = tile_values[tile_at(i)];
@@ -389,7 +407,7 @@ fn move_out(t: u32, count: u32, dst: u32, out0: u32, keys: ptr<function, array<u
     if LOADS_FIRST {
         for (var k = 0u; k < ITEMS; k++) {
             let i = t + BLOCK * k;
-            if i < count {
+            if full || i < count {
                 store_dest(dst, out0 + i, (*keys)[k], (*values)[k]);
             }
         }
