@@ -1013,8 +1013,9 @@ fn big_sizes_once() {
 /// Merge sorts and merges in tile shapes other than the default
 /// (`WAVEKIT_SHADER_PARAMS`' `BLOCK` and `ITEMS`): small tiles (many merge
 /// passes at small sizes), an even ITEMS (the padded tile), one thread,
-/// and the native back ends' striped moves (`LOADS_FIRST=false`: each item
-/// stored as it is loaded).
+/// the native back ends' striped moves (`LOADS_FIRST=false`: each item
+/// stored as it is loaded), and whole tiles moved untested as on GPUs
+/// (`FULL_TILES=true`; lavapipe's default is off).
 #[test]
 fn merge_sort_shapes() {
     let (device, queue) = open();
@@ -1024,8 +1025,13 @@ fn merge_sort_shapes() {
         ("BLOCK=32u,ITEMS=3u", 96, 1),
         ("BLOCK=64u,ITEMS=4u,SPLIT_BLOCK=64u", 256, 2),
         ("BLOCK=1u,ITEMS=5u", 5, 1),
-        ("BLOCK=128u,ITEMS=17u,LOADS_FIRST=false", 2176, 2),
+        (
+            "BLOCK=128u,ITEMS=17u,LOADS_FIRST=false,FULL_TILES=true",
+            2176,
+            2,
+        ),
         ("BLOCK=256u,ITEMS=15u", 3840, 1),
+        ("BLOCK=64u,ITEMS=5u,FULL_TILES=true", 320, 2),
     ] {
         let params = parse_shader_params(params).expect("parses");
         let order = &orders[i];

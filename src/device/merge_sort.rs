@@ -215,7 +215,8 @@ fn build<const N: usize>(
         .set("PAIRS", pairs)
         .set("BLOCK", format!("{}u", shape.block))
         .set("ITEMS", format!("{}u", shape.items))
-        .set("LOADS_FIRST", !ctx.is_native());
+        .set("LOADS_FIRST", !ctx.is_native())
+        .set("FULL_TILES", !ctx.is_cpu());
     let shape = Shape::of_shader(name, &ctx, &shader)?;
     if let Some(text) = less_than {
         user_fn::check(&ctx, &signature(name), text, element, None)?;

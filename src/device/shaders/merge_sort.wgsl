@@ -74,6 +74,13 @@ const TILE = BLOCK * ITEMS;
 // latency an item; H200, 2^24 pairs at 256 x 3: 2.22 -> 1.92 ms;
 // docs/benchmarks/2026-11-29i-h200-merge-sort-loads).
 const LOADS_FIRST = false;
+// Whole tiles (all but a pass's last) move without a test of each item
+// (move_in, move_out with `full`): H200, 2^21-2^26 pairs, 1-9 % less time
+// through CUDA (merge_pass 80 -> 64 registers, sort_chunk 64 -> 48) and 0-1 %
+// through Vulkan (docs/benchmarks/2026-11-29i-h200-merge-sort-loads, call
+// 4). The host turns it off on CPU adapters, where the second form doubled
+// what lavapipe compiles (device_merge_topk 19 -> 34 s).
+const FULL_TILES = true;
 // A word of padding every 32 where ITEMS is even, so that a thread's
 // blocked items fall in distinct banks (with ITEMS odd they do unpadded);
 // and a word past the tile, which a serial merge may read past its runs
@@ -208,7 +215,7 @@ fn sort_chunk(@builtin(local_invocation_index) thread: u32, @builtin(workgroup_i
     // Striped (coalesced) into the tile, read back blocked.
     var keys: array<u32, ITEMS>;
     var values: array<u32, ITEMS>;
-    if count == TILE {
+    if FULL_TILES && count == TILE {
         move_in(true, t, SOURCE_INPUTS, first, count, 0u, count, &keys, &values);
     } else {
         move_in(false, t, SOURCE_INPUTS, first, count, 0u, count, &keys, &values);
@@ -260,7 +267,7 @@ fn sort_chunk(@builtin(local_invocation_index) thread: u32, @builtin(workgroup_i
     }
     // Stored striped (coalesced).
     let dst = select(0u, DEST_OUT, n <= TILE);
-    if count == TILE {
+    if FULL_TILES && count == TILE {
         move_out(true, t, count, dst, first, &keys, &values);
     } else {
         move_out(false, t, count, dst, first, &keys, &values);
@@ -335,7 +342,7 @@ fn merge_tile(t: u32, src: u32, a0: u32, na: u32, b0: u32, nb: u32, dst: u32, ou
     let count = na + nb;
     var keys: array<u32, ITEMS>;
     var values: array<u32, ITEMS>;
-    if count == TILE {
+    if FULL_TILES && count == TILE {
         move_in(true, t, src, a0, na, b0, count, &keys, &values);
     } else {
         move_in(false, t, src, a0, na, b0, count, &keys, &values);
@@ -349,7 +356,7 @@ fn merge_tile(t: u32, src: u32, a0: u32, na: u32, b0: u32, nb: u32, dst: u32, ou
     workgroupBarrier();
     put_blocked(t, &keys, &values);
     workgroupBarrier();
-    if count == TILE {
+    if FULL_TILES && count == TILE {
         move_out(true, t, count, dst, out0, &keys, &values);
     } else {
         move_out(false, t, count, dst, out0, &keys, &values);
