@@ -61,7 +61,7 @@ const REDUCE_THEN_SCAN: [(&str, &str); 3] = [
 /// words, then the high words, through the same workgroup array (so the
 /// kernel's workgroup memory, and the shape the host picks, stay those of
 /// 32-bit keys).
-const ONESWEEP: [(&str, &str); 20] = [
+const ONESWEEP: [(&str, &str); 18] = [
     (
         "fn digit_of(key: u32) -> u32",
         "fn digit_of(key: vec2<u32>) -> u32",
@@ -156,14 +156,6 @@ const ONESWEEP: [(&str, &str); 20] = [
     (
         "let key = staged_at(j - low);",
         "let key = vec2<u32>((*low_words)[k], staged_at(j - low));",
-    ),
-    (
-        "var staged_keys: array<u32, ITEMS>;",
-        "var staged_keys: array<vec2<u32>, ITEMS>;",
-    ),
-    (
-        "staged_keys[k] = staged_at(j - low);",
-        "staged_keys[k] = vec2<u32>((*low_words)[k], staged_at(j - low));",
     ),
 ];
 

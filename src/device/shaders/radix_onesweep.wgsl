@@ -195,11 +195,6 @@ const RETURNING_COUNTS = false;
 // workgroups an SM, 6-7 % longer (the pairs 9-11 %, also at 384 x 16 and
 // 384 x 18; docs/benchmarks/2026-11-28m-h200-full-tiles).
 const FULL_TILES = true;
-// The scatter's workgroup reads first (write_keys, write_values): each
-// thread reads all its staged keys, then their digits' bases, then stores,
-// rather than one key's chain (staged key, its base, the store) after the
-// other, which NVIDIA's Vulkan compiler kept one item at a time.
-const SCATTER_LOADS_FIRST = false;
 const TILE = BLOCK * ITEMS;
 // Keys per thread and staged part, and words of a staged part.
 const PART_ITEMS = ITEMS / STAGE_PARTS;
@@ -893,28 +888,6 @@ fn load_tile(full: bool, first_key: u32, size: u32, n: u32, keys: ptr<function, 
 fn write_keys(full: bool, t: u32, part: u32, tile_keys: u32,
               destinations: ptr<function, array<u32, ITEMS>>) {
     let low = part * PART;
-    if SCATTER_LOADS_FIRST {
-        var staged_keys: array<u32, ITEMS>;
-        for (var k = 0u; k < ITEMS; k++) {
-            let j = k * BLOCK + t;
-            if (full || j < tile_keys) && k / PART_ITEMS == part {
-                staged_keys[k] = staged_at(j - low);
-            }
-        }
-        for (var k = 0u; k < ITEMS; k++) {
-            let j = k * BLOCK + t;
-            if (full || j < tile_keys) && k / PART_ITEMS == part {
-                (*destinations)[k] = digit_base[digit_of(staged_keys[k])] + j;
-            }
-        }
-        for (var k = 0u; k < ITEMS; k++) {
-            let j = k * BLOCK + t;
-            if (full || j < tile_keys) && k / PART_ITEMS == part {
-                keys_out[(*destinations)[k]] = store_key(staged_keys[k]);
-            }
-        }
-        return;
-    }
     for (var k = 0u; k < ITEMS; k++) {
         let j = k * BLOCK + t;
         if (full || j < tile_keys) && k / PART_ITEMS == part {
@@ -931,22 +904,6 @@ fn write_keys(full: bool, t: u32, part: u32, tile_keys: u32,
 fn write_values(full: bool, t: u32, part: u32, tile_keys: u32,
                 destinations: ptr<function, array<u32, ITEMS>>) {
     let low = part * PART;
-    if SCATTER_LOADS_FIRST {
-        var values: array<u32, ITEMS>;
-        for (var k = 0u; k < ITEMS; k++) {
-            let j = k * BLOCK + t;
-            if (full || j < tile_keys) && k / PART_ITEMS == part {
-                values[k] = staged_at(j - low);
-            }
-        }
-        for (var k = 0u; k < ITEMS; k++) {
-            let j = k * BLOCK + t;
-            if (full || j < tile_keys) && k / PART_ITEMS == part {
-                values_out[(*destinations)[k]] = values[k];
-            }
-        }
-        return;
-    }
     for (var k = 0u; k < ITEMS; k++) {
         let j = k * BLOCK + t;
         if (full || j < tile_keys) && k / PART_ITEMS == part {
