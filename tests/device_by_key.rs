@@ -543,10 +543,12 @@ fn by_key_without_the_fallback_cases() {
 fn by_key_with_stashed_ends() {
     let (device, queue) = open();
     let stashed = || vec![("STASHED_ENDS", "true".to_string())];
-    // And as on CUDA, full tiles loaded as lane-striped quads (`STRIPED`).
+    // And as on CUDA, full tiles loaded as lane-striped quads (`STRIPED`),
+    // 20 a thread.
     let striped = || {
         let mut params = stashed();
         params.push(("STRIPED", "true".to_string()));
+        params.push(("ITEMS", "20u".to_string()));
         params
     };
     for case in cases() {

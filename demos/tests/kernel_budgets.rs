@@ -134,11 +134,11 @@ fn kernels() -> Vec<DemoKernel> {
     // for u32 keys and values under `+` (the shader's defaults), with the
     // window walk (`Context::look_back_params`) and the block scan in
     // workgroup memory, without bounds checks (`Context::pipelines_proven`):
-    // the reduction 16 a thread with its run ends stashed (`STASHED_ENDS`)
+    // the reduction 20 a thread with its run ends stashed (`STASHED_ENDS`)
     // and its full tiles loaded as lane-striped quads (`STRIPED`),
     // the scan 12 a thread, full tiles loaded as vec4s (`QUADS`).
     for (entry, items, lower, striped) in [
-        ("reduce_by_key", 16, BoundsChecks::Unchecked.into(), true),
+        ("reduce_by_key", 20, BoundsChecks::Unchecked.into(), true),
         ("scan_by_key", 12, BoundsChecks::Unchecked.into(), false),
     ] {
         let source = edited(

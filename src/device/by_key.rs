@@ -21,7 +21,7 @@ const BLOCK: u32 = 256;
 const DTYPES: [Dtype; 3] = [Dtype::U32, Dtype::I32, Dtype::F32];
 
 /// Elements per thread, each a multiple of 4 (full tiles load vec4s):
-/// 12 through wgpu and for the scan on CUDA, 16 for the reduction on
+/// 12 through wgpu and for the scan on CUDA, 20 for the reduction on
 /// CUDA; HIP (unmeasured) keeps the 8 it had. H200, 2^22 / 2^24 / 2^26
 /// (docs/benchmarks/2026-11-29c-h200-by-key-quads):
 /// - the reduction through Vulkan: 27.3 / 77.6 / 261.8 µs at 12, 28.7 /
@@ -40,13 +40,17 @@ const DTYPES: [Dtype; 3] = [Dtype::U32, Dtype::I32, Dtype::F32];
 /// 0.3168 at 12, 0.4039 at 6 (docs/benchmarks/2026-11-27n-h100-by-key-one-pass).
 /// With the stashed ends (H200, CUDA, 2^26): 0.2321 at 12, 0.2392 at 14,
 /// 0.3733 at 16 (docs/benchmarks/2026-11-27p-h200-by-key-stashed-ends).
+/// With the lane-striped loads (`STRIPED`), 20: H200, CUDA, 2^22 / 2^23 /
+/// 2^26, 21.4 / 37.8 / 208.0 µs at 20, 21.6 / 40.0 / 213.8 at 16, 24.1 /
+/// 42.4 / 237.4 at 12 (CUB 20.9 / 36.8 / 218.4;
+/// docs/benchmarks/2026-11-29i-h200-merge-sort-loads, call 6).
 fn items_per_thread(ctx: &Context, reduce: bool) -> u32 {
     if !ctx.is_native() {
         12
     } else if !ctx.target.is_native_cuda() {
         8
     } else if reduce {
-        16
+        20
     } else {
         12
     }
@@ -278,7 +282,7 @@ impl Built {
 ///   per 3072 elements. The outputs and temp may share a buffer where
 ///   their bytes do not overlap.
 /// - **Algorithm**: one pass over tiles of 3072 elements (12 consecutive
-///   per thread, loaded as vec4s; 4096 on CUDA, 2048 on HIP), as CUB's:
+///   per thread, loaded as vec4s; 5120 on CUDA, 2048 on HIP), as CUB's:
 ///   each tile scans its (head, value)
 ///   pairs under the segmented operator in workgroup memory, publishes its
 ///   tail (the value after its last head) and combines the tails before it
