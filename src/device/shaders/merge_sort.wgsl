@@ -43,7 +43,9 @@
 // Parameters (set by name by the host): T (u32, i32, f32); PAIRS; the
 // comparator `less_than` (its default: ascending); BLOCK (a power of two,
 // 1..=1024) and ITEMS (1..=32), which the host reads back for its grids
-// and run widths (WAVEKIT_SHADER_PARAMS may change them); SPLIT_BLOCK.
+// and run widths (WAVEKIT_SHADER_PARAMS may change them); SPLIT_BLOCK;
+// LOADS_FIRST (true through wgpu) and FULL_TILES (off on CPU adapters),
+// how the striped moves load and test their items.
 // Workgroup memory: 8 (TILE + 1 + TILE / 32 where ITEMS is even) + 8 bytes.
 // Bindings: 0 keys_in, 1 values_in (the sort's input or the merge's first
 //   input; values any 4 bytes without PAIRS), 2 keys_b (the merge's second
@@ -67,12 +69,12 @@ const TILE = BLOCK * ITEMS;
 // How a thread moves its striped items between memory and the tile
 // (move_in, move_out): false, each item stored as it is loaded (natively:
 // ptxas schedules the loads itself, and holding them all took merge_pass
-// from 80 to 104 registers, 15 % slower on an H200); true, through
-// registers, every load of the loop before the first store (the host's
-// choice through wgpu: with each store in one `if` with its load, NVIDIA's
-// Vulkan compiler waited out every load before the next, one memory
-// latency an item; H200, 2^24 pairs at 256 x 3: 2.22 -> 1.92 ms;
-// docs/benchmarks/2026-11-29i-h200-merge-sort-loads).
+// from 80 to 104 registers before FULL_TILES, 8-16 % slower on an H200
+// from 2^22); true, through registers, every load of the loop before the
+// first store (the host's choice through wgpu: with each store in one `if`
+// with its load, NVIDIA's Vulkan compiler waited out every load before the
+// next, one memory latency an item; H200, 2^24 pairs at 256 x 3: 2.22 ->
+// 1.92 ms; docs/benchmarks/2026-11-29i-h200-merge-sort-loads).
 const LOADS_FIRST = false;
 // Whole tiles (all but a pass's last) move without a test of each item
 // (move_in, move_out with `full`): H200, 2^21-2^26 pairs, 1-9 % less time
