@@ -878,25 +878,16 @@ fn reduce_held(tile: u32, t: u32) {
     var running = start.incoming;
     var run = start.base;
     let first = tile * TILE + t * ITEMS;
-    // The counted heads' keys, all loaded before the first is stored: with
-    // each store beside its load, NVIDIA's Vulkan compiler waited out each
-    // load before the next (docs/benchmarks/2026-11-29i-h200-merge-sort-loads).
-    var head_keys: array<K, ITEMS>;
-    for (var k = 0u; k < ITEMS; k++) {
-        if (counted & (1u << k)) != 0u {
-            if NON_TRIVIAL {
-                head_keys[k] = bitcast<K>(first + k);
-            } else {
-                head_keys[k] = key_at(first + k);
-            }
-        }
-    }
     for (var k = 0u; k < ITEMS; k++) {
         let bit = 1u << k;
         let head = (items.heads & bit) != 0u;
         running = select(scan_op(running, items.values[k]), items.values[k], head);
         if (counted & bit) != 0u {
-            out_keys[run] = head_keys[k];
+            if NON_TRIVIAL {
+                out_keys[run] = bitcast<K>(first + k);
+            } else {
+                out_keys[run] = key_at(first + k);
+            }
             run += 1u;
         }
         // A run of one is no non-trivial run.
