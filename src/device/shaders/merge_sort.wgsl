@@ -81,7 +81,9 @@ const LOADS_FIRST = false;
 // through CUDA (merge_pass 80 -> 64 registers, sort_chunk 64 -> 48) and 0-1 %
 // through Vulkan (docs/benchmarks/2026-11-29i-h200-merge-sort-loads, call
 // 4). The host turns it off on CPU adapters, where the second form doubled
-// what lavapipe compiles (device_merge_topk 19 -> 34 s).
+// what lavapipe compiles (device_merge_topk 19 -> 34 s). Each call site
+// chooses the form: the same choice inside one wrapper of move_in and
+// move_out gave sort_chunk 64 registers through ptxas, not 48.
 const FULL_TILES = true;
 // A word of padding every 32 where ITEMS is even, so that a thread's
 // blocked items fall in distinct banks (with ITEMS odd they do unpadded);
