@@ -55,8 +55,7 @@ pub struct PassConfig {
     /// Spin with atomicOr(x, 0) (CPU adapters) rather than atomicLoad.
     pub spin_with_rmw: bool,
     /// The native CUDA back end: the rank as `wavekit::device` builds it
-    /// there (CUB's ballots, and full-word counters with values), and full
-    /// tiles scattered without per-key tests (`FULL_SCATTER`).
+    /// there (CUB's ballots, and full-word counters with values).
     pub cuda: bool,
     /// One module for every pass, the pass read at run time (wgpu), rather
     /// than `const PASS` edited per pass (natively). Through wgpu the keys
@@ -121,10 +120,6 @@ impl PassConfig {
             (
                 "const FULL_TILES = true;",
                 format!("const FULL_TILES = {};", self.runtime_pass),
-            ),
-            (
-                "const FULL_SCATTER = false;",
-                format!("const FULL_SCATTER = {};", self.cuda),
             ),
             (
                 "const RETURNING_COUNTS = false;",

@@ -256,7 +256,6 @@ impl OneSweep {
             .set("WIDE_COUNTERS", rank.wide_counters)
             .set("RETURNING_COUNTS", rank.returning_counts)
             .set("FULL_TILES", !ctx.is_native())
-            .set("FULL_SCATTER", ctx.target.is_native_cuda())
             .set("KEY_ORDER", format!("{}u", options.key.order()))
             .set("BEGIN_BIT", format!("{}u", options.bits.start))
             .set("END_BIT", format!("{}u", options.bits.end))

@@ -195,11 +195,6 @@ const RETURNING_COUNTS = false;
 // workgroups an SM, 6-7 % longer (the pairs 9-11 %, also at 384 x 16 and
 // 384 x 18; docs/benchmarks/2026-11-28m-h200-full-tiles).
 const FULL_TILES = true;
-// Full tiles staged and written out without a test of each key even where
-// FULL_TILES is off (the host's choice natively): the scatter runs after
-// the rank, where fewer registers are live, so the untested form there
-// does not raise the pass kernel's registers as FULL_TILES's loads did.
-const FULL_SCATTER = false;
 const TILE = BLOCK * ITEMS;
 // Keys per thread and staged part, and words of a staged part.
 const PART_ITEMS = ITEMS / STAGE_PARTS;
@@ -656,7 +651,6 @@ fn onesweep(@builtin(local_invocation_index) t: u32) {
     // no key against n (`full` is uniform, and the helpers are inlined
     // once with each value).
     let full = FULL_TILES && tile < n / TILE;
-    let full_scatter = (FULL_TILES || FULL_SCATTER) && tile < n / TILE;
     var keys: array<u32, ITEMS>;
     var values: array<u32, ITEMS>;
     if full {
@@ -815,7 +809,7 @@ fn onesweep(@builtin(local_invocation_index) t: u32) {
     }
     // The first part here, the others after its keys are written out.
     for (var s = 0u; s < ITEMS; s++) {
-        if (full_scatter || first_key + s * size < n) && (STAGE_PARTS == 1u || ranks[s] < PART) {
+        if (full || first_key + s * size < n) && (STAGE_PARTS == 1u || ranks[s] < PART) {
             stage(ranks[s], keys[s]);
         }
     }
@@ -839,13 +833,13 @@ fn onesweep(@builtin(local_invocation_index) t: u32) {
             // The last part's keys are out: stage this part's.
             workgroupBarrier();
             for (var s = 0u; s < ITEMS; s++) {
-                if (full_scatter || first_key + s * size < n) && ranks[s] - low < PART {
+                if (full || first_key + s * size < n) && ranks[s] - low < PART {
                     stage(ranks[s] - low, keys[s]);
                 }
             }
             workgroupBarrier();
         }
-        if full_scatter {
+        if full {
             write_keys(true, t, part, TILE, &destinations);
         } else {
             write_keys(false, t, part, tile_keys, &destinations);
@@ -856,13 +850,13 @@ fn onesweep(@builtin(local_invocation_index) t: u32) {
             let low = part * PART;
             workgroupBarrier();
             for (var s = 0u; s < ITEMS; s++) {
-                if (full_scatter || first_key + s * size < n)
+                if (full || first_key + s * size < n)
                     && (STAGE_PARTS == 1u || ranks[s] - low < PART) {
                     stage(ranks[s] - low, values[s]);
                 }
             }
             workgroupBarrier();
-            if full_scatter {
+            if full {
                 write_values(true, t, part, TILE, &destinations);
             } else {
                 write_values(false, t, part, tile_keys, &destinations);
