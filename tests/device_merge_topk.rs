@@ -1020,18 +1020,23 @@ fn big_sizes_once() {
 fn merge_sort_shapes() {
     let (device, queue) = open();
     let orders = orders();
-    // (parameters, the tile they make, the order: both with ties).
-    for (params, tile, i) in [
-        ("BLOCK=32u,ITEMS=3u", 96, 1),
-        ("BLOCK=64u,ITEMS=4u,SPLIT_BLOCK=64u", 256, 2),
-        ("BLOCK=1u,ITEMS=5u", 5, 1),
+    // (parameters, the tile they make, the chunk sort_chunk sorts, the
+    // order: both with ties).
+    for (params, tile, chunk, i) in [
+        ("BLOCK=32u,ITEMS=3u", 96, 96, 1),
+        ("BLOCK=64u,ITEMS=4u,SPLIT_BLOCK=64u", 256, 256, 2),
+        ("BLOCK=1u,ITEMS=5u", 5, 5, 1),
         (
             "BLOCK=128u,ITEMS=17u,LOADS_FIRST=false,FULL_TILES=true",
             2176,
+            2176,
             2,
         ),
-        ("BLOCK=256u,ITEMS=15u", 3840, 1),
-        ("BLOCK=64u,ITEMS=5u,FULL_TILES=true", 320, 2),
+        ("BLOCK=256u,ITEMS=15u", 3840, 3840, 1),
+        ("BLOCK=64u,ITEMS=5u,FULL_TILES=true", 320, 320, 2),
+        // sort_chunk apart, with more threads than the merges.
+        ("BLOCK=32u,ITEMS=3u,SORT_BLOCK=128u", 96, 384, 2),
+        ("BLOCK=1u,ITEMS=5u,SORT_BLOCK=4u,FULL_TILES=true", 5, 20, 1),
     ] {
         let params = parse_shader_params(params).expect("parses");
         let order = &orders[i];
@@ -1043,7 +1048,8 @@ fn merge_sort_shapes() {
             )
         });
         assert_eq!((pairs.tile(), merge.tile()), (tile, tile));
-        for n in [0, 1, tile as usize - 1, tile as usize + 1, 777, 3001] {
+        let (tile, chunk) = (tile as usize, chunk as usize);
+        for n in [0, 1, tile - 1, tile + 1, chunk - 1, chunk + 1, 777, 3001] {
             check_merge_sort(&device, &queue, &pairs, order, n, n % 2 == 1);
             check_merge_sort(&device, &queue, &keys, order, n, false);
         }
@@ -1239,6 +1245,18 @@ fn bad_merge_sort_shapes_are_errors() {
                 "270352 bytes of workgroup memory",
                 "the device gives at most",
             ],
+        ),
+        (
+            "BLOCK=64u,ITEMS=9u,SORT_BLOCK=2048u",
+            &["SORT_BLOCK = 2048", "powers of two up to 1024"],
+        ),
+        (
+            "BLOCK=128u,SORT_BLOCK=64u",
+            &["BLOCK = 128, SORT_BLOCK = 64", "SORT_BLOCK at least BLOCK"],
+        ),
+        (
+            "BLOCK=64u,ITEMS=32u,SORT_BLOCK=1024u",
+            &["270352 bytes of workgroup memory"],
         ),
     ] {
         let params = parse_shader_params(params).expect("parses");

@@ -62,12 +62,15 @@ fn passes(n: u32, tile: u64) -> u32 {
 
 /// The tile of `merge_sort.wgsl`'s kernels: `block` threads (`BLOCK`,
 /// CUB's `BLOCK_THREADS`), `items` keys each (`ITEMS`,
-/// `ITEMS_PER_THREAD`), `block * items` keys a workgroup sorts or merges;
-/// and `split` threads (`SPLIT_BLOCK`) of `split_tiles`, a tile each.
+/// `ITEMS_PER_THREAD`), `block * items` keys a workgroup merges;
+/// `sort_block` threads of `sort_chunk` (`SORT_BLOCK`, 0 for `BLOCK`),
+/// `sort_block * items` keys a workgroup sorts (the chunk); and `split`
+/// threads (`SPLIT_BLOCK`) of `split_tiles`, a tile each.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Shape {
     block: u32,
     items: u32,
+    sort_block: u32,
     split: u32,
 }
 
@@ -81,6 +84,7 @@ impl Shape {
     const LARGE: Shape = Shape {
         block: 256,
         items: 17,
+        sort_block: 256,
         split: 256,
     };
     /// On wgpu: 256 × 5, 10 256 bytes of workgroup memory, within WebGPU's
@@ -94,6 +98,7 @@ impl Shape {
     const SMALL: Shape = Shape {
         block: 256,
         items: 5,
+        sort_block: 256,
         split: 256,
     };
     /// Workgroup memory the native back ends give a kernel (CUDA's static
@@ -104,11 +109,17 @@ impl Shape {
         u64::from(self.block) * u64::from(self.items)
     }
 
-    /// Workgroup memory of the kernels (`merge_sort.wgsl`'s header): keys
-    /// and values of a tile and a word past it, a word of padding every 32
-    /// where `items` is even, and two split words.
-    fn workgroup_bytes(&self) -> u64 {
-        let tile = self.tile();
+    /// Keys a `sort_chunk` workgroup sorts: the width of the runs the
+    /// first merge pass merges.
+    fn chunk(&self) -> u64 {
+        u64::from(self.sort_block) * u64::from(self.items)
+    }
+
+    /// Workgroup memory of the kernels (`merge_sort.wgsl`'s header) in
+    /// tiles of `tile` keys: keys and values of a tile and a word past it,
+    /// a word of padding every 32 where `items` is even, and two split
+    /// words.
+    fn workgroup_bytes(&self, tile: u64) -> u64 {
         let pad = if self.items.is_multiple_of(2) {
             tile / 32
         } else {
@@ -148,26 +159,34 @@ impl Shape {
         let shape = Shape {
             block: shader.u32_value("BLOCK")?,
             items: shader.u32_value("ITEMS")?,
+            sort_block: match shader.u32_value("SORT_BLOCK")? {
+                0 => shader.u32_value("BLOCK")?,
+                threads => threads,
+            },
             split: shader.u32_value("SPLIT_BLOCK")?,
         };
         let block = |threads: u32| threads.is_power_of_two() && threads <= 1024;
-        if !block(shape.block) || !block(shape.split) || !(1..=32).contains(&shape.items) {
+        if !block(shape.block)
+            || !block(shape.split)
+            || !block(shape.sort_block)
+            || shape.sort_block < shape.block
+            || !(1..=32).contains(&shape.items)
+        {
             return Err(Error::Usage(format!(
-                "{algorithm}: BLOCK = {} and SPLIT_BLOCK = {} threads, ITEMS = {} keys per \
-                 thread: it takes powers of two up to 1024 and 1 to 32",
-                shape.block, shape.split, shape.items
+                "{algorithm}: BLOCK = {}, SORT_BLOCK = {} and SPLIT_BLOCK = {} threads, ITEMS = \
+                 {} keys per thread: it takes powers of two up to 1024 (SORT_BLOCK at least \
+                 BLOCK) and 1 to 32",
+                shape.block, shape.sort_block, shape.split, shape.items
             )));
         }
         let (threads, bytes) = Shape::device_limits(ctx);
-        if shape.block.max(shape.split) > threads || shape.workgroup_bytes() > bytes {
+        let needed = shape.workgroup_bytes(shape.chunk());
+        if shape.sort_block.max(shape.split) > threads || needed > bytes {
             return Err(Error::Usage(format!(
-                "{algorithm}: BLOCK = {} and SPLIT_BLOCK = {} threads, ITEMS = {} keys per \
-                 thread take {} bytes of workgroup memory; the device gives at most {threads} \
-                 threads and {bytes} bytes",
-                shape.block,
-                shape.split,
-                shape.items,
-                shape.workgroup_bytes()
+                "{algorithm}: BLOCK = {}, SORT_BLOCK = {} and SPLIT_BLOCK = {} threads, ITEMS = \
+                 {} keys per thread take {needed} bytes of workgroup memory; the device gives \
+                 at most {threads} threads and {bytes} bytes",
+                shape.block, shape.sort_block, shape.split, shape.items,
             )));
         }
         Ok(shape)
@@ -223,7 +242,25 @@ fn build<const N: usize>(
         shader = shader.function("less_than", text);
     }
     let module = ctx.compose(&shader)?;
-    let pipelines = ctx.pipelines(&module, entries)?;
+    if shape.sort_block == shape.block || !entries.contains(&"sort_chunk") {
+        let pipelines = ctx.pipelines(&module, entries)?;
+        return Ok((ctx, shape, pipelines));
+    }
+    // sort_chunk in a module of its own, SORT_BLOCK threads a workgroup.
+    let sorts = ctx.compose(&shader.set("SORTS", true))?;
+    let mut pipelines = Vec::with_capacity(N);
+    for entry in entries {
+        let module = if entry == "sort_chunk" {
+            &sorts
+        } else {
+            &module
+        };
+        let [pipeline] = ctx.pipelines(module, [entry])?;
+        pipelines.push(pipeline);
+    }
+    let pipelines = pipelines
+        .try_into()
+        .unwrap_or_else(|_| unreachable!("one pipeline an entry"));
     Ok((ctx, shape, pipelines))
 }
 
@@ -480,8 +517,11 @@ impl MergeSort {
         let split_grid = self
             .ctx
             .grid(tiles.div_ceil(u64::from(self.shape.split)) as u32);
-        let mut ops = vec![Op::Dispatch(&self.chunk, binding(0), tile_grid)];
-        for p in 0..passes(n, self.shape.tile()) {
+        let chunk_grid = self
+            .ctx
+            .grid(u64::from(n).div_ceil(self.shape.chunk()) as u32);
+        let mut ops = vec![Op::Dispatch(&self.chunk, binding(0), chunk_grid)];
+        for p in 0..passes(n, self.shape.chunk()) {
             let p = u64::from(p);
             ops.push(Op::Dispatch(&self.split, binding(p), split_grid));
             ops.push(Op::Dispatch(&self.pass, binding(p), tile_grid));
@@ -662,16 +702,20 @@ mod tests {
     #[test]
     fn shapes_fit_their_devices() {
         assert_eq!(Shape::LARGE.tile(), 4352);
-        assert_eq!(Shape::LARGE.workgroup_bytes(), 34832);
-        assert!(Shape::LARGE.workgroup_bytes() <= Shape::NATIVE_BYTES);
+        assert_eq!(Shape::LARGE.workgroup_bytes(4352), 34832);
+        assert!(Shape::LARGE.workgroup_bytes(4352) <= Shape::NATIVE_BYTES);
         // WebGPU's minimum limits.
-        assert_eq!(Shape::SMALL.workgroup_bytes(), 10256);
-        assert!(Shape::SMALL.workgroup_bytes() <= 16384 && Shape::SMALL.block <= 256);
+        assert_eq!(Shape::SMALL.workgroup_bytes(Shape::SMALL.chunk()), 10256);
+        assert!(
+            Shape::SMALL.workgroup_bytes(Shape::SMALL.chunk()) <= 16384
+                && Shape::SMALL.sort_block <= 256
+        );
         let even = Shape {
             block: 64,
             items: 4,
+            sort_block: 64,
             split: 256,
         };
-        assert_eq!(even.workgroup_bytes(), 8 * (256 + 1 + 8) + 8);
+        assert_eq!(even.workgroup_bytes(even.chunk()), 8 * (256 + 1 + 8) + 8);
     }
 }

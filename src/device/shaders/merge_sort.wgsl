@@ -6,22 +6,23 @@
 // function); keys that neither precedes keep their input order (merges:
 // the first input's before the second's). The tile is TILE = BLOCK * ITEMS
 // keys, ITEMS a thread (CUB's AgentMergeSortPolicy: BLOCK_THREADS,
-// ITEMS_PER_THREAD); every kernel but split_tiles runs BLOCK threads.
+// ITEMS_PER_THREAD); every kernel but split_tiles runs BLOCK threads, or
+// sort_chunk SORT_THREADS in chunks of CHUNK = SORT_THREADS * ITEMS keys.
 //
-//   sort_chunk (ceil(n / TILE) workgroups): each aligned tile sorted (CUB's
+//   sort_chunk (ceil(n / CHUNK) workgroups): each aligned chunk sorted (CUB's
 //     AgentBlockSort / BlockMergeSort): loaded striped (coalesced) into
 //     workgroup memory and read back blocked (each thread ITEMS consecutive
 //     keys), each thread's keys sorted in registers (stable odd-even
-//     transposition), then log2(BLOCK) rounds merge the sorted runs of
+//     transposition), then log2(SORT_THREADS) rounds merge the sorted runs of
 //     m = 1, 2, 4, ... threads pairwise through workgroup memory (each
 //     thread finds its merge-path split in its pair of runs and merges
 //     ITEMS keys serially); 2 barriers a round. Stored striped (coalesced)
-//     to the outputs where n <= TILE, else to run A of the scratch. The
+//     to the outputs where n <= CHUNK, else to run A of the scratch. The
 //     keys past n (the last tile) are never compared: each run's count
-//     stops at n.
+//     stops at n. (In its own module, with SORTS, its tile is the chunk.)
 //   split_tiles (ceil(tiles / SPLIT_BLOCK) workgroups, a thread per tile of
 //     TILE outputs), pass p = arrayLength(&pass_info) - 1: the merge-path
-//     split of each tile's start in its pair of runs of width w = TILE << p
+//     split of each tile's start in its pair of runs of width w = CHUNK << p
 //     (one binary search per tile, CUB's DeviceMergeSortPartitionKernel),
 //     into the scratch after the runs.
 //   merge_pass (tiles workgroups), pass p: the runs of width w merged
@@ -31,7 +32,7 @@
 //     both ranges loaded coalesced into workgroup memory, each thread's
 //     split found there, ITEMS merged serially, stored coalesced; 3
 //     barriers). The host records split_tiles and merge_pass
-//     ceil(log2(n / TILE)) times.
+//     ceil(log2(n / CHUNK)) times.
 //   merge (ceil((n_a + n_b) / TILE) workgroups, x and y): the merge of the
 //     first input (keys_in, n_a = its length) and the second (keys_b, n_b =
 //     arrayLength(&keys_out) - n_a) by merge_tile, each workgroup finding
@@ -44,9 +45,12 @@
 // comparator `less_than` (its default: ascending); BLOCK (a power of two,
 // 1..=1024) and ITEMS (1..=32), which the host reads back for its grids
 // and run widths (WAVEKIT_SHADER_PARAMS may change them); SPLIT_BLOCK;
+// SORT_BLOCK and SORTS (sort_chunk's threads, 0 for BLOCK, and its own
+// module);
 // LOADS_FIRST (true through wgpu) and FULL_TILES (off on CPU adapters),
 // how the striped moves load and test their items.
-// Workgroup memory: 8 (TILE + 1 + TILE / 32 where ITEMS is even) + 8 bytes.
+// Workgroup memory: 8 (TILE + 1 + TILE / 32 where ITEMS is even) + 8 bytes
+// (sort_chunk's module with SORTS: its TILE is CHUNK).
 // Bindings: 0 keys_in, 1 values_in (the sort's input or the merge's first
 //   input; values any 4 bytes without PAIRS), 2 keys_b (the merge's second
 //   input; any 4 bytes for the sort), 3 values_b (the merge's second
@@ -65,7 +69,18 @@ fn less_than(a: T, b: T) -> bool { return a < b; }
 const BLOCK = 256u;
 const ITEMS = 17u;
 const SPLIT_BLOCK = 256u;
-const TILE = BLOCK * ITEMS;
+// sort_chunk's threads, SORT_THREADS: BLOCK (SORT_BLOCK 0), or SORT_BLOCK,
+// a power of two of at least BLOCK. The sort's first runs are CHUNK =
+// SORT_THREADS * ITEMS keys wide, so that more threads there leave fewer
+// merge passes (the merges' tile, TILE, divides CHUNK). Where they are not
+// BLOCK, the host composes sort_chunk apart with SORTS true: that module's
+// kernels run THREADS = SORT_THREADS threads in tiles of CHUNK.
+const SORT_BLOCK = 0u;
+const SORTS = false;
+const SORT_THREADS = select(SORT_BLOCK, BLOCK, SORT_BLOCK == 0u);
+const THREADS = select(BLOCK, SORT_THREADS, SORTS);
+const TILE = THREADS * ITEMS;
+const CHUNK = SORT_THREADS * ITEMS;
 // How a thread moves its striped items between memory and the tile
 // (move_in, move_out): false, each item stored as it is loaded (natively:
 // ptxas schedules the loads itself, and holding them all took merge_pass
@@ -131,7 +146,7 @@ fn tile_at(i: u32) -> u32 {
 /// The thread's index, as the compiler can bound it (< BLOCK: the blocked
 /// items' places t * ITEMS + k then need no clamp into the tile).
 fn thread_index(t: u32) -> u32 {
-    return min(t, BLOCK - 1u);
+    return min(t, THREADS - 1u);
 }
 
 /// `a - b`, or 0 where b > a.
@@ -206,7 +221,7 @@ fn put_blocked(t: u32, keys: ptr<function, array<u32, ITEMS>>, values: ptr<funct
     }
 }
 
-@compute @workgroup_size(BLOCK)
+@compute @workgroup_size(THREADS)
 fn sort_chunk(@builtin(local_invocation_index) thread: u32, @builtin(workgroup_id) wid: vec3<u32>,
               @builtin(num_workgroups) nwg: vec3<u32>) {
     let t = thread_index(thread);
@@ -249,14 +264,14 @@ fn sort_chunk(@builtin(local_invocation_index) thread: u32, @builtin(workgroup_i
     // Runs of m threads merged pairwise: thread t's outputs are the
     // merged run's from diagonal p * ITEMS; each run's keys stop at n.
     // The round m = BLOCK only writes the sorted tile back (blocked).
-    for (var m = 1u; m <= BLOCK; m *= 2u) {
+    for (var m = 1u; m <= THREADS; m *= 2u) {
         // The first round's writes are this thread's own blocked reads.
         if m > 1u {
             workgroupBarrier();
         }
         put_blocked(t, &keys, &values);
         workgroupBarrier();
-        if m == BLOCK {
+        if m == THREADS {
             break;
         }
         let p = t & (2u * m - 1u);
@@ -375,7 +390,7 @@ fn merge_tile(t: u32, src: u32, a0: u32, na: u32, b0: u32, nb: u32, dst: u32, ou
 fn move_in(full: bool, t: u32, src: u32, a0: u32, na: u32, b0: u32, count: u32,
            keys: ptr<function, array<u32, ITEMS>>, values: ptr<function, array<u32, ITEMS>>) {
     for (var k = 0u; k < ITEMS; k++) {
-        let i = t + BLOCK * k;
+        let i = t + THREADS * k;
         if full || i < count {
             let second = i >= na;
             let at = select(a0 + i, b0 + i - na, second);
@@ -390,7 +405,7 @@ fn move_in(full: bool, t: u32, src: u32, a0: u32, na: u32, b0: u32, count: u32,
     }
     if LOADS_FIRST {
         for (var k = 0u; k < ITEMS; k++) {
-            let i = t + BLOCK * k;
+            let i = t + THREADS * k;
             if full || i < count {
                 put_item(i, (*keys)[k], (*values)[k]);
             }
@@ -404,7 +419,7 @@ fn move_in(full: bool, t: u32, src: u32, a0: u32, na: u32, b0: u32, count: u32,
 fn move_out(full: bool, t: u32, count: u32, dst: u32, out0: u32,
             keys: ptr<function, array<u32, ITEMS>>, values: ptr<function, array<u32, ITEMS>>) {
     for (var k = 0u; k < ITEMS; k++) {
-        let i = t + BLOCK * k;
+        let i = t + THREADS * k;
         if full || i < count {
             (*keys)[k] = tile_keys[tile_at(i)];
             if PAIRS {
@@ -417,7 +432,7 @@ fn move_out(full: bool, t: u32, count: u32, dst: u32, out0: u32,
     }
     if LOADS_FIRST {
         for (var k = 0u; k < ITEMS; k++) {
-            let i = t + BLOCK * k;
+            let i = t + THREADS * k;
             if full || i < count {
                 store_dest(dst, out0 + i, (*keys)[k], (*values)[k]);
             }
@@ -433,9 +448,9 @@ fn put_item(i: u32, key: u32, value: u32) {
     }
 }
 
-/// The sort's run width this pass, w = TILE << p, p = arrayLength(&pass_info) - 1.
+/// The sort's run width this pass, w = CHUNK << p, p = arrayLength(&pass_info) - 1.
 fn pass_width() -> u32 {
-    return TILE << (arrayLength(&pass_info) - 1u);
+    return CHUNK << (arrayLength(&pass_info) - 1u);
 }
 
 /// The pass's source run: A (0) on even passes, B (1) on odd.
@@ -474,7 +489,7 @@ fn split_tiles(@builtin(global_invocation_id) gid: vec3<u32>,
     scratch[split_index(j)] = split;
 }
 
-@compute @workgroup_size(BLOCK)
+@compute @workgroup_size(THREADS)
 fn merge_pass(@builtin(local_invocation_index) thread: u32, @builtin(workgroup_id) wid: vec3<u32>,
               @builtin(num_workgroups) nwg: vec3<u32>) {
     let t = thread_index(thread);
@@ -501,7 +516,7 @@ fn merge_pass(@builtin(local_invocation_index) thread: u32, @builtin(workgroup_i
     merge_tile(t, src, pair.x + a_start, a_end - a_start, pair.y + b_start, b_end - b_start, dst, d0);
 }
 
-@compute @workgroup_size(BLOCK)
+@compute @workgroup_size(THREADS)
 fn merge(@builtin(local_invocation_index) thread: u32, @builtin(workgroup_id) wid: vec3<u32>,
          @builtin(num_workgroups) nwg: vec3<u32>) {
     let t = thread_index(thread);
@@ -516,7 +531,7 @@ fn merge(@builtin(local_invocation_index) thread: u32, @builtin(workgroup_id) wi
     let d1 = min(d0 + TILE, total);
     // The tile's two splits, one search each (no split_tiles pass: Merge
     // takes no temp).
-    for (var s = t; s < 2u; s += BLOCK) {
+    for (var s = t; s < 2u; s += THREADS) {
         tile_splits[s] = path_split(SOURCE_INPUTS, 0u, n_a, 0u, n_b, select(d0, d1, s == 1u));
     }
     workgroupBarrier();
