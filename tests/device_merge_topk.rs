@@ -1048,6 +1048,7 @@ fn merge_sort_shapes() {
             )
         });
         assert_eq!((pairs.tile(), merge.tile()), (tile, tile));
+        assert_eq!((pairs.chunk(), keys.chunk()), (chunk, chunk));
         let (tile, chunk) = (tile as usize, chunk as usize);
         for n in [0, 1, tile - 1, tile + 1, chunk - 1, chunk + 1, 777, 3001] {
             check_merge_sort(&device, &queue, &pairs, order, n, n % 2 == 1);

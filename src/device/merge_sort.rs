@@ -87,20 +87,33 @@ impl Shape {
         sort_block: 256,
         split: 256,
     };
-    /// On wgpu: 256 × 5, 10 256 bytes of workgroup memory, within WebGPU's
-    /// minimum limits (16 KiB, 256 invocations). Through Vulkan on an H200,
-    /// with the striped moves' loads first (`LOADS_FIRST`), 2^24 pairs took
-    /// 1.85 ms at 5 keys a thread against 1.92 at 3, 1.90 at 7, 2.04 at 9,
-    /// 1.94 at 11, 2.88 at 13 and 2.53 at 17 (2^20 and 2^26 alike;
-    /// docs/benchmarks/2026-11-29i-h200-merge-sort-loads). Before that
-    /// change every load waited out the one before it, and the fewer keys a
-    /// thread the faster (256 × 3: 2.22 ms; 256 × 17: 5.1).
+    /// On wgpu: 128 × 9, 9 232 bytes of workgroup memory, within WebGPU's
+    /// minimum limits (16 KiB, 256 invocations); `sort_chunk` as wide as
+    /// the device holds ([`Shape::for_context`]). Through Vulkan on an
+    /// H200, 2^26 pairs took 7.25 ms at 128 × 9 against 7.55 at 256 × 5,
+    /// 7.61 at 128 × 11, 7.65 at 128 × 7, 7.95 at 128 × 15, 8.48 at 64 × 17
+    /// and 7.82–11.5 at 512 and 1024 threads (2^21–2^25 alike; 2^20 6 %
+    /// slower than 256 × 5, which sorting with 512 threads makes up;
+    /// docs/benchmarks/2026-11-29k-h200-merge-sort-chunks). With the
+    /// striped moves' loads first (`LOADS_FIRST`), 256 threads took 1.85
+    /// ms at 5 keys a thread at 2^24 against 1.92 at 3, 1.90 at 7, 2.04 at
+    /// 9 and 2.53 at 17 (docs/benchmarks/2026-11-29i-h200-merge-sort-loads);
+    /// before that change every load waited out the one before it, and the
+    /// fewer keys a thread the faster (256 × 3: 2.22 ms; 256 × 17: 5.1).
     const SMALL: Shape = Shape {
-        block: 256,
-        items: 5,
-        sort_block: 256,
+        block: 128,
+        items: 9,
+        sort_block: 128,
         split: 256,
     };
+    /// The widest `sort_chunk` on wgpu where the device holds it (a GPU:
+    /// CPU adapters keep one module, `sort_block` = `block`, for their
+    /// compile time): 512 threads sort chunks of 4608 keys, 36 880 bytes.
+    /// Through Vulkan on an H200 at 128 × 9, 2^20 / 2^22 / 2^26 pairs took
+    /// 160.5 / 508.5 / 7186 µs, against 169.9 / 522.3 / 7237 with 256
+    /// threads and 181.1 / 535.0 / 7248 with 128 (two fewer merge passes
+    /// than 128 at 2^26; docs/benchmarks/2026-11-29k-h200-merge-sort-chunks).
+    const SORT_BLOCKS: [u32; 2] = [512, 256];
     /// Workgroup memory the native back ends give a kernel (CUDA's static
     /// shared memory; HIP gives 64 KiB).
     const NATIVE_BYTES: u64 = 48 << 10;
@@ -143,13 +156,25 @@ impl Shape {
     }
 
     /// The default for `ctx`'s API: [`Shape::LARGE`] natively,
-    /// [`Shape::SMALL`] on wgpu.
+    /// [`Shape::SMALL`] on wgpu with the widest of [`Shape::SORT_BLOCKS`]
+    /// the device holds on a GPU.
     fn for_context(ctx: &Context) -> Shape {
         if ctx.is_native() {
-            Shape::LARGE
-        } else {
-            Shape::SMALL
+            return Shape::LARGE;
         }
+        let (threads, bytes) = Shape::device_limits(ctx);
+        Shape::SORT_BLOCKS
+            .into_iter()
+            .map(|sort_block| Shape {
+                sort_block,
+                ..Shape::SMALL
+            })
+            .find(|shape| {
+                !ctx.is_cpu()
+                    && shape.sort_block <= threads
+                    && shape.workgroup_bytes(shape.chunk()) <= bytes
+            })
+            .unwrap_or(Shape::SMALL)
     }
 
     /// The shape `shader` was composed with (the host's choice or
@@ -213,6 +238,17 @@ fn signature(algorithm: &'static str) -> Signature {
     }
 }
 
+/// `SORT_BLOCK` for `shape`: 0 (`BLOCK`) where `sort_chunk` runs the
+/// merges' threads, so that `WAVEKIT_SHADER_PARAMS`' `BLOCK` alone moves
+/// both.
+fn sort_block_param(shape: Shape) -> u32 {
+    if shape.sort_block == shape.block {
+        0
+    } else {
+        shape.sort_block
+    }
+}
+
 /// `merge_sort.wgsl` for `dtype` keys, `pairs`, the comparator `less_than`
 /// (checked; `None`: ascending), every binding writable, in the largest
 /// tile shape the device holds (or `WAVEKIT_SHADER_PARAMS`' `BLOCK` and
@@ -234,6 +270,7 @@ fn build<const N: usize>(
         .set("PAIRS", pairs)
         .set("BLOCK", format!("{}u", shape.block))
         .set("ITEMS", format!("{}u", shape.items))
+        .set("SORT_BLOCK", format!("{}u", sort_block_param(shape)))
         .set("LOADS_FIRST", !ctx.is_native())
         .set("FULL_TILES", !ctx.is_cpu());
     let shape = Shape::of_shader(name, &ctx, &shader)?;
@@ -289,9 +326,9 @@ macro_rules! comparator_methods {
             })
         }
 
-        /// Keys a workgroup sorts or merges: the tile of the shader it
-        /// was built with (`BLOCK * ITEMS` of `merge_sort.wgsl`; 4352 on
-        /// CUDA and HIP, 1280 on wgpu).
+        /// Keys a workgroup merges: the tile of the shader it was built
+        /// with (`BLOCK * ITEMS` of `merge_sort.wgsl`; 4352 on CUDA and
+        /// HIP, 1152 on wgpu).
         pub fn tile(&self) -> u32 {
             self.shape.tile() as u32
         }
@@ -364,18 +401,21 @@ fn overlap_check(
 ///   device's `max_storage_buffer_binding_size`.
 /// - **Algorithm**: `merge_sort.wgsl`, as CUB's `DeviceMergeSort`, in
 ///   tiles of [`MergeSort::tile`] keys (`BLOCK` threads × `ITEMS` keys:
-///   256 × 17 on CUDA and HIP, 256 × 5 on wgpu): each tile sorted
-///   by one workgroup (CUB's `BlockMergeSort`: loaded coalesced, each
-///   thread's keys sorted in registers, then `log2(BLOCK)` rounds merging
-///   runs of threads pairwise through workgroup memory by merge path),
-///   then `ceil(log2(n / tile))` global merge passes, each merging the runs
-///   of `tile · 2^p` pairwise between two runs of the temp, the last into
+///   256 × 17 on CUDA and HIP, 128 × 9 on wgpu) and chunks of
+///   [`MergeSort::chunk`] (`SORT_BLOCK` threads × `ITEMS`: the tile
+///   natively and on CPU adapters, 512 × 9 on a GPU through wgpu where it
+///   holds that): each chunk sorted by one workgroup (CUB's
+///   `BlockMergeSort`: loaded coalesced, each thread's keys sorted in
+///   registers, then `log2(SORT_BLOCK)` rounds merging runs of threads
+///   pairwise through workgroup memory by merge path), then
+///   `ceil(log2(n / chunk))` global merge passes, each merging the runs of
+///   `chunk · 2^p` pairwise between two runs of the temp, the last into
 ///   the outputs: a `split_tiles` dispatch finds the merge-path split of
 ///   each output tile (one binary search per tile), then `merge_pass`
 ///   loads each tile's two input ranges coalesced into workgroup memory,
 ///   each thread finds its own split there and merges `ITEMS` keys
 ///   serially, and the tile is stored coalesced.
-/// - **Cost of a call**: `1 + 2 · ceil(log2(n / tile))` dispatches, a bind
+/// - **Cost of a call**: `1 + 2 · ceil(log2(n / chunk))` dispatches, a bind
 ///   group each; per pass one coalesced read and one coalesced write per
 ///   key (and value), and `log2(run) + 1` comparator reads per tile.
 pub struct MergeSort {
@@ -398,6 +438,14 @@ impl MergeSort {
         /// [`Target::wgpu_features`](crate::Target::wgpu_features) on wgpu, or
         /// without the subgroup features). Composes and compiles once.
         SORT, MergeSort { chunk = "sort_chunk", split = "split_tiles", pass = "merge_pass" }
+    }
+
+    /// Keys a `sort_chunk` workgroup sorts before the merge passes: the
+    /// width of the first runs (`SORT_BLOCK * ITEMS` of `merge_sort.wgsl`;
+    /// the tile natively and on CPU adapters, 4608 on a GPU through wgpu
+    /// that holds 512 threads and 36 880 bytes of workgroup memory).
+    pub fn chunk(&self) -> u32 {
+        self.shape.chunk() as u32
     }
 
     /// Keys alone (CUB's `StableSortKeys`).
@@ -705,11 +753,19 @@ mod tests {
         assert_eq!(Shape::LARGE.workgroup_bytes(4352), 34832);
         assert!(Shape::LARGE.workgroup_bytes(4352) <= Shape::NATIVE_BYTES);
         // WebGPU's minimum limits.
-        assert_eq!(Shape::SMALL.workgroup_bytes(Shape::SMALL.chunk()), 10256);
+        assert_eq!(Shape::SMALL.workgroup_bytes(Shape::SMALL.chunk()), 9232);
         assert!(
             Shape::SMALL.workgroup_bytes(Shape::SMALL.chunk()) <= 16384
                 && Shape::SMALL.sort_block <= 256
         );
+        // The wider sorts: 512 threads in a device's 48 KiB (NVIDIA's
+        // Vulkan driver), 256 in 32 KiB.
+        let wide = |sort_block| Shape {
+            sort_block,
+            ..Shape::SMALL
+        };
+        assert_eq!(wide(512).workgroup_bytes(wide(512).chunk()), 36880);
+        assert_eq!(wide(256).workgroup_bytes(wide(256).chunk()), 18448);
         let even = Shape {
             block: 64,
             items: 4,
