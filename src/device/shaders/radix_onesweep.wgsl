@@ -161,6 +161,11 @@ const NARROW = false;
 // `match.any.sync` on CUDA, a ballot loop elsewhere); 2, `wk_sg_match_bits8`
 // (the eight ballots, as CUB's MatchAny writes them on CUDA).
 const PEERS = 0u;
+// Which of a NARROW rank's peers adds their count to the subgroup's
+// counter: false, the lowest (the count a popcount of the peers); true,
+// the highest, as CUB's BlockRadixRankMatch does (the count its own lanes
+// below plus one, the leader a firstLeadingBit).
+const HIGH_LEADER = false;
 // Full-word counters: a row of 256 words per subgroup instead of 128
 // words of two u16 halves, which saves the halves' shifts and masks
 // where workgroup memory allows (SUBGROUPS * 1 KiB).
@@ -738,6 +743,7 @@ fn onesweep(@builtin(local_invocation_index) t: u32) {
         var earlier: u32;
         var total: u32;
         var leader: u32;
+        var leads: bool;
         if NARROW {
             // Written out: a loop here made the NVIDIA Vulkan driver's code
             // slower.
@@ -752,8 +758,16 @@ fn onesweep(@builtin(local_invocation_index) t: u32) {
                     & same_bit(digit, 5u) & same_bit(digit, 6u) & same_bit(digit, 7u);
             }
             earlier = countOneBits(peers & sg::lanemask_lt(lane));
-            total = countOneBits(peers);
-            leader = firstTrailingBit(peers);
+            if HIGH_LEADER {
+                // The highest peer has every other below it.
+                leader = firstLeadingBit(peers);
+                leads = lane == leader;
+                total = earlier + 1u;
+            } else {
+                total = countOneBits(peers);
+                leader = firstTrailingBit(peers);
+                leads = earlier == 0u;
+            }
         } else {
             let peers = live & same_bit_wide(digit, 0u) & same_bit_wide(digit, 1u)
                 & same_bit_wide(digit, 2u) & same_bit_wide(digit, 3u) & same_bit_wide(digit, 4u)
@@ -762,9 +776,10 @@ fn onesweep(@builtin(local_invocation_index) t: u32) {
             let counts = countOneBits(peers);
             total = counts.x + counts.y + counts.z + counts.w;
             leader = lowest(peers);
+            leads = earlier == 0u;
         }
         var before = 0u;
-        if earlier == 0u {
+        if leads {
             let word = atomicAdd(&counters[counter_at(subgroup, digit)], counter_add(digit, total));
             before = counter_half(word, digit);
         }
