@@ -40,8 +40,9 @@
 //   position in the tile, and the column becomes each subgroup's first
 //   position of the digit. Then per item, the lanes with the same digit
 //   (their peers) are found with 8 `sg::ballot`s, one per digit bit (on
-//   CUDA as CUB's MatchAny writes them: PEERS); the
-//   first peer adds the number of peers to its subgroup's counter of that
+//   CUDA as CUB's MatchAny writes them: PEERS); one
+//   peer (the highest with subgroups of up to 32 lanes, as CUB's rank; else
+//   the lowest) adds the number of peers to its subgroup's counter of that
 //   digit (atomicAdd returns where they go in the tile) and `sg::shuffle`
 //   hands it to its peers; a key's tile position is that plus its peers in
 //   lower lanes (`sg::lanemask_lt`).
@@ -161,11 +162,6 @@ const NARROW = false;
 // `match.any.sync` on CUDA, a ballot loop elsewhere); 2, `wk_sg_match_bits8`
 // (the eight ballots, as CUB's MatchAny writes them on CUDA).
 const PEERS = 0u;
-// Which of a NARROW rank's peers adds their count to the subgroup's
-// counter: false, the lowest (the count a popcount of the peers); true,
-// the highest, as CUB's BlockRadixRankMatch does (the count its own lanes
-// below plus one, the leader a firstLeadingBit).
-const HIGH_LEADER = false;
 // Full-word counters: a row of 256 words per subgroup instead of 128
 // words of two u16 halves, which saves the halves' shifts and masks
 // where workgroup memory allows (SUBGROUPS * 1 KiB).
@@ -739,7 +735,7 @@ fn onesweep(@builtin(local_invocation_index) t: u32) {
     for (var s = 0u; s < ITEMS; s++) {
         let digit = digit_of(keys[s]);
         // The lanes with this lane's digit, how many of them are below it,
-        // how many there are, and the lowest.
+        // how many there are, and the one that counts them (`leads`).
         var earlier: u32;
         var total: u32;
         var leader: u32;
@@ -757,17 +753,16 @@ fn onesweep(@builtin(local_invocation_index) t: u32) {
                     & same_bit(digit, 2u) & same_bit(digit, 3u) & same_bit(digit, 4u)
                     & same_bit(digit, 5u) & same_bit(digit, 6u) & same_bit(digit, 7u);
             }
+            // The highest peer adds their count, as CUB's
+            // BlockRadixRankMatch does: every other peer is below it, so
+            // the count is its own `earlier` plus one (no popcount of the
+            // peers, and the leader is one firstLeadingBit). Through CUDA
+            // on an H200 the sort took 1-2 % less time from 2^22, keys 2-4
+            // % (Vulkan unchanged; docs/benchmarks/2026-11-29k, call 4).
             earlier = countOneBits(peers & sg::lanemask_lt(lane));
-            if HIGH_LEADER {
-                // The highest peer has every other below it.
-                leader = firstLeadingBit(peers);
-                leads = lane == leader;
-                total = earlier + 1u;
-            } else {
-                total = countOneBits(peers);
-                leader = firstTrailingBit(peers);
-                leads = earlier == 0u;
-            }
+            leader = firstLeadingBit(peers);
+            leads = lane == leader;
+            total = earlier + 1u;
         } else {
             let peers = live & same_bit_wide(digit, 0u) & same_bit_wide(digit, 1u)
                 & same_bit_wide(digit, 2u) & same_bit_wide(digit, 3u) & same_bit_wide(digit, 4u)
