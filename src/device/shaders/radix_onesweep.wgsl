@@ -196,11 +196,6 @@ const RETURNING_COUNTS = false;
 // workgroups an SM, 6-7 % longer (the pairs 9-11 %, also at 384 x 16 and
 // 384 x 18; docs/benchmarks/2026-11-28m-h200-full-tiles).
 const FULL_TILES = true;
-// With PAIRS, each thread reads its values once its keys are staged, after
-// the rank (as CUB's onesweep agent reads them after the keys): they are
-// not live through the rank, which then needs the registers of the keys'
-// pass alone, and their loads are in flight while the keys go out.
-const LATE_VALUES = false;
 const TILE = BLOCK * ITEMS;
 // Keys per thread and staged part, and words of a staged part.
 const PART_ITEMS = ITEMS / STAGE_PARTS;
@@ -828,14 +823,6 @@ fn onesweep(@builtin(local_invocation_index) t: u32) {
             stage(ranks[s], keys[s]);
         }
     }
-    if PAIRS && LATE_VALUES {
-        for (var s = 0u; s < ITEMS; s++) {
-            let i = first_key + s * size;
-            if full || i < n {
-                values[s] = values_in[i];
-            }
-        }
-    }
     // One barrier for the staged keys, the digit bases and stalled_any;
     // the fallback only where a walk stalled (without FALLBACK, every walk
     // waited until it ended: the plain look-back's code).
@@ -898,7 +885,7 @@ fn load_tile(full: bool, first_key: u32, size: u32, n: u32, keys: ptr<function, 
         (*keys)[s] = 0xffffffffu;
         if full || i < n {
             (*keys)[s] = load_key(i);
-            if PAIRS && !LATE_VALUES {
+            if PAIRS {
                 (*values)[s] = values_in[i];
             }
         }
