@@ -162,6 +162,9 @@ impl Shape {
         if ctx.is_native() {
             return Shape::LARGE;
         }
+        if ctx.is_cpu() {
+            return Shape::SMALL;
+        }
         let (threads, bytes) = Shape::device_limits(ctx);
         Shape::SORT_BLOCKS
             .into_iter()
@@ -170,9 +173,7 @@ impl Shape {
                 ..Shape::SMALL
             })
             .find(|shape| {
-                !ctx.is_cpu()
-                    && shape.sort_block <= threads
-                    && shape.workgroup_bytes(shape.chunk()) <= bytes
+                shape.sort_block <= threads && shape.workgroup_bytes(shape.chunk()) <= bytes
             })
             .unwrap_or(Shape::SMALL)
     }

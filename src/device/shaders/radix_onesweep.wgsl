@@ -734,8 +734,9 @@ fn onesweep(@builtin(local_invocation_index) t: u32) {
     var ranks: array<u32, ITEMS>;
     for (var s = 0u; s < ITEMS; s++) {
         let digit = digit_of(keys[s]);
-        // The lanes with this lane's digit, how many of them are below it,
-        // how many there are, and the one that counts them (`leads`).
+        // The lanes with this lane's digit: how many of them are below it,
+        // the one that counts them (`leader`; `leads` in that lane), and,
+        // in that lane, how many there are.
         var earlier: u32;
         var total: u32;
         var leader: u32;
@@ -757,8 +758,9 @@ fn onesweep(@builtin(local_invocation_index) t: u32) {
             // BlockRadixRankMatch does: every other peer is below it, so
             // the count is its own `earlier` plus one (no popcount of the
             // peers, and the leader is one firstLeadingBit). Through CUDA
-            // on an H200 the sort took 1-2 % less time from 2^22, keys 2-4
-            // % (Vulkan unchanged; docs/benchmarks/2026-11-29k, call 4).
+            // on an H200 the pairs' sort took 1-2 % less time from 2^22,
+            // the keys' 2-4 % (Vulkan unchanged;
+            // docs/benchmarks/2026-11-29k-h200-merge-sort-chunks, call 4).
             earlier = countOneBits(peers & sg::lanemask_lt(lane));
             leader = firstLeadingBit(peers);
             leads = lane == leader;
