@@ -128,11 +128,12 @@ impl Shape {
         u64::from(self.sort_block) * u64::from(self.items)
     }
 
-    /// Workgroup memory of the kernels (`merge_sort.wgsl`'s header) in
-    /// tiles of `tile` keys: keys and values of a tile and a word past it,
-    /// a word of padding every 32 where `items` is even, and two split
-    /// words.
-    fn workgroup_bytes(&self, tile: u64) -> u64 {
+    /// Workgroup memory of the largest kernel (`merge_sort.wgsl`'s
+    /// header), `sort_chunk`, whose chunk holds the merges' tile: keys and
+    /// values of a chunk and a word past it, a word of padding every 32
+    /// where `items` is even, and two split words.
+    fn workgroup_bytes(&self) -> u64 {
+        let tile = self.chunk();
         let pad = if self.items.is_multiple_of(2) {
             tile / 32
         } else {
@@ -172,9 +173,7 @@ impl Shape {
                 sort_block,
                 ..Shape::SMALL
             })
-            .find(|shape| {
-                shape.sort_block <= threads && shape.workgroup_bytes(shape.chunk()) <= bytes
-            })
+            .find(|shape| shape.sort_block <= threads && shape.workgroup_bytes() <= bytes)
             .unwrap_or(Shape::SMALL)
     }
 
@@ -206,7 +205,7 @@ impl Shape {
             )));
         }
         let (threads, bytes) = Shape::device_limits(ctx);
-        let needed = shape.workgroup_bytes(shape.chunk());
+        let needed = shape.workgroup_bytes();
         if shape.sort_block.max(shape.split) > threads || needed > bytes {
             return Err(Error::Usage(format!(
                 "{algorithm}: BLOCK = {}, SORT_BLOCK = {} and SPLIT_BLOCK = {} threads, ITEMS = \
@@ -751,28 +750,25 @@ mod tests {
     #[test]
     fn shapes_fit_their_devices() {
         assert_eq!(Shape::LARGE.tile(), 4352);
-        assert_eq!(Shape::LARGE.workgroup_bytes(4352), 34832);
-        assert!(Shape::LARGE.workgroup_bytes(4352) <= Shape::NATIVE_BYTES);
+        assert_eq!(Shape::LARGE.workgroup_bytes(), 34832);
+        assert!(Shape::LARGE.workgroup_bytes() <= Shape::NATIVE_BYTES);
         // WebGPU's minimum limits.
-        assert_eq!(Shape::SMALL.workgroup_bytes(Shape::SMALL.chunk()), 9232);
-        assert!(
-            Shape::SMALL.workgroup_bytes(Shape::SMALL.chunk()) <= 16384
-                && Shape::SMALL.sort_block <= 256
-        );
+        assert_eq!(Shape::SMALL.workgroup_bytes(), 9232);
+        assert!(Shape::SMALL.workgroup_bytes() <= 16384 && Shape::SMALL.sort_block <= 256);
         // The wider sorts: 512 threads in a device's 48 KiB (NVIDIA's
         // Vulkan driver), 256 in 32 KiB.
         let wide = |sort_block| Shape {
             sort_block,
             ..Shape::SMALL
         };
-        assert_eq!(wide(512).workgroup_bytes(wide(512).chunk()), 36880);
-        assert_eq!(wide(256).workgroup_bytes(wide(256).chunk()), 18448);
+        assert_eq!(wide(512).workgroup_bytes(), 36880);
+        assert_eq!(wide(256).workgroup_bytes(), 18448);
         let even = Shape {
             block: 64,
             items: 4,
             sort_block: 64,
             split: 256,
         };
-        assert_eq!(even.workgroup_bytes(even.chunk()), 8 * (256 + 1 + 8) + 8);
+        assert_eq!(even.workgroup_bytes(), 8 * (256 + 1 + 8) + 8);
     }
 }
