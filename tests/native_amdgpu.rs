@@ -122,13 +122,14 @@ fn rows(target: Amdgpu, representatives: &Representatives) -> Result<Vec<String>
     }
     let disassembly = tools::amdgpu_disassemble(&hsaco.bytes, target.arch.name())
         .map_err(|e| format!("{what}: {e}"))?;
+    let functions = tools::amdgpu_functions(&disassembly);
     let counts: Vec<BTreeMap<String, i64>> = batch
         .names
         .iter()
         .map(|name| {
             let mut counts = BTreeMap::new();
-            for mnemonic in tools::amdgpu_mnemonics(&disassembly, name) {
-                if let Some(m) = tracked(&mnemonic) {
+            for mnemonic in functions.get(name).into_iter().flatten() {
+                if let Some(m) = tracked(mnemonic) {
                     *counts.entry(m).or_default() += 1;
                 }
             }

@@ -56,10 +56,11 @@ fn counts(
     let (ptx, _) = compile_many(&requests(kernels), sm).map_err(|e| e.to_string())?;
     let cubin = tools::assemble(&ptx, sm).map_err(|e| e.to_string())?;
     let sass = tools::disassemble(&cubin).map_err(|e| e.to_string())?;
+    let functions = tools::sass_functions(&sass);
     Ok(kernels
         .iter()
         .map(|(name, _)| {
-            tools::count_mnemonics(&tools::sass_opcodes(&sass, name))
+            tools::count_mnemonics(functions.get(name).map_or(&[][..], Vec::as_slice))
                 .into_iter()
                 .filter(|(m, _)| TRACKED.contains(&m.as_str()))
                 .map(|(m, n)| (m, n as i64))
@@ -178,8 +179,9 @@ fn the_fused_bodies_reach_sass() {
     for sm in SMS {
         let (ptx, _) = compile_many(&requests, sm).unwrap();
         let sass = tools::disassemble(&tools::assemble(&ptx, sm).unwrap()).unwrap();
+        let functions = tools::sass_functions(&sass);
         for ((name, _), (instance, mnemonic)) in kernels.iter().zip(expected) {
-            let opcodes = tools::sass_opcodes(&sass, name);
+            let opcodes = functions.get(name).cloned().unwrap_or_default();
             let fused = opcodes.iter().filter(|o| o.starts_with(mnemonic)).count();
             let calls = if instance.starts_with("block::") {
                 2

@@ -436,6 +436,7 @@ fn rows() -> Result<Vec<String>, String> {
     if let Ok(path) = std::env::var("WAVEKIT_PTX_OUT") {
         std::fs::write(&path, &ptx_text).map_err(|e| format!("writing {path}: {e}"))?;
     }
+    let functions = tools::sass_functions(&sass);
     kernels
         .iter()
         .zip(&names)
@@ -444,8 +445,8 @@ fn rows() -> Result<Vec<String>, String> {
                 .get(name)
                 .copied()
                 .ok_or_else(|| format!("ptxas -v reported nothing for {}:{}", k.file, k.entry))?;
-            let opcodes = tools::sass_opcodes(&sass, name);
-            let counts = tools::count_mnemonics(&opcodes);
+            let opcodes = functions.get(name).map_or(&[][..], Vec::as_slice);
+            let counts = tools::count_mnemonics(opcodes);
             let tracked: Vec<String> = TRACKED
                 .iter()
                 .map(|m| format!("{m}={}", counts.get(*m).copied().unwrap_or(0)))

@@ -6,6 +6,8 @@
 //! `WAVEKIT_LD_LLD`, `WAVEKIT_LLVM_OBJDUMP` or `WAVEKIT_LLVM_READELF` say
 //! otherwise.
 
+use std::collections::BTreeMap;
+
 use super::{PathLookup, TempDir, ToolSpec, locate, run};
 use crate::error::NativeError;
 
@@ -88,29 +90,46 @@ pub fn amdgpu_notes(hsaco: &[u8]) -> Result<String, NativeError> {
 }
 
 /// The instruction mnemonics of `function` in [`amdgpu_disassemble`]'s
-/// output (`ds_bpermute_b32`, `v_cndmask_b32_e64`, `s_endpgm`, ...).
+/// output (`ds_bpermute_b32`, `v_cndmask_b32_e64`, `s_endpgm`, ...). For
+/// many functions of one listing, [`amdgpu_functions`] reads it once.
 pub fn amdgpu_mnemonics(disassembly: &str, function: &str) -> Vec<String> {
-    let header = format!("<{function}>:");
-    let mut out = Vec::new();
-    let mut inside = false;
+    amdgpu_functions(disassembly)
+        .remove(function)
+        .unwrap_or_default()
+}
+
+/// Every function's mnemonics in [`amdgpu_disassemble`]'s output, by
+/// function name (each `<NAME>:` header), as [`amdgpu_mnemonics`] gives
+/// them, in one pass over the listing.
+pub fn amdgpu_functions(disassembly: &str) -> BTreeMap<String, Vec<String>> {
+    let mut functions = BTreeMap::new();
+    // The function being read, until an empty line or the next header.
+    let mut current: Option<(&str, Vec<String>)> = None;
     for line in disassembly.lines() {
         let trimmed = line.trim();
-        if trimmed.ends_with(&header) {
-            inside = true;
+        if let Some(head) = trimmed.strip_suffix(">:") {
+            if let Some((name, mnemonics)) = current.take() {
+                functions.entry(name.to_string()).or_insert(mnemonics);
+            }
+            current = head.rsplit_once('<').map(|(_, name)| (name, Vec::new()));
             continue;
         }
-        if !inside {
+        if trimmed.is_empty() {
+            if let Some((name, mnemonics)) = current.take() {
+                functions.entry(name.to_string()).or_insert(mnemonics);
+            }
             continue;
         }
-        if trimmed.is_empty() || trimmed.ends_with(">:") {
-            break;
-        }
-        if let Some(mnemonic) = trimmed.split_whitespace().next()
+        if let Some((_, mnemonics)) = current.as_mut()
+            && let Some(mnemonic) = trimmed.split_whitespace().next()
             && !mnemonic.starts_with("//")
             && mnemonic != "s_code_end"
         {
-            out.push(mnemonic.to_string());
+            mnemonics.push(mnemonic.to_string());
         }
     }
-    out
+    if let Some((name, mnemonics)) = current {
+        functions.entry(name.to_string()).or_insert(mnemonics);
+    }
+    functions
 }

@@ -29,10 +29,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::error::NativeError;
 
-pub use llvm::{amdgpu_disassemble, amdgpu_mnemonics, amdgpu_notes, link_hsaco};
+pub use llvm::{amdgpu_disassemble, amdgpu_functions, amdgpu_mnemonics, amdgpu_notes, link_hsaco};
 pub use nvidia::{
     ResourceUsage, assemble, count_mnemonics, disassemble, libdevice_path, nvdisasm_path,
-    ptxas_path, resource_usage, sass_opcodes,
+    ptxas_path, resource_usage, sass_functions, sass_opcodes,
 };
 
 /// Where one tool can be found and how to install it.

@@ -195,32 +195,64 @@ pub fn disassemble(cubin: &[u8]) -> Result<String, NativeError> {
 /// instruction of every function (a trap that is never executed), so that
 /// `BRA` counts only real branches. Subroutines ptxas placed in the same
 /// section (non-inlined `.func`s, its own slow paths) are included. An
-/// unknown function gives an empty list.
+/// unknown function gives an empty list. For many functions of one
+/// listing, [`sass_functions`] reads it once.
 pub fn sass_opcodes(sass: &str, function: &str) -> Vec<String> {
-    let section = format!(".text.{function}");
-    let mut in_section = false;
-    let mut opcodes = Vec::new();
-    // The label directly before the current instruction, to spot the
-    // self-loop: `.L_x_4:` then `BRA `(.L_x_4);`.
+    sass_functions(sass).remove(function).unwrap_or_default()
+}
+
+/// Every function's opcodes in [`disassemble`]'s output, by function name
+/// (the `NAME` of each `.text.NAME` section), as [`sass_opcodes`] gives
+/// them, in one pass over the listing.
+pub fn sass_functions(sass: &str) -> BTreeMap<String, Vec<String>> {
+    let mut functions = BTreeMap::new();
+    // The section being read: its function's name and opcodes, the label
+    // directly before the current instruction (to spot the self-loop:
+    // `.L_x_4:` then `BRA `(.L_x_4);`) and where self-loops were.
+    let mut current: Option<(&str, Vec<String>)> = None;
     let mut label: Option<&str> = None;
     let mut self_loops = Vec::new();
+    let mut finish = |section: Option<(&str, Vec<String>)>, self_loops: &mut Vec<usize>| {
+        if let Some((name, mut opcodes)) = section {
+            // Only drop a self-loop that ends the function: one in the
+            // middle would be a real (if odd) infinite loop.
+            if self_loops.last().is_some_and(|&i| i + 1 == opcodes.len()) {
+                opcodes.pop();
+            }
+            functions
+                .entry(name.to_string())
+                .or_insert_with(Vec::new)
+                .extend(opcodes);
+        }
+        self_loops.clear();
+    };
 
     for raw in sass.lines() {
         let line = raw.trim();
         if line.starts_with("//-----") {
             // nvdisasm's banner before every section (and before SYMBOLS).
-            in_section = false;
+            finish(current.take(), &mut self_loops);
             continue;
         }
         // `.section NAME,...` starts a section; match the whole directive
         // word, since sm_80 listings follow it with `.sectioninfo`.
-        let mut words = line.split_whitespace();
-        if words.next() == Some(".section") {
-            let rest = words.next().unwrap_or("");
-            in_section = rest.split(',').next() == Some(section.as_str());
+        if let Some(rest) = line.strip_prefix(".section")
+            && rest.starts_with(char::is_whitespace)
+        {
+            finish(current.take(), &mut self_loops);
+            let name = rest.split_whitespace().next().unwrap_or("");
+            current = name
+                .split(',')
+                .next()
+                .and_then(|section| section.strip_prefix(".text."))
+                .map(|function| (function, Vec::new()));
+            label = None;
             continue;
         }
-        if !in_section || line.is_empty() {
+        let Some((_, opcodes)) = current.as_mut() else {
+            continue;
+        };
+        if line.is_empty() {
             continue;
         }
         // Instructions start with their address comment: `/*0040*/`.
@@ -233,7 +265,7 @@ pub fn sass_opcodes(sass: &str, function: &str) -> Vec<String> {
             if let Some(name) = line.strip_suffix(':') {
                 label = Some(name);
             } else if !line.starts_with('.') && !line.starts_with("//") {
-                log::debug!("sass_opcodes: skipping unrecognised line {line:?}");
+                log::debug!("sass_functions: skipping unrecognised line {line:?}");
             }
             continue;
         };
@@ -267,12 +299,8 @@ pub fn sass_opcodes(sass: &str, function: &str) -> Vec<String> {
         }
         opcodes.push(opcode.to_string());
     }
-    // Only drop a self-loop that ends the function: one in the middle would
-    // be a real (if odd) infinite loop.
-    if self_loops.last().is_some_and(|&i| i + 1 == opcodes.len()) {
-        opcodes.pop();
-    }
-    opcodes
+    finish(current.take(), &mut self_loops);
+    functions
 }
 
 /// Counts opcodes by base mnemonic, the part before the first `.`:

@@ -83,3 +83,36 @@ fn lookup_order_env_then_wheel_then_path() {
         custom
     );
 }
+
+/// An llvm-objdump listing of two kernels (trimmed), as `amdgpu_disassemble`
+/// gives it.
+const AMDGPU_LISTING: &str = "
+/tmp/k.hsaco:\tfile format elf64-amdgpu
+
+Disassembly of section .text:
+
+0000000000001000 <first>:
+\ts_load_dwordx2 s[0:1], s[0:1], 0x0                         // 000000001000: C0060000 00000000
+\tv_cndmask_b32_e64 v0, 0, 1, vcc                            // 000000001008: D5010000 01A90280
+\ts_endpgm                                                   // 000000001010: BF810000
+\ts_code_end                                                 // 000000001014: BF9F0000
+
+0000000000001100 <second>:
+\tds_bpermute_b32 v1, v2, v3                                 // 000000001100: D8CC0000 01000302
+\ts_endpgm                                                   // 000000001108: BF810000
+";
+
+#[test]
+fn reads_every_amdgpu_function_of_a_listing_in_one_pass() {
+    let all = amdgpu_functions(AMDGPU_LISTING);
+    assert_eq!(
+        all["first"],
+        ["s_load_dwordx2", "v_cndmask_b32_e64", "s_endpgm"]
+    );
+    assert_eq!(all["second"], ["ds_bpermute_b32", "s_endpgm"]);
+    assert_eq!(all.len(), 2);
+    for (name, mnemonics) in &all {
+        assert_eq!(*mnemonics, amdgpu_mnemonics(AMDGPU_LISTING, name), "{name}");
+    }
+    assert!(amdgpu_mnemonics(AMDGPU_LISTING, "firs").is_empty());
+}

@@ -219,6 +219,16 @@ fn parses_one_function_of_a_fixed_listing() {
 }
 
 #[test]
+fn reads_every_function_of_a_listing_in_one_pass() {
+    let all = sass_functions(SNIPPET);
+    assert_eq!(all.keys().collect::<Vec<_>>(), ["k", "red"]);
+    for (name, opcodes) in &all {
+        assert_eq!(*opcodes, sass_opcodes(SNIPPET, name), "{name}");
+    }
+    assert!(sass_functions("").is_empty());
+}
+
+#[test]
 fn counts_by_base_mnemonic() {
     let ops: Vec<String> = ["SHFL.BFLY", "SHFL.IDX", "FADD", "BAR.SYNC.DEFER_BLOCKING"]
         .iter()
