@@ -1,6 +1,7 @@
 //! Rendering instances from the minijinja templates under `templates/`.
 
-use std::sync::{Arc, Mutex};
+use std::cell::RefCell;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use minijinja::value::Rest;
 use minijinja::{Environment, Value};
@@ -269,17 +270,53 @@ impl<'a> Context<'a> {
     }
 }
 
-/// A template environment for one expansion. Templates call
-/// `dep(op, args...)` to use another instance; the request is queued and the
-/// mangled name returned.
-pub(super) struct Renderer {
-    env: Environment<'static>,
-    queued: Arc<Mutex<Vec<InstanceSpec>>>,
-    declarations: Arc<Mutex<Vec<(String, String)>>>,
+/// What one expansion's templates ask for: the instances they use (`dep`)
+/// and their module-scope declarations (`declare`).
+#[derive(Default)]
+struct Requests {
+    queued: Mutex<Vec<InstanceSpec>>,
+    declarations: Mutex<Vec<(String, String)>>,
 }
 
-impl Renderer {
-    pub(super) fn new() -> Self {
+thread_local! {
+    /// The requests of the expansion rendering on this thread: `dep` and
+    /// `declare` are the shared environment's, and write here.
+    static REQUESTS: RefCell<Option<Arc<Requests>>> = const { RefCell::new(None) };
+}
+
+/// Sets [`REQUESTS`] for one render, and restores what was there when
+/// dropped (also when a template function panics).
+struct Rendering(Option<Arc<Requests>>);
+
+impl Rendering {
+    fn start(requests: &Arc<Requests>) -> Self {
+        Rendering(REQUESTS.with(|r| r.replace(Some(Arc::clone(requests)))))
+    }
+}
+
+impl Drop for Rendering {
+    fn drop(&mut self) {
+        let previous = self.0.take();
+        REQUESTS.with(|r| *r.borrow_mut() = previous);
+    }
+}
+
+/// The rendering expansion's requests, for `dep` and `declare`.
+fn requests() -> Result<Arc<Requests>, minijinja::Error> {
+    REQUESTS.with(|r| r.borrow().clone()).ok_or_else(|| {
+        minijinja::Error::new(
+            minijinja::ErrorKind::InvalidOperation,
+            "dep() and declare() work only inside an expansion",
+        )
+    })
+}
+
+/// The templates, parsed once per process and shared by every expansion
+/// (each expansion parsed all of them again before: a few per cent of a
+/// test run's time in the template lexer).
+fn environment() -> &'static Environment<'static> {
+    static ENVIRONMENT: OnceLock<Environment<'static>> = OnceLock::new();
+    ENVIRONMENT.get_or_init(|| {
         let mut env = Environment::new();
         env.set_syntax(
             minijinja::syntax::SyntaxConfig::builder()
@@ -293,18 +330,20 @@ impl Renderer {
             env.add_template(name, source)
                 .unwrap_or_else(|e| panic!("embedded template {name} does not parse: {e:#}"));
         }
-        let queued: Arc<Mutex<Vec<InstanceSpec>>> = Arc::default();
-        let sink = Arc::clone(&queued);
         env.add_function(
             "dep",
-            move |op: String, args: Rest<Value>| -> Result<String, minijinja::Error> {
+            |op: String, args: Rest<Value>| -> Result<String, minijinja::Error> {
                 let args = args
                     .iter()
                     .map(template_arg)
                     .collect::<Result<Vec<_>, _>>()?;
                 let spec = InstanceSpec::new(op, args);
                 let name = mangle_spec(&spec);
-                sink.lock().expect("dependency queue").push(spec);
+                requests()?
+                    .queued
+                    .lock()
+                    .expect("dependency queue")
+                    .push(spec);
                 Ok(name)
             },
         );
@@ -323,12 +362,11 @@ impl Renderer {
         // `declare(name, text)`: a module-scope declaration (a struct, a
         // workgroup array) emitted once per expansion however many
         // instances declare it; returns `name`.
-        let declarations: Arc<Mutex<Vec<(String, String)>>> = Arc::default();
-        let declared = Arc::clone(&declarations);
         env.add_function(
             "declare",
-            move |name: String, text: String| -> Result<String, minijinja::Error> {
-                let mut all = declared.lock().expect("declarations");
+            |name: String, text: String| -> Result<String, minijinja::Error> {
+                let requests = requests()?;
+                let mut all = requests.declarations.lock().expect("declarations");
                 match all.iter().find(|(n, _)| *n == name) {
                     Some((_, existing)) if *existing != text => Err(minijinja::Error::new(
                         minijinja::ErrorKind::InvalidOperation,
@@ -342,10 +380,22 @@ impl Renderer {
                 }
             },
         );
+        env
+    })
+}
+
+/// One expansion's rendering: the shared template environment, and what
+/// this expansion's templates asked for. Templates call `dep(op, args...)`
+/// to use another instance; the request is queued and the mangled name
+/// returned.
+pub(super) struct Renderer {
+    requests: Arc<Requests>,
+}
+
+impl Renderer {
+    pub(super) fn new() -> Self {
         Renderer {
-            env,
-            queued,
-            declarations,
+            requests: Arc::default(),
         }
     }
 
@@ -362,8 +412,8 @@ impl Renderer {
         };
         let mut out = String::new();
         for file in files {
-            let text = self
-                .env
+            let _rendering = Rendering::start(&self.requests);
+            let text = environment()
                 .get_template(file)
                 .and_then(|t| t.render(minijinja::context! { emulated_S => emulated_size }))
                 .map_err(|e| template_error(file, &e))?;
@@ -376,7 +426,7 @@ impl Renderer {
     /// The module-scope declarations instances asked for, each once, in
     /// first-declared order.
     pub(super) fn declarations(&self) -> Vec<String> {
-        let all = self.declarations.lock().expect("declarations");
+        let all = self.requests.declarations.lock().expect("declarations");
         all.iter().map(|(_, text)| text.clone()).collect()
     }
 
@@ -393,14 +443,14 @@ impl Renderer {
             instance.primitive.template_macro
         );
         let context = Context::new(instance, target);
-        let text = self
-            .env
+        let _rendering = Rendering::start(&self.requests);
+        let text = environment()
             .render_str(
                 &source,
                 minijinja::context! { i => Value::from(minijinja::value::Serde(&context)) },
             )
             .map_err(|e| template_error(file, &e))?;
-        let deps = std::mem::take(&mut *self.queued.lock().expect("dependency queue"));
+        let deps = std::mem::take(&mut *self.requests.queued.lock().expect("dependency queue"));
         Ok((text, deps))
     }
 }
