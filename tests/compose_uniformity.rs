@@ -202,3 +202,52 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
 ";
     assert_eq!(warnings(body), Vec::<String>::new());
 }
+
+/// A helper's result is as uniform as what it returns: a tile number that
+/// thread 0 takes and every thread reads by `workgroupUniformLoad` is
+/// uniform whatever argument the helper gets (the device shaders' form);
+/// a value derived from a per-thread argument, or one returned under a
+/// non-uniform condition, is not.
+#[test]
+fn a_helpers_result_is_as_uniform_as_what_it_returns() {
+    let shared = "var<workgroup> shared_tile: u32;
+fn next_tile(t: u32) -> u32 {
+    if t == 0u {
+        shared_tile = data[0] + 1u;
+    }
+    return workgroupUniformLoad(&shared_tile);
+}
+fn plus(t: u32) -> u32 {
+    return t + params.n;
+}
+fn early(t: u32) -> u32 {
+    if t == 0u {
+        return 1u;
+    }
+    return 2u;
+}
+";
+    let call = |helper: &str| {
+        format!(
+            "{shared}@compute @workgroup_size(64)
+fn main(@builtin(local_invocation_index) t: u32) {{
+    let tile = {helper}(t);
+    if tile >= params.n {{
+        return;
+    }}
+    data[t] = sg::reduce_all_add<u32>(data[t]);
+}}
+"
+        )
+    };
+    assert_eq!(warnings(&call("next_tile")), Vec::<String>::new());
+    for helper in ["plus", "early"] {
+        let found = warnings(&call(helper));
+        assert_eq!(found.len(), 1, "{helper}: {found:?}");
+        assert!(
+            found[0].contains("`tile >= params.n`"),
+            "{helper}: {}",
+            found[0]
+        );
+    }
+}

@@ -25,7 +25,9 @@
 //! - loads from workgroup memory and from read-only buffers at uniform
 //!   indices count as uniform (another invocation may have written
 //!   workgroup memory differently per subgroup);
-//! - a user function's result counts as non-uniform when any argument is;
+//! - a user function's result is non-uniform when a value it returns is
+//!   (given the call's arguments), or when it returns under non-uniform
+//!   control flow; a library function's when any argument is;
 //! - pointers passed to user functions count as non-uniform.
 
 use std::cell::RefCell;
@@ -95,20 +97,24 @@ pub(super) fn check(
     source: &str,
     primitives: &HashMap<String, bool>,
 ) -> Vec<SpanError> {
-    let mut walk = Walk {
+    let walk = Walk {
         module,
         source,
         primitives,
-        seen: HashSet::new(),
-        reported: HashMap::new(),
+        seen: RefCell::default(),
+        reported: RefCell::default(),
+        results: RefCell::default(),
     };
     for entry in &module.entry_points {
         walk.function(&entry.function, &[], None);
     }
-    let mut warnings: Vec<SpanError> = walk.reported.into_values().collect();
+    let mut warnings: Vec<SpanError> = walk.reported.into_inner().into_values().collect();
     warnings.sort_by_key(|w| w.span.start);
     warnings
 }
+
+/// A user function and its arguments' uniformity (true: non-uniform).
+type Called = (Handle<Function>, Vec<bool>);
 
 /// Each call's result expression, with the callee and the arguments.
 type CallResults = HashMap<Handle<Expression>, (Handle<Function>, Vec<Handle<Expression>>)>;
@@ -119,9 +125,12 @@ struct Walk<'a> {
     primitives: &'a HashMap<String, bool>,
     /// User functions walked: the function, its arguments' uniformity and
     /// whether its caller was non-uniform.
-    seen: HashSet<(Handle<Function>, Vec<bool>, bool)>,
+    seen: RefCell<HashSet<(Called, bool)>>,
     /// Warnings by the call's offset.
-    reported: HashMap<usize, SpanError>,
+    reported: RefCell<HashMap<usize, SpanError>>,
+    /// Whether a user function's result is non-uniform, by the function
+    /// and its arguments' uniformity.
+    results: RefCell<HashMap<Called, bool>>,
 }
 
 /// One function's analysis: which arguments and locals are non-uniform.
@@ -136,6 +145,9 @@ struct Frame<'f> {
     results: CallResults,
     /// Whether anything changed in this pass (fixed point).
     changed: bool,
+    /// Whether a `return` gives a non-uniform value or runs under
+    /// non-uniform control flow.
+    returns_vary: bool,
     /// Expressions already classified since the last change: `let` chains
     /// share subexpressions, and without this a chain of `let`s that each
     /// use the previous one twice would take exponential time.
@@ -164,12 +176,19 @@ impl Exits {
 impl Walk<'_> {
     /// Analyses `function` (a user function's `arguments` uniformity given,
     /// an entry point's from its built-ins) to a fixed point, then reports.
-    fn function(
-        &mut self,
-        function: &Function,
+    fn function(&self, function: &Function, arguments: &[bool], condition: Option<Range<usize>>) {
+        let mut frame = self.settle(function, arguments, condition.clone());
+        self.block(&function.body, &mut frame, condition, true);
+    }
+
+    /// `function`'s frame at the fixed point of its locals' uniformity,
+    /// nothing reported.
+    fn settle<'f>(
+        &self,
+        function: &'f Function,
         arguments: &[bool],
         condition: Option<Range<usize>>,
-    ) {
+    ) -> Frame<'f> {
         let arguments = if arguments.len() == function.arguments.len() {
             arguments.to_vec()
         } else {
@@ -185,6 +204,7 @@ impl Walk<'_> {
             tainted: HashSet::new(),
             results: HashMap::new(),
             changed: true,
+            returns_vary: false,
             memo: RefCell::new(HashMap::new()),
         };
         collect_results(&function.body, &mut frame.results);
@@ -196,14 +216,27 @@ impl Walk<'_> {
             frame.changed = false;
             self.block(&function.body, &mut frame, condition.clone(), false);
         }
-        self.block(&function.body, &mut frame, condition, true);
+        frame
+    }
+
+    /// Whether user function `callee`'s result is non-uniform when its
+    /// arguments' uniformity is `arguments`.
+    fn result_varies(&self, callee: Handle<Function>, arguments: Vec<bool>) -> bool {
+        let key = (callee, arguments);
+        if let Some(known) = self.results.borrow().get(&key) {
+            return *known;
+        }
+        let frame = self.settle(&self.module.functions[callee], &key.1, None);
+        let varies = frame.returns_vary;
+        self.results.borrow_mut().insert(key, varies);
+        varies
     }
 
     /// Walks `block` under `condition` (the span of the non-uniform
     /// condition it runs under, if any); `report` is false while the
     /// locals' uniformity is still being found and for a loop's dry run.
     fn block(
-        &mut self,
+        &self,
         block: &Block,
         frame: &mut Frame<'_>,
         condition: Option<Range<usize>>,
@@ -256,7 +289,16 @@ impl Walk<'_> {
                         breaks: None,
                     }
                 }
-                Statement::Return { .. } | Statement::Kill => Exits {
+                Statement::Return { value } => {
+                    if condition.is_some() || value.is_some_and(|v| self.varies(v, frame)) {
+                        frame.returns_vary = true;
+                    }
+                    Exits {
+                        returns: condition.clone(),
+                        breaks: None,
+                    }
+                }
+                Statement::Kill => Exits {
                     returns: condition.clone(),
                     breaks: None,
                 },
@@ -299,7 +341,7 @@ impl Walk<'_> {
     /// A call: a primitive under a non-uniform condition is reported; a
     /// user function is walked with the caller's condition.
     fn call(
-        &mut self,
+        &self,
         callee: Handle<Function>,
         span: Option<Range<usize>>,
         condition: Option<Range<usize>>,
@@ -314,24 +356,30 @@ impl Walk<'_> {
         if self.primitives.contains_key(name) {
             if let Some(condition) = condition {
                 self.reported
+                    .borrow_mut()
                     .entry(span.start)
                     .or_insert_with(|| warning(self.source, span, condition));
             }
             return;
         }
-        let user = self
-            .module
-            .functions
-            .get_span(callee)
-            .to_range()
-            .is_some_and(|s| s.end <= self.source.len());
-        if user
+        let first = self.is_user(callee)
             && self
                 .seen
-                .insert((callee, arguments.clone(), condition.is_some()))
-        {
+                .borrow_mut()
+                .insert(((callee, arguments.clone()), condition.is_some()));
+        if first {
             self.function(called, &arguments, condition);
         }
+    }
+
+    /// Whether `function` is the user's (its span lies in the user's source),
+    /// not the library's.
+    fn is_user(&self, function: Handle<Function>) -> bool {
+        self.module
+            .functions
+            .get_span(function)
+            .to_range()
+            .is_some_and(|s| s.end <= self.source.len())
     }
 
     /// The span of `expression` if it is non-uniform.
@@ -418,6 +466,11 @@ impl Walk<'_> {
                         .unwrap_or_default();
                     match self.primitives.get(name) {
                         Some(uniform) => !uniform,
+                        None if self.is_user(*callee) => {
+                            let varying =
+                                arguments.iter().map(|a| self.varies(*a, frame)).collect();
+                            self.result_varies(*callee, varying)
+                        }
                         None => any(arguments),
                     }
                 }
