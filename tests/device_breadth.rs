@@ -335,7 +335,23 @@ fn adjacent_difference_cases(device: &wgpu::Device, queue: &wgpu::Queue) {
     for case in differences() {
         let adjacent =
             AdjacentDifference::new(device, case.dtype, case.side, case.operator).expect("builds");
-        for n in [0, 1, 2, 3, 4, 5, 2047, 2048, 2049, 3 * 2048 + 1, 50_001] {
+        // Tiles of 1024 (through wgpu) and 2048 (HIP): both edges.
+        for n in [
+            0,
+            1,
+            2,
+            3,
+            4,
+            5,
+            1023,
+            1024,
+            1025,
+            2047,
+            2048,
+            2049,
+            3 * 2048 + 1,
+            50_001,
+        ] {
             check_difference(device, queue, &adjacent, &case, n);
         }
         if case.dtype == Dtype::U32 {

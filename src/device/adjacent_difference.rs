@@ -48,8 +48,9 @@ pub enum Subtract {
 ///   overwritten with their differences; temp at least
 ///   [`AdjacentDifference::temp_storage_bytes`] bytes (`STORAGE`), 4 per
 ///   tile, in another buffer or bytes of the same that do not overlap.
-/// - **Algorithm**: tiles of 2048 elements (256 threads × `ITEMS` = 8, a
-///   shader parameter), one workgroup each, coalesced. Copy reads and
+/// - **Algorithm**: tiles of 1024 elements on CUDA and through wgpu (256
+///   threads × `ITEMS` = 4, a shader parameter), 2048 on HIP (× 8), one
+///   workgroup each, coalesced. Copy reads and
 ///   writes each thread's elements as vec4s (lane-striped quads of 4), all
 ///   read before any is written, and takes each quad's outer neighbour from
 ///   the lane beside it (a subgroup shuffle); a subgroup's first lane
@@ -110,7 +111,15 @@ impl AdjacentDifference {
                 None => shader,
             })
         };
-        let main = shader("adjacent_difference.wgsl")?;
+        // 4 a thread (one quad) on CUDA and through wgpu: an H200 took
+        // 128.1 / 128.4 us at 2^26 against 132.1 / 132.5 at 8 through CUDA
+        // (CUB 129.9), 1-4 % less from 2^22, and 1-5 % less through Vulkan
+        // at every size (docs/benchmarks/2026-11-29m-h200-tile-shapes).
+        // HIP, unmeasured, keeps the shader's 8.
+        let mut main = shader("adjacent_difference.wgsl")?;
+        if !ctx.is_native() || ctx.target.is_native_cuda() {
+            main = main.set("ITEMS", "4u");
+        }
         let [items] = main.u32_values_in(NAME, [("ITEMS", 1..=32, "elements per thread")])?;
         let [copy, save_edges, in_place] = ctx.pipelines(
             &ctx.compose(&main)?,

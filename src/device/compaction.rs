@@ -102,9 +102,9 @@ pub(crate) struct Compaction {
     /// Counts a tile publishes: 1, or 2 for the three-way partition.
     parts: u32,
     /// Elements per tile: the shader's BLOCK × ITEMS (256 × 16; a
-    /// partition's 256 × 20 on CUDA, 256 × 8 through wgpu; Unique's
-    /// 256 × 12 through wgpu; or what `WAVEKIT_SHADER_PARAMS` sets, for
-    /// benchmarks).
+    /// partition's and Unique's 256 × 20 on CUDA, a partition's 256 × 8
+    /// through wgpu, Unique's 256 × 12 through wgpu; or what
+    /// `WAVEKIT_SHADER_PARAMS` sets, for benchmarks).
     tile: u64,
     lookback: Pipeline,
     count_tiles: Pipeline,
@@ -149,9 +149,13 @@ impl Compaction {
         // Unique through wgpu 12 a thread: H200, Vulkan, 2^22 / 2^24 /
         // 2^26: 19.2 / 48.9 / 157.7 us at 12, 18.7 / 50.9 / 162.4 at 16
         // (2026-11-29g).
+        // Unique on CUDA 20 a thread too: H200, 2^22 / 2^24 / 2^26, 15.8 /
+        // 37.5 / 118.4 us at 20 against 15.6 / 39.5 / 127.5 at 16 (CUB 15.9 /
+        // 42.2 / 139.5; 24: 16.8 / 45.3 / 139.7), and 2-4 % slower at
+        // 2^20-2^21 (docs/benchmarks/2026-11-29m-h200-tile-shapes).
         let cuda = ctx.target.is_native_cuda();
         let unique = matches!(keep, Keep::Unique);
-        if partition && cuda {
+        if (partition || unique) && cuda {
             shader = shader.set("ITEMS", "20u");
         } else if (partition || unique) && !ctx.is_native() {
             shader = shader.set("ITEMS", if partition { "8u" } else { "12u" });
