@@ -103,24 +103,22 @@ pub fn amdgpu_mnemonics(disassembly: &str, function: &str) -> Vec<String> {
 /// them, in one pass over the listing.
 pub fn amdgpu_functions(disassembly: &str) -> BTreeMap<String, Vec<String>> {
     let mut functions = BTreeMap::new();
-    // The function being read, until an empty line or the next header.
+    // The function being read, until an empty line or the next header; a
+    // name listed twice keeps its first body.
     let mut current: Option<(&str, Vec<String>)> = None;
+    let mut finish = |current: Option<(&str, Vec<String>)>| {
+        if let Some((name, mnemonics)) = current {
+            functions.entry(name.to_string()).or_insert(mnemonics);
+        }
+    };
     for line in disassembly.lines() {
         let trimmed = line.trim();
         if let Some(head) = trimmed.strip_suffix(">:") {
-            if let Some((name, mnemonics)) = current.take() {
-                functions.entry(name.to_string()).or_insert(mnemonics);
-            }
+            finish(current.take());
             current = head.rsplit_once('<').map(|(_, name)| (name, Vec::new()));
-            continue;
-        }
-        if trimmed.is_empty() {
-            if let Some((name, mnemonics)) = current.take() {
-                functions.entry(name.to_string()).or_insert(mnemonics);
-            }
-            continue;
-        }
-        if let Some((_, mnemonics)) = current.as_mut()
+        } else if trimmed.is_empty() {
+            finish(current.take());
+        } else if let Some((_, mnemonics)) = current.as_mut()
             && let Some(mnemonic) = trimmed.split_whitespace().next()
             && !mnemonic.starts_with("//")
             && mnemonic != "s_code_end"
@@ -128,8 +126,6 @@ pub fn amdgpu_functions(disassembly: &str) -> BTreeMap<String, Vec<String>> {
             mnemonics.push(mnemonic.to_string());
         }
     }
-    if let Some((name, mnemonics)) = current {
-        functions.entry(name.to_string()).or_insert(mnemonics);
-    }
+    finish(current);
     functions
 }
