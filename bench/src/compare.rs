@@ -167,8 +167,11 @@ fn fastest<'a>(runs: &[&'a Run], n: u64) -> Option<&'a Run> {
 }
 
 /// The reference variant a wavekit variant is compared with: the same name;
-/// else the demo's only reference variant (`scan`'s algorithms all compute
-/// the one exclusive scan); else the one sharing most `_`-separated words.
+/// else the demo's only reference variant that no wavekit variant of the
+/// demo is named after (`scan`'s algorithms `auto`, `lookback` and
+/// `reduce_then_scan` all compute CUB's `exclusive_u32`, while its
+/// `inclusive_max_u32` has a wavekit variant of that name); else the one
+/// sharing most `_`-separated words.
 fn matching_variant(raw: &Raw, side: Side, demo: &str, variant: &str) -> Option<String> {
     let candidates: BTreeSet<&str> = raw
         .runs
@@ -179,8 +182,15 @@ fn matching_variant(raw: &Raw, side: Side, demo: &str, variant: &str) -> Option<
     if candidates.contains(variant) {
         return Some(variant.into());
     }
-    if candidates.len() == 1 {
-        return candidates.first().map(|v| v.to_string());
+    let named: BTreeSet<&str> = raw
+        .runs
+        .iter()
+        .filter(|r| matches!(r.side, Side::Vulkan | Side::Cuda) && r.demo == demo)
+        .map(|r| r.variant.as_str())
+        .collect();
+    let unclaimed: Vec<&str> = candidates.difference(&named).copied().collect();
+    if let [only] = unclaimed[..] {
+        return Some(only.into());
     }
     let words: BTreeSet<&str> = variant.split('_').collect();
     candidates
@@ -278,5 +288,26 @@ mod tests {
         assert_eq!(m("reduce", "sum_f32").as_deref(), Some("sum_f32"));
         assert_eq!(m("reduce", "min_i32").as_deref(), Some("min_u32"));
         assert_eq!(m("reduce", "other"), None);
+    }
+
+    /// A reference variant that a wavekit variant is named after is that
+    /// variant's: the others take the one left (the scan demo since its
+    /// `inclusive_max_u32` variant, whose CUB twin left `auto` with two
+    /// candidates and no CUB column).
+    #[test]
+    fn a_claimed_reference_variant_leaves_the_other_to_the_rest() {
+        let raw = Raw {
+            runs: vec![
+                run(Side::Cub, "scan", "exclusive_u32", 1024, 8192, 1.0),
+                run(Side::Cub, "scan", "inclusive_max_u32", 1024, 8192, 1.0),
+                run(Side::Vulkan, "scan", "auto", 1024, 8192, 1.0),
+                run(Side::Cuda, "scan", "inclusive_max_u32", 1024, 8192, 1.0),
+            ],
+            ..Raw::default()
+        };
+        let m = |v| matching_variant(&raw, Side::Cub, "scan", v);
+        assert_eq!(m("auto").as_deref(), Some("exclusive_u32"));
+        assert_eq!(m("reduce_then_scan").as_deref(), Some("exclusive_u32"));
+        assert_eq!(m("inclusive_max_u32").as_deref(), Some("inclusive_max_u32"));
     }
 }

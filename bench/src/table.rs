@@ -243,15 +243,15 @@ binaries and libraries (bench/README.md):\n\n```sh\n";
          cargo run --release --manifest-path bench/Cargo.toml -- --raw /tmp/bench-raw --out docs/benchmarks/{out_name}"
     );
     md += "```\n\n";
-    md += "## At the largest size\n\n| demo | variant | n | wavekit Vulkan | wavekit CUDA | CUB | PyTorch | copy ceiling | CUDA/CUB | CUDA/copy |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+    md += "## At the largest size\n\n| demo | variant | n | wavekit Vulkan | wavekit CUDA | CUB | PyTorch | copy ceiling | Vulkan/CUB | CUDA/CUB | CUDA/copy |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
     for demo in demos {
         for v in &demo.variants {
             let Some(row) = v.rows.last() else { continue };
             let c = cells(row);
             let _ = writeln!(
                 md,
-                "| [{0}]({0}.md) | {1} | {2} | {3} | {4} | {5} | {6} | {7} | {8} | {9} |",
-                demo.name, v.name, c[0], c[1], c[2], c[3], c[4], c[5], c[7], c[9]
+                "| [{0}]({0}.md) | {1} | {2} | {3} | {4} | {5} | {6} | {7} | {8} | {9} | {10} |",
+                demo.name, v.name, c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[9]
             );
         }
     }
