@@ -184,6 +184,12 @@ pub(crate) trait Api {
     /// The most workgroups of a dispatch in one dimension.
     fn max_workgroups(&self) -> u32;
 
+    /// The device's multiprocessors where the API says so (CUDA; wgpu
+    /// does not, nor does HIP here: `Driver::multiprocessors`).
+    fn multiprocessors(&self) -> Option<u32> {
+        None
+    }
+
     /// Compiles `entries` of `module`, checked as `checks` says, natively
     /// for `resident` workgroups a multiprocessor at once where given
     /// (`LowerOptions::min_resident_workgroups`: the registers capped to

@@ -104,6 +104,10 @@ impl<C: NativeCode> Api for NativeServer<C> {
         65535
     }
 
+    fn multiprocessors(&self) -> Option<u32> {
+        self.driver.multiprocessors()
+    }
+
     fn pipelines(
         &self,
         module: &ValidModule,

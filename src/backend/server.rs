@@ -93,6 +93,11 @@ impl Server {
         each_api!(self, server => server.max_workgroups())
     }
 
+    /// See [`Api::multiprocessors`].
+    pub fn multiprocessors(&self) -> Option<u32> {
+        each_api!(self, server => server.multiprocessors())
+    }
+
     /// See [`Api::pipelines`].
     pub fn pipelines<const N: usize>(
         &self,

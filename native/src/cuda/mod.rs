@@ -218,6 +218,15 @@ impl Driver for Cuda {
         Ok(version as u32)
     }
 
+    /// `CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT`.
+    fn multiprocessors(&self) -> Option<u32> {
+        self.ctx
+            .attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
+            .ok()
+            .and_then(|count| u32::try_from(count).ok())
+            .filter(|count| *count > 0)
+    }
+
     fn alloc_zeroed(&self, bytes: usize) -> Result<CudaSlice<u8>, DriverError> {
         self.stream.alloc_zeros::<u8>(bytes)
     }

@@ -188,6 +188,14 @@ pub trait Driver: Sized + fmt::Debug {
         let _ = duration;
         Ok(false)
     }
+
+    /// The device's multiprocessors (SMs; compute units), where the runtime
+    /// says so stably: host code sizes a grid of exactly the workgroups
+    /// that run at once from it. The provided method says nothing (HIP's
+    /// attribute numbers are not stable across ROCm releases).
+    fn multiprocessors(&self) -> Option<u32> {
+        None
+    }
 }
 
 /// How long a wait for the device may take before it fails with

@@ -22,6 +22,24 @@ const RADIX: u64 = 256;
 /// few enough that each adds its counts to the 1024 global ones once.
 const MAX_HISTOGRAM_GROUPS: u64 = 1024;
 
+/// Histogram workgroups a multiprocessor holds at once where the device
+/// says how many it has (CUDA): the kernel is compiled for that many
+/// (512 threads: at most 40 registers, as it takes on sm_90 anyway).
+const HISTOGRAM_RESIDENT: u32 = 3;
+
+/// The histogram kernel's workgroups at most: one wave of
+/// [`HISTOGRAM_RESIDENT`] a multiprocessor where the device says how many
+/// it has, as CUB sizes its histogram grid from the SM count; else
+/// [`MAX_HISTOGRAM_GROUPS`]. Each workgroup counts an equal span of tiles,
+/// so in one wave they finish together: 1024 on an H200's 132 SMs ran 2.6
+/// waves, the last partly empty (Nsight Compute, 2^26 keys: 168 µs
+/// against CUB's 154 in one wave, docs/benchmarks/2026-11-29o).
+fn histogram_groups_limit(multiprocessors: Option<u32>) -> u64 {
+    multiprocessors.map_or(MAX_HISTOGRAM_GROUPS, |sms| {
+        (u64::from(sms) * u64::from(HISTOGRAM_RESIDENT)).clamp(1, MAX_HISTOGRAM_GROUPS)
+    })
+}
+
 /// Workgroup shape of the pass kernel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Shape {
@@ -188,7 +206,8 @@ impl PassModules {
     }
 }
 
-/// Compiles `entries` of a OneSweep module. 32-bit keys: the shader proves
+/// Compiles `entries` of a OneSweep module, natively for `resident`
+/// workgroups a multiprocessor where given. 32-bit keys: the shader proves
 /// its accesses in bounds ("Bounds" in `radix_onesweep.wgsl`), so CUDA runs
 /// them unchecked (wgpu keeps its checks either way); 64-bit keys (the
 /// widened shader) keep the checks.
@@ -197,13 +216,18 @@ fn build<const N: usize>(
     options: &RadixSortOptions,
     module: &ValidModule,
     entries: [&str; N],
+    resident: Option<u32>,
 ) -> Result<[Pipeline; N], Error> {
     if options.key.is_wide() {
-        ctx.pipelines(module, entries)
-    } else {
-        // SAFETY: the shader's "Bounds" comment: every index is in range
-        // for bindings sized as `OneSweep::ops` binds them.
-        unsafe { ctx.pipelines_proven(module, entries) }
+        return ctx.pipelines_resident(module, entries, resident);
+    }
+    // SAFETY: the shader's "Bounds" comment: every index is in range for
+    // bindings sized as `OneSweep::ops` binds them.
+    unsafe {
+        match resident {
+            Some(workgroups) => ctx.pipelines_proven_resident(module, entries, workgroups),
+            None => ctx.pipelines_proven(module, entries),
+        }
     }
 }
 
@@ -220,6 +244,8 @@ pub(crate) struct OneSweep {
     /// Passes the histogram counts (4 for 32-bit keys, 8 for 64-bit):
     /// the digit counts and tile counters in temp are per pass.
     histograms: u64,
+    /// The histogram kernel's workgroups at most ([`histogram_groups_limit`]).
+    histogram_groups: u64,
 }
 
 impl OneSweep {
@@ -273,17 +299,28 @@ impl OneSweep {
             ctx.compose(&shader)
         };
         // The histogram and the digit offsets do not depend on the pass:
-        // they come from pass 0's module.
-        let [histogram, digit_offsets, first] = build(
+        // they come from pass 0's module; the histogram for one wave where
+        // the device says how many multiprocessors it has.
+        let multiprocessors = ctx.server.multiprocessors();
+        let first_module = compose(0)?;
+        let [histogram] = build(
             ctx,
             options,
-            &compose(0)?,
-            ["histogram", "digit_offsets", "onesweep"],
+            &first_module,
+            ["histogram"],
+            multiprocessors.map(|_| HISTOGRAM_RESIDENT),
+        )?;
+        let [digit_offsets, first] = build(
+            ctx,
+            options,
+            &first_module,
+            ["digit_offsets", "onesweep"],
+            None,
         )?;
         let mut onesweep = vec![first];
         if modules == PassModules::PerPass {
             for index in 1..plan.len() {
-                let [pass] = build(ctx, options, &compose(index)?, ["onesweep"])?;
+                let [pass] = build(ctx, options, &compose(index)?, ["onesweep"], None)?;
                 onesweep.push(pass);
             }
         }
@@ -294,6 +331,7 @@ impl OneSweep {
             passes: plan.len() as u32,
             shape,
             histograms: u64::from(options.key.bits() / 8),
+            histogram_groups: histogram_groups_limit(multiprocessors),
         })
     }
 
@@ -358,7 +396,7 @@ impl OneSweep {
             ]
         };
         let tiles = self.tiles(n);
-        let histogram_groups = tiles.min(MAX_HISTOGRAM_GROUPS) as u32;
+        let histogram_groups = tiles.min(self.histogram_groups) as u32;
         let mut ops = vec![
             Op::Clear(digits),
             Op::Dispatch(&self.histogram, bind(0), [histogram_groups, 1, 1]),
@@ -380,6 +418,17 @@ mod tests {
     use super::*;
     use crate::compose::Composer;
     use crate::{Backend, SubgroupSize, Target};
+
+    /// One wave of the histogram kernel where the multiprocessors are
+    /// known, within 1..=1024; 1024 where they are not.
+    #[test]
+    fn the_histogram_grid_is_one_wave_where_the_multiprocessors_are_known() {
+        assert_eq!(histogram_groups_limit(Some(132)), 396);
+        assert_eq!(histogram_groups_limit(Some(1)), 3);
+        assert_eq!(histogram_groups_limit(Some(0)), 1);
+        assert_eq!(histogram_groups_limit(Some(500)), MAX_HISTOGRAM_GROUPS);
+        assert_eq!(histogram_groups_limit(None), MAX_HISTOGRAM_GROUPS);
+    }
 
     /// The workgroup memory the hosts count ([`Shape::workgroup_bytes`])
     /// is what the composed pass kernel declares: the workgroup variables
