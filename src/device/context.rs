@@ -10,7 +10,7 @@ use crate::backend::{Checks, Device, Queue, Range, Server, grid};
 use crate::compose::Composer;
 use crate::error::Error;
 use crate::expand::ValidModule;
-use crate::target::Target;
+use crate::target::{Strategy, Target};
 
 pub(crate) use crate::backend::{Op, Pipeline};
 
@@ -135,6 +135,30 @@ impl Context {
         Ok(Composer::new(self.target.clone())
             .compose(text, file_name)?
             .module)
+    }
+
+    /// `shader` composed as [`Context::compose`] does, its subgroup ops
+    /// lowered as `strategy` says rather than as the device's target does.
+    pub fn compose_lowered(
+        &self,
+        shader: &Shader,
+        strategy: Strategy,
+    ) -> Result<ValidModule, Error> {
+        let mut target = self.target.clone();
+        target.strategy = strategy;
+        Ok(Composer::new(target)
+            .compose(&shader.text()?, shader.name())?
+            .module)
+    }
+
+    /// Whether the device is an NVIDIA GPU through Vulkan whose target
+    /// lowers subgroup ops by default: no tune profile of the adapter is
+    /// stored ([`crate::target::profile`]), and the caller set no strategy.
+    pub fn is_untuned_nvidia_vulkan(&self) -> bool {
+        self.server.wgpu().is_some_and(|wgpu| {
+            let info = wgpu.info();
+            info.vendor == 0x10de && info.backend == wgpu::Backend::Vulkan
+        }) && self.target.strategy == Strategy::default()
     }
 
     /// Compiles `entries` of `module`, with bounds checks (wgpu: without

@@ -11,8 +11,30 @@ use super::shader::Shader;
 use super::slice::{Slice, distinct};
 use crate::backend::Range;
 use crate::backend::{Device, Queue};
+use crate::catalog::{self, Family, Namespace};
 use crate::dtype::Dtype;
 use crate::error::Error;
+use crate::target::{Lowering, Strategy};
+
+/// The strategy that lowers the subgroup reductions and scans (and their
+/// tiled and block forms of the same name) by shuffles and leaves every
+/// other op at its default: what a tune profile that chose the shuffles
+/// for every arithmetic op gives (`docs/tune/2026-11-25-h100-vulkan-...`,
+/// the configuration measured for the sum through Vulkan on an H200).
+fn shuffled_arithmetic() -> Strategy {
+    catalog::primitives()
+        .filter(|p| {
+            p.namespace == Namespace::Subgroup
+                && matches!(p.family, Family::Reduction | Family::Scan)
+                && !p.name.ends_with("_tiled")
+                && Lowering::ALL.iter().all(|l| p.lowerings.contains(l))
+        })
+        .fold(Strategy::default(), |strategy, p| {
+            strategy
+                .with_op(p.name, Lowering::Shuffle)
+                .with_op(&format!("{}_tiled", p.name), Lowering::Shuffle)
+        })
+}
 
 /// Whether each output includes its own input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -187,7 +209,18 @@ impl Scan {
                 ("QUADS", 1..=32, "vec4s per thread"),
             ],
         )?;
-        let module = ctx.compose(&scan)?;
+        // The sum's subgroup scans by shuffles on NVIDIA's Vulkan driver
+        // (unless a tune profile or the caller chose): its
+        // `subgroupInclusiveAdd` ran at 0.14 G ops/s an SM on an H200
+        // against 0.39 for the shuffles (wavekit-micro), and the scan took
+        // 13-22 % less time at 2^18-2^24 shuffled (62.8 -> 51.5 us at 2^24,
+        // CUB 51.8; docs/benchmarks/2026-11-29o). The operator scans keep
+        // the device's lowering: shuffled they were no faster there.
+        let module = if !ordered && ctx.is_untuned_nvidia_vulkan() {
+            ctx.compose_lowered(&scan, shuffled_arithmetic())?
+        } else {
+            ctx.compose(&scan)?
+        };
         // Without the fallback, the sum's plain look-back (other operators
         // take the look-back's own FALLBACK switch).
         let single_pass = if ctx.fallback() || ordered {
@@ -321,5 +354,53 @@ impl Scan {
             ops.push(Op::Dispatch(tail, vec![input, output], [1, 1, 1]));
         }
         ops
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+    use crate::target::profile::Profile;
+
+    /// The sum's strategy on NVIDIA's Vulkan driver lowers every op of the
+    /// catalog as the tune profile it was measured with does (the H100's,
+    /// which chose the shuffles for every op it timed), but `all_equal`,
+    /// which that profile timed too and no scan calls.
+    #[test]
+    fn shuffled_arithmetic_is_the_measured_profile() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("docs/tune/2026-11-25-h100-vulkan-nvidia-580.159.04.json");
+        let measured = Profile::read(&path).expect("the profile").strategy();
+        let ours = shuffled_arithmetic();
+        let mut shuffled = 0;
+        for p in catalog::primitives() {
+            let lowering = ours.lowering(p.name, p.lowerings);
+            if !p.name.starts_with("all_equal") {
+                assert_eq!(
+                    lowering,
+                    measured.lowering(p.name, p.lowerings),
+                    "{}",
+                    p.name
+                );
+            }
+            shuffled += usize::from(lowering == Some(Lowering::Shuffle) && p.lowerings.len() > 1);
+        }
+        assert!(shuffled >= 10, "{shuffled} ops shuffled");
+        for op in ["inclusive_add", "reduce_all_add", "reduce_all_min"] {
+            assert_eq!(
+                ours.lowering(op, &Lowering::ALL),
+                Some(Lowering::Shuffle),
+                "{op}"
+            );
+        }
+        for op in ["any_true", "all_true", "shuffle", "broadcast"] {
+            assert_eq!(
+                ours.lowering(op, &Lowering::ALL),
+                Some(Lowering::Builtin),
+                "{op}"
+            );
+        }
     }
 }
