@@ -54,16 +54,23 @@ test: setup
 	$(PHASE) fmt $(CARGO) fmt --all -- --check
 	$(PHASE) import-circles sh -c '$(CIRCLES)'
 	$(PHASE) build+clippy env $(CLIPPY_BUILD) $(FROM_SCRATCH) $(CARGO) test --workspace --locked --no-run
-# The test binaries, two at a time on two cores (scripts/test-pool says why).
-	$(PHASE) tests env $(CLIPPY_BUILD) $(FROM_SCRATCH) CARGO=$(CARGO) ./scripts/test-pool
-# --- The published crates: lean default features, `cargo package`, and the
-# lean example built against the packed wavekit, run on lavapipe.
-	$(PHASE) package-check env CARGO=$(CARGO) ./scripts/package-check
 # --- Browser demo: the page in headless Chromium (WebGPU on SwiftShader).
 # cargo test has just built the debug wavekit; emitting with it spares a
 # release build.
 	$(PHASE) web-build env WAVEKIT=./target/debug/wavekit ./web/build.sh
-	$(PHASE) web-test node --test web/test/
+# Then three phases at once: the browser test (about a minute, a core and a
+# half of Chromium and waits) beside the test binaries, two at a time on two
+# cores (scripts/test-pool says why), and then the published crates' check
+# (lean default features, `cargo package`, and the lean example built
+# against the packed wavekit, run on lavapipe). On 2 cores one after another
+# they left a core idle for about 35 s (2026-11-29q). The browser test's
+# output comes after the others'; the status is the first failure's.
+	@web_log=$$(mktemp); \
+	$(PHASE) web-test node --test web/test/ >"$$web_log" 2>&1 & web=$$!; \
+	$(PHASE) tests env $(CLIPPY_BUILD) $(FROM_SCRATCH) CARGO=$(CARGO) ./scripts/test-pool && \
+	$(PHASE) package-check env CARGO=$(CARGO) ./scripts/package-check; status=$$?; \
+	wait $$web; web_status=$$?; cat "$$web_log"; rm -f "$$web_log"; \
+	[ $$status -ne 0 ] && exit $$status; exit $$web_status
 
 # --- Browser demo (web/): the demos' WGSL emitted for browsers into web/gen/,
 # served by `node web/serve.mjs`; web-test runs the headless-Chromium test alone.

@@ -258,15 +258,19 @@ mod tests {
         }
     }
 
+    fn raw_of(runs: Vec<Run>) -> Raw {
+        Raw {
+            runs,
+            ..Raw::default()
+        }
+    }
+
     #[test]
     fn copy_ceiling_interpolates_and_extends() {
-        let raw = Raw {
-            runs: vec![
-                run(Side::Copy, "copy", "d2d", 256, 2048, 1.0),
-                run(Side::Copy, "copy", "d2d", 1024, 8192, 4.0),
-            ],
-            ..Raw::default()
-        };
+        let raw = raw_of(vec![
+            run(Side::Copy, "copy", "d2d", 256, 2048, 1.0),
+            run(Side::Copy, "copy", "d2d", 1024, 8192, 4.0),
+        ]);
         let c = CopyCeiling::new(&raw);
         assert_eq!(c.ms(1024), Some(1.0));
         assert!((c.ms(4096).unwrap() - 2.0).abs() < 1e-9);
@@ -275,14 +279,11 @@ mod tests {
 
     #[test]
     fn variants_match_by_name_then_alone_then_by_words() {
-        let raw = Raw {
-            runs: vec![
-                run(Side::Cub, "scan", "exclusive_u32", 1024, 8192, 1.0),
-                run(Side::Cub, "reduce", "sum_f32", 1024, 4096, 1.0),
-                run(Side::Cub, "reduce", "min_u32", 1024, 4096, 1.0),
-            ],
-            ..Raw::default()
-        };
+        let raw = raw_of(vec![
+            run(Side::Cub, "scan", "exclusive_u32", 1024, 8192, 1.0),
+            run(Side::Cub, "reduce", "sum_f32", 1024, 4096, 1.0),
+            run(Side::Cub, "reduce", "min_u32", 1024, 4096, 1.0),
+        ]);
         let m = |demo, v| matching_variant(&raw, Side::Cub, demo, v);
         assert_eq!(m("scan", "lookback").as_deref(), Some("exclusive_u32"));
         assert_eq!(m("reduce", "sum_f32").as_deref(), Some("sum_f32"));
@@ -296,18 +297,24 @@ mod tests {
     /// candidates and no CUB column).
     #[test]
     fn a_claimed_reference_variant_leaves_the_other_to_the_rest() {
-        let raw = Raw {
-            runs: vec![
-                run(Side::Cub, "scan", "exclusive_u32", 1024, 8192, 1.0),
-                run(Side::Cub, "scan", "inclusive_max_u32", 1024, 8192, 1.0),
-                run(Side::Vulkan, "scan", "auto", 1024, 8192, 1.0),
-                run(Side::Cuda, "scan", "inclusive_max_u32", 1024, 8192, 1.0),
-            ],
-            ..Raw::default()
-        };
-        let m = |v| matching_variant(&raw, Side::Cub, "scan", v);
-        assert_eq!(m("auto").as_deref(), Some("exclusive_u32"));
-        assert_eq!(m("reduce_then_scan").as_deref(), Some("exclusive_u32"));
-        assert_eq!(m("inclusive_max_u32").as_deref(), Some("inclusive_max_u32"));
+        let raw = raw_of(
+            [
+                (Side::Cub, "exclusive_u32"),
+                (Side::Cub, "inclusive_max_u32"),
+                (Side::Vulkan, "auto"),
+                (Side::Cuda, "inclusive_max_u32"),
+            ]
+            .into_iter()
+            .map(|(side, variant)| run(side, "scan", variant, 1024, 8192, 1.0))
+            .collect(),
+        );
+        for (variant, reference) in [
+            ("auto", "exclusive_u32"),
+            ("reduce_then_scan", "exclusive_u32"),
+            ("inclusive_max_u32", "inclusive_max_u32"),
+        ] {
+            let matched = matching_variant(&raw, Side::Cub, "scan", variant);
+            assert_eq!(matched.as_deref(), Some(reference), "{variant}");
+        }
     }
 }

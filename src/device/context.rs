@@ -151,14 +151,16 @@ impl Context {
             .module)
     }
 
-    /// Whether the device is an NVIDIA GPU through Vulkan whose target
-    /// lowers subgroup ops by default: no tune profile of the adapter is
-    /// stored ([`crate::target::profile`]), and the caller set no strategy.
+    /// Whether the device is an NVIDIA GPU through Vulkan, with hardware
+    /// subgroups, whose target lowers subgroup ops by default: no tune
+    /// profile of the adapter is stored ([`crate::target::profile`]), and
+    /// the caller set no strategy.
     pub fn is_untuned_nvidia_vulkan(&self) -> bool {
         self.server.wgpu().is_some_and(|wgpu| {
             let info = wgpu.info();
             info.vendor == 0x10de && info.backend == wgpu::Backend::Vulkan
-        }) && self.target.strategy == Strategy::default()
+        }) && !self.target.is_emulated()
+            && self.target.strategy == Strategy::default()
     }
 
     /// Compiles `entries` of `module`, with bounds checks (wgpu: without

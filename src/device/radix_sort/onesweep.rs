@@ -299,9 +299,14 @@ impl OneSweep {
             ctx.compose(&shader)
         };
         // The histogram and the digit offsets do not depend on the pass:
-        // they come from pass 0's module; the histogram for one wave where
-        // the device says how many multiprocessors it has.
-        let multiprocessors = ctx.server.multiprocessors();
+        // they come from pass 0's module; the histogram of 32-bit keys for
+        // one wave where the device says how many multiprocessors it has
+        // (measured so; 64-bit keys' histogram was not, and its registers
+        // are not capped).
+        let multiprocessors = ctx
+            .server
+            .multiprocessors()
+            .filter(|_| !options.key.is_wide());
         let first_module = compose(0)?;
         let [histogram] = build(
             ctx,
