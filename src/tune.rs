@@ -22,7 +22,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::catalog::{self, Arg, Namespace, Primitive, Ret};
+use crate::catalog::{Arg, Primitive, Ret};
 use crate::compose::Composer;
 use crate::dtype::Dtype;
 use crate::error::Error;
@@ -66,15 +66,8 @@ impl Default for TuneOptions {
     }
 }
 
-/// The ops `tune` can choose for: subgroup ops with both lowerings whose
-/// tiled form (if any) follows them.
-pub fn tunable_ops() -> impl Iterator<Item = &'static Primitive> {
-    catalog::primitives().filter(|p| {
-        p.namespace == Namespace::Subgroup
-            && !p.name.ends_with("_tiled")
-            && Lowering::ALL.iter().all(|l| p.lowerings.contains(l))
-    })
-}
+/// The ops `tune` can choose for ([`catalog::tunable_ops`]).
+pub use crate::catalog::tunable_ops;
 
 /// Times every tunable op (or `options.ops`) with both lowerings on `gpu`
 /// and returns the profile of the faster ones.

@@ -51,5 +51,5 @@ pub use cost::{Cost, Formula};
 pub use operator::Operator;
 pub(crate) use primitive::ANY_DTYPE;
 pub use primitive::{Family, Namespace, Primitive};
-pub use registry::{find, primitives, split_namespace, suggest};
+pub use registry::{find, primitives, split_namespace, suggest, tunable_ops};
 pub use signature::{Arg, Param, Placement, Ret};

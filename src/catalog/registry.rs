@@ -12,6 +12,7 @@ use super::{block_merge_sort, merge_sort};
 use super::{block_warp_exchange, exchange, load};
 // The vectorized block loads and stores (issue 36, last batch).
 use super::block_load_vectorized;
+use crate::target::Lowering;
 
 /// Every primitive in the catalog, grouped by family.
 pub fn primitives() -> impl Iterator<Item = &'static Primitive> {
@@ -46,6 +47,17 @@ pub fn primitives() -> impl Iterator<Item = &'static Primitive> {
     .chain([grid::PRIMITIVES])
     .chain([block_merge_sort::PRIMITIVES])
     .flatten()
+}
+
+/// The ops a lowering strategy (a tune profile) chooses for: subgroup ops
+/// with both lowerings; each op's tiled form (`{op}_tiled`) follows it
+/// ([`Strategy::with_op_and_tiled`](crate::target::Strategy::with_op_and_tiled)).
+pub fn tunable_ops() -> impl Iterator<Item = &'static Primitive> {
+    primitives().filter(|p| {
+        p.namespace == Namespace::Subgroup
+            && !p.name.ends_with("_tiled")
+            && Lowering::ALL.iter().all(|l| p.lowerings.contains(l))
+    })
 }
 
 /// The primitive a request names: `reduce_add` or `subgroup::reduce_add`

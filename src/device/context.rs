@@ -14,6 +14,11 @@ use crate::target::{Strategy, Target};
 
 pub(crate) use crate::backend::{Op, Pipeline};
 
+/// PCI vendor ids of wgpu adapters.
+const NVIDIA: u32 = 0x10de;
+const AMD: u32 = 0x1002;
+const INTEL: u32 = 0x8086;
+
 /// The caller's device (its API's [`Server`]), its target and its limits.
 #[derive(Clone)]
 pub(crate) struct Context {
@@ -105,7 +110,7 @@ impl Context {
                     info.device_type,
                     wgpu::DeviceType::DiscreteGpu | wgpu::DeviceType::IntegratedGpu
                 );
-                !(gpu && [0x10de, 0x1002, 0x8086].contains(&info.vendor))
+                !(gpu && [NVIDIA, AMD, INTEL].contains(&info.vendor))
             }
             // CUDA and HIP: NVIDIA's and AMD's schedulers.
             None => false,
@@ -132,9 +137,7 @@ impl Context {
 
     /// WGSL `text` (named `file_name` in errors) composed for the device.
     pub fn compose_text(&self, text: &str, file_name: &str) -> Result<ValidModule, Error> {
-        Ok(Composer::new(self.target.clone())
-            .compose(text, file_name)?
-            .module)
+        compose_for(self.target.clone(), text, file_name)
     }
 
     /// `shader` composed as [`Context::compose`] does, its subgroup ops
@@ -146,9 +149,7 @@ impl Context {
     ) -> Result<ValidModule, Error> {
         let mut target = self.target.clone();
         target.strategy = strategy;
-        Ok(Composer::new(target)
-            .compose(&shader.text()?, shader.name())?
-            .module)
+        compose_for(target, &shader.text()?, shader.name())
     }
 
     /// Whether the device is an NVIDIA GPU through Vulkan, with hardware
@@ -158,7 +159,7 @@ impl Context {
     pub fn is_untuned_nvidia_vulkan(&self) -> bool {
         self.server.wgpu().is_some_and(|wgpu| {
             let info = wgpu.info();
-            info.vendor == 0x10de && info.backend == wgpu::Backend::Vulkan
+            info.vendor == NVIDIA && info.backend == wgpu::Backend::Vulkan
         }) && !self.target.is_emulated()
             && self.target.strategy == Strategy::default()
     }
@@ -234,6 +235,11 @@ impl Context {
     pub fn wgpu_limits(&self) -> Option<wgpu::Limits> {
         self.server.wgpu().map(|wgpu| wgpu.limits())
     }
+}
+
+/// WGSL `text` (named `file_name` in errors) composed for `target`.
+fn compose_for(target: Target, text: &str, file_name: &str) -> Result<ValidModule, Error> {
+    Ok(Composer::new(target).compose(text, file_name)?.module)
 }
 
 /// Puts `ops` in `queue`, which must be of `ctx`'s API.

@@ -11,7 +11,7 @@ use super::shader::Shader;
 use super::slice::{Slice, distinct};
 use crate::backend::Range;
 use crate::backend::{Device, Queue};
-use crate::catalog::{self, Family, Namespace};
+use crate::catalog::{self, Family};
 use crate::dtype::Dtype;
 use crate::error::Error;
 use crate::target::{Lowering, Strategy};
@@ -22,17 +22,10 @@ use crate::target::{Lowering, Strategy};
 /// for every arithmetic op gives (`docs/tune/2026-11-25-h100-vulkan-...`,
 /// the configuration measured for the sum through Vulkan on an H200).
 fn shuffled_arithmetic() -> Strategy {
-    catalog::primitives()
-        .filter(|p| {
-            p.namespace == Namespace::Subgroup
-                && matches!(p.family, Family::Reduction | Family::Scan)
-                && !p.name.ends_with("_tiled")
-                && Lowering::ALL.iter().all(|l| p.lowerings.contains(l))
-        })
+    catalog::tunable_ops()
+        .filter(|p| matches!(p.family, Family::Reduction | Family::Scan))
         .fold(Strategy::default(), |strategy, p| {
-            strategy
-                .with_op(p.name, Lowering::Shuffle)
-                .with_op(&format!("{}_tiled", p.name), Lowering::Shuffle)
+            strategy.with_op_and_tiled(p.name, Lowering::Shuffle)
         })
 }
 

@@ -104,13 +104,11 @@ impl Profile {
     /// The strategy the profile stands for: the default lowering, with the
     /// profile's ops as overrides (each `_tiled` op follows its op).
     pub fn strategy(&self) -> Strategy {
-        let mut strategy = Strategy::default();
-        for (op, &lowering) in &self.ops {
-            strategy = strategy
-                .with_op(op, lowering)
-                .with_op(&format!("{op}_tiled"), lowering);
-        }
-        strategy
+        self.ops
+            .iter()
+            .fold(Strategy::default(), |strategy, (op, &lowering)| {
+                strategy.with_op_and_tiled(op, lowering)
+            })
     }
 
     /// The profile file's name for an adapter and driver: lower-case

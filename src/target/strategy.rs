@@ -72,6 +72,13 @@ impl Strategy {
         self
     }
 
+    /// Override the lowering of `op` and of its tiled form (`{op}_tiled`),
+    /// which follows it (a tune profile's ops, [`crate::catalog::tunable_ops`]).
+    pub fn with_op_and_tiled(self, op: &str, lowering: Lowering) -> Self {
+        self.with_op(op, lowering)
+            .with_op(&format!("{op}_tiled"), lowering)
+    }
+
     /// The lowering for `op`, among the ones it offers (first = preferred default).
     pub fn lowering(&self, op: &str, offered: &[Lowering]) -> Option<Lowering> {
         let wanted = self.overrides.get(op).copied().or(self.default);
