@@ -7,11 +7,13 @@
 //! larger buffers whose other bytes must stay, and in place. Every key
 //! type, bit range and in-place sort runs at subgroup size 8; at 4 and 16
 //! the u32 and u64 pairs at every edge size with both algorithms, and the
-//! default sort (`every_key_type`).
+//! default sort (`every_key_type`); at each size the pairs with their
+//! values loaded late (the native back ends' `LATE_VALUES`).
 
 mod device_support;
 
 use device_support::*;
+use wavekit::device::debug::with_shader_params;
 use wavekit::device::{KeyType, RadixSort, RadixSortAlgorithm, RadixSortOptions, Slice};
 
 /// The reference: a stable sort of (key, value) by the key's ordered bits
@@ -292,6 +294,22 @@ fn radix_sort_cases() {
         let big = sort(&device, KeyType::U32, false, 0..32, algorithm);
         check(&device, &queue, &big, 1 << 20, false);
     }
+    // The pairs' values loaded once the keys are staged (`LATE_VALUES`,
+    // the native back ends' choice), forced through wgpu by the debugging
+    // parameter: tails of a tile and the staged tile's edges, and in place.
+    let late = with_shader_params(vec![("LATE_VALUES", "true".into())], || {
+        sort(
+            &device,
+            KeyType::U32,
+            true,
+            0..32,
+            RadixSortAlgorithm::OneSweep,
+        )
+    });
+    for n in [1, 1023, 1025, 5119, 5120, 5121, 10_007] {
+        check(&device, &queue, &late, n, false);
+    }
+    check(&device, &queue, &late, 5000, true);
     // The keys' OneSweep tile at 16 lanes and its staged parts' edges.
     for n in [3001, 3071, 3073, 6143, 6144, 6145, 12_289] {
         check(&device, &queue, &auto, n, false);

@@ -61,7 +61,8 @@ pub struct PassConfig {
     /// than `const PASS` edited per pass (natively). Through wgpu the keys
     /// alone also use their counting atomics' results
     /// (`RETURNING_COUNTS`, as the library), and full tiles skip the
-    /// per-key tests (`FULL_TILES`, as the library).
+    /// per-key tests (`FULL_TILES`, as the library); natively values are
+    /// loaded late (`LATE_VALUES`, as the library).
     pub runtime_pass: bool,
 }
 
@@ -122,6 +123,10 @@ impl PassConfig {
                 format!("const FULL_TILES = {};", self.runtime_pass),
             ),
             (
+                "const LATE_VALUES = false;",
+                format!("const LATE_VALUES = {};", self.pairs && !self.runtime_pass),
+            ),
+            (
                 "const RETURNING_COUNTS = false;",
                 format!(
                     "const RETURNING_COUNTS = {};",
@@ -133,13 +138,14 @@ impl PassConfig {
 }
 
 impl Shape {
-    /// The shape on the native back ends (CUDA, HIP): 512 × 15 keys,
-    /// 512 × 12 with values (measured: see `shape_for`).
+    /// The shape on the native back ends (CUDA, HIP), as the library's:
+    /// 512 × 16 keys, 512 × 14 with values, for two workgroups a
+    /// multiprocessor (measured: see `shape_for`).
     pub fn native(pairs: bool) -> Shape {
         Shape {
             block: 512,
-            items: if pairs { 12 } else { 15 },
-            resident: None,
+            items: if pairs { 14 } else { 16 },
+            resident: Some(2),
             stage_in_counters: false,
             stage_parts: 1,
         }
@@ -158,19 +164,13 @@ impl Shape {
     }
 }
 
-/// The first shape the device holds of: on the native back ends 512 × 15
-/// keys (512 × 12 with values), then 512 × 6, 256 × 8 and 128 × 8; through
-/// wgpu 512 × 12 with the tile staged in the counter rows in two parts
-/// (512 × 10 staged whole with values; as the library,
-/// whose `Shape::for_context` has the measurements), 256 × 8 and 128 × 8.
-/// 512 threads need subgroups of at least
-/// 16 lanes (the counter rows) and the adapter's limits; 128 serves 4-lane
-/// subgroups. Measured on an H100: through CUDA at 2^26 keys with CUB's
-/// ballots, 1.67 ms at 512 × 15 against 1.82 at 512 × 12 and 2.40 at
-/// 512 × 16, pairs 2.34 ms at 512 × 12 with full-word counters against 2.50
-/// at 512 × 10 (docs/benchmarks/2026-11-26e-h100-sort); through Vulkan at 2^24, keys 0.85 ms at 512 × 6
-/// against 0.90 at 512 × 12, pairs 0.94 ms at 512 × 6 against 1.03 at
-/// 512 × 12 and 4.27 at 512 × 8.
+/// The first shape the device holds of: on the native back ends 512 × 16
+/// (512 × 14 with values) for two workgroups a multiprocessor, then 512 × 6, 256 × 8 and 128 × 8;
+/// through wgpu 512 × 12 with the tile staged in the counter rows in two
+/// parts (512 × 10 staged whole with values), 256 × 8 and 128 × 8, as the
+/// library, whose `Shape::for_context` has the measurements. 512 threads
+/// need subgroups of at least 16 lanes (the counter rows) and the
+/// adapter's limits; 128 serves 4-lane subgroups.
 fn shape_for(ctx: &Ctx<'_>, min: u32, pairs: bool) -> Result<Shape, Error> {
     if let Some(forced) = forced_shape()? {
         return Ok(forced);

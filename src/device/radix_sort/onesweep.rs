@@ -53,6 +53,12 @@ pub(crate) struct Shape {
     /// The parts in which the tile is staged and written out
     /// (`STAGE_PARTS`; 1: whole). Divides `items`.
     pub stage_parts: u32,
+    /// A pair sort's values loaded once the keys are staged
+    /// (`LATE_VALUES`).
+    pub late_values: bool,
+    /// Natively, the workgroups a multiprocessor holds at once that the
+    /// pass kernel is compiled for (its registers capped to fit them).
+    pub resident: Option<u32>,
 }
 
 impl Shape {
@@ -70,13 +76,18 @@ impl Shape {
         )
     }
 
-    /// On CUDA and HIP, 512 × 15 (32-bit keys alone) or 512 × 12 (with
-    /// values, and full-word counters: [`Rank::for_context`]), 512 × 6 for
-    /// 64-bit keys: measured through CUDA on an H100 at 2^26 keys with the
-    /// rank's CUB-style ballots, keys 1.67 ms at 512 × 15 against 1.82 at
-    /// 512 × 12, 2.00 at 512 × 10 and 2.40 at 512 × 16; pairs 2.34 ms at
-    /// 512 × 12 (full-word counters) against 2.36 at 256 × 24, 2.50 at
-    /// 512 × 10 and 2.68 at 512 × 8 (docs/benchmarks/2026-11-26e-h100-sort).
+    /// On CUDA and HIP, 512 × 16 for 32-bit keys alone and 512 × 14 with
+    /// values (loaded late), each compiled for two workgroups a
+    /// multiprocessor (64 and 61 registers on sm_90); 512 × 6 for 64-bit
+    /// keys. Measured through CUDA on an H200 at 2^26 by the demo's own
+    /// steps (docs/benchmarks/2026-11-29r-h200-late-values), pairs: 2.33 ms
+    /// at 512 × 12 with the values early (the shape before), 2.19 at 512 ×
+    /// 12 late, 2.04 at 512 × 14, 2.02 at 384 × 20, 1.96 at 512 × 16 and
+    /// 1.94 at 384 × 23 (CUB's shape); 512 × 16 and 384 × 23 need more
+    /// than the 48 KiB of static shared memory ptxas allows with full-word
+    /// counters (with u16 counters 512 × 16 spilled, staged in the counter
+    /// rows it took 2.25 ms). Keys: 1.58 ms at 512 × 16 against 1.63 at
+    /// 512 × 15 and 1.60 at 384 × 23.
     ///
     /// Through wgpu, the first shape the device holds: 512 × 12 with the
     /// tile staged in the counter rows in two parts for 32-bit keys, 512 ×
@@ -116,12 +127,17 @@ impl Shape {
             items,
             stage_in_counters,
             stage_parts: 1,
+            late_values: false,
+            resident: None,
         };
         let Some(limits) = ctx.wgpu_limits() else {
-            return match (options.key.is_wide(), options.pairs) {
-                (true, _) => shape(512, 6, false),
-                (false, false) => shape(512, 15, false),
-                (false, true) => shape(512, 12, false),
+            if options.key.is_wide() {
+                return shape(512, 6, false);
+            }
+            return Shape {
+                late_values: options.pairs,
+                resident: Some(2),
+                ..shape(512, if options.pairs { 14 } else { 16 }, false)
             };
         };
         let wide = match (options.key.is_wide(), options.pairs) {
@@ -275,6 +291,7 @@ impl OneSweep {
             .set("ITEMS", format!("{}u", shape.items))
             .set("STAGE_IN_COUNTERS", shape.stage_in_counters)
             .set("STAGE_PARTS", format!("{}u", shape.stage_parts))
+            .set("LATE_VALUES", shape.late_values)
             .set("SUBGROUPS", format!("{}u", shape.block / min))
             .set("SPIN_WITH_RMW", cpu)
             .set("NARROW", max <= 32)
@@ -315,17 +332,12 @@ impl OneSweep {
             ["histogram"],
             multiprocessors.map(|_| HISTOGRAM_RESIDENT),
         )?;
-        let [digit_offsets, first] = build(
-            ctx,
-            options,
-            &first_module,
-            ["digit_offsets", "onesweep"],
-            None,
-        )?;
+        let [digit_offsets] = build(ctx, options, &first_module, ["digit_offsets"], None)?;
+        let [first] = build(ctx, options, &first_module, ["onesweep"], shape.resident)?;
         let mut onesweep = vec![first];
         if modules == PassModules::PerPass {
             for index in 1..plan.len() {
-                let [pass] = build(ctx, options, &compose(index)?, ["onesweep"], None)?;
+                let [pass] = build(ctx, options, &compose(index)?, ["onesweep"], shape.resident)?;
                 onesweep.push(pass);
             }
         }
@@ -456,6 +468,8 @@ mod tests {
                 items,
                 stage_in_counters,
                 stage_parts,
+                late_values: false,
+                resident: None,
             };
             let text = Shader::new("radix_onesweep.wgsl")
                 .expect("the shader")

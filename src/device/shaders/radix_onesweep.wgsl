@@ -196,6 +196,23 @@ const RETURNING_COUNTS = false;
 // workgroups an SM, 6-7 % longer (the pairs 9-11 %, also at 384 x 16 and
 // 384 x 18; docs/benchmarks/2026-11-28m-h200-full-tiles).
 const FULL_TILES = true;
+// A pair sort's values loaded once the keys are staged, not with the keys:
+// the rank then holds no values, and their loads are in flight while the
+// look-back's barrier and the keys' write-out run. Natively this freed
+// ITEMS registers, so that 512 x 16 tiles ran at 64 registers, two
+// workgroups an SM: through CUDA on an H200 the pairs' sort took 16 % less
+// time at 2^26 than 512 x 12 with the values early (CUB's place, after the
+// keys' write-out, 2 % more than here; through Vulkan at 512 x 10, 1-4 %
+// more than early; docs/benchmarks/2026-11-29r-h200-late-values).
+const LATE_VALUES = false;
+// Keys past n (in the last tile) staged like the others: the tile's keys
+// have distinct ranks below TILE and those past n the last ones, which are
+// never read, so staging tests no key against n. Natively the keys' pass
+// then took 64 registers at 512 x 15, not 80 (the tests kept each key's
+// index live through the rank), and the keys' sort 2 % less time at 2^26
+// through CUDA and Vulkan; pairs with their values early were 2 % faster
+// with the tests (docs/benchmarks/2026-11-29r-h200-late-values).
+const STAGE_PAST_END = !PAIRS || LATE_VALUES;
 const TILE = BLOCK * ITEMS;
 // Keys per thread and staged part, and words of a staged part.
 const PART_ITEMS = ITEMS / STAGE_PARTS;
@@ -802,7 +819,11 @@ fn onesweep(@builtin(local_invocation_index) t: u32) {
             if tile > 0u {
                 prefix = plain_look_back(tile, d);
                 if !stalls(tile) {
-                    atomicStore(&tile_state[tile * RADIX + d], prefix_tag() | (prefix + tile_count[d]));
+                    // The row from tile_slot (unchanged since its uniform
+                    // load): natively 512 x 16 keys otherwise kept
+                    // `tile * RADIX` from the counts' publication through
+                    // the rank, spilled to local memory at 64 registers.
+                    atomicStore(&tile_state[tile_slot * RADIX + d], prefix_tag() | (prefix + tile_count[d]));
                 }
             }
             digit_base[d] = atomicLoad(&digits[pass_index() * RADIX + d]) + prefix - tile_first[d];
@@ -821,9 +842,17 @@ fn onesweep(@builtin(local_invocation_index) t: u32) {
     }
     // The first part here, the others after its keys are written out.
     for (var s = 0u; s < ITEMS; s++) {
-        if (full || first_key + s * size < n) && (STAGE_PARTS == 1u || ranks[s] < PART) {
+        if (STAGE_PAST_END || full || first_key + s * size < n)
+            && (STAGE_PARTS == 1u || ranks[s] < PART) {
             stage(ranks[s], keys[s]);
         }
+    }
+    if PAIRS && LATE_VALUES {
+        // The first key's index again, from tile_slot (unchanged since its
+        // uniform load) rather than `first_key`: natively the compilers
+        // otherwise keep the keys' ITEMS indices live through the rank for
+        // these loads (512 x 16: 64 registers so, 93 reusing them).
+        load_values(full, tile_slot * TILE + subgroup * ITEMS * size + lane, size, n, &values);
     }
     // One barrier for the staged keys, the digit bases and stalled_any;
     // the fallback only where a walk stalled (without FALLBACK, every walk
@@ -845,7 +874,8 @@ fn onesweep(@builtin(local_invocation_index) t: u32) {
             // The last part's keys are out: stage this part's.
             workgroupBarrier();
             for (var s = 0u; s < ITEMS; s++) {
-                if (full || first_key + s * size < n) && ranks[s] - low < PART {
+                if (STAGE_PAST_END || full || first_key + s * size < n)
+                    && ranks[s] - low < PART {
                     stage(ranks[s] - low, keys[s]);
                 }
             }
@@ -862,7 +892,7 @@ fn onesweep(@builtin(local_invocation_index) t: u32) {
             let low = part * PART;
             workgroupBarrier();
             for (var s = 0u; s < ITEMS; s++) {
-                if (full || first_key + s * size < n)
+                if (STAGE_PAST_END || full || first_key + s * size < n)
                     && (STAGE_PARTS == 1u || ranks[s] - low < PART) {
                     stage(ranks[s] - low, values[s]);
                 }
@@ -887,9 +917,21 @@ fn load_tile(full: bool, first_key: u32, size: u32, n: u32, keys: ptr<function, 
         (*keys)[s] = 0xffffffffu;
         if full || i < n {
             (*keys)[s] = load_key(i);
-            if PAIRS {
+            if PAIRS && !LATE_VALUES {
                 (*values)[s] = values_in[i];
             }
+        }
+    }
+}
+
+/// Loads this thread's values, from `first_key` on, `size` apart (those
+/// below n; all of them when `full`), with LATE_VALUES.
+fn load_values(full: bool, first_key: u32, size: u32, n: u32,
+               values: ptr<function, array<u32, ITEMS>>) {
+    for (var s = 0u; s < ITEMS; s++) {
+        let i = first_key + s * size;
+        if full || i < n {
+            (*values)[s] = values_in[i];
         }
     }
 }
