@@ -86,6 +86,11 @@ pub struct KernelAbi {
     pub workgroup_size: [u32; 3],
     /// Lanes per subgroup the kernel was compiled for.
     pub subgroup_size: u32,
+    /// Workgroup memory the kernel takes as dynamic shared memory (bytes;
+    /// 0: none), which every launch must give it: on CUDA, all of a
+    /// kernel's workgroup variables where they exceed the 48 KiB a kernel
+    /// may declare statically.
+    pub dynamic_workgroup_bytes: u32,
 }
 
 /// The parameter block of one launch in this ABI: each buffer's device

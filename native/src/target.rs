@@ -100,6 +100,13 @@ pub trait TargetLayer {
     fn workgroup_space(&self) -> u16;
     /// Address space of storage and uniform buffers.
     fn global_space(&self) -> u16;
+    /// The most workgroup memory a kernel may declare statically (bytes);
+    /// a kernel that uses more takes it all as dynamic workgroup memory
+    /// ([`KernelAbi::dynamic_workgroup_bytes`](crate::KernelAbi)). `None`:
+    /// no such limit below the device's (AMDGPU's LDS is static).
+    fn static_workgroup_limit(&self) -> Option<u32> {
+        None
+    }
     /// Marks `kernel` as an entry point launched with `workgroup_size`
     /// threads, of which a multiprocessor should hold at least
     /// `min_resident` workgroups at once where given

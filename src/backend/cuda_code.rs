@@ -54,7 +54,8 @@ impl NativeCode for CudaCode {
                 lower,
             },
         )?;
-        let kernel = cuda.load(&ptx.text, &ptx.entry)?;
+        let kernel =
+            cuda.load_with_workgroup(&ptx.text, &ptx.entry, ptx.abi.dynamic_workgroup_bytes)?;
         Ok(NativeKernel {
             kernel,
             abi: ptx.abi,

@@ -74,11 +74,11 @@ impl NativeCode for HipCode {
             source: Some(source(module, name)),
         };
         let hsaco = amdgpu::compile_many_with(std::slice::from_ref(&request), self.amdgpu, lower)?;
-        let kernel = hip.load(&hsaco.bytes, entry)?;
         let abi =
             hsaco.abis.into_iter().next().ok_or_else(|| {
                 Error::Gpu(format!("the code object of `{entry}` has no kernel ABI"))
             })?;
+        let kernel = hip.load_with_workgroup(&hsaco.bytes, entry, abi.dynamic_workgroup_bytes)?;
         Ok(NativeKernel { kernel, abi })
     }
 }

@@ -67,14 +67,16 @@ impl Streams for Cuda {
             .bind_to_thread()
             .map_err(|e| cuda_error("making the CUDA context current", e))?;
         // SAFETY: the function belongs to a module loaded in this context
-        // (the stream's, checked); `params` points into `args`, which lives
-        // until the call returns; the caller vouches for the addresses.
+        // (the stream's, checked), allowed its dynamic shared memory when
+        // loaded (`Launch::load_with_workgroup`); `params` points into
+        // `args`, which lives until the call returns; the caller vouches
+        // for the addresses.
         unsafe {
             result::launch_kernel(
                 kernel.module().function(),
                 (grid[0], grid[1], grid[2]),
                 (block[0], block[1], block[2]),
-                0,
+                kernel.workgroup_bytes(),
                 stream.cu_stream(),
                 &mut params,
             )

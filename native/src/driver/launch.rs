@@ -18,7 +18,25 @@ pub trait Launch: Driver {
             module: self.load_module(image, entry)?,
             name: entry.to_string(),
             device_timed_out: self.wait_limit().flag(),
+            workgroup_bytes: 0,
         })
+    }
+
+    /// [`Launch::load`] for a kernel whose code takes `workgroup_bytes` of
+    /// dynamic shared memory
+    /// ([`KernelAbi::dynamic_workgroup_bytes`](crate::KernelAbi)): allowed
+    /// here once (above CUDA's default 48 KiB the kernel must opt in), and
+    /// given to each of its launches.
+    fn load_with_workgroup(
+        &self,
+        image: &Self::Image,
+        entry: &str,
+        workgroup_bytes: u32,
+    ) -> Result<Kernel<Self>, NativeError> {
+        let mut kernel = self.load(image, entry)?;
+        self.allow_shared(kernel.module(), entry, workgroup_bytes)?;
+        kernel.workgroup_bytes = workgroup_bytes;
+        Ok(kernel)
     }
 
     /// Runs `kernel` once on `buffers` and copies them back.

@@ -266,12 +266,23 @@ pub struct Kernel<D: Driver> {
     /// Set when a wait of the driver that loaded it timed out
     /// ([`WaitLimit`]).
     device_timed_out: Arc<AtomicBool>,
+    /// Dynamic shared memory its code takes (bytes), given to every launch
+    /// on top of the launch's own
+    /// ([`KernelAbi::dynamic_workgroup_bytes`](crate::KernelAbi)).
+    workgroup_bytes: u32,
 }
 
 impl<D: Driver> Kernel<D> {
     /// The entry point's name.
     pub fn name(&self) -> &str {
         &self.name
+    }
+
+    /// Dynamic shared memory the kernel's own code takes (bytes): what
+    /// [`Launch::load_with_workgroup`](launch::Launch::load_with_workgroup)
+    /// was given, else 0.
+    pub fn workgroup_bytes(&self) -> u32 {
+        self.workgroup_bytes
     }
 
     /// The driver's module.

@@ -72,7 +72,11 @@ pub(super) fn check_launch<D: Driver>(
             )));
         }
     }
-    driver.allow_shared(kernel.module(), name, shared_bytes)
+    driver.allow_shared(
+        kernel.module(),
+        name,
+        kernel.workgroup_bytes() + shared_bytes,
+    )
 }
 
 impl<'a, D: Driver> Prepared<'a, D> {
@@ -99,7 +103,7 @@ impl<'a, D: Driver> Prepared<'a, D> {
             args,
             grid,
             block,
-            shared_bytes,
+            shared_bytes: kernel.workgroup_bytes() + shared_bytes,
         })
     }
 

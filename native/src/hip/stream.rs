@@ -142,8 +142,17 @@ impl Streams for Hip {
         // on it (checked); `params` points into `args`, which lives until
         // the call returns; the caller vouches for the addresses and the
         // stream.
-        unsafe { self.launch_raw(kernel.module(), grid, block, 0, stream.raw, &mut params) }
-            .map_err(|e| self.fail(format_args!("launching kernel `{name}`"), e))
+        unsafe {
+            self.launch_raw(
+                kernel.module(),
+                grid,
+                block,
+                kernel.workgroup_bytes(),
+                stream.raw,
+                &mut params,
+            )
+        }
+        .map_err(|e| self.fail(format_args!("launching kernel `{name}`"), e))
     }
 
     unsafe fn zero_on(

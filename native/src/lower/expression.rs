@@ -316,8 +316,8 @@ impl<'m, 'a, 'ctx> FunctionLowerer<'m, 'a, 'ctx> {
                 self.m.context.i64_type().const_int(*offset as u64, false),
             );
         }
-        if let Some(value) = self.m.workgroup.get(&global) {
-            return Ok(value.as_pointer_value());
+        if let Some(var) = self.m.workgroup.get(&global) {
+            return Ok(var.pointer);
         }
         self.buffer(global)
             .map(|(pointer, _)| pointer)

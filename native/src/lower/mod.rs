@@ -29,7 +29,7 @@ use inkwell::attributes::AttributeLoc;
 use inkwell::context::Context;
 use inkwell::module::{Linkage, Module};
 use inkwell::types::BasicMetadataTypeEnum;
-use inkwell::values::{BasicMetadataValueEnum, BasicValueEnum, FunctionValue, GlobalValue};
+use inkwell::values::{BasicMetadataValueEnum, BasicValueEnum, FunctionValue, PointerValue};
 use naga::valid::ModuleInfo;
 use naga::{AddressSpace as Space, Handle};
 
@@ -66,7 +66,7 @@ pub struct ModuleLowerer<'a, 'ctx> {
     pub(crate) private_offsets: BTreeMap<Handle<naga::GlobalVariable>, u32>,
     pub(crate) private_size: u32,
     /// Ordered, so that the generated IR does not depend on hashing.
-    pub(crate) workgroup: BTreeMap<Handle<naga::GlobalVariable>, GlobalValue<'ctx>>,
+    pub(crate) workgroup: BTreeMap<Handle<naga::GlobalVariable>, WorkgroupVar<'ctx>>,
     pub(crate) functions: HashMap<Handle<naga::Function>, FunctionValue<'ctx>>,
     pub(crate) lane_mask: u32,
     /// Index of the entry point being lowered.
@@ -180,6 +180,13 @@ pub fn lower_entry_point<'ctx>(
     Ok(abi)
 }
 
+/// A workgroup variable: where it starts, and its size in words.
+#[derive(Clone, Copy)]
+pub(crate) struct WorkgroupVar<'ctx> {
+    pub(crate) pointer: PointerValue<'ctx>,
+    pub(crate) words: u32,
+}
+
 impl<'a, 'ctx> ModuleLowerer<'a, 'ctx> {
     /// Lays out buffers, private and workgroup variables; returns the ABI.
     fn declare_globals(&mut self, workgroup_size: [u32; 3]) -> Result<KernelAbi, NativeError> {
@@ -209,6 +216,7 @@ impl<'a, 'ctx> ModuleLowerer<'a, 'ctx> {
             });
             self.resources.push(*handle);
         }
+        let mut workgroup = Vec::new();
         for (handle, global) in self.naga.global_variables.iter() {
             let layout = &self.layouter[global.ty];
             match global.space {
@@ -217,23 +225,7 @@ impl<'a, 'ctx> ModuleLowerer<'a, 'ctx> {
                     self.private_offsets.insert(handle, offset);
                     self.private_size = offset + layout.size;
                 }
-                Space::WorkGroup => {
-                    let bytes = layout.alignment.round_up(layout.size.max(4));
-                    let ty = self.context.i32_type().array_type(bytes / 4);
-                    let value = self.module.add_global(
-                        ty,
-                        Some(AddressSpace::from(self.target.workgroup_space())),
-                        &format!(
-                            "{}.{}",
-                            self.kernel_name,
-                            global.name.as_deref().unwrap_or("workgroup")
-                        ),
-                    );
-                    value.set_linkage(Linkage::Internal);
-                    value.set_initializer(&ty.get_undef());
-                    value.set_alignment(layout.alignment.round_up(1).max(4));
-                    self.workgroup.insert(handle, value);
-                }
+                Space::WorkGroup => workgroup.push((handle, global)),
                 Space::Storage { .. } | Space::Uniform => {}
                 other => {
                     return Err(NativeError::Unsupported {
@@ -243,11 +235,100 @@ impl<'a, 'ctx> ModuleLowerer<'a, 'ctx> {
                 }
             }
         }
+        let dynamic_workgroup_bytes = self.declare_workgroup(&workgroup);
         Ok(KernelAbi {
             buffers: params,
             workgroup_size,
             subgroup_size: self.target.subgroup_size(),
+            dynamic_workgroup_bytes,
         })
+    }
+
+    /// Places the workgroup variables: each its own static global, unless
+    /// those the entry point uses exceed the target's static limit; then
+    /// those are laid out in one dynamic workgroup array (CUDA's `extern
+    /// __shared__`), whose size this returns (else 0).
+    fn declare_workgroup(
+        &mut self,
+        globals: &[(Handle<naga::GlobalVariable>, &naga::GlobalVariable)],
+    ) -> u32 {
+        let ep_info = self.info.get_entry_point(self.entry_point);
+        // (bytes, alignment) of a variable: whole words, at least one.
+        let shape = |global: &naga::GlobalVariable| {
+            let layout = &self.layouter[global.ty];
+            (
+                layout.alignment.round_up(layout.size.max(4)),
+                layout.alignment.round_up(1).max(4),
+            )
+        };
+        let mut end = 0u32;
+        let mut offsets = BTreeMap::new();
+        for (handle, global) in globals {
+            if !ep_info[*handle].is_empty() {
+                let (bytes, align) = shape(global);
+                let offset = end.next_multiple_of(align);
+                offsets.insert(*handle, offset);
+                end = offset + bytes;
+            }
+        }
+        let dynamic = self
+            .target
+            .static_workgroup_limit()
+            .is_some_and(|limit| end > limit);
+        let space = AddressSpace::from(self.target.workgroup_space());
+        let i8t = self.context.i8_type();
+        let base = dynamic.then(|| {
+            // An external symbol keeps its name in PTX, where `.` may not
+            // start a part of it.
+            let kernel: String = self
+                .kernel_name
+                .chars()
+                .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+                .collect();
+            let base = self.module.add_global(
+                i8t.array_type(0),
+                Some(space),
+                &format!("{kernel}_dynamic_workgroup"),
+            );
+            base.set_linkage(Linkage::External);
+            base.set_alignment(16);
+            base
+        });
+        for (handle, global) in globals {
+            let (bytes, align) = shape(global);
+            let pointer = match (base, offsets.get(handle)) {
+                (Some(base), Some(&offset)) => {
+                    let at = self.context.i64_type().const_int(u64::from(offset), false);
+                    // SAFETY: the offset is within the launch's dynamic
+                    // workgroup memory (`end` bytes).
+                    unsafe { base.as_pointer_value().const_gep(i8t, &[at]) }
+                }
+                _ => {
+                    let ty = self.context.i32_type().array_type(bytes / 4);
+                    let value = self.module.add_global(
+                        ty,
+                        Some(space),
+                        &format!(
+                            "{}.{}",
+                            self.kernel_name,
+                            global.name.as_deref().unwrap_or("workgroup")
+                        ),
+                    );
+                    value.set_linkage(Linkage::Internal);
+                    value.set_initializer(&ty.get_undef());
+                    value.set_alignment(align);
+                    value.as_pointer_value()
+                }
+            };
+            self.workgroup.insert(
+                *handle,
+                WorkgroupVar {
+                    pointer,
+                    words: bytes / 4,
+                },
+            );
+        }
+        if dynamic { end.next_multiple_of(16) } else { 0 }
     }
 
     /// Functions the entry point calls, directly or not, callees first.
@@ -446,17 +527,11 @@ impl<'a, 'ctx> ModuleLowerer<'a, 'ctx> {
             .workgroup
             .iter()
             .filter(|(handle, _)| self.zero_workgroup && !ep_info[**handle].is_empty())
-            .map(|(_, global)| *global)
+            .map(|(_, var)| *var)
             .collect();
         if !used.is_empty() {
-            for global in &used {
-                let words = global.get_value_type().into_array_type().len();
-                init.zero_words_strided(
-                    global.as_pointer_value(),
-                    words,
-                    local_index,
-                    wx * wy * wz,
-                )?;
+            for var in &used {
+                init.zero_words_strided(var.pointer, var.words, local_index, wx * wy * wz)?;
             }
             builder.position_at_end(init.builder.get_insert_block().expect("positioned"));
             self.target.workgroup_barrier(&cx)?;

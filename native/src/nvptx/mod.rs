@@ -86,6 +86,14 @@ impl TargetLayer for Nvptx {
         1
     }
 
+    /// ptxas refuses more than 48 KiB of static shared memory ("uses too
+    /// much shared data (0xcc84 bytes, 0xc000 max)" for sm_90); CUDA's
+    /// guide: allocations over 48 KiB must be dynamic, with the kernel's
+    /// opt-in (`CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES`).
+    fn static_workgroup_limit(&self) -> Option<u32> {
+        Some(48 * 1024)
+    }
+
     fn declare_kernel<'ctx>(
         &self,
         context: &'ctx Context,

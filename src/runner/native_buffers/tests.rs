@@ -37,6 +37,7 @@ fn abi() -> KernelAbi {
         ],
         workgroup_size: [64, 1, 1],
         subgroup_size: 32,
+        dynamic_workgroup_bytes: 0,
     }
 }
 
