@@ -139,12 +139,12 @@ impl PassConfig {
 
 impl Shape {
     /// The shape on the native back ends (CUDA, HIP), as the library's:
-    /// 512 × 16 keys, 512 × 14 with values, for two workgroups a
-    /// multiprocessor (measured: see `shape_for`).
-    pub fn native(pairs: bool) -> Shape {
+    /// 512 × 16 for two workgroups a multiprocessor (measured: see
+    /// `shape_for`).
+    pub fn native() -> Shape {
         Shape {
             block: 512,
-            items: if pairs { 14 } else { 16 },
+            items: 16,
             resident: Some(2),
             stage_in_counters: false,
             stage_parts: 1,
@@ -165,7 +165,7 @@ impl Shape {
 }
 
 /// The first shape the device holds of: on the native back ends 512 × 16
-/// (512 × 14 with values) for two workgroups a multiprocessor, then 512 × 6, 256 × 8 and 128 × 8;
+/// for two workgroups a multiprocessor, then 512 × 6, 256 × 8 and 128 × 8;
 /// through wgpu 512 × 12 with the tile staged in the counter rows in two
 /// parts (512 × 10 staged whole with values), 256 × 8 and 128 × 8, as the
 /// library, whose `Shape::for_context` has the measurements. 512 threads
@@ -192,7 +192,7 @@ fn shape_for(ctx: &Ctx<'_>, min: u32, pairs: bool) -> Result<Shape, Error> {
         }
     };
     let wide = match ctx.gpu.wgpu() {
-        None => vec![Shape::native(pairs), shape(512, 6)],
+        None => vec![Shape::native(), shape(512, 6)],
         Some(_) if pairs => vec![Shape {
             stage_in_counters: true,
             ..shape(512, 10)

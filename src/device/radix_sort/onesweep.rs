@@ -76,18 +76,19 @@ impl Shape {
         )
     }
 
-    /// On CUDA and HIP, 512 × 16 for 32-bit keys alone and 512 × 14 with
-    /// values (loaded late), each compiled for two workgroups a
-    /// multiprocessor (64 and 61 registers on sm_90); 512 × 6 for 64-bit
-    /// keys. Measured through CUDA on an H200 at 2^26 by the demo's own
-    /// steps (docs/benchmarks/2026-11-29r-h200-late-values), pairs: 2.33 ms
-    /// at 512 × 12 with the values early (the shape before), 2.19 at 512 ×
-    /// 12 late, 2.04 at 512 × 14, 2.02 at 384 × 20, 1.96 at 512 × 16 and
-    /// 1.94 at 384 × 23 (CUB's shape); 512 × 16 and 384 × 23 need more
-    /// than the 48 KiB of static shared memory ptxas allows with full-word
-    /// counters (with u16 counters 512 × 16 spilled, staged in the counter
-    /// rows it took 2.25 ms). Keys: 1.58 ms at 512 × 16 against 1.63 at
-    /// 512 × 15 and 1.60 at 384 × 23.
+    /// On CUDA and HIP, 512 × 16 compiled for two workgroups a
+    /// multiprocessor (64 registers on sm_90), the values loaded late; 512
+    /// × 6 for 64-bit keys. With values the kernel takes 51 KiB of
+    /// workgroup memory, which CUDA gets as dynamic shared memory (the
+    /// native lowering's, past the 48 KiB ptxas allows statically).
+    /// Measured through CUDA on an H200 at 2^26 by the demo's own steps
+    /// (docs/benchmarks/2026-11-29r-h200-late-values), pairs: 2.33 ms at
+    /// 512 × 12 with the values early (the shape before), 2.19 at 512 × 12
+    /// late, 2.04 at 512 × 14 and 512 × 15 (u16 counters), 2.02 at 384 ×
+    /// 20, 1.96 at 512 × 16 and 1.94 at 384 × 23 (CUB's shape, 80
+    /// registers, slower from 2^22 to 2^25); staged in the counter rows
+    /// (37 KiB) 512 × 16 took 2.25 ms, with u16 counters it spilled. Keys:
+    /// 1.58 ms at 512 × 16 against 1.63 at 512 × 15 and 1.60 at 384 × 23.
     ///
     /// Through wgpu, the first shape the device holds: 512 × 12 with the
     /// tile staged in the counter rows in two parts for 32-bit keys, 512 ×
@@ -137,7 +138,7 @@ impl Shape {
             return Shape {
                 late_values: options.pairs,
                 resident: Some(2),
-                ..shape(512, if options.pairs { 14 } else { 16 }, false)
+                ..shape(512, 16, false)
             };
         };
         let wide = match (options.key.is_wide(), options.pairs) {
