@@ -333,8 +333,15 @@ impl OneSweep {
             ["histogram"],
             multiprocessors.map(|_| HISTOGRAM_RESIDENT),
         )?;
-        let [digit_offsets] = build(ctx, options, &first_module, ["digit_offsets"], None)?;
-        let [first] = build(ctx, options, &first_module, ["onesweep"], shape.resident)?;
+        // The pass kernel's residency bounds digit_offsets too (one
+        // workgroup, 31 registers on sm_90): one build of the module.
+        let [digit_offsets, first] = build(
+            ctx,
+            options,
+            &first_module,
+            ["digit_offsets", "onesweep"],
+            shape.resident,
+        )?;
         let mut onesweep = vec![first];
         if modules == PassModules::PerPass {
             for index in 1..plan.len() {
