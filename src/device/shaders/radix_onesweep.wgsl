@@ -90,8 +90,9 @@
 //   < ROW; with STAGE_IN_COUNTERS staged positions (below) < PART <=
 //   COUNTER_WORDS - ROW. tile_state: tile < ceil(n / TILE) (the grid's
 //   extra workgroups return first) times 256 plus a digit. staged: the rank
-//   of a key below n less its part's first position, below PART (the
-//   part's test; with one part the rank is below the tile's key count).
+//   of a key of the tile (below TILE; keys past n too with STAGE_PAST_END)
+//   less its part's first position, below PART (the part's test; with one
+//   part PART is TILE).
 // Workgroup memory (why a host may also skip zeroing it, as the demos'
 //   own steps do through wgpu): every entry writes each
 //   workgroup word before reading it. histogram: bins zeroed, then a
@@ -102,7 +103,7 @@
 //   tile_first written for all 256 digits (threads < 128, two each) and
 //   digit_base for all of them (d in steps of BLOCK) before the barriers
 //   that precede their reads; staged written at the ranks of the tile's
-//   keys in the part (less its first position), which are exactly the
+//   keys in the part (less its first position), which include all the
 //   part's positions below tile_keys, the positions read. blk's
 //   exclusive_add (digit_offsets, onesweep) reads only the partials of
 //   lower subgroups, which those wrote before its barrier.
