@@ -2101,3 +2101,51 @@ fn three_way_partition_and_segmented_arg_on_a_stream() {
         );
     }
 }
+
+/// A kernel's workgroup memory past the 48 KiB ptxas allows statically is
+/// dynamic shared memory natively: 100 KiB builds and runs right; 300 KiB,
+/// past what any NVIDIA GPU gives a block (227 KiB on an H100 or H200), is
+/// refused when built, naming the kernel, its bytes and the device's limit.
+#[test]
+fn workgroup_memory_past_the_device_limit_is_an_error() {
+    use wavekit::runner::{Binding, Gpu};
+    if context().is_none() {
+        return;
+    }
+    let gpu = Gpu::open_cuda(0).expect("opens");
+    let source = |words: u32| {
+        format!(
+            "@group(0) @binding(0) var<storage, read_write> out: array<u32>;\n\
+             var<workgroup> big: array<u32, {words}>;\n\
+             @compute @workgroup_size(256)\n\
+             fn main(@builtin(local_invocation_index) t: u32) {{\n\
+                 for (var i = t; i < {words}u; i += 256u) {{ big[i] = i; }}\n\
+                 workgroupBarrier();\n\
+                 out[t] = big[{words}u - 1u - t];\n\
+             }}\n"
+        )
+    };
+    let words = 25_600;
+    let kernel = gpu
+        .kernel(&composed(&gpu, &source(words)).module, "main")
+        .expect("100 KiB of workgroup memory builds");
+    let out = gpu
+        .run(&kernel, &[Binding::ReadWrite(&[0u8; 1024])], [1, 1, 1])
+        .expect("runs");
+    let got: Vec<u32> = out[0]
+        .chunks_exact(4)
+        .map(|w| u32::from_le_bytes(w.try_into().expect("4 bytes")))
+        .collect();
+    let want: Vec<u32> = (0..256).map(|t| words - 1 - t).collect();
+    assert_eq!(got, want);
+    let refused = gpu
+        .kernel(&composed(&gpu, &source(76_800)).module, "main")
+        .err()
+        .expect("300 KiB of workgroup memory is refused")
+        .to_string();
+    assert!(
+        refused.contains("`main` 307200 bytes of dynamic shared memory")
+            && refused.contains("the device's limit is"),
+        "{refused}"
+    );
+}
