@@ -37,7 +37,8 @@ pub(super) struct PreparedLaunch<'a, D: Driver> {
 }
 
 /// Rejects what the runtime would reject with a less helpful message, then
-/// lets the kernel use `shared_bytes` of dynamic shared memory. `lengths`
+/// lets the kernel use `shared_bytes` of dynamic shared memory on top of
+/// its own. `lengths`
 /// are the bytes of the launch's buffers (host buffers to be staged, or a
 /// program's resident ones, which may be longer than a launch binds).
 pub(super) fn check_launch<D: Driver>(
@@ -71,6 +72,12 @@ pub(super) fn check_launch<D: Driver>(
                 u32::MAX
             )));
         }
+    }
+    // The kernel's own dynamic shared memory was allowed when it was
+    // loaded (`Launch::load_with_workgroup`): only a launch that adds to
+    // it asks again.
+    if shared_bytes == 0 {
+        return Ok(());
     }
     driver.allow_shared(
         kernel.module(),

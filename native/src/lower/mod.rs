@@ -253,51 +253,49 @@ impl<'a, 'ctx> ModuleLowerer<'a, 'ctx> {
         globals: &[(Handle<naga::GlobalVariable>, &naga::GlobalVariable)],
     ) -> u32 {
         let ep_info = self.info.get_entry_point(self.entry_point);
-        // (bytes, alignment) of a variable: whole words, at least one.
-        let shape = |global: &naga::GlobalVariable| {
-            let layout = &self.layouter[global.ty];
-            (
-                layout.alignment.round_up(layout.size.max(4)),
-                layout.alignment.round_up(1).max(4),
-            )
-        };
+        // Each variable's bytes (whole words, at least one), alignment and,
+        // where the entry point uses it, offset in the dynamic layout.
         let mut end = 0u32;
-        let mut offsets = BTreeMap::new();
-        for (handle, global) in globals {
-            if !ep_info[*handle].is_empty() {
-                let (bytes, align) = shape(global);
-                let offset = end.next_multiple_of(align);
-                offsets.insert(*handle, offset);
-                end = offset + bytes;
-            }
-        }
-        let dynamic = self
-            .target
-            .static_workgroup_limit()
-            .is_some_and(|limit| end > limit);
+        let placed: Vec<_> = globals
+            .iter()
+            .map(|&(handle, global)| {
+                let layout = &self.layouter[global.ty];
+                let bytes = layout.alignment.round_up(layout.size.max(4));
+                let align = layout.alignment.round_up(1).max(4);
+                let offset = (!ep_info[handle].is_empty()).then(|| {
+                    let offset = end.next_multiple_of(align);
+                    end = offset + bytes;
+                    offset
+                });
+                (handle, global, bytes, align, offset)
+            })
+            .collect();
         let space = AddressSpace::from(self.target.workgroup_space());
         let i8t = self.context.i8_type();
-        let base = dynamic.then(|| {
-            // An external symbol keeps its name in PTX, where `.` may not
-            // start a part of it.
-            let kernel: String = self
-                .kernel_name
-                .chars()
-                .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
-                .collect();
-            let base = self.module.add_global(
-                i8t.array_type(0),
-                Some(space),
-                &format!("{kernel}_dynamic_workgroup"),
-            );
-            base.set_linkage(Linkage::External);
-            base.set_alignment(16);
-            base
-        });
-        for (handle, global) in globals {
-            let (bytes, align) = shape(global);
-            let pointer = match (base, offsets.get(handle)) {
-                (Some(base), Some(&offset)) => {
+        let base = self
+            .target
+            .static_workgroup_limit()
+            .is_some_and(|limit| end > limit)
+            .then(|| {
+                // An external symbol keeps its name in PTX, where `.` may
+                // not start a part of it.
+                let kernel: String = self
+                    .kernel_name
+                    .chars()
+                    .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+                    .collect();
+                let base = self.module.add_global(
+                    i8t.array_type(0),
+                    Some(space),
+                    &format!("{kernel}_dynamic_workgroup"),
+                );
+                base.set_linkage(Linkage::External);
+                base.set_alignment(16);
+                base
+            });
+        for (handle, global, bytes, align, offset) in placed {
+            let pointer = match (base, offset) {
+                (Some(base), Some(offset)) => {
                     let at = self.context.i64_type().const_int(u64::from(offset), false);
                     // SAFETY: the offset is within the launch's dynamic
                     // workgroup memory (`end` bytes).
@@ -321,14 +319,14 @@ impl<'a, 'ctx> ModuleLowerer<'a, 'ctx> {
                 }
             };
             self.workgroup.insert(
-                *handle,
+                handle,
                 WorkgroupVar {
                     pointer,
                     words: bytes / 4,
                 },
             );
         }
-        if dynamic { end.next_multiple_of(16) } else { 0 }
+        base.map_or(0, |_| end.next_multiple_of(16))
     }
 
     /// Functions the entry point calls, directly or not, callees first.
