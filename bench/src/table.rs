@@ -17,7 +17,8 @@ const UNITS: &str = "Throughput in G items/s: 10^9 input elements per second at 
 time of the timed runs (CUDA events or Vulkan timestamps around each run, after warm-up runs). \
 Ratios divide throughputs: above 1, wavekit is faster. The copy ceiling is the throughput a \
 device-to-device copy would give if it moved the bytes the demo must move (its input read once, \
-its output written once); `CUDA/copy` is the share of that ceiling wavekit reaches.";
+its output written once); `CUDA/copy` is the share of that ceiling wavekit reaches. `Vulkan/CUDA` \
+divides wavekit's two paths where one run (one set of raw results) has both.";
 
 /// A demo's page.
 pub fn demo_page(demo: &Demo, cx: &Context<'_>) -> String {
@@ -41,9 +42,12 @@ pub fn demo_page(demo: &Demo, cx: &Context<'_>) -> String {
         }
         let _ = writeln!(
             md,
-            "\n| n | wavekit Vulkan | wavekit CUDA | CUB | PyTorch | copy ceiling | Vulkan/CUB | CUDA/CUB | Vulkan/copy | CUDA/copy |"
+            "\n| n | wavekit Vulkan | wavekit CUDA | CUB | PyTorch | copy ceiling | Vulkan/CUB | CUDA/CUB | Vulkan/CUDA | Vulkan/copy | CUDA/copy |"
         );
-        let _ = writeln!(md, "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+        let _ = writeln!(
+            md,
+            "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+        );
         for row in &v.rows {
             from_log |= row.from_log;
             let _ = writeln!(md, "{}", table_row(row));
@@ -60,8 +64,10 @@ fn table_row(row: &Row) -> String {
     format!("| {} |", cells(row).join(" | "))
 }
 
-/// n, the five throughputs, then Vulkan/CUB, CUDA/CUB, Vulkan/copy, CUDA/copy.
-fn cells(row: &Row) -> [String; 10] {
+/// n, the five throughputs, then Vulkan/CUB, CUDA/CUB, Vulkan/CUDA (issue
+/// 35's measure of the Vulkan path, where one run has both), Vulkan/copy,
+/// CUDA/copy.
+fn cells(row: &Row) -> [String; 11] {
     let ratio = |a: Option<f64>, b: Option<f64>| match (a, b) {
         (Some(a), Some(b)) if b > 0.0 => format!("{:.2}", a / b),
         _ => "—".into(),
@@ -79,6 +85,7 @@ fn cells(row: &Row) -> [String; 10] {
         g(row.copy),
         ratio(row.vulkan, row.cub),
         ratio(row.cuda, row.cub),
+        ratio(row.vulkan, row.cuda),
         ratio(row.vulkan, row.copy),
         ratio(row.cuda, row.copy),
     ]
@@ -243,15 +250,15 @@ binaries and libraries (bench/README.md):\n\n```sh\n";
          cargo run --release --manifest-path bench/Cargo.toml -- --raw /tmp/bench-raw --out docs/benchmarks/{out_name}"
     );
     md += "```\n\n";
-    md += "## At the largest size\n\n| demo | variant | n | wavekit Vulkan | wavekit CUDA | CUB | PyTorch | copy ceiling | Vulkan/CUB | CUDA/CUB | CUDA/copy |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+    md += "## At the largest size\n\n| demo | variant | n | wavekit Vulkan | wavekit CUDA | CUB | PyTorch | copy ceiling | Vulkan/CUB | CUDA/CUB | Vulkan/CUDA | CUDA/copy |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
     for demo in demos {
         for v in &demo.variants {
             let Some(row) = v.rows.last() else { continue };
             let c = cells(row);
             let _ = writeln!(
                 md,
-                "| [{0}]({0}.md) | {1} | {2} | {3} | {4} | {5} | {6} | {7} | {8} | {9} | {10} |",
-                demo.name, v.name, c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[9]
+                "| [{0}]({0}.md) | {1} | {2} | {3} | {4} | {5} | {6} | {7} | {8} | {9} | {10} | {11} |",
+                demo.name, v.name, c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[10]
             );
         }
     }
@@ -290,4 +297,27 @@ stopped at its time limit, `skip`: no time left), and files that could not be re
 /// `wgpu` for what is now `vulkan` (the wgpu adapter's API).
 fn api(backend: &str) -> &str {
     if backend == "wgpu" { "vulkan" } else { backend }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::cells;
+    use crate::compare::Row;
+
+    #[test]
+    fn vulkan_over_cuda_where_a_run_has_both() {
+        let both = Row {
+            n: 1 << 20,
+            vulkan: Some(80e9),
+            cuda: Some(100e9),
+            cub: Some(50e9),
+            ..Row::default()
+        };
+        let c = cells(&both);
+        assert_eq!(c[0], "2^20");
+        assert_eq!((c[6].as_str(), c[7].as_str()), ("1.60", "2.00"));
+        assert_eq!(c[8], "0.80");
+        let vulkan_alone = Row { cuda: None, ..both };
+        assert_eq!(cells(&vulkan_alone)[8], "—");
+    }
 }
