@@ -3,7 +3,8 @@
 # (wavekit-bench writes one for every demo it finds in the raw results),
 # each family through CUDA and Vulkan with CUB's counterpart in one call,
 # so that every ratio on a page, Vulkan/CUDA included, divides numbers of
-# one call. The families take more than one 600 s call; GROUP picks a third:
+# one call. They would not fit one 600 s call (the six standard demos take
+# two; these groups' times are not yet measured); GROUP picks a third:
 #
 #   GROUP=1 bash bench/families-run.sh OUT_DIR   # by_key: ReduceByKey, ScanByKey,
 #                                                # SegmentedReduce, SegmentedScan
