@@ -358,14 +358,9 @@ fn kernels() -> Vec<DemoKernel> {
         let source = edited(&onesweep::SOURCE, "radix_onesweep.wgsl", &edits)
             .expect("the host's edits apply");
         let label = format!(
-            "{}x{}{}{}{}",
+            "{}x{}{}{}",
             shape.block,
             shape.items,
-            match (shape.stage_in_counters, shape.stage_parts) {
-                (false, _) => String::new(),
-                (true, 1) => "s".into(),
-                (true, parts) => format!("s{parts}"),
-            },
             shape.resident.map(|r| format!("r{r}")).unwrap_or_default(),
             if pairs { " pairs" } else { " keys" }
         );
